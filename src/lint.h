@@ -1,0 +1,32 @@
+/*
+ * lint.h - one run of the pipeline over one file: read the header, run the
+ * checks, filter and sort the diagnostics. The result is data for a
+ * reporter; nothing here prints.
+ */
+#ifndef GGUFLINT_LINT_H
+#define GGUFLINT_LINT_H
+
+#include "diag.h"
+#include "gguf.h"
+
+struct lint_options {
+	const struct catalog *cat;
+	const struct diag_filter *filter;
+};
+
+struct lint_result {
+	char *path;
+	struct gguf_file file;		/* kept open for reporters and --dump */
+	struct diag_list diags;		/* filtered and sorted */
+};
+
+/*
+ * lint_file: run the pipeline on path. Returns 0 (findings, if any, are in
+ * res->diags), or -1 with err set when the file cannot be read at all.
+ * Release res with lint_result_free() in both cases.
+ */
+int lint_file(const char *path, const struct lint_options *o,
+    struct lint_result *res, struct gl_error *err);
+void lint_result_free(struct lint_result *res);
+
+#endif

@@ -1,0 +1,24 @@
+/*
+ * main.c - gguflint's entry point: parse the options, run, exit.
+ */
+#include <stdio.h>
+
+#include "options.h"
+#include "run.h"
+
+int
+main(int argc, char **argv)
+{
+	struct options o;
+	struct gl_error err;
+	int status;
+
+	if (options_parse(&o, argc, argv, &err) < 0) {
+		fprintf(stderr, "gguflint: %s (see --help)\n", err.msg);
+		options_free(&o);
+		return 2;
+	}
+	status = run(&o);
+	options_free(&o);
+	return status;
+}

@@ -1,0 +1,135 @@
+/*
+ * options.c - command-line parsing with getopt_long (see options.h).
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+enum {
+	OPT_SELECT = 256,
+	OPT_IGNORE,
+	OPT_DUMP,
+	OPT_LIST_RULES,
+	OPT_EXPLAIN
+};
+
+static const struct option long_options[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "select", required_argument, NULL, OPT_SELECT },
+	{ "ignore", required_argument, NULL, OPT_IGNORE },
+	{ "dump", no_argument, NULL, OPT_DUMP },
+	{ "list-rules", no_argument, NULL, OPT_LIST_RULES },
+	{ "explain", required_argument, NULL, OPT_EXPLAIN },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+void
+options_usage(FILE *fp)
+{
+	fputs("usage: gguflint [options] FILE...\n"
+	    "\n"
+	    "Lint GGUF model files: is the file well formed, and what is in it.\n"
+	    "\n"
+	    "  -f, --format FMT    output format: text (default) or json\n"
+	    "      --select LIST   only these codes, slugs or families "
+	    "(comma-separated)\n"
+	    "      --ignore LIST   not these codes, slugs or families\n"
+	    "      --dump          print the parsed header instead of linting\n"
+	    "      --list-rules    list every rule\n"
+	    "      --explain CODE  explain one rule (code or slug)\n"
+	    "  -h, --help          show this help\n"
+	    "  -V, --version       show the version\n"
+	    "\n"
+	    "Exit status: 0 no error found, 1 errors found, "
+	    "2 gguflint could not do its job.\n"
+	    "See gguflint(1) and gguflint-rules(7).\n", fp);
+}
+
+static void
+push(const char ***v, size_t *n, const char *s)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	(*v)[(*n)++] = s;
+}
+
+static int
+set_mode(struct options *o, enum run_mode m, struct gl_error *err)
+{
+	if (o->mode != MODE_LINT && o->mode != m)
+		return gl_error_set(err, "--dump, --list-rules and --explain "
+		    "cannot be combined");
+	o->mode = m;
+	return 0;
+}
+
+int
+options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
+{
+	int c;
+
+	memset(o, 0, sizeof *o);
+	o->format = "text";
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":f:hV", long_options,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			o->format = optarg;
+			break;
+		case OPT_SELECT:
+			push(&o->select, &o->n_select, optarg);
+			break;
+		case OPT_IGNORE:
+			push(&o->ignore, &o->n_ignore, optarg);
+			break;
+		case OPT_DUMP:
+			if (set_mode(o, MODE_DUMP, err) < 0)
+				return -1;
+			break;
+		case OPT_LIST_RULES:
+			if (set_mode(o, MODE_LIST_RULES, err) < 0)
+				return -1;
+			break;
+		case OPT_EXPLAIN:
+			if (set_mode(o, MODE_EXPLAIN, err) < 0)
+				return -1;
+			o->explain = optarg;
+			break;
+		case 'h':
+			o->mode = MODE_HELP;
+			return 0;
+		case 'V':
+			o->mode = MODE_VERSION;
+			return 0;
+		case ':':
+			return gl_error_set(err, "option %s needs an argument",
+			    argv[optind - 1]);
+		default:
+			return gl_error_set(err, "unknown option %s",
+			    argv[optind - 1]);
+		}
+	}
+	o->files = argv + optind;
+	o->n_files = (size_t)(argc - optind);
+	if ((o->mode == MODE_LINT || o->mode == MODE_DUMP) && o->n_files == 0)
+		return gl_error_set(err, "no input file");
+	if ((o->mode == MODE_LIST_RULES || o->mode == MODE_EXPLAIN) &&
+	    o->n_files > 0)
+		return gl_error_set(err, "unexpected argument %s", o->files[0]);
+	return 0;
+}
+
+void
+options_free(struct options *o)
+{
+	free(o->select);
+	free(o->ignore);
+	memset(o, 0, sizeof *o);
+}

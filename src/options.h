@@ -1,0 +1,42 @@
+/*
+ * options.h - the command line, parsed into plain data. Nothing is loaded
+ * or checked against the catalogue here; run.c does that.
+ */
+#ifndef GGUFLINT_OPTIONS_H
+#define GGUFLINT_OPTIONS_H
+
+#include <stdio.h>
+
+#include "error.h"
+
+enum run_mode {
+	MODE_LINT = 0,
+	MODE_DUMP,
+	MODE_LIST_RULES,
+	MODE_EXPLAIN,
+	MODE_HELP,
+	MODE_VERSION
+};
+
+struct options {
+	enum run_mode mode;
+	const char *format;		/* reporter name */
+	const char *explain;		/* --explain's argument */
+	const char **select;		/* each a comma-separated list */
+	size_t n_select;
+	const char **ignore;
+	size_t n_ignore;
+	char **files;			/* borrowed from argv */
+	size_t n_files;
+};
+
+/*
+ * options_parse: fill o from argv. Returns 0, or -1 with err describing the
+ * usage error. Strings are borrowed from argv.
+ */
+int options_parse(struct options *o, int argc, char **argv,
+    struct gl_error *err);
+void options_free(struct options *o);
+void options_usage(FILE *fp);
+
+#endif

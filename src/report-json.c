@@ -1,0 +1,127 @@
+/*
+ * report-json.c - the JSON reporter: one object,
+ *   {"version": 1, "files": [{"path", "profile", "diagnostics": [...],
+ *    "plan": null, "forms": []}]}
+ * Byte sizes and offsets are integers; strings are valid UTF-8 (bytes that
+ * are not become U+FFFD).
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "enc.h"
+#include "report.h"
+
+void
+report_json_begin(struct strbuf *out)
+{
+	strbuf_adds(out, "{\"version\": 1, \"files\": [");
+}
+
+static void
+add_str(struct strbuf *out, const char *s)
+{
+	enc_json_string(out, s, strlen(s));
+}
+
+static const char *
+kind_name(enum subject_kind k)
+{
+	switch (k) {
+	case SUBJECT_KEY:
+		return "key";
+	case SUBJECT_TENSOR:
+		return "tensor";
+	default:
+		return NULL;
+	}
+}
+
+static void
+add_diag(struct strbuf *out, const struct diag *d)
+{
+	strbuf_adds(out, "{\"code\": ");
+	add_str(out, d->rule->code);
+	strbuf_adds(out, ", \"slug\": ");
+	add_str(out, d->rule->slug);
+	strbuf_adds(out, ", \"severity\": ");
+	add_str(out, severity_name(d->severity));
+	strbuf_adds(out, ", \"message\": ");
+	add_str(out, d->message);
+	strbuf_addf(out, ", \"offset\": %" PRIu64 ", \"subject\": ", d->offset);
+	if (d->subject != NULL)
+		enc_json_string(out, d->subject, d->subject_len);
+	else
+		strbuf_adds(out, "null");
+	strbuf_adds(out, ", \"subject_kind\": ");
+	if (kind_name(d->kind) != NULL)
+		add_str(out, kind_name(d->kind));
+	else
+		strbuf_adds(out, "null");
+	strbuf_adds(out, "}");
+}
+
+void
+report_json_file(struct strbuf *out, const struct lint_result *res,
+    bool first)
+{
+	size_t i;
+
+	if (!first)
+		strbuf_adds(out, ",");
+	strbuf_adds(out, "\n  {\"path\": ");
+	add_str(out, res->path);
+	strbuf_adds(out, ", \"profile\": null, \"diagnostics\": [");
+	for (i = 0; i < res->diags.n; i++) {
+		strbuf_adds(out, i ? ",\n    " : "\n    ");
+		add_diag(out, &res->diags.v[i]);
+	}
+	strbuf_adds(out, res->diags.n ? "\n  ], " : "], ");
+	strbuf_adds(out, "\"plan\": null, \"forms\": []}");
+}
+
+void
+report_json_end(struct strbuf *out)
+{
+	strbuf_adds(out, "\n]}\n");
+}
+
+void
+report_json_rules(struct strbuf *out, const struct catalog *cat)
+{
+	size_t i;
+
+	strbuf_adds(out, "[");
+	for (i = 0; i < cat->n; i++) {
+		const struct rule *r = &cat->rules[i];
+
+		strbuf_adds(out, i ? ",\n  {\"code\": " : "\n  {\"code\": ");
+		add_str(out, r->code);
+		strbuf_adds(out, ", \"slug\": ");
+		add_str(out, r->slug);
+		strbuf_addf(out, ", \"family\": \"%c\", \"severity\": ",
+		    r->family);
+		add_str(out, severity_name(r->severity));
+		strbuf_adds(out, ", \"summary\": ");
+		add_str(out, r->summary);
+		strbuf_adds(out, "}");
+	}
+	strbuf_adds(out, "\n]\n");
+}
+
+void
+report_json_explain(struct strbuf *out, const struct rule *r)
+{
+	strbuf_adds(out, "{\"code\": ");
+	add_str(out, r->code);
+	strbuf_adds(out, ", \"slug\": ");
+	add_str(out, r->slug);
+	strbuf_addf(out, ", \"family\": \"%c\", \"severity\": ", r->family);
+	add_str(out, severity_name(r->severity));
+	strbuf_adds(out, ", \"summary\": ");
+	add_str(out, r->summary);
+	strbuf_adds(out, ", \"rationale\": ");
+	add_str(out, r->rationale);
+	strbuf_adds(out, ", \"fix\": ");
+	add_str(out, r->fix);
+	strbuf_adds(out, "}\n");
+}

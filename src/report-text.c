@@ -1,0 +1,94 @@
+/*
+ * report-text.c - the text reporter: one line per diagnostic,
+ *   FILE:0xOFFSET: SEVERITY: CODE slug: message [tensor: NAME]
+ * with every string from the file escaped for the terminal.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "enc.h"
+#include "report.h"
+
+void
+report_text_begin(struct strbuf *out)
+{
+	(void)out;
+}
+
+static const char *
+subject_label(enum subject_kind k)
+{
+	return k == SUBJECT_KEY ? "key" : "tensor";
+}
+
+void
+report_text_file(struct strbuf *out, const struct lint_result *res,
+    bool first)
+{
+	size_t i;
+
+	(void)first;
+	for (i = 0; i < res->diags.n; i++) {
+		const struct diag *d = &res->diags.v[i];
+
+		enc_text(out, res->path, strlen(res->path));
+		strbuf_addf(out, ":0x%" PRIx64 ": %s: %s %s: ", d->offset,
+		    severity_name(d->severity), d->rule->code, d->rule->slug);
+		enc_text(out, d->message, strlen(d->message));
+		strbuf_addf(out, " [%s: ", subject_label(d->kind));
+		if (d->subject != NULL)
+			enc_text(out, d->subject, d->subject_len);
+		else
+			strbuf_addc(out, '-');
+		strbuf_adds(out, "]\n");
+	}
+}
+
+void
+report_text_end(struct strbuf *out)
+{
+	(void)out;
+}
+
+void
+report_text_rules(struct strbuf *out, const struct catalog *cat)
+{
+	size_t i;
+
+	for (i = 0; i < cat->n; i++) {
+		const struct rule *r = &cat->rules[i];
+
+		strbuf_addf(out, "%s  %-30s %-8s %s\n", r->code, r->slug,
+		    severity_name(r->severity), r->summary);
+	}
+}
+
+/* Append text with every line indented by two spaces. */
+static void
+add_indented(struct strbuf *out, const char *text)
+{
+	const char *p = text;
+
+	while (*p != '\0') {
+		size_t n = strcspn(p, "\n");
+
+		strbuf_adds(out, "  ");
+		strbuf_add(out, p, n);
+		strbuf_addc(out, '\n');
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+}
+
+void
+report_text_explain(struct strbuf *out, const struct rule *r)
+{
+	strbuf_addf(out, "%s %s (%s, family %c)\n\n", r->code, r->slug,
+	    severity_name(r->severity), r->family);
+	add_indented(out, r->summary);
+	strbuf_adds(out, "\nWhy it matters:\n");
+	add_indented(out, r->rationale);
+	strbuf_adds(out, "\nHow to fix it:\n");
+	add_indented(out, r->fix);
+}

@@ -1,0 +1,25 @@
+/*
+ * report.c - the reporter registry (see report.h).
+ */
+#include <string.h>
+
+#include "report.h"
+
+const struct reporter reporters[] = {
+	{ "text", report_text_begin, report_text_file, report_text_end,
+	    report_text_rules, report_text_explain, dump_text },
+	{ "json", report_json_begin, report_json_file, report_json_end,
+	    report_json_rules, report_json_explain, dump_json },
+	{ NULL, NULL, NULL, NULL, NULL, NULL, NULL }
+};
+
+const struct reporter *
+reporter_find(const char *name)
+{
+	const struct reporter *r;
+
+	for (r = reporters; r->name != NULL; r++)
+		if (strcmp(r->name, name) == 0)
+			return r;
+	return NULL;
+}

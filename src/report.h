@@ -1,0 +1,48 @@
+/*
+ * report.h - reporters: the only code that turns results into output.
+ * A reporter appends to a strbuf; the caller writes it out and checks the
+ * write, so a full disk or closed pipe is an error, not silence.
+ */
+#ifndef GGUFLINT_REPORT_H
+#define GGUFLINT_REPORT_H
+
+#include "catalog.h"
+#include "lint.h"
+
+struct reporter {
+	const char *name;	/* the --format value */
+	void (*begin)(struct strbuf *out);
+	void (*file)(struct strbuf *out, const struct lint_result *res,
+	    bool first);
+	void (*end)(struct strbuf *out);
+	/* The catalogue, for --list-rules and --explain in this format. */
+	void (*rules)(struct strbuf *out, const struct catalog *cat);
+	void (*explain)(struct strbuf *out, const struct rule *r);
+	/* The header, for --dump in this format. */
+	void (*dump)(struct strbuf *out, const struct gguf_file *f);
+};
+
+/* The registry: a plain array ending with a NULL name. */
+extern const struct reporter reporters[];
+
+const struct reporter *reporter_find(const char *name);
+
+void report_text_begin(struct strbuf *out);
+void report_text_file(struct strbuf *out, const struct lint_result *res,
+    bool first);
+void report_text_end(struct strbuf *out);
+void report_text_rules(struct strbuf *out, const struct catalog *cat);
+void report_text_explain(struct strbuf *out, const struct rule *r);
+
+void report_json_begin(struct strbuf *out);
+void report_json_file(struct strbuf *out, const struct lint_result *res,
+    bool first);
+void report_json_end(struct strbuf *out);
+void report_json_rules(struct strbuf *out, const struct catalog *cat);
+void report_json_explain(struct strbuf *out, const struct rule *r);
+
+/* dump.c */
+void dump_text(struct strbuf *out, const struct gguf_file *f);
+void dump_json(struct strbuf *out, const struct gguf_file *f);
+
+#endif

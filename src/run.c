@@ -1,0 +1,187 @@
+/*
+ * run.c - load the catalogue, then lint, dump or document as the options
+ * say, handing results to a reporter. Operational errors are printed here,
+ * once, to stderr.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "run.h"
+
+/* write_out: write and reset buf; -1 when stdout failed. */
+static int
+write_out(struct strbuf *buf)
+{
+	if (buf->len > 0 && fwrite(buf->buf, 1, buf->len, stdout) != buf->len)
+		return -1;
+	strbuf_reset(buf);
+	return 0;
+}
+
+static int
+fail(const struct gl_error *err)
+{
+	fprintf(stderr, "gguflint: %s\n", err->msg);
+	return 2;
+}
+
+static int
+build_filter(const struct options *o, const struct catalog *cat,
+    struct diag_filter *f, struct gl_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < o->n_select; i++)
+		if (diag_filter_add(f, cat, o->select[i], 0, err) < 0)
+			return -1;
+	for (i = 0; i < o->n_ignore; i++)
+		if (diag_filter_add(f, cat, o->ignore[i], 1, err) < 0)
+			return -1;
+	return 0;
+}
+
+static int
+run_lint(const struct options *o, const struct lint_options *lo,
+    const struct reporter *rep, struct strbuf *out)
+{
+	struct lint_result res;
+	struct gl_error err;
+	int status = 0;
+	size_t i;
+	bool first = true;
+
+	rep->begin(out);
+	for (i = 0; i < o->n_files; i++) {
+		if (lint_file(o->files[i], lo, &res, &err) < 0) {
+			fail(&err);
+			status = 2;
+		} else {
+			rep->file(out, &res, first);
+			first = false;
+			if (status == 0 &&
+			    diag_count_at_least(&res.diags, SEV_ERROR) > 0)
+				status = 1;
+		}
+		lint_result_free(&res);
+		if (write_out(out) < 0)
+			return -1;
+	}
+	rep->end(out);
+	return status;
+}
+
+/* --dump: the header on stdout; the findings, as text, on stderr. */
+static int
+run_dump(const struct options *o, const struct lint_options *lo,
+    const struct reporter *rep, struct strbuf *out)
+{
+	struct lint_result res;
+	struct gl_error err;
+	struct strbuf diags = STRBUF_INIT;
+	int status = 0;
+	size_t i;
+
+	for (i = 0; i < o->n_files; i++) {
+		if (lint_file(o->files[i], lo, &res, &err) < 0) {
+			fail(&err);
+			status = 2;
+		} else {
+			rep->dump(out, &res.file);
+			report_text_file(&diags, &res, true);
+			fputs(strbuf_cstr(&diags), stderr);
+			strbuf_reset(&diags);
+			if (status == 0 &&
+			    diag_count_at_least(&res.diags, SEV_ERROR) > 0)
+				status = 1;
+		}
+		lint_result_free(&res);
+		if (write_out(out) < 0) {
+			strbuf_free(&diags);
+			return -1;
+		}
+	}
+	strbuf_free(&diags);
+	return status;
+}
+
+static int
+run_with_catalog(const struct options *o, const struct catalog *cat,
+    struct strbuf *out)
+{
+	const struct reporter *rep = reporter_find(o->format);
+	struct diag_filter filter = { 0 };
+	struct lint_options lo;
+	const struct rule *r;
+	struct gl_error err;
+	int status = 0;
+
+	if (rep == NULL) {
+		fprintf(stderr, "gguflint: unknown format '%s' (text or "
+		    "json)\n", o->format);
+		return 2;
+	}
+	if (build_filter(o, cat, &filter, &err) < 0) {
+		diag_filter_free(&filter);
+		return fail(&err);
+	}
+	lo.cat = cat;
+	lo.filter = &filter;
+	switch (o->mode) {
+	case MODE_LIST_RULES:
+		rep->rules(out, cat);
+		break;
+	case MODE_EXPLAIN:
+		if ((r = catalog_find(cat, o->explain)) == NULL) {
+			fprintf(stderr, "gguflint: --explain: no rule '%s' "
+			    "(see --list-rules)\n", o->explain);
+			status = 2;
+		} else {
+			rep->explain(out, r);
+		}
+		break;
+	case MODE_DUMP:
+		status = run_dump(o, &lo, rep, out);
+		break;
+	default:
+		status = run_lint(o, &lo, rep, out);
+		break;
+	}
+	diag_filter_free(&filter);
+	if (status < 0 || write_out(out) < 0 || fflush(stdout) != 0 ||
+	    ferror(stdout)) {
+		fprintf(stderr, "gguflint: error writing output: %s\n",
+		    strerror(errno));
+		return 2;
+	}
+	return status;
+}
+
+int
+run(const struct options *o)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct catalog cat;
+	struct gl_error err;
+	int status;
+
+	if (o->mode == MODE_HELP) {
+		options_usage(stdout);
+		return fflush(stdout) == 0 ? 0 : 2;
+	}
+	if (o->mode == MODE_VERSION) {
+		printf("gguflint %s\n", PACKAGE_VERSION);
+		return fflush(stdout) == 0 ? 0 : 2;
+	}
+	if (catalog_load_builtin(&cat, &err) < 0) {
+		catalog_free(&cat);
+		return fail(&err);
+	}
+	status = run_with_catalog(o, &cat, &out);
+	strbuf_free(&out);
+	catalog_free(&cat);
+	return status;
+}

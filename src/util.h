@@ -1,0 +1,87 @@
+/*
+ * util.h - small helpers shared by every module: checked allocation,
+ * overflow-checked size arithmetic, and a growable byte buffer.
+ *
+ * Allocation failure is treated as fatal (the program prints a message and
+ * exits 2): gguflint never sizes an allocation from an unchecked number read
+ * from a file, so running out of memory is an operational failure, not a
+ * finding.
+ */
+#ifndef GGUFLINT_UTIL_H
+#define GGUFLINT_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define GL_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define GL_PRINTF(a, b)
+#endif
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+/* xreallocarray: realloc to n*size bytes; aborts (exit 2) on overflow. */
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) GL_PRINTF(1, 2);
+
+/* Checked 64-bit arithmetic: return true on overflow (result unspecified). */
+static inline bool
+u64_add_overflow(uint64_t a, uint64_t b, uint64_t *r)
+{
+	return __builtin_add_overflow(a, b, r);
+}
+
+static inline bool
+u64_mul_overflow(uint64_t a, uint64_t b, uint64_t *r)
+{
+	return __builtin_mul_overflow(a, b, r);
+}
+
+/*
+ * u64_pad_overflow: round x up to a multiple of align (a power of two, > 0).
+ * Returns true when the result would not fit in 64 bits.
+ */
+static inline bool
+u64_pad_overflow(uint64_t x, uint64_t align, uint64_t *r)
+{
+	uint64_t t;
+
+	if (__builtin_add_overflow(x, align - 1, &t))
+		return true;
+	*r = t & ~(align - 1);
+	return false;
+}
+
+/*
+ * struct strbuf: a growable, always NUL-terminated byte buffer.
+ * Initialise with STRBUF_INIT or strbuf_init(); release with strbuf_free().
+ * The buffer may hold NUL bytes; len is authoritative.
+ */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t cap;
+};
+
+#define STRBUF_INIT { NULL, 0, 0 }
+
+void strbuf_init(struct strbuf *sb);
+void strbuf_free(struct strbuf *sb);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_add(struct strbuf *sb, const void *p, size_t n);
+void strbuf_addc(struct strbuf *sb, char c);
+void strbuf_adds(struct strbuf *sb, const char *s);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) GL_PRINTF(2, 3);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* strbuf_detach: return the buffer (caller frees) and reset sb. Never NULL. */
+char *strbuf_detach(struct strbuf *sb);
+/* strbuf_cstr: the contents, NUL-terminated; never NULL. */
+const char *strbuf_cstr(const struct strbuf *sb);
+
+#endif
