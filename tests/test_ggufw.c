@@ -358,7 +358,8 @@ check_small_model(bool be)
 		cur_expect_str(&c, names[i]);
 		cr_assert_eq(cur_uint(&c, 4), dims[i]);
 		for (j = 0; j < dims[i]; j++)
-			cr_assert_eq(cur_uint(&c, 8), (uint64_t)m.tensors[i].ne[j]);
+			cr_assert_eq(cur_uint(&c, 8),
+			    (uint64_t)m.tensors[i].ne[j]);
 		cr_assert_eq(cur_uint(&c, 4), (uint64_t)types[i]);
 		cr_assert_eq(cur_uint(&c, 8), offsets[i]);
 	}
@@ -469,7 +470,8 @@ Test(ggufw_model, reproduces_a_gguf_py_header)
 	struct ggufw_model m;
 
 	if (path == NULL)
-		cr_skip_test("shared directory not found (set GGUFLINT_SHARED)");
+		cr_skip_test("shared directory not found "
+		    "(set GGUFLINT_SHARED)");
 	cr_assert(slurp(path, &file), "cannot read %s", path);
 	free(path);
 
@@ -583,8 +585,8 @@ parse_bad(const char *text, size_t n, const char *want)
 
 	cr_assert_null(root, "%s parsed", text);
 	cr_assert_not_null(err);
-	cr_assert(strstr(err, want) != NULL, "error for %s: \"%s\", want \"%s\"",
-	    text, err, want);
+	cr_assert(strstr(err, want) != NULL,
+	    "error for %s: \"%s\", want \"%s\"", text, err, want);
 	free(err);
 }
 
@@ -592,8 +594,10 @@ Test(jsontree, parses_values)
 {
 	struct jsonnode *root = parse_ok(
 	    " {\"b\": [1, -2.5e-3, 18446744073709551615, true, false, null],\n"
-	    "  \"a\": \"x\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00\\u0000\","
-	    "  \"\": {}, \"e\": [], \"n\": -0, \"s\": \"\xc3\xa9\xe2\x82\xac\"} ");
+	    "  \"a\": \"x\\\"\\\\\\/\\b\\f\\n\\r\\t"
+	    "\\u00e9\\ud83d\\ude00\\u0000\","
+	    "  \"\": {}, \"e\": [], \"n\": -0,"
+	    " \"s\": \"\xc3\xa9\xe2\x82\xac\"} ");
 	const struct jsonnode *b, *a;
 	int64_t v;
 
@@ -777,7 +781,8 @@ Test(jsontree, peer_file)
 	int64_t v;
 
 	if (path == NULL)
-		cr_skip_test("shared directory not found (set GGUFLINT_SHARED)");
+		cr_skip_test("shared directory not found "
+		    "(set GGUFLINT_SHARED)");
 	cr_assert(slurp(path, &text), "cannot read %s", path);
 	free(path);
 

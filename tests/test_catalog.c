@@ -1,0 +1,203 @@
+/*
+ * test_catalog.c - the rule catalogue: the built-in files load, bad YAML is
+ * reported at file:line:col with what was expected, a data directory
+ * overrides the built-in copy, and the catalogue, the C sources and the
+ * rules man page cannot drift apart.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "catalog.h"
+#include "testutil.h"
+
+Test(catalog, builtin_loads_with_every_field)
+{
+	struct catalog cat;
+	struct gl_error err;
+	size_t i;
+
+	cr_assert(catalog_load_builtin(&cat, &err) == 0, "%s", err.msg);
+	cr_assert(cat.n >= 31);
+	for (i = 0; i < cat.n; i++) {
+		const struct rule *r = &cat.rules[i];
+
+		cr_assert_eq(r->code[0], r->family);
+		cr_assert(*r->slug && *r->summary && *r->rationale && *r->fix);
+		if (i > 0)
+			cr_assert(strcmp(cat.rules[i - 1].code, r->code) < 0);
+	}
+	cr_assert(catalog_find(&cat, "F010") != NULL);
+	cr_assert(catalog_find(&cat, "f010") != NULL);
+	cr_assert(catalog_find(&cat, "not-gguf") == catalog_find(&cat, "F001"));
+	cr_assert(catalog_find(&cat, "F999") == NULL);
+	cr_assert_eq(catalog_find(&cat, "F005")->severity, SEV_WARNING);
+	catalog_free(&cat);
+}
+
+static void
+expect_error(const char *yaml, const char *where, const char *what)
+{
+	struct catalog cat = { 0 };
+	struct gl_error err;
+
+	cr_assert(catalog_add_yaml(&cat, "t.yaml", yaml, strlen(yaml), &err)
+	    < 0, "accepted: %s", yaml);
+	cr_assert(strstr(err.msg, where) != NULL, "want %s in: %s", where,
+	    err.msg);
+	cr_assert(strstr(err.msg, what) != NULL, "want %s in: %s", what,
+	    err.msg);
+	catalog_free(&cat);
+}
+
+#define RULE(extra) \
+	"- code: F100\n  slug: x-y\n  family: F\n" extra \
+	"  summary: s\n  rationale: r\n  fix: f\n"
+
+Test(catalog, errors_name_the_place_and_what_was_expected)
+{
+	expect_error(RULE("  severity: fatal\n"), "t.yaml:4:13",
+	    "error, warning or info");
+	expect_error(RULE("  severity: error\n  colour: red\n"), "t.yaml:5:3",
+	    "unknown key");
+	expect_error("- code: F100\n  slug: x\n", "t.yaml:1:3",
+	    "missing key 'family'");
+	expect_error("code: F100\n", "t.yaml:1:1", "sequence");
+	expect_error("- [unclosed\n", "t.yaml:", "");
+	expect_error(RULE("  severity: error\n") RULE("  severity: info\n"),
+	    "t.yaml:8:3", "already declared");
+	expect_error("- code: f1\n", "t.yaml:1:9", "capital letter");
+	expect_error(RULE("  severity: [error]\n"), "t.yaml:4:13", "scalar");
+	expect_error("- code: M100\n  slug: x-y\n  family: F\n"
+	    "  severity: info\n  summary: s\n  rationale: r\n  fix: f\n",
+	    "t.yaml:1:3", "family");
+}
+
+Test(catalog, data_directory_overrides_the_builtin_copy)
+{
+	char dir[] = "/tmp/gguflint-data-XXXXXX";
+	struct catalog cat;
+	struct gl_error err;
+	char *rules, *file;
+	FILE *fp;
+
+	cr_assert(mkdtemp(dir) != NULL);
+	rules = xasprintf("%s/rules", dir);
+	file = xasprintf("%s/rules/F-file.yaml", dir);
+	cr_assert(mkdir(rules, 0700) == 0);
+	fp = fopen(file, "w");
+	cr_assert(fp != NULL);
+	fputs(RULE("  severity: info\n"), fp);
+	fclose(fp);
+	setenv("GGUFLINT_DATADIR", dir, 1);
+	cr_assert(catalog_load_builtin(&cat, &err) == 0, "%s", err.msg);
+	cr_assert_eq(cat.n, 1);
+	cr_assert_str_eq(cat.rules[0].code, "F100");
+	cr_assert(strstr(cat.rules[0].origin, file) == cat.rules[0].origin);
+	catalog_free(&cat);
+	/* a broken override is an error naming the file on disk */
+	fp = fopen(file, "w");
+	fputs("- code: [\n", fp);
+	fclose(fp);
+	cr_assert(catalog_load_builtin(&cat, &err) < 0);
+	cr_assert(strstr(err.msg, file) != NULL, "%s", err.msg);
+	catalog_free(&cat);
+	unlink(file);
+	rmdir(rules);
+	rmdir(dir);
+	free(rules);
+	free(file);
+}
+
+/* The text of every C file in src/, for the drift check. */
+static char *
+source_text(void)
+{
+	struct strbuf all = STRBUF_INIT;
+	char *dir = xasprintf("%s/src", test_srcdir());
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	cr_assert(d != NULL, "cannot open %s", dir);
+	while ((e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name), len;
+		char *path, *text;
+		struct gl_error err;
+
+		if (n < 3 || strcmp(e->d_name + n - 2, ".c") != 0)
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		cr_assert(read_whole_file(path, 1u << 24, &text, &len, &err)
+		    == 0, "%s", err.msg);
+		strbuf_add(&all, text, len);
+		free(text);
+		free(path);
+	}
+	closedir(d);
+	free(dir);
+	return strbuf_detach(&all);
+}
+
+Test(catalog, every_code_used_is_declared_and_every_rule_is_used)
+{
+	struct catalog cat;
+	struct gl_error err;
+	char *src = source_text(), *p, quoted[8];
+	size_t i;
+
+	cr_assert(catalog_load_builtin(&cat, &err) == 0);
+	for (p = src; (p = strchr(p, '"')) != NULL; p++) {
+		if (isupper((unsigned char)p[1]) && isdigit((unsigned char)p[2])
+		    && isdigit((unsigned char)p[3]) &&
+		    isdigit((unsigned char)p[4]) && p[5] == '"') {
+			char code[5];
+
+			memcpy(code, p + 1, 4);
+			code[4] = '\0';
+			cr_expect(catalog_index(&cat, code) >= 0,
+			    "src uses %s, which no rules/*.yaml declares", code);
+		}
+	}
+	for (i = 0; i < cat.n; i++) {
+		snprintf(quoted, sizeof quoted, "\"%s\"", cat.rules[i].code);
+		cr_expect(strstr(src, quoted) != NULL, "rule %s is declared "
+		    "but no check emits it", cat.rules[i].code);
+	}
+	catalog_free(&cat);
+	free(src);
+}
+
+Test(catalog, rules_man_page_lists_every_rule)
+{
+	struct catalog cat;
+	struct gl_error err;
+	char *path = xasprintf("%s/man/gguflint-rules.7", test_srcdir());
+	char *man, *line;
+	size_t len, i;
+
+	cr_assert(read_whole_file(path, 1u << 22, &man, &len, &err) == 0,
+	    "%s", err.msg);
+	cr_assert(catalog_load_builtin(&cat, &err) == 0);
+	for (i = 0; i < cat.n; i++) {
+		const struct rule *r = &cat.rules[i];
+
+		line = xasprintf(".It Sy %s Cm %s Pq %s", r->code, r->slug,
+		    severity_name(r->severity));
+		cr_expect(strstr(man, line) != NULL, "gguflint-rules.7 lacks "
+		    "'%s'", line);
+		cr_expect(strstr(man, r->summary) != NULL, "gguflint-rules.7 "
+		    "lacks the summary of %s", r->code);
+		free(line);
+	}
+	catalog_free(&cat);
+	free(man);
+	free(path);
+}

@@ -1,0 +1,297 @@
+/*
+ * test_cli.c - the program end to end: exit statuses, the text and JSON
+ * output contracts, --select/--ignore, --list-rules, --explain, --dump,
+ * escaping of hostile strings, and write errors.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ggufw.h"
+#include "jsontree.h"
+#include "testutil.h"
+
+static char *
+example(void)
+{
+	return xasprintf("%s/examples/stories260K.gguf", test_srcdir());
+}
+
+/* A small file with a duplicate tensor name (F017) and a bad bool (F028),
+ * whose tensor names carry an escape sequence and a newline. */
+static char *
+broken_file(void)
+{
+	static const int64_t ne[] = { 32 };
+	struct ggufw_model m;
+	struct strbuf sb = STRBUF_INIT;
+	struct ggufw *w;
+	char *path;
+
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	w = ggufw_model_kv_raw(&m);
+	ggufw_kv_bool(w, "odd.bool", 7);
+	ggufw_model_tensor(&m, "evil\x1b[31m\n.weight", 1, ne, 0, 1, 4);
+	ggufw_model_tensor(&m, "evil\x1b[31m\n.weight", 1, ne, 0, 1, 4);
+	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	path = test_tmpfile(sb.buf, sb.len);
+	strbuf_free(&sb);
+	ggufw_model_free(&m);
+	return path;
+}
+
+static void
+run(struct test_run *r, const char *a0, const char *a1, const char *a2,
+    const char *a3)
+{
+	const char *argv[] = { a0, a1, a2, a3, NULL };
+
+	test_run_bin(r, argv, NULL, 0);
+}
+
+Test(cli, clean_example_exits_0_silently)
+{
+	struct test_run r;
+	char *ex = example();
+
+	run(&r, ex, NULL, NULL, NULL);
+	cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+	cr_assert_str_empty(r.out);
+	test_run_free(&r);
+	free(ex);
+}
+
+Test(cli, text_lines_follow_the_contract)
+{
+	struct test_run r;
+	char *path = broken_file();
+	regex_t re;
+	char *line, *save = NULL;
+	int n = 0;
+
+	run(&r, path, NULL, NULL, NULL);
+	cr_assert_eq(r.status, 1, "stderr: %s", r.err);
+	cr_assert(regcomp(&re, "^[^ ]+:0x[0-9a-f]+: (error|warning|info): "
+	    "[A-Z][0-9]{3} [a-z0-9-]+: .* \\[(tensor|key): .+\\]$",
+	    REG_EXTENDED | REG_NOSUB) == 0);
+	for (line = strtok_r(r.out, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save), n++)
+		cr_assert(regexec(&re, line, 0, NULL, 0) == 0,
+		    "line does not follow the format: %s", line);
+	cr_assert_eq(n, 2, "expected F017 and F028");
+	regfree(&re);
+	test_run_free(&r);
+	unlink(path);
+	free(path);
+}
+
+Test(cli, strings_from_the_file_are_escaped)
+{
+	struct test_run r;
+	char *path = broken_file();
+	size_t i;
+
+	run(&r, path, NULL, NULL, NULL);
+	for (i = 0; i < r.out_len; i++)
+		cr_assert(r.out[i] == '\n' || (unsigned char)r.out[i] >= 0x20,
+		    "raw control byte 0x%02x in the output", r.out[i]);
+	cr_assert(strstr(r.out, "evil\\u{001B}[31m\\n.weight") != NULL,
+	    "%s", r.out);
+	test_run_free(&r);
+	unlink(path);
+	free(path);
+}
+
+Test(cli, json_output_has_the_documented_fields)
+{
+	struct test_run r;
+	char *path = broken_file(), *err = NULL;
+	struct jsonnode *root;
+	const struct jsonnode *d;
+
+	run(&r, "--format", "json", path, NULL);
+	cr_assert_eq(r.status, 1);
+	root = jsontree_parse(r.out, r.out_len, &err);
+	cr_assert(root != NULL, "not JSON (%s): %s", err, r.out);
+	cr_assert_str_eq(jsontree_pointer(root, "/version")->text, "1");
+	cr_assert_str_eq(jsontree_str(jsontree_pointer(root, "/files/0/path")),
+	    path);
+	cr_assert_eq(jsontree_pointer(root, "/files/0/diagnostics")->n, 2);
+	d = jsontree_pointer(root, "/files/0/diagnostics/0");
+	cr_assert_str_eq(jsontree_str(jsontree_get(d, "code")), "F028");
+	cr_assert_str_eq(jsontree_str(jsontree_get(d, "slug")), "invalid-bool");
+	cr_assert_str_eq(jsontree_str(jsontree_get(d, "severity")), "warning");
+	cr_assert_str_eq(jsontree_str(jsontree_get(d, "subject")), "odd.bool");
+	cr_assert_str_eq(jsontree_str(jsontree_get(d, "subject_kind")), "key");
+	cr_assert(jsontree_get(d, "message") != NULL);
+	cr_assert(jsontree_get(d, "offset")->type == JSONTREE_NUMBER);
+	d = jsontree_pointer(root, "/files/0/diagnostics/1");
+	cr_assert_str_eq(jsontree_str(jsontree_get(d, "code")), "F017");
+	cr_assert_str_eq(jsontree_str(jsontree_get(d, "subject")),
+	    "evil\x1b[31m\n.weight");
+	cr_assert(jsontree_pointer(root, "/files/0/plan") != NULL);
+	cr_assert(jsontree_pointer(root, "/files/0/forms") != NULL);
+	jsontree_free(root);
+	test_run_free(&r);
+	unlink(path);
+	free(path);
+}
+
+Test(cli, select_and_ignore_change_findings_and_status)
+{
+	struct test_run r;
+	char *path = broken_file();
+
+	run(&r, "--ignore", "F017", path, NULL);
+	cr_assert_eq(r.status, 0, "only a warning is left: %s", r.out);
+	cr_assert(strstr(r.out, "F028") != NULL && !strstr(r.out, "F017"));
+	test_run_free(&r);
+	run(&r, "--select", "duplicate-tensor-name", path, NULL);
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.out, "F017") != NULL && !strstr(r.out, "F028"));
+	test_run_free(&r);
+	run(&r, "--select", "F", "--ignore=F017,F028", path);
+	cr_assert_eq(r.status, 0);
+	cr_assert_str_empty(r.out);
+	test_run_free(&r);
+	run(&r, "--select", "Z999", path, NULL);
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err, "Z999") != NULL);
+	test_run_free(&r);
+	unlink(path);
+	free(path);
+}
+
+Test(cli, list_rules_text_and_json)
+{
+	struct test_run r;
+	struct jsonnode *root;
+	char *err = NULL;
+	size_t i;
+
+	run(&r, "--list-rules", NULL, NULL, NULL);
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.out, "F010  tensor-data-out-of-bounds") != NULL);
+	test_run_free(&r);
+	run(&r, "--list-rules", "--format", "json", NULL);
+	cr_assert_eq(r.status, 0);
+	root = jsontree_parse(r.out, r.out_len, &err);
+	cr_assert(root != NULL && root->type == JSONTREE_ARRAY, "%s", err);
+	cr_assert(root->n >= 31);
+	for (i = 0; i < root->n; i++) {
+		const struct jsonnode *e = jsontree_at(root, i);
+
+		cr_assert(jsontree_get(e, "code") && jsontree_get(e, "slug") &&
+		    jsontree_get(e, "family") && jsontree_get(e, "severity") &&
+		    jsontree_get(e, "summary"));
+	}
+	jsontree_free(root);
+	test_run_free(&r);
+}
+
+Test(cli, explain_by_code_or_slug)
+{
+	struct test_run r;
+
+	run(&r, "--explain", "F010", NULL, NULL);
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.out, "F010 tensor-data-out-of-bounds (error") != NULL);
+	cr_assert(strstr(r.out, "How to fix it:") != NULL);
+	test_run_free(&r);
+	run(&r, "--explain", "git-lfs-pointer", NULL, NULL);
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.out, "F004") != NULL);
+	test_run_free(&r);
+	run(&r, "--explain", "nope", NULL, NULL);
+	cr_assert_eq(r.status, 2);
+	test_run_free(&r);
+}
+
+Test(cli, usage_and_operational_errors_exit_2)
+{
+	struct test_run r;
+	char *ex = example();
+
+	run(&r, NULL, NULL, NULL, NULL);
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err, "no input file") != NULL);
+	test_run_free(&r);
+	run(&r, "--bogus", ex, NULL, NULL);
+	cr_assert_eq(r.status, 2);
+	test_run_free(&r);
+	run(&r, "--format", "yaml", ex, NULL);
+	cr_assert_eq(r.status, 2);
+	test_run_free(&r);
+	run(&r, "/nonexistent/model.gguf", NULL, NULL, NULL);
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err, "/nonexistent/model.gguf") != NULL);
+	test_run_free(&r);
+	run(&r, "/", NULL, NULL, NULL);
+	cr_assert_eq(r.status, 2);
+	test_run_free(&r);
+	/* a missing file among good ones: the others are still linted */
+	run(&r, ex, "/nonexistent/x.gguf", NULL, NULL);
+	cr_assert_eq(r.status, 2);
+	test_run_free(&r);
+	free(ex);
+}
+
+Test(cli, write_error_is_an_error)
+{
+	struct test_run r;
+	const char *argv[] = { "--list-rules", NULL };
+
+	if (access("/dev/full", W_OK) != 0)
+		cr_skip_test("no /dev/full");
+	test_run_bin(&r, argv, "/dev/full", 0);
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err, "error writing output") != NULL);
+	test_run_free(&r);
+}
+
+Test(cli, dump_text_and_json)
+{
+	struct test_run r;
+	struct jsonnode *root;
+	char *ex = example(), *err = NULL;
+
+	run(&r, "--dump", ex, NULL, NULL);
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.out, "GGUF v3, little-endian, 48 tensors") != NULL,
+	    "%s", r.out);
+	cr_assert(strstr(r.out, "general.architecture STRING = \"llama\"") !=
+	    NULL);
+	cr_assert(strstr(r.out, "tok_embeddings.weight f32 [64, 512]") != NULL
+	    || strstr(r.out, "token_embd.weight f32 [64, 512]") != NULL,
+	    "%s", r.out);
+	test_run_free(&r);
+	run(&r, "--dump", "--format=json", ex, NULL);
+	cr_assert_eq(r.status, 0);
+	root = jsontree_parse(r.out, r.out_len, &err);
+	cr_assert(root != NULL, "%s", err);
+	cr_assert_str_eq(jsontree_pointer(root, "/tensor_count")->text, "48");
+	cr_assert_str_eq(jsontree_pointer(root, "/data_offset")->text, "14176");
+	jsontree_free(root);
+	test_run_free(&r);
+	free(ex);
+}
+
+Test(cli, version_and_help)
+{
+	struct test_run r;
+
+	run(&r, "--version", NULL, NULL, NULL);
+	cr_assert_eq(r.status, 0);
+	cr_assert(strncmp(r.out, "gguflint ", 9) == 0);
+	test_run_free(&r);
+	run(&r, "--help", NULL, NULL, NULL);
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.out, "--explain") != NULL);
+	test_run_free(&r);
+}

@@ -1,0 +1,218 @@
+/*
+ * test_corpus.c - the differential test: for every .gguf under
+ * ../shared/corpus, --dump's canonical JSON must agree, field by field, with
+ * the right peer parser's output (FILE.peer.json where the peers agree,
+ * else FILE.peer-py.json: the corpus README says gguf-py is right wherever
+ * they differ). Also: no corpus file gets an error-severity finding.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "jsontree.h"
+#include "report.h"
+#include "shared_path.h"
+#include "testutil.h"
+
+struct corpus {
+	char **files;
+	size_t n;
+};
+
+static int
+str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+
+	return n >= m && strcmp(s + n - m, suf) == 0;
+}
+
+/* Every .gguf one level below corpus/, sorted; skips when absent. */
+static void
+corpus_list(struct corpus *c)
+{
+	const char *shared = test_shared_dir();
+	char *top;
+	DIR *d, *sub;
+	struct dirent *e, *f;
+
+	memset(c, 0, sizeof *c);
+	if (shared == NULL)
+		cr_skip_test("../shared is absent: no corpus to compare with");
+	top = xasprintf("%s/corpus", shared);
+	d = opendir(top);
+	cr_assert(d != NULL, "cannot open %s", top);
+	while ((e = readdir(d)) != NULL) {
+		char *dir;
+
+		if (e->d_name[0] == '.')
+			continue;
+		dir = xasprintf("%s/%s", top, e->d_name);
+		if ((sub = opendir(dir)) != NULL) {
+			while ((f = readdir(sub)) != NULL) {
+				if (!has_suffix(f->d_name, ".gguf"))
+					continue;
+				c->files = xreallocarray(c->files, c->n + 1,
+				    sizeof *c->files);
+				c->files[c->n++] = xasprintf("%s/%s", dir,
+				    f->d_name);
+			}
+			closedir(sub);
+		}
+		free(dir);
+	}
+	closedir(d);
+	free(top);
+	qsort(c->files, c->n, sizeof *c->files, str_cmp);
+	cr_assert(c->n >= 20, "only %zu corpus files found", c->n);
+}
+
+static void
+corpus_free(struct corpus *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->files[i]);
+	free(c->files);
+}
+
+static char *
+peer_path(const char *gguf)
+{
+	struct stat st;
+	char *p = xasprintf("%s.peer.json", gguf);
+
+	if (stat(p, &st) == 0)
+		return p;
+	free(p);
+	p = xasprintf("%s.peer-py.json", gguf);
+	cr_assert(stat(p, &st) == 0, "no peer output for %s", gguf);
+	return p;
+}
+
+/* The canonical dump of path, made in process. */
+static void
+dump_of(const char *path, struct strbuf *out, struct test_lint *t)
+{
+	struct lint_options lo = { 0 };
+	struct gl_error err;
+
+	memset(t, 0, sizeof *t);
+	cr_assert(catalog_load_builtin(&t->cat, &err) == 0, "%s", err.msg);
+	lo.cat = &t->cat;
+	cr_assert(lint_file(path, &lo, &t->res, &err) == 0, "%s", err.msg);
+	dump_json(out, &t->res.file);
+}
+
+Test(corpus, dump_agrees_with_peer)
+{
+	struct corpus c;
+	size_t i, bad = 0;
+
+	corpus_list(&c);
+	for (i = 0; i < c.n; i++) {
+		struct strbuf got = STRBUF_INIT, report = STRBUF_INIT;
+		struct jsonnode *exp_tree, *got_tree;
+		struct test_lint t;
+		char *ppath = peer_path(c.files[i]), *text, *perr = NULL;
+		size_t len;
+		struct gl_error err;
+		int ndiff;
+
+		cr_assert(read_whole_file(ppath, 1u << 24, &text, &len, &err)
+		    == 0, "%s", err.msg);
+		exp_tree = jsontree_parse(text, len, &perr);
+		cr_assert(exp_tree != NULL, "%s: %s", ppath, perr);
+		dump_of(c.files[i], &got, &t);
+		got_tree = jsontree_parse(got.buf, got.len, &perr);
+		cr_assert(got_tree != NULL, "our dump of %s is not JSON: %s",
+		    c.files[i], perr);
+		ndiff = jsontree_diff(exp_tree, got_tree, &report, 10);
+		if (ndiff != 0) {
+			cr_log_error("%s: %d differences from %s:\n%s",
+			    c.files[i], ndiff, ppath, strbuf_cstr(&report));
+			bad++;
+		}
+		jsontree_free(exp_tree);
+		jsontree_free(got_tree);
+		test_lint_free(&t);
+		strbuf_free(&got);
+		strbuf_free(&report);
+		free(text);
+		free(ppath);
+	}
+	cr_assert(bad == 0, "%zu of %zu corpus files disagree with their peer",
+	    bad, c.n);
+	cr_log_info("%zu corpus files agree with their peer outputs", c.n);
+	corpus_free(&c);
+}
+
+/* The differential test must be able to fail: a changed value is found. */
+Test(corpus, diff_detects_a_changed_field)
+{
+	struct corpus c;
+	struct strbuf got = STRBUF_INIT;
+	struct jsonnode *a, *b;
+	struct test_lint t;
+	char *perr = NULL, *p;
+
+	corpus_list(&c);
+	dump_of(c.files[0], &got, &t);
+	a = jsontree_parse(got.buf, got.len, &perr);
+	cr_assert(a != NULL);
+	p = strstr(got.buf, "\"data_offset\": ");
+	cr_assert(p != NULL);
+	p += strlen("\"data_offset\": ");
+	*p = *p == '9' ? '1' : (char)(*p + 1);
+	b = jsontree_parse(got.buf, got.len, &perr);
+	cr_assert(b != NULL);
+	cr_assert_eq(jsontree_diff(a, b, NULL, 10), 1);
+	jsontree_free(a);
+	jsontree_free(b);
+	test_lint_free(&t);
+	strbuf_free(&got);
+	corpus_free(&c);
+}
+
+/* Real files from other tools: no structural errors (a BE file warns). */
+Test(corpus, no_errors_on_real_files)
+{
+	struct corpus c;
+	size_t i;
+
+	corpus_list(&c);
+	for (i = 0; i < c.n; i++) {
+		struct test_lint t;
+		struct lint_options lo = { 0 };
+		struct gl_error err;
+
+		memset(&t, 0, sizeof t);
+		cr_assert(catalog_load_builtin(&t.cat, &err) == 0);
+		lo.cat = &t.cat;
+		cr_assert(lint_file(c.files[i], &lo, &t.res, &err) == 0);
+		cr_expect(test_errors(&t) == 0, "%s: %s", c.files[i],
+		    test_codes(&t));
+		cr_expect(t.res.file.header_complete, "%s", c.files[i]);
+		if (has_suffix(c.files[i], "-be.gguf"))
+			cr_expect(test_count(&t, "F005") == 1);
+		else
+			cr_expect(t.res.diags.n == 0, "%s: %s", c.files[i],
+			    test_codes(&t));
+		test_lint_free(&t);
+	}
+	corpus_free(&c);
+}

@@ -1,0 +1,201 @@
+/*
+ * testutil.c - helpers for the tests (see testutil.h).
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "util.h"
+
+char *
+test_tmpfile(const void *p, size_t n)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path;
+	int fd;
+
+	path = xasprintf("%s/gguflint-test-XXXXXX", dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	cr_assert(fd >= 0, "mkstemp failed");
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		cr_assert(w > 0, "write failed");
+		p = (const char *)p + w;
+		n -= (size_t)w;
+	}
+	close(fd);
+	return path;
+}
+
+void
+test_lint_bytes(struct test_lint *t, const void *p, size_t n)
+{
+	struct lint_options lo = { 0 };
+	struct gl_error err;
+
+	memset(t, 0, sizeof *t);
+	cr_assert(catalog_load_builtin(&t->cat, &err) == 0, "%s", err.msg);
+	t->path = test_tmpfile(p, n);
+	lo.cat = &t->cat;
+	cr_assert(lint_file(t->path, &lo, &t->res, &err) == 0, "%s", err.msg);
+}
+
+void
+test_lint_free(struct test_lint *t)
+{
+	lint_result_free(&t->res);
+	catalog_free(&t->cat);
+	if (t->path != NULL)
+		unlink(t->path);
+	free(t->path);
+	memset(t, 0, sizeof *t);
+}
+
+size_t
+test_count(const struct test_lint *t, const char *code)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->res.diags.n; i++)
+		if (strcmp(t->res.diags.v[i].rule->code, code) == 0)
+			n++;
+	return n;
+}
+
+size_t
+test_errors(const struct test_lint *t)
+{
+	return diag_count_at_least(&t->res.diags, SEV_ERROR);
+}
+
+const struct diag *
+test_find(const struct test_lint *t, const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < t->res.diags.n; i++)
+		if (strcmp(t->res.diags.v[i].rule->code, code) == 0)
+			return &t->res.diags.v[i];
+	return NULL;
+}
+
+const char *
+test_codes(const struct test_lint *t)
+{
+	static char buf[4096];
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < t->res.diags.n && len + 8 < sizeof buf; i++)
+		len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s",
+		    i ? " " : "", t->res.diags.v[i].rule->code);
+	return buf;
+}
+
+static char *
+slurp_fd(int fd, size_t *len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char chunk[8192];
+	ssize_t n;
+
+	lseek(fd, 0, SEEK_SET);
+	while ((n = read(fd, chunk, sizeof chunk)) > 0)
+		strbuf_add(&sb, chunk, (size_t)n);
+	if (len != NULL)
+		*len = sb.len;
+	return strbuf_detach(&sb);
+}
+
+static int
+tmp_fd(void)
+{
+	char *path = test_tmpfile("", 0);
+	int fd = open(path, O_RDWR);
+
+	unlink(path);
+	free(path);
+	cr_assert(fd >= 0);
+	return fd;
+}
+
+void
+test_run_bin(struct test_run *r, const char *const argv[],
+    const char *stdout_path, unsigned long long as_limit)
+{
+	const char *bin = getenv("GGUFLINT_BIN");
+	const char *args[64];
+	int ofd, efd, st;
+	size_t i;
+	pid_t pid;
+
+	cr_assert(bin != NULL, "GGUFLINT_BIN is not set (run via make check)");
+	memset(r, 0, sizeof *r);
+	args[0] = bin;
+	for (i = 0; argv[i] != NULL && i < 62; i++)
+		args[i + 1] = argv[i];
+	args[i + 1] = NULL;
+	ofd = stdout_path ? open(stdout_path, O_WRONLY) : tmp_fd();
+	efd = tmp_fd();
+	cr_assert(ofd >= 0);
+	pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		if (as_limit != 0) {
+			struct rlimit rl = { as_limit, as_limit };
+
+			setrlimit(RLIMIT_AS, &rl);
+		}
+		dup2(ofd, 1);
+		dup2(efd, 2);
+		execv(bin, (char *const *)args);
+		_exit(127);
+	}
+	cr_assert(waitpid(pid, &st, 0) == pid);
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	r->out = stdout_path ? xstrdup("") : slurp_fd(ofd, &r->out_len);
+	r->err = slurp_fd(efd, NULL);
+	close(ofd);
+	close(efd);
+}
+
+void
+test_run_free(struct test_run *r)
+{
+	free(r->out);
+	free(r->err);
+	memset(r, 0, sizeof *r);
+}
+
+const char *
+test_srcdir(void)
+{
+	const char *s = getenv("GGUFLINT_SRCDIR");
+
+	return s != NULL ? s : ".";
+}
+
+int
+test_have_asan(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return 1;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+	return 1;
+#else
+	return 0;
+#endif
+#else
+	return 0;
+#endif
+}

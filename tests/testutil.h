@@ -1,0 +1,60 @@
+/*
+ * testutil.h - helpers for the Criterion tests: lint a byte buffer in
+ * process, count its diagnostics, and run the gguflint binary capturing
+ * its output and exit status.
+ */
+#ifndef GGUFLINT_TESTUTIL_H
+#define GGUFLINT_TESTUTIL_H
+
+#include <stddef.h>
+
+#include "catalog.h"
+#include "lint.h"
+
+/* An in-process lint of one buffer (written to a temporary file). */
+struct test_lint {
+	struct catalog cat;
+	struct lint_result res;
+	char *path;
+};
+
+/* test_lint_bytes: lint n bytes at p; asserts on operational failure. */
+void test_lint_bytes(struct test_lint *t, const void *p, size_t n);
+void test_lint_free(struct test_lint *t);
+/* test_count: diagnostics with this code. */
+size_t test_count(const struct test_lint *t, const char *code);
+/* test_errors: diagnostics of severity error (what makes exit status 1). */
+size_t test_errors(const struct test_lint *t);
+/* test_find: the first diagnostic with this code, or NULL. */
+const struct diag *test_find(const struct test_lint *t, const char *code);
+/* test_codes: all codes, space-separated, for failure messages (static). */
+const char *test_codes(const struct test_lint *t);
+
+/* test_tmpfile: write n bytes to a new temporary file; caller frees and
+ * unlinks the returned path. */
+char *test_tmpfile(const void *p, size_t n);
+
+/* The result of running the gguflint binary. */
+struct test_run {
+	int status;		/* exit status, or 128+signal */
+	char *out;		/* stdout, NUL-terminated */
+	size_t out_len;
+	char *err;		/* stderr */
+};
+
+/*
+ * test_run_bin: run $GGUFLINT_BIN with argv (NULL-terminated, without the
+ * program name); stdout to stdout_path when not NULL (e.g. "/dev/full").
+ * as_limit, when non-zero, is an address-space limit (RLIMIT_AS) in bytes.
+ */
+void test_run_bin(struct test_run *r, const char *const argv[],
+    const char *stdout_path, unsigned long long as_limit);
+void test_run_free(struct test_run *r);
+
+/* test_srcdir: $GGUFLINT_SRCDIR or "." */
+const char *test_srcdir(void);
+
+/* 1 when built with AddressSanitizer (address-space limits do not apply). */
+int test_have_asan(void);
+
+#endif
