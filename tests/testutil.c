@@ -166,6 +166,10 @@ test_run_bin(struct test_run *r, const char *const argv[],
 	r->err = slurp_fd(efd, NULL);
 	close(ofd);
 	close(efd);
+	/* A sanitizer report fails the test whatever the exit status. */
+	cr_assert(strstr(r->err, "Sanitizer") == NULL &&
+	    strstr(r->err, "runtime error:") == NULL, "%s", r->err);
+	cr_assert(r->status != 86, "AddressSanitizer exit: %s", r->err);
 }
 
 void

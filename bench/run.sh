@@ -1,0 +1,90 @@
+#!/bin/sh
+# bench/run.sh - `make bench`: gguflint's wall time and peak RSS beside cat
+# of the same file, for the largest corpus file and for sparse multi-GiB
+# files shaped like real models (header valid, data a hole), plus the pages
+# of the sparse file that the run brought into the page cache (fincore):
+# proof that no tensor data is read. A script that prints figures, not a test.
+# Usage: run.sh GGUFLINT GEN-SPARSE
+set -eu
+gguflint=$1
+gen=$2
+runs=${BENCH_RUNS:-20}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# wall time in microseconds per run, averaged over $runs runs of "$@"
+wall_us() {
+	start=$(date +%s%N)
+	i=0
+	while [ $i -lt "$runs" ]; do
+		"$@" >/dev/null 2>&1 || true
+		i=$((i + 1))
+	done
+	end=$(date +%s%N)
+	echo $(((end - start) / runs / 1000))
+}
+
+# peak RSS in KiB of one run of "$@"
+peak_kib() {
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1
+	else
+		echo "n/a"
+	fi
+}
+
+row() {
+	printf '%-34s %12s %12s %10s %12s\n' "$@"
+}
+
+measure() {
+	label=$1
+	file=$2
+	g=$(wall_us "$gguflint" "$file")
+	c=$(wall_us cat "$file")
+	gr=$(peak_kib "$gguflint" "$file")
+	cr=$(peak_kib cat "$file")
+	row "$label" "${g} us" "${c} us" "$(awk "BEGIN{printf \"%.2fx\", $g/($c?$c:1)}")" "${gr} KiB"
+	echo "  (cat peak RSS ${cr} KiB; $(stat -c %s "$file") bytes)"
+}
+
+echo "gguflint benchmark: mean of $runs runs each; peak RSS from /usr/bin/time"
+row "file" "gguflint" "cat" "ratio" "gguflint RSS"
+
+shared=${GGUFLINT_SHARED:-../shared}
+if [ -d "$shared/corpus" ]; then
+	largest=$(find "$shared/corpus" -name '*.gguf' -printf '%s %p\n' |
+	    sort -n | tail -n 1 | cut -d' ' -f2-)
+	measure "largest corpus: $(basename "$largest")" "$largest"
+else
+	echo "(no $shared/corpus: skipping the corpus file)"
+fi
+
+# cat of the header bytes: what any reader of the header must at least do
+cat_header() {
+	head -c "$2" "$1"
+}
+
+for shape in 8b 70b; do
+	f="$tmp/llama-$shape.gguf"
+	"$gen" "$f" "$shape" >/dev/null
+	header=$("$gguflint" --dump --format json "$f" 2>/dev/null |
+	    sed -n 's/^  "data_offset": \([0-9]*\),$/\1/p')
+	# The generator wrote (so cached) the header pages; any page beyond
+	# them in the page cache after a lint was read by the lint.
+	"$gguflint" "$f" >/dev/null 2>&1 || true
+	if command -v fincore >/dev/null 2>&1; then
+		cached=$(fincore -b -n -o RES "$f" | tr -d ' ')
+		data_pages=$(( (cached - (header + 4095) / 4096 * 4096) / 4096 ))
+		[ "$data_pages" -lt 0 ] && data_pages=0
+	else
+		data_pages="n/a (no fincore)"
+	fi
+	echo "sparse $shape: $(stat -c %s "$f") bytes, header $header bytes;" \
+	    "tensor-data pages read by a lint: $data_pages"
+	g=$(wall_us "$gguflint" "$f")
+	c=$(wall_us cat_header "$f" "$header")
+	gr=$(peak_kib "$gguflint" "$f")
+	row "sparse llama $shape (vs header)" "${g} us" "${c} us" \
+	    "$(awk "BEGIN{printf \"%.2fx\", $g/($c?$c:1)}")" "${gr} KiB"
+done
