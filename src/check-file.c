@@ -61,7 +61,11 @@ check_offsets(const struct gguf_file *f, struct diag_list *dl)
 	}
 }
 
-/* Data inside the file: one finding for the first tensor that is not. */
+/*
+ * Data inside the file: one finding for the tensors whose data runs past
+ * the end (a truncated download says how much is missing), and one per
+ * tensor whose end does not even fit in 64 bits.
+ */
 static void
 check_bounds(const struct gguf_file *f, struct diag_list *dl)
 {
@@ -69,16 +73,19 @@ check_bounds(const struct gguf_file *f, struct diag_list *dl)
 	uint64_t need = 0, end;
 	size_t i, n_out = 0;
 
-	if (f->tensors_n == 0)
-		return;
 	for (i = 0; i < f->tensors_n; i++) {
 		const struct gguf_tensor *t = &f->tensors[i];
 
 		if (!t->size_ok)
 			continue;
 		if (u64_add_overflow(f->data_offset, t->offset, &end) ||
-		    u64_add_overflow(end, t->nbytes, &end))
-			end = UINT64_MAX;
+		    u64_add_overflow(end, t->nbytes, &end)) {
+			diag_add(dl, "F010", t->offset_info, SUBJECT_TENSOR,
+			    t->name.p, t->name.n, "data offset %" PRIu64 " plus "
+			    "%" PRIu64 " bytes lies beyond any possible file end",
+			    t->offset, t->nbytes);
+			continue;
+		}
 		if (end > f->size) {
 			if (n_out++ == 0)
 				first = t;
@@ -88,17 +95,11 @@ check_bounds(const struct gguf_file *f, struct diag_list *dl)
 	}
 	if (first == NULL)
 		return;
-	if (need == UINT64_MAX)
-		diag_add(dl, "F010", first->offset_info, SUBJECT_TENSOR,
-		    first->name.p, first->name.n, "tensor data offset %" PRIu64
-		    " lies beyond any possible file end", first->offset);
-	else
-		diag_add(dl, "F010", first->offset_info, SUBJECT_TENSOR,
-		    first->name.p, first->name.n, "data of %zu of %zu tensors "
-		    "runs past the end of the file: it needs %" PRIu64
-		    " bytes, the file has %" PRIu64 " (%" PRIu64 " bytes "
-		    "missing; a truncated download?)", n_out, f->tensors_n,
-		    need, f->size, need - f->size);
+	diag_add(dl, "F010", first->offset_info, SUBJECT_TENSOR, first->name.p,
+	    first->name.n, "data of %zu of %zu tensors runs past the end of "
+	    "the file: it needs %" PRIu64 " bytes, the file has %" PRIu64
+	    " (%" PRIu64 " bytes missing; a truncated download?)", n_out,
+	    f->tensors_n, need, f->size, need - f->size);
 }
 
 void

@@ -27,6 +27,12 @@
 #define MIN_KV_BYTES_V1 9
 #define MIN_TENSOR_BYTES 24	/* u64 name length, u32 n_dims, u32 type, u64 offset */
 #define MIN_TENSOR_BYTES_V1 20
+/*
+ * A declared count the remaining bytes cannot hold is a truncation (F003,
+ * found where the file ends) when it is plausible, and an absurd count
+ * (F006, rejected before parsing) above this.
+ */
+#define PLAUSIBLE_COUNT (1u << 20)
 
 static const char *const vtype_names[GGUF_VTYPE_COUNT] = {
 	"UINT8", "INT8", "UINT16", "INT16", "UINT32", "INT32", "FLOAT32",
@@ -307,8 +313,10 @@ skip_elements(struct rd *r, uint64_t off, uint32_t t, uint64_t count,
 		return true;
 	}
 	if (t == GGUF_ARRAY) {
-		if (count > remain(r) / 12)
-			return need(r, count * 12, "array of arrays");
+		unsigned hdr = 4 + (r->v1 ? 4 : 8);	/* type, count */
+
+		if (count > remain(r) / hdr)
+			return need(r, count * hdr, "array of arrays");
 		for (i = 0; i < count; i++)
 			if (!parse_array(r, &inner, depth + 1))
 				return false;
@@ -396,6 +404,15 @@ parse_kv(struct rd *r, struct gguf_kv *kv)
 	return true;
 }
 
+/* Names compare as C strings in ggml: only the bytes before a NUL count. */
+static size_t
+cstr_len(struct gguf_str s)
+{
+	const char *nul = memchr(s.p, '\0', (size_t)s.n);
+
+	return nul != NULL ? (size_t)(nul - s.p) : (size_t)s.n;
+}
+
 static void
 check_duplicate_keys(struct rd *r)
 {
@@ -406,7 +423,8 @@ check_duplicate_keys(struct rd *r)
 	for (i = 0; i < r->f->kv_n; i++) {
 		const struct gguf_kv *kv = &r->f->kv[i];
 
-		if (strset_insert(&seen, kv->key.p, kv->key.n, i, &first))
+		if (strset_insert(&seen, kv->key.p, cstr_len(kv->key), i,
+		    &first))
 			diag_add(r->dl, "F013", kv->offset, SUBJECT_KEY,
 			    kv->key.p, kv->key.n, "duplicate key (first "
 			    "defined at offset 0x%" PRIx64 ")",
@@ -623,7 +641,8 @@ check_duplicate_names(struct rd *r)
 	for (i = 0; i < r->f->tensors_n; i++) {
 		const struct gguf_tensor *t = &r->f->tensors[i];
 
-		if (strset_insert(&seen, t->name.p, t->name.n, i, &first))
+		if (strset_insert(&seen, t->name.p, cstr_len(t->name), i,
+		    &first))
 			diag_add(r->dl, "F017", t->offset_info, SUBJECT_TENSOR,
 			    t->name.p, t->name.n, "duplicate tensor name "
 			    "(first defined at offset 0x%" PRIx64 ")",
@@ -640,7 +659,7 @@ parse_tensor_infos(struct rd *r)
 	size_t cap = 0;
 	uint64_t i;
 
-	if (f->n_tensors > remain(r) / min) {
+	if (f->n_tensors > remain(r) / min && f->n_tensors > PLAUSIBLE_COUNT) {
 		diag_add(r->dl, "F006", r->v1 ? 4 : 8, SUBJECT_NONE, NULL, 0,
 		    "header declares %" PRIu64 " tensors, but the %" PRIu64
 		    " bytes after the metadata can hold at most %" PRIu64,
@@ -782,9 +801,10 @@ parse_counts(struct rd *r)
 		    (int64_t)f->n_kv);
 		return false;
 	}
-	if (f->n_kv > remain(r) / min ||
-	    f->n_tensors > remain(r) / MIN_TENSOR_BYTES_V1) {
-		bool kv = f->n_kv > remain(r) / min;
+	if ((f->n_kv > remain(r) / min && f->n_kv > PLAUSIBLE_COUNT) ||
+	    (f->n_tensors > remain(r) / MIN_TENSOR_BYTES_V1 &&
+	    f->n_tensors > PLAUSIBLE_COUNT)) {
+		bool kv = f->n_kv > remain(r) / min && f->n_kv > PLAUSIBLE_COUNT;
 
 		diag_add(r->dl, "F006", kv ? off + (r->v1 ? 4 : 8) : off,
 		    SUBJECT_NONE, NULL, 0, "header declares %" PRIu64 " %s, "
