@@ -15,6 +15,8 @@
 
 const char *const catalog_files[] = {
 	"rules/F-file.yaml",
+	"rules/M-metadata.yaml",
+	"rules/P-plan.yaml",
 	NULL
 };
 

@@ -5,5 +5,6 @@
 
 const struct check checks[] = {
 	{ "file-layout", 'F', true, check_file_layout },
+	{ "plan", 'P', true, check_plan },
 	{ NULL, 0, false, NULL }
 };

@@ -5,12 +5,18 @@
 #ifndef GGUFLINT_CHECKS_H
 #define GGUFLINT_CHECKS_H
 
+#include "arch.h"
 #include "diag.h"
 #include "gguf.h"
+#include "plan.h"
+#include "profile.h"
 
-/* Everything a check may read. Later stages add facts, plan and forms. */
+/* Everything a check may read. */
 struct check_ctx {
 	const struct gguf_file *file;
+	const struct model_geom *geom;	/* NULL without a complete header */
+	const struct profile *profile;
+	const struct plan *plan;	/* NULL without a complete header */
 };
 
 struct check {
@@ -24,5 +30,6 @@ struct check {
 extern const struct check checks[];
 
 void check_file_layout(const struct check_ctx *ctx, struct diag_list *dl);
+void check_plan(const struct check_ctx *ctx, struct diag_list *dl);
 
 #endif

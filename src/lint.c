@@ -20,9 +20,21 @@ lint_file(const char *path, const struct lint_options *o,
 	if (gguf_open(&res->file, path, err) < 0)
 		return -1;
 	gguf_parse(&res->file, &res->diags);
+	res->profile = o->profile;
+	if (res->file.header_complete && o->profile != NULL) {
+		res->geom = xcalloc(1, sizeof *res->geom);
+		arch_read(&res->file, res->geom, &res->diags);
+		plan_make(res->geom, &res->file, o->profile, &o->request,
+		    &res->plan);
+	}
 	ctx.file = &res->file;
+	ctx.geom = res->geom;
+	ctx.profile = o->profile;
+	ctx.plan = res->geom != NULL ? &res->plan : NULL;
 	for (c = checks; c->run != NULL; c++) {
 		if (c->needs_header && !res->file.header_complete)
+			continue;
+		if (c->family == 'P' && ctx.plan == NULL)
 			continue;
 		c->run(&ctx, &res->diags);
 	}
@@ -36,6 +48,8 @@ void
 lint_result_free(struct lint_result *res)
 {
 	gguf_close(&res->file);
+	plan_free(&res->plan);
+	free(res->geom);
 	diag_list_free(&res->diags);
 	free(res->path);
 	memset(res, 0, sizeof *res);

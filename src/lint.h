@@ -6,17 +6,25 @@
 #ifndef GGUFLINT_LINT_H
 #define GGUFLINT_LINT_H
 
+#include "arch.h"
 #include "diag.h"
 #include "gguf.h"
+#include "plan.h"
+#include "profile.h"
 
 struct lint_options {
 	const struct catalog *cat;
 	const struct diag_filter *filter;
+	const struct profile *profile;	/* NULL: no plan */
+	struct plan_request request;
 };
 
 struct lint_result {
 	char *path;
 	struct gguf_file file;		/* kept open for reporters and --dump */
+	struct model_geom *geom;	/* NULL without a complete header */
+	struct plan plan;		/* plan.valid false when none */
+	const struct profile *profile;
 	struct diag_list diags;		/* filtered and sorted */
 };
 

@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,11 +15,19 @@ enum {
 	OPT_IGNORE,
 	OPT_DUMP,
 	OPT_LIST_RULES,
-	OPT_EXPLAIN
+	OPT_EXPLAIN,
+	OPT_KV,
+	OPT_PLAN,
+	OPT_LIST_PROFILES
 };
 
 static const struct option long_options[] = {
 	{ "format", required_argument, NULL, 'f' },
+	{ "profile", required_argument, NULL, 'p' },
+	{ "ctx", required_argument, NULL, 'c' },
+	{ "kv", required_argument, NULL, OPT_KV },
+	{ "plan", no_argument, NULL, OPT_PLAN },
+	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
 	{ "select", required_argument, NULL, OPT_SELECT },
 	{ "ignore", required_argument, NULL, OPT_IGNORE },
 	{ "dump", no_argument, NULL, OPT_DUMP },
@@ -36,6 +45,15 @@ options_usage(FILE *fp)
 	    "\n"
 	    "Lint GGUF model files: is the file well formed, and what is in it.\n"
 	    "\n"
+	    "  -p, --profile NAME  device profile, built-in name or YAML file "
+	    "(default desktop)\n"
+	    "  -c, --ctx N         context length to plan for (default: the "
+	    "profile's,\n"
+	    "                      else the model's trained context)\n"
+	    "      --kv TYPE       KV cache type: f32 f16 bf16 q8_0 q4_0 q4_1 "
+	    "iq4_nl\n"
+	    "                      q5_0 q5_1 turboquant4\n"
+	    "      --plan          also print the memory plan\n"
 	    "  -f, --format FMT    output format: text (default) or json\n"
 	    "      --select LIST   only these codes, slugs or families "
 	    "(comma-separated)\n"
@@ -43,6 +61,7 @@ options_usage(FILE *fp)
 	    "      --dump          print the parsed header instead of linting\n"
 	    "      --list-rules    list every rule\n"
 	    "      --explain CODE  explain one rule (code or slug)\n"
+	    "      --list-profiles list the built-in device profiles\n"
 	    "  -h, --help          show this help\n"
 	    "  -V, --version       show the version\n"
 	    "\n"
@@ -59,11 +78,27 @@ push(const char ***v, size_t *n, const char *s)
 }
 
 static int
+parse_ctx(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v == 0 || v > UINT32_MAX)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
 set_mode(struct options *o, enum run_mode m, struct gl_error *err)
 {
 	if (o->mode != MODE_LINT && o->mode != m)
-		return gl_error_set(err, "--dump, --list-rules and --explain "
-		    "cannot be combined");
+		return gl_error_set(err, "--dump, --list-rules, "
+		    "--list-profiles and --explain cannot be combined");
 	o->mode = m;
 	return 0;
 }
@@ -77,11 +112,31 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 	o->format = "text";
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":f:hV", long_options,
+	while ((c = getopt_long(argc, argv, ":f:p:c:hV", long_options,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			o->format = optarg;
+			break;
+		case 'p':
+			o->profile = optarg;
+			break;
+		case 'c':
+			if (parse_ctx(optarg, &o->ctx) < 0)
+				return gl_error_set(err, "--ctx: expected a "
+				    "context length from 1 to 4294967295, not "
+				    "'%s'",
+				    optarg);
+			break;
+		case OPT_KV:
+			o->kv = optarg;
+			break;
+		case OPT_PLAN:
+			o->show_plan = true;
+			break;
+		case OPT_LIST_PROFILES:
+			if (set_mode(o, MODE_LIST_PROFILES, err) < 0)
+				return -1;
 			break;
 		case OPT_SELECT:
 			push(&o->select, &o->n_select, optarg);
@@ -120,7 +175,8 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 	o->n_files = (size_t)(argc - optind);
 	if ((o->mode == MODE_LINT || o->mode == MODE_DUMP) && o->n_files == 0)
 		return gl_error_set(err, "no input file");
-	if ((o->mode == MODE_LIST_RULES || o->mode == MODE_EXPLAIN) &&
+	if ((o->mode == MODE_LIST_RULES || o->mode == MODE_EXPLAIN ||
+	    o->mode == MODE_LIST_PROFILES) &&
 	    o->n_files > 0)
 		return gl_error_set(err, "unexpected argument %s", o->files[0]);
 	return 0;

@@ -5,6 +5,8 @@
 #ifndef GGUFLINT_OPTIONS_H
 #define GGUFLINT_OPTIONS_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "error.h"
@@ -14,6 +16,7 @@ enum run_mode {
 	MODE_DUMP,
 	MODE_LIST_RULES,
 	MODE_EXPLAIN,
+	MODE_LIST_PROFILES,
 	MODE_HELP,
 	MODE_VERSION
 };
@@ -22,6 +25,10 @@ struct options {
 	enum run_mode mode;
 	const char *format;		/* reporter name */
 	const char *explain;		/* --explain's argument */
+	const char *profile;		/* name or path */
+	uint64_t ctx;			/* 0: the profile's or model's */
+	const char *kv;			/* KV cache type name, or NULL */
+	bool show_plan;			/* --plan */
 	const char **select;		/* each a comma-separated list */
 	size_t n_select;
 	const char **ignore;

@@ -62,21 +62,29 @@ add_diag(struct strbuf *out, const struct diag *d)
 
 void
 report_json_file(struct strbuf *out, const struct lint_result *res,
-    bool first)
+    bool first, const struct report_opts *ro)
 {
 	size_t i;
 
 	if (!first)
 		strbuf_adds(out, ",");
+	(void)ro;
 	strbuf_adds(out, "\n  {\"path\": ");
 	add_str(out, res->path);
-	strbuf_adds(out, ", \"profile\": null, \"diagnostics\": [");
+	strbuf_adds(out, ", \"profile\": ");
+	if (res->profile != NULL)
+		add_str(out, res->profile->name);
+	else
+		strbuf_adds(out, "null");
+	strbuf_adds(out, ", \"diagnostics\": [");
 	for (i = 0; i < res->diags.n; i++) {
 		strbuf_adds(out, i ? ",\n    " : "\n    ");
 		add_diag(out, &res->diags.v[i]);
 	}
 	strbuf_adds(out, res->diags.n ? "\n  ], " : "], ");
-	strbuf_adds(out, "\"plan\": null, \"forms\": []}");
+	strbuf_adds(out, "\"plan\": ");
+	report_plan_json(out, res);
+	strbuf_adds(out, ", \"forms\": []}");
 }
 
 void
@@ -124,4 +132,41 @@ report_json_explain(struct strbuf *out, const struct rule *r)
 	strbuf_adds(out, ", \"fix\": ");
 	add_str(out, r->fix);
 	strbuf_adds(out, "}\n");
+}
+
+void
+report_json_profiles(struct strbuf *out)
+{
+	const char *const *names = profile_builtin_names();
+	struct gl_error err;
+	struct profile p;
+	bool first = true;
+
+	strbuf_adds(out, "[");
+	for (; *names != NULL; names++) {
+		if (profile_load(*names, &p, &err) < 0)
+			continue;
+		strbuf_adds(out, first ? "\n  {\"name\": " : ",\n  {\"name\": ");
+		first = false;
+		add_str(out, p.name);
+		strbuf_adds(out, ", \"description\": ");
+		add_str(out, p.description);
+		strbuf_addf(out, ", \"memory_bytes\": %" PRIu64 ", "
+		    "\"reserve_bytes\": %" PRIu64 ", \"weights\": \"%s\", "
+		    "\"strict\": %s, \"context\": %" PRIu64 ", "
+		    "\"kv_cache\": \"%s\", \"kv_quantized\": \"%s\", "
+		    "\"kv_auto_quantize_above\": %g, \"prefill_chunk\": %"
+		    PRIu64 ", \"ubatch\": %" PRIu64 ", "
+		    "\"flash_attention\": %s, \"kernels\": ", p.memory,
+		    p.reserve, p.weights == WEIGHTS_MAPPED ? "mapped" : "heap",
+		    p.strict ? "true" : "false", p.context,
+		    kv_type_info(p.kv_cache)->name,
+		    kv_type_info(p.kv_quantized)->name,
+		    p.kv_auto_quantize_above, p.prefill_chunk, p.ubatch,
+		    p.flash_attention ? "true" : "false");
+		add_str(out, p.kernels);
+		strbuf_adds(out, "}");
+		profile_free(&p);
+	}
+	strbuf_adds(out, "\n]\n");
 }

@@ -23,7 +23,7 @@ subject_label(enum subject_kind k)
 
 void
 report_text_file(struct strbuf *out, const struct lint_result *res,
-    bool first)
+    bool first, const struct report_opts *ro)
 {
 	size_t i;
 
@@ -42,6 +42,8 @@ report_text_file(struct strbuf *out, const struct lint_result *res,
 			strbuf_addc(out, '-');
 		strbuf_adds(out, "]\n");
 	}
+	if (ro != NULL && ro->show_plan)
+		report_plan_text(out, res);
 }
 
 void
@@ -91,4 +93,27 @@ report_text_explain(struct strbuf *out, const struct rule *r)
 	add_indented(out, r->rationale);
 	strbuf_adds(out, "\nHow to fix it:\n");
 	add_indented(out, r->fix);
+}
+
+void
+report_text_profiles(struct strbuf *out)
+{
+	const char *const *names = profile_builtin_names();
+	struct gl_error err;
+	struct profile p;
+	char a[32], b[32];
+
+	for (; *names != NULL; names++) {
+		if (profile_load(*names, &p, &err) < 0) {
+			strbuf_addf(out, "%-22s (invalid: %s)\n", *names,
+			    err.msg);
+			continue;
+		}
+		strbuf_addf(out, "%-22s %9s %9s  %-6s %-6s %s\n", p.name,
+		    format_size(p.memory, a, sizeof a),
+		    format_size(p.reserve, b, sizeof b),
+		    p.weights == WEIGHTS_MAPPED ? "mapped" : "heap",
+		    p.strict ? "strict" : "", p.description);
+		profile_free(&p);
+	}
 }

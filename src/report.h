@@ -9,17 +9,24 @@
 #include "catalog.h"
 #include "lint.h"
 
+/* What the reporters are asked to show beyond the diagnostics. */
+struct report_opts {
+	bool show_plan;		/* --plan (JSON always carries the plan) */
+};
+
 struct reporter {
 	const char *name;	/* the --format value */
 	void (*begin)(struct strbuf *out);
 	void (*file)(struct strbuf *out, const struct lint_result *res,
-	    bool first);
+	    bool first, const struct report_opts *ro);
 	void (*end)(struct strbuf *out);
 	/* The catalogue, for --list-rules and --explain in this format. */
 	void (*rules)(struct strbuf *out, const struct catalog *cat);
 	void (*explain)(struct strbuf *out, const struct rule *r);
 	/* The header, for --dump in this format. */
 	void (*dump)(struct strbuf *out, const struct gguf_file *f);
+	/* The built-in profiles, for --list-profiles. */
+	void (*profiles)(struct strbuf *out);
 };
 
 /* The registry: a plain array ending with a NULL name. */
@@ -29,17 +36,26 @@ const struct reporter *reporter_find(const char *name);
 
 void report_text_begin(struct strbuf *out);
 void report_text_file(struct strbuf *out, const struct lint_result *res,
-    bool first);
+    bool first, const struct report_opts *ro);
 void report_text_end(struct strbuf *out);
 void report_text_rules(struct strbuf *out, const struct catalog *cat);
 void report_text_explain(struct strbuf *out, const struct rule *r);
+void report_text_profiles(struct strbuf *out);
 
 void report_json_begin(struct strbuf *out);
 void report_json_file(struct strbuf *out, const struct lint_result *res,
-    bool first);
+    bool first, const struct report_opts *ro);
 void report_json_end(struct strbuf *out);
 void report_json_rules(struct strbuf *out, const struct catalog *cat);
 void report_json_explain(struct strbuf *out, const struct rule *r);
+void report_json_profiles(struct strbuf *out);
+
+/* report-man.c */
+void report_rules_mdoc(struct strbuf *out, const struct catalog *cat);
+
+/* report-plan.c */
+void report_plan_text(struct strbuf *out, const struct lint_result *res);
+void report_plan_json(struct strbuf *out, const struct lint_result *res);
 
 /* dump.c */
 void dump_text(struct strbuf *out, const struct gguf_file *f);

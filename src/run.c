@@ -45,9 +45,25 @@ build_filter(const struct options *o, const struct catalog *cat,
 }
 
 static int
+plan_request_set(const struct options *o, struct plan_request *rq,
+    struct gl_error *err)
+{
+	rq->ctx = o->ctx;
+	if (o->kv != NULL) {
+		if (kv_type_parse(o->kv, &rq->kv) < 0)
+			return gl_error_set(err, "--kv: unknown KV cache type "
+			    "'%s' (expected one of %s)", o->kv,
+			    kv_type_names());
+		rq->kv_set = true;
+	}
+	return 0;
+}
+
+static int
 run_lint(const struct options *o, const struct lint_options *lo,
     const struct reporter *rep, struct strbuf *out)
 {
+	struct report_opts ro = { o->show_plan };
 	struct lint_result res;
 	struct gl_error err;
 	int status = 0;
@@ -60,7 +76,7 @@ run_lint(const struct options *o, const struct lint_options *lo,
 			fail(&err);
 			status = 2;
 		} else {
-			rep->file(out, &res, first);
+			rep->file(out, &res, first, &ro);
 			first = false;
 			if (status == 0 &&
 			    diag_count_at_least(&res.diags, SEV_ERROR) > 0)
@@ -91,7 +107,7 @@ run_dump(const struct options *o, const struct lint_options *lo,
 			status = 2;
 		} else {
 			rep->dump(out, &res.file);
-			report_text_file(&diags, &res, true);
+			report_text_file(&diags, &res, true, NULL);
 			fputs(strbuf_cstr(&diags), stderr);
 			strbuf_reset(&diags);
 			if (status == 0 &&
@@ -108,13 +124,32 @@ run_dump(const struct options *o, const struct lint_options *lo,
 	return status;
 }
 
+/* Whether a reporter implements what a mode needs. */
+static bool
+supports(const struct reporter *rep, enum run_mode m)
+{
+	switch (m) {
+	case MODE_LIST_RULES:
+		return rep->rules != NULL;
+	case MODE_EXPLAIN:
+		return rep->explain != NULL;
+	case MODE_DUMP:
+		return rep->dump != NULL;
+	case MODE_LIST_PROFILES:
+		return rep->profiles != NULL;
+	default:
+		return rep->file != NULL;
+	}
+}
+
 static int
 run_with_catalog(const struct options *o, const struct catalog *cat,
     struct strbuf *out)
 {
 	const struct reporter *rep = reporter_find(o->format);
 	struct diag_filter filter = { 0 };
-	struct lint_options lo;
+	struct lint_options lo = { 0 };
+	struct profile profile;
 	const struct rule *r;
 	struct gl_error err;
 	int status = 0;
@@ -124,12 +159,26 @@ run_with_catalog(const struct options *o, const struct catalog *cat,
 		    "json)\n", o->format);
 		return 2;
 	}
+	if (!supports(rep, o->mode)) {
+		fprintf(stderr, "gguflint: format '%s' cannot show this\n",
+		    o->format);
+		return 2;
+	}
 	if (build_filter(o, cat, &filter, &err) < 0) {
 		diag_filter_free(&filter);
 		return fail(&err);
 	}
 	lo.cat = cat;
 	lo.filter = &filter;
+	if (o->mode == MODE_LINT) {
+		if (plan_request_set(o, &lo.request, &err) < 0 ||
+		    profile_load(o->profile ? o->profile : PROFILE_DEFAULT,
+		    &profile, &err) < 0) {
+			diag_filter_free(&filter);
+			return fail(&err);
+		}
+		lo.profile = &profile;
+	}
 	switch (o->mode) {
 	case MODE_LIST_RULES:
 		rep->rules(out, cat);
@@ -146,11 +195,16 @@ run_with_catalog(const struct options *o, const struct catalog *cat,
 	case MODE_DUMP:
 		status = run_dump(o, &lo, rep, out);
 		break;
+	case MODE_LIST_PROFILES:
+		rep->profiles(out);
+		break;
 	default:
 		status = run_lint(o, &lo, rep, out);
 		break;
 	}
 	diag_filter_free(&filter);
+	if (lo.profile != NULL)
+		profile_free(&profile);
 	if (status < 0 || write_out(out) < 0 || fflush(stdout) != 0 ||
 	    ferror(stdout)) {
 		fprintf(stderr, "gguflint: error writing output: %s\n",

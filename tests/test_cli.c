@@ -75,7 +75,7 @@ Test(cli, text_lines_follow_the_contract)
 	char *line, *save = NULL;
 	int n = 0;
 
-	run(&r, path, NULL, NULL, NULL);
+	run(&r, "--select", "F", path, NULL);
 	cr_assert_eq(r.status, 1, "stderr: %s", r.err);
 	cr_assert(regcomp(&re, "^[^ ]+:0x[0-9a-f]+: (error|warning|info): "
 	    "[A-Z][0-9]{3} [a-z0-9-]+: .* \\[(tensor|key): .+\\]$",
@@ -115,7 +115,7 @@ Test(cli, json_output_has_the_documented_fields)
 	struct jsonnode *root;
 	const struct jsonnode *d;
 
-	run(&r, "--format", "json", path, NULL);
+	run(&r, "--format=json", "--select=F", path, NULL);
 	cr_assert_eq(r.status, 1);
 	root = jsontree_parse(r.out, r.out_len, &err);
 	cr_assert(root != NULL, "not JSON (%s): %s", err, r.out);
