@@ -306,6 +306,8 @@ read_swa(struct rd *r, enum arch_kind kind)
 	uint32_t window = 0, pattern = kind == KIND_GEMMA2 ? 2 : 6, il;
 	bool have = geom_u32(r, "attention.sliding_window", &window);
 
+	if (kind == KIND_PHI3)
+		return;		/* llama.cpp reads the window, then disables SWA */
 	if (kind == KIND_ATTN) {
 		if (have && window > 0 && !g->known)
 			missing(g, "the sliding-window layout of '%s'",

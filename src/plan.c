@@ -205,12 +205,42 @@ plan_need(const struct plan *base, const struct plan *pl)
 	return !base->fits_budget ? pl->budgeted : pl->total;
 }
 
-/* A quantized llama.cpp V cache needs flash attention. */
-static bool
-kv_allowed(const struct profile *p, enum kv_type kv)
+/*
+ * A head width a quantized llama.cpp cache cannot split into blocks, or 0.
+ * With flash attention every layer's K and V head width must divide; without
+ * it the whole row (width x KV heads) must.
+ */
+static uint32_t
+kv_bad_width(const struct model_geom *g, enum kv_type kv, bool fa)
 {
-	return p->flash_attention || !kv_type_info(kv)->quantized ||
-	    kv == KV_TURBOQUANT4;
+	const struct kv_type_info *k = kv_type_info(kv);
+	uint32_t w[4] = { g->head_k, g->head_v, g->head_k_swa, g->head_v_swa };
+	uint32_t il, i;
+
+	if (!k->quantized || kv == KV_TURBOQUANT4 || !g->plannable ||
+	    g->memory != ARCH_MEM_KV)
+		return 0;
+	for (i = 0; i < (g->swa ? 4u : 2u); i++) {
+		if (fa && w[i] % k->blck != 0)
+			return w[i];
+		for (il = 0; !fa && il < g->n_layer; il++)
+			if ((uint64_t)w[i] * g->n_head_kv[il] % k->blck != 0)
+				return w[i];
+	}
+	return 0;
+}
+
+/* A cache type llama.cpp (or SKaiNET) can create for this model: a
+ * quantized V cache needs flash attention, and the blocks must divide. */
+static bool
+kv_allowed(const struct planner *pn, enum kv_type kv)
+{
+	const struct profile *p = pn->p;
+
+	if (!p->flash_attention && kv_type_info(kv)->quantized &&
+	    kv != KV_TURBOQUANT4)
+		return false;
+	return kv_bad_width(pn->g, kv, p->flash_attention) == 0;
 }
 
 static void
@@ -259,7 +289,7 @@ auto_quantize(const struct planner *pn, struct plan *pl)
 	double share;
 	char a[32];
 
-	if (pl->kv == p->kv_quantized || !kv_allowed(p, p->kv_quantized))
+	if (pl->kv == p->kv_quantized || !kv_allowed(pn, p->kv_quantized))
 		return;
 	share = pl->budget ? (double)pl->budgeted / (double)pl->budget : 1e300;
 	if (!(share > p->kv_auto_quantize_above))
@@ -302,29 +332,27 @@ largest_fitting_ctx(const struct planner *pn, const struct plan *base)
 	return best;
 }
 
+/* The profile's quantized cache type, then q4_0 when it saves more. */
 static void
 suggest_kv(const struct planner *pn, struct plan *pl)
 {
-	const struct profile *p = pn->p;
-	enum kv_type cand[2] = { p->kv_quantized, KV_Q4_0 }, best = pl->kv;
-	uint64_t best_need = plan_need(pl, pl);
+	enum kv_type cand[2] = { pn->p->kv_quantized, KV_Q4_0 };
+	uint64_t need = plan_need(pl, pl), best = need;
 	struct plan t;
 	unsigned i;
 
 	for (i = 0; i < 2; i++) {
-		if (cand[i] == pl->kv || !kv_allowed(p, cand[i]))
+		if (cand[i] == pl->kv || !kv_allowed(pn, cand[i]))
 			continue;
 		t = *pl;
 		plan_at(pn, pl->ctx, cand[i], &t);
-		if (plan_need(pl, &t) < best_need) {
-			best = cand[i];
-			best_need = plan_need(pl, &t);
-		}
+		if (plan_need(pl, &t) >= best)
+			continue;
+		best = plan_need(pl, &t);
+		add_sugg(pl, xasprintf("--kv %s", kv_type_info(cand[i])->name),
+		    xasprintf("--kv %s", kv_type_info(cand[i])->name),
+		    need - best);
 	}
-	if (best != pl->kv)
-		add_sugg(pl, xasprintf("--kv %s", kv_type_info(best)->name),
-		    xasprintf("--kv %s", kv_type_info(best)->name),
-		    plan_need(pl, pl) - best_need);
 }
 
 static void
@@ -405,16 +433,8 @@ plan_make(const struct model_geom *g, const struct gguf_file *f,
 	if (pl->weights_mapped > 0)
 		add_note(pl, xstrdup("weights are mapped: they page against "
 		    "device memory and are not charged to the budget"));
-	if (g->plannable && g->memory == ARCH_MEM_KV &&
-	    kv_type_info(pl->kv)->quantized && pl->kv != KV_TURBOQUANT4) {
-		uint32_t blck = kv_type_info(pl->kv)->blck;
-
-		if (g->head_k % blck != 0 || g->head_v % blck != 0) {
-			pl->kv_block_mismatch = true;
-			pl->kv_bad_width = g->head_k % blck ? g->head_k :
-			    g->head_v;
-		}
-	}
+	pl->kv_bad_width = kv_bad_width(g, pl->kv, p->flash_attention);
+	pl->kv_block_mismatch = pl->kv_bad_width != 0;
 	if (pl->fits)
 		return;
 	suggest_kv(&pn, pl);
