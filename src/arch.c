@@ -3,6 +3,8 @@
  * (see arch.h). Key names and defaults follow llama.cpp's load_hparams
  * (memory-and-kv.md §1, §5-§7; gguf-format.md §6.3).
  */
+#include "config.h"
+
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -4,6 +4,8 @@
  * A catalogue file is a sequence of mappings, each with exactly the keys
  * code, slug, family, severity, summary, rationale and fix, all scalars.
  */
+#include "config.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,8 @@ const char *const catalog_files[] = {
 	"rules/F-file.yaml",
 	"rules/M-metadata.yaml",
 	"rules/P-plan.yaml",
+	"rules/W-forms.yaml",
+	"rules/K-kernels.yaml",
 	NULL
 };
 

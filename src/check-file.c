@@ -4,6 +4,8 @@
  * contiguous and in order (as llama.cpp has required since 2025-01), and
  * the padding before the data is zero.
  */
+#include "config.h"
+
 #include <inttypes.h>
 
 #include "checks.h"

@@ -4,6 +4,8 @@
  * the best suggestion), a context beyond the trained one, an estimate the
  * planner could not complete, and cache settings llama.cpp refuses.
  */
+#include "config.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

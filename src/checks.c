@@ -1,10 +1,14 @@
 /*
  * checks.c - the one table of checks, run in this order by lint.c.
  */
+#include "config.h"
+
 #include "checks.h"
 
 const struct check checks[] = {
 	{ "file-layout", 'F', true, check_file_layout },
 	{ "plan", 'P', true, check_plan },
+	{ "forms", 'W', true, check_forms },
+	{ "kernels", 'K', true, check_kernels },
 	{ NULL, 0, false, NULL }
 };

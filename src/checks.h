@@ -17,6 +17,9 @@ struct check_ctx {
 	const struct model_geom *geom;	/* NULL without a complete header */
 	const struct profile *profile;
 	const struct plan *plan;	/* NULL without a complete header */
+	const struct weight_form *forms;	/* one per tensor, or NULL */
+	const struct captable *table;	/* the profile's, probed, or NULL */
+	bool strict;
 };
 
 struct check {
@@ -31,5 +34,7 @@ extern const struct check checks[];
 
 void check_file_layout(const struct check_ctx *ctx, struct diag_list *dl);
 void check_plan(const struct check_ctx *ctx, struct diag_list *dl);
+void check_forms(const struct check_ctx *ctx, struct diag_list *dl);
+void check_kernels(const struct check_ctx *ctx, struct diag_list *dl);
 
 #endif

@@ -1,6 +1,8 @@
 /*
  * diag.c - recording, capping, sorting and filtering diagnostics (diag.h).
  */
+#include "config.h"
+
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,6 +3,8 @@
  * the test corpus (../shared/corpus/README.md), which two independent
  * parsers' outputs are checked against.
  */
+#include "config.h"
+
 #include <inttypes.h>
 #include <string.h>
 

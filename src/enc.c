@@ -2,6 +2,8 @@
  * enc.c - UTF-8 decoding, JSON string literals, shortest round-trip floats
  * and terminal-safe text (see enc.h).
  */
+#include "config.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

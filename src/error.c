@@ -1,6 +1,8 @@
 /*
  * error.c - filling a struct gl_error (see error.h).
  */
+#include "config.h"
+
 #include <stdio.h>
 
 #include "error.h"

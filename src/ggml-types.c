@@ -2,7 +2,10 @@
  * ggml-types.c - the ggml type table (see ggml-types.h). Sizes are the bytes
  * of one block as ggml's block structs define them (gguf-format.md §3.1).
  */
+#include "config.h"
+
 #include <stdio.h>
+#include <strings.h>
 
 #include "ggml-types.h"
 
@@ -114,4 +117,19 @@ ggml_type_name(uint32_t id, char *buf, unsigned bufsz)
 		return t->name;
 	snprintf(buf, bufsz, "type%u", id);
 	return buf;
+}
+
+int
+ggml_type_parse(const char *name, uint32_t *out)
+{
+	uint32_t i;
+
+	for (i = 0; i < GGML_TYPE_COUNT; i++) {
+		if (ggml_types[i].status != GGML_TYPE_REMOVED &&
+		    strcasecmp(ggml_types[i].name, name) == 0) {
+			*out = i;
+			return 0;
+		}
+	}
+	return -1;
 }

@@ -42,4 +42,7 @@ const char *ggml_type_fork_note(uint32_t id);
 /* ggml_type_name: the name, or "type<id>" in buf (>= 16 bytes) when unknown. */
 const char *ggml_type_name(uint32_t id, char *buf, unsigned bufsz);
 
+/* ggml_type_parse: 0 and *out for a defined type's name (any case). */
+int ggml_type_parse(const char *name, uint32_t *out);
+
 #endif

@@ -4,6 +4,8 @@
  * a 4-byte seed, four fp16 group scales and 64 bytes of 4-bit codes per
  * 128 elements (skainet-semantics.md §6.3).
  */
+#include "config.h"
+
 #include <string.h>
 
 #include "kvtype.h"

@@ -1,6 +1,8 @@
 /*
  * lint.c - the pipeline for one file (see lint.h).
  */
+#include "config.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,20 +23,29 @@ lint_file(const char *path, const struct lint_options *o,
 		return -1;
 	gguf_parse(&res->file, &res->diags);
 	res->profile = o->profile;
+	res->table = o->table;
 	if (res->file.header_complete && o->profile != NULL) {
 		res->geom = xcalloc(1, sizeof *res->geom);
 		arch_read(&res->file, res->geom, &res->diags);
+		res->forms = xcalloc(res->file.tensors_n + 1,
+		    sizeof *res->forms);
+		resolve_forms(&res->file, o->profile, o->table, o->strict,
+		    res->forms);
 		plan_make(res->geom, &res->file, o->profile, &o->request,
-		    &res->plan);
+		    res->forms, &res->plan);
 	}
 	ctx.file = &res->file;
 	ctx.geom = res->geom;
 	ctx.profile = o->profile;
 	ctx.plan = res->geom != NULL ? &res->plan : NULL;
+	ctx.forms = res->forms;
+	ctx.table = o->table;
+	ctx.strict = o->strict;
 	for (c = checks; c->run != NULL; c++) {
 		if (c->needs_header && !res->file.header_complete)
 			continue;
-		if (c->family == 'P' && ctx.plan == NULL)
+		if ((c->family == 'P' || c->family == 'W' ||
+		    c->family == 'K') && ctx.plan == NULL)
 			continue;
 		c->run(&ctx, &res->diags);
 	}
@@ -49,6 +60,7 @@ lint_result_free(struct lint_result *res)
 {
 	gguf_close(&res->file);
 	plan_free(&res->plan);
+	free(res->forms);
 	free(res->geom);
 	diag_list_free(&res->diags);
 	free(res->path);

@@ -11,11 +11,14 @@
 #include "gguf.h"
 #include "plan.h"
 #include "profile.h"
+#include "resolve.h"
 
 struct lint_options {
 	const struct catalog *cat;
 	const struct diag_filter *filter;
 	const struct profile *profile;	/* NULL: no plan */
+	const struct captable *table;	/* the profile's, probed */
+	bool strict;			/* the profile's, or --strict */
 	struct plan_request request;
 };
 
@@ -24,7 +27,9 @@ struct lint_result {
 	struct gguf_file file;		/* kept open for reporters and --dump */
 	struct model_geom *geom;	/* NULL without a complete header */
 	struct plan plan;		/* plan.valid false when none */
+	struct weight_form *forms;	/* one per tensor, or NULL */
 	const struct profile *profile;
+	const struct captable *table;
 	struct diag_list diags;		/* filtered and sorted */
 };
 

@@ -1,6 +1,8 @@
 /*
  * main.c - gguflint's entry point: parse the options, run, exit.
  */
+#include "config.h"
+
 #include <stdio.h>
 
 #include "options.h"

@@ -18,7 +18,9 @@ enum {
 	OPT_EXPLAIN,
 	OPT_KV,
 	OPT_PLAN,
-	OPT_LIST_PROFILES
+	OPT_LIST_PROFILES,
+	OPT_LIST_KERNELS,
+	OPT_STRICT
 };
 
 static const struct option long_options[] = {
@@ -28,6 +30,8 @@ static const struct option long_options[] = {
 	{ "kv", required_argument, NULL, OPT_KV },
 	{ "plan", no_argument, NULL, OPT_PLAN },
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
+	{ "list-kernels", no_argument, NULL, OPT_LIST_KERNELS },
+	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "select", required_argument, NULL, OPT_SELECT },
 	{ "ignore", required_argument, NULL, OPT_IGNORE },
 	{ "dump", no_argument, NULL, OPT_DUMP },
@@ -53,6 +57,7 @@ options_usage(FILE *fp)
 	    "      --kv TYPE       KV cache type: f32 f16 bf16 q8_0 q4_0 q4_1 "
 	    "iq4_nl\n"
 	    "                      q5_0 q5_1 turboquant4\n"
+	    "      --strict        as if the profile were strict\n"
 	    "      --plan          also print the memory plan\n"
 	    "  -f, --format FMT    output format: text (default) or json\n"
 	    "      --select LIST   only these codes, slugs or families "
@@ -62,6 +67,7 @@ options_usage(FILE *fp)
 	    "      --list-rules    list every rule\n"
 	    "      --explain CODE  explain one rule (code or slug)\n"
 	    "      --list-profiles list the built-in device profiles\n"
+	    "      --list-kernels  probe and list the capability tables\n"
 	    "  -h, --help          show this help\n"
 	    "  -V, --version       show the version\n"
 	    "\n"
@@ -98,7 +104,8 @@ set_mode(struct options *o, enum run_mode m, struct gl_error *err)
 {
 	if (o->mode != MODE_LINT && o->mode != m)
 		return gl_error_set(err, "--dump, --list-rules, "
-		    "--list-profiles and --explain cannot be combined");
+		    "--list-profiles, --list-kernels and --explain cannot be "
+		    "combined");
 	o->mode = m;
 	return 0;
 }
@@ -138,6 +145,13 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 			if (set_mode(o, MODE_LIST_PROFILES, err) < 0)
 				return -1;
 			break;
+		case OPT_LIST_KERNELS:
+			if (set_mode(o, MODE_LIST_KERNELS, err) < 0)
+				return -1;
+			break;
+		case OPT_STRICT:
+			o->strict = true;
+			break;
 		case OPT_SELECT:
 			push(&o->select, &o->n_select, optarg);
 			break;
@@ -176,7 +190,7 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 	if ((o->mode == MODE_LINT || o->mode == MODE_DUMP) && o->n_files == 0)
 		return gl_error_set(err, "no input file");
 	if ((o->mode == MODE_LIST_RULES || o->mode == MODE_EXPLAIN ||
-	    o->mode == MODE_LIST_PROFILES) &&
+	    o->mode == MODE_LIST_PROFILES || o->mode == MODE_LIST_KERNELS) &&
 	    o->n_files > 0)
 		return gl_error_set(err, "unexpected argument %s", o->files[0]);
 	return 0;

@@ -17,6 +17,7 @@ enum run_mode {
 	MODE_LIST_RULES,
 	MODE_EXPLAIN,
 	MODE_LIST_PROFILES,
+	MODE_LIST_KERNELS,
 	MODE_HELP,
 	MODE_VERSION
 };
@@ -29,6 +30,7 @@ struct options {
 	uint64_t ctx;			/* 0: the profile's or model's */
 	const char *kv;			/* KV cache type name, or NULL */
 	bool show_plan;			/* --plan */
+	bool strict;			/* --strict */
 	const char **select;		/* each a comma-separated list */
 	size_t n_select;
 	const char **ignore;

@@ -5,6 +5,8 @@
  * (skainet-semantics.md §5.3, §7). All sums saturate: a hostile header can
  * make a plan absurd, never wrap it into a small number.
  */
+#include "config.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +124,7 @@ struct planner {
 	const struct model_geom *g;
 	const struct gguf_file *f;
 	const struct profile *p;
+	const struct weight_form *forms;	/* or NULL: all kept */
 };
 
 static enum kv_type
@@ -132,6 +135,8 @@ alternate_kv(const struct profile *p, enum kv_type kv)
 	return p->kv_cache != kv ? p->kv_cache : KV_F16;
 }
 
+/* Weights as resolved: a kept weight at its stored bytes, mapped when the
+ * profile maps weights; a converted one at its new size, on the heap. */
 static void
 plan_weights(const struct planner *pn, struct plan *pl)
 {
@@ -139,20 +144,35 @@ plan_weights(const struct planner *pn, struct plan *pl)
 
 	for (i = 0; i < pn->f->tensors_n; i++) {
 		const struct gguf_tensor *t = &pn->f->tensors[i];
-		uint64_t n = 1;
+		const struct weight_form *w = pn->forms ? &pn->forms[i] : NULL;
+		uint64_t n = 1, res;
+		bool mapped;
 		int j;
 
 		if (!t->size_ok) {
 			pl->tensors_unsized++;
 			continue;
 		}
-		pl->weights = sadd(pl->weights, t->nbytes);
+		if (w != NULL && w->refused)
+			w = NULL;	/* priced as stored: see resolve.c */
+		res = w ? w->resident_bytes : t->nbytes;
+		mapped = w ? (w->encoding == FORM_KEEP &&
+		    w->residency == WEIGHTS_MAPPED) :
+		    pn->p->weights == WEIGHTS_MAPPED;
+		pl->weights = sadd(pl->weights, res);
+		pl->weights_as_stored = sadd(pl->weights_as_stored, t->nbytes);
+		if (mapped)
+			pl->weights_mapped = sadd(pl->weights_mapped, res);
+		if (w != NULL && w->encoding != FORM_KEEP)
+			pl->converted_stored = sadd(pl->converted_stored,
+			    t->nbytes);
 		for (j = 0; j < GGUF_MAX_DIMS; j++)
 			n = smul(n, (uint64_t)t->ne[j]);
 		pl->n_params = sadd(pl->n_params, n);
 	}
-	pl->weights_mapped = pn->p->weights == WEIGHTS_MAPPED ? pl->weights : 0;
 	pl->weights_heap = pl->weights - pl->weights_mapped;
+	pl->conversion = pl->weights > pl->weights_as_stored ?
+	    pl->weights - pl->weights_as_stored : 0;
 }
 
 static void
@@ -379,6 +399,26 @@ suggest_ctx(const struct planner *pn, struct plan *pl)
 	}
 }
 
+/*
+ * Weights re-encoded at load: kernels for the stored encoding would keep
+ * them as stored (and mapped, when the profile maps weights).
+ */
+static void
+suggest_kernels(const struct planner *pn, struct plan *pl)
+{
+	uint64_t total, mapped;
+
+	if (pl->conversion == 0)
+		return;
+	total = pl->total - pl->conversion;
+	mapped = pl->weights_mapped + (pn->p->weights == WEIGHTS_MAPPED ?
+	    pl->converted_stored : 0);
+	add_sugg(pl, xstrdup("a build with kernels for the stored encoding: "
+	    "loading it as-is instead of re-encoding"), NULL,
+	    !pl->fits_budget ? pl->budgeted - (total - mapped) :
+	    pl->total - total);
+}
+
 /* Smaller weights help unless they are mapped and only the heap is over. */
 static void
 suggest_weights(struct plan *pl)
@@ -408,9 +448,10 @@ suggest_weights(struct plan *pl)
 
 void
 plan_make(const struct model_geom *g, const struct gguf_file *f,
-    const struct profile *p, const struct plan_request *rq, struct plan *pl)
+    const struct profile *p, const struct plan_request *rq,
+    const struct weight_form *forms, struct plan *pl)
 {
-	struct planner pn = { g, f, p };
+	struct planner pn = { g, f, p, forms };
 	uint64_t ctx;
 
 	memset(pl, 0, sizeof *pl);
@@ -439,6 +480,7 @@ plan_make(const struct model_geom *g, const struct gguf_file *f,
 		return;
 	suggest_kv(&pn, pl);
 	suggest_ctx(&pn, pl);
+	suggest_kernels(&pn, pl);
 	suggest_weights(pl);
 }
 

@@ -17,6 +17,7 @@
 #include "gguf.h"
 #include "kvtype.h"
 #include "profile.h"
+#include "resolve.h"
 
 #define PLAN_HEADROOM (64ull << 20)	/* SKaiNET's HEAP_HEADROOM_BYTES */
 #define PLAN_CTX_FALLBACK 2048		/* no --ctx, profile or trained ctx */
@@ -49,7 +50,10 @@ struct plan {
 	double share_before;		/* of the budget, before the switch */
 	bool flash_attention;
 
-	uint64_t weights;		/* stored bytes of every tensor */
+	uint64_t weights;		/* resident bytes of every tensor */
+	uint64_t weights_as_stored;	/* their stored bytes */
+	uint64_t conversion;		/* weights - as stored: re-encoding */
+	uint64_t converted_stored;	/* stored bytes of converted tensors */
 	uint64_t weights_mapped;	/* of which served from the mapping */
 	uint64_t weights_heap;
 	uint64_t n_params;		/* elements of every tensor */
@@ -79,12 +83,14 @@ struct plan {
 };
 
 /*
- * plan_make: plan model g (file f) on profile p as request rq asks. Leaves
- * plan->valid false when the file has no tensors. Free with plan_free().
+ * plan_make: plan model g (file f) on profile p as request rq asks, pricing
+ * each tensor by its resolved form (forms: one per tensor, or NULL to keep
+ * every tensor as stored). Leaves plan->valid false when the file has no
+ * tensors. Free with plan_free().
  */
 void plan_make(const struct model_geom *g, const struct gguf_file *f,
     const struct profile *p, const struct plan_request *rq,
-    struct plan *plan);
+    const struct weight_form *forms, struct plan *plan);
 void plan_free(struct plan *plan);
 
 /* plan_best: the suggestion that fits with the least change, or NULL. */

@@ -2,6 +2,8 @@
  * profile.c - loading device profiles from YAML (see profile.h and
  * gguflint-profile(5)), and the size units they are written in.
  */
+#include "config.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>

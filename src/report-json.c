@@ -5,8 +5,13 @@
  * Byte sizes and offsets are integers; strings are valid UTF-8 (bytes that
  * are not become U+FFFD).
  */
+#include "config.h"
+
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
+
+#include "ggml-types.h"
 
 #include "enc.h"
 #include "report.h"
@@ -84,7 +89,9 @@ report_json_file(struct strbuf *out, const struct lint_result *res,
 	strbuf_adds(out, res->diags.n ? "\n  ], " : "], ");
 	strbuf_adds(out, "\"plan\": ");
 	report_plan_json(out, res);
-	strbuf_adds(out, ", \"forms\": []}");
+	strbuf_adds(out, ", \"forms\": ");
+	report_json_forms(out, res);
+	strbuf_adds(out, "}");
 }
 
 void
@@ -169,4 +176,78 @@ report_json_profiles(struct strbuf *out)
 		profile_free(&p);
 	}
 	strbuf_adds(out, "\n]\n");
+}
+
+void
+report_json_kernels(struct strbuf *out, const struct captable *t, size_t n)
+{
+	char tb[16];
+	size_t i, j;
+	bool first = true;
+
+	strbuf_adds(out, "[");
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < t[i].n; j++) {
+			const struct cap_entry *e = &t[i].entries[j];
+
+			strbuf_adds(out, first ? "\n  {\"table\": " :
+			    ",\n  {\"table\": ");
+			first = false;
+			add_str(out, t[i].name);
+			strbuf_addf(out, ", \"op\": \"%s\", \"encoding\": "
+			    "\"%s\", \"order\": \"%s\", \"kernel\": ",
+			    cap_op_name(e->op), ggml_type_name(e->encoding, tb,
+			    sizeof tb), kernel_order_name(e->order));
+			add_str(out, e->kernel_name);
+			strbuf_addf(out, ", \"verified\": %s, \"max_error\": "
+			    "%.17g, \"probe_us\": %.3f, \"error\": ",
+			    e->verified ? "true" : "false",
+			    isfinite(e->max_error) ? e->max_error : -1.0,
+			    e->probe_us);
+			if (e->error != NULL)
+				add_str(out, e->error);
+			else
+				strbuf_adds(out, "null");
+			strbuf_adds(out, "}");
+		}
+	}
+	strbuf_adds(out, "\n]\n");
+}
+
+void
+report_json_forms(struct strbuf *out, const struct lint_result *res)
+{
+	char tb[16];
+	size_t i;
+
+	strbuf_adds(out, "[");
+	for (i = 0; res->forms != NULL && i < res->file.tensors_n; i++) {
+		const struct weight_form *w = &res->forms[i];
+		const struct gguf_tensor *t = &res->file.tensors[i];
+
+		strbuf_adds(out, i ? ",\n    {\"tensor\": " :
+		    "\n    {\"tensor\": ");
+		enc_json_string(out, t->name.p, (size_t)t->name.n);
+		strbuf_addf(out, ", \"encoding\": \"%s\", \"form\": \"%s\", "
+		    "\"to\": ", ggml_type_name(t->type, tb, sizeof tb),
+		    form_encoding_name(w->encoding));
+		if (w->encoding != FORM_KEEP)
+			strbuf_addf(out, "\"%s\"", ggml_type_name(w->to_type,
+			    tb, sizeof tb));
+		else
+			strbuf_adds(out, "null");
+		strbuf_addf(out, ", \"order\": \"%s\", \"residency\": "
+		    "\"%s\", \"refused\": %s, \"stored_bytes\": %" PRIu64
+		    ", \"resident_bytes\": %" PRIu64 ", \"kernel\": ",
+		    kernel_order_name(w->order), w->residency ==
+		    WEIGHTS_MAPPED ? "mapped" : "heap", w->refused ? "true" :
+		    "false", w->stored_bytes, w->resident_bytes);
+		if (w->entry != NULL)
+			add_str(out, w->entry->kernel_name);
+		else
+			strbuf_adds(out, "null");
+		strbuf_adds(out, "}");
+	}
+	strbuf_adds(out, res->forms != NULL && res->file.tensors_n ?
+	    "\n  ]" : "]");
 }

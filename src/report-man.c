@@ -4,6 +4,8 @@
  * a test, so the catalogue and the manual cannot drift apart; regenerate it
  * with `make update-man`.
  */
+#include "config.h"
+
 #include <string.h>
 
 #include "report.h"

@@ -3,6 +3,8 @@
  * skainet-semantics.md §7.7, with binary unit labels) and as the JSON
  * "plan" object (every line in bytes).
  */
+#include "config.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

@@ -3,10 +3,13 @@
  *   FILE:0xOFFSET: SEVERITY: CODE slug: message [tensor: NAME]
  * with every string from the file escaped for the terminal.
  */
+#include "config.h"
+
 #include <inttypes.h>
 #include <string.h>
 
 #include "enc.h"
+#include "ggml-types.h"
 #include "report.h"
 
 void
@@ -115,5 +118,31 @@ report_text_profiles(struct strbuf *out)
 		    p.weights == WEIGHTS_MAPPED ? "mapped" : "heap",
 		    p.strict ? "strict" : "", p.description);
 		profile_free(&p);
+	}
+}
+
+void
+report_text_kernels(struct strbuf *out, const struct captable *t, size_t n)
+{
+	char tb[16];
+	size_t i, j, ok;
+
+	for (i = 0; i < n; i++) {
+		for (j = ok = 0; j < t[i].n; j++)
+			ok += t[i].entries[j].verified;
+		strbuf_addf(out, "%s: %s (%zu of %zu entries verified, probed "
+		    "in %.0f us)\n", t[i].name, t[i].description, ok, t[i].n,
+		    t[i].probe_us);
+		for (j = 0; j < t[i].n; j++) {
+			const struct cap_entry *e = &t[i].entries[j];
+
+			strbuf_addf(out, "  %-8s %-7s %-9s %-22s %s error %.1e "
+			    "%6.1f us%s%s\n", cap_op_name(e->op),
+			    ggml_type_name(e->encoding, tb, sizeof tb),
+			    kernel_order_name(e->order), e->kernel_name,
+			    e->verified ? "verified    " : "NOT VERIFIED",
+			    e->max_error, e->probe_us, e->error ? ": " : "",
+			    e->error ? e->error : "");
+		}
 	}
 }

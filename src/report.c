@@ -1,6 +1,8 @@
 /*
  * report.c - the reporter registry (see report.h).
  */
+#include "config.h"
+
 #include <string.h>
 
 #include "report.h"
@@ -8,12 +10,13 @@
 const struct reporter reporters[] = {
 	{ "text", report_text_begin, report_text_file, report_text_end,
 	    report_text_rules, report_text_explain, dump_text,
-	    report_text_profiles },
+	    report_text_profiles, report_text_kernels },
 	{ "json", report_json_begin, report_json_file, report_json_end,
 	    report_json_rules, report_json_explain, dump_json,
-	    report_json_profiles },
-	{ "mdoc", NULL, NULL, NULL, report_rules_mdoc, NULL, NULL, NULL },
-	{ NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
+	    report_json_profiles, report_json_kernels },
+	{ "mdoc", NULL, NULL, NULL, report_rules_mdoc, NULL, NULL, NULL,
+	    NULL },
+	{ NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
 };
 
 const struct reporter *

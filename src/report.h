@@ -27,6 +27,8 @@ struct reporter {
 	void (*dump)(struct strbuf *out, const struct gguf_file *f);
 	/* The built-in profiles, for --list-profiles. */
 	void (*profiles)(struct strbuf *out);
+	/* The probed capability tables, for --list-kernels. */
+	void (*kernels)(struct strbuf *out, const struct captable *t, size_t n);
 };
 
 /* The registry: a plain array ending with a NULL name. */
@@ -41,6 +43,8 @@ void report_text_end(struct strbuf *out);
 void report_text_rules(struct strbuf *out, const struct catalog *cat);
 void report_text_explain(struct strbuf *out, const struct rule *r);
 void report_text_profiles(struct strbuf *out);
+void report_text_kernels(struct strbuf *out, const struct captable *t,
+    size_t n);
 
 void report_json_begin(struct strbuf *out);
 void report_json_file(struct strbuf *out, const struct lint_result *res,
@@ -49,6 +53,9 @@ void report_json_end(struct strbuf *out);
 void report_json_rules(struct strbuf *out, const struct catalog *cat);
 void report_json_explain(struct strbuf *out, const struct rule *r);
 void report_json_profiles(struct strbuf *out);
+void report_json_kernels(struct strbuf *out, const struct captable *t,
+    size_t n);
+void report_json_forms(struct strbuf *out, const struct lint_result *res);
 
 /* report-man.c */
 void report_rules_mdoc(struct strbuf *out, const struct catalog *cat);

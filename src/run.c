@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
@@ -124,6 +125,34 @@ run_dump(const struct options *o, const struct lint_options *lo,
 	return status;
 }
 
+/* --list-kernels: load and probe every built-in table. */
+static int
+list_kernels(const struct reporter *rep, struct strbuf *out)
+{
+	const char *const *names = captable_builtin_names();
+	struct captable *t;
+	struct gl_error err;
+	size_t n = 0, i;
+	int status = 0;
+
+	for (i = 0; names[i] != NULL; i++)
+		;
+	t = xcalloc(i + 1, sizeof *t);
+	for (i = 0; names[i] != NULL; i++) {
+		if (captable_load(names[i], &t[n], &err) < 0) {
+			fail(&err);
+			status = 2;
+			continue;
+		}
+		captable_probe(&t[n++], NULL);
+	}
+	rep->kernels(out, t, n);
+	for (i = 0; i < n; i++)
+		captable_free(&t[i]);
+	free(t);
+	return status;
+}
+
 /* Whether a reporter implements what a mode needs. */
 static bool
 supports(const struct reporter *rep, enum run_mode m)
@@ -137,6 +166,8 @@ supports(const struct reporter *rep, enum run_mode m)
 		return rep->dump != NULL;
 	case MODE_LIST_PROFILES:
 		return rep->profiles != NULL;
+	case MODE_LIST_KERNELS:
+		return rep->kernels != NULL;
 	default:
 		return rep->file != NULL;
 	}
@@ -149,6 +180,7 @@ run_with_catalog(const struct options *o, const struct catalog *cat,
 	const struct reporter *rep = reporter_find(o->format);
 	struct diag_filter filter = { 0 };
 	struct lint_options lo = { 0 };
+	struct captable table = { 0 };
 	struct profile profile;
 	const struct rule *r;
 	struct gl_error err;
@@ -178,6 +210,14 @@ run_with_catalog(const struct options *o, const struct catalog *cat,
 			return fail(&err);
 		}
 		lo.profile = &profile;
+		if (captable_load(profile.kernels, &table, &err) < 0) {
+			diag_filter_free(&filter);
+			profile_free(&profile);
+			return fail(&err);
+		}
+		captable_probe(&table, NULL);
+		lo.table = &table;
+		lo.strict = profile.strict || o->strict;
 	}
 	switch (o->mode) {
 	case MODE_LIST_RULES:
@@ -198,6 +238,9 @@ run_with_catalog(const struct options *o, const struct catalog *cat,
 	case MODE_LIST_PROFILES:
 		rep->profiles(out);
 		break;
+	case MODE_LIST_KERNELS:
+		status = list_kernels(rep, out);
+		break;
 	default:
 		status = run_lint(o, &lo, rep, out);
 		break;
@@ -205,6 +248,7 @@ run_with_catalog(const struct options *o, const struct catalog *cat,
 	diag_filter_free(&filter);
 	if (lo.profile != NULL)
 		profile_free(&profile);
+	captable_free(&table);
 	if (status < 0 || write_out(out) < 0 || fflush(stdout) != 0 ||
 	    ferror(stdout)) {
 		fprintf(stderr, "gguflint: error writing output: %s\n",

@@ -4,6 +4,8 @@
  * Words are assembled from bytes explicitly, so the code makes no
  * assumption about the host's byte order or the alignment of the input.
  */
+#include "config.h"
+
 #include <string.h>
 
 #include "sha256.h"

@@ -1,6 +1,8 @@
 /*
  * util.c - checked allocation and the strbuf byte buffer (see util.h).
  */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,8 @@
 /*
  * yamlutil.c - libyaml document helpers (see yamlutil.h).
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -369,7 +369,7 @@ plan_llama1b(struct test_lint *t, struct plan *pl, uint64_t memory,
 	prof_hand(&p, memory, 0, WEIGHTS_HEAP, KV_BF16, KV_TURBOQUANT4, 1e6,
 	    fa);
 	rq.ctx = 2048;
-	plan_make(&g, &t->res.file, &p, &rq, pl);
+	plan_make(&g, &t->res.file, &p, &rq, NULL, pl);
 	cr_assert(pl->valid);
 }
 
@@ -625,7 +625,7 @@ plan_profiletest(struct test_lint *t, struct plan *pl, uint64_t memory,
 	prof_hand(&p, memory, 700 * MiB, WEIGHTS_HEAP, KV_BF16,
 	    KV_TURBOQUANT4, auto_above, true);
 	rq.ctx = 8192;
-	plan_make(&g, &t->res.file, &p, &rq, pl);
+	plan_make(&g, &t->res.file, &p, &rq, NULL, pl);
 	cr_assert(pl->valid);
 }
 

@@ -1,0 +1,145 @@
+/*
+ * fp4.c - kernels for the 4-bit float encodings MXFP4 (OCP microscaling:
+ * E2M1 values, one E8M0 scale per 32) and NVFP4 (E2M1 values, one UE4M3
+ * scale per 16, four per 64-element block). Layouts: gguf-format.md §5.
+ *
+ * Both use ggml's doubled E2M1 table, so each scale is decoded at half its
+ * value: 2^(e-128) for E8M0, ue4m3/2 for UE4M3. Every scale and product is
+ * exact in f32, so the dequantized values do not depend on rounding.
+ */
+#include <assert.h>
+
+#include "kernels-impl.h"
+
+/* E2M1 values doubled (ggml's kvalues_mxfp4), indexed by the nibble. */
+static const int8_t fp4_levels[16] = {
+	0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12,
+};
+
+/*
+ * fp4_e8m0_half: E8M0 byte e as 2^(e - 128): the f32 bits are 0x00200000 <<
+ * e for the two subnormal cases e < 2, else (e - 1) << 23. 0xFF (E8M0's NaN)
+ * is not special-cased, as in ggml.
+ */
+static float
+fp4_e8m0_half(uint8_t e)
+{
+	return kernel_f32_bits(e < 2 ? 0x00200000u << e :
+	    (uint32_t)(e - 1) << 23);
+}
+
+/*
+ * fp4_ue4m3_half: half the value of UE4M3 byte u (bit 7 ignored, exponent
+ * bias 7, 3 mantissa bits). Exponent 0 is subnormal: man * 2^-9; the bytes
+ * 0x00 and 0x7F decode to 0. So: man * 2^-10, or (8 + man) * 2^(exp - 11).
+ */
+static float
+fp4_ue4m3_half(uint8_t u)
+{
+	int exp = (u >> 3) & 15, man = u & 7;
+
+	if (u == 0 || u == 0x7f)
+		return 0.0f;
+	if (exp == 0)	/* 2^-10 */
+		return (float)man * kernel_f32_bits((uint32_t)(127 - 10) << 23);
+	return (float)(8 + man) *
+	    kernel_f32_bits((uint32_t)(127 + exp - 11) << 23);
+}
+
+/*
+ * ---- MXFP4 (17): e @0, qs[16] @1, 32 elements; byte j's low nibble is
+ * element j, its high nibble element j+16; y = level*d ----
+ */
+
+void
+kernel_dequant_mxfp4(const void *row, float *out, size_t n)
+{
+	const uint8_t *b = row;
+	size_t i;
+	int j;
+
+	assert(n % 32 == 0);
+	for (i = 0; i < n / 32; i++, b += 17, out += 32) {
+		float d = fp4_e8m0_half(b[0]);
+
+		for (j = 0; j < 16; j++) {
+			out[j] = (float)fp4_levels[b[1 + j] & 15] * d;
+			out[j + 16] = (float)fp4_levels[b[1 + j] >> 4] * d;
+		}
+	}
+}
+
+float
+kernel_dot_mxfp4(const void *row, const float *x, size_t n)
+{
+	const uint8_t *b = row;
+	double acc = 0.0;
+	size_t i;
+	int j;
+
+	assert(n % 32 == 0);
+	for (i = 0; i < n / 32; i++, b += 17, x += 32) {
+		float s = 0.0f;
+
+		for (j = 0; j < 16; j++) {
+			s += (float)fp4_levels[b[1 + j] & 15] * x[j];
+			s += (float)fp4_levels[b[1 + j] >> 4] * x[j + 16];
+		}
+		acc += fp4_e8m0_half(b[0]) * s;
+	}
+	return (float)acc;
+}
+
+/*
+ * ---- NVFP4 (36): d[4] @0 (UE4M3), qs[32] @4, 64 elements. Sub-block s
+ * (16 elements) uses bytes qs[8s..8s+7]: low nibbles are its elements 0..7,
+ * high nibbles 8..15; y = level*d[s] ----
+ */
+
+void
+kernel_dequant_nvfp4(const void *row, float *out, size_t n)
+{
+	const uint8_t *b = row;
+	size_t i;
+	int s, j;
+
+	assert(n % 64 == 0);
+	for (i = 0; i < n / 64; i++, b += 36) {
+		for (s = 0; s < 4; s++, out += 16) {
+			const uint8_t *q = b + 4 + 8 * s;
+			float d = fp4_ue4m3_half(b[s]);
+
+			for (j = 0; j < 8; j++) {
+				out[j] = (float)fp4_levels[q[j] & 15] * d;
+				out[j + 8] = (float)fp4_levels[q[j] >> 4] * d;
+			}
+		}
+	}
+}
+
+float
+kernel_dot_nvfp4(const void *row, const float *x, size_t n)
+{
+	const uint8_t *b = row;
+	double acc = 0.0;
+	size_t i;
+	int s, j;
+
+	assert(n % 64 == 0);
+	for (i = 0; i < n / 64; i++, b += 36) {
+		float blk = 0.0f;
+
+		for (s = 0; s < 4; s++, x += 16) {
+			const uint8_t *q = b + 4 + 8 * s;
+			float sum = 0.0f;
+
+			for (j = 0; j < 8; j++) {
+				sum += (float)fp4_levels[q[j] & 15] * x[j];
+				sum += (float)fp4_levels[q[j] >> 4] * x[j + 8];
+			}
+			blk += fp4_ue4m3_half(b[s]) * sum;
+		}
+		acc += blk;
+	}
+	return (float)acc;
+}

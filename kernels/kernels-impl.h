@@ -1,0 +1,106 @@
+/*
+ * kernels-impl.h - what the kernel files share and only they see: the
+ * little-endian field readers, block geometry, and the prototypes of every
+ * kernel the registry (registry.c) lists.
+ *
+ * Fields are assembled from bytes, so a kernel works on any host byte order
+ * and at any alignment (no pointer casts: the tests run under UBSan).
+ */
+#ifndef GGUFLINT_KERNELS_IMPL_H
+#define GGUFLINT_KERNELS_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels.h"
+
+#define KERNEL_QK_K 256		/* elements of a k-quant super-block */
+
+/* kernel_le16: the little-endian u16 at p. */
+static inline uint16_t
+kernel_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | (unsigned)p[1] << 8);
+}
+
+/* kernel_le32: the little-endian u32 at p. */
+static inline uint32_t
+kernel_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+}
+
+/* kernel_half: the little-endian fp16 at p, as f32. */
+static inline float
+kernel_half(const uint8_t *p)
+{
+	return kernel_fp16_to_f32(kernel_le16(p));
+}
+
+/* kernel_f32_bits: the f32 whose bit pattern is u. */
+static inline float
+kernel_f32_bits(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, sizeof f);
+	return f;
+}
+
+/* float.c */
+void kernel_dequant_f32(const void *row, float *out, size_t n);
+float kernel_dot_f32(const void *row, const float *x, size_t n);
+void kernel_dequant_f16(const void *row, float *out, size_t n);
+float kernel_dot_f16(const void *row, const float *x, size_t n);
+void kernel_dequant_bf16(const void *row, float *out, size_t n);
+float kernel_dot_bf16(const void *row, const float *x, size_t n);
+
+/* legacy.c */
+void kernel_dequant_q4_0(const void *row, float *out, size_t n);
+float kernel_dot_q4_0(const void *row, const float *x, size_t n);
+void kernel_dequant_q4_1(const void *row, float *out, size_t n);
+float kernel_dot_q4_1(const void *row, const float *x, size_t n);
+void kernel_dequant_q5_0(const void *row, float *out, size_t n);
+float kernel_dot_q5_0(const void *row, const float *x, size_t n);
+void kernel_dequant_q5_1(const void *row, float *out, size_t n);
+float kernel_dot_q5_1(const void *row, const float *x, size_t n);
+void kernel_dequant_q8_0(const void *row, float *out, size_t n);
+float kernel_dot_q8_0(const void *row, const float *x, size_t n);
+void kernel_dequant_q1_0(const void *row, float *out, size_t n);
+float kernel_dot_q1_0(const void *row, const float *x, size_t n);
+void kernel_dequant_q2_0(const void *row, float *out, size_t n);
+float kernel_dot_q2_0(const void *row, const float *x, size_t n);
+
+/* kquants.c */
+void kernel_dequant_q2_K(const void *row, float *out, size_t n);
+float kernel_dot_q2_K(const void *row, const float *x, size_t n);
+void kernel_dequant_q3_K(const void *row, float *out, size_t n);
+float kernel_dot_q3_K(const void *row, const float *x, size_t n);
+void kernel_dequant_q4_K(const void *row, float *out, size_t n);
+float kernel_dot_q4_K(const void *row, const float *x, size_t n);
+void kernel_dequant_q5_K(const void *row, float *out, size_t n);
+float kernel_dot_q5_K(const void *row, const float *x, size_t n);
+void kernel_dequant_q6_K(const void *row, float *out, size_t n);
+float kernel_dot_q6_K(const void *row, const float *x, size_t n);
+
+/* iquants.c */
+void kernel_dequant_iq4_nl(const void *row, float *out, size_t n);
+float kernel_dot_iq4_nl(const void *row, const float *x, size_t n);
+void kernel_dequant_iq4_xs(const void *row, float *out, size_t n);
+float kernel_dot_iq4_xs(const void *row, const float *x, size_t n);
+
+/* ternary.c */
+void kernel_dequant_tq1_0(const void *row, float *out, size_t n);
+float kernel_dot_tq1_0(const void *row, const float *x, size_t n);
+void kernel_dequant_tq2_0(const void *row, float *out, size_t n);
+float kernel_dot_tq2_0(const void *row, const float *x, size_t n);
+
+/* fp4.c */
+void kernel_dequant_mxfp4(const void *row, float *out, size_t n);
+float kernel_dot_mxfp4(const void *row, const float *x, size_t n);
+void kernel_dequant_nvfp4(const void *row, float *out, size_t n);
+float kernel_dot_nvfp4(const void *row, const float *x, size_t n);
+
+#endif

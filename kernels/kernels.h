@@ -1,0 +1,109 @@
+/*
+ * kernels.h - the real kernels gguflint runs to verify a capability table's
+ * claims: for each weight encoding, a dequantizer (one row of blocks to f32)
+ * and a dot product of one quantized row with an f32 vector computed on the
+ * blocks themselves, plus the reference they are checked against.
+ *
+ * Every kernel reads the blocks as stored in a GGUF file (little-endian,
+ * packed, no alignment assumed) and is listed once in the registry
+ * kernels[]: a plain array that grep can find, searched by (operation,
+ * encoding, byte order) or by name ("q4_K.dot.scalar").
+ *
+ * The dequantizers reproduce ggml's C dequantizers bit for bit when the
+ * files are compiled with -ffp-contract=off (y = d*q + m must be two
+ * roundings, not one fused multiply-add).
+ */
+#ifndef GGUFLINT_KERNELS_H
+#define GGUFLINT_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The ggml type ids (ggml.h's enum ggml_type) that have kernels here. */
+enum kernel_type {
+	KERNEL_TYPE_F32 = 0,
+	KERNEL_TYPE_F16 = 1,
+	KERNEL_TYPE_Q4_0 = 2,
+	KERNEL_TYPE_Q4_1 = 3,
+	KERNEL_TYPE_Q5_0 = 6,
+	KERNEL_TYPE_Q5_1 = 7,
+	KERNEL_TYPE_Q8_0 = 8,
+	KERNEL_TYPE_Q2_K = 10,
+	KERNEL_TYPE_Q3_K = 11,
+	KERNEL_TYPE_Q4_K = 12,
+	KERNEL_TYPE_Q5_K = 13,
+	KERNEL_TYPE_Q6_K = 14,
+	KERNEL_TYPE_IQ4_NL = 20,
+	KERNEL_TYPE_IQ4_XS = 23,
+	KERNEL_TYPE_BF16 = 30,
+	KERNEL_TYPE_TQ1_0 = 34,
+	KERNEL_TYPE_TQ2_0 = 35,
+	KERNEL_TYPE_MXFP4 = 39,
+	KERNEL_TYPE_NVFP4 = 40,
+	KERNEL_TYPE_Q1_0 = 41,
+	KERNEL_TYPE_Q2_0 = 42
+};
+
+enum kernel_op {
+	KERNEL_DEQUANT,		/* a row of blocks to f32 */
+	KERNEL_DOT		/* a row of blocks times an f32 vector */
+};
+
+enum kernel_order {
+	KERNEL_ORDER_AS_STORED,	/* canonical row-major blocks, as in GGUF */
+	KERNEL_ORDER_KERNEL_FEED	/* repacked for a backend's kernel */
+};
+
+/*
+ * struct kernel: one registry entry. Exactly one of dequant and dot is set,
+ * as op says. Both take n, the number of elements of the row, which must be
+ * a multiple of the encoding's block size (a bug otherwise: asserted); row
+ * points to kernel_row_bytes(type, n) bytes with any alignment.
+ *  - dequant writes n floats to out;
+ *  - dot returns sum(w[i] * x[i]) over the row's values w and x[0..n).
+ */
+struct kernel {
+	const char *name;	/* "<type>.<op>.<variant>": "q4_K.dot.scalar" */
+	enum kernel_op op;
+	uint32_t type;		/* ggml type id of the weights */
+	enum kernel_order order;
+	void (*dequant)(const void *row, float *out, size_t n);
+	float (*dot)(const void *row, const float *x, size_t n);
+};
+
+/* The registry, terminated by an entry whose name is NULL. */
+extern const struct kernel kernels[];
+
+/* kernel_find: the first entry for (op, type, order), or NULL when none. */
+const struct kernel *kernel_find(enum kernel_op op, uint32_t type,
+    enum kernel_order order);
+
+/* kernel_by_name: the entry with this exact name, or NULL. */
+const struct kernel *kernel_by_name(const char *name);
+
+/*
+ * kernel_row_bytes: bytes of a row of n elements of type, from ggml's block
+ * geometry. 0 when the type is unknown or removed, when n is not a multiple
+ * of its block size, or when the size does not fit in size_t.
+ */
+size_t kernel_row_bytes(uint32_t type, size_t n);
+
+/*
+ * kernel_reference_dot: the reference a dot kernel must agree with:
+ * dequantize the row with the type's as-stored dequantize kernel into
+ * scratch (n floats, the caller's), then sum (double)w[i] * (double)x[i] in
+ * double. NaN when the registry has no dequantize kernel for type.
+ */
+double kernel_reference_dot(uint32_t type, const void *row, const float *x,
+    size_t n, float *scratch);
+
+/* IEEE binary16 bits to f32: exact (subnormals, infinities, NaN kept). */
+float kernel_fp16_to_f32(uint16_t h);
+/* bfloat16 bits to f32: exact (the high half of the f32). */
+float kernel_bf16_to_f32(uint16_t b);
+/* f32 to binary16 bits, rounding to nearest even; overflow gives infinity. */
+uint16_t kernel_f32_to_fp16(float f);
+/* f32 to bfloat16 bits, rounding to nearest even; NaN stays NaN. */
+uint16_t kernel_f32_to_bf16(float f);
+
+#endif
