@@ -103,4 +103,10 @@ float kernel_dot_mxfp4(const void *row, const float *x, size_t n);
 void kernel_dequant_nvfp4(const void *row, float *out, size_t n);
 float kernel_dot_nvfp4(const void *row, const float *x, size_t n);
 
+/* feed.c: kernel-feed (input-block-major) matrix kernels */
+void kernel_matvec_feed_q4_0(const void *w, const float *x, float *y,
+    size_t n_in, size_t n_out);
+void kernel_matvec_feed_q8_0(const void *w, const float *x, float *y,
+    size_t n_in, size_t n_out);
+
 #endif

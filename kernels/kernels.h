@@ -69,6 +69,14 @@ struct kernel {
 	enum kernel_order order;
 	void (*dequant)(const void *row, float *out, size_t n);
 	float (*dot)(const void *row, const float *x, size_t n);
+	/*
+	 * Kernel-feed dot kernels multiply a whole matrix held in
+	 * input-block-major order (kernel_relayout_feed): y[o] for the n_out
+	 * rows of n_in elements. Set instead of dot when order is
+	 * KERNEL_ORDER_KERNEL_FEED.
+	 */
+	void (*matvec)(const void *w, const float *x, float *y, size_t n_in,
+	    size_t n_out);
 };
 
 /* The registry, terminated by an entry whose name is NULL. */
@@ -96,6 +104,16 @@ size_t kernel_row_bytes(uint32_t type, size_t n);
  */
 double kernel_reference_dot(uint32_t type, const void *row, const float *x,
     size_t n, float *scratch);
+
+/*
+ * kernel_relayout_feed: copy a matrix of n_out rows of n_in elements of
+ * type from as-stored order (block b of row o at o * blocks_per_row + b) to
+ * kernel-feed order (at b * n_out + o), the input-block-major layout a
+ * repacking backend feeds its kernels. Returns 0, or -1 when n_in is not a
+ * multiple of the block size.
+ */
+int kernel_relayout_feed(uint32_t type, const void *src, void *dst,
+    size_t n_in, size_t n_out);
 
 /* IEEE binary16 bits to f32: exact (subnormals, infinities, NaN kept). */
 float kernel_fp16_to_f32(uint16_t h);

@@ -15,10 +15,13 @@
 
 #define DEQ(tname, id, fn) \
 	{ tname ".dequant.scalar", KERNEL_DEQUANT, (id), \
-	    KERNEL_ORDER_AS_STORED, (fn), NULL }
+	    KERNEL_ORDER_AS_STORED, (fn), NULL, NULL }
 #define DOT(tname, id, fn) \
 	{ tname ".dot.scalar", KERNEL_DOT, (id), \
-	    KERNEL_ORDER_AS_STORED, NULL, (fn) }
+	    KERNEL_ORDER_AS_STORED, NULL, (fn), NULL }
+#define FEED(tname, id, fn) \
+	{ tname ".matvec.feed", KERNEL_DOT, (id), \
+	    KERNEL_ORDER_KERNEL_FEED, NULL, NULL, (fn) }
 
 const struct kernel kernels[] = {
 	DEQ("f32", KERNEL_TYPE_F32, kernel_dequant_f32),
@@ -69,7 +72,10 @@ const struct kernel kernels[] = {
 	DEQ("nvfp4", KERNEL_TYPE_NVFP4, kernel_dequant_nvfp4),
 	DOT("nvfp4", KERNEL_TYPE_NVFP4, kernel_dot_nvfp4),
 
-	{ NULL, KERNEL_DEQUANT, 0, KERNEL_ORDER_AS_STORED, NULL, NULL }
+	FEED("q4_0", KERNEL_TYPE_Q4_0, kernel_matvec_feed_q4_0),
+	FEED("q8_0", KERNEL_TYPE_Q8_0, kernel_matvec_feed_q8_0),
+
+	{ NULL, KERNEL_DEQUANT, 0, KERNEL_ORDER_AS_STORED, NULL, NULL, NULL }
 };
 
 const struct kernel *

@@ -376,7 +376,10 @@ entry_kernel(struct cap_entry *e, const struct kernel *registry)
 		e->error = xasprintf("no kernel named %s", e->kernel_name);
 		return NULL;
 	}
-	if (k->op != want || k->type != e->encoding || k->order != e->order) {
+	if (k->op != want || k->type != e->encoding || k->order != e->order ||
+	    (want == KERNEL_DOT && (e->order == KERNEL_ORDER_KERNEL_FEED ?
+	    k->matvec == NULL : k->dot == NULL)) ||
+	    (want == KERNEL_DEQUANT && k->dequant == NULL)) {
 		e->error = xasprintf("kernel %s is a %s kernel for %s (%s), not "
 		    "a %s kernel for %s (%s)", k->name, k->op == KERNEL_DOT ?
 		    "dot" : "dequantize", ggml_type_name(k->type, kb, sizeof kb),
@@ -391,6 +394,43 @@ entry_kernel(struct cap_entry *e, const struct kernel *registry)
 		return NULL;
 	}
 	return k;
+}
+
+#define FEED_ROWS 4	/* output rows of a kernel-feed probe */
+
+/*
+ * A kernel-feed matrix kernel: FEED_ROWS random rows relaid out in feed
+ * order, each output compared with the reference dot of its row.
+ */
+static double
+probe_feed(struct cap_entry *e, size_t n, uint64_t *rng, const float *x)
+{
+	size_t bytes = kernel_row_bytes(e->encoding, n), o, i;
+	uint8_t *mat = xmalloc(bytes * FEED_ROWS), *feed = xmalloc(bytes *
+	    FEED_ROWS);
+	float *w = xmalloc(n * sizeof *w), y[FEED_ROWS];
+	double t0, err = 0;
+
+	for (o = 0; o < FEED_ROWS; o++)
+		probe_fill(e->encoding, mat + o * bytes, n, rng);
+	kernel_relayout_feed(e->encoding, mat, feed, n, FEED_ROWS);
+	t0 = now_us();
+	e->kernel->matvec(feed, x, y, n, FEED_ROWS);
+	e->probe_us = now_us() - t0;
+	for (o = 0; o < FEED_ROWS; o++) {
+		double r = kernel_reference_dot(e->encoding, mat + o * bytes, x,
+		    n, w), scale = 1.0, d;
+
+		for (i = 0; i < n; i++)
+			scale += fabs((double)w[i] * x[i]);
+		d = fabs((double)y[o] - r) / scale;
+		if (!(d <= err))
+			err = isnan(d) || !isfinite(y[o]) ? INFINITY : d;
+	}
+	free(mat);
+	free(feed);
+	free(w);
+	return err;
 }
 
 /* Run one entry; sets verified, max_error and error. */
@@ -421,7 +461,9 @@ probe_entry(struct cap_entry *e, const struct kernel *registry)
 		x[i] = rng_float(&rng, -1.0f, 1.0f);
 	ref->dequant(row, w, n);
 	t0 = now_us();
-	if (e->op == CAP_MATMUL) {
+	if (e->op == CAP_MATMUL && e->order == KERNEL_ORDER_KERNEL_FEED) {
+		err = probe_feed(e, n, &rng, x);
+	} else if (e->op == CAP_MATMUL) {
 		double r = kernel_reference_dot(e->encoding, row, x, n, got);
 		float d = e->kernel->dot(row, x, n);
 

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -261,11 +262,12 @@ Test(resolve, probe_catches_a_wrong_kernel)
 {
 	const struct kernel reg[] = {
 		{ "q4_0.dot.broken", KERNEL_DOT, 2, KERNEL_ORDER_AS_STORED,
-		    NULL, broken_q4_0_dot },
+		    NULL, broken_q4_0_dot, NULL },
 		{ "q4_0.dot.scalar", KERNEL_DOT, 2, KERNEL_ORDER_AS_STORED,
 		    NULL, kernel_find(KERNEL_DOT, 2,
-		    KERNEL_ORDER_AS_STORED)->dot },
-		{ NULL, KERNEL_DOT, 0, KERNEL_ORDER_AS_STORED, NULL, NULL }
+		    KERNEL_ORDER_AS_STORED)->dot, NULL },
+		{ NULL, KERNEL_DOT, 0, KERNEL_ORDER_AS_STORED, NULL, NULL,
+		    NULL }
 	};
 	const char *yaml = "name: t\ndescription: d\nentries:\n"
 	    "  - { op: matmul, encoding: q4_0, kernel: q4_0.dot.broken }\n"
@@ -367,4 +369,77 @@ Test(resolve, unverified_entry_is_k001)
 	captable_free(&t);
 	unlink(path);
 	free(path);
+}
+
+/* A kernel-feed table versus an as-stored one: the order follows the
+ * verified entry, and a repacked copy lives on the heap, not the mapping. */
+Test(resolve, kernel_feed_table_versus_as_stored)
+{
+	const char *feed = "name: f\ndescription: d\nentries:\n"
+	    "  - { op: matmul, encoding: q4_0, order: kernel_feed, "
+	    "kernel: q4_0.matvec.feed }\n";
+	const char *stored = "name: s\ndescription: d\nentries:\n"
+	    "  - { op: matmul, encoding: q4_0, order: as_stored, "
+	    "kernel: q4_0.dot.scalar }\n";
+	struct captable tf, ts;
+	struct gl_error err;
+	struct run a, b;
+	char *path = one_tensor_file(2);
+
+	cr_assert(captable_parse("f.yaml", feed, strlen(feed), &tf, &err) == 0);
+	cr_assert(captable_parse("s.yaml", stored, strlen(stored), &ts, &err)
+	    == 0);
+	captable_probe(&tf, NULL);
+	captable_probe(&ts, NULL);
+	cr_assert(tf.entries[0].verified, "%s", tf.entries[0].error);
+	lint_with(&a, path, "mobile_2gb", &tf, false);
+	lint_with(&b, path, "mobile_2gb", &ts, false);
+	cr_assert_eq(a.res.forms[0].encoding, FORM_KEEP);
+	cr_assert_eq(a.res.forms[0].order, KERNEL_ORDER_KERNEL_FEED);
+	cr_assert_eq(a.res.forms[0].residency, WEIGHTS_HEAP);
+	cr_assert_eq(a.res.plan.weights_heap, a.res.forms[0].stored_bytes);
+	cr_assert_eq(b.res.forms[0].order, KERNEL_ORDER_AS_STORED);
+	cr_assert_eq(b.res.forms[0].residency, WEIGHTS_MAPPED);
+	cr_assert_eq(b.res.plan.weights_mapped, b.res.forms[0].stored_bytes);
+	run_free(&a);
+	run_free(&b);
+	captable_free(&tf);
+	captable_free(&ts);
+	unlink(path);
+	free(path);
+}
+
+/* The feed-order kernel on a relaid matrix equals the as-stored row dots;
+ * reading the as-stored matrix as if it were in feed order does not. */
+Test(resolve, feed_order_matvec_matches_row_dots)
+{
+	const struct kernel *fk = kernel_find(KERNEL_DOT, 8,
+	    KERNEL_ORDER_KERNEL_FEED);
+	const struct kernel *dk = kernel_find(KERNEL_DOT, 8,
+	    KERNEL_ORDER_AS_STORED);
+	size_t n = 256, rows = 3, bytes = kernel_row_bytes(8, n), o, i;
+	uint8_t *m = xmalloc(bytes * rows), *f = xmalloc(bytes * rows);
+	float x[256], y[3], z[3];
+	uint64_t rng = 42;
+	double worst = 0;
+
+	cr_assert(fk != NULL && fk->matvec != NULL);
+	for (o = 0; o < rows; o++)
+		probe_fill(8, m + o * bytes, n, &rng);
+	for (i = 0; i < n; i++)
+		x[i] = (float)((int)(i % 17) - 8) / 8.0f;
+	cr_assert(kernel_relayout_feed(8, m, f, n, rows) == 0);
+	fk->matvec(f, x, y, n, rows);
+	fk->matvec(m, x, z, n, rows);
+	for (o = 0; o < rows; o++) {
+		float r = dk->dot(m + o * bytes, x, n);
+
+		cr_assert(fabsf(y[o] - r) <= 1e-4f * (1 + fabsf(r)),
+		    "row %zu: %g vs %g", o, y[o], r);
+		if (fabsf(z[o] - r) > worst)
+			worst = fabsf(z[o] - r);
+	}
+	cr_assert(worst > 1e-3, "the orders must differ for a multi-block row");
+	free(m);
+	free(f);
 }
