@@ -1,0 +1,91 @@
+/*
+ * kbench.c - `make bench`'s kernel figures: for each capability table, the
+ * time to probe it; for each dequantize kernel, its throughput in GB/s of
+ * stored bytes read, on a buffer that stays in cache-sized chunks.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "captable.h"
+#include "ggml-types.h"
+#include "kernels.h"
+#include "util.h"
+
+#define ROW 4096		/* elements per row: every block size divides */
+#define ROWS 64
+#define MIN_SECONDS 0.2
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+bench_tables(void)
+{
+	const char *const *names = captable_builtin_names();
+	struct gl_error err;
+
+	for (; *names != NULL; names++) {
+		struct captable t;
+		size_t i, ok = 0;
+
+		if (captable_load(*names, &t, &err) < 0) {
+			fprintf(stderr, "kbench: %s\n", err.msg);
+			exit(2);
+		}
+		captable_probe(&t, NULL);
+		for (i = 0; i < t.n; i++)
+			ok += t.entries[i].verified;
+		printf("probe %-8s %3zu entries, %3zu verified, %8.3f ms\n",
+		    t.name, t.n, ok, t.probe_us / 1000.0);
+		captable_free(&t);
+	}
+}
+
+static void
+bench_dequant(const struct kernel *k)
+{
+	size_t bytes = kernel_row_bytes(k->type, ROW), r, iters = 0;
+	uint8_t *buf = xmalloc(bytes * ROWS);
+	float *out = xmalloc(ROW * sizeof *out);
+	uint64_t rng = 7;
+	volatile float sink = 0;
+	double t0, t;
+
+	for (r = 0; r < ROWS; r++)
+		probe_fill(k->type, buf + r * bytes, ROW, &rng);
+	t0 = now();
+	do {
+		for (r = 0; r < ROWS; r++) {
+			k->dequant(buf + r * bytes, out, ROW);
+			sink += out[r];
+		}
+		iters++;
+		t = now() - t0;
+	} while (t < MIN_SECONDS);
+	printf("dequant %-22s %7.2f GB/s stored, %7.2f GB/s f32 out\n",
+	    k->name, (double)(bytes * ROWS * iters) / t / 1e9,
+	    (double)(ROW * 4.0 * ROWS * iters) / t / 1e9);
+	free(buf);
+	free(out);
+}
+
+int
+main(void)
+{
+	const struct kernel *k;
+
+	bench_tables();
+	for (k = kernels; k->name != NULL; k++)
+		if (k->op == KERNEL_DEQUANT)
+			bench_dequant(k);
+	return 0;
+}
