@@ -14,6 +14,7 @@
 
 #include "builtin.h"
 #include "catalog.h"
+#include "declrule.h"
 
 const char *const catalog_files[] = {
 	"rules/F-file.yaml",
@@ -188,6 +189,7 @@ rule_from_node(struct catalog *cat, yaml_document_t *doc, yaml_node_t *map,
 	r->rationale = xstrdup(val[5]);
 	r->fix = xstrdup(val[6]);
 	r->origin = xasprintf("%s:%zu", origin, map->start_mark.line + 1);
+	r->decl = NULL;
 	return 0;
 }
 
@@ -271,10 +273,26 @@ catalog_free(struct catalog *cat)
 		free(r->rationale);
 		free(r->fix);
 		free(r->origin);
+		if (r->decl != NULL) {
+			declrule_free(r->decl);
+			free(r->decl);
+		}
 	}
 	free(cat->rules);
 	cat->rules = NULL;
 	cat->n = 0;
+}
+
+int
+catalog_add_rule(struct catalog *cat, const struct rule *r)
+{
+	if (catalog_find(cat, r->code) != NULL ||
+	    catalog_find(cat, r->slug) != NULL)
+		return -1;
+	cat->rules = xreallocarray(cat->rules, cat->n + 1, sizeof *cat->rules);
+	cat->rules[cat->n++] = *r;
+	qsort(cat->rules, cat->n, sizeof *cat->rules, rule_cmp);
+	return 0;
 }
 
 long

@@ -17,6 +17,8 @@ enum severity {
 	SEV_ERROR = 2
 };
 
+struct declrule;
+
 struct rule {
 	char *code;		/* "F010" */
 	char *slug;		/* "tensor-data-out-of-bounds" */
@@ -26,6 +28,7 @@ struct rule {
 	char *rationale;
 	char *fix;
 	char *origin;		/* file:line where it was declared */
+	struct declrule *decl;	/* a declarative rule's matcher, or NULL */
 };
 
 struct catalog {
@@ -51,6 +54,12 @@ int catalog_add_yaml(struct catalog *cat, const char *origin,
     const char *text, size_t len, struct gl_error *err);
 
 void catalog_free(struct catalog *cat);
+
+/*
+ * catalog_add_rule: add a copy of r (taking ownership of its strings and
+ * decl) unless its code or slug is taken. Returns 0, or -1 when taken.
+ */
+int catalog_add_rule(struct catalog *cat, const struct rule *r);
 
 /* catalog_find: a rule by code or slug (case-insensitive code), or NULL. */
 const struct rule *catalog_find(const struct catalog *cat, const char *name);

@@ -10,5 +10,6 @@ const struct check checks[] = {
 	{ "plan", 'P', true, check_plan },
 	{ "forms", 'W', true, check_forms },
 	{ "kernels", 'K', true, check_kernels },
+	{ "declared", 0, true, check_declared },
 	{ NULL, 0, false, NULL }
 };

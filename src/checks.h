@@ -36,5 +36,6 @@ void check_file_layout(const struct check_ctx *ctx, struct diag_list *dl);
 void check_plan(const struct check_ctx *ctx, struct diag_list *dl);
 void check_forms(const struct check_ctx *ctx, struct diag_list *dl);
 void check_kernels(const struct check_ctx *ctx, struct diag_list *dl);
+void check_declared(const struct check_ctx *ctx, struct diag_list *dl);
 
 #endif

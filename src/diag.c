@@ -117,8 +117,8 @@ diag_finish(struct diag_list *dl)
 		qsort(dl->v, dl->n, sizeof *dl->v, diag_cmp);
 }
 
-static int
-item_matches(const char *item, const struct rule *r)
+int
+diag_item_matches(const char *item, const struct rule *r)
 {
 	if (item[0] != '\0' && item[1] == '\0')
 		return (char)item[0] == r->family;
@@ -131,7 +131,7 @@ item_known(const struct catalog *cat, const char *item)
 	size_t i;
 
 	for (i = 0; i < cat->n; i++)
-		if (item_matches(item, &cat->rules[i]))
+		if (diag_item_matches(item, &cat->rules[i]))
 			return 1;
 	return 0;
 }
@@ -195,29 +195,13 @@ diag_filter_keeps(const struct diag_filter *f, const struct rule *r)
 	int selected = f->n_select == 0;
 
 	for (i = 0; !selected && i < f->n_select; i++)
-		selected = item_matches(f->select[i], r);
+		selected = diag_item_matches(f->select[i], r);
 	if (!selected)
 		return 0;
 	for (i = 0; i < f->n_ignore; i++)
-		if (item_matches(f->ignore[i], r))
+		if (diag_item_matches(f->ignore[i], r))
 			return 0;
 	return 1;
-}
-
-void
-diag_apply_filter(struct diag_list *dl, const struct diag_filter *f)
-{
-	size_t i, j = 0;
-
-	for (i = 0; i < dl->n; i++) {
-		if (diag_filter_keeps(f, dl->v[i].rule)) {
-			dl->v[j++] = dl->v[i];
-		} else {
-			free(dl->v[i].subject);
-			free(dl->v[i].message);
-		}
-	}
-	dl->n = j;
 }
 
 size_t

@@ -81,9 +81,8 @@ int diag_filter_add(struct diag_filter *f, const struct catalog *cat,
     const char *list, int is_ignore, struct gl_error *err);
 void diag_filter_free(struct diag_filter *f);
 int diag_filter_keeps(const struct diag_filter *f, const struct rule *r);
-
-/* diag_apply_filter: drop the diagnostics the filter does not keep. */
-void diag_apply_filter(struct diag_list *dl, const struct diag_filter *f);
+/* diag_item_matches: item (a code, slug or family letter) names rule r. */
+int diag_item_matches(const char *item, const struct rule *r);
 
 /* diag_count_at_least: how many diagnostics have severity >= min. */
 size_t diag_count_at_least(const struct diag_list *dl, enum severity min);

@@ -46,12 +46,15 @@ lint_file(const char *path, const struct lint_options *o,
 			continue;
 		if ((c->family == 'P' || c->family == 'W' ||
 		    c->family == 'K') && ctx.plan == NULL)
-			continue;
+			continue;	/* no profile, or no complete header */
 		c->run(&ctx, &res->diags);
 	}
 	diag_finish(&res->diags);
-	if (o->filter != NULL)
-		diag_apply_filter(&res->diags, o->filter);
+	if (o->policy != NULL)
+		policy_apply(o->policy, path, &res->diags, &res->warnings);
+	else
+		res->warnings = diag_count_at_least(&res->diags, SEV_WARNING) -
+		    diag_count_at_least(&res->diags, SEV_ERROR);
 	return 0;
 }
 

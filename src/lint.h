@@ -10,12 +10,13 @@
 #include "diag.h"
 #include "gguf.h"
 #include "plan.h"
+#include "policy.h"
 #include "profile.h"
 #include "resolve.h"
 
 struct lint_options {
 	const struct catalog *cat;
-	const struct diag_filter *filter;
+	const struct policy *policy;	/* NULL: keep every finding */
 	const struct profile *profile;	/* NULL: no plan */
 	const struct captable *table;	/* the profile's, probed */
 	bool strict;			/* the profile's, or --strict */
@@ -30,7 +31,8 @@ struct lint_result {
 	struct weight_form *forms;	/* one per tensor, or NULL */
 	const struct profile *profile;
 	const struct captable *table;
-	struct diag_list diags;		/* filtered and sorted */
+	struct diag_list diags;		/* as the policy leaves them, sorted */
+	size_t warnings;		/* counted before --quiet */
 };
 
 /*

@@ -20,7 +20,13 @@ enum {
 	OPT_PLAN,
 	OPT_LIST_PROFILES,
 	OPT_LIST_KERNELS,
-	OPT_STRICT
+	OPT_STRICT,
+	OPT_CONFIG,
+	OPT_NO_CONFIG,
+	OPT_FAIL_ON,
+	OPT_MAX_WARNINGS,
+	OPT_STATISTICS,
+	OPT_COLOR
 };
 
 static const struct option long_options[] = {
@@ -32,6 +38,13 @@ static const struct option long_options[] = {
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
 	{ "list-kernels", no_argument, NULL, OPT_LIST_KERNELS },
 	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "max-warnings", required_argument, NULL, OPT_MAX_WARNINGS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "statistics", no_argument, NULL, OPT_STATISTICS },
+	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "select", required_argument, NULL, OPT_SELECT },
 	{ "ignore", required_argument, NULL, OPT_IGNORE },
 	{ "dump", no_argument, NULL, OPT_DUMP },
@@ -63,6 +76,16 @@ options_usage(FILE *fp)
 	    "      --select LIST   only these codes, slugs or families "
 	    "(comma-separated)\n"
 	    "      --ignore LIST   not these codes, slugs or families\n"
+	    "      --config FILE   configuration file (default: the nearest "
+	    ".gguflint.yaml)\n"
+	    "      --no-config     do not read a configuration file\n"
+	    "      --fail-on LEVEL severity that fails the run: error "
+	    "(default), warning, info\n"
+	    "      --max-warnings N  fail when there are more than N "
+	    "warnings\n"
+	    "  -q, --quiet         report only what fails the run\n"
+	    "      --statistics    also count the findings per rule\n"
+	    "      --color WHEN    auto (default), always or never\n"
 	    "      --dump          print the parsed header instead of linting\n"
 	    "      --list-rules    list every rule\n"
 	    "      --explain CODE  explain one rule (code or slug)\n"
@@ -100,6 +123,22 @@ parse_ctx(const char *s, uint64_t *out)
 }
 
 static int
+parse_count(const char *s, long *out)
+{
+	char *end;
+	long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v > 1000000000)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
 set_mode(struct options *o, enum run_mode m, struct gl_error *err)
 {
 	if (o->mode != MODE_LINT && o->mode != m)
@@ -117,9 +156,10 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 
 	memset(o, 0, sizeof *o);
 	o->format = "text";
+	o->max_warnings = -1;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":f:p:c:hV", long_options,
+	while ((c = getopt_long(argc, argv, ":f:p:c:qhV", long_options,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'f':
@@ -151,6 +191,42 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 			break;
 		case OPT_STRICT:
 			o->strict = true;
+			break;
+		case OPT_CONFIG:
+			o->config = optarg;
+			break;
+		case OPT_NO_CONFIG:
+			o->no_config = true;
+			break;
+		case OPT_FAIL_ON:
+			if (strcmp(optarg, "error") != 0 &&
+			    strcmp(optarg, "warning") != 0 &&
+			    strcmp(optarg, "info") != 0)
+				return gl_error_set(err, "--fail-on: expected "
+				    "error, warning or info, not '%s'", optarg);
+			o->fail_on = optarg;
+			break;
+		case OPT_MAX_WARNINGS:
+			if (parse_count(optarg, &o->max_warnings) < 0)
+				return gl_error_set(err, "--max-warnings: "
+				    "expected a number, not '%s'", optarg);
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case OPT_STATISTICS:
+			o->statistics = true;
+			break;
+		case OPT_COLOR:
+			if (strcmp(optarg, "auto") == 0)
+				o->color = COLOR_AUTO;
+			else if (strcmp(optarg, "always") == 0)
+				o->color = COLOR_ALWAYS;
+			else if (strcmp(optarg, "never") == 0)
+				o->color = COLOR_NEVER;
+			else
+				return gl_error_set(err, "--color: expected "
+				    "auto, always or never, not '%s'", optarg);
 			break;
 		case OPT_SELECT:
 			push(&o->select, &o->n_select, optarg);

@@ -31,6 +31,13 @@ struct options {
 	const char *kv;			/* KV cache type name, or NULL */
 	bool show_plan;			/* --plan */
 	bool strict;			/* --strict */
+	const char *config;		/* --config FILE */
+	bool no_config;			/* --no-config */
+	const char *fail_on;		/* --fail-on LEVEL, or NULL */
+	long max_warnings;		/* --max-warnings N, or -1 */
+	bool quiet;			/* --quiet */
+	bool statistics;		/* --statistics */
+	enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color;
 	const char **select;		/* each a comma-separated list */
 	size_t n_select;
 	const char **ignore;

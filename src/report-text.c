@@ -18,6 +18,11 @@ report_text_begin(struct strbuf *out)
 	(void)out;
 }
 
+/* ANSI colours of the severities (info, warning, error), for --color. */
+static const char *const sev_color[] = {
+	"\033[36m", "\033[33m", "\033[1;31m"
+};
+
 static const char *
 subject_label(enum subject_kind k)
 {
@@ -35,8 +40,15 @@ report_text_file(struct strbuf *out, const struct lint_result *res,
 		const struct diag *d = &res->diags.v[i];
 
 		enc_text(out, res->path, strlen(res->path));
-		strbuf_addf(out, ":0x%" PRIx64 ": %s: %s %s: ", d->offset,
-		    severity_name(d->severity), d->rule->code, d->rule->slug);
+		if (ro != NULL && ro->color)
+			strbuf_addf(out, ":0x%" PRIx64 ": %s%s\033[0m: "
+			    "\033[1m%s\033[0m %s: ", d->offset,
+			    sev_color[d->severity], severity_name(d->severity),
+			    d->rule->code, d->rule->slug);
+		else
+			strbuf_addf(out, ":0x%" PRIx64 ": %s: %s %s: ", d->offset,
+			    severity_name(d->severity), d->rule->code,
+			    d->rule->slug);
 		enc_text(out, d->message, strlen(d->message));
 		strbuf_addf(out, " [%s: ", subject_label(d->kind));
 		if (d->subject != NULL)

@@ -14,6 +14,10 @@ const struct reporter reporters[] = {
 	{ "json", report_json_begin, report_json_file, report_json_end,
 	    report_json_rules, report_json_explain, dump_json,
 	    report_json_profiles, report_json_kernels },
+	{ "sarif", report_sarif_begin, report_sarif_file, report_sarif_end,
+	    NULL, NULL, NULL, NULL, NULL },
+	{ "github", report_github_begin, report_github_file,
+	    report_github_end, NULL, NULL, NULL, NULL, NULL },
 	{ "mdoc", NULL, NULL, NULL, report_rules_mdoc, NULL, NULL, NULL,
 	    NULL },
 	{ NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL }

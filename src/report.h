@@ -12,6 +12,7 @@
 /* What the reporters are asked to show beyond the diagnostics. */
 struct report_opts {
 	bool show_plan;		/* --plan (JSON always carries the plan) */
+	bool color;		/* ANSI colours in text output */
 };
 
 struct reporter {
@@ -56,6 +57,16 @@ void report_json_profiles(struct strbuf *out);
 void report_json_kernels(struct strbuf *out, const struct captable *t,
     size_t n);
 void report_json_forms(struct strbuf *out, const struct lint_result *res);
+
+void report_sarif_begin(struct strbuf *out);
+void report_sarif_file(struct strbuf *out, const struct lint_result *res,
+    bool first, const struct report_opts *ro);
+void report_sarif_end(struct strbuf *out);
+
+void report_github_begin(struct strbuf *out);
+void report_github_file(struct strbuf *out, const struct lint_result *res,
+    bool first, const struct report_opts *ro);
+void report_github_end(struct strbuf *out);
 
 /* report-man.c */
 void report_rules_mdoc(struct strbuf *out, const struct catalog *cat);

@@ -1,7 +1,9 @@
 /*
- * run.c - load the catalogue, then lint, dump or document as the options
- * say, handing results to a reporter. Operational errors are printed here,
- * once, to stderr.
+ * run.c - what the program does once its options are parsed: build the
+ * session (catalogue, configuration file, policy, profile, probed
+ * capability table), then lint, dump or document as the options say,
+ * handing results to a reporter. Operational errors are printed here, once,
+ * to stderr.
  */
 #include "config.h"
 
@@ -9,9 +11,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "configfile.h"
 #include "report.h"
 #include "run.h"
+
+/* Everything one run needs, built from the configuration and the options. */
+struct session {
+	struct catalog cat;
+	struct policy policy;
+	struct config cfg;
+	struct profile profile;
+	bool have_profile;
+	struct captable table;
+	struct lint_options lo;
+	struct report_opts ro;
+};
 
 /* write_out: write and reset buf; -1 when stdout failed. */
 static int
@@ -30,80 +46,195 @@ fail(const struct gl_error *err)
 	return 2;
 }
 
+/* Command-line --select/--ignore replace the configuration's lists. */
 static int
-build_filter(const struct options *o, const struct catalog *cat,
-    struct diag_filter *f, struct gl_error *err)
+merge_filter(const struct options *o, struct session *s, struct gl_error *err)
 {
+	struct diag_filter *f = &s->policy.filter;
 	size_t i;
 
+	if (o->n_select > 0) {
+		for (i = 0; i < f->n_select; i++)
+			free(f->select[i]);
+		f->n_select = 0;
+	}
+	if (o->n_ignore > 0) {
+		for (i = 0; i < f->n_ignore; i++)
+			free(f->ignore[i]);
+		f->n_ignore = 0;
+	}
 	for (i = 0; i < o->n_select; i++)
-		if (diag_filter_add(f, cat, o->select[i], 0, err) < 0)
+		if (diag_filter_add(f, &s->cat, o->select[i], 0, err) < 0)
 			return -1;
 	for (i = 0; i < o->n_ignore; i++)
-		if (diag_filter_add(f, cat, o->ignore[i], 1, err) < 0)
+		if (diag_filter_add(f, &s->cat, o->ignore[i], 1, err) < 0)
 			return -1;
+	if (o->fail_on != NULL)
+		severity_parse(o->fail_on, &s->policy.fail_on);
+	if (o->max_warnings >= 0)
+		s->policy.max_warnings = o->max_warnings;
+	s->policy.quiet = s->policy.quiet || o->quiet;
 	return 0;
 }
 
+/* The profile, its capability table (probed) and the plan request. */
 static int
-plan_request_set(const struct options *o, struct plan_request *rq,
-    struct gl_error *err)
+load_target(const struct options *o, struct session *s, struct gl_error *err)
 {
-	rq->ctx = o->ctx;
-	if (o->kv != NULL) {
-		if (kv_type_parse(o->kv, &rq->kv) < 0)
+	const char *kv = o->kv ? o->kv : s->cfg.kv;
+	struct plan_request *rq = &s->lo.request;
+
+	rq->ctx = o->ctx ? o->ctx : s->cfg.ctx;
+	if (kv != NULL) {
+		if (kv_type_parse(kv, &rq->kv) < 0)
 			return gl_error_set(err, "--kv: unknown KV cache type "
-			    "'%s' (expected one of %s)", o->kv,
-			    kv_type_names());
+			    "'%s' (expected one of %s)", kv, kv_type_names());
 		rq->kv_set = true;
 	}
+	if (profile_load(o->profile ? o->profile : s->cfg.profile ?
+	    s->cfg.profile : PROFILE_DEFAULT, &s->profile, err) < 0)
+		return -1;
+	s->have_profile = true;
+	if (captable_load(s->profile.kernels, &s->table, err) < 0)
+		return -1;
+	captable_probe(&s->table, NULL);
+	s->lo.profile = &s->profile;
+	s->lo.table = &s->table;
+	s->lo.strict = s->profile.strict || o->strict || s->cfg.strict;
 	return 0;
 }
 
+static bool
+use_color(enum color_mode m)
+{
+	const char *term = getenv("TERM");
+
+	if (m != COLOR_AUTO)
+		return m == COLOR_ALWAYS;
+	return isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL &&
+	    term != NULL && strcmp(term, "dumb") != 0;
+}
+
 static int
-run_lint(const struct options *o, const struct lint_options *lo,
+session_setup(const struct options *o, struct session *s,
+    struct gl_error *err)
+{
+	char *path = NULL;
+	int rc = 0;
+
+	memset(s, 0, sizeof *s);
+	policy_init(&s->policy);
+	if (catalog_load_builtin(&s->cat, err) < 0)
+		return -1;
+	if (o->config != NULL)
+		path = xstrdup(o->config);
+	else if (!o->no_config && o->mode != MODE_LIST_PROFILES &&
+	    o->mode != MODE_LIST_KERNELS)
+		path = config_find();
+	if (path != NULL)
+		rc = config_load(path, &s->cat, &s->policy, &s->cfg, err);
+	free(path);
+	if (rc < 0 || merge_filter(o, s, err) < 0)
+		return -1;
+	s->lo.cat = &s->cat;
+	s->lo.policy = &s->policy;
+	s->ro.show_plan = o->show_plan;
+	s->ro.color = use_color(o->color);
+	if (o->mode == MODE_LINT && load_target(o, s, err) < 0)
+		return -1;
+	return 0;
+}
+
+static void
+session_free(struct session *s)
+{
+	if (s->have_profile)
+		profile_free(&s->profile);
+	captable_free(&s->table);
+	config_free(&s->cfg);
+	policy_free(&s->policy);
+	catalog_free(&s->cat);
+}
+
+/* --statistics: one line per rule found, most frequent first. */
+static void
+print_statistics(const struct catalog *cat, const size_t *count, FILE *fp)
+{
+	size_t i, max = 0, n;
+
+	for (i = 0; i < cat->n; i++)
+		if (count[i] > max)
+			max = count[i];
+	for (n = max; n > 0; n--)
+		for (i = 0; i < cat->n; i++)
+			if (count[i] == n)
+				fprintf(fp, "%6zu  %s %-32s %s\n", n,
+				    cat->rules[i].code, cat->rules[i].slug,
+				    severity_name(cat->rules[i].severity));
+}
+
+static int
+run_lint(const struct options *o, struct session *s,
     const struct reporter *rep, struct strbuf *out)
 {
-	struct report_opts ro = { o->show_plan };
+	size_t *count = xcalloc(s->cat.n + 1, sizeof *count);
+	size_t i, j, warnings = 0;
 	struct lint_result res;
 	struct gl_error err;
 	int status = 0;
-	size_t i;
-	bool first = true;
+	bool first = true, failed = false;
 
 	rep->begin(out);
 	for (i = 0; i < o->n_files; i++) {
-		if (lint_file(o->files[i], lo, &res, &err) < 0) {
+		if (lint_file(o->files[i], &s->lo, &res, &err) < 0) {
 			fail(&err);
 			status = 2;
 		} else {
-			rep->file(out, &res, first, &ro);
+			rep->file(out, &res, first, &s->ro);
 			first = false;
-			if (status == 0 &&
-			    diag_count_at_least(&res.diags, SEV_ERROR) > 0)
-				status = 1;
+			failed = failed || policy_fails(&s->policy, &res.diags);
+			warnings += res.warnings;
+			for (j = 0; j < res.diags.n; j++)
+				count[res.diags.v[j].rule - s->cat.rules]++;
 		}
 		lint_result_free(&res);
-		if (write_out(out) < 0)
+		if (write_out(out) < 0) {
+			free(count);
 			return -1;
+		}
 	}
 	rep->end(out);
-	return status;
+	if (o->statistics) {
+		if (write_out(out) < 0 || fflush(stdout) != 0) {
+			free(count);
+			return -1;
+		}
+		print_statistics(&s->cat, count, strcmp(o->format, "text") == 0 ?
+		    stdout : stderr);
+	}
+	free(count);
+	if (s->policy.max_warnings >= 0 &&
+	    warnings > (size_t)s->policy.max_warnings) {
+		fprintf(stderr, "gguflint: %zu warnings, more than "
+		    "--max-warnings %ld\n", warnings, s->policy.max_warnings);
+		failed = true;
+	}
+	return status ? status : failed ? 1 : 0;
 }
 
 /* --dump: the header on stdout; the findings, as text, on stderr. */
 static int
-run_dump(const struct options *o, const struct lint_options *lo,
+run_dump(const struct options *o, struct session *s,
     const struct reporter *rep, struct strbuf *out)
 {
+	struct strbuf diags = STRBUF_INIT;
 	struct lint_result res;
 	struct gl_error err;
-	struct strbuf diags = STRBUF_INIT;
 	int status = 0;
 	size_t i;
 
 	for (i = 0; i < o->n_files; i++) {
-		if (lint_file(o->files[i], lo, &res, &err) < 0) {
+		if (lint_file(o->files[i], &s->lo, &res, &err) < 0) {
 			fail(&err);
 			status = 2;
 		} else {
@@ -111,8 +242,7 @@ run_dump(const struct options *o, const struct lint_options *lo,
 			report_text_file(&diags, &res, true, NULL);
 			fputs(strbuf_cstr(&diags), stderr);
 			strbuf_reset(&diags);
-			if (status == 0 &&
-			    diag_count_at_least(&res.diags, SEV_ERROR) > 0)
+			if (status == 0 && policy_fails(&s->policy, &res.diags))
 				status = 1;
 		}
 		lint_result_free(&res);
@@ -174,95 +304,41 @@ supports(const struct reporter *rep, enum run_mode m)
 }
 
 static int
-run_with_catalog(const struct options *o, const struct catalog *cat,
-    struct strbuf *out)
+run_mode(const struct options *o, struct session *s,
+    const struct reporter *rep, struct strbuf *out)
 {
-	const struct reporter *rep = reporter_find(o->format);
-	struct diag_filter filter = { 0 };
-	struct lint_options lo = { 0 };
-	struct captable table = { 0 };
-	struct profile profile;
 	const struct rule *r;
-	struct gl_error err;
-	int status = 0;
 
-	if (rep == NULL) {
-		fprintf(stderr, "gguflint: unknown format '%s' (text or "
-		    "json)\n", o->format);
-		return 2;
-	}
-	if (!supports(rep, o->mode)) {
-		fprintf(stderr, "gguflint: format '%s' cannot show this\n",
-		    o->format);
-		return 2;
-	}
-	if (build_filter(o, cat, &filter, &err) < 0) {
-		diag_filter_free(&filter);
-		return fail(&err);
-	}
-	lo.cat = cat;
-	lo.filter = &filter;
-	if (o->mode == MODE_LINT) {
-		if (plan_request_set(o, &lo.request, &err) < 0 ||
-		    profile_load(o->profile ? o->profile : PROFILE_DEFAULT,
-		    &profile, &err) < 0) {
-			diag_filter_free(&filter);
-			return fail(&err);
-		}
-		lo.profile = &profile;
-		if (captable_load(profile.kernels, &table, &err) < 0) {
-			diag_filter_free(&filter);
-			profile_free(&profile);
-			return fail(&err);
-		}
-		captable_probe(&table, NULL);
-		lo.table = &table;
-		lo.strict = profile.strict || o->strict;
-	}
 	switch (o->mode) {
 	case MODE_LIST_RULES:
-		rep->rules(out, cat);
-		break;
+		rep->rules(out, &s->cat);
+		return 0;
 	case MODE_EXPLAIN:
-		if ((r = catalog_find(cat, o->explain)) == NULL) {
+		if ((r = catalog_find(&s->cat, o->explain)) == NULL) {
 			fprintf(stderr, "gguflint: --explain: no rule '%s' "
 			    "(see --list-rules)\n", o->explain);
-			status = 2;
-		} else {
-			rep->explain(out, r);
+			return 2;
 		}
-		break;
+		rep->explain(out, r);
+		return 0;
 	case MODE_DUMP:
-		status = run_dump(o, &lo, rep, out);
-		break;
+		return run_dump(o, s, rep, out);
 	case MODE_LIST_PROFILES:
 		rep->profiles(out);
-		break;
+		return 0;
 	case MODE_LIST_KERNELS:
-		status = list_kernels(rep, out);
-		break;
+		return list_kernels(rep, out);
 	default:
-		status = run_lint(o, &lo, rep, out);
-		break;
+		return run_lint(o, s, rep, out);
 	}
-	diag_filter_free(&filter);
-	if (lo.profile != NULL)
-		profile_free(&profile);
-	captable_free(&table);
-	if (status < 0 || write_out(out) < 0 || fflush(stdout) != 0 ||
-	    ferror(stdout)) {
-		fprintf(stderr, "gguflint: error writing output: %s\n",
-		    strerror(errno));
-		return 2;
-	}
-	return status;
 }
 
 int
 run(const struct options *o)
 {
+	const struct reporter *rep = reporter_find(o->format);
 	struct strbuf out = STRBUF_INIT;
-	struct catalog cat;
+	struct session s;
 	struct gl_error err;
 	int status;
 
@@ -274,12 +350,24 @@ run(const struct options *o)
 		printf("gguflint %s\n", PACKAGE_VERSION);
 		return fflush(stdout) == 0 ? 0 : 2;
 	}
-	if (catalog_load_builtin(&cat, &err) < 0) {
-		catalog_free(&cat);
+	if (rep == NULL || !supports(rep, o->mode)) {
+		fprintf(stderr, "gguflint: format '%s' %s\n", o->format,
+		    rep == NULL ? "is unknown (text, json, sarif, github)" :
+		    "cannot show this");
+		return 2;
+	}
+	if (session_setup(o, &s, &err) < 0) {
+		session_free(&s);
 		return fail(&err);
 	}
-	status = run_with_catalog(o, &cat, &out);
+	status = run_mode(o, &s, rep, &out);
+	if (status < 0 || write_out(&out) < 0 || fflush(stdout) != 0 ||
+	    ferror(stdout)) {
+		fprintf(stderr, "gguflint: error writing output: %s\n",
+		    strerror(errno));
+		status = 2;
+	}
 	strbuf_free(&out);
-	catalog_free(&cat);
+	session_free(&s);
 	return status;
 }

@@ -1,0 +1,340 @@
+/*
+ * test_config.c - the gate: .gguflint.yaml (found upward, or --config),
+ * command-line precedence, severity overrides, per-file ignores,
+ * suppressions naming a tensor or key, declarative rule files (PCRE2), the
+ * failing severity, the warning budget, --quiet, --statistics, --color, and
+ * every configuration error reported at FILE:LINE:COL with exit 2.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ggufw.h"
+#include "testutil.h"
+
+/* A temporary project: dir/.gguflint.yaml, dir/sub/, dir/m.gguf. */
+struct project {
+	char dir[64];
+	char *sub;
+	char *model;
+};
+
+static void
+write_text(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	cr_assert(fp != NULL, "%s", path);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+/*
+ * The model: llama with a BOOL of byte 7 (F028 warning, key odd.bool), a
+ * duplicate tensor name (F017 error, tensor dup.weight), a 1 MiB F32
+ * matrix big.weight and general.license "proprietary".
+ */
+static void
+project_init(struct project *p, const char *config)
+{
+	static const int64_t small[] = { 32 }, big[] = { 512, 512 };
+	struct ggufw_model m;
+	struct strbuf sb = STRBUF_INIT;
+	struct ggufw *w;
+
+	strcpy(p->dir, "/tmp/gguflint-cfg-XXXXXX");
+	cr_assert(mkdtemp(p->dir) != NULL);
+	p->sub = xasprintf("%s/sub", p->dir);
+	p->model = xasprintf("%s/m.gguf", p->dir);
+	cr_assert(mkdir(p->sub, 0700) == 0);
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	ggufw_model_kv_str(&m, "general.license", "proprietary");
+	w = ggufw_model_kv_raw(&m);
+	ggufw_kv_bool(w, "odd.bool", 7);
+	ggufw_model_tensor(&m, "dup.weight", 1, small, 0, 1, 4);
+	ggufw_model_tensor(&m, "dup.weight", 1, small, 0, 1, 4);
+	ggufw_model_tensor(&m, "big.weight", 2, big, 0, 1, 4);
+	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	cr_assert(ggufw_write_file(p->model, sb.buf, sb.len) == 0);
+	strbuf_free(&sb);
+	ggufw_model_free(&m);
+	if (config != NULL) {
+		char *c = xasprintf("%s/.gguflint.yaml", p->dir);
+
+		write_text(c, config);
+		free(c);
+	}
+}
+
+static void
+project_free(struct project *p)
+{
+	char *cmd = xasprintf("rm -rf '%s'", p->dir);
+
+	cr_assert(system(cmd) == 0);
+	free(cmd);
+	free(p->sub);
+	free(p->model);
+}
+
+/* Run the binary from dir with up to six arguments (NULL-terminated). */
+static void
+run_in(struct test_run *r, const char *dir, const char *a0, const char *a1,
+    const char *a2, const char *a3, const char *a4, const char *a5)
+{
+	const char *argv[] = { a0, a1, a2, a3, a4, a5, NULL };
+
+	cr_assert(chdir(dir) == 0);
+	test_run_bin(r, argv, NULL, 0);
+}
+
+Test(config, found_upward_and_applied)
+{
+	struct project p;
+	struct test_run r;
+
+	project_init(&p, "# test\nignore: [F017]\n");
+	run_in(&r, p.sub, "--select=F", "../m.gguf", NULL, NULL, NULL, NULL);
+	cr_assert_eq(r.status, 0, "F017 ignored by the file: %s", r.out);
+	cr_assert(strstr(r.out, "F028") != NULL);
+	cr_assert(strstr(r.out, "F017") == NULL);
+	test_run_free(&r);
+	/* --no-config: the file is not read */
+	run_in(&r, p.sub, "--no-config", "--select=F", "../m.gguf", NULL,
+	    NULL, NULL);
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.out, "F017") != NULL);
+	test_run_free(&r);
+	project_free(&p);
+}
+
+Test(config, command_line_wins)
+{
+	struct project p;
+	struct test_run r;
+
+	project_init(&p, "select: [F017]\nprofile: mobile_2gb\nctx: 1024\n"
+	    "kv: q8_0\n");
+	run_in(&r, p.dir, "--format=json", "m.gguf", NULL, NULL, NULL, NULL);
+	cr_assert(strstr(r.out, "\"profile\": \"mobile_2gb\"") != NULL, "%s",
+	    r.out);
+	cr_assert(strstr(r.out, "\"ctx\": 1024") != NULL);
+	cr_assert(strstr(r.out, "\"kv_type\": \"q8_0\"") != NULL);
+	cr_assert(strstr(r.out, "\"F028\"") == NULL, "config selects F017");
+	test_run_free(&r);
+	run_in(&r, p.dir, "--format=json", "-p", "desktop", "--select=F028",
+	    "m.gguf", NULL);
+	cr_assert(strstr(r.out, "\"profile\": \"desktop\"") != NULL);
+	cr_assert(strstr(r.out, "\"F028\"") != NULL);
+	cr_assert(strstr(r.out, "\"F017\"") == NULL, "CLI select replaces");
+	test_run_free(&r);
+	project_free(&p);
+}
+
+Test(config, severity_override_and_fail_on)
+{
+	struct project p;
+	struct test_run r;
+
+	project_init(&p, "select: [F028]\nseverity:\n  invalid-bool: error\n");
+	run_in(&r, p.dir, "m.gguf", NULL, NULL, NULL, NULL, NULL);
+	cr_assert_eq(r.status, 1, "a warning raised to error: %s", r.out);
+	cr_assert(strstr(r.out, ": error: F028") != NULL, "%s", r.out);
+	test_run_free(&r);
+	project_free(&p);
+	project_init(&p, "select: [F028]\nfail-on: warning\n");
+	run_in(&r, p.dir, "m.gguf", NULL, NULL, NULL, NULL, NULL);
+	cr_assert_eq(r.status, 1, "fail-on warning");
+	test_run_free(&r);
+	run_in(&r, p.dir, "--fail-on=error", "m.gguf", NULL, NULL, NULL, NULL);
+	cr_assert_eq(r.status, 0, "the command line wins");
+	test_run_free(&r);
+	project_free(&p);
+}
+
+Test(config, per_file_ignores_and_suppressions)
+{
+	struct project p;
+	struct test_run r;
+
+	project_init(&p, "select: [F]\nper-file-ignores:\n  \"m.*\": [F028]\n"
+	    "suppress:\n  - { rule: F017, tensor: dup.weight }\n");
+	run_in(&r, p.sub, "../m.gguf", NULL, NULL, NULL, NULL, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.out);
+	cr_assert_str_empty(r.out);
+	test_run_free(&r);
+	project_free(&p);
+	/* a suppression for another tensor or key leaves the finding */
+	project_init(&p, "select: [F]\nsuppress:\n"
+	    "  - { rule: F017, tensor: other.weight }\n"
+	    "  - { rule: invalid-bool, key: odd.bool, files: \"*.gguf\" }\n");
+	run_in(&r, p.dir, "m.gguf", NULL, NULL, NULL, NULL, NULL);
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.out, "F017") != NULL);
+	cr_assert(strstr(r.out, "F028") == NULL, "%s", r.out);
+	test_run_free(&r);
+	project_free(&p);
+}
+
+Test(config, declarative_rules)
+{
+	struct project p;
+	struct test_run r;
+	char *rules;
+
+	project_init(&p, "select: [X]\nrules: [team-rules.yaml]\n");
+	rules = xasprintf("%s/team-rules.yaml", p.dir);
+	write_text(rules,
+	    "- code: X001\n  slug: license-allowed\n  severity: error\n"
+	    "  summary: general.license must be mit or apache-2.0\n"
+	    "  fix: relicense or do not publish\n  match: value\n"
+	    "  key: '^general\\.license$'\n  require: '^(mit|apache-2\\.0)$'\n"
+	    "- code: X002\n  slug: no-big-f32\n  severity: warning\n"
+	    "  summary: no F32 matrices larger than 1 MiB\n"
+	    "  fix: quantize it\n  match: tensor\n  types: [f32]\n"
+	    "  min_dims: 2\n  min_bytes: 1 MiB\n  forbid: '.'\n"
+	    "- code: X003\n  slug: no-odd-keys\n  severity: info\n"
+	    "  summary: no odd keys\n  fix: remove them\n  match: key\n"
+	    "  forbid: '^odd\\.'\n"
+	    "- code: X004\n  slug: needs-author\n  severity: warning\n"
+	    "  summary: general.author is required\n  fix: add it\n"
+	    "  match: key\n  require: '^general\\.author$'\n");
+	run_in(&r, p.dir, "m.gguf", NULL, NULL, NULL, NULL, NULL);
+	cr_assert_eq(r.status, 1, "%s", r.out);
+	cr_assert(strstr(r.out, "X001 license-allowed") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "[key: general.license]") != NULL);
+	cr_assert(strstr(r.out, "X002 no-big-f32") != NULL);
+	cr_assert(strstr(r.out, "[tensor: big.weight]") != NULL);
+	cr_assert(strstr(r.out, "[tensor: dup.weight]") == NULL, "too small");
+	cr_assert(strstr(r.out, "X003 no-odd-keys") != NULL);
+	cr_assert(strstr(r.out, "X004 needs-author") != NULL);
+	test_run_free(&r);
+	/* the rules are in --explain and --list-rules too */
+	run_in(&r, p.dir, "--explain", "no-big-f32", NULL, NULL, NULL, NULL);
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.out, "X002") != NULL);
+	test_run_free(&r);
+	free(rules);
+	project_free(&p);
+}
+
+/* A configuration error: exit 2, FILE:LINE:COL and what was expected. */
+static void
+expect_config_error(const char *config, const char *rules, const char *where,
+    const char *what)
+{
+	struct project p;
+	struct test_run r;
+
+	project_init(&p, config);
+	if (rules != NULL) {
+		char *path = xasprintf("%s/r.yaml", p.dir);
+
+		write_text(path, rules);
+		free(path);
+	}
+	run_in(&r, p.dir, "m.gguf", NULL, NULL, NULL, NULL, NULL);
+	cr_assert_eq(r.status, 2, "%s", config);
+	cr_assert(strstr(r.err, where) != NULL, "want %s in: %s", where, r.err);
+	cr_assert(strstr(r.err, what) != NULL, "want %s in: %s", what, r.err);
+	test_run_free(&r);
+	project_free(&p);
+}
+
+Test(config, errors_name_file_line_col)
+{
+	expect_config_error("profile: desktop\ncolour: red\n",
+	    NULL, ".gguflint.yaml:2:1", "unknown key 'colour'");
+	expect_config_error("ctx: lots\n", NULL, ".gguflint.yaml:1:6",
+	    "non-negative integer");
+	expect_config_error("ignore: [F017, Z999]\n", NULL,
+	    ".gguflint.yaml:1:16", "unknown rule 'Z999'");
+	expect_config_error("severity:\n  F017: fatal\n", NULL,
+	    ".gguflint.yaml:2:9", "error, warning or info");
+	expect_config_error("kv: q3_0\n", NULL, ".gguflint.yaml:1:5",
+	    "KV cache type");
+	expect_config_error("suppress:\n  - { tensor: x }\n", NULL,
+	    ".gguflint.yaml:2:5", "missing required key 'rule'");
+	expect_config_error("select: [F\n", NULL, ".gguflint.yaml:",
+	    "invalid YAML");
+	expect_config_error("profile: nonesuch\n", NULL, "unknown profile",
+	    "nonesuch");
+	expect_config_error("rules: [r.yaml]\n",
+	    "- code: X001\n  slug: x\n  severity: error\n  summary: s\n"
+	    "  fix: f\n  match: tensor\n  forbid: 'a(b'\n", "r.yaml:7:11",
+	    "missing closing parenthesis at offset 3");
+	expect_config_error("rules: [r.yaml]\n",
+	    "- code: X001\n  slug: x\n  severity: error\n  summary: s\n"
+	    "  fix: f\n  match: tensor\n", "r.yaml:1:3",
+	    "exactly one of require and forbid");
+	expect_config_error("rules: [r.yaml]\n",
+	    "- code: F001\n  slug: x\n  severity: error\n  summary: s\n"
+	    "  fix: f\n  match: key\n  forbid: x\n", "r.yaml:1:3",
+	    "already declared");
+	expect_config_error("rules: [missing.yaml]\n", NULL, "missing.yaml",
+	    "No such file");
+}
+
+Test(config, explicit_config_file)
+{
+	struct project p;
+	struct test_run r;
+	char *cfg;
+
+	project_init(&p, NULL);
+	cfg = xasprintf("%s/sub/other.yaml", p.dir);
+	write_text(cfg, "select: [F028]\n");
+	run_in(&r, p.dir, "--config", cfg, "m.gguf", NULL, NULL, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.out);
+	cr_assert(strstr(r.out, "F028") != NULL && !strstr(r.out, "F017"));
+	test_run_free(&r);
+	run_in(&r, p.dir, "--config", "/nonexistent.yaml", "m.gguf", NULL, NULL,
+	    NULL);
+	cr_assert_eq(r.status, 2);
+	test_run_free(&r);
+	free(cfg);
+	project_free(&p);
+}
+
+Test(config, quiet_statistics_max_warnings_color)
+{
+	struct project p;
+	struct test_run r;
+
+	project_init(&p, "select: [F]\n");
+	run_in(&r, p.dir, "--quiet", "m.gguf", NULL, NULL, NULL, NULL);
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.out, "F017") != NULL && !strstr(r.out, "F028"),
+	    "--quiet shows only what fails the run: %s", r.out);
+	test_run_free(&r);
+	run_in(&r, p.dir, "--statistics", "m.gguf", NULL, NULL, NULL, NULL);
+	cr_assert(strstr(r.out, "     1  F017 duplicate-tensor-name") != NULL,
+	    "%s", r.out);
+	test_run_free(&r);
+	run_in(&r, p.dir, "--ignore=F017", "--max-warnings=0", "m.gguf", NULL,
+	    NULL, NULL);
+	cr_assert_eq(r.status, 1, "one warning over a budget of 0");
+	cr_assert(strstr(r.err, "max-warnings") != NULL);
+	test_run_free(&r);
+	run_in(&r, p.dir, "--ignore=F017", "--max-warnings=1", "m.gguf", NULL,
+	    NULL, NULL);
+	cr_assert_eq(r.status, 0);
+	test_run_free(&r);
+	run_in(&r, p.dir, "--color=always", "m.gguf", NULL, NULL, NULL, NULL);
+	cr_assert(strstr(r.out, "\033[1;31merror\033[0m") != NULL);
+	test_run_free(&r);
+	run_in(&r, p.dir, "--color=never", "m.gguf", NULL, NULL, NULL, NULL);
+	cr_assert(strchr(r.out, '\033') == NULL);
+	test_run_free(&r);
+	run_in(&r, p.dir, "--color=sometimes", "m.gguf", NULL, NULL, NULL,
+	    NULL);
+	cr_assert_eq(r.status, 2);
+	test_run_free(&r);
+	project_free(&p);
+}
