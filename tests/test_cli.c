@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "builtin.h"
 #include "ggufw.h"
 #include "jsontree.h"
 #include "testutil.h"
@@ -294,4 +295,41 @@ Test(cli, version_and_help)
 	cr_assert_eq(r.status, 0);
 	cr_assert(strstr(r.out, "--explain") != NULL);
 	test_run_free(&r);
+}
+
+/* Every example of gguflint(1) runs, from the source directory. */
+Test(cli, man_page_examples_run)
+{
+	char *path = xasprintf("%s/man/gguflint.1", test_srcdir()), *man;
+	char *line, *save = NULL;
+	struct gl_error err;
+	size_t len, n = 0;
+
+	cr_assert(read_whole_file(path, 1u << 20, &man, &len, &err) == 0, "%s",
+	    err.msg);
+	cr_assert(chdir(test_srcdir()) == 0);
+	for (line = strtok_r(man, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		const char *argv[16];
+		char *tok, *s2 = NULL;
+		struct test_run r;
+		size_t argc = 0;
+
+		if (strncmp(line, ".Dl $ gguflint", 14) != 0)
+			continue;
+		for (tok = strtok_r(line + 14, " ", &s2); tok != NULL &&
+		    argc < 15; tok = strtok_r(NULL, " ", &s2))
+			argv[argc++] = tok;
+		argv[argc] = NULL;
+		test_run_bin(&r, argv, NULL, 0);
+		cr_expect(r.status == 0 || r.status == 1, "example %zu exits "
+		    "%d: %s", n, r.status, r.err);
+		cr_expect(strstr(r.err, "gguflint:") == NULL, "example %zu: "
+		    "%s", n, r.err);
+		test_run_free(&r);
+		n++;
+	}
+	cr_assert_geq(n, 10, "examples found: %zu", n);
+	free(man);
+	free(path);
 }
