@@ -22,6 +22,7 @@ struct cstate {
 	struct policy *pol;
 	struct config *cfg;
 	const char *dir;	/* the configuration file's directory */
+	bool load_rules;	/* read the rule files it names */
 };
 
 char *
@@ -381,6 +382,8 @@ load_rule_files(struct ydoc *d, yaml_node_t *root, struct cstate *c,
 
 			if (f == NULL || *f == '\0')
 				return ydoc_error(d, e, err, "expected a path");
+			if (!c->load_rules)
+				continue;
 			path = f[0] == '/' ? xstrdup(f) :
 			    xasprintf("%s/%s", c->dir, f);
 			rc = declrule_load_file(c->cat, path, err);
@@ -393,35 +396,47 @@ load_rule_files(struct ydoc *d, yaml_node_t *root, struct cstate *c,
 }
 
 int
-config_load(const char *path, struct catalog *cat, struct policy *pol,
+config_parse(const char *origin, const char *dir, const char *text,
+    size_t len, bool load_rules, struct catalog *cat, struct policy *pol,
     struct config *cfg, struct gl_error *err)
 {
-	struct cstate c = { cat, pol, cfg, NULL };
-	char abs[PATH_MAX], *text, *slash;
+	struct cstate c = { cat, pol, cfg, NULL, load_rules };
 	struct ydoc d;
-	size_t len;
 	int rc;
 
 	memset(cfg, 0, sizeof *cfg);
-	cfg->path = xstrdup(path);
-	if (realpath(path, abs) == NULL)
-		return gl_error_set(err, "%s: %s", path, strerror(errno));
-	if ((slash = strrchr(abs, '/')) != NULL)
-		*slash = '\0';
+	cfg->path = xstrdup(origin);
 	free(pol->base);
-	pol->base = xstrdup(*abs ? abs : "/");
+	pol->base = xstrdup(dir);
 	c.dir = pol->base;
-	if (read_whole_file(path, 1u << 20, &text, &len, err) < 0)
-		return -1;
-	rc = ydoc_load(&d, path, text, len, err);
-	free(text);
-	if (rc < 0)
+	if (ydoc_load(&d, origin, text, len, err) < 0)
 		return -1;
 	rc = load_rule_files(&d, ydoc_root(&d), &c, err);
 	if (rc == 0 && ydoc_root(&d) != NULL)
 		rc = ydoc_fields(&d, ydoc_root(&d), config_fields,
 		    sizeof config_fields / sizeof config_fields[0], &c, err);
 	ydoc_free(&d);
+	return rc;
+}
+
+int
+config_load(const char *path, struct catalog *cat, struct policy *pol,
+    struct config *cfg, struct gl_error *err)
+{
+	char abs[PATH_MAX], *text, *slash;
+	size_t len;
+	int rc;
+
+	memset(cfg, 0, sizeof *cfg);
+	if (realpath(path, abs) == NULL)
+		return gl_error_set(err, "%s: %s", path, strerror(errno));
+	if ((slash = strrchr(abs, '/')) != NULL)
+		*slash = '\0';
+	if (read_whole_file(path, 1u << 20, &text, &len, err) < 0)
+		return -1;
+	rc = config_parse(path, *abs ? abs : "/", text, len, true, cat, pol,
+	    cfg, err);
+	free(text);
 	return rc;
 }
 

@@ -41,6 +41,14 @@ char *config_find(void);
  */
 int config_load(const char *path, struct catalog *cat, struct policy *pol,
     struct config *cfg, struct gl_error *err);
+/*
+ * config_parse: the same for text (len bytes) named origin, whose
+ * relative paths and globs are relative to dir; load_rules false skips
+ * reading the rule files it names (for fuzzing).
+ */
+int config_parse(const char *origin, const char *dir, const char *text,
+    size_t len, bool load_rules, struct catalog *cat, struct policy *pol,
+    struct config *cfg, struct gl_error *err);
 void config_free(struct config *cfg);
 
 #endif

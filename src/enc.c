@@ -140,8 +140,19 @@ enc_json_string(struct strbuf *sb, const void *s, size_t n)
 
 	strbuf_addc(sb, '"');
 	while (n > 0) {
-		size_t len = enc_utf8_decode(p, n, &cp, &ok);
+		size_t len, run = 0;
 
+		/* plain printable ASCII goes out in one piece */
+		while (run < n && p[run] >= 0x20 && p[run] < 0x80 &&
+		    p[run] != '"' && p[run] != '\\')
+			run++;
+		if (run > 0) {
+			strbuf_add(sb, p, run);
+			p += run;
+			n -= run;
+			continue;
+		}
+		len = enc_utf8_decode(p, n, &cp, &ok);
 		switch (cp) {
 		case '"':
 			strbuf_adds(sb, "\\\"");

@@ -158,9 +158,22 @@ fail:
 }
 
 void
+gguf_open_mem(struct gguf_file *f, const char *name, const void *data,
+    uint64_t size)
+{
+	memset(f, 0, sizeof *f);
+	f->fd = -1;
+	f->alignment = GGUF_DEFAULT_ALIGNMENT;
+	f->path = xstrdup(name);
+	f->map = size > 0 ? data : NULL;
+	f->size = size;
+	f->borrowed = true;
+}
+
+void
 gguf_close(struct gguf_file *f)
 {
-	if (f->map != NULL)
+	if (f->map != NULL && !f->borrowed)
 		munmap((void *)f->map, (size_t)f->size);
 	if (f->fd >= 0)
 		close(f->fd);
@@ -825,6 +838,13 @@ gguf_parse(struct gguf_file *f, struct diag_list *dl)
 	memset(&r, 0, sizeof r);
 	r.f = f;
 	r.dl = dl;
+	/* Parsing again starts afresh (after a SIGBUS, say). */
+	free(f->kv);
+	free(f->tensors);
+	f->kv = NULL;
+	f->tensors = NULL;
+	f->kv_n = f->tensors_n = 0;
+	f->header_complete = f->is_gguf = f->big_endian = false;
 	f->alignment = GGUF_DEFAULT_ALIGNMENT;
 	if (!parse_preamble(&r) || !parse_counts(&r))
 		return;

@@ -88,6 +88,7 @@ struct gguf_file {
 	int fd;
 	const uint8_t *map;
 	uint64_t size;
+	bool borrowed;			/* map is the caller's memory */
 
 	bool is_gguf;			/* magic and version understood */
 	bool big_endian;
@@ -116,6 +117,13 @@ int gguf_open(struct gguf_file *f, const char *path, struct gl_error *err);
  * what it could not parse is a finding.
  */
 void gguf_parse(struct gguf_file *f, struct diag_list *dl);
+
+/*
+ * gguf_open_mem: read size bytes at data instead of a file (for fuzzing and
+ * tests); data must outlive f. name is used in messages.
+ */
+void gguf_open_mem(struct gguf_file *f, const char *name, const void *data,
+    uint64_t size);
 
 void gguf_close(struct gguf_file *f);
 

@@ -1,5 +1,8 @@
 /*
- * lint.c - the pipeline for one file (see lint.h).
+ * lint.c - the pipeline for one file (see lint.h): read the header, the
+ * model facts, the weight forms and the plan, then every check of the
+ * registry, then the user's policy. File reads run under guard_call(), so
+ * a file truncated while it is read is reported (F032), not a crash.
  */
 #include "config.h"
 
@@ -7,23 +10,24 @@
 #include <string.h>
 
 #include "checks.h"
+#include "guard.h"
 #include "lint.h"
 
-int
-lint_file(const char *path, const struct lint_options *o,
-    struct lint_result *res, struct gl_error *err)
+struct run_args {
+	const struct lint_options *o;
+	struct lint_result *res;
+};
+
+/* Everything that reads the mapped file. */
+static void
+analyse(void *arg)
 {
+	const struct lint_options *o = ((struct run_args *)arg)->o;
+	struct lint_result *res = ((struct run_args *)arg)->res;
 	struct check_ctx ctx;
 	const struct check *c;
 
-	memset(res, 0, sizeof *res);
-	res->path = xstrdup(path);
-	diag_list_init(&res->diags, o->cat);
-	if (gguf_open(&res->file, path, err) < 0)
-		return -1;
 	gguf_parse(&res->file, &res->diags);
-	res->profile = o->profile;
-	res->table = o->table;
 	if (res->file.header_complete && o->profile != NULL) {
 		res->geom = xcalloc(1, sizeof *res->geom);
 		arch_read(&res->file, res->geom, &res->diags);
@@ -49,13 +53,53 @@ lint_file(const char *path, const struct lint_options *o,
 			continue;	/* no profile, or no complete header */
 		c->run(&ctx, &res->diags);
 	}
+}
+
+static void
+lint_run(const struct lint_options *o, struct lint_result *res)
+{
+	struct run_args a = { o, res };
+
+	res->profile = o->profile;
+	res->table = o->table;
+	if (guard_call(analyse, &a) < 0) {
+		diag_add(&res->diags, "F032", 0, SUBJECT_NONE, NULL, 0, "the "
+		    "file shrank while it was being read (it was %llu bytes "
+		    "when opened); nothing more was checked",
+		    (unsigned long long)res->file.size);
+		res->file.header_complete = false;	/* do not trust it */
+		res->plan.valid = false;
+	}
 	diag_finish(&res->diags);
 	if (o->policy != NULL)
-		policy_apply(o->policy, path, &res->diags, &res->warnings);
+		policy_apply(o->policy, res->path, &res->diags, &res->warnings);
 	else
 		res->warnings = diag_count_at_least(&res->diags, SEV_WARNING) -
 		    diag_count_at_least(&res->diags, SEV_ERROR);
+}
+
+int
+lint_file(const char *path, const struct lint_options *o,
+    struct lint_result *res, struct gl_error *err)
+{
+	memset(res, 0, sizeof *res);
+	res->path = xstrdup(path);
+	diag_list_init(&res->diags, o->cat);
+	if (gguf_open(&res->file, path, err) < 0)
+		return -1;
+	lint_run(o, res);
 	return 0;
+}
+
+void
+lint_buffer(const char *name, const void *data, uint64_t size,
+    const struct lint_options *o, struct lint_result *res)
+{
+	memset(res, 0, sizeof *res);
+	res->path = xstrdup(name);
+	diag_list_init(&res->diags, o->cat);
+	gguf_open_mem(&res->file, name, data, size);
+	lint_run(o, res);
 }
 
 void

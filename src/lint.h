@@ -42,6 +42,10 @@ struct lint_result {
  */
 int lint_file(const char *path, const struct lint_options *o,
     struct lint_result *res, struct gl_error *err);
+
+/* lint_buffer: the same for size bytes at data (fuzzing, tests). */
+void lint_buffer(const char *name, const void *data, uint64_t size,
+    const struct lint_options *o, struct lint_result *res);
 void lint_result_free(struct lint_result *res);
 
 #endif

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "configfile.h"
+#include "guard.h"
 #include "report.h"
 #include "run.h"
 
@@ -222,6 +223,21 @@ run_lint(const struct options *o, struct session *s,
 	return status ? status : failed ? 1 : 0;
 }
 
+struct dump_args {
+	const struct reporter *rep;
+	struct strbuf *out;
+	const struct gguf_file *f;
+};
+
+/* The dump reads strings from the mapping: run it under the guard. */
+static void
+dump_guarded(void *arg)
+{
+	struct dump_args *a = arg;
+
+	a->rep->dump(a->out, a->f);
+}
+
 /* --dump: the header on stdout; the findings, as text, on stderr. */
 static int
 run_dump(const struct options *o, struct session *s,
@@ -238,7 +254,11 @@ run_dump(const struct options *o, struct session *s,
 			fail(&err);
 			status = 2;
 		} else {
-			rep->dump(out, &res.file);
+			struct dump_args da = { rep, out, &res.file };
+
+			if (guard_call(dump_guarded, &da) < 0)
+				strbuf_adds(out, "\n(the file shrank while it "
+				    "was being printed)\n");
 			report_text_file(&diags, &res, true, NULL);
 			fputs(strbuf_cstr(&diags), stderr);
 			strbuf_reset(&diags);

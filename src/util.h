@@ -20,6 +20,8 @@
 #else
 #define GL_PRINTF(a, b)
 #endif
+/* GL_VPRINTF: for functions that take a va_list (format checked, args not). */
+#define GL_VPRINTF(a) GL_PRINTF(a, 0)
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
@@ -78,7 +80,8 @@ void strbuf_add(struct strbuf *sb, const void *p, size_t n);
 void strbuf_addc(struct strbuf *sb, char c);
 void strbuf_adds(struct strbuf *sb, const char *s);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) GL_PRINTF(2, 3);
-void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+    GL_VPRINTF(2);
 /* strbuf_detach: return the buffer (caller frees) and reset sb. Never NULL. */
 char *strbuf_detach(struct strbuf *sb);
 /* strbuf_cstr: the contents, NUL-terminated; never NULL. */

@@ -54,7 +54,8 @@ void test_run_free(struct test_run *r);
 /* test_srcdir: $GGUFLINT_SRCDIR or "." */
 const char *test_srcdir(void);
 
-/* 1 when built with AddressSanitizer (address-space limits do not apply). */
+/* 1 when built with AddressSanitizer or run under valgrind
+ * ($GGUFLINT_VALGRIND): address-space limits do not apply there. */
 int test_have_asan(void);
 
 #endif

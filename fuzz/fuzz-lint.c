@@ -1,0 +1,61 @@
+/*
+ * fuzz-lint.c - libFuzzer harness: the whole lint of a GGUF file under a
+ * fixed profile (mobile_2gb, its probed mobile table) and every reporter.
+ */
+#include "config.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "captable.h"
+#include "lint.h"
+#include "report.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static struct catalog cat;
+static struct profile prof;
+static struct captable table;
+static struct policy pol;
+
+static void
+setup(void)
+{
+	struct gl_error err;
+
+	if (catalog_load_builtin(&cat, &err) < 0 ||
+	    profile_load("mobile_2gb", &prof, &err) < 0 ||
+	    captable_load(prof.kernels, &table, &err) < 0)
+		__builtin_trap();
+	captable_probe(&table, NULL);
+	policy_init(&pol);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct lint_options lo = { 0 };
+	struct report_opts ro = { true, false };
+	struct strbuf sb = STRBUF_INIT;
+	struct lint_result res;
+	const struct reporter *r;
+
+	if (cat.n == 0)
+		setup();
+	lo.cat = &cat;
+	lo.policy = &pol;
+	lo.profile = &prof;
+	lo.table = &table;
+	lo.strict = true;
+	lint_buffer("fuzz.gguf", data, size, &lo, &res);
+	for (r = reporters; r->name != NULL; r++) {
+		if (r->file == NULL)
+			continue;
+		r->begin(&sb);
+		r->file(&sb, &res, true, &ro);
+		r->end(&sb);
+	}
+	strbuf_free(&sb);
+	lint_result_free(&res);
+	return 0;
+}

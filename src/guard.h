@@ -1,0 +1,17 @@
+/*
+ * guard.h - reading a mapped file that may shrink under us. When a file is
+ * truncated after it was mapped, touching a page past its new end raises
+ * SIGBUS; guard_call() runs a function with a handler armed that turns that
+ * signal into a return value, so a changing file is a finding, not a crash.
+ */
+#ifndef GGUFLINT_GUARD_H
+#define GGUFLINT_GUARD_H
+
+/*
+ * guard_call: run fn(arg). Returns 0, or -1 when fn touched a page of a
+ * mapping beyond the end of its file (fn was abandoned where it stood:
+ * memory it allocated may leak, nothing else is harmed). Nests; per thread.
+ */
+int guard_call(void (*fn)(void *), void *arg);
+
+#endif

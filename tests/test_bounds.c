@@ -1,0 +1,170 @@
+/*
+ * test_bounds.c - resource bounds: headers built to be slow (hundreds of
+ * thousands of keys or tensor names, duplicates, deep nesting) lint in
+ * bounded memory, a small multiple of the header, under an address-space
+ * limit; findings are capped per rule; and a file truncated after it was
+ * mapped gives a finding, not SIGBUS. Timing lives in make bench
+ * (bench/scale.sh), not here.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "ggufw.h"
+#include "guard.h"
+#include "testutil.h"
+
+#define N_RECORDS 200000
+
+static char *
+slow_file(const char *kind, size_t *size)
+{
+	struct ggufw w;
+	const int64_t ne[] = { 8 };
+	char name[32];
+	unsigned long i;
+	char *path;
+
+	ggufw_init(&w, false);
+	if (strcmp(kind, "keys") == 0 || strcmp(kind, "dupkeys") == 0) {
+		ggufw_header(&w, "GGUF", 3, 0, N_RECORDS);
+		for (i = 0; i < N_RECORDS; i++) {
+			snprintf(name, sizeof name, "k.%08lu",
+			    kind[0] == 'd' ? 0UL : i);
+			ggufw_kv_u32(&w, name, (uint32_t)i);
+		}
+	} else {
+		ggufw_header(&w, "GGUF", 3, N_RECORDS, 0);
+		for (i = 0; i < N_RECORDS; i++) {
+			snprintf(name, sizeof name, "t.%08lu",
+			    kind[0] == 'd' ? 0UL : i);
+			ggufw_tensor_info(&w, name, 1, ne, 0, (uint64_t)i * 32);
+		}
+		ggufw_pad(&w, 32);
+		for (i = 0; i < (unsigned long)N_RECORDS * 32; i++)
+			ggufw_u8(&w, 0);
+	}
+	*size = w.out.len;
+	path = test_tmpfile(w.out.buf, w.out.len);
+	ggufw_free(&w);
+	return path;
+}
+
+/* Lint under an address-space limit of 64 MiB + 12 x the file. */
+static void
+lint_bounded(const char *kind, int want_status, const char *want_code)
+{
+	size_t size;
+	char *path = slow_file(kind, &size);
+	const char *argv[] = { "--no-config", "--select=F", path, NULL };
+	unsigned long long limit = test_have_asan() ? 0 :
+	    (64ull << 20) + 12ull * size;
+	struct test_run r;
+	size_t lines = 0;
+	const char *p;
+
+	test_run_bin(&r, argv, NULL, limit);
+	cr_assert_eq(r.status, want_status, "%s: status %d, stderr %s", kind,
+	    r.status, r.err);
+	if (want_code != NULL)
+		cr_assert(strstr(r.out, want_code) != NULL, "%s", kind);
+	for (p = r.out; (p = strchr(p, '\n')) != NULL; p++)
+		lines++;
+	cr_assert(lines <= DIAG_MAX_PER_RULE + 1, "%s: %zu lines: findings "
+	    "are capped per rule", kind, lines);
+	if (want_code != NULL)
+		cr_assert(strstr(r.out, "more ") != NULL, "%s: the cap is "
+		    "reported", kind);
+	test_run_free(&r);
+	unlink(path);
+	free(path);
+}
+
+Test(bounds, many_keys)
+{
+	lint_bounded("keys", 0, NULL);
+}
+
+Test(bounds, many_duplicate_keys)
+{
+	lint_bounded("dupkeys", 1, "F013");
+}
+
+Test(bounds, many_tensors)
+{
+	lint_bounded("tensors", 0, NULL);
+}
+
+Test(bounds, many_duplicate_tensor_names)
+{
+	lint_bounded("duptensors", 1, "F017");
+}
+
+/* Arrays nested far beyond the limit stop at the limit. */
+Test(bounds, deep_nesting_is_bounded)
+{
+	struct ggufw w;
+	struct test_lint t;
+	unsigned long i;
+
+	ggufw_init(&w, false);
+	ggufw_header(&w, "GGUF", 3, 0, 1);
+	ggufw_kv_arr_begin(&w, "deep", GGUFW_ARRAY, 1);
+	for (i = 1; i < 1000000; i++) {
+		ggufw_i32(&w, GGUFW_ARRAY);
+		ggufw_u64(&w, 1);
+	}
+	ggufw_i32(&w, GGUFW_UINT8);
+	ggufw_u64(&w, 0);
+	test_lint_bytes(&t, w.out.buf, w.out.len);
+	cr_assert_geq(test_count(&t, "F011"), 1, "%s", test_codes(&t));
+	cr_assert_leq(t.res.diags.n, 3);
+	test_lint_free(&t);
+	ggufw_free(&w);
+}
+
+struct parse_args {
+	struct gguf_file *f;
+	struct diag_list *dl;
+};
+
+static void
+parse(void *arg)
+{
+	struct parse_args *a = arg;
+
+	gguf_parse(a->f, a->dl);
+}
+
+/* A file truncated after it was mapped: SIGBUS becomes a return value. */
+Test(bounds, truncated_after_open_is_not_a_crash)
+{
+	struct catalog cat;
+	struct diag_list dl;
+	struct gguf_file f;
+	struct gl_error err;
+	struct parse_args a = { &f, &dl };
+	size_t size;
+	char *path = slow_file("keys", &size);
+
+	cr_assert(catalog_load_builtin(&cat, &err) == 0);
+	diag_list_init(&dl, &cat);
+	cr_assert(gguf_open(&f, path, &err) == 0, "%s", err.msg);
+	cr_assert(truncate(path, 4096) == 0);
+	cr_assert_eq(guard_call(parse, &a), -1, "the parse must hit the "
+	    "missing pages and be stopped");
+	/* the guard is re-armed for the next call */
+	cr_assert_eq(guard_call(parse, &a), -1);
+	gguf_close(&f);
+	diag_list_free(&dl);
+	catalog_free(&cat);
+	unlink(path);
+	free(path);
+}
