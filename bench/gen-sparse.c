@@ -6,10 +6,13 @@
  * sizes), and the tensor data is a hole made by ftruncate(), so a file of
  * tens of gigabytes takes a few megabytes of disk.
  *
- *	gen-sparse OUT.gguf [8b|70b]
+ *	gen-sparse OUT.gguf [8b|70b|235b-moe|1b-data]
  *
  * Tensors are Q4_K (256 elements in 144 bytes), except token_embd and
- * output in Q6_K (256 in 210) and the norms in F32; alignment 32.
+ * output in Q6_K (256 in 210) and the norms in F32; alignment 32. 235b-moe
+ * has 128 experts (8 used) in 3-D expert tensors. 1b-data is small and not
+ * sparse: its data is written, pseudo-random with finite scales, for the
+ * --deep throughput benchmark.
  * Exit status: 0 written, 1 could not write, 2 usage.
  */
 #include <errno.h>
@@ -29,11 +32,18 @@ struct gen_shape {
 	uint32_t n_head;
 	uint32_t n_head_kv;
 	uint32_t n_ff;
+	uint32_t n_expert;	/* 0: dense FFN */
+	uint32_t n_expert_used;
+	int data;		/* write the data instead of a hole */
 };
 
 static const struct gen_shape gen_shapes[] = {
-	{ "8b", "Sparse Llama 8B", "8B", 32, 4096, 32, 8, 14336 },
-	{ "70b", "Sparse Llama 70B", "70B", 80, 8192, 64, 8, 28672 },
+	{ "8b", "Sparse Llama 8B", "8B", 32, 4096, 32, 8, 14336, 0, 0, 0 },
+	{ "70b", "Sparse Llama 70B", "70B", 80, 8192, 64, 8, 28672, 0, 0, 0 },
+	{ "235b-moe", "Sparse MoE 235B-A22B", "235B", 94, 4096, 64, 4, 1536,
+	    128, 8, 0 },
+	{ "1b-data", "Llama 1B with data", "1B", 16, 2048, 32, 8, 8192, 0, 0,
+	    1 },
 };
 
 #define GEN_VOCAB 128256u
@@ -115,6 +125,11 @@ add_metadata(struct ggufw_model *m, const struct gen_shape *s)
 	ggufw_model_kv_u32(m, "llama.context_length", GEN_CONTEXT);
 	ggufw_model_kv_u32(m, "llama.embedding_length", s->n_embd);
 	ggufw_model_kv_u32(m, "llama.feed_forward_length", s->n_ff);
+	if (s->n_expert > 0) {
+		ggufw_model_kv_u32(m, "llama.expert_count", s->n_expert);
+		ggufw_model_kv_u32(m, "llama.expert_used_count",
+		    s->n_expert_used);
+	}
 	ggufw_model_kv_u32(m, "llama.attention.head_count", s->n_head);
 	ggufw_model_kv_u32(m, "llama.attention.head_count_kv", s->n_head_kv);
 	ggufw_model_kv_f32(m, "llama.rope.freq_base", 500000.0f);
@@ -171,6 +186,20 @@ add_tensors(struct ggufw_model *m, const struct gen_shape *s)
 		    GEN_Q4_K);
 		ggufw_model_tensor(m, LAYER("ffn_norm.weight"), 1, &embd,
 		    GEN_F32);
+		if (s->n_expert > 0) {
+			int64_t x = s->n_expert;
+			int64_t up[3] = { embd, ff, x }, down[3] = { ff, embd, x };
+
+			add_tensor2(m, LAYER("ffn_gate_inp.weight"), embd, x,
+			    GGUFW_GGML_F32, 1, 4);
+			ggufw_model_tensor(m, LAYER("ffn_gate_exps.weight"), 3,
+			    up, GEN_Q4_K);
+			ggufw_model_tensor(m, LAYER("ffn_up_exps.weight"), 3, up,
+			    GEN_Q4_K);
+			ggufw_model_tensor(m, LAYER("ffn_down_exps.weight"), 3,
+			    down, GEN_Q4_K);
+			continue;
+		}
 		add_tensor2(m, LAYER("ffn_gate.weight"), embd, ff, GEN_Q4_K);
 		add_tensor2(m, LAYER("ffn_up.weight"), embd, ff, GEN_Q4_K);
 		add_tensor2(m, LAYER("ffn_down.weight"), ff, embd, GEN_Q4_K);
@@ -183,7 +212,8 @@ add_tensors(struct ggufw_model *m, const struct gen_shape *s)
 static void
 usage(void)
 {
-	fputs("usage: gen-sparse OUT.gguf [8b|70b]\n", stderr);
+	fputs("usage: gen-sparse OUT.gguf [8b|70b|235b-moe|1b-data]\n",
+	    stderr);
 	exit(2);
 }
 
@@ -208,7 +238,20 @@ main(int argc, char **argv)
 	ggufw_model_init(&m, false, GGUFW_DEFAULT_ALIGNMENT);
 	add_metadata(&m, shape);
 	add_tensors(&m, shape);
-	if (ggufw_model_finish_sparse(&m, argv[1]) != 0) {
+	if (shape->data) {
+		struct strbuf sb = STRBUF_INIT;
+		int rc;
+
+		ggufw_model_finish(&m, &sb, GGUFW_DATA_RANDOM);
+		rc = ggufw_write_file(argv[1], sb.buf, sb.len);
+		strbuf_free(&sb);
+		if (rc != 0) {
+			fprintf(stderr, "gen-sparse: %s: %s\n", argv[1],
+			    strerror(errno));
+			ggufw_model_free(&m);
+			return 1;
+		}
+	} else if (ggufw_model_finish_sparse(&m, argv[1]) != 0) {
 		fprintf(stderr, "gen-sparse: %s: %s\n", argv[1],
 		    strerror(errno));
 		ggufw_model_free(&m);

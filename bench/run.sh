@@ -65,7 +65,7 @@ cat_header() {
 	head -c "$2" "$1"
 }
 
-for shape in 8b 70b; do
+for shape in 8b 70b 235b-moe; do
 	f="$tmp/llama-$shape.gguf"
 	"$gen" "$f" "$shape" >/dev/null
 	header=$("$gguflint" --dump --format json "$f" 2>/dev/null |
@@ -88,3 +88,19 @@ for shape in 8b 70b; do
 	row "sparse llama $shape (vs header)" "${g} us" "${c} us" \
 	    "$(awk "BEGIN{printf \"%.2fx\", $g/($c?$c:1)}")" "${gr} KiB"
 done
+
+# --deep: a 1B model with real (pseudo-random) data, read from the page
+# cache, beside cat of the same file; the goal is 70 % of cat's throughput.
+f="$tmp/llama-1b-data.gguf"
+"$gen" "$f" 1b-data >/dev/null
+size=$(stat -c %s "$f")
+cat "$f" >/dev/null; cat "$f" >/dev/null	# into the page cache
+runs=3
+c=$(wall_us cat "$f")
+g=$(wall_us "$gguflint" --no-config --deep "$f")
+gr=$(peak_kib "$gguflint" --no-config --deep "$f")
+awk -v s="$size" -v c="$c" -v g="$g" -v r="$gr" -v n="$(nproc)" 'BEGIN {
+	printf "deep scan of %.0f MB (Q4_K/Q6_K/F32, in the page cache), %d threads:\n", s / 1e6, n
+	printf "  cat %8.1f ms  %6.2f GB/s\n", c / 1000, s / c / 1000
+	printf "  --deep %5.1f ms  %6.2f GB/s  (%.0f%% of cat; peak RSS %d KiB)\n", g / 1000, s / g / 1000, 100 * c / g, r
+}'

@@ -22,6 +22,7 @@ const char *const catalog_files[] = {
 	"rules/P-plan.yaml",
 	"rules/W-forms.yaml",
 	"rules/K-kernels.yaml",
+	"rules/D-data.yaml",
 	NULL
 };
 

@@ -11,5 +11,6 @@ const struct check checks[] = {
 	{ "forms", 'W', true, check_forms },
 	{ "kernels", 'K', true, check_kernels },
 	{ "declared", 0, true, check_declared },
+	{ "deep", 'D', true, check_deep },
 	{ NULL, 0, false, NULL }
 };

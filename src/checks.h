@@ -6,6 +6,7 @@
 #define GGUFLINT_CHECKS_H
 
 #include "arch.h"
+#include "deep.h"
 #include "diag.h"
 #include "gguf.h"
 #include "plan.h"
@@ -20,6 +21,7 @@ struct check_ctx {
 	const struct weight_form *forms;	/* one per tensor, or NULL */
 	const struct captable *table;	/* the profile's, probed, or NULL */
 	bool strict;
+	const struct deep_stats *deep;	/* --deep: one per tensor, or NULL */
 };
 
 struct check {
@@ -37,5 +39,6 @@ void check_plan(const struct check_ctx *ctx, struct diag_list *dl);
 void check_forms(const struct check_ctx *ctx, struct diag_list *dl);
 void check_kernels(const struct check_ctx *ctx, struct diag_list *dl);
 void check_declared(const struct check_ctx *ctx, struct diag_list *dl);
+void check_deep(const struct check_ctx *ctx, struct diag_list *dl);
 
 #endif

@@ -38,6 +38,10 @@ analyse(void *arg)
 		plan_make(res->geom, &res->file, o->profile, &o->request,
 		    res->forms, &res->plan);
 	}
+	if (res->file.header_complete && o->deep) {
+		res->deep = xcalloc(res->file.tensors_n + 1, sizeof *res->deep);
+		deep_scan(&res->file, res->deep, o->threads);
+	}
 	ctx.file = &res->file;
 	ctx.geom = res->geom;
 	ctx.profile = o->profile;
@@ -45,6 +49,7 @@ analyse(void *arg)
 	ctx.forms = res->forms;
 	ctx.table = o->table;
 	ctx.strict = o->strict;
+	ctx.deep = res->deep;
 	for (c = checks; c->run != NULL; c++) {
 		if (c->needs_header && !res->file.header_complete)
 			continue;
@@ -108,6 +113,7 @@ lint_result_free(struct lint_result *res)
 	gguf_close(&res->file);
 	plan_free(&res->plan);
 	free(res->forms);
+	free(res->deep);
 	free(res->geom);
 	diag_list_free(&res->diags);
 	free(res->path);

@@ -7,6 +7,7 @@
 #define GGUFLINT_LINT_H
 
 #include "arch.h"
+#include "deep.h"
 #include "diag.h"
 #include "gguf.h"
 #include "plan.h"
@@ -20,6 +21,8 @@ struct lint_options {
 	const struct profile *profile;	/* NULL: no plan */
 	const struct captable *table;	/* the profile's, probed */
 	bool strict;			/* the profile's, or --strict */
+	bool deep;			/* --deep: read the tensor data */
+	unsigned threads;		/* for --deep; 0: one per CPU */
 	struct plan_request request;
 };
 
@@ -29,6 +32,7 @@ struct lint_result {
 	struct model_geom *geom;	/* NULL without a complete header */
 	struct plan plan;		/* plan.valid false when none */
 	struct weight_form *forms;	/* one per tensor, or NULL */
+	struct deep_stats *deep;	/* --deep: one per tensor, or NULL */
 	const struct profile *profile;
 	const struct captable *table;
 	struct diag_list diags;		/* as the policy leaves them, sorted */

@@ -26,7 +26,8 @@ enum {
 	OPT_FAIL_ON,
 	OPT_MAX_WARNINGS,
 	OPT_STATISTICS,
-	OPT_COLOR
+	OPT_COLOR,
+	OPT_DEEP
 };
 
 static const struct option long_options[] = {
@@ -45,6 +46,7 @@ static const struct option long_options[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "statistics", no_argument, NULL, OPT_STATISTICS },
 	{ "color", required_argument, NULL, OPT_COLOR },
+	{ "deep", no_argument, NULL, OPT_DEEP },
 	{ "select", required_argument, NULL, OPT_SELECT },
 	{ "ignore", required_argument, NULL, OPT_IGNORE },
 	{ "dump", no_argument, NULL, OPT_DUMP },
@@ -72,6 +74,8 @@ options_usage(FILE *fp)
 	    "                      q5_0 q5_1 turboquant4\n"
 	    "      --strict        as if the profile were strict\n"
 	    "      --plan          also print the memory plan\n"
+	    "      --deep          also read the tensor data (NaN/Inf, zeros, "
+	    "statistics)\n"
 	    "  -f, --format FMT    output format: text (default) or json\n"
 	    "      --select LIST   only these codes, slugs or families "
 	    "(comma-separated)\n"
@@ -180,6 +184,9 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 			break;
 		case OPT_PLAN:
 			o->show_plan = true;
+			break;
+		case OPT_DEEP:
+			o->deep = true;
 			break;
 		case OPT_LIST_PROFILES:
 			if (set_mode(o, MODE_LIST_PROFILES, err) < 0)

@@ -30,6 +30,7 @@ struct options {
 	uint64_t ctx;			/* 0: the profile's or model's */
 	const char *kv;			/* KV cache type name, or NULL */
 	bool show_plan;			/* --plan */
+	bool deep;			/* --deep */
 	bool strict;			/* --strict */
 	const char *config;		/* --config FILE */
 	bool no_config;			/* --no-config */

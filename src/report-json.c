@@ -91,6 +91,8 @@ report_json_file(struct strbuf *out, const struct lint_result *res,
 	report_plan_json(out, res);
 	strbuf_adds(out, ", \"forms\": ");
 	report_json_forms(out, res);
+	strbuf_adds(out, ", \"deep\": ");
+	report_json_deep(out, res);
 	strbuf_adds(out, "}");
 }
 
@@ -250,4 +252,53 @@ report_json_forms(struct strbuf *out, const struct lint_result *res)
 	}
 	strbuf_adds(out, res->forms != NULL && res->file.tensors_n ?
 	    "\n  ]" : "]");
+}
+
+/* JSON numbers for doubles: shortest round trip; NaN (no data) as null. */
+static void
+add_double(struct strbuf *out, double v)
+{
+	if (!isfinite(v))
+		strbuf_adds(out, "null");
+	else
+		strbuf_addf(out, "%.17g", v);
+}
+
+void
+report_json_deep(struct strbuf *out, const struct lint_result *res)
+{
+	size_t i, n = 0;
+
+	if (res->deep == NULL) {
+		strbuf_adds(out, "null");
+		return;
+	}
+	strbuf_adds(out, "[");
+	for (i = 0; i < res->file.tensors_n; i++) {
+		const struct deep_stats *s = &res->deep[i];
+		const struct gguf_tensor *t = &res->file.tensors[i];
+		double mean = s->finite ? s->sum / (double)s->finite : NAN;
+		double rms = s->finite ? sqrt(s->sum_sq / (double)s->finite) :
+		    NAN;
+
+		if (!s->scanned)
+			continue;
+		strbuf_adds(out, n++ ? ",\n    {\"name\": " :
+		    "\n    {\"name\": ");
+		enc_json_string(out, t->name.p, (size_t)t->name.n);
+		strbuf_addf(out, ", \"count\": %" PRIu64 ", \"dequantized\": "
+		    "%s, \"min\": ", s->count, s->dequantized ? "true" :
+		    "false");
+		add_double(out, s->finite ? s->min : NAN);
+		strbuf_adds(out, ", \"max\": ");
+		add_double(out, s->finite ? s->max : NAN);
+		strbuf_adds(out, ", \"mean\": ");
+		add_double(out, mean);
+		strbuf_adds(out, ", \"rms\": ");
+		add_double(out, rms);
+		strbuf_addf(out, ", \"nonfinite\": %" PRIu64 ", \"zeros\": %"
+		    PRIu64 ", \"sha256\": \"%s\"}", s->nonfinite, s->zeros,
+		    s->truncated ? "" : s->sha256);
+	}
+	strbuf_adds(out, n ? "\n  ]" : "]");
 }

@@ -57,6 +57,7 @@ void report_json_profiles(struct strbuf *out);
 void report_json_kernels(struct strbuf *out, const struct captable *t,
     size_t n);
 void report_json_forms(struct strbuf *out, const struct lint_result *res);
+void report_json_deep(struct strbuf *out, const struct lint_result *res);
 
 void report_sarif_begin(struct strbuf *out);
 void report_sarif_file(struct strbuf *out, const struct lint_result *res,

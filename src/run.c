@@ -139,6 +139,7 @@ session_setup(const struct options *o, struct session *s,
 		return -1;
 	s->lo.cat = &s->cat;
 	s->lo.policy = &s->policy;
+	s->lo.deep = o->deep;
 	s->ro.show_plan = o->show_plan;
 	s->ro.color = use_color(o->color);
 	if (o->mode == MODE_LINT && load_target(o, s, err) < 0)

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "sha256.h"
@@ -53,9 +54,9 @@ sha256_store_be32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
-/* sha256_compress: fold one 64-byte block into the running state. */
+/* sha256_compress_c: fold one 64-byte block into the running state. */
 static void
-sha256_compress(uint32_t state[8], const uint8_t *block)
+sha256_compress_c(uint32_t state[8], const uint8_t *block)
 {
 	uint32_t w[64];
 	uint32_t a, b, c, d, e, f, g, h, t1, t2;
@@ -107,6 +108,84 @@ sha256_compress(uint32_t state[8], const uint8_t *block)
 	state[5] += f;
 	state[6] += g;
 	state[7] += h;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define SHA256_HAVE_NI 1
+
+/*
+ * sha256_compress_ni: the same with the x86 SHA extensions. The state is
+ * kept as the instructions want it, (A,B,E,F) and (C,D,G,H); each group
+ * of four rounds adds four message words and their constants.
+ */
+__attribute__((target("sha,sse4.1")))
+static void
+sha256_compress_ni(uint32_t state[8], const uint8_t *block)
+{
+	const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL,
+	    0x0405060700010203ULL);
+	__m128i abef, cdgh, abef0, cdgh0, tmp, m[4];
+	unsigned i;
+
+	tmp = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&state[0]),
+	    0xB1);				/* C D A B */
+	cdgh = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&state[4]),
+	    0x1B);				/* H G F E */
+	abef = _mm_alignr_epi8(tmp, cdgh, 8);
+	cdgh = _mm_blend_epi16(cdgh, tmp, 0xF0);
+	abef0 = abef;
+	cdgh0 = cdgh;
+	for (i = 0; i < 16; i++) {
+		__m128i *w = &m[i % 4];
+
+		if (i < 4)
+			*w = _mm_shuffle_epi8(_mm_loadu_si128(
+			    (const __m128i *)(block + 16 * i)), bswap);
+		else
+			*w = _mm_sha256msg2_epu32(_mm_add_epi32(
+			    _mm_sha256msg1_epu32(m[i % 4], m[(i + 1) % 4]),
+			    _mm_alignr_epi8(m[(i + 3) % 4], m[(i + 2) % 4], 4)),
+			    m[(i + 3) % 4]);
+		tmp = _mm_add_epi32(*w, _mm_loadu_si128(
+		    (const __m128i *)&sha256_k[4 * i]));
+		cdgh = _mm_sha256rnds2_epu32(cdgh, abef, tmp);
+		abef = _mm_sha256rnds2_epu32(abef, cdgh,
+		    _mm_shuffle_epi32(tmp, 0x0E));
+	}
+	abef = _mm_add_epi32(abef, abef0);
+	cdgh = _mm_add_epi32(cdgh, cdgh0);
+	tmp = _mm_shuffle_epi32(abef, 0x1B);	/* F E B A */
+	cdgh = _mm_shuffle_epi32(cdgh, 0xB1);	/* D C H G */
+	_mm_storeu_si128((__m128i *)&state[0], _mm_blend_epi16(tmp, cdgh,
+	    0xF0));
+	_mm_storeu_si128((__m128i *)&state[4], _mm_alignr_epi8(cdgh, tmp, 8));
+}
+#endif
+
+/* The block function this CPU runs: the SHA extensions when it has them. */
+static void (*sha256_block)(uint32_t state[8], const uint8_t *block);
+
+static void
+sha256_compress(uint32_t state[8], const uint8_t *block)
+{
+	if (sha256_block == NULL) {
+		sha256_block = sha256_compress_c;
+#ifdef SHA256_HAVE_NI
+		__builtin_cpu_init();
+		if (__builtin_cpu_supports("sse4.1") &&
+		    getenv("GGUFLINT_NO_SHA_NI") == NULL) {
+			unsigned a, b, c, d;
+
+			/* CPUID leaf 7, EBX bit 29: SHA */
+			__asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d)
+			    : "a"(7), "c"(0));
+			if (b & (1u << 29))
+				sha256_block = sha256_compress_ni;
+		}
+#endif
+	}
+	sha256_block(state, block);
 }
 
 void

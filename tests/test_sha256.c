@@ -5,6 +5,8 @@
  * messages) plus digests of messages whose lengths straddle the padding
  * boundaries at 55/56 and 63/64 bytes.
  */
+#include "config.h"
+
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,4 +200,30 @@ Test(sha256, hex_is_lowercase_and_terminated)
 	cr_assert_str_eq(hex,
 	    "0f171f272f373f474f575f676f777f878f979fa7afb7bfc7cfd7dfe7eff7ff07");
 	cr_assert_eq(hex[65], 'X');
+}
+
+/* The portable block function, whatever the CPU offers (the other tests
+ * run the SHA-extension path where the CPU has it). */
+static void
+force_portable(void)
+{
+	setenv("GGUFLINT_NO_SHA_NI", "1", 1);
+}
+
+Test(sha256, portable_path_known_answers, .init = force_portable)
+{
+	static const char *const want =
+	    "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0";
+	struct sha256 ctx;
+	uint8_t d[32];
+	char hex[65], block[1000];
+	int i;
+
+	memset(block, 'a', sizeof block);
+	sha256_init(&ctx);
+	for (i = 0; i < 1000; i++)
+		sha256_update(&ctx, block, sizeof block);
+	sha256_final(&ctx, d);
+	sha256_hex(d, hex);
+	cr_assert_str_eq(hex, want);
 }

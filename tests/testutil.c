@@ -133,17 +133,26 @@ test_run_bin(struct test_run *r, const char *const argv[],
     const char *stdout_path, unsigned long long as_limit)
 {
 	const char *bin = getenv("GGUFLINT_BIN");
-	const char *args[64];
+	const char *vg = getenv("GGUFLINT_VALGRIND");
+	const char *args[72];
+	size_t i, k = 0;
 	int ofd, efd, st;
-	size_t i;
 	pid_t pid;
 
 	cr_assert(bin != NULL, "GGUFLINT_BIN is not set (run via make check)");
 	memset(r, 0, sizeof *r);
-	args[0] = bin;
+	/* make check-valgrind: every run of the program under memcheck */
+	if (vg != NULL) {
+		args[k++] = "valgrind";
+		args[k++] = "-q";
+		args[k++] = "--error-exitcode=99";
+		args[k++] = "--leak-check=full";
+		args[k++] = "--errors-for-leak-kinds=definite";
+	}
+	args[k++] = bin;
 	for (i = 0; argv[i] != NULL && i < 62; i++)
-		args[i + 1] = argv[i];
-	args[i + 1] = NULL;
+		args[k++] = argv[i];
+	args[k] = NULL;
 	ofd = stdout_path ? open(stdout_path, O_WRONLY) : tmp_fd();
 	efd = tmp_fd();
 	cr_assert(ofd >= 0);
@@ -157,7 +166,7 @@ test_run_bin(struct test_run *r, const char *const argv[],
 		}
 		dup2(ofd, 1);
 		dup2(efd, 2);
-		execv(bin, (char *const *)args);
+		execvp(args[0], (char *const *)args);
 		_exit(127);
 	}
 	cr_assert(waitpid(pid, &st, 0) == pid);
@@ -170,6 +179,8 @@ test_run_bin(struct test_run *r, const char *const argv[],
 	cr_assert(strstr(r->err, "Sanitizer") == NULL &&
 	    strstr(r->err, "runtime error:") == NULL, "%s", r->err);
 	cr_assert(r->status != 86, "AddressSanitizer exit: %s", r->err);
+	cr_assert(r->status != 99, "valgrind memcheck error: %s", r->err);
+	cr_assert(r->status != 127, "could not run %s", args[0]);
 }
 
 void

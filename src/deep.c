@@ -1,0 +1,334 @@
+/*
+ * deep.c - the deep scan (see deep.h). Work is cut into items: for each
+ * tensor one hashing item (SHA-256 is sequential) and one decoding item per
+ * chunk of about 1 MiB of rows. Workers take items from a shared counter;
+ * each decoding item keeps partial statistics merged into its tensor's
+ * under a lock. Every item reads the mapping under guard_call(), so a file
+ * truncated meanwhile marks the tensor truncated instead of crashing.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "deep.h"
+#include "ggml-types.h"
+#include "guard.h"
+#include "kernels.h"
+#include "sha256.h"
+
+#define CHUNK_BYTES (1u << 20)
+
+struct item {
+	size_t tensor;
+	bool hash;		/* the hashing item of the tensor */
+	uint64_t row0, rows;	/* decoding items: a range of rows */
+};
+
+struct deep_job {
+	const struct gguf_file *f;
+	struct deep_stats *stats;
+	struct item *items;
+	size_t n_items;
+	size_t next;		/* the next item to take */
+	pthread_mutex_t lock;
+};
+
+/* The bytes of tensor i, or NULL when they are not inside the file. */
+static const uint8_t *
+tensor_data(const struct gguf_file *f, size_t i)
+{
+	const struct gguf_tensor *t = &f->tensors[i];
+	uint64_t off;
+
+	if (!t->size_ok || u64_add_overflow(f->data_offset, t->offset, &off) ||
+	    off > f->size || t->nbytes > f->size - off)
+		return NULL;
+	return f->map + off;
+}
+
+/* Partial statistics of one decoding item. */
+struct part {
+	uint64_t nonfinite, zeros, finite;
+	double min, max, sum, sum_sq;
+};
+
+/* The careful path: one value at a time, skipping NaN and infinities. */
+static void
+part_add_slow(struct part *p, const float *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		double x = v[i];
+
+		if (!isfinite(x)) {
+			p->nonfinite++;
+			continue;
+		}
+		p->zeros += x == 0;
+		if (p->finite++ == 0 || x < p->min)
+			p->min = x;
+		if (p->finite == 1 || x > p->max)
+			p->max = x;
+		p->sum += x;
+		p->sum_sq += x * x;
+	}
+}
+
+/*
+ * Statistics of one row. The fast path keeps four independent sums (so the
+ * adds pipeline) and no branches; a row with a NaN or an infinity shows in
+ * its sums and is done again carefully.
+ */
+static void
+part_add(struct part *p, const float *v, size_t n)
+{
+	double s[4] = { 0, 0, 0, 0 }, q[4] = { 0, 0, 0, 0 };
+	float lo = v[0], hi = v[0];
+	uint64_t zeros = 0;
+	size_t i;
+
+	for (i = 0; i + 4 <= n; i += 4) {
+		unsigned k;
+
+		for (k = 0; k < 4; k++) {
+			double x = v[i + k];
+
+			s[k] += x;
+			q[k] += x * x;
+			zeros += v[i + k] == 0;
+			lo = v[i + k] < lo ? v[i + k] : lo;
+			hi = v[i + k] > hi ? v[i + k] : hi;
+		}
+	}
+	for (; i < n; i++) {
+		double x = v[i];
+
+		s[0] += x;
+		q[0] += x * x;
+		zeros += v[i] == 0;
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	s[0] = (s[0] + s[1]) + (s[2] + s[3]);
+	q[0] = (q[0] + q[1]) + (q[2] + q[3]);
+	if (!isfinite(s[0]) || !isfinite(q[0]) || !isfinite(lo) ||
+	    !isfinite(hi)) {
+		part_add_slow(p, v, n);
+		return;
+	}
+	if (n > 0) {
+		if (p->finite == 0 || lo < p->min)
+			p->min = lo;
+		if (p->finite == 0 || hi > p->max)
+			p->max = hi;
+	}
+	p->finite += n;
+	p->zeros += zeros;
+	p->sum += s[0];
+	p->sum_sq += q[0];
+}
+
+/* MXFP4 blocks whose E8M0 scale is 0xFF (NaN): invalid, count them. */
+static uint64_t
+bad_scales(uint32_t type, const uint8_t *p, uint64_t blocks, unsigned size)
+{
+	uint64_t b, bad = 0;
+
+	if (type != 39)
+		return 0;
+	for (b = 0; b < blocks; b++)
+		bad += p[b * size] == 0xFF;
+	return bad;
+}
+
+struct work {
+	struct deep_job *job;
+	const struct item *it;
+	float *buf;		/* one row of floats */
+	struct part part;
+};
+
+static void
+decode_item(struct work *w)
+{
+	const struct gguf_file *f = w->job->f;
+	const struct gguf_tensor *t = &f->tensors[w->it->tensor];
+	const struct ggml_type_info *ti = ggml_type_get(t->type);
+	const struct kernel *k = kernel_find(KERNEL_DEQUANT, t->type,
+	    KERNEL_ORDER_AS_STORED);
+	uint64_t row_bytes = (uint64_t)t->ne[0] / ti->blck * ti->size, r;
+	const uint8_t *base = tensor_data(f, w->it->tensor);
+
+	for (r = w->it->row0; r < w->it->row0 + w->it->rows; r++) {
+		const uint8_t *row = base + r * row_bytes;
+
+		k->dequant(row, w->buf, (size_t)t->ne[0]);
+		part_add(&w->part, w->buf, (size_t)t->ne[0]);
+		w->part.nonfinite += bad_scales(t->type, row,
+		    row_bytes / ti->size, ti->size);
+	}
+}
+
+static void
+hash_item(struct work *w)
+{
+	const struct gguf_file *f = w->job->f;
+	const struct gguf_tensor *t = &f->tensors[w->it->tensor];
+	struct deep_stats *s = &w->job->stats[w->it->tensor];
+	uint8_t digest[32];
+	struct sha256 ctx;
+
+	sha256_init(&ctx);
+	sha256_update(&ctx, tensor_data(f, w->it->tensor), (size_t)t->nbytes);
+	sha256_final(&ctx, digest);
+	sha256_hex(digest, s->sha256);
+}
+
+static void
+run_item(void *arg)
+{
+	struct work *w = arg;
+
+	if (w->it->hash)
+		hash_item(w);
+	else
+		decode_item(w);
+}
+
+static void
+merge(struct deep_stats *s, const struct part *p)
+{
+	if (p->finite > 0) {
+		if (s->finite == 0 || p->min < s->min)
+			s->min = p->min;
+		if (s->finite == 0 || p->max > s->max)
+			s->max = p->max;
+	}
+	s->finite += p->finite;
+	s->nonfinite += p->nonfinite;
+	s->zeros += p->zeros;
+	s->sum += p->sum;
+	s->sum_sq += p->sum_sq;
+}
+
+static void *
+worker(void *arg)
+{
+	struct deep_job *job = arg;
+	struct work w;
+	size_t cap = 0, i;
+
+	memset(&w, 0, sizeof w);
+	w.job = job;
+	for (;;) {
+		const struct gguf_tensor *t;
+
+		pthread_mutex_lock(&job->lock);
+		i = job->next++;
+		pthread_mutex_unlock(&job->lock);
+		if (i >= job->n_items)
+			break;
+		w.it = &job->items[i];
+		t = &job->f->tensors[w.it->tensor];
+		if (!w.it->hash && (size_t)t->ne[0] > cap) {
+			cap = (size_t)t->ne[0];
+			free(w.buf);
+			w.buf = xmalloc(cap * sizeof *w.buf);
+		}
+		memset(&w.part, 0, sizeof w.part);
+		if (guard_call(run_item, &w) < 0) {
+			pthread_mutex_lock(&job->lock);
+			job->stats[w.it->tensor].truncated = true;
+			pthread_mutex_unlock(&job->lock);
+			continue;
+		}
+		if (!w.it->hash) {
+			pthread_mutex_lock(&job->lock);
+			merge(&job->stats[w.it->tensor], &w.part);
+			pthread_mutex_unlock(&job->lock);
+		}
+	}
+	free(w.buf);
+	return NULL;
+}
+
+static void
+add_item(struct deep_job *job, size_t *cap, struct item it)
+{
+	if (job->n_items == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		job->items = xreallocarray(job->items, *cap, sizeof *job->items);
+	}
+	job->items[job->n_items++] = it;
+}
+
+/* One hashing item per readable tensor; decoding items when a kernel can
+ * dequantize it, each about CHUNK_BYTES of whole rows. */
+static void
+plan_items(struct deep_job *job)
+{
+	const struct gguf_file *f = job->f;
+	size_t cap = 0, i;
+
+	for (i = 0; i < f->tensors_n; i++) {
+		const struct gguf_tensor *t = &f->tensors[i];
+		const struct ggml_type_info *ti = ggml_type_get(t->type);
+		struct item it = { i, true, 0, 0 };
+		uint64_t rows, row_bytes, per, r;
+
+		if (tensor_data(f, i) == NULL)
+			continue;
+		job->stats[i].scanned = true;
+		job->stats[i].count = t->nbytes / ti->size * ti->blck;
+		add_item(job, &cap, it);
+		if (kernel_find(KERNEL_DEQUANT, t->type,
+		    KERNEL_ORDER_AS_STORED) == NULL || t->nbytes == 0)
+			continue;
+		job->stats[i].dequantized = true;
+		row_bytes = (uint64_t)t->ne[0] / ti->blck * ti->size;
+		rows = t->nbytes / row_bytes;
+		per = row_bytes >= CHUNK_BYTES ? 1 : CHUNK_BYTES / row_bytes;
+		for (r = 0; r < rows; r += per) {
+			it.hash = false;
+			it.row0 = r;
+			it.rows = rows - r < per ? rows - r : per;
+			add_item(job, &cap, it);
+		}
+	}
+}
+
+void
+deep_scan(const struct gguf_file *f, struct deep_stats *stats,
+    unsigned threads)
+{
+	struct deep_job job;
+	pthread_t tid[64];
+	unsigned n, i;
+
+	memset(stats, 0, f->tensors_n * sizeof *stats);
+	memset(&job, 0, sizeof job);
+	job.f = f;
+	job.stats = stats;
+	pthread_mutex_init(&job.lock, NULL);
+	plan_items(&job);
+	n = threads ? threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	if (n > 64)
+		n = 64;
+	if (n > job.n_items)
+		n = job.n_items ? (unsigned)job.n_items : 1;
+	for (i = 1; i < n; i++)
+		if (pthread_create(&tid[i], NULL, worker, &job) != 0)
+			break;
+	worker(&job);	/* the calling thread works too */
+	while (--i > 0)
+		pthread_join(tid[i], NULL);
+	pthread_mutex_destroy(&job.lock);
+	free(job.items);
+}

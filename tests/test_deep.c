@@ -1,0 +1,250 @@
+/*
+ * test_deep.c - --deep: per-tensor statistics agree with gguf-py's
+ * dequantization of the corpus (values.json), the SHA-256 is of the stored
+ * bytes, one thread and several agree, and the D rules fire on NaN/Inf
+ * values, invalid block scales, all-zero tensors and absurd magnitudes,
+ * and not on normal weights.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "ggufw.h"
+#include "jsontree.h"
+#include "kernels.h"
+#include "sha256.h"
+#include "shared_path.h"
+#include "testutil.h"
+
+/* Lint path with --deep (threads workers) in process. */
+static void
+lint_deep(struct test_lint *t, const char *path, unsigned threads)
+{
+	struct lint_options lo = { 0 };
+	struct gl_error err;
+
+	memset(t, 0, sizeof *t);
+	cr_assert(catalog_load_builtin(&t->cat, &err) == 0, "%s", err.msg);
+	lo.cat = &t->cat;
+	lo.deep = true;
+	lo.threads = threads;
+	cr_assert(lint_file(path, &lo, &t->res, &err) == 0, "%s", err.msg);
+}
+
+static double
+num(const struct jsonnode *o, const char *key)
+{
+	const struct jsonnode *n = jsontree_get(o, key);
+
+	cr_assert(n != NULL && n->type == JSONTREE_NUMBER, "%s", key);
+	return n->number;
+}
+
+static void
+check_against_values(const char *name)
+{
+	const char *shared = test_shared_dir();
+	struct jsonnode *root;
+	const struct jsonnode *tensors;
+	struct test_lint t;
+	struct gl_error err;
+	char *path, *vpath, *text, *perr = NULL;
+	size_t len, i, j;
+
+	if (shared == NULL)
+		cr_skip_test("../shared is absent: no values.json to compare");
+	path = xasprintf("%s/corpus/gguf-py-generated/%s", shared, name);
+	vpath = xasprintf("%s.values.json", path);
+	cr_assert(read_whole_file(vpath, 1u << 24, &text, &len, &err) == 0);
+	root = jsontree_parse(text, len, &perr);
+	cr_assert(root != NULL, "%s", perr);
+	tensors = jsontree_get(root, "tensors");
+	lint_deep(&t, path, 2);
+	cr_assert_eq(tensors->n, t.res.file.tensors_n);
+	for (i = 0; i < tensors->n; i++) {
+		const struct jsonnode *v = jsontree_at(tensors, i);
+		const struct deep_stats *s = NULL;
+		double n;
+
+		for (j = 0; j < t.res.file.tensors_n; j++)
+			if (gguf_str_eq(t.res.file.tensors[j].name,
+			    jsontree_str(jsontree_get(v, "name"))))
+				s = &t.res.deep[j];
+		cr_assert(s != NULL && s->scanned && s->dequantized);
+		n = num(v, "n");
+		cr_expect_eq((double)s->count, n, "%s", jsontree_str(
+		    jsontree_get(v, "name")));
+		cr_expect_eq((double)s->nonfinite, num(v, "nonfinite"));
+		cr_expect_eq((double)s->zeros, num(v, "zeros"));
+		cr_expect_eq(s->min, num(v, "min"));
+		cr_expect_eq(s->max, num(v, "max"));
+		/* sums in double over f32 values: within rounding of exact */
+		cr_expect(fabs(s->sum - num(v, "sum")) <= 1e-9 * (1 +
+		    sqrt(num(v, "sum_sq") * n)), "%s: sum %.17g vs %.17g",
+		    jsontree_str(jsontree_get(v, "name")), s->sum,
+		    num(v, "sum"));
+		cr_expect(fabs(s->sum_sq - num(v, "sum_sq")) <= 1e-9 *
+		    (1 + num(v, "sum_sq")));
+	}
+	test_lint_free(&t);
+	jsontree_free(root);
+	free(text);
+	free(path);
+	free(vpath);
+}
+
+Test(deep, agrees_with_gguf_py_mixed)
+{
+	check_against_values("llama-tiny-mixed.gguf");
+}
+
+Test(deep, agrees_with_gguf_py_qwen2)
+{
+	check_against_values("qwen2-tiny.gguf");
+}
+
+/* The SHA-256 is of the stored bytes; one worker and two agree. */
+Test(deep, sha256_of_stored_bytes_and_threads_agree)
+{
+	char *path = xasprintf("%s/examples/stories260K.gguf", test_srcdir());
+	struct test_lint a, b;
+	size_t i;
+
+	lint_deep(&a, path, 1);
+	lint_deep(&b, path, 2);
+	for (i = 0; i < a.res.file.tensors_n; i++) {
+		const struct gguf_tensor *t = &a.res.file.tensors[i];
+		struct sha256 ctx;
+		uint8_t d[32];
+		char hex[65];
+
+		sha256_init(&ctx);
+		sha256_update(&ctx, a.res.file.map + a.res.file.data_offset +
+		    t->offset, (size_t)t->nbytes);
+		sha256_final(&ctx, d);
+		sha256_hex(d, hex);
+		cr_assert_str_eq(a.res.deep[i].sha256, hex);
+		cr_assert_str_eq(b.res.deep[i].sha256, hex);
+		cr_assert_eq(a.res.deep[i].count, b.res.deep[i].count);
+		cr_assert_eq(a.res.deep[i].min, b.res.deep[i].min);
+		cr_assert_eq(a.res.deep[i].max, b.res.deep[i].max);
+		cr_assert_eq(a.res.deep[i].zeros, b.res.deep[i].zeros);
+		cr_assert(fabs(a.res.deep[i].sum - b.res.deep[i].sum) <=
+		    1e-9 * (1 + fabs(a.res.deep[i].sum_sq)));
+	}
+	cr_assert_eq(a.res.diags.n, 0, "clean model: %s", test_codes(&a));
+	test_lint_free(&a);
+	test_lint_free(&b);
+	free(path);
+}
+
+/* A model whose tensors carry what the D rules look for. */
+static char *
+bad_data_file(void)
+{
+	static const int64_t n32[] = { 32 }, n64[] = { 64 };
+	struct ggufw_model m;
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t data;
+	uint8_t *p;
+	char *path;
+	size_t i;
+
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	ggufw_model_tensor(&m, "nan.weight", 1, n32, 1, 1, 2);	/* f16 */
+	ggufw_model_tensor(&m, "q8.weight", 1, n64, 8, 32, 34);	/* q8_0 */
+	ggufw_model_tensor(&m, "mx.weight", 1, n32, 39, 32, 17);	/* mxfp4 */
+	ggufw_model_tensor(&m, "zero.weight", 1, n32, 0, 1, 4);
+	ggufw_model_tensor(&m, "huge.weight", 1, n32, 0, 1, 4);
+	ggufw_model_tensor(&m, "fine.weight", 1, n32, 0, 1, 4);
+	data = ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	p = (uint8_t *)sb.buf + data;
+	/* nan.weight: element 3 is an f16 NaN */
+	p[m.tensors[0].offset + 6] = 0x01;
+	p[m.tensors[0].offset + 7] = 0x7e;
+	/* q8.weight: block 1 has an infinite scale (0x7c00) and q = 1 */
+	p[m.tensors[1].offset + 34] = 0x00;
+	p[m.tensors[1].offset + 35] = 0x7c;
+	p[m.tensors[1].offset + 36] = 1;
+	/* mx.weight: scale 0xFF is NaN in E8M0 */
+	p[m.tensors[2].offset] = 0xff;
+	/* huge.weight: one value of 1e6; fine.weight: small values */
+	for (i = 0; i < 32; i++) {
+		float v = i == 5 ? 1e6f : 0.01f * (float)i, w = 0.5f - 0.02f *
+		    (float)i;
+
+		memcpy(p + m.tensors[4].offset + 4 * i, &v, 4);
+		memcpy(p + m.tensors[5].offset + 4 * i, &w, 4);
+	}
+	path = test_tmpfile(sb.buf, sb.len);
+	strbuf_free(&sb);
+	ggufw_model_free(&m);
+	return path;
+}
+
+static const struct diag *
+about(const struct test_lint *t, const char *code, const char *tensor)
+{
+	size_t i;
+
+	for (i = 0; i < t->res.diags.n; i++) {
+		const struct diag *d = &t->res.diags.v[i];
+
+		if (strcmp(d->rule->code, code) == 0 && d->subject != NULL &&
+		    strcmp(d->subject, tensor) == 0)
+			return d;
+	}
+	return NULL;
+}
+
+Test(deep, d_rules_fire_where_they_should_and_only_there)
+{
+	char *path = bad_data_file();
+	struct test_lint t;
+
+	lint_deep(&t, path, 2);
+	cr_assert(about(&t, "D001", "nan.weight") != NULL, "%s",
+	    test_codes(&t));
+	cr_assert(strstr(about(&t, "D001", "nan.weight")->message, "1 of 32")
+	    != NULL);
+	cr_assert(about(&t, "D001", "q8.weight") != NULL);
+	cr_assert(about(&t, "D001", "mx.weight") != NULL);
+	cr_assert(about(&t, "D002", "zero.weight") != NULL);
+	cr_assert(about(&t, "D003", "huge.weight") != NULL);
+	cr_assert(about(&t, "D001", "fine.weight") == NULL);
+	cr_assert(about(&t, "D002", "fine.weight") == NULL);
+	cr_assert(about(&t, "D003", "fine.weight") == NULL);
+	cr_assert(about(&t, "D002", "nan.weight") == NULL);
+	cr_assert_eq(test_count(&t, "D001"), 3);
+	test_lint_free(&t);
+	unlink(path);
+	free(path);
+}
+
+/* Without --deep nothing reads the data. */
+Test(deep, off_by_default)
+{
+	char *path = bad_data_file();
+	const char *argv[] = { "--no-config", "--format=json", path, NULL };
+	const char *deep[] = { "--no-config", "--deep", "--format=json", path,
+	    NULL };
+	struct test_run r;
+
+	test_run_bin(&r, argv, NULL, 0);
+	cr_assert(strstr(r.out, "\"deep\": null") != NULL);
+	cr_assert(strstr(r.out, "D001") == NULL);
+	test_run_free(&r);
+	test_run_bin(&r, deep, NULL, 0);
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.out, "\"sha256\": \"") != NULL);
+	cr_assert(strstr(r.out, "\"D001\"") != NULL);
+	test_run_free(&r);
+	unlink(path);
+	free(path);
+}

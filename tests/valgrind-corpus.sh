@@ -1,0 +1,33 @@
+#!/bin/sh
+# tests/valgrind-corpus.sh - gguflint under valgrind's memcheck on every
+# corpus file and the example, in every mode (lint with plan and deep
+# scan, JSON, SARIF, dump): any memcheck error or definite leak fails.
+# Usage: valgrind-corpus.sh GGUFLINT SRCDIR
+set -eu
+bin=$1
+srcdir=$2
+shared=${GGUFLINT_SHARED:-$srcdir/../shared}
+files="$srcdir/examples/stories260K.gguf"
+if [ -d "$shared/corpus" ]; then
+	files="$files $(find "$shared/corpus" -name '*.gguf' | sort)"
+fi
+vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
+n=0
+for f in $files; do
+	for args in "--plan --deep -p mobile_2gb" "--format json --deep" \
+	    "--format sarif" "--dump --format json" "--dump"; do
+		status=0
+		# shellcheck disable=SC2086
+		$vg "$bin" --no-config $args "$f" >/dev/null 2>"${TMPDIR:-/tmp}/vg.$$" \
+		    || status=$?
+		if [ "$status" -ge 2 ]; then
+			echo "valgrind-corpus: $f ($args): exit $status"
+			cat "${TMPDIR:-/tmp}/vg.$$"
+			rm -f "${TMPDIR:-/tmp}/vg.$$"
+			exit 1
+		fi
+		n=$((n + 1))
+	done
+done
+rm -f "${TMPDIR:-/tmp}/vg.$$"
+echo "valgrind-corpus: $n runs clean under memcheck"
