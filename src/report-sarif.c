@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "enc.h"
@@ -27,13 +28,32 @@
 /* The key of partialFingerprints; bump its version if the recipe changes. */
 #define SARIF_FINGERPRINT_KEY "gguflint/v1"
 
+/* One file of the run: its URI (as a JSON string) and its size. */
+struct sarif_artifact {
+	char *uri;
+	uint64_t length;
+};
+
 /* What is carried from begin through file to end (one log at a time). */
 static struct {
 	bool rules_done;	/* the rules array and "results": [ written */
 	size_t n_results;
-	size_t n_files;
-	struct strbuf artifacts;	/* the artifacts array's elements */
+	/* Distinct files (the schema wants unique artifacts: a file named
+	 * twice, even as "m.gguf" and "./m.gguf", is listed once). */
+	struct sarif_artifact *artifacts;
+	size_t n_artifacts, cap_artifacts;
 } sarif;
+
+static void
+sarif_reset(void)
+{
+	size_t i;
+
+	for (i = 0; i < sarif.n_artifacts; i++)
+		free(sarif.artifacts[i].uri);
+	free(sarif.artifacts);
+	memset(&sarif, 0, sizeof sarif);
+}
 
 static void
 add_str(struct strbuf *out, const char *s)
@@ -97,6 +117,44 @@ security_severity(enum severity s)
 	}
 }
 
+static bool
+starts_list_item(const char *p)
+{
+	while (*p == ' ')
+		p++;
+	return (p[0] == '-' || p[0] == '*') && p[1] == ' ';
+}
+
+/*
+ * add_prose: append catalogue text as a JSON string, with the lines the
+ * YAML source wraps at 76 columns joined into paragraphs (viewers wrap
+ * them again): a single newline becomes a space unless a list item follows,
+ * blank lines stay paragraph breaks, and trailing newlines go.
+ */
+static void
+add_prose(struct strbuf *out, const char *s)
+{
+	struct strbuf t = STRBUF_INIT;
+	const char *p;
+
+	for (p = s; *p != '\0'; p++) {
+		if (*p != '\n') {
+			strbuf_addc(&t, *p);
+			continue;
+		}
+		if (p[1] == '\n') {
+			while (p[1] == '\n')
+				p++;
+			if (p[1] != '\0')
+				strbuf_adds(&t, "\n\n");
+		} else if (p[1] != '\0') {
+			strbuf_addc(&t, starts_list_item(p + 1) ? '\n' : ' ');
+		}
+	}
+	enc_json_string(out, t.buf, t.len);
+	strbuf_free(&t);
+}
+
 static void
 add_rule(struct strbuf *out, const struct rule *r)
 {
@@ -107,11 +165,11 @@ add_rule(struct strbuf *out, const struct rule *r)
 	strbuf_adds(out, ", \"name\": ");
 	add_str(out, r->slug);
 	strbuf_adds(out, ", \"shortDescription\": {\"text\": ");
-	add_str(out, r->summary);
+	add_prose(out, r->summary);
 	strbuf_adds(out, "}, \"fullDescription\": {\"text\": ");
-	add_str(out, r->rationale);
+	add_prose(out, r->rationale);
 	strbuf_adds(out, "}, \"help\": {\"text\": ");
-	add_str(out, r->fix);
+	add_prose(out, r->fix);
 	strbuf_addf(out, "}, \"defaultConfiguration\": {\"level\": \"%s\"}, "
 	    "\"properties\": {\"family\": \"%c\", \"tags\": [\"gguf\"",
 	    sarif_level(r->severity), r->family);
@@ -149,28 +207,66 @@ uri_unreserved(unsigned char c)
 }
 
 /*
+ * normalize_path: path with its "." segments and empty segments (repeated
+ * slashes) removed and each ".." folded into the segment before it, as
+ * RFC 3986 does with dot segments: a file URI must not hold them. A ".."
+ * that has nothing to fold stays at the start of a relative path and goes
+ * at the root of an absolute one. The caller frees the result.
+ */
+static char *
+normalize_path(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t *starts = xcalloc(strlen(path) / 2 + 2, sizeof *starts);
+	size_t depth = 0;
+	bool absolute = path[0] == '/';
+	const char *p = path;
+
+	if (absolute)
+		strbuf_addc(&sb, '/');
+	while (*p != '\0') {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (depth > 0) {
+				/* Drop the last segment and its slash. */
+				sb.len = starts[--depth];
+				sb.buf[sb.len] = '\0';
+			} else if (!absolute) {
+				strbuf_adds(&sb, sb.len ? "/.." : "..");
+			}
+		} else if (n > 0 && !(n == 1 && p[0] == '.')) {
+			starts[depth++] = sb.len;
+			if (sb.len > 0 && sb.buf[sb.len - 1] != '/')
+				strbuf_addc(&sb, '/');
+			strbuf_add(&sb, p, n);
+		}
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	free(starts);
+	return strbuf_detach(&sb);
+}
+
+/*
  * add_uri: append path as a URI reference (as a JSON string): a relative
- * path stays relative (leading "./" dropped, so that it matches the
- * repository path code scanning expects), an absolute one becomes a file://
- * URI. Every byte but the unreserved characters and '/' is percent-encoded,
- * so ':' in a first segment cannot read as a scheme, and bytes that are not
- * UTF-8 survive.
+ * path stays relative (without "./", so that it matches the repository
+ * path code scanning expects), an absolute one becomes a file:// URI; both
+ * without dot segments. Every byte but the unreserved characters and '/'
+ * is percent-encoded, so ':' in a first segment cannot read as a scheme,
+ * and bytes that are not UTF-8 survive.
  */
 static void
 add_uri(struct strbuf *out, const char *path)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	const unsigned char *p = (const unsigned char *)path;
+	char *norm = normalize_path(path);
+	const unsigned char *p = (const unsigned char *)norm;
 
 	strbuf_addc(out, '"');
 	if (*p == '/')
 		strbuf_adds(out, "file://");
-	else
-		while (p[0] == '.' && p[1] == '/' && p[2] != '\0') {
-			p += 2;
-			while (*p == '/' && p[1] != '\0')
-				p++;
-		}
 	for (; *p != '\0'; p++) {
 		if (uri_unreserved(*p)) {
 			strbuf_addc(out, (char)*p);
@@ -181,6 +277,7 @@ add_uri(struct strbuf *out, const char *path)
 		}
 	}
 	strbuf_addc(out, '"');
+	free(norm);
 }
 
 static const char *
@@ -237,17 +334,26 @@ fingerprint(const struct lint_result *res, size_t i, char hex[65])
 	sha256_hex(digest, hex);
 }
 
+/* rule_index: the index of d's rule in the rules array, or -1. */
+static long
+rule_index(const struct catalog *cat, const struct diag *d)
+{
+	if (d->rule >= cat->rules && d->rule < cat->rules + cat->n)
+		return (long)(d->rule - cat->rules);
+	return catalog_index(cat, d->rule->code);
+}
+
+/* add_result: diagnostic i of res, in the file at artifacts[artifact]. */
 static void
 add_result(struct strbuf *out, const struct lint_result *res, size_t i,
     size_t artifact)
 {
 	const struct diag *d = &res->diags.v[i];
-	const struct catalog *cat = res->diags.cat;
 	struct strbuf msg = STRBUF_INIT;
 	char fp[65];
 	long index;
 
-	index = catalog_index(cat, d->rule->code);
+	index = rule_index(res->diags.cat, d);
 	strbuf_adds(out, "{\"ruleId\": ");
 	add_str(out, d->rule->code);
 	if (index >= 0)
@@ -264,7 +370,7 @@ add_result(struct strbuf *out, const struct lint_result *res, size_t i,
 	strbuf_free(&msg);
 	strbuf_adds(out, "},\n        \"locations\": [{\"physicalLocation\": "
 	    "{\"artifactLocation\": {\"uri\": ");
-	add_uri(out, res->path);
+	strbuf_adds(out, sarif.artifacts[artifact].uri);
 	strbuf_addf(out, ", \"index\": %zu}, \"region\": {\"startLine\": 1}}",
 	    artifact);
 	if (d->subject != NULL) {
@@ -287,11 +393,34 @@ add_result(struct strbuf *out, const struct lint_result *res, size_t i,
 	strbuf_adds(out, "}}");
 }
 
+/* artifact_index: the index of res's file in the artifacts, added if new. */
+static size_t
+artifact_index(const struct lint_result *res)
+{
+	struct strbuf uri = STRBUF_INIT;
+	size_t i;
+
+	add_uri(&uri, res->path);
+	for (i = 0; i < sarif.n_artifacts; i++)
+		if (strcmp(sarif.artifacts[i].uri, strbuf_cstr(&uri)) == 0) {
+			strbuf_free(&uri);
+			return i;
+		}
+	if (sarif.n_artifacts == sarif.cap_artifacts) {
+		sarif.cap_artifacts = sarif.cap_artifacts ?
+		    2 * sarif.cap_artifacts : 8;
+		sarif.artifacts = xreallocarray(sarif.artifacts,
+		    sarif.cap_artifacts, sizeof *sarif.artifacts);
+	}
+	sarif.artifacts[i].uri = strbuf_detach(&uri);
+	sarif.artifacts[i].length = res->file.size;
+	return sarif.n_artifacts++;
+}
+
 void
 report_sarif_begin(struct strbuf *out)
 {
-	strbuf_free(&sarif.artifacts);
-	memset(&sarif, 0, sizeof sarif);
+	sarif_reset();
 	strbuf_adds(out, "{\"$schema\": \"" SARIF_SCHEMA "\",\n"
 	    " \"version\": \"2.1.0\",\n"
 	    " \"runs\": [{\n"
@@ -311,24 +440,18 @@ void
 report_sarif_file(struct strbuf *out, const struct lint_result *res,
     bool first, const struct report_opts *ro)
 {
-	size_t i;
+	size_t i, artifact;
 
 	(void)first;
 	(void)ro;
 	if (!sarif.rules_done)
 		add_rules(out, res->diags.cat);
+	artifact = artifact_index(res);
 	for (i = 0; i < res->diags.n; i++) {
 		strbuf_adds(out, sarif.n_results++ ? ",\n      " :
 		    "\n      ");
-		add_result(out, res, i, sarif.n_files);
+		add_result(out, res, i, artifact);
 	}
-	strbuf_adds(&sarif.artifacts, sarif.n_files ? ",\n      " :
-	    "\n      ");
-	strbuf_adds(&sarif.artifacts, "{\"location\": {\"uri\": ");
-	add_uri(&sarif.artifacts, res->path);
-	strbuf_addf(&sarif.artifacts, "}, \"length\": %" PRIu64 "}",
-	    res->file.size);
-	sarif.n_files++;
 }
 
 void
@@ -336,6 +459,7 @@ report_sarif_end(struct strbuf *out)
 {
 	struct catalog cat = { 0 };
 	struct gl_error err;
+	size_t i;
 
 	if (!sarif.rules_done) {
 		/* No file could be read: describe the built-in rules. */
@@ -348,9 +472,14 @@ report_sarif_end(struct strbuf *out)
 	}
 	strbuf_adds(out, sarif.n_results ? "\n    ],\n" : "],\n");
 	strbuf_adds(out, "    \"artifacts\": [");
-	strbuf_add(out, sarif.artifacts.buf, sarif.artifacts.len);
-	strbuf_adds(out, sarif.n_files ? "\n    ]" : "]");
+	for (i = 0; i < sarif.n_artifacts; i++) {
+		strbuf_adds(out, i ? ",\n      {\"location\": {\"uri\": " :
+		    "\n      {\"location\": {\"uri\": ");
+		strbuf_adds(out, sarif.artifacts[i].uri);
+		strbuf_addf(out, "}, \"length\": %" PRIu64 "}",
+		    sarif.artifacts[i].length);
+	}
+	strbuf_adds(out, sarif.n_artifacts ? "\n    ]" : "]");
 	strbuf_adds(out, "\n}]}\n");
-	strbuf_free(&sarif.artifacts);
-	memset(&sarif, 0, sizeof sarif);
+	sarif_reset();
 }
