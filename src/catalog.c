@@ -19,10 +19,12 @@
 const char *const catalog_files[] = {
 	"rules/F-file.yaml",
 	"rules/M-metadata.yaml",
+	"rules/N-names.yaml",
 	"rules/P-plan.yaml",
 	"rules/W-forms.yaml",
 	"rules/K-kernels.yaml",
 	"rules/D-data.yaml",
+	"rules/S-security.yaml",
 	NULL
 };
 

@@ -10,6 +10,9 @@ const struct check checks[] = {
 	{ "plan", 'P', true, check_plan },
 	{ "forms", 'W', true, check_forms },
 	{ "kernels", 'K', true, check_kernels },
+	{ "metadata", 'M', true, check_meta },
+	{ "names", 'N', true, check_names },
+	{ "security", 'S', false, check_security },
 	{ "declared", 0, true, check_declared },
 	{ "deep", 'D', true, check_deep },
 	{ NULL, 0, false, NULL }

@@ -9,6 +9,7 @@
 #include "deep.h"
 #include "diag.h"
 #include "gguf.h"
+#include "names.h"
 #include "plan.h"
 #include "profile.h"
 
@@ -22,6 +23,7 @@ struct check_ctx {
 	const struct captable *table;	/* the profile's, probed, or NULL */
 	bool strict;
 	const struct deep_stats *deep;	/* --deep: one per tensor, or NULL */
+	const struct names_db *names;	/* the architecture name maps */
 };
 
 struct check {
@@ -40,5 +42,8 @@ void check_forms(const struct check_ctx *ctx, struct diag_list *dl);
 void check_kernels(const struct check_ctx *ctx, struct diag_list *dl);
 void check_declared(const struct check_ctx *ctx, struct diag_list *dl);
 void check_deep(const struct check_ctx *ctx, struct diag_list *dl);
+void check_meta(const struct check_ctx *ctx, struct diag_list *dl);
+void check_names(const struct check_ctx *ctx, struct diag_list *dl);
+void check_security(const struct check_ctx *ctx, struct diag_list *dl);
 
 #endif

@@ -26,6 +26,7 @@ analyse(void *arg)
 	struct lint_result *res = ((struct run_args *)arg)->res;
 	struct check_ctx ctx;
 	const struct check *c;
+	struct gl_error err;
 
 	gguf_parse(&res->file, &res->diags);
 	if (res->file.header_complete && o->profile != NULL) {
@@ -50,6 +51,8 @@ analyse(void *arg)
 	ctx.table = o->table;
 	ctx.strict = o->strict;
 	ctx.deep = res->deep;
+	if (names_db_get(&ctx.names, &err) < 0)
+		ctx.names = NULL;	/* lint_file reported it */
 	for (c = checks; c->run != NULL; c++) {
 		if (c->needs_header && !res->file.header_complete)
 			continue;
@@ -87,9 +90,13 @@ int
 lint_file(const char *path, const struct lint_options *o,
     struct lint_result *res, struct gl_error *err)
 {
+	const struct names_db *names;
+
 	memset(res, 0, sizeof *res);
 	res->path = xstrdup(path);
 	diag_list_init(&res->diags, o->cat);
+	if (names_db_get(&names, err) < 0)
+		return -1;	/* a broken name map in the data directory */
 	if (gguf_open(&res->file, path, err) < 0)
 		return -1;
 	lint_run(o, res);

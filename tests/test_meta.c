@@ -1,0 +1,318 @@
+/*
+ * test_meta.c - the M family: golden cases (one that should warn and one
+ * that should not, per rule; see golden.h) and the finer points in
+ * process: which files the required-key rules apply to, the expert-count
+ * asserts, types of the tokenizer keys, and that M002 is reported once.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "golden.h"
+#include "ggufw.h"
+#include "testutil.h"
+
+static void set_no_eps(struct tiny *t) { t->eps = TINY_EPS_NONE; }
+static void set_eps_f64(struct tiny *t) { t->eps = TINY_EPS_F64; }
+static void set_rope_foo(struct tiny *t) { t->rope_scaling = "foo"; }
+static void set_rope_yarn(struct tiny *t) { t->rope_scaling = "yarn"; }
+static void set_short_scores(struct tiny *t) { t->n_scores = 12; }
+static void set_long_types(struct tiny *t) { t->n_types = 20; }
+static void set_scores_u8(struct tiny *t) { t->scores_u8 = true; }
+static void set_embd_rows(struct tiny *t) { t->embd_rows = 20; }
+static void set_vocab_key_bad(struct tiny *t) { t->vocab_size_key = 32; }
+static void set_vocab_key_ok(struct tiny *t) { t->vocab_size_key = 16; }
+static void set_bos_99(struct tiny *t) { t->bos = 99; }
+static void set_bos_none(struct tiny *t) { t->bos = UINT32_MAX; }
+static void set_type_9(struct tiny *t) { t->bad_type = 9; }
+static void set_type_byte(struct tiny *t) { t->bad_type = 6; }
+static void set_dup(struct tiny *t) { t->dup_token = true; }
+static void set_tok_unknown(struct tiny *t) { t->tok_model = "sentencepiece"; }
+static void set_tok_t5(struct tiny *t) { t->tok_model = "t5"; }
+static void set_ftype_q4km(struct tiny *t) { t->file_type = 15; }
+
+static void
+set_vocab_only_no_eps(struct tiny *t)
+{
+	t->no_tensors = true;
+	t->eps = TINY_EPS_NONE;
+}
+
+/* Q8_0 matrices need rows of 32. */
+static void
+set_q8(struct tiny *t)
+{
+	t->n_embd = 32;
+	t->n_ff = 64;
+	t->wtype = GGUFW_GGML_Q8_0;
+	t->file_type = 7;
+	t->quant_version = true;
+}
+
+static void
+set_q8_no_qver(struct tiny *t)
+{
+	set_q8(t);
+	t->quant_version = false;
+}
+
+static const struct golden_case cases[] = {
+	{ "M001-missing-eps", "M001", 1, set_no_eps },
+	{ "M001-ok-vocab-only", "M001", 0, set_vocab_only_no_eps },
+	{ "M002-eps-as-f64", "M002", 1, set_eps_f64 },
+	{ "M002-ok", "M002", 0, NULL },
+	{ "M004-rope-scaling-foo", "M004", 1, set_rope_foo },
+	{ "M004-ok-rope-scaling-yarn", "M004", 0, set_rope_yarn },
+	{ "M005-short-scores", "M005", 1, set_short_scores },
+	{ "M005-ok", "M005", 0, NULL },
+	{ "M006-long-token-type", "M006", 1, set_long_types },
+	{ "M006-ok", "M006", 0, NULL },
+	{ "M007-scores-u8", "M007", 1, set_scores_u8 },
+	{ "M007-ok", "M007", 0, NULL },
+	{ "M008-embd-rows", "M008", 1, set_embd_rows },
+	{ "M008-ok", "M008", 0, NULL },
+	{ "M009-vocab-size-key", "M009", 1, set_vocab_key_bad },
+	{ "M009-ok-vocab-size-key", "M009", 0, set_vocab_key_ok },
+	{ "M010-bos-out-of-range", "M010", 1, set_bos_99 },
+	{ "M010-ok-bos-none", "M010", 0, set_bos_none },
+	{ "M011-token-type-9", "M011", 1, set_type_9 },
+	{ "M011-ok-token-type-byte", "M011", 0, set_type_byte },
+	{ "M012-duplicate-token", "M012", 1, set_dup },
+	{ "M012-ok", "M012", 0, NULL },
+	{ "M013-unknown-tokenizer", "M013", 1, set_tok_unknown },
+	{ "M013-ok-t5", "M013", 0, set_tok_t5 },
+	{ "M014-file-type-q4km", "M014", 1, set_ftype_q4km },
+	{ "M014-ok-q8_0", "M014", 0, set_q8 },
+	{ "M015-no-quant-version", "M015", 1, set_q8_no_qver },
+	{ "M015-ok", "M015", 0, set_q8 },
+};
+
+Test(meta, golden_cases)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		golden_run(&cases[i]);
+}
+
+/* The clean tiny model: no finding of any M, N or S rule. */
+Test(meta, clean_model_has_no_finding)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct test_lint t;
+	struct tiny m;
+
+	tiny_init(&m);
+	tiny_build(&m, &sb);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_assert(t.res.diags.n == 0, "%s", test_codes(&t));
+	test_lint_free(&t);
+	strbuf_free(&sb);
+}
+
+/* Lint a tiny model changed by setup; the caller frees. */
+static void
+lint_tiny(struct test_lint *t, void (*setup)(struct tiny *))
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct tiny m;
+
+	tiny_init(&m);
+	setup(&m);
+	tiny_build(&m, &sb);
+	test_lint_bytes(t, sb.buf, sb.len);
+	strbuf_free(&sb);
+}
+
+static void set_no_arch(struct tiny *t) { t->arch = NULL; }
+
+Test(meta, missing_architecture_with_tensors)
+{
+	struct test_lint t;
+
+	lint_tiny(&t, set_no_arch);
+	cr_assert_eq(test_count(&t, "M001"), 1, "%s", test_codes(&t));
+	cr_assert(strstr(test_find(&t, "M001")->message,
+	    "general.architecture") != NULL);
+	cr_assert_eq(test_count(&t, "N001"), 0, "no map, no N001");
+	test_lint_free(&t);
+}
+
+static void
+set_adapter_no_eps(struct tiny *t)
+{
+	t->general_type = "adapter";
+	t->eps = TINY_EPS_NONE;
+}
+
+Test(meta, not_a_model_has_no_required_keys)
+{
+	struct test_lint t;
+
+	lint_tiny(&t, set_adapter_no_eps);
+	cr_assert_eq(test_count(&t, "M001"), 0, "%s", test_codes(&t));
+	cr_assert_eq(test_count(&t, "N006"), 1, "%s", test_codes(&t));
+	test_lint_free(&t);
+}
+
+static void
+set_no_tokenizer_model(struct tiny *t)
+{
+	t->tok_model = NULL;
+}
+
+static void
+set_gpt2_without_merges(struct tiny *t)
+{
+	t->tok_model = "gpt2";
+}
+
+static void
+set_no_vocab(struct tiny *t)
+{
+	t->tok_model = "no_vocab";
+	t->no_tokens = true;
+}
+
+Test(meta, tokenizer_keys_required)
+{
+	struct test_lint t;
+
+	lint_tiny(&t, set_no_tokenizer_model);
+	cr_assert_eq(test_count(&t, "M001"), 1, "%s", test_codes(&t));
+	cr_assert(strstr(test_find(&t, "M001")->message,
+	    "tokenizer.ggml.model") != NULL);
+	test_lint_free(&t);
+	lint_tiny(&t, set_gpt2_without_merges);
+	cr_assert_eq(test_count(&t, "M001"), 1, "%s", test_codes(&t));
+	cr_assert(strstr(test_find(&t, "M001")->message, "merges") != NULL);
+	test_lint_free(&t);
+	/* a model without a vocabulary needs no tokens (nor an M008) */
+	lint_tiny(&t, set_no_vocab);
+	cr_assert_eq(t.res.diags.n, 0, "%s", test_codes(&t));
+	test_lint_free(&t);
+}
+
+static void set_bos_i32(struct tiny *t) { t->bos_i32 = true; }
+
+Test(meta, special_token_id_type)
+{
+	struct test_lint t;
+
+	lint_tiny(&t, set_bos_i32);
+	cr_assert_eq(test_count(&t, "M002"), 1, "%s", test_codes(&t));
+	cr_assert(strstr(test_find(&t, "M002")->message, "INT32") != NULL);
+	test_lint_free(&t);
+}
+
+/* A vocabulary-only file gets the tokenizer rules, nothing else. */
+static void
+set_vocab_only_short_scores(struct tiny *t)
+{
+	t->no_tensors = true;
+	t->eps = TINY_EPS_NONE;
+	t->n_scores = 3;
+	t->bos = 40;
+}
+
+Test(meta, vocab_only_file_gets_tokenizer_rules)
+{
+	struct test_lint t;
+
+	lint_tiny(&t, set_vocab_only_short_scores);
+	cr_assert_eq(test_count(&t, "M005"), 1, "%s", test_codes(&t));
+	cr_assert_eq(test_count(&t, "M010"), 1, "%s", test_codes(&t));
+	cr_assert_eq(test_count(&t, "M001"), 0, "%s", test_codes(&t));
+	cr_assert_eq(test_errors(&t), 1, "only M005: %s", test_codes(&t));
+	test_lint_free(&t);
+}
+
+static void set_experts_unused(struct tiny *t) { t->n_expert = 8; }
+
+static void
+set_experts_overused(struct tiny *t)
+{
+	t->n_expert = 4;
+	t->n_expert_used = 5;
+}
+
+static void
+set_experts_too_many(struct tiny *t)
+{
+	t->n_expert = 513;
+	t->n_expert_used = 2;
+}
+
+static void
+set_experts_none_used(struct tiny *t)
+{
+	t->n_expert_used = 2;
+}
+
+Test(meta, expert_counts_llama_aborts_on)
+{
+	void (*setups[])(struct tiny *) = {
+		set_experts_unused, set_experts_overused, set_experts_too_many,
+		set_experts_none_used
+	};
+	const char *why[] = {
+		"none used", "than there are", "more than 512",
+		"than there are"
+	};
+	struct test_lint t;
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		lint_tiny(&t, setups[i]);
+		cr_assert_eq(test_count(&t, "M004"), 1, "case %zu: %s", i,
+		    test_codes(&t));
+		cr_assert(strstr(test_find(&t, "M004")->message, why[i]),
+		    "%s", test_find(&t, "M004")->message);
+		test_lint_free(&t);
+	}
+}
+
+/* With a profile, arch.c and check-meta both look at the keys: one M002. */
+Test(meta, m002_is_reported_once_with_a_profile)
+{
+	const char *argv[] = { "--select", "M002", NULL, NULL };
+	struct strbuf sb = STRBUF_INIT;
+	struct test_run r;
+	struct tiny m;
+	char *path, *p;
+	size_t n = 0;
+
+	tiny_init(&m);
+	m.bos_i32 = true;
+	m.eps = TINY_EPS_F64;
+	tiny_build(&m, &sb);
+	path = test_tmpfile(sb.buf, sb.len);
+	argv[2] = path;
+	test_run_bin(&r, argv, NULL, 0);
+	for (p = r.out; (p = strstr(p, "M002")) != NULL; p++)
+		n++;
+	cr_assert_eq(n, 2, "%s", r.out);
+	cr_assert_eq(r.status, 1);
+	test_run_free(&r);
+	unlink(path);
+	free(path);
+	strbuf_free(&sb);
+}
+
+/* A file type llama.cpp no longer knows (Q4_2) is M014 too. */
+static void set_ftype_removed(struct tiny *t) { t->file_type = 5; }
+
+Test(meta, removed_file_type)
+{
+	struct test_lint t;
+
+	lint_tiny(&t, set_ftype_removed);
+	cr_assert_eq(test_count(&t, "M014"), 1, "%s", test_codes(&t));
+	cr_assert(strstr(test_find(&t, "M014")->message, "not a file type")
+	    != NULL);
+	test_lint_free(&t);
+}

@@ -1,0 +1,887 @@
+/*
+ * test_names.c - the name maps and the N family: golden cases (one that
+ * should warn and one that should not, per rule; see golden.h); every
+ * built-in map loads and a model of each mapped architecture, written with
+ * the shapes its geometry implies, gets no finding (and one misshapen
+ * tensor gets N003); mistakes in a map are errors at FILE:LINE:COL; an
+ * override in the data directory replaces the built-in map.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "golden.h"
+#include "ggufw.h"
+#include "names.h"
+#include "testutil.h"
+
+static void
+set_unmapped(struct tiny *t)
+{
+	t->extra = "model.layers.0.self_attn.rotary_emb.inv_freq";
+}
+
+static void set_drop_gate(struct tiny *t) { t->drop = "blk.1.ffn_gate.weight"; }
+static void set_drop_output(struct tiny *t) { t->drop = "output.weight"; }
+static void set_bad_k(struct tiny *t) { t->bad_shape = "blk.0.attn_k.weight"; }
+static void set_extra_block(struct tiny *t) { t->extra_block = true; }
+static void set_arch_clip(struct tiny *t) { t->arch = "clip"; }
+static void set_adapter(struct tiny *t) { t->general_type = "adapter"; }
+static void set_type_model(struct tiny *t) { t->general_type = "model"; }
+
+static const struct golden_case cases[] = {
+	{ "N001-unmapped-tensor", "N001", 1, set_unmapped },
+	{ "N001-ok", "N001", 0, NULL },
+	{ "N002-missing-ffn-gate", "N002", 1, set_drop_gate },
+	{ "N002-ok-tied-output", "N002", 0, set_drop_output },
+	{ "N003-attn-k-shape", "N003", 1, set_bad_k },
+	{ "N003-ok", "N003", 0, NULL },
+	{ "N004-block-beyond-count", "N004", 1, set_extra_block },
+	{ "N004-ok", "N004", 0, NULL },
+	{ "N005-no-map", "N005", 1, set_arch_clip },
+	{ "N005-ok", "N005", 0, NULL },
+	{ "N006-adapter", "N006", 1, set_adapter },
+	{ "N006-ok-general-type-model", "N006", 0, set_type_model },
+};
+
+Test(names, golden_cases)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		golden_run(&cases[i]);
+}
+
+/* ---- the built-in maps --------------------------------------------------- */
+
+Test(names, builtin_maps_load_and_cover_the_issue_list)
+{
+	static const char *const archs[] = {
+		"llama", "qwen2", "qwen3", "qwen2moe", "qwen3moe", "gemma2",
+		"gemma3", "phi3", "deepseek2", "mamba", "falcon", "gpt2",
+		"bert", NULL
+	};
+	const char *const *a;
+	struct names_db db;
+	struct gl_error err;
+	size_t i;
+
+	cr_assert(names_db_load(&db, &err) == 0, "%s", err.msg);
+	for (a = archs; *a != NULL; a++)
+		cr_expect(names_db_find(&db, *a) != NULL, "no map for %s", *a);
+	cr_assert(names_db_find(&db, "clip") == NULL);
+	for (i = 0; i < db.n; i++) {
+		cr_expect(db.maps[i].n_keys >= 4, "%s", db.maps[i].origin);
+		cr_expect(db.maps[i].n_tensors >= 8, "%s", db.maps[i].origin);
+	}
+	names_db_free(&db);
+}
+
+/* Parse one map document; returns the error message ("" when it loads). */
+static const char *
+parse_map(const char *text)
+{
+	static struct gl_error err;
+	struct names_map m;
+
+	err.msg[0] = '\0';
+	names_map_parse(&m, "t.yaml", text, strlen(text), &err);
+	names_map_free(&m);
+	return err.msg;
+}
+
+Test(names, map_errors_name_the_place)
+{
+	cr_expect_str_eq(parse_map("architectures: [x]\ntensors:\n"
+	    "  - { pattern: 'a\\.weight', shape: [n_embd] }\n"), "");
+	cr_expect_str_eq(parse_map("architectures: [x]\ntensors:\n"
+	    "  - { pattern: 'blk\\.(x\\.weight' }\n"),
+	    "t.yaml:3:16: invalid pattern 'blk\\.(x\\.weight': missing "
+	    "closing parenthesis at offset 15");
+	cr_expect_str_eq(parse_map("architectures: [x]\ntensors:\n"
+	    "  - { pattern: 'a', shape: [n_embd *] }\n"),
+	    "t.yaml:3:29: in expression 'n_embd *': expected a number, a "
+	    "name or '(' at offset 8");
+	cr_expect_str_eq(parse_map("architectures: [x]\ntensors:\n"
+	    "  - { pattern: 'a', when: (n_layer > 1 }\n"),
+	    "t.yaml:3:27: in expression '(n_layer > 1': expected ')' at "
+	    "offset 12");
+	cr_expect_str_eq(parse_map("architectures: [x]\ntensors:\n"
+	    "  - { pattern: 'a', unless: [b] }\n"),
+	    "t.yaml:3:30: no tensor of this map has the id 'b'");
+	cr_expect_str_eq(parse_map("architectures: [x]\ntensors:\n"
+	    "  - { pattern: 'a|b' }\n"), "t.yaml:3:5: a required tensor's "
+	    "pattern must be literal apart from its (?<layer>...) group "
+	    "(mark it optional: true otherwise)");
+	cr_expect_str_eq(parse_map("architectures: [x]\ntensors:\n"
+	    "  - { pattern: 'a', shape: 3 }\n"),
+	    "t.yaml:3:28: expected a list of dimensions");
+	cr_expect_str_eq(parse_map("architectures: [x]\nkeys:\n"
+	    "  - { key: a, type: u32 }\ntensors: []\n"),
+	    "t.yaml:3:21: expected a GGUF scalar type (uint32, float32, "
+	    "string, bool, ...)");
+	cr_assert(strstr(parse_map("architectures: [x]\ntensors:\n"
+	    "  - { pattern: 'a', shapes: [1] }\n"), "t.yaml:3:21: unknown "
+	    "key 'shapes'") != NULL);
+	cr_expect_str_eq(parse_map("tensors: []\n"),
+	    "t.yaml:1:1: missing required key 'architectures'");
+}
+
+/* A per-layer entry gets its display name and id from the pattern. */
+Test(names, display_names_and_ids)
+{
+	const char *text = "architectures: [x]\ntensors:\n"
+	    "  - { pattern: 'blk\\.(?<layer>\\d+)\\.attn_q\\.weight' }\n"
+	    "  - { pattern: 'rope_factors_(?:long|short)\\.weight', "
+	    "optional: true }\n"
+	    "  - { pattern: 'blk\\.(?<layer>\\d+)\\.ffn_up\\.(?:\\d+)"
+	    "\\.weight', id: legacy, optional: true }\n";
+	struct names_map m;
+	struct gl_error err;
+
+	cr_assert(names_map_parse(&m, "t.yaml", text, strlen(text), &err) ==
+	    0, "%s", err.msg);
+	cr_assert_str_eq(m.tensors[0].display, "blk.N.attn_q.weight");
+	cr_assert_str_eq(m.tensors[0].id, "attn_q.weight");
+	cr_assert(m.tensors[0].per_layer);
+	cr_assert(m.tensors[1].id == NULL);
+	cr_assert(!m.tensors[1].per_layer);
+	cr_assert_str_eq(m.tensors[2].id, "legacy");
+	names_map_free(&m);
+}
+
+/* Two maps claiming one architecture is an error. */
+Test(names, duplicate_architecture_is_an_error)
+{
+	char dir[] = "/tmp/gguflint-names-XXXXXX", *sub, *file;
+	struct names_db db;
+	struct gl_error err;
+	FILE *fp;
+
+	cr_assert(mkdtemp(dir) != NULL);
+	sub = xasprintf("%s/rules", dir);
+	mkdir(sub, 0777);
+	free(sub);
+	sub = xasprintf("%s/rules/arch", dir);
+	mkdir(sub, 0777);
+	file = xasprintf("%s/qwen2.yaml", sub);
+	fp = fopen(file, "w");
+	fputs("architectures: [qwen2, llama]\ntensors: []\n", fp);
+	fclose(fp);
+	setenv("GGUFLINT_DATADIR", dir, 1);
+	cr_assert(names_db_load(&db, &err) < 0);
+	names_db_free(&db);
+	cr_assert(strstr(err.msg, "architecture 'llama' is already mapped "
+	    "by <builtin>/rules/arch/llama.yaml") != NULL, "%s", err.msg);
+	cr_assert(strstr(err.msg, file) == err.msg, "%s", err.msg);
+	unlink(file);
+	rmdir(sub);
+	free(sub);
+	free(file);
+	sub = xasprintf("%s/rules", dir);
+	rmdir(sub);
+	free(sub);
+	rmdir(dir);
+}
+
+/* A map on disk replaces the built-in one: here one that knows inv_freq. */
+Test(names, data_directory_overrides_a_map)
+{
+	char dir[] = "/tmp/gguflint-names-XXXXXX", *sub, *file;
+	struct strbuf sb = STRBUF_INIT;
+	struct datafile df;
+	struct gl_error err;
+	struct test_lint t;
+	struct tiny m;
+	FILE *fp;
+
+	cr_assert(datafile_load("rules/arch/llama.yaml", &df, &err) == 0);
+	cr_assert(mkdtemp(dir) != NULL);
+	sub = xasprintf("%s/rules", dir);
+	mkdir(sub, 0777);
+	free(sub);
+	sub = xasprintf("%s/rules/arch", dir);
+	mkdir(sub, 0777);
+	file = xasprintf("%s/llama.yaml", sub);
+	fp = fopen(file, "w");
+	fwrite(df.data, 1, df.len, fp);
+	fputs("  - pattern: 'model\\.layers\\.(?<layer>\\d+)\\.self_attn\\."
+	    "rotary_emb\\.inv_freq'\n    optional: true\n", fp);
+	fclose(fp);
+	datafile_free(&df);
+	setenv("GGUFLINT_DATADIR", dir, 1);
+	tiny_init(&m);
+	set_unmapped(&m);
+	tiny_build(&m, &sb);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_assert_eq(test_count(&t, "N001"), 0, "%s", test_codes(&t));
+	test_lint_free(&t);
+	strbuf_free(&sb);
+	unlink(file);
+	rmdir(sub);
+	free(sub);
+	free(file);
+	sub = xasprintf("%s/rules", dir);
+	rmdir(sub);
+	free(sub);
+	rmdir(dir);
+}
+
+/* A broken map makes linting fail (exit 2), naming the place. */
+Test(names, broken_map_is_an_operational_error)
+{
+	char dir[] = "/tmp/gguflint-names-XXXXXX", *sub, *file;
+	const char *argv[] = { "x.gguf", NULL };
+	struct test_run r;
+	FILE *fp;
+
+	cr_assert(mkdtemp(dir) != NULL);
+	sub = xasprintf("%s/rules", dir);
+	mkdir(sub, 0777);
+	free(sub);
+	sub = xasprintf("%s/rules/arch", dir);
+	mkdir(sub, 0777);
+	file = xasprintf("%s/gpt2.yaml", sub);
+	fp = fopen(file, "w");
+	fputs("architectures: [gpt2]\ntensors:\n  - { pattern: '[' }\n", fp);
+	fclose(fp);
+	setenv("GGUFLINT_DATADIR", dir, 1);
+	argv[0] = "/dev/null";
+	test_run_bin(&r, argv, NULL, 0);
+	cr_assert_eq(r.status, 2, "%s", r.out);
+	cr_assert(strstr(r.err, "gpt2.yaml:3:16: invalid pattern '[': "
+	    "missing terminating ] for character class at offset 1") != NULL,
+	    "%s", r.err);
+	test_run_free(&r);
+	unlink(file);
+	rmdir(sub);
+	free(sub);
+	free(file);
+	sub = xasprintf("%s/rules", dir);
+	rmdir(sub);
+	free(sub);
+	rmdir(dir);
+}
+
+/* ---- models of each mapped architecture ---------------------------------- */
+
+/*
+ * A model from a compact description: keys as "u32 KEY V", "f32 KEY V",
+ * "str KEY V", "i32 KEY V" ("ARCH" in KEY is replaced), tensors as
+ * "G NAME DIMS..." (global) or "L[a-b] NAME DIMS..." (in every block, or in
+ * blocks a to b), NAME with %u for the block. Every model gets a 16-token
+ * vocabulary.
+ */
+struct arch_model {
+	const char *arch;
+	uint32_t n_layer;
+	const char *const *keys;
+	const char *const *tensors;
+};
+
+static void
+add_key(struct ggufw_model *m, const char *arch, const char *spec)
+{
+	char type[8], key[128], val[128], full[160], *p;
+
+	cr_assert(sscanf(spec, "%7s %127s %127s", type, key, val) == 3, "%s",
+	    spec);
+	if ((p = strstr(key, "ARCH")) != NULL)
+		snprintf(full, sizeof full, "%.*s%s%s", (int)(p - key), key,
+		    arch, p + 4);
+	else
+		snprintf(full, sizeof full, "%s", key);
+	if (strcmp(type, "u32") == 0)
+		ggufw_model_kv_u32(m, full, (uint32_t)strtoul(val, NULL, 10));
+	else if (strcmp(type, "i32") == 0)
+		ggufw_model_kv_i32(m, full, (int32_t)strtol(val, NULL, 10));
+	else if (strcmp(type, "f32") == 0)
+		ggufw_model_kv_f32(m, full, strtof(val, NULL));
+	else
+		ggufw_model_kv_str(m, full, val);
+}
+
+static void
+add_spec_tensor(struct ggufw_model *m, const char *spec, uint32_t il,
+    bool widen)
+{
+	char fmt[96], name[96];
+	int64_t ne[4] = { 1, 1, 1, 1 };
+	const char *p = strchr(spec, ' ') + 1;
+	int used, n = 0;
+
+	cr_assert(sscanf(p, "%95s%n", fmt, &used) == 1);
+	p += used;
+	while (n < 4 && sscanf(p, "%" SCNd64 "%n", &ne[n], &used) == 1) {
+		p += used;
+		n++;
+	}
+	snprintf(name, sizeof name, fmt, il);
+	if (widen)
+		ne[0]++;
+	ggufw_model_tensor(m, name, (uint32_t)n, ne, GGUFW_GGML_F32, 1, 4);
+}
+
+static void
+add_vocab(struct ggufw_model *m)
+{
+	const char *tok[16] = {
+		"<unk>", "<s>", "</s>", "a", "b", "c", "d", "e", "f", "g",
+		"h", "i", "j", "k", "l", "m"
+	};
+	const char *merges[1] = { "a b" };
+
+	ggufw_model_kv_arr_str(m, "tokenizer.ggml.tokens", tok, 16);
+	ggufw_model_kv_arr_str(m, "tokenizer.ggml.merges", merges, 1);
+}
+
+/* Build a; widen, when not NULL, is a tensor name to misshape. */
+static void
+build_arch(const struct arch_model *a, const char *widen, struct strbuf *out)
+{
+	struct ggufw_model m;
+	const char *const *s;
+	uint32_t il, lo, hi;
+
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", a->arch);
+	for (s = a->keys; *s != NULL; s++)
+		add_key(&m, a->arch, *s);
+	add_vocab(&m);
+	for (s = a->tensors; *s != NULL; s++) {
+		char name[96];
+
+		if ((*s)[0] == 'G') {
+			add_spec_tensor(&m, *s, 0, widen != NULL &&
+			    strncmp(*s + 2, widen, strlen(widen)) == 0);
+			continue;
+		}
+		lo = 0;
+		hi = a->n_layer - 1;
+		sscanf(*s, "L%u-%u", &lo, &hi);
+		for (il = lo; il <= hi; il++) {
+			sscanf(strchr(*s, ' ') + 1, "%95s", name);
+			add_spec_tensor(&m, *s, il, widen != NULL && il == lo &&
+			    strcmp(name, widen) == 0);
+		}
+	}
+	ggufw_model_finish(&m, out, GGUFW_DATA_ZERO);
+	ggufw_model_free(&m);
+}
+
+static size_t
+count_family(const struct test_lint *t, char family)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->res.diags.n; i++)
+		n += t->res.diags.v[i].rule->family == family;
+	return n;
+}
+
+/* Clean: no M or N finding; widened: exactly one N003, nothing else. */
+static void
+check_arch(const struct arch_model *a, const char *widen)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct test_lint t;
+
+	build_arch(a, NULL, &sb);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_expect(count_family(&t, 'N') + count_family(&t, 'M') == 0,
+	    "%s: %s (first: %s)", a->arch, test_codes(&t), t.res.diags.n ?
+	    t.res.diags.v[0].message : "");
+	test_lint_free(&t);
+	strbuf_reset(&sb);
+	build_arch(a, widen, &sb);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_expect(test_count(&t, "N003") == 1 && count_family(&t, 'N') == 1,
+	    "%s with %s widened: %s", a->arch, widen, test_codes(&t));
+	test_lint_free(&t);
+	strbuf_free(&sb);
+}
+
+#define BASE_KEYS(e, l) \
+	"u32 ARCH.context_length 32", "u32 ARCH.embedding_length " #e, \
+	"u32 ARCH.block_count " #l
+
+static const char *const llama_moe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"u32 ARCH.rope.dimension_count 8", "str tokenizer.ggml.model llama",
+	NULL
+};
+static const char *const llama_moe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G rope_freqs.weight 4",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 32 4",
+	"L blk.%u.ffn_up_exps.weight 16 32 4",
+	"L blk.%u.ffn_down_exps.weight 32 16 4", NULL
+};
+
+static const char *const qwen3_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"u32 ARCH.attention.key_length 16",
+	"u32 ARCH.attention.value_length 16",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const qwen3_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 32",
+	"L blk.%u.attn_k.weight 16 16", "L blk.%u.attn_v.weight 16 16",
+	"L blk.%u.attn_q_norm.weight 16", "L blk.%u.attn_k_norm.weight 16",
+	"L blk.%u.attn_output.weight 32 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL
+};
+
+static const char *const qwen3moe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"u32 ARCH.attention.key_length 16",
+	"u32 ARCH.attention.value_length 16",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const qwen3moe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 32",
+	"L blk.%u.attn_k.weight 16 16", "L blk.%u.attn_v.weight 16 16",
+	"L blk.%u.attn_q_norm.weight 16", "L blk.%u.attn_k_norm.weight 16",
+	"L blk.%u.attn_output.weight 32 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 16 4",
+	"L blk.%u.ffn_up_exps.weight 16 16 4",
+	"L blk.%u.ffn_down_exps.weight 16 16 4", NULL
+};
+
+static const char *const qwen2moe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_feed_forward_length 24",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const qwen2moe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_q.bias 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_k.bias 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_v.bias 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L blk.%u.ffn_up_exps.weight 16 8 4",
+	"L blk.%u.ffn_down_exps.weight 8 16 4",
+	"L blk.%u.ffn_gate_inp_shexp.weight 16",
+	"L blk.%u.ffn_gate_shexp.weight 16 24",
+	"L blk.%u.ffn_up_shexp.weight 16 24",
+	"L blk.%u.ffn_down_shexp.weight 24 16", NULL
+};
+
+static const char *const phi3_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 2",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.rope.dimension_count 8", "str tokenizer.ggml.model llama",
+	NULL
+};
+static const char *const phi3_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "G rope_factors_long.weight 4",
+	"G rope_factors_short.weight 4",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_qkv.weight 16 48",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_up.weight 16 64", "L blk.%u.ffn_down.weight 32 16", NULL
+};
+
+static const char *const gemma3_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"u32 ARCH.attention.key_length 16",
+	"u32 ARCH.attention.value_length 16",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const gemma3_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 32",
+	"L blk.%u.attn_k.weight 16 16", "L blk.%u.attn_v.weight 16 16",
+	"L blk.%u.attn_q_norm.weight 16", "L blk.%u.attn_k_norm.weight 16",
+	"L blk.%u.attn_output.weight 32 16",
+	"L blk.%u.post_attention_norm.weight 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate.weight 16 32",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16",
+	"L blk.%u.post_ffw_norm.weight 16", NULL
+};
+
+/* MLA with a low-rank query, one dense block, then experts. */
+static const char *const deepseek2_keys[] = {
+	BASE_KEYS(16, 3), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 2",
+	"u32 ARCH.attention.key_length 12", "u32 ARCH.attention.value_length 8",
+	"u32 ARCH.attention.key_length_mla 12",
+	"u32 ARCH.attention.value_length_mla 8",
+	"u32 ARCH.attention.q_lora_rank 8", "u32 ARCH.attention.kv_lora_rank 8",
+	"u32 ARCH.rope.dimension_count 4",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "str tokenizer.ggml.model gpt2",
+	NULL
+};
+static const char *const deepseek2_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q_a_norm.weight 8",
+	"L blk.%u.attn_q_a.weight 16 8", "L blk.%u.attn_q_b.weight 8 24",
+	"L blk.%u.attn_kv_a_mqa.weight 16 12",
+	"L blk.%u.attn_kv_a_norm.weight 8", "L blk.%u.attn_k_b.weight 8 8 2",
+	"L blk.%u.attn_v_b.weight 8 8 2", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-2 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-2 blk.%u.exp_probs_b.bias 4",
+	"L1-2 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-2 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
+static const char *const mamba_keys[] = {
+	BASE_KEYS(8, 2), "u32 ARCH.ssm.conv_kernel 4",
+	"u32 ARCH.ssm.inner_size 16", "u32 ARCH.ssm.state_size 4",
+	"u32 ARCH.ssm.time_step_rank 2",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const mamba_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"L blk.%u.attn_norm.weight 8", "L blk.%u.ssm_in.weight 8 32",
+	"L blk.%u.ssm_conv1d.weight 4 16", "L blk.%u.ssm_conv1d.bias 16",
+	"L blk.%u.ssm_x.weight 16 10", "L blk.%u.ssm_dt.weight 2 16",
+	"L blk.%u.ssm_dt.bias 16", "L blk.%u.ssm_a 4 16", "L blk.%u.ssm_d 16",
+	"L blk.%u.ssm_out.weight 16 8", NULL
+};
+
+static const char *const falcon_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const falcon_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output_norm.bias 16", "G output.weight 16 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_norm.bias 16",
+	"L blk.%u.attn_qkv.weight 16 32", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16", NULL
+};
+
+static const char *const gpt2_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const gpt2_tensors[] = {
+	"G token_embd.weight 16 16", "G position_embd.weight 16 32",
+	"G output_norm.weight 16", "G output_norm.bias 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_norm.bias 16",
+	"L blk.%u.attn_qkv.weight 16 48", "L blk.%u.attn_qkv.bias 48",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_output.bias 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_norm.bias 16",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_up.bias 32",
+	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.ffn_down.bias 16", NULL
+};
+
+static const char *const bert_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-12",
+	"u32 tokenizer.ggml.token_type_count 2",
+	"str tokenizer.ggml.model bert", NULL
+};
+static const char *const bert_tensors[] = {
+	"G token_embd.weight 16 16", "G token_types.weight 16 2",
+	"G position_embd.weight 16 32", "G token_embd_norm.weight 16",
+	"G token_embd_norm.bias 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_q.bias 16",
+	"L blk.%u.attn_k.weight 16 16", "L blk.%u.attn_k.bias 16",
+	"L blk.%u.attn_v.weight 16 16", "L blk.%u.attn_v.bias 16",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_output.bias 16",
+	"L blk.%u.attn_output_norm.weight 16",
+	"L blk.%u.attn_output_norm.bias 16",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_up.bias 32",
+	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.ffn_down.bias 16",
+	"L blk.%u.layer_output_norm.weight 16",
+	"L blk.%u.layer_output_norm.bias 16", "G cls.weight 16 2",
+	"G cls.bias 2", NULL
+};
+
+Test(names, every_mapped_architecture_round_trips)
+{
+	static const struct {
+		struct arch_model m;
+		const char *widen;
+	} models[] = {
+		{ { "llama", 2, llama_moe_keys, llama_moe_tensors },
+		  "blk.%u.ffn_down_exps.weight" },
+		{ { "qwen3", 2, qwen3_keys, qwen3_tensors },
+		  "blk.%u.attn_q_norm.weight" },
+		{ { "qwen3moe", 2, qwen3moe_keys, qwen3moe_tensors },
+		  "blk.%u.ffn_up_exps.weight" },
+		{ { "qwen2moe", 2, qwen2moe_keys, qwen2moe_tensors },
+		  "blk.%u.ffn_down_shexp.weight" },
+		{ { "phi3", 2, phi3_keys, phi3_tensors },
+		  "blk.%u.attn_qkv.weight" },
+		{ { "gemma3", 2, gemma3_keys, gemma3_tensors },
+		  "blk.%u.attn_output.weight" },
+		{ { "deepseek2", 3, deepseek2_keys, deepseek2_tensors },
+		  "blk.%u.attn_k_b.weight" },
+		{ { "mamba", 2, mamba_keys, mamba_tensors },
+		  "blk.%u.ssm_x.weight" },
+		{ { "falcon", 2, falcon_keys, falcon_tensors },
+		  "blk.%u.attn_qkv.weight" },
+		{ { "gpt2", 2, gpt2_keys, gpt2_tensors },
+		  "position_embd.weight" },
+		{ { "bert", 2, bert_keys, bert_tensors },
+		  "token_types.weight" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof models / sizeof models[0]; i++)
+		check_arch(&models[i].m, models[i].widen);
+}
+
+/* deepseek2: the dense block needs its FFN, the expert blocks theirs. */
+static const char *const deepseek2_missing[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q_a_norm.weight 8",
+	"L blk.%u.attn_q_a.weight 16 8", "L blk.%u.attn_q_b.weight 8 24",
+	"L blk.%u.attn_kv_a_mqa.weight 16 12",
+	"L blk.%u.attn_kv_a_norm.weight 8",
+	"L blk.%u.attn_kv_b.weight 8 32", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16",
+	"L0-0 blk.%u.ffn_up.weight 16 32", "L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-2 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-2 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
+Test(names, conditions_and_alternatives)
+{
+	const struct arch_model a = { "deepseek2", 3, deepseek2_keys,
+	    deepseek2_missing };
+	struct strbuf sb = STRBUF_INIT;
+	struct test_lint t;
+	size_t i;
+	bool gate = false, down = false;
+
+	build_arch(&a, NULL, &sb);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	/* attn_kv_b replaces attn_k_b and attn_v_b: not missing */
+	cr_assert_eq(test_count(&t, "N002"), 2, "%s", test_codes(&t));
+	for (i = 0; i < t.res.diags.n; i++) {
+		const struct diag *d = &t.res.diags.v[i];
+
+		if (strcmp(d->rule->code, "N002") != 0)
+			continue;
+		if (strstr(d->message, "blk.N.ffn_gate.weight is missing in 1 "
+		    "of 3 blocks (0)") != NULL)
+			gate = true;
+		if (strstr(d->message, "blk.N.ffn_down_exps.weight is missing "
+		    "in 2 of 3 blocks (1-2)") != NULL)
+			down = true;
+	}
+	cr_assert(gate && down, "%s", test_find(&t, "N002")->message);
+	test_lint_free(&t);
+	strbuf_free(&sb);
+}
+
+/* Only llama.cpp's spelling of a block index is mapped. */
+static void
+set_leading_zero(struct tiny *t)
+{
+	t->extra = "blk.01.attn_norm.weight";
+}
+
+Test(names, leading_zero_block_index_is_unmapped)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct test_lint t;
+	struct tiny m;
+
+	tiny_init(&m);
+	set_leading_zero(&m);
+	tiny_build(&m, &sb);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_assert_eq(test_count(&t, "N001"), 1, "%s", test_codes(&t));
+	test_lint_free(&t);
+	strbuf_free(&sb);
+}
+
+/* An unknown value is not compared: no feed_forward_length, no FFN check. */
+Test(names, unknown_geometry_is_not_checked)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ggufw_model m;
+	struct test_lint t;
+	int64_t emb[2] = { 8, 16 }, norm[1] = { 8 }, ffn[2] = { 8, 99 };
+	int64_t down[2] = { 99, 8 }, q[2] = { 8, 8 }, kv[2] = { 8, 4 };
+	const char *tok[16] = { "a", "b", "c", "d", "e", "f", "g", "h", "i",
+	    "j", "k", "l", "m", "n", "o", "p" };
+
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	ggufw_model_kv_u32(&m, "llama.context_length", 64);
+	ggufw_model_kv_u32(&m, "llama.embedding_length", 8);
+	ggufw_model_kv_u32(&m, "llama.block_count", 1);
+	ggufw_model_kv_u32(&m, "llama.attention.head_count", 2);
+	ggufw_model_kv_u32(&m, "llama.attention.head_count_kv", 1);
+	ggufw_model_kv_f32(&m, "llama.attention.layer_norm_rms_epsilon", 1e-5f);
+	ggufw_model_kv_str(&m, "tokenizer.ggml.model", "llama");
+	ggufw_model_kv_arr_str(&m, "tokenizer.ggml.tokens", tok, 16);
+	ggufw_model_tensor(&m, "token_embd.weight", 2, emb, 0, 1, 4);
+	ggufw_model_tensor(&m, "output_norm.weight", 1, norm, 0, 1, 4);
+	ggufw_model_tensor(&m, "blk.0.attn_norm.weight", 1, norm, 0, 1, 4);
+	ggufw_model_tensor(&m, "blk.0.attn_q.weight", 2, q, 0, 1, 4);
+	ggufw_model_tensor(&m, "blk.0.attn_k.weight", 2, kv, 0, 1, 4);
+	ggufw_model_tensor(&m, "blk.0.attn_v.weight", 2, kv, 0, 1, 4);
+	ggufw_model_tensor(&m, "blk.0.attn_output.weight", 2, q, 0, 1, 4);
+	ggufw_model_tensor(&m, "blk.0.ffn_norm.weight", 1, norm, 0, 1, 4);
+	ggufw_model_tensor(&m, "blk.0.ffn_gate.weight", 2, ffn, 0, 1, 4);
+	ggufw_model_tensor(&m, "blk.0.ffn_up.weight", 2, ffn, 0, 1, 4);
+	ggufw_model_tensor(&m, "blk.0.ffn_down.weight", 2, down, 0, 1, 4);
+	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	ggufw_model_free(&m);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_assert_eq(count_family(&t, 'N'), 0, "%s", test_codes(&t));
+	test_lint_free(&t);
+	strbuf_free(&sb);
+}
+
+/* N001 lists the first five names and counts the rest. */
+Test(names, unmapped_list_is_capped)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ggufw_model m;
+	struct test_lint t;
+	int64_t ne[1] = { 4 };
+	char name[32];
+	int i;
+
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	ggufw_model_kv_u32(&m, "llama.embedding_length", 4);
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof name, "extra.%d", i);
+		ggufw_model_tensor(&m, name, 1, ne, 0, 1, 4);
+	}
+	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	ggufw_model_free(&m);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_assert_eq(test_count(&t, "N001"), 1, "%s", test_codes(&t));
+	cr_assert(strstr(test_find(&t, "N001")->message, "8 tensors (128 B) "
+	    "match no name of the llama map: extra.0, extra.1, extra.2, "
+	    "extra.3, extra.4, ... 3 more;") != NULL, "%s",
+	    test_find(&t, "N001")->message);
+	test_lint_free(&t);
+	strbuf_free(&sb);
+}
+
+/*
+ * Without block_count, block tensors are matched but not counted, and
+ * arch.c knows no geometry (embedding_length is read after block_count),
+ * so no shape is checked either.
+ */
+Test(names, block_count_unknown)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ggufw_model m;
+	struct test_lint t;
+	int64_t norm[1] = { 8 }, bad[1] = { 9 };
+
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	ggufw_model_kv_u32(&m, "llama.embedding_length", 8);
+	ggufw_model_tensor(&m, "blk.7.attn_norm.weight", 1, norm, 0, 1, 4);
+	ggufw_model_tensor(&m, "blk.3.ffn_norm.weight", 1, bad, 0, 1, 4);
+	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	ggufw_model_free(&m);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_assert_eq(test_count(&t, "N004"), 0, "%s", test_codes(&t));
+	cr_assert_eq(test_count(&t, "N003"), 0, "%s", test_codes(&t));
+	cr_assert_eq(test_count(&t, "N001"), 0, "%s", test_codes(&t));
+	cr_assert(test_count(&t, "M001") >= 1, "%s", test_codes(&t));
+	test_lint_free(&t);
+	strbuf_free(&sb);
+}
+
+/* A shard of a split model holds some tensors; later shards no metadata. */
+static void
+set_first_shard(struct tiny *t)
+{
+	t->split_no = 0;
+	t->split_count = 2;
+	t->drop = "blk.1.ffn_down.weight";
+	t->eps = TINY_EPS_NONE;
+}
+
+static void
+set_second_shard(struct tiny *t)
+{
+	set_first_shard(t);
+	t->split_no = 1;
+	t->tok_model = NULL;
+	t->no_tokens = true;
+}
+
+Test(names, split_shards)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct test_lint t;
+	struct tiny m;
+
+	tiny_init(&m);
+	set_first_shard(&m);
+	tiny_build(&m, &sb);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_assert_eq(test_count(&t, "N002"), 0, "%s", test_codes(&t));
+	cr_assert_eq(test_count(&t, "M001"), 1, "%s", test_codes(&t));
+	test_lint_free(&t);
+	strbuf_reset(&sb);
+	tiny_init(&m);
+	set_second_shard(&m);
+	tiny_build(&m, &sb);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_assert_eq(t.res.diags.n, 0, "%s", test_codes(&t));
+	test_lint_free(&t);
+	strbuf_free(&sb);
+}
