@@ -45,11 +45,11 @@ static const struct {
 	  "underscores built from strings (a hidden dunder)" },
 	{ "\\b(?:lipsum|cycler|joiner|namespace|range|dict|url_for)\\s*\\.",
 	  "an attribute of a Jinja global (a path to __globals__)" },
-	{ "\\b(?:os|subprocess|importlib|builtins|posix|sys)\\s*\\.\\s*"
+	{ "\\b(?:os|subprocess|importlib|builtins|posix)\\s*\\.\\s*"
 	  "[A-Za-z_]",
 	  "a Python module" },
 	{ "\\b(?:popen|eval|exec|execfile|import_module|getattr|setattr|"
-	  "globals|locals|spawn\\w*|system)\\s*\\(",
+	  "globals|locals|spawn\\w*)\\s*\\(",
 	  "a Python callable that runs code or reaches objects" },
 	{ "^[-+]?\\s*\\K(?:include|import|extends|from)\\b",
 	  "template loading (reads other files)" },

@@ -190,6 +190,10 @@ static const char *const real_templates[] = {
 	"        {%- endfor %}\n    {%- endif %}\n{%- endfor %}\n"
 	"{%- if add_generation_prompt %}\n"
 	"    {{- '<|im_start|>assistant\\n' }}\n{%- endif %}\n",
+	/* names that only look like Python's */
+	"{% macro system(text) %}<<SYS>>{{ text }}<</SYS>>{% endmacro %}"
+	"{% set sys = messages[0] %}{{ system(sys.content) }}"
+	"{% for message in messages[1:] %}{{ message.content }}{% endfor %}",
 	/* a template that talks about Python in its text, outside any tag */
 	"You may explain __init__, os.path and eval() to the user.\n"
 	"{% for m in messages %}{{ m.content }}{% endfor %}",
