@@ -187,6 +187,7 @@ report_unmapped(struct nm *s)
 	struct strbuf sb = STRBUF_INIT;
 	size_t i, n = 0, first = 0;
 	uint64_t bytes = 0;
+	struct diag *d;
 	char size[32];
 
 	for (i = 0; i < f->tensors_n; i++) {
@@ -206,13 +207,18 @@ report_unmapped(struct nm *s)
 		goto out;
 	if (n > NAMES_LISTED)
 		strbuf_addf(&sb, ", ... %zu more", n - NAMES_LISTED);
-	diag_add(s->dl, "N001", f->tensors[first].offset_info, SUBJECT_TENSOR,
+	d = diag_add(s->dl, "N001", f->tensors[first].offset_info,
+	    SUBJECT_TENSOR,
 	    f->tensors[first].name.p, f->tensors[first].name.n, "%zu tensor%s "
 	    "(%s) match%s no name of the %s map: %s; kept and counted in the "
 	    "memory plan, but llama.cpp does not load %s and refuses a file "
 	    "with tensors it does not use", n, n == 1 ? "" : "s",
 	    format_size(bytes, size, sizeof size), n == 1 ? "es" : "",
 	    s->arch, strbuf_cstr(&sb), n == 1 ? "it" : "them");
+	for (i = 0; i < f->tensors_n; i++)	/* all of them, for JSON */
+		if (s->entry[i] < 0)
+			diag_attach_item(d, f->tensors[i].name.p,
+			    (size_t)f->tensors[i].name.n);
 out:
 	strbuf_free(&sb);
 }

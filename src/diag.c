@@ -22,14 +22,24 @@ diag_list_init(struct diag_list *dl, const struct catalog *cat)
 }
 
 void
+diag_release(struct diag *d)
+{
+	size_t i;
+
+	free(d->subject);
+	free(d->message);
+	for (i = 0; i < d->n_items; i++)
+		free(d->items[i]);
+	free(d->items);
+}
+
+void
 diag_list_free(struct diag_list *dl)
 {
 	size_t i;
 
-	for (i = 0; i < dl->n; i++) {
-		free(dl->v[i].subject);
-		free(dl->v[i].message);
-	}
+	for (i = 0; i < dl->n; i++)
+		diag_release(&dl->v[i]);
 	free(dl->v);
 	free(dl->per_rule);
 	free(dl->dropped);
@@ -37,7 +47,7 @@ diag_list_free(struct diag_list *dl)
 	memset(dl, 0, sizeof *dl);
 }
 
-static void
+static struct diag *
 diag_push(struct diag_list *dl, const struct rule *r, uint64_t offset,
     enum subject_kind kind, const void *subj, size_t subj_len, char *msg)
 {
@@ -56,9 +66,12 @@ diag_push(struct diag_list *dl, const struct rule *r, uint64_t offset,
 	d->subject_len = subj != NULL ? subj_len : 0;
 	d->message = msg;
 	d->seq = dl->n - 1;
+	d->items = NULL;
+	d->n_items = 0;
+	return d;
 }
 
-void
+struct diag *
 diag_add(struct diag_list *dl, const char *code, uint64_t offset,
     enum subject_kind kind, const void *subj, size_t subj_len,
     const char *fmt, ...)
@@ -73,14 +86,14 @@ diag_add(struct diag_list *dl, const char *code, uint64_t offset,
 	if (dl->per_rule[idx] >= DIAG_MAX_PER_RULE) {
 		dl->dropped[idx]++;
 		dl->last_offset[idx] = offset;
-		return;
+		return NULL;
 	}
 	dl->per_rule[idx]++;
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	diag_push(dl, &dl->cat->rules[idx], offset, kind, subj, subj_len,
-	    strbuf_detach(&sb));
+	return diag_push(dl, &dl->cat->rules[idx], offset, kind, subj,
+	    subj_len, strbuf_detach(&sb));
 }
 
 static int
@@ -96,6 +109,15 @@ diag_cmp(const void *pa, const void *pb)
 		return c;
 	/* Keep insertion order: the reader records in file order. */
 	return a->seq < b->seq ? -1 : (a->seq > b->seq);
+}
+
+void
+diag_attach_item(struct diag *d, const void *p, size_t n)
+{
+	if (d == NULL)
+		return;
+	d->items = xreallocarray(d->items, d->n_items + 1, sizeof *d->items);
+	d->items[d->n_items++] = xstrndup(p, n);
 }
 
 void

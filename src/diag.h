@@ -30,6 +30,8 @@ struct diag {
 	char *subject;			/* raw bytes from the file; may hold NUL */
 	size_t subject_len;
 	char *message;			/* raw; reporters escape it */
+	char **items;			/* the full list a message abridges */
+	size_t n_items;
 	size_t seq;			/* insertion order, for a stable sort */
 };
 
@@ -43,16 +45,26 @@ struct diag_list {
 };
 
 void diag_list_init(struct diag_list *dl, const struct catalog *cat);
+/* diag_release: free what one diagnostic owns. */
+void diag_release(struct diag *d);
 void diag_list_free(struct diag_list *dl);
 
 /*
  * diag_add: record a finding of rule CODE (which must be in the catalogue;
  * anything else is a bug) at offset, about subject (subj_len bytes, may be
- * NULL for none). The message is printf-formatted.
+ * NULL for none). The message is printf-formatted. Returns the diagnostic
+ * (valid until the next diag_add), or NULL when the rule's cap dropped it.
  */
-void diag_add(struct diag_list *dl, const char *code, uint64_t offset,
+struct diag *diag_add(struct diag_list *dl, const char *code, uint64_t offset,
     enum subject_kind kind, const void *subj, size_t subj_len,
     const char *fmt, ...) GL_PRINTF(7, 8);
+
+/*
+ * diag_attach_item: add one entry (n raw bytes) to d's list (d may be NULL:
+ * nothing happens). For findings whose message names only the first few of
+ * many subjects; JSON shows them all.
+ */
+void diag_attach_item(struct diag *d, const void *p, size_t n);
 
 /*
  * diag_finish: add one summary diagnostic per rule whose findings were

@@ -120,8 +120,7 @@ policy_apply(const struct policy *p, const char *path, struct diag_list *dl,
 			if (diag_item_matches(p->sev[n].item, d->rule))
 				d->severity = p->sev[n].severity;
 		if (suppressed(p, d, rel, path)) {
-			free(d->subject);
-			free(d->message);
+			diag_release(d);
 			continue;
 		}
 		dl->v[j++] = *d;
@@ -137,8 +136,7 @@ policy_apply(const struct policy *p, const char *path, struct diag_list *dl,
 		if (dl->v[i].severity >= p->fail_on) {
 			dl->v[j++] = dl->v[i];
 		} else {
-			free(dl->v[i].subject);
-			free(dl->v[i].message);
+			diag_release(&dl->v[i]);
 		}
 	}
 	dl->n = j;

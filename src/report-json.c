@@ -62,6 +62,16 @@ add_diag(struct strbuf *out, const struct diag *d)
 		add_str(out, kind_name(d->kind));
 	else
 		strbuf_adds(out, "null");
+	if (d->n_items > 0) {	/* the full list the message abridges */
+		size_t i;
+
+		strbuf_adds(out, ", \"items\": [");
+		for (i = 0; i < d->n_items; i++) {
+			strbuf_adds(out, i ? ", " : "");
+			add_str(out, d->items[i]);
+		}
+		strbuf_adds(out, "]");
+	}
 	strbuf_adds(out, "}");
 }
 

@@ -333,3 +333,50 @@ Test(cli, man_page_examples_run)
 	free(man);
 	free(path);
 }
+
+/* N001 names the first few unmapped tensors; JSON lists every one. */
+Test(cli, json_lists_every_unmapped_tensor)
+{
+	static const int64_t ne[] = { 32 };
+	struct ggufw_model m;
+	struct strbuf sb = STRBUF_INIT;
+	const struct jsonnode *d = NULL, *items;
+	struct jsonnode *root;
+	struct test_run r;
+	char *path, *err = NULL, name[32];
+	const char *argv[] = { "--no-config", "--format=json",
+	    "--select=N001", NULL, NULL };
+	size_t i;
+
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	ggufw_model_kv_u32(&m, "llama.block_count", 1);
+	ggufw_model_kv_u32(&m, "llama.embedding_length", 32);
+	ggufw_model_kv_u32(&m, "llama.context_length", 64);
+	ggufw_model_kv_u32(&m, "llama.attention.head_count", 1);
+	ggufw_model_tensor(&m, "blk.0.attn_norm.weight", 1, ne, 0, 1, 4);
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof name, "extra.%zu.weight", i);
+		ggufw_model_tensor(&m, name, 1, ne, 0, 1, 4);
+	}
+	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	path = test_tmpfile(sb.buf, sb.len);
+	argv[3] = path;
+	test_run_bin(&r, argv, NULL, 0);
+	root = jsontree_parse(r.out, r.out_len, &err);
+	cr_assert(root != NULL, "%s", err);
+	d = jsontree_pointer(root, "/files/0/diagnostics/0");
+	cr_assert(d != NULL, "%s", r.out);
+	cr_assert_str_eq(jsontree_str(jsontree_get(d, "code")), "N001");
+	items = jsontree_get(d, "items");
+	cr_assert(items != NULL && items->n == 8, "%s", r.out);
+	cr_assert_str_eq(jsontree_str(jsontree_at(items, 7)), "extra.7.weight");
+	cr_assert(strstr(jsontree_str(jsontree_get(d, "message")),
+	    "extra.7.weight") == NULL, "the message is abridged");
+	jsontree_free(root);
+	test_run_free(&r);
+	unlink(path);
+	free(path);
+	strbuf_free(&sb);
+	ggufw_model_free(&m);
+}
