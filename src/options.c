@@ -62,7 +62,9 @@ options_usage(FILE *fp)
 {
 	fputs("usage: gguflint [options] FILE...\n"
 	    "\n"
-	    "Lint GGUF model files: is the file well formed, and what is in it.\n"
+	    "Lint GGUF model files: is the file well formed, what is it, will it "
+	    "fit the\n"
+	    "device, and can the device's kernels use its weights as stored?\n"
 	    "\n"
 	    "  -p, --profile NAME  device profile, built-in name or YAML file "
 	    "(default desktop)\n"
@@ -99,7 +101,8 @@ options_usage(FILE *fp)
 	    "  -h, --help          show this help\n"
 	    "  -V, --version       show the version\n"
 	    "\n"
-	    "Exit status: 0 no error found, 1 errors found, "
+	    "Exit status: 0 nothing at or above --fail-on, 1 findings that fail "
+	    "the run,\n"
 	    "2 gguflint could not do its job.\n"
 	    "See gguflint(1) and gguflint-rules(7).\n", fp);
 }
