@@ -89,3 +89,40 @@ datafile_free(struct datafile *df)
 	df->data = NULL;
 	df->len = 0;
 }
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+const char *const *
+builtin_names(const char *dir)
+{
+	static struct {
+		const char *dir;
+		const char **names;
+	} cache[8];
+	size_t d = strlen(dir), i, c, n = 0;
+	const char **names;
+
+	for (c = 0; c < 8 && cache[c].dir != NULL; c++)
+		if (strcmp(cache[c].dir, dir) == 0)
+			return cache[c].names;
+	names = xcalloc(builtin_n_files + 1, sizeof *names);
+	for (i = 0; i < builtin_n_files; i++) {
+		const char *f = builtin_files[i].name;
+		size_t len = strlen(f);
+
+		if (strncmp(f, dir, d) == 0 && f[d] == '/' &&
+		    len > d + 6 && strchr(f + d + 1, '/') == NULL &&
+		    strcmp(f + len - 5, ".yaml") == 0)
+			names[n++] = xstrndup(f + d + 1, len - d - 6);
+	}
+	qsort(names, n, sizeof *names, cmp_str);
+	if (c < 8) {
+		cache[c].dir = dir;
+		cache[c].names = names;
+	}
+	return names;
+}

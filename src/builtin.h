@@ -41,6 +41,12 @@ int datafile_load(const char *name, struct datafile *out, struct gl_error *err);
 void datafile_free(struct datafile *df);
 
 /*
+ * builtin_names: the NAMEs of the built-in files DIR/NAME.yaml, sorted and
+ * NULL-terminated (static storage, built once per directory).
+ */
+const char *const *builtin_names(const char *dir);
+
+/*
  * read_whole_file: read a (small, configuration) file into memory with a
  * terminating NUL; limit caps its size. Returns 0 or -1 with err set.
  */

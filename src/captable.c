@@ -228,32 +228,10 @@ captable_free(struct captable *t)
 	memset(t, 0, sizeof *t);
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 const char *const *
 captable_builtin_names(void)
 {
-	static const char **names;
-	static size_t n;
-	size_t i;
-
-	if (names != NULL)
-		return names;
-	names = xcalloc(builtin_n_files + 1, sizeof *names);
-	for (i = 0; i < builtin_n_files; i++) {
-		const char *f = builtin_files[i].name;
-		size_t len = strlen(f);
-
-		if (strncmp(f, "kernels/", 8) == 0 && len > 13 &&
-		    strcmp(f + len - 5, ".yaml") == 0)
-			names[n++] = xstrndup(f + 8, len - 13);
-	}
-	qsort(names, n, sizeof *names, cmp_str);
-	return names;
+	return builtin_names("kernels");
 }
 
 /* ---- probe data ------------------------------------------------------------- */

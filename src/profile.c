@@ -347,30 +347,8 @@ profile_free(struct profile *p)
 	memset(p, 0, sizeof *p);
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 const char *const *
 profile_builtin_names(void)
 {
-	static const char **names;
-	static size_t n;
-	size_t i;
-
-	if (names != NULL)
-		return names;
-	names = xcalloc(builtin_n_files + 1, sizeof *names);
-	for (i = 0; i < builtin_n_files; i++) {
-		const char *f = builtin_files[i].name;
-		size_t len = strlen(f);
-
-		if (strncmp(f, "profiles/", 9) == 0 && len > 14 &&
-		    strcmp(f + len - 5, ".yaml") == 0)
-			names[n++] = xstrndup(f + 9, len - 14);
-	}
-	qsort(names, n, sizeof *names, cmp_str);
-	return names;
+	return builtin_names("profiles");
 }
