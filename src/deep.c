@@ -79,10 +79,86 @@ part_add_slow(struct part *p, const float *v, size_t n)
 	}
 }
 
+/* Fold a row's fast-path results into p, or redo it carefully. */
+static void
+part_fold(struct part *p, const float *v, size_t n, double sum, double sq,
+    float lo, float hi, uint64_t zeros)
+{
+	if (!isfinite(sum) || !isfinite(sq) || !isfinite(lo) || !isfinite(hi)) {
+		part_add_slow(p, v, n);
+		return;
+	}
+	if (n > 0) {
+		if (p->finite == 0 || lo < p->min)
+			p->min = lo;
+		if (p->finite == 0 || hi > p->max)
+			p->max = hi;
+	}
+	p->finite += n;
+	p->zeros += zeros;
+	p->sum += sum;
+	p->sum_sq += sq;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define DEEP_HAVE_AVX2 1
+
+/* The same with AVX2: eight floats a step, sums in four double lanes. */
+__attribute__((target("avx2")))
+static void
+part_add_avx2(struct part *p, const float *v, size_t n)
+{
+	__m256d s0 = _mm256_setzero_pd(), s1 = s0, q0 = s0, q1 = s0;
+	__m256 lo8 = _mm256_set1_ps(v[0]), hi8 = lo8, zero = _mm256_setzero_ps();
+	double sum, sq, lane[4];
+	float lo, hi, f[8];
+	uint64_t zeros = 0;
+	size_t i, k;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		__m256 x = _mm256_loadu_ps(v + i);
+		__m256d a = _mm256_cvtps_pd(_mm256_castps256_ps128(x));
+		__m256d b = _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1));
+
+		s0 = _mm256_add_pd(s0, a);
+		s1 = _mm256_add_pd(s1, b);
+		q0 = _mm256_add_pd(q0, _mm256_mul_pd(a, a));
+		q1 = _mm256_add_pd(q1, _mm256_mul_pd(b, b));
+		lo8 = _mm256_min_ps(lo8, x);
+		hi8 = _mm256_max_ps(hi8, x);
+		zeros += (uint64_t)__builtin_popcount((unsigned)
+		    _mm256_movemask_ps(_mm256_cmp_ps(x, zero, _CMP_EQ_OQ)));
+	}
+	_mm256_storeu_pd(lane, _mm256_add_pd(s0, s1));
+	sum = (lane[0] + lane[1]) + (lane[2] + lane[3]);
+	_mm256_storeu_pd(lane, _mm256_add_pd(q0, q1));
+	sq = (lane[0] + lane[1]) + (lane[2] + lane[3]);
+	_mm256_storeu_ps(f, lo8);
+	lo = f[0];
+	for (k = 1; k < 8; k++)
+		lo = f[k] < lo ? f[k] : lo;
+	_mm256_storeu_ps(f, hi8);
+	hi = f[0];
+	for (k = 1; k < 8; k++)
+		hi = f[k] > hi ? f[k] : hi;
+	for (; i < n; i++) {
+		sum += v[i];
+		sq += (double)v[i] * v[i];
+		zeros += v[i] == 0;
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	/* min/max skip NaN; a NaN still shows in the sums */
+	part_fold(p, v, n, sum, sq, lo, hi, zeros);
+}
+#endif
+
 /*
  * Statistics of one row. The fast path keeps four independent sums (so the
  * adds pipeline) and no branches; a row with a NaN or an infinity shows in
- * its sums and is done again carefully.
+ * its sums and is done again carefully. AVX2 does eight at a time where
+ * the CPU has it.
  */
 static void
 part_add(struct part *p, const float *v, size_t n)
@@ -114,23 +190,23 @@ part_add(struct part *p, const float *v, size_t n)
 		lo = v[i] < lo ? v[i] : lo;
 		hi = v[i] > hi ? v[i] : hi;
 	}
-	s[0] = (s[0] + s[1]) + (s[2] + s[3]);
-	q[0] = (q[0] + q[1]) + (q[2] + q[3]);
-	if (!isfinite(s[0]) || !isfinite(q[0]) || !isfinite(lo) ||
-	    !isfinite(hi)) {
-		part_add_slow(p, v, n);
-		return;
-	}
-	if (n > 0) {
-		if (p->finite == 0 || lo < p->min)
-			p->min = lo;
-		if (p->finite == 0 || hi > p->max)
-			p->max = hi;
-	}
-	p->finite += n;
-	p->zeros += zeros;
-	p->sum += s[0];
-	p->sum_sq += q[0];
+	part_fold(p, v, n, (s[0] + s[1]) + (s[2] + s[3]),
+	    (q[0] + q[1]) + (q[2] + q[3]), lo, hi, zeros);
+}
+
+/* The statistics function this CPU runs. */
+static void (*part_rows)(struct part *, const float *, size_t);
+
+static void
+part_choose(void)
+{
+	part_rows = part_add;
+#ifdef DEEP_HAVE_AVX2
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2") && getenv("GGUFLINT_NO_AVX2") ==
+	    NULL)
+		part_rows = part_add_avx2;
+#endif
 }
 
 /* MXFP4 blocks whose E8M0 scale is 0xFF (NaN): invalid, count them. */
@@ -168,7 +244,7 @@ decode_item(struct work *w)
 		const uint8_t *row = base + r * row_bytes;
 
 		k->dequant(row, w->buf, (size_t)t->ne[0]);
-		part_add(&w->part, w->buf, (size_t)t->ne[0]);
+		part_rows(&w->part, w->buf, (size_t)t->ne[0]);
 		w->part.nonfinite += bad_scales(t->type, row,
 		    row_bytes / ti->size, ti->size);
 	}
@@ -310,6 +386,8 @@ deep_scan(const struct gguf_file *f, struct deep_stats *stats,
 	pthread_t tid[64];
 	unsigned n, i;
 
+	if (part_rows == NULL)
+		part_choose();	/* before any worker starts */
 	memset(stats, 0, f->tensors_n * sizeof *stats);
 	memset(&job, 0, sizeof job);
 	job.f = f;

@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -245,6 +246,33 @@ Test(deep, off_by_default)
 	cr_assert(strstr(r.out, "\"sha256\": \"") != NULL);
 	cr_assert(strstr(r.out, "\"D001\"") != NULL);
 	test_run_free(&r);
+	unlink(path);
+	free(path);
+}
+
+/* The portable statistics path (the others run AVX2 where the CPU has it;
+ * and SHA-256 without the SHA extensions). */
+static void
+force_portable(void)
+{
+	setenv("GGUFLINT_NO_AVX2", "1", 1);
+	setenv("GGUFLINT_NO_SHA_NI", "1", 1);
+}
+
+Test(deep, portable_paths_agree_with_gguf_py, .init = force_portable)
+{
+	check_against_values("llama-tiny-mixed.gguf");
+}
+
+Test(deep, portable_paths_find_nan, .init = force_portable)
+{
+	char *path = bad_data_file();
+	struct test_lint t;
+
+	lint_deep(&t, path, 1);
+	cr_assert_eq(test_count(&t, "D001"), 3, "%s", test_codes(&t));
+	cr_assert(about(&t, "D002", "zero.weight") != NULL);
+	test_lint_free(&t);
 	unlink(path);
 	free(path);
 }
