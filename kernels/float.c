@@ -92,7 +92,7 @@ kernel_f32_to_bf16(float f)
 }
 
 void
-kernel_dequant_f32(const void *row, float *out, size_t n)
+kernel_dequant_f32(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *p = row;
 	size_t i;
@@ -120,7 +120,7 @@ kernel_dot_f32(const void *row, const float *x, size_t n)
 }
 
 void
-kernel_dequant_f16(const void *row, float *out, size_t n)
+kernel_dequant_f16(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *p = row;
 	size_t i;
@@ -148,7 +148,7 @@ kernel_dot_f16(const void *row, const float *x, size_t n)
 }
 
 void
-kernel_dequant_bf16(const void *row, float *out, size_t n)
+kernel_dequant_bf16(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *p = row;
 	size_t i;

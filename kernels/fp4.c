@@ -52,7 +52,7 @@ fp4_ue4m3_half(uint8_t u)
  */
 
 void
-kernel_dequant_mxfp4(const void *row, float *out, size_t n)
+kernel_dequant_mxfp4(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;
@@ -97,7 +97,7 @@ kernel_dot_mxfp4(const void *row, const float *x, size_t n)
  */
 
 void
-kernel_dequant_nvfp4(const void *row, float *out, size_t n)
+kernel_dequant_nvfp4(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;

@@ -22,7 +22,7 @@ static const int8_t iquant_levels[16] = {
  */
 
 void
-kernel_dequant_iq4_nl(const void *row, float *out, size_t n)
+kernel_dequant_iq4_nl(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;
@@ -78,7 +78,7 @@ iquant_xs_scale(const uint8_t *b, int ib)
 }
 
 void
-kernel_dequant_iq4_xs(const void *row, float *out, size_t n)
+kernel_dequant_iq4_xs(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;

@@ -61,7 +61,7 @@ kquant_scale_min(int j, const uint8_t *s, int *sc, int *m)
  */
 
 void
-kernel_dequant_q2_K(const void *row, float *out, size_t n)
+kernel_dequant_q2_K(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;
@@ -129,7 +129,7 @@ kernel_dot_q2_K(const void *row, const float *x, size_t n)
  */
 
 void
-kernel_dequant_q3_K(const void *row, float *out, size_t n)
+kernel_dequant_q3_K(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;
@@ -206,7 +206,7 @@ kernel_dot_q3_K(const void *row, const float *x, size_t n)
  */
 
 void
-kernel_dequant_q4_K(const void *row, float *out, size_t n)
+kernel_dequant_q4_K(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;
@@ -271,7 +271,7 @@ kernel_dot_q4_K(const void *row, const float *x, size_t n)
  */
 
 void
-kernel_dequant_q5_K(const void *row, float *out, size_t n)
+kernel_dequant_q5_K(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;
@@ -347,7 +347,7 @@ kernel_dot_q5_K(const void *row, const float *x, size_t n)
  */
 
 void
-kernel_dequant_q6_K(const void *row, float *out, size_t n)
+kernel_dequant_q6_K(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;

@@ -20,7 +20,7 @@
 /* ---- Q4_0: d (fp16) @0, qs[16] @2; y = (q - 8)*d ---- */
 
 void
-kernel_dequant_q4_0(const void *row, float *out, size_t n)
+kernel_dequant_q4_0(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;
@@ -61,7 +61,7 @@ kernel_dot_q4_0(const void *row, const float *x, size_t n)
 /* ---- Q4_1: d @0, m @2, qs[16] @4; y = q*d + m ---- */
 
 void
-kernel_dequant_q4_1(const void *row, float *out, size_t n)
+kernel_dequant_q4_1(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;
@@ -106,7 +106,7 @@ kernel_dot_q4_1(const void *row, const float *x, size_t n)
  */
 
 void
-kernel_dequant_q5_0(const void *row, float *out, size_t n)
+kernel_dequant_q5_0(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;
@@ -157,7 +157,7 @@ kernel_dot_q5_0(const void *row, const float *x, size_t n)
 /* ---- Q5_1: d @0, m @2, qh[4] @4, qs[16] @8; y = q*d + m ---- */
 
 void
-kernel_dequant_q5_1(const void *row, float *out, size_t n)
+kernel_dequant_q5_1(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;
@@ -208,7 +208,7 @@ kernel_dot_q5_1(const void *row, const float *x, size_t n)
 /* ---- Q8_0: d @0, i8 qs[32] @2; y = q*d ---- */
 
 void
-kernel_dequant_q8_0(const void *row, float *out, size_t n)
+kernel_dequant_q8_0(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;
@@ -248,7 +248,7 @@ kernel_dot_q8_0(const void *row, const float *x, size_t n)
  */
 
 void
-kernel_dequant_q1_0(const void *row, float *out, size_t n)
+kernel_dequant_q1_0(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;
@@ -292,7 +292,7 @@ kernel_dot_q1_0(const void *row, const float *x, size_t n)
  */
 
 void
-kernel_dequant_q2_0(const void *row, float *out, size_t n)
+kernel_dequant_q2_0(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;

@@ -35,7 +35,7 @@ ternary_trit(uint8_t byte, int k)
 }
 
 void
-kernel_dequant_tq1_0(const void *row, float *out, size_t n)
+kernel_dequant_tq1_0(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;
@@ -103,7 +103,7 @@ kernel_dot_tq1_0(const void *row, const float *x, size_t n)
 }
 
 void
-kernel_dequant_tq2_0(const void *row, float *out, size_t n)
+kernel_dequant_tq2_0(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;
