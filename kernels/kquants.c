@@ -351,7 +351,7 @@ kernel_dequant_q6_K(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;
-	int h, l;
+	int h, l, g;
 
 	assert(n % QK == 0);
 	for (i = 0; i < n / QK; i++, b += 210) {
@@ -367,20 +367,29 @@ kernel_dequant_q6_K(const void *restrict row, float *restrict out, size_t n)
 				(int8_t)b[198 + 8 * h], (int8_t)b[199 + 8 * h],
 			};
 
-			for (l = 0; l < 32; l++) {
-				int is = l / 16;
-				int q1 = ((ql[l] & 15) | (qh[l] & 3) << 4) - 32;
-				int q2 = ((ql[l + 32] & 15) |
-				    ((qh[l] >> 2) & 3) << 4) - 32;
-				int q3 = ((ql[l] >> 4) |
-				    ((qh[l] >> 4) & 3) << 4) - 32;
-				int q4 = ((ql[l + 32] >> 4) |
-				    ((qh[l] >> 6) & 3) << 4) - 32;
+			/* two runs of 16 with fixed scales, so the loop
+			 * vectorizes; (d * sc) * q as ggml rounds it */
+			for (g = 0; g < 2; g++) {
+				float s1 = d * (float)sc[g];
+				float s2 = d * (float)sc[g + 2];
+				float s3 = d * (float)sc[g + 4];
+				float s4 = d * (float)sc[g + 6];
 
-				out[l] = d * (float)sc[is] * (float)q1;
-				out[l + 32] = d * (float)sc[is + 2] * (float)q2;
-				out[l + 64] = d * (float)sc[is + 4] * (float)q3;
-				out[l + 96] = d * (float)sc[is + 6] * (float)q4;
+				for (l = 16 * g; l < 16 * g + 16; l++) {
+					int q1 = ((ql[l] & 15) | (qh[l] & 3) << 4) -
+					    32;
+					int q2 = ((ql[l + 32] & 15) |
+					    ((qh[l] >> 2) & 3) << 4) - 32;
+					int q3 = ((ql[l] >> 4) |
+					    ((qh[l] >> 4) & 3) << 4) - 32;
+					int q4 = ((ql[l + 32] >> 4) |
+					    ((qh[l] >> 6) & 3) << 4) - 32;
+
+					out[l] = s1 * (float)q1;
+					out[l + 32] = s2 * (float)q2;
+					out[l + 64] = s3 * (float)q3;
+					out[l + 96] = s4 * (float)q4;
+				}
 			}
 		}
 	}
