@@ -91,7 +91,7 @@ kernel_f32_to_bf16(float f)
 	return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
 }
 
-void
+KERNEL_CLONES void
 kernel_dequant_f32(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *p = row;
@@ -119,7 +119,7 @@ kernel_dot_f32(const void *row, const float *x, size_t n)
 	return (float)acc;
 }
 
-void
+KERNEL_CLONES void
 kernel_dequant_f16(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *p = row;
@@ -147,7 +147,7 @@ kernel_dot_f16(const void *row, const float *x, size_t n)
 	return (float)acc;
 }
 
-void
+KERNEL_CLONES void
 kernel_dequant_bf16(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *p = row;

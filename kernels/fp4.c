@@ -51,7 +51,7 @@ fp4_ue4m3_half(uint8_t u)
  * element j, its high nibble element j+16; y = level*d ----
  */
 
-void
+KERNEL_CLONES void
 kernel_dequant_mxfp4(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
@@ -96,7 +96,7 @@ kernel_dot_mxfp4(const void *row, const float *x, size_t n)
  * high nibbles 8..15; y = level*d[s] ----
  */
 
-void
+KERNEL_CLONES void
 kernel_dequant_nvfp4(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;

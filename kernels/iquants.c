@@ -21,7 +21,7 @@ static const int8_t iquant_levels[16] = {
  * its high nibble element j+16; y = d*level ----
  */
 
-void
+KERNEL_CLONES void
 kernel_dequant_iq4_nl(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
@@ -77,7 +77,7 @@ iquant_xs_scale(const uint8_t *b, int ib)
 	    (int)((sh >> (2 * ib)) & 3) << 4;
 }
 
-void
+KERNEL_CLONES void
 kernel_dequant_iq4_xs(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;

@@ -17,6 +17,20 @@
 
 #define KERNEL_QK_K 256		/* elements of a k-quant super-block */
 
+/*
+ * KERNEL_CLONES: build a kernel twice, for AVX2 and for the baseline, and
+ * pick one at load time (ifunc). The compiler vectorizes the simple loops
+ * of the dequantizers for each; with -ffp-contract=off and no reassociation
+ * both give the same bits. Not under ASan or valgrind-hostile setups: only
+ * where GCC/clang and glibc provide ifuncs.
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__) && \
+    !defined(__SANITIZE_ADDRESS__)
+#define KERNEL_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define KERNEL_CLONES
+#endif
+
 /* kernel_le16: the little-endian u16 at p. */
 static inline uint16_t
 kernel_le16(const uint8_t *p)

@@ -60,7 +60,7 @@ kquant_scale_min(int j, const uint8_t *s, int *sc, int *m)
  * of byte qs[32h + e%32]. y = d*sc*q - dmin*m. ----
  */
 
-void
+KERNEL_CLONES void
 kernel_dequant_q2_K(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
@@ -128,7 +128,7 @@ kernel_dot_q2_K(const void *row, const float *x, size_t n)
  * hmask[e%32], and a clear bit subtracts 4. y = d*(scale - 32)*q. ----
  */
 
-void
+KERNEL_CLONES void
 kernel_dequant_q3_K(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
@@ -205,7 +205,7 @@ kernel_dot_q3_K(const void *row, const float *x, size_t n)
  * nibbles sub-block 2c+1. y = d*sc*q - dmin*m. ----
  */
 
-void
+KERNEL_CLONES void
 kernel_dequant_q4_K(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
@@ -270,7 +270,7 @@ kernel_dot_q4_K(const void *row, const float *x, size_t n)
  * As Q4_K, plus 16 when bit (sub-block index) of qh[e%32] is set. ----
  */
 
-void
+KERNEL_CLONES void
 kernel_dequant_q5_K(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
@@ -346,7 +346,7 @@ kernel_dot_q5_K(const void *row, const float *x, size_t n)
  * bits are bits 2k.. of qh[32h + l]; q - 32, times d*scales[e/16]. ----
  */
 
-void
+KERNEL_CLONES void
 kernel_dequant_q6_K(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;

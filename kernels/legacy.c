@@ -19,7 +19,7 @@
 
 /* ---- Q4_0: d (fp16) @0, qs[16] @2; y = (q - 8)*d ---- */
 
-void
+KERNEL_CLONES void
 kernel_dequant_q4_0(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
@@ -60,7 +60,7 @@ kernel_dot_q4_0(const void *row, const float *x, size_t n)
 
 /* ---- Q4_1: d @0, m @2, qs[16] @4; y = q*d + m ---- */
 
-void
+KERNEL_CLONES void
 kernel_dequant_q4_1(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
@@ -105,7 +105,7 @@ kernel_dot_q4_1(const void *row, const float *x, size_t n)
  * qs[16] @6; y = (q - 16)*d ----
  */
 
-void
+KERNEL_CLONES void
 kernel_dequant_q5_0(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
@@ -156,7 +156,7 @@ kernel_dot_q5_0(const void *row, const float *x, size_t n)
 
 /* ---- Q5_1: d @0, m @2, qh[4] @4, qs[16] @8; y = q*d + m ---- */
 
-void
+KERNEL_CLONES void
 kernel_dequant_q5_1(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
@@ -207,7 +207,7 @@ kernel_dot_q5_1(const void *row, const float *x, size_t n)
 
 /* ---- Q8_0: d @0, i8 qs[32] @2; y = q*d ---- */
 
-void
+KERNEL_CLONES void
 kernel_dequant_q8_0(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
@@ -247,7 +247,7 @@ kernel_dot_q8_0(const void *row, const float *x, size_t n)
  * clear: -d ----
  */
 
-void
+KERNEL_CLONES void
 kernel_dequant_q1_0(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
@@ -291,7 +291,7 @@ kernel_dot_q1_0(const void *row, const float *x, size_t n)
  * byte j/4; y = (q - 1)*d ----
  */
 
-void
+KERNEL_CLONES void
 kernel_dequant_q2_0(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;

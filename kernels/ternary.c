@@ -34,7 +34,7 @@ ternary_trit(uint8_t byte, int k)
 	return (q * 3) >> 8;
 }
 
-void
+KERNEL_CLONES void
 kernel_dequant_tq1_0(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
@@ -102,7 +102,7 @@ kernel_dot_tq1_0(const void *row, const float *x, size_t n)
 	return (float)acc;
 }
 
-void
+KERNEL_CLONES void
 kernel_dequant_tq2_0(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
