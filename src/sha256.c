@@ -121,7 +121,7 @@ sha256_compress_c(uint32_t state[8], const uint8_t *block)
  */
 __attribute__((target("sha,sse4.1")))
 static void
-sha256_compress_ni(uint32_t state[8], const uint8_t *block)
+sha256_blocks_ni(uint32_t state[8], const uint8_t *block, size_t nblocks)
 {
 	const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL,
 	    0x0405060700010203ULL);
@@ -134,27 +134,29 @@ sha256_compress_ni(uint32_t state[8], const uint8_t *block)
 	    0x1B);				/* H G F E */
 	abef = _mm_alignr_epi8(tmp, cdgh, 8);
 	cdgh = _mm_blend_epi16(cdgh, tmp, 0xF0);
-	abef0 = abef;
-	cdgh0 = cdgh;
-	for (i = 0; i < 16; i++) {
-		__m128i *w = &m[i % 4];
+	for (; nblocks > 0; nblocks--, block += 64) {
+		abef0 = abef;
+		cdgh0 = cdgh;
+		for (i = 0; i < 16; i++) {
+			__m128i *w = &m[i % 4];
 
-		if (i < 4)
-			*w = _mm_shuffle_epi8(_mm_loadu_si128(
-			    (const __m128i *)(block + 16 * i)), bswap);
-		else
-			*w = _mm_sha256msg2_epu32(_mm_add_epi32(
-			    _mm_sha256msg1_epu32(m[i % 4], m[(i + 1) % 4]),
-			    _mm_alignr_epi8(m[(i + 3) % 4], m[(i + 2) % 4], 4)),
-			    m[(i + 3) % 4]);
-		tmp = _mm_add_epi32(*w, _mm_loadu_si128(
-		    (const __m128i *)&sha256_k[4 * i]));
-		cdgh = _mm_sha256rnds2_epu32(cdgh, abef, tmp);
-		abef = _mm_sha256rnds2_epu32(abef, cdgh,
-		    _mm_shuffle_epi32(tmp, 0x0E));
+			if (i < 4)
+				*w = _mm_shuffle_epi8(_mm_loadu_si128(
+				    (const __m128i *)(block + 16 * i)), bswap);
+			else
+				*w = _mm_sha256msg2_epu32(_mm_add_epi32(
+				    _mm_sha256msg1_epu32(m[i % 4], m[(i + 1) % 4]),
+				    _mm_alignr_epi8(m[(i + 3) % 4], m[(i + 2) % 4], 4)),
+				    m[(i + 3) % 4]);
+			tmp = _mm_add_epi32(*w, _mm_loadu_si128(
+			    (const __m128i *)&sha256_k[4 * i]));
+			cdgh = _mm_sha256rnds2_epu32(cdgh, abef, tmp);
+			abef = _mm_sha256rnds2_epu32(abef, cdgh,
+			    _mm_shuffle_epi32(tmp, 0x0E));
+		}
+		abef = _mm_add_epi32(abef, abef0);
+		cdgh = _mm_add_epi32(cdgh, cdgh0);
 	}
-	abef = _mm_add_epi32(abef, abef0);
-	cdgh = _mm_add_epi32(cdgh, cdgh0);
 	tmp = _mm_shuffle_epi32(abef, 0x1B);	/* F E B A */
 	cdgh = _mm_shuffle_epi32(cdgh, 0xB1);	/* D C H G */
 	_mm_storeu_si128((__m128i *)&state[0], _mm_blend_epi16(tmp, cdgh,
@@ -163,14 +165,23 @@ sha256_compress_ni(uint32_t state[8], const uint8_t *block)
 }
 #endif
 
-/* The block function this CPU runs: the SHA extensions when it has them. */
-static void (*sha256_block)(uint32_t state[8], const uint8_t *block);
-
 static void
-sha256_compress(uint32_t state[8], const uint8_t *block)
+sha256_blocks_c(uint32_t state[8], const uint8_t *block, size_t nblocks)
+{
+	for (; nblocks > 0; nblocks--, block += 64)
+		sha256_compress_c(state, block);
+}
+
+/* The block function this CPU runs: the SHA extensions when it has them. */
+static void (*sha256_block)(uint32_t state[8], const uint8_t *block,
+    size_t nblocks);
+
+/* sha256_blocks: fold nblocks consecutive 64-byte blocks into state. */
+static void
+sha256_blocks(uint32_t state[8], const uint8_t *block, size_t nblocks)
 {
 	if (sha256_block == NULL) {
-		sha256_block = sha256_compress_c;
+		sha256_block = sha256_blocks_c;
 #ifdef SHA256_HAVE_NI
 		__builtin_cpu_init();
 		if (__builtin_cpu_supports("sse4.1") &&
@@ -181,11 +192,11 @@ sha256_compress(uint32_t state[8], const uint8_t *block)
 			__asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d)
 			    : "a"(7), "c"(0));
 			if (b & (1u << 29))
-				sha256_block = sha256_compress_ni;
+				sha256_block = sha256_blocks_ni;
 		}
 #endif
 	}
-	sha256_block(state, block);
+	sha256_block(state, block, nblocks);
 }
 
 void
@@ -224,13 +235,13 @@ sha256_update(struct sha256 *ctx, const void *p, size_t n)
 		n -= take;
 		if (ctx->nblock < 64)
 			return;
-		sha256_compress(ctx->state, ctx->block);
+		sha256_blocks(ctx->state, ctx->block, 1);
 		ctx->nblock = 0;
 	}
-	while (n >= 64) {
-		sha256_compress(ctx->state, in);
-		in += 64;
-		n -= 64;
+	if (n >= 64) {
+		sha256_blocks(ctx->state, in, n / 64);
+		in += n / 64 * 64;
+		n %= 64;
 	}
 	if (n > 0) {
 		memcpy(ctx->block, in, n);
@@ -248,13 +259,13 @@ sha256_final(struct sha256 *ctx, uint8_t out[32])
 	ctx->block[ctx->nblock++] = 0x80;
 	if (ctx->nblock > 56) {
 		memset(ctx->block + ctx->nblock, 0, 64 - ctx->nblock);
-		sha256_compress(ctx->state, ctx->block);
+		sha256_blocks(ctx->state, ctx->block, 1);
 		ctx->nblock = 0;
 	}
 	memset(ctx->block + ctx->nblock, 0, 56 - ctx->nblock);
 	for (i = 0; i < 8; i++)
 		ctx->block[56 + i] = (uint8_t)(bits >> (56 - 8 * i));
-	sha256_compress(ctx->state, ctx->block);
+	sha256_blocks(ctx->state, ctx->block, 1);
 	ctx->nblock = 0;
 
 	for (i = 0; i < 8; i++)
