@@ -157,10 +157,131 @@ set_mode(struct options *o, enum run_mode m, struct gl_error *err)
 	return 0;
 }
 
+/* An option with an argument. Returns 0, or -1 with err set. */
+static int
+set_value(struct options *o, int c, const char *arg, struct gl_error *err)
+{
+	switch (c) {
+	case 'f':
+		o->format = arg;
+		break;
+	case 'p':
+		o->profile = arg;
+		break;
+	case 'c':
+		if (parse_ctx(arg, &o->ctx) < 0)
+			return gl_error_set(err, "--ctx: expected a "
+			    "context length from 1 to 4294967295, not "
+			    "'%s'",
+			    arg);
+		break;
+	case OPT_KV:
+		o->kv = arg;
+		break;
+	case OPT_CONFIG:
+		o->config = arg;
+		break;
+	case OPT_FAIL_ON:
+		if (strcmp(arg, "error") != 0 &&
+		    strcmp(arg, "warning") != 0 &&
+		    strcmp(arg, "info") != 0)
+			return gl_error_set(err, "--fail-on: expected "
+			    "error, warning or info, not '%s'", arg);
+		o->fail_on = arg;
+		break;
+	case OPT_MAX_WARNINGS:
+		if (parse_count(arg, &o->max_warnings) < 0)
+			return gl_error_set(err, "--max-warnings: "
+			    "expected a number, not '%s'", arg);
+		break;
+	case OPT_COLOR:
+		if (strcmp(arg, "auto") == 0)
+			o->color = COLOR_AUTO;
+		else if (strcmp(arg, "always") == 0)
+			o->color = COLOR_ALWAYS;
+		else if (strcmp(arg, "never") == 0)
+			o->color = COLOR_NEVER;
+		else
+			return gl_error_set(err, "--color: expected "
+			    "auto, always or never, not '%s'", arg);
+		break;
+	case OPT_SELECT:
+		push(&o->select, &o->n_select, arg);
+		break;
+	case OPT_IGNORE:
+		push(&o->ignore, &o->n_ignore, arg);
+		break;
+	case OPT_EXPLAIN:
+		if (set_mode(o, MODE_EXPLAIN, err) < 0)
+			return -1;
+		o->explain = arg;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * An option without an argument, or a usage error. Returns 0, 1 to stop
+ * parsing (--help, --version), or -1 with err set.
+ */
+static int
+set_flag(struct options *o, int c, char **argv, struct gl_error *err)
+{
+	switch (c) {
+	case OPT_PLAN:
+		o->show_plan = true;
+		break;
+	case OPT_DEEP:
+		o->deep = true;
+		break;
+	case OPT_LIST_PROFILES:
+		if (set_mode(o, MODE_LIST_PROFILES, err) < 0)
+			return -1;
+		break;
+	case OPT_LIST_KERNELS:
+		if (set_mode(o, MODE_LIST_KERNELS, err) < 0)
+			return -1;
+		break;
+	case OPT_STRICT:
+		o->strict = true;
+		break;
+	case OPT_NO_CONFIG:
+		o->no_config = true;
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	case OPT_STATISTICS:
+		o->statistics = true;
+		break;
+	case OPT_DUMP:
+		if (set_mode(o, MODE_DUMP, err) < 0)
+			return -1;
+		break;
+	case OPT_LIST_RULES:
+		if (set_mode(o, MODE_LIST_RULES, err) < 0)
+			return -1;
+		break;
+	case 'h':
+		o->mode = MODE_HELP;
+		return 1;
+	case 'V':
+		o->mode = MODE_VERSION;
+		return 1;
+	case ':':
+		return gl_error_set(err, "option %s needs an argument",
+		    argv[optind - 1]);
+	default:
+		return gl_error_set(err, "unknown option %s",
+		    argv[optind - 1]);
+	}
+	return 0;
+}
+
 int
 options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 {
-	int c;
+	int c, rc;
 
 	memset(o, 0, sizeof *o);
 	o->format = "text";
@@ -169,108 +290,12 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":f:p:c:qhV", long_options,
 	    NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			o->format = optarg;
-			break;
-		case 'p':
-			o->profile = optarg;
-			break;
-		case 'c':
-			if (parse_ctx(optarg, &o->ctx) < 0)
-				return gl_error_set(err, "--ctx: expected a "
-				    "context length from 1 to 4294967295, not "
-				    "'%s'",
-				    optarg);
-			break;
-		case OPT_KV:
-			o->kv = optarg;
-			break;
-		case OPT_PLAN:
-			o->show_plan = true;
-			break;
-		case OPT_DEEP:
-			o->deep = true;
-			break;
-		case OPT_LIST_PROFILES:
-			if (set_mode(o, MODE_LIST_PROFILES, err) < 0)
-				return -1;
-			break;
-		case OPT_LIST_KERNELS:
-			if (set_mode(o, MODE_LIST_KERNELS, err) < 0)
-				return -1;
-			break;
-		case OPT_STRICT:
-			o->strict = true;
-			break;
-		case OPT_CONFIG:
-			o->config = optarg;
-			break;
-		case OPT_NO_CONFIG:
-			o->no_config = true;
-			break;
-		case OPT_FAIL_ON:
-			if (strcmp(optarg, "error") != 0 &&
-			    strcmp(optarg, "warning") != 0 &&
-			    strcmp(optarg, "info") != 0)
-				return gl_error_set(err, "--fail-on: expected "
-				    "error, warning or info, not '%s'", optarg);
-			o->fail_on = optarg;
-			break;
-		case OPT_MAX_WARNINGS:
-			if (parse_count(optarg, &o->max_warnings) < 0)
-				return gl_error_set(err, "--max-warnings: "
-				    "expected a number, not '%s'", optarg);
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case OPT_STATISTICS:
-			o->statistics = true;
-			break;
-		case OPT_COLOR:
-			if (strcmp(optarg, "auto") == 0)
-				o->color = COLOR_AUTO;
-			else if (strcmp(optarg, "always") == 0)
-				o->color = COLOR_ALWAYS;
-			else if (strcmp(optarg, "never") == 0)
-				o->color = COLOR_NEVER;
-			else
-				return gl_error_set(err, "--color: expected "
-				    "auto, always or never, not '%s'", optarg);
-			break;
-		case OPT_SELECT:
-			push(&o->select, &o->n_select, optarg);
-			break;
-		case OPT_IGNORE:
-			push(&o->ignore, &o->n_ignore, optarg);
-			break;
-		case OPT_DUMP:
-			if (set_mode(o, MODE_DUMP, err) < 0)
-				return -1;
-			break;
-		case OPT_LIST_RULES:
-			if (set_mode(o, MODE_LIST_RULES, err) < 0)
-				return -1;
-			break;
-		case OPT_EXPLAIN:
-			if (set_mode(o, MODE_EXPLAIN, err) < 0)
-				return -1;
-			o->explain = optarg;
-			break;
-		case 'h':
-			o->mode = MODE_HELP;
+		rc = optarg != NULL && c != ':' && c != '?' ?
+		    set_value(o, c, optarg, err) : set_flag(o, c, argv, err);
+		if (rc < 0)
+			return -1;
+		if (rc > 0)
 			return 0;
-		case 'V':
-			o->mode = MODE_VERSION;
-			return 0;
-		case ':':
-			return gl_error_set(err, "option %s needs an argument",
-			    argv[optind - 1]);
-		default:
-			return gl_error_set(err, "unknown option %s",
-			    argv[optind - 1]);
-		}
 	}
 	o->files = argv + optind;
 	o->n_files = (size_t)(argc - optind);
