@@ -380,3 +380,66 @@ Test(cli, json_lists_every_unmapped_tensor)
 	strbuf_free(&sb);
 	ggufw_model_free(&m);
 }
+
+Test(cli, list_kernels_json_has_the_documented_fields)
+{
+	const char *argv[] = { "--list-kernels", "--format", "json", NULL };
+	struct test_run r;
+	struct jsonnode *root;
+	char *err = NULL;
+	size_t i, verified = 0;
+
+	test_run_bin(&r, argv, NULL, 0);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	root = jsontree_parse(r.out, r.out_len, &err);
+	cr_assert(root != NULL && root->type == JSONTREE_ARRAY, "%s", err);
+	cr_assert_geq(root->n, 100);
+	for (i = 0; i < root->n; i++) {
+		const struct jsonnode *e = jsontree_at(root, i);
+		static const char *const keys[] = { "table", "op", "encoding",
+		    "order", "kernel", "verified", "max_error", "probe_us" };
+		size_t k;
+
+		for (k = 0; k < sizeof keys / sizeof keys[0]; k++)
+			cr_assert(jsontree_get(e, keys[k]) != NULL, "%s", keys[k]);
+		verified += jsontree_get(e, "verified")->boolean;
+	}
+	cr_assert_eq(verified, root->n, "every shipped entry verifies");
+	jsontree_free(root);
+	test_run_free(&r);
+	/* text: one header line per table */
+	argv[1] = NULL;
+	test_run_bin(&r, argv, NULL, 0);
+	cr_assert(strstr(r.out, "mobile: ") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "q4_0.dot.scalar") != NULL);
+	test_run_free(&r);
+}
+
+Test(cli, list_profiles_text_and_json)
+{
+	const char *json[] = { "--list-profiles", "--format=json", NULL };
+	const char *text[] = { "--list-profiles", NULL };
+	struct test_run r;
+	struct jsonnode *root;
+	const struct jsonnode *p = NULL;
+	char *err = NULL;
+	size_t i;
+
+	test_run_bin(&r, json, NULL, 0);
+	cr_assert_eq(r.status, 0);
+	root = jsontree_parse(r.out, r.out_len, &err);
+	cr_assert(root != NULL && root->n >= 12, "%s", err);
+	for (i = 0; i < root->n; i++)
+		if (strcmp(jsontree_str(jsontree_get(jsontree_at(root, i),
+		    "name")), "mobile_2gb") == 0)
+			p = jsontree_at(root, i);
+	cr_assert(p != NULL);
+	cr_assert_str_eq(jsontree_get(p, "memory_bytes")->text, "2147483648");
+	cr_assert(jsontree_get(p, "strict")->boolean);
+	jsontree_free(root);
+	test_run_free(&r);
+	test_run_bin(&r, text, NULL, 0);
+	cr_assert(strstr(r.out, "mobile_2gb") != NULL);
+	cr_assert(strstr(r.out, "strict") != NULL);
+	test_run_free(&r);
+}
