@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stddef.h>
@@ -24,19 +25,23 @@ on_sigbus(int sig, siginfo_t *si, void *uc)
 }
 
 static void
-guard_install(void)
+guard_install_once(void)
 {
-	static int installed;
 	struct sigaction sa;
 
-	if (installed)
-		return;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_sigbus;
 	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGBUS, &sa, NULL);
-	installed = 1;
+}
+
+static void
+guard_install(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, guard_install_once);	/* --deep's workers */
 }
 
 int

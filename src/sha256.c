@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,26 +177,34 @@ sha256_blocks_c(uint32_t state[8], const uint8_t *block, size_t nblocks)
 static void (*sha256_block)(uint32_t state[8], const uint8_t *block,
     size_t nblocks);
 
+static void
+sha256_choose(void)
+{
+	void (*fn)(uint32_t *, const uint8_t *, size_t) = sha256_blocks_c;
+
+#ifdef SHA256_HAVE_NI
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("sse4.1") &&
+	    getenv("GGUFLINT_NO_SHA_NI") == NULL) {
+		unsigned a, b, c, d;
+
+		/* CPUID leaf 7, EBX bit 29: SHA */
+		__asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d)
+		    : "a"(7), "c"(0));
+		if (b & (1u << 29))
+			fn = sha256_blocks_ni;
+	}
+#endif
+	sha256_block = fn;
+}
+
 /* sha256_blocks: fold nblocks consecutive 64-byte blocks into state. */
 static void
 sha256_blocks(uint32_t state[8], const uint8_t *block, size_t nblocks)
 {
-	if (sha256_block == NULL) {
-		sha256_block = sha256_blocks_c;
-#ifdef SHA256_HAVE_NI
-		__builtin_cpu_init();
-		if (__builtin_cpu_supports("sse4.1") &&
-		    getenv("GGUFLINT_NO_SHA_NI") == NULL) {
-			unsigned a, b, c, d;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-			/* CPUID leaf 7, EBX bit 29: SHA */
-			__asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d)
-			    : "a"(7), "c"(0));
-			if (b & (1u << 29))
-				sha256_block = sha256_blocks_ni;
-		}
-#endif
-	}
+	pthread_once(&once, sha256_choose);	/* threads hash in --deep */
 	sha256_block(state, block, nblocks);
 }
 
