@@ -21,11 +21,11 @@
  * KERNEL_CLONES: build a kernel twice, for AVX2 and for the baseline, and
  * pick one at load time (ifunc). The compiler vectorizes the simple loops
  * of the dequantizers for each; with -ffp-contract=off and no reassociation
- * both give the same bits. Not under ASan or valgrind-hostile setups: only
- * where GCC/clang and glibc provide ifuncs.
+ * both give the same bits. GCC on x86-64 Linux (glibc's ifuncs) only, and
+ * not under ASan; clang would want the attribute on every declaration.
  */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__) && \
-    !defined(__SANITIZE_ADDRESS__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    defined(__linux__) && !defined(__SANITIZE_ADDRESS__)
 #define KERNEL_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define KERNEL_CLONES
