@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "configfile.h"
@@ -175,20 +177,94 @@ print_statistics(const struct catalog *cat, const size_t *count, FILE *fp)
 				    severity_name(cat->rules[i].severity));
 }
 
+/* The files to lint: each argument, or the *.gguf below a directory. */
+struct file_list {
+	char **v;
+	size_t n, cap;
+};
+
+static struct file_list *walk_list;	/* nftw has no user pointer */
+
+static void
+push_file(struct file_list *fl, const char *path)
+{
+	if (fl->n == fl->cap) {
+		fl->cap = fl->cap ? fl->cap * 2 : 16;
+		fl->v = xreallocarray(fl->v, fl->cap, sizeof *fl->v);
+	}
+	fl->v[fl->n++] = xstrdup(path);
+}
+
+static int
+walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	const char *base = path + ftw->base;
+	size_t n = strlen(base);
+
+	(void)st;
+	if (type == FTW_D && base[0] == '.' && ftw->level > 0)
+		return FTW_SKIP_SUBTREE;	/* .git and the like */
+	if (type == FTW_F && n > 5 && strcmp(base + n - 5, ".gguf") == 0)
+		push_file(walk_list, path);
+	return FTW_CONTINUE;
+}
+
+static int
+cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+expand_files(const struct options *o, struct file_list *fl)
+{
+	struct stat st;
+	size_t i, first;
+
+	memset(fl, 0, sizeof *fl);
+	walk_list = fl;
+	for (i = 0; i < o->n_files; i++) {
+		if (stat(o->files[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			first = fl->n;
+			nftw(o->files[i], walk_one, 16, FTW_PHYS |
+			    FTW_ACTIONRETVAL);
+			qsort(fl->v + first, fl->n - first, sizeof *fl->v,
+			    cmp_path);
+			if (fl->n == first)
+				fprintf(stderr, "gguflint: no .gguf file under "
+				    "%s\n", o->files[i]);
+			continue;
+		}
+		push_file(fl, o->files[i]);	/* whatever its name */
+	}
+}
+
+static void
+free_files(struct file_list *fl)
+{
+	size_t i;
+
+	for (i = 0; i < fl->n; i++)
+		free(fl->v[i]);
+	free(fl->v);
+}
+
 static int
 run_lint(const struct options *o, struct session *s,
     const struct reporter *rep, struct strbuf *out)
 {
 	size_t *count = xcalloc(s->cat.n + 1, sizeof *count);
 	size_t i, j, warnings = 0;
+	struct file_list fl;
 	struct lint_result res;
 	struct gl_error err;
 	int status = 0;
 	bool first = true, failed = false;
 
+	expand_files(o, &fl);
 	rep->begin(out);
-	for (i = 0; i < o->n_files; i++) {
-		if (lint_file(o->files[i], &s->lo, &res, &err) < 0) {
+	for (i = 0; i < fl.n; i++) {
+		if (lint_file(fl.v[i], &s->lo, &res, &err) < 0) {
 			fail(&err);
 			status = 2;
 		} else {
@@ -202,9 +278,11 @@ run_lint(const struct options *o, struct session *s,
 		lint_result_free(&res);
 		if (write_out(out) < 0) {
 			free(count);
+			free_files(&fl);
 			return -1;
 		}
 	}
+	free_files(&fl);
 	rep->end(out);
 	if (o->statistics) {
 		if (write_out(out) < 0 || fflush(stdout) != 0) {

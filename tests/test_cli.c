@@ -233,8 +233,8 @@ Test(cli, usage_and_operational_errors_exit_2)
 	cr_assert_eq(r.status, 2);
 	cr_assert(strstr(r.err, "/nonexistent/model.gguf") != NULL);
 	test_run_free(&r);
-	run(&r, "/", NULL, NULL, NULL);
-	cr_assert_eq(r.status, 2);
+	run(&r, "/dev/null", NULL, NULL, NULL);
+	cr_assert_eq(r.status, 2, "not a regular file");
 	test_run_free(&r);
 	/* a missing file among good ones: the others are still linted */
 	run(&r, ex, "/nonexistent/x.gguf", NULL, NULL);
@@ -442,4 +442,37 @@ Test(cli, list_profiles_text_and_json)
 	cr_assert(strstr(r.out, "mobile_2gb") != NULL);
 	cr_assert(strstr(r.out, "strict") != NULL);
 	test_run_free(&r);
+}
+
+/* A directory is searched for *.gguf, in sorted order, hidden ones
+ * skipped; none found is said on stderr. */
+Test(cli, directories_are_searched)
+{
+	char dir[] = "/tmp/gguflint-dir-XXXXXX";
+	char *ex = example(), *cmd;
+	struct test_run r;
+
+	cr_assert(mkdtemp(dir) != NULL);
+	run(&r, "--no-config", dir, NULL, NULL);
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.err, "no .gguf file under") != NULL, "%s", r.err);
+	test_run_free(&r);
+	cmd = xasprintf("mkdir -p %s/b %s/a/deep %s/.git && cp %s %s/b/m.gguf "
+	    "&& cp %s %s/a/deep/m.gguf && cp %s %s/.git/x.gguf && "
+	    "echo junk > %s/a/notes.txt", dir, dir, dir, ex, dir, ex, dir, ex,
+	    dir, dir);
+	cr_assert(system(cmd) == 0);
+	free(cmd);
+	run(&r, "--no-config", "--format=json", dir, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "/a/deep/m.gguf") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "/a/deep/m.gguf") < strstr(r.out, "/b/m.gguf"),
+	    "sorted");
+	cr_assert(strstr(r.out, ".git") == NULL, "hidden directories skipped");
+	cr_assert(strstr(r.out, "notes.txt") == NULL);
+	test_run_free(&r);
+	cmd = xasprintf("rm -rf %s", dir);
+	cr_assert(system(cmd) == 0);
+	free(cmd);
+	free(ex);
 }
