@@ -12,6 +12,7 @@
 #include "captable.h"
 #include "ggml-types.h"
 #include "kernels.h"
+#include "sha256.h"
 #include "util.h"
 
 #define ROW 4096		/* elements per row: every block size divides */
@@ -78,12 +79,34 @@ bench_dequant(const struct kernel *k)
 	free(out);
 }
 
+/* SHA-256 of a 64 MiB buffer: the ceiling of --deep, which hashes every
+ * tensor's bytes (sequentially within a tensor). */
+static void
+bench_sha256(void)
+{
+	size_t n = 64u << 20, iters = 0;
+	uint8_t *buf = xcalloc(n, 1), d[32];
+	struct sha256 ctx;
+	double t0 = now(), t;
+
+	do {
+		sha256_init(&ctx);
+		sha256_update(&ctx, buf, n);
+		sha256_final(&ctx, d);
+		iters++;
+		t = now() - t0;
+	} while (t < MIN_SECONDS);
+	printf("sha256 %7.2f GB/s on one core\n", (double)n * iters / t / 1e9);
+	free(buf);
+}
+
 int
 main(void)
 {
 	const struct kernel *k;
 
 	bench_tables();
+	bench_sha256();
 	for (k = kernels; k->name != NULL; k++)
 		if (k->op == KERNEL_DEQUANT)
 			bench_dequant(k);
