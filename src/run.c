@@ -325,16 +325,24 @@ run_dump(const struct options *o, struct session *s,
 	struct strbuf diags = STRBUF_INIT;
 	struct lint_result res;
 	struct gl_error err;
+	struct file_list fl;
+	bool json = strcmp(o->format, "json") == 0;
+	size_t i, shown = 0;
 	int status = 0;
-	size_t i;
 
-	for (i = 0; i < o->n_files; i++) {
-		if (lint_file(o->files[i], &s->lo, &res, &err) < 0) {
+	expand_files(o, &fl);
+	for (i = 0; i < fl.n; i++) {
+		if (lint_file(fl.v[i], &s->lo, &res, &err) < 0) {
 			fail(&err);
 			status = 2;
 		} else {
 			struct dump_args da = { rep, out, &res.file };
 
+			if (fl.n > 1 && json)
+				strbuf_adds(out, shown++ ? ",\n" : "[\n");
+			else if (fl.n > 1)
+				strbuf_addf(out, "%s==> %s <==\n", shown++ ?
+				    "\n" : "", fl.v[i]);
 			if (guard_call(dump_guarded, &da) < 0)
 				strbuf_adds(out, "\n(the file shrank while it "
 				    "was being printed)\n");
@@ -347,10 +355,17 @@ run_dump(const struct options *o, struct session *s,
 		lint_result_free(&res);
 		if (write_out(out) < 0) {
 			strbuf_free(&diags);
+			free_files(&fl);
 			return -1;
 		}
 	}
+	if (fl.n > 1 && json && shown > 0) {
+		strbuf_adds(out, "]\n");
+		if (write_out(out) < 0)
+			status = -1;
+	}
 	strbuf_free(&diags);
+	free_files(&fl);
 	return status;
 }
 

@@ -56,6 +56,19 @@ run(struct test_run *r, const char *a0, const char *a1, const char *a2,
 	test_run_bin(r, argv, NULL, 0);
 }
 
+/* How many times needle occurs in hay. */
+static size_t
+count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	while ((hay = strstr(hay, needle)) != NULL) {
+		n++;
+		hay += strlen(needle);
+	}
+	return n;
+}
+
 Test(cli, clean_example_exits_0_silently)
 {
 	struct test_run r;
@@ -470,6 +483,19 @@ Test(cli, directories_are_searched)
 	    "sorted");
 	cr_assert(strstr(r.out, ".git") == NULL, "hidden directories skipped");
 	cr_assert(strstr(r.out, "notes.txt") == NULL);
+	test_run_free(&r);
+	/* --dump too: several headers are an array in JSON, and each is
+	 * named in text. */
+	run(&r, "--no-config", "--format=json", "--dump", dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(r.out[0] == '[', "%s", r.out);
+	cr_assert(count(r.out, "\"tensor_count\"") == 2, "%s", r.out);
+	test_run_free(&r);
+	run(&r, "--no-config", "--dump", dir, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "/a/deep/m.gguf <==") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "/a/deep/m.gguf <==") <
+	    strstr(r.out, "/b/m.gguf <=="), "sorted");
 	test_run_free(&r);
 	cmd = xasprintf("rm -rf %s", dir);
 	cr_assert(system(cmd) == 0);
