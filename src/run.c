@@ -228,9 +228,10 @@ expand_files(const struct options *o, struct file_list *fl)
 			first = fl->n;
 			nftw(o->files[i], walk_one, 16, FTW_PHYS |
 			    FTW_ACTIONRETVAL);
-			qsort(fl->v + first, fl->n - first, sizeof *fl->v,
-			    cmp_path);
-			if (fl->n == first)
+			if (fl->n > first)
+				qsort(fl->v + first, fl->n - first,
+				    sizeof *fl->v, cmp_path);
+			else
 				fprintf(stderr, "gguflint: no .gguf file under "
 				    "%s\n", o->files[i]);
 			continue;
