@@ -114,6 +114,46 @@ decode_scalar(const uint8_t *p, uint32_t t, bool be, struct gguf_scalar *out)
 
 /* ---- open / close -------------------------------------------------------- */
 
+/*
+ * "-" is standard input. A regular file there is mapped as it is; a pipe is
+ * copied first into an anonymous memory file, so that what follows (the
+ * map, the SIGBUS guard, --deep) is the same as for a file.
+ */
+static int
+open_stdin(struct gl_error *err)
+{
+	static char buf[1 << 16];
+	struct stat st;
+	ssize_t n, w, done;
+	int fd;
+
+	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode))
+		return fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+	fd = memfd_create("gguflint-stdin", MFD_CLOEXEC);
+	if (fd < 0)
+		return gl_error_set(err, "standard input: %s", strerror(errno));
+	for (;;) {
+		n = read(STDIN_FILENO, buf, sizeof buf);
+		if (n == 0)
+			return fd;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		for (done = 0; done < n; done += w) {
+			w = write(fd, buf + done, (size_t)(n - done));
+			if (w < 0 && errno != EINTR)
+				goto fail;
+			if (w < 0)
+				w = 0;
+		}
+	}
+fail:
+	gl_error_set(err, "standard input: %s", strerror(errno));
+	close(fd);
+	return -1;
+}
+
 int
 gguf_open(struct gguf_file *f, const char *path, struct gl_error *err)
 {
@@ -123,9 +163,13 @@ gguf_open(struct gguf_file *f, const char *path, struct gl_error *err)
 	memset(f, 0, sizeof *f);
 	f->fd = -1;
 	f->alignment = GGUF_DEFAULT_ALIGNMENT;
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (f->fd < 0)
+	if (strcmp(path, "-") == 0) {
+		f->fd = open_stdin(err);
+		if (f->fd < 0)
+			return -1;
+	} else if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		return gl_error_set(err, "%s: %s", path, strerror(errno));
+	}
 	if (fstat(f->fd, &st) < 0) {
 		gl_error_set(err, "%s: %s", path, strerror(errno));
 		goto fail;

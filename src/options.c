@@ -65,6 +65,8 @@ options_usage(FILE *fp)
 	    "Lint GGUF model files: is the file well formed, what is it, will it "
 	    "fit the\n"
 	    "device, and can the device's kernels use its weights as stored?\n"
+	    "A directory FILE stands for every *.gguf below it; - is standard "
+	    "input.\n"
 	    "\n"
 	    "  -p, --profile NAME  device profile, built-in name or YAML file "
 	    "(default desktop)\n"

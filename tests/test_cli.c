@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <regex.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -499,6 +500,55 @@ Test(cli, directories_are_searched)
 	test_run_free(&r);
 	cmd = xasprintf("rm -rf %s", dir);
 	cr_assert(system(cmd) == 0);
+	free(cmd);
+	free(ex);
+}
+
+/* shell's output (stdout and stderr) and exit status. */
+static char *
+shell(const char *cmd, int *status)
+{
+	FILE *p = popen(cmd, "r");
+	char *buf = xcalloc(1, 65536);
+	size_t n;
+
+	cr_assert(p != NULL);
+	n = fread(buf, 1, 65535, p);
+	buf[n] = '\0';
+	*status = pclose(p);
+	cr_assert(WIFEXITED(*status));
+	*status = WEXITSTATUS(*status);
+	return buf;
+}
+
+/* "-" is standard input: a pipe and a redirected file are both read, and
+ * a truncated stream is a finding like a truncated file. */
+Test(cli, standard_input)
+{
+	char *ex = example(), *cmd, *out;
+	const char *bin = getenv("GGUFLINT_BIN");
+	int status;
+
+	cr_assert(bin != NULL);
+	cmd = xasprintf("cat %s | %s --no-config --format=json -", ex, bin);
+	out = shell(cmd, &status);
+	cr_assert_eq(status, 0, "%s", out);
+	cr_assert(strstr(out, "\"path\": \"-\"") != NULL, "%s", out);
+	cr_assert(strstr(out, "\"diagnostics\": []") != NULL, "%s", out);
+	free(out);
+	free(cmd);
+	cmd = xasprintf("%s --no-config --dump --format=json - < %s", bin, ex);
+	out = shell(cmd, &status);
+	cr_assert_eq(status, 0, "%s", out);
+	cr_assert(strstr(out, "\"tensor_count\": 48") != NULL, "%s", out);
+	free(out);
+	free(cmd);
+	cmd = xasprintf("head -c 5000 %s | %s --no-config - 2>&1", ex, bin);
+	out = shell(cmd, &status);
+	cr_assert_eq(status, 1, "%s", out);
+	cr_assert(strstr(out, "-:0x") == out, "%s", out);
+	cr_assert(strstr(out, "F003") != NULL, "%s", out);
+	free(out);
 	free(cmd);
 	free(ex);
 }
