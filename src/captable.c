@@ -88,12 +88,7 @@ static int
 set_entry_kernel(struct ydoc *d, yaml_node_t *n, void *o,
     struct gl_error *err)
 {
-	const char *s;
-
-	if (ydoc_string(d, n, &s, err) < 0)
-		return -1;
-	((struct cap_entry *)o)->kernel_name = xstrdup(s);
-	return 0;
+	return ydoc_strdup(d, n, &((struct cap_entry *)o)->kernel_name, err);
 }
 
 static const struct ydoc_field entry_fields[] = {
@@ -132,27 +127,16 @@ set_entries(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 }
 
 static int
-set_table_str(struct ydoc *d, yaml_node_t *n, char **dst, struct gl_error *err)
-{
-	const char *s;
-
-	if (ydoc_string(d, n, &s, err) < 0)
-		return -1;
-	*dst = xstrdup(s);
-	return 0;
-}
-
-static int
 set_table_name(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 {
-	return set_table_str(d, n, &((struct captable *)o)->name, err);
+	return ydoc_strdup(d, n, &((struct captable *)o)->name, err);
 }
 
 static int
 set_table_description(struct ydoc *d, yaml_node_t *n, void *o,
     struct gl_error *err)
 {
-	return set_table_str(d, n, &((struct captable *)o)->description, err);
+	return ydoc_strdup(d, n, &((struct captable *)o)->description, err);
 }
 
 static const struct ydoc_field table_fields[] = {

@@ -235,32 +235,21 @@ s_rule(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 }
 
 static int
-s_text(struct ydoc *d, yaml_node_t *n, char **dst, struct gl_error *err)
-{
-	const char *s;
-
-	if (ydoc_string(d, n, &s, err) < 0)
-		return -1;
-	*dst = xstrdup(s);
-	return 0;
-}
-
-static int
 s_tensor(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 {
-	return s_text(d, n, &((struct suppression *)o)->tensor, err);
+	return ydoc_strdup(d, n, &((struct suppression *)o)->tensor, err);
 }
 
 static int
 s_key(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 {
-	return s_text(d, n, &((struct suppression *)o)->key, err);
+	return ydoc_strdup(d, n, &((struct suppression *)o)->key, err);
 }
 
 static int
 s_files(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 {
-	return s_text(d, n, &((struct suppression *)o)->files, err);
+	return ydoc_strdup(d, n, &((struct suppression *)o)->files, err);
 }
 
 static const struct ydoc_field sup_fields[] = {

@@ -56,18 +56,6 @@ compile(struct ydoc *d, yaml_node_t *n, pcre2_code **out, char **src,
 }
 
 static int
-set_text(struct ydoc *d, yaml_node_t *n, char **dst, struct gl_error *err)
-{
-	const char *s;
-
-	if (ydoc_string(d, n, &s, err) < 0)
-		return -1;
-	free(*dst);
-	*dst = xstrdup(s);
-	return 0;
-}
-
-static int
 f_code(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 {
 	struct parsed *p = o;
@@ -126,19 +114,19 @@ f_severity(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 static int
 f_summary(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 {
-	return set_text(d, n, &((struct parsed *)o)->r.summary, err);
+	return ydoc_strdup(d, n, &((struct parsed *)o)->r.summary, err);
 }
 
 static int
 f_rationale(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 {
-	return set_text(d, n, &((struct parsed *)o)->r.rationale, err);
+	return ydoc_strdup(d, n, &((struct parsed *)o)->r.rationale, err);
 }
 
 static int
 f_fix(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 {
-	return set_text(d, n, &((struct parsed *)o)->r.fix, err);
+	return ydoc_strdup(d, n, &((struct parsed *)o)->r.fix, err);
 }
 
 static int

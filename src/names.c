@@ -726,12 +726,8 @@ static int
 key_set_key(struct ydoc *d, yaml_node_t *n, void *obj, struct gl_error *err)
 {
 	struct map_parse *mp = obj;
-	const char *s;
 
-	if (ydoc_string(d, n, &s, err) < 0)
-		return -1;
-	mp->k->key = xstrdup(s);
-	return 0;
+	return ydoc_strdup(d, n, &mp->k->key, err);
 }
 
 static int
@@ -764,11 +760,9 @@ static int
 t_set_pattern(struct ydoc *d, yaml_node_t *n, void *obj, struct gl_error *err)
 {
 	struct map_parse *mp = obj;
-	const char *s;
 
-	if (ydoc_string(d, n, &s, err) < 0)
+	if (ydoc_strdup(d, n, &mp->t->pattern, err) < 0)
 		return -1;
-	mp->t->pattern = xstrdup(s);
 	if (pat_compile(d, n, mp->t, err) < 0)
 		return -1;
 	pat_describe(mp->t);

@@ -90,33 +90,21 @@ format_size(uint64_t b, char *buf, size_t bufsz)
 /* ---- fields ----------------------------------------------------------------- */
 
 static int
-set_str(struct ydoc *d, yaml_node_t *n, char **dst, struct gl_error *err)
-{
-	const char *s;
-
-	if (ydoc_string(d, n, &s, err) < 0)
-		return -1;
-	free(*dst);
-	*dst = xstrdup(s);
-	return 0;
-}
-
-static int
 set_name(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 {
-	return set_str(d, n, &((struct profile *)o)->name, err);
+	return ydoc_strdup(d, n, &((struct profile *)o)->name, err);
 }
 
 static int
 set_description(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 {
-	return set_str(d, n, &((struct profile *)o)->description, err);
+	return ydoc_strdup(d, n, &((struct profile *)o)->description, err);
 }
 
 static int
 set_kernels(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 {
-	return set_str(d, n, &((struct profile *)o)->kernels, err);
+	return ydoc_strdup(d, n, &((struct profile *)o)->kernels, err);
 }
 
 static int

@@ -106,6 +106,18 @@ ydoc_string(struct ydoc *d, yaml_node_t *n, const char **out,
 }
 
 int
+ydoc_strdup(struct ydoc *d, yaml_node_t *n, char **dst, struct gl_error *err)
+{
+	const char *s = NULL;
+
+	if (ydoc_string(d, n, &s, err) < 0)
+		return -1;
+	free(*dst);
+	*dst = xstrdup(s);
+	return 0;
+}
+
+int
 ydoc_bool(struct ydoc *d, yaml_node_t *n, bool *out, struct gl_error *err)
 {
 	const char *s = ydoc_scalar(n);

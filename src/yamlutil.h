@@ -38,6 +38,9 @@ const char *ydoc_scalar(const yaml_node_t *n);
 /* Typed scalars; each returns 0, or -1 with err saying what was expected. */
 int ydoc_string(struct ydoc *d, yaml_node_t *n, const char **out,
     struct gl_error *err);
+/* ydoc_strdup: *dst (freed first) becomes a copy of a non-empty string. */
+int ydoc_strdup(struct ydoc *d, yaml_node_t *n, char **dst,
+    struct gl_error *err);
 int ydoc_bool(struct ydoc *d, yaml_node_t *n, bool *out,
     struct gl_error *err);
 int ydoc_uint(struct ydoc *d, yaml_node_t *n, uint64_t *out,
