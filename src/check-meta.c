@@ -308,6 +308,67 @@ check_special_ids(struct mt *s)
 	}
 }
 
+/*
+ * Two bitmaps over a cheap hash of each token (about 8 bits a token, so
+ * they stay in cache): a hash seen once, and a hash seen more than once.
+ * Only tokens of the second kind can be duplicates; they are few, and only
+ * they go into the seeded set of strings. A vocabulary built to collide in
+ * the cheap hash only sends more tokens to the set: still O(n).
+ */
+struct dupfilter {
+	uint8_t *seen, *multi;
+	uint32_t *bit;		/* each token's bit */
+	uint64_t mask;
+	size_t repeats;		/* tokens whose hash was seen before */
+};
+
+/* Multiply-shift over 8-byte words: a few cycles for a short token. */
+static uint64_t
+cheap_hash(const unsigned char *p, uint64_t n)
+{
+	uint64_t h = n * 0x9e3779b97f4a7c15ULL, w;
+
+	for (; n >= 8; n -= 8, p += 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
+	}
+	w = 0;
+	memcpy(&w, p, (size_t)n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 32);
+}
+
+static void
+dupfilter_build(struct dupfilter *d, const struct mt *s)
+{
+	struct gguf_arr_iter it;
+	struct gguf_str tok;
+	uint64_t bits = 64, b;
+	size_t i;
+
+	/* The count is bounded by the file (8 bytes or more a string); past
+	 * 2^32 bits the filter only lets more through. */
+	while (bits < 8 * s->tokens->count && bits < ((uint64_t)1 << 32))
+		bits *= 2;
+	d->mask = bits - 1;
+	d->repeats = 0;
+	d->seen = xcalloc((size_t)(bits / 8), 1);
+	d->multi = xcalloc((size_t)(bits / 8), 1);
+	d->bit = xreallocarray(NULL, (size_t)s->tokens->count + 1,
+	    sizeof *d->bit);
+	gguf_arr_iter_init(&it, s->f, s->tokens);
+	for (i = 0; gguf_arr_next_str(&it, &tok); i++) {
+		b = cheap_hash((const unsigned char *)tok.p, tok.n) & d->mask;
+		d->bit[i] = (uint32_t)b;
+		if (d->seen[b / 8] & (1u << (b % 8))) {
+			d->multi[b / 8] |= (uint8_t)(1u << (b % 8));
+			d->repeats++;
+		}
+		d->seen[b / 8] |= (uint8_t)(1u << (b % 8));
+	}
+}
+
 /* Duplicate token strings: llama.cpp asserts they are unique (abort). */
 static void
 check_duplicates(struct mt *s)
@@ -315,11 +376,18 @@ check_duplicates(struct mt *s)
 	struct gguf_arr_iter it;
 	struct gguf_str tok;
 	struct strset set;
+	struct dupfilter d;
 	size_t i = 0, prev;
+	uint64_t b;
 
+	dupfilter_build(&d, s);
 	strset_init(&set);
+	strset_reserve(&set, 2 * d.repeats);	/* the candidates, about */
 	gguf_arr_iter_init(&it, s->f, s->tokens);
-	while (gguf_arr_next_str(&it, &tok)) {
+	for (; gguf_arr_next_str(&it, &tok); i++) {
+		b = d.bit[i];
+		if ((d.multi[b / 8] & (1u << (b % 8))) == 0)
+			continue;	/* no other token has this hash */
 		if (strset_insert(&set, tok.p, (size_t)tok.n, i, &prev) == 1) {
 			diag_add(s->dl, "M012", s->tokens->offset, SUBJECT_KEY,
 			    s->tokens->key.p, s->tokens->key.n, "tokens %zu "
@@ -327,9 +395,11 @@ check_duplicates(struct mt *s)
 			    "(GGML_ASSERT on the token map size)", prev, i);
 			break;
 		}
-		i++;
 	}
 	strset_free(&set);
+	free(d.seen);
+	free(d.multi);
+	free(d.bit);
 }
 
 static void

@@ -477,6 +477,7 @@ check_duplicate_keys(struct rd *r)
 	size_t i, first;
 
 	strset_init(&seen);
+	strset_reserve(&seen, r->f->kv_n);
 	for (i = 0; i < r->f->kv_n; i++) {
 		const struct gguf_kv *kv = &r->f->kv[i];
 
@@ -695,6 +696,7 @@ check_duplicate_names(struct rd *r)
 	size_t i, first;
 
 	strset_init(&seen);
+	strset_reserve(&seen, r->f->tensors_n);
 	for (i = 0; i < r->f->tensors_n; i++) {
 		const struct gguf_tensor *t = &r->f->tensors[i];
 

@@ -62,55 +62,80 @@ hash_bytes(const void *p, size_t n)
 	return mix64(h ^ w ^ ((uint64_t)n << 56));
 }
 
+uint64_t
+strset_hash(const void *p, size_t n)
+{
+	seed_once();
+	return hash_bytes(p, n);
+}
+
 void
 strset_init(struct strset *s)
 {
 	seed_once();
-	s->slots = NULL;
-	s->cap = 0;
-	s->count = 0;
+	memset(s, 0, sizeof *s);
 }
 
 void
 strset_free(struct strset *s)
 {
 	free(s->slots);
-	s->slots = NULL;
-	s->cap = s->count = 0;
+	free(s->e);
+	memset(s, 0, sizeof *s);
 }
 
-static struct strset_slot *
-find_slot(struct strset_slot *slots, size_t cap, const void *p, size_t n,
-    uint64_t h)
+/* The slot of (p, n, h): the one holding an equal string, or the empty
+ * one where it would go. */
+static uint64_t *
+find_slot(const struct strset *s, const void *p, size_t n, uint64_t h)
 {
-	size_t i = (size_t)h & (cap - 1);
+	uint64_t tag = h >> 32;
+	size_t i = (size_t)h & (s->cap - 1);
 
-	for (;;) {
-		struct strset_slot *sl = &slots[i];
+	for (;; i = (i + 1) & (s->cap - 1)) {
+		uint64_t v = s->slots[i];
+		const struct strset_entry *e;
 
-		if (sl->p == NULL)
-			return sl;
-		if (sl->hash == h && sl->n == n && memcmp(sl->p, p, n) == 0)
-			return sl;
-		i = (i + 1) & (cap - 1);
+		if (v == 0)
+			return &s->slots[i];
+		if (v >> 32 != tag)
+			continue;
+		e = &s->e[(uint32_t)v - 1];
+		if (e->n == n && memcmp(e->p, p, n) == 0)
+			return &s->slots[i];
 	}
 }
 
+/* A table of cap slots holding the entries there are. */
 static void
-grow(struct strset *s)
+rehash(struct strset *s, size_t cap)
 {
-	size_t ncap = s->cap ? s->cap * 2 : 64, i;
-	struct strset_slot *ns = xcalloc(ncap, sizeof *ns);
+	size_t i;
 
-	for (i = 0; i < s->cap; i++) {
-		struct strset_slot *o = &s->slots[i];
-
-		if (o->p != NULL)
-			*find_slot(ns, ncap, o->p, o->n, o->hash) = *o;
-	}
 	free(s->slots);
-	s->slots = ns;
-	s->cap = ncap;
+	s->slots = xcalloc(cap, sizeof *s->slots);
+	s->cap = cap;
+	for (i = 0; i < s->count; i++) {
+		const struct strset_entry *e = &s->e[i];
+		uint64_t h = hash_bytes(e->p, e->n);
+
+		*find_slot(s, e->p, e->n, h) = (h >> 32 << 32) | (i + 1);
+	}
+}
+
+void
+strset_reserve(struct strset *s, size_t n)
+{
+	size_t cap = 64;
+
+	if (n > s->ecap) {
+		s->e = xreallocarray(s->e, n, sizeof *s->e);
+		s->ecap = n;
+	}
+	while (cap / 4 * 3 < n && cap < SIZE_MAX / 4)
+		cap *= 2;
+	if (cap > s->cap)
+		rehash(s, cap);
 }
 
 int
@@ -118,41 +143,25 @@ strset_insert(struct strset *s, const void *p, size_t n, size_t value,
     size_t *existing)
 {
 	static const char empty[1];
-	struct strset_slot *sl;
-	uint64_t h;
+	uint64_t h, *sl;
 
 	if (p == NULL)
 		p = empty;
-	if ((s->count + 1) * 4 > s->cap * 3)
-		grow(s);
+	if (s->count >= UINT32_MAX - 1)
+		return 0;	/* past what an index slot holds: not tracked */
+	if (s->count + 1 > s->ecap)
+		strset_reserve(s, s->ecap ? s->ecap * 2 : 64);
+	else if ((s->count + 1) * 4 > s->cap * 3)
+		strset_reserve(s, s->count + 1);
 	h = hash_bytes(p, n);
-	sl = find_slot(s->slots, s->cap, p, n, h);
-	if (sl->p != NULL) {
+	sl = find_slot(s, p, n, h);
+	if (*sl != 0) {
 		if (existing != NULL)
-			*existing = sl->value;
+			*existing = s->e[(uint32_t)*sl - 1].value;
 		return 1;
 	}
-	sl->p = p;
-	sl->n = n;
-	sl->value = value;
-	sl->hash = h;
+	s->e[s->count] = (struct strset_entry){ p, n, value };
+	*sl = (h >> 32 << 32) | (s->count + 1);
 	s->count++;
 	return 0;
-}
-
-int
-strset_lookup(const struct strset *s, const void *p, size_t n, size_t *value)
-{
-	struct strset_slot *sl;
-
-	if (s->cap == 0)
-		return 0;
-	if (p == NULL)
-		p = "";
-	sl = find_slot(s->slots, s->cap, p, n, hash_bytes(p, n));
-	if (sl->p == NULL)
-		return 0;
-	if (value != NULL)
-		*value = sl->value;
-	return 1;
 }

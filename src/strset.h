@@ -11,21 +11,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct strset_slot {
-	const void *p;		/* NULL: empty slot */
+/*
+ * The entries, in insertion order, and an open-addressing index over them:
+ * a slot holds 32 bits of the entry's hash and its index + 1 (0: empty),
+ * 8 bytes, so that most probes stay in cache and compare no string.
+ */
+struct strset_entry {
+	const void *p;
 	size_t n;
 	size_t value;
-	uint64_t hash;
 };
 
 struct strset {
-	struct strset_slot *slots;
-	size_t cap;		/* a power of two */
-	size_t count;
+	uint64_t *slots;
+	size_t cap;		/* slots, a power of two (or 0) */
+	struct strset_entry *e;
+	size_t count, ecap;
 };
 
 void strset_init(struct strset *s);
 void strset_free(struct strset *s);
+
+/* strset_hash: the set's seeded hash of (p, n). */
+uint64_t strset_hash(const void *p, size_t n);
+
+/* strset_reserve: room for n strings in all, so that inserting them
+ * allocates nothing more. n must be bounded by the input already. */
+void strset_reserve(struct strset *s, size_t n);
 
 /*
  * strset_insert: add (p, n) with value. When an equal string is already
@@ -34,9 +46,5 @@ void strset_free(struct strset *s);
  */
 int strset_insert(struct strset *s, const void *p, size_t n, size_t value,
     size_t *existing);
-
-/* strset_lookup: 1 and *value when (p, n) is present, else 0. */
-int strset_lookup(const struct strset *s, const void *p, size_t n,
-    size_t *value);
 
 #endif

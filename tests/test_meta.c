@@ -316,3 +316,58 @@ Test(meta, removed_file_type)
 	    != NULL);
 	test_lint_free(&t);
 }
+
+/* A vocabulary-only file of n distinct tokens of 1 to 40 bytes, except
+ * that token dup_at repeats token dup_of (no repeat when dup_at is 0). */
+static void
+big_vocab(struct strbuf *out, uint32_t n, uint32_t dup_at, uint32_t dup_of)
+{
+	struct ggufw w;
+	char tok[64];
+	uint32_t i, k;
+
+	ggufw_init(&w, false);
+	ggufw_header(&w, "GGUF", 3, 0, 3);
+	ggufw_kv_str(&w, "general.architecture", "llama");
+	ggufw_kv_str(&w, "tokenizer.ggml.model", "gpt2");
+	ggufw_kv_arr_begin(&w, "tokenizer.ggml.tokens", GGUFW_STRING, n);
+	for (i = 0; i < n; i++) {
+		k = dup_at != 0 && i == dup_at ? dup_of : i;
+		/* distinct: the number, padded to a length that varies */
+		snprintf(tok, sizeof tok, "%0*u", (int)(1 + k % 40), k);
+		ggufw_str(&w, k < 10 ? tok + strlen(tok) - 1 : tok);
+	}
+	strbuf_add(out, w.out.buf, w.out.len);
+	ggufw_free(&w);
+}
+
+/* Duplicates among 100 000 tokens are found wherever they are, with the
+ * first occurrence named; a vocabulary without one raises nothing. */
+Test(meta, duplicate_tokens_in_a_large_vocabulary)
+{
+	static const uint32_t at[][2] = {
+		{ 1, 0 }, { 99999, 0 }, { 99999, 99998 }, { 50000, 12345 },
+		{ 777, 776 }, { 65536, 31 },
+	};
+	struct strbuf sb = STRBUF_INIT;
+	struct test_lint t;
+	char want[64];
+	size_t i;
+
+	big_vocab(&sb, 100000, 0, 0);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_assert_eq(test_count(&t, "M012"), 0, "%s", test_codes(&t));
+	test_lint_free(&t);
+	for (i = 0; i < sizeof at / sizeof at[0]; i++) {
+		strbuf_reset(&sb);
+		big_vocab(&sb, 100000, at[i][0], at[i][1]);
+		test_lint_bytes(&t, sb.buf, sb.len);
+		cr_assert_eq(test_count(&t, "M012"), 1, "%s", test_codes(&t));
+		snprintf(want, sizeof want, "tokens %u and %u ", at[i][1],
+		    at[i][0]);
+		cr_assert(strstr(test_find(&t, "M012")->message, want) != NULL,
+		    "%s: %s", want, test_find(&t, "M012")->message);
+		test_lint_free(&t);
+	}
+	strbuf_free(&sb);
+}
