@@ -64,12 +64,26 @@ gguf_str_eq(struct gguf_str s, const char *c)
 
 /* ---- byte order -------------------------------------------------------- */
 
-static uint64_t
+/* n bytes at p as an unsigned number stored in the byte order be says. */
+static inline uint64_t
 load(const uint8_t *p, unsigned n, bool be)
 {
 	uint64_t v = 0;
 	unsigned i;
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t w;
+
+	/* the lengths and counts on every string: one load, not 8 */
+	if (n == 8) {
+		memcpy(&v, p, 8);
+		return be ? __builtin_bswap64(v) : v;
+	}
+	if (n == 4) {
+		memcpy(&w, p, 4);
+		return be ? __builtin_bswap32(w) : w;
+	}
+#endif
 	for (i = 0; i < n; i++)
 		v |= (uint64_t)p[be ? n - 1 - i : i] << (8 * i);
 	return v;
