@@ -309,7 +309,7 @@ check_special_ids(struct mt *s)
 }
 
 /*
- * Two bitmaps over a cheap hash of each token (about 8 bits a token, so
+ * Two bitmaps over a cheap hash of each token (16 to 32 bits a token, so
  * they stay in cache): a hash seen once, and a hash seen more than once.
  * Only tokens of the second kind can be duplicates; they are few, and only
  * they go into the seeded set of strings. A vocabulary built to collide in
@@ -349,7 +349,7 @@ dupfilter_build(struct dupfilter *d, const struct mt *s)
 
 	/* The count is bounded by the file (8 bytes or more a string); past
 	 * 2^32 bits the filter only lets more through. */
-	while (bits < 8 * s->tokens->count && bits < ((uint64_t)1 << 32))
+	while (bits < 16 * s->tokens->count && bits < ((uint64_t)1 << 32))
 		bits *= 2;
 	d->mask = bits - 1;
 	d->repeats = 0;
