@@ -252,14 +252,17 @@ kernel_dequant_q1_0(const void *restrict row, float *restrict out, size_t n)
 {
 	const uint8_t *b = row;
 	size_t i;
-	int j;
+	int j, t;
 
 	assert(n % QK1_0 == 0);
 	for (i = 0; i < n / QK1_0; i++, b += 18, out += QK1_0) {
-		float d = kernel_half(b), neg = -d;
+		float d = kernel_half(b);
 
-		for (j = 0; j < QK1_0; j++)
-			out[j] = (b[2 + j / 8] >> (j % 8)) & 1 ? d : neg;
+		/* (+1 or -1) * d is exactly d or -d, and vectorizes */
+		for (j = 0; j < QK1_0 / 8; j++)
+			for (t = 0; t < 8; t++)
+				out[8 * j + t] = (float)((b[2 + j] >> t & 1) *
+				    2 - 1) * d;
 	}
 }
 
