@@ -62,13 +62,6 @@ hash_bytes(const void *p, size_t n)
 	return mix64(h ^ w ^ ((uint64_t)n << 56));
 }
 
-uint64_t
-strset_hash(const void *p, size_t n)
-{
-	seed_once();
-	return hash_bytes(p, n);
-}
-
 void
 strset_init(struct strset *s)
 {

@@ -32,9 +32,6 @@ struct strset {
 void strset_init(struct strset *s);
 void strset_free(struct strset *s);
 
-/* strset_hash: the set's seeded hash of (p, n). */
-uint64_t strset_hash(const void *p, size_t n);
-
 /* strset_reserve: room for n strings in all, so that inserting them
  * allocates nothing more. n must be bounded by the input already. */
 void strset_reserve(struct strset *s, size_t n);
