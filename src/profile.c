@@ -30,7 +30,6 @@ parse_size(const char *s, uint64_t *out)
 		{ "T", 40 }, { "TB", 40 }, { "TiB", 40 },
 	};
 	unsigned long long whole;
-	const char *p;
 	char *end;
 	double frac = 0;
 	size_t i;
@@ -46,10 +45,13 @@ parse_size(const char *s, uint64_t *out)
 	if (errno != 0)
 		return -1;
 	if (*end == '.') {
-		p = end + 1;
-		if (!isdigit((unsigned char)*p))
+		double scale = 0.1;
+
+		if (!isdigit((unsigned char)end[1]))
 			return -1;
-		frac = strtod(end, &end);
+		/* digits only: strtod would also take an exponent */
+		for (end++; isdigit((unsigned char)*end); end++, scale /= 10)
+			frac += (*end - '0') * scale;
 	}
 	while (isspace((unsigned char)*end))
 		end++;

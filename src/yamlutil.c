@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,7 +164,7 @@ ydoc_number(struct ydoc *d, yaml_node_t *n, double *out, struct gl_error *err)
 		return ydoc_error(d, n, err, "expected a number");
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno != 0 || *end != '\0' || v != v)
+	if (errno != 0 || *end != '\0' || !isfinite(v))
 		return ydoc_error(d, n, err, "expected a number");
 	*out = v;
 	return 0;
