@@ -474,11 +474,10 @@ Test(plan, skainet_llama1b_500MiB_does_not_fit, .init = plan_no_datadir)
 /*
  * SKaiNET's "--kv turboquant" suggestion on the same plan: the profile's
  * kv_quantized type (turboquant4) saves kv - kvAlt = 67108864 - 19922944.
- * plan.c instead offers only the better of {kv_quantized, q4_0}, and with
- * flash attention on q4_0 (18874368 B) beats turboquant4 (19922944 B), so
- * the profile's own quantized type is never suggested: this test fails
- * (see the report: the acceptance number cannot be reproduced with flash
- * attention on).
+ * plan.c once offered only the better of {kv_quantized, q4_0}; with flash
+ * attention on, q4_0 (18874368 B) beats turboquant4 (19922944 B), so the
+ * profile's own quantized type was never suggested. Now it is, with its
+ * own saving.
  */
 Test(plan, skainet_llama1b_500MiB_suggests_profile_kv_type,
     .init = plan_no_datadir)
@@ -1372,10 +1371,9 @@ Test(plan, file_gemma3_sliding_window, .init = plan_no_datadir)
 /*
  * phi3 reads attention.sliding_window, then llama.cpp disables SWA
  * (memory-and-kv.md §5: "sliding_window is read, then SWA is disabled"):
- * every layer holds the whole context. arch.c's KIND_PHI3 is documented
- * so, but read_swa() treats it like gemma3 (window from the key, pattern
- * 6), so 27 of 32 layers get a 2560-cell cache instead of 4096: this test
- * fails.
+ * every layer holds the whole context. read_swa() once treated phi3 like
+ * gemma3 (window from the key, pattern 6), giving 27 of 32 layers a
+ * 2560-cell cache instead of 4096.
  */
 Test(plan, file_phi3_sliding_window_is_disabled, .init = plan_no_datadir)
 {
@@ -1409,8 +1407,8 @@ Test(plan, file_phi3_sliding_window_is_disabled, .init = plan_no_datadir)
  * llama.cpp checks every layer's head width against a quantized cache's
  * block (memory-and-kv.md §8: "every layer's n_embd_head_k(il)"), so a
  * sliding-window width of 48 (key_length_swa) with q8_0 is refused even
- * when the full-attention width (256) divides. plan_make() checks only
- * head_k and head_v, so no P008: this test fails.
+ * when the full-attention width (256) divides. plan_make() once checked
+ * only head_k and head_v, and missed this P008.
  */
 Test(plan, file_swa_head_width_48_with_q8_0_P008, .init = plan_no_datadir)
 {
@@ -1445,8 +1443,8 @@ Test(plan, file_swa_head_width_48_with_q8_0_P008, .init = plan_no_datadir)
  * this model, as it already refuses one that needs flash attention: a
  * head width of 48 cannot use q8_0. The model fits at f16 (the plan is
  * about 61 % of the budget, over the profile's 50 %); switching to q8_0
- * turns a clean file into a P008 error. This test fails: plan.c switches
- * and then reports P008 against its own choice.
+ * turns a clean file into a P008 error. plan.c once switched and then
+ * reported P008 against its own choice.
  */
 Test(plan, auto_quantize_respects_the_block_size, .init = plan_no_datadir)
 {
@@ -1476,7 +1474,7 @@ Test(plan, auto_quantize_respects_the_block_size, .init = plan_no_datadir)
  * Nor should a suggestion name a cache type llama.cpp refuses for the
  * model: with a head width of 48 neither q8_0 nor q4_0 can be used, and
  * the KV suggestion, if any, must be one that works (turboquant4 here).
- * This test fails: plan.c suggests --kv q4_0.
+ * plan.c once suggested --kv q4_0.
  */
 Test(plan, kv_suggestion_respects_the_block_size, .init = plan_no_datadir)
 {
