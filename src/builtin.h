@@ -2,7 +2,7 @@
  * builtin.h - the data files (rules/, profiles/, kernels/ YAML) compiled into
  * the binary, and lookup of their on-disk overrides.
  *
- * builtin-data.c is generated at build time by build-aux/embed.sh.
+ * builtin-data.c is generated at build time by build-aux/yaml2c.
  */
 #ifndef GGUFLINT_BUILTIN_H
 #define GGUFLINT_BUILTIN_H
@@ -11,10 +11,13 @@
 
 #include "error.h"
 
+struct ydoc_pre;
+
 struct builtin_file {
 	const char *name;	/* path relative to the data dir, e.g. "rules/F-file.yaml" */
 	const char *data;	/* NUL-terminated contents */
 	size_t len;
+	const struct ydoc_pre *doc;	/* its YAML document, parsed at build time */
 };
 
 extern const struct builtin_file builtin_files[];

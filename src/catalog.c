@@ -14,6 +14,7 @@
 
 #include "builtin.h"
 #include "catalog.h"
+#include "yamlutil.h"
 #include "declrule.h"
 
 const char *const catalog_files[] = {
@@ -207,23 +208,14 @@ int
 catalog_add_yaml(struct catalog *cat, const char *origin, const char *text,
     size_t len, struct gl_error *err)
 {
-	yaml_parser_t parser;
-	yaml_document_t doc;
+	struct ydoc d;
 	yaml_node_t *root;
 	yaml_node_item_t *it;
 	int rc = 0;
 
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		rc = gl_error_set(err, "%s:%zu:%zu: %s", origin,
-		    parser.problem_mark.line + 1,
-		    parser.problem_mark.column + 1,
-		    parser.problem ? parser.problem : "invalid YAML");
-		yaml_parser_delete(&parser);
-		return rc;
-	}
-	root = yaml_document_get_root_node(&doc);
+	if (ydoc_load(&d, origin, text, len, err) < 0)
+		return -1;
+	root = ydoc_root(&d);
 	if (root == NULL || root->type != YAML_SEQUENCE_NODE) {
 		yaml_mark_t m = { 0, 0, 0 };
 
@@ -232,11 +224,10 @@ catalog_add_yaml(struct catalog *cat, const char *origin, const char *text,
 	} else {
 		for (it = root->data.sequence.items.start;
 		    rc == 0 && it < root->data.sequence.items.top; it++)
-			rc = rule_from_node(cat, &doc,
-			    yaml_document_get_node(&doc, *it), origin, err);
+			rc = rule_from_node(cat, &d.doc, ydoc_node(&d, *it),
+			    origin, err);
 	}
-	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
+	ydoc_free(&d);
 	if (cat->n > 0)
 		qsort(cat->rules, cat->n, sizeof *cat->rules, rule_cmp);
 	return rc;

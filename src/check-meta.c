@@ -221,24 +221,26 @@ check_parallel(struct mt *s, const char *key, uint32_t elem)
 static void
 check_token_types(struct mt *s, const struct gguf_kv *kv)
 {
-	struct gguf_scalar v;
+	const uint8_t *p = s->f->map + kv->arr_offset;	/* INT32[count] */
+	bool swap = gguf_swapped(s->f);
 	uint64_t i, bad = 0, first = 0;
-	int64_t first_v = 0;
+	int32_t v, first_v = 0;
+	uint32_t w;
 
-	for (i = 0; i < kv->count; i++) {
-		if (gguf_arr_get(s->f, kv, i, &v) < 0)
-			return;
-		if (v.v.i >= 0 && v.v.i <= TOKEN_TYPE_MAX)
+	for (i = 0; i < kv->count; i++, p += 4) {
+		memcpy(&w, p, 4);
+		v = (int32_t)(swap ? __builtin_bswap32(w) : w);
+		if (v >= 0 && v <= TOKEN_TYPE_MAX)
 			continue;
 		if (bad++ == 0) {
 			first = i;
-			first_v = v.v.i;
+			first_v = v;
 		}
 	}
 	if (bad > 0)
 		diag_add(s->dl, "M011", kv->offset, SUBJECT_KEY, kv->key.p,
 		    kv->key.n, "%" PRIu64 " token type%s outside 0..%d (the "
-		    "first: token %" PRIu64 " has type %" PRId64 "): llama.cpp "
+		    "first: token %" PRIu64 " has type %" PRId32 "): llama.cpp "
 		    "gives such tokens no meaningful attributes", bad,
 		    bad == 1 ? "" : "s", TOKEN_TYPE_MAX, first, first_v);
 }
@@ -309,15 +311,14 @@ check_special_ids(struct mt *s)
 }
 
 /*
- * Two bitmaps over a cheap hash of each token (16 to 32 bits a token, so
- * they stay in cache): a hash seen once, and a hash seen more than once.
- * Only tokens of the second kind can be duplicates; they are few, and only
- * they go into the seeded set of strings. A vocabulary built to collide in
- * the cheap hash only sends more tokens to the set: still O(n).
+ * A two-bit state per slot of a cheap hash of each token (8 to 16 slots a
+ * token, so the table stays in cache): the hash was seen once, or more than
+ * once. Only tokens of the second kind can be duplicates; they are few, and
+ * only they go into the seeded set of strings. A vocabulary built to collide
+ * in the cheap hash only sends more tokens to the set: still O(n).
  */
 struct dupfilter {
-	uint8_t *seen, *multi;
-	uint32_t *bit;		/* each token's bit */
+	uint8_t *state;		/* slot b: bit 2b%8 seen, bit 2b%8+1 repeated */
 	uint64_t mask;
 	size_t repeats;		/* tokens whose hash was seen before */
 };
@@ -334,38 +335,69 @@ cheap_hash(const unsigned char *p, uint64_t n)
 		h ^= h >> 29;
 	}
 	w = 0;
-	memcpy(&w, p, (size_t)n);
+	if (n >= 4) {		/* two loads that overlap cover 4..7 bytes */
+		uint32_t lo, hi;
+
+		memcpy(&lo, p, 4);
+		memcpy(&hi, p + n - 4, 4);
+		w = (uint64_t)hi << 32 | lo;
+	} else if (n > 0) {	/* p[0], p[n / 2], p[n - 1] cover 1..3 */
+		w = (uint64_t)p[0] | (uint64_t)p[n / 2] << 8 |
+		    (uint64_t)p[n - 1] << 16;
+	}
 	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
 	return h ^ (h >> 32);
+}
+
+/*
+ * next_batch: the next DUP_BATCH tokens (fewer at the end) and their slots,
+ * whose bytes of the table are prefetched: the hashing runs ahead of the
+ * cache misses. Returns how many.
+ */
+#define DUP_BATCH 16
+
+static size_t
+next_batch(struct gguf_arr_iter *it, const struct dupfilter *d,
+    struct gguf_str tok[DUP_BATCH], uint64_t slot[DUP_BATCH])
+{
+	size_t k;
+
+	for (k = 0; k < DUP_BATCH && gguf_arr_next_str(it, &tok[k]); k++) {
+		slot[k] = cheap_hash((const unsigned char *)tok[k].p,
+		    tok[k].n) & d->mask;
+		__builtin_prefetch(&d->state[slot[k] / 4]);
+	}
+	return k;
 }
 
 static void
 dupfilter_build(struct dupfilter *d, const struct mt *s)
 {
 	struct gguf_arr_iter it;
-	struct gguf_str tok;
-	uint64_t bits = 64, b;
-	size_t i;
+	struct gguf_str tok[DUP_BATCH];
+	uint64_t slots = 64, slot[DUP_BATCH];
+	size_t j, k;
+	unsigned sh;
 
 	/* The count is bounded by the file (8 bytes or more a string); past
-	 * 2^32 bits the filter only lets more through. */
-	while (bits < 16 * s->tokens->count && bits < ((uint64_t)1 << 32))
-		bits *= 2;
-	d->mask = bits - 1;
+	 * 2^32 slots the filter only lets more through. */
+	while (slots < 16 * s->tokens->count && slots < ((uint64_t)1 << 32))
+		slots *= 2;
+	d->mask = slots - 1;
 	d->repeats = 0;
-	d->seen = xcalloc((size_t)(bits / 8), 1);
-	d->multi = xcalloc((size_t)(bits / 8), 1);
-	d->bit = xreallocarray(NULL, (size_t)s->tokens->count + 1,
-	    sizeof *d->bit);
+	d->state = xcalloc((size_t)(slots / 4), 1);
 	gguf_arr_iter_init(&it, s->f, s->tokens);
-	for (i = 0; gguf_arr_next_str(&it, &tok); i++) {
-		b = cheap_hash((const unsigned char *)tok.p, tok.n) & d->mask;
-		d->bit[i] = (uint32_t)b;
-		if (d->seen[b / 8] & (1u << (b % 8))) {
-			d->multi[b / 8] |= (uint8_t)(1u << (b % 8));
-			d->repeats++;
+	while ((k = next_batch(&it, d, tok, slot)) > 0) {
+		for (j = 0; j < k; j++) {
+			uint8_t *st = &d->state[slot[j] / 4];
+
+			sh = (unsigned)(slot[j] % 4) * 2;
+			if (*st >> sh & 1u) {
+				*st |= (uint8_t)(2u << sh);
+				d->repeats++;
+			}
+			*st |= (uint8_t)(1u << sh);
 		}
-		d->seen[b / 8] |= (uint8_t)(1u << (b % 8));
 	}
 }
 
@@ -374,32 +406,39 @@ static void
 check_duplicates(struct mt *s)
 {
 	struct gguf_arr_iter it;
-	struct gguf_str tok;
+	struct gguf_str tok[DUP_BATCH];
+	uint64_t slot[DUP_BATCH];
 	struct strset set;
 	struct dupfilter d;
-	size_t i = 0, prev;
-	uint64_t b;
+	size_t i = 0, j, k, prev;
 
 	dupfilter_build(&d, s);
+	if (d.repeats == 0) {
+		free(d.state);
+		return;
+	}
 	strset_init(&set);
 	strset_reserve(&set, 2 * d.repeats);	/* the candidates, about */
 	gguf_arr_iter_init(&it, s->f, s->tokens);
-	for (; gguf_arr_next_str(&it, &tok); i++) {
-		b = d.bit[i];
-		if ((d.multi[b / 8] & (1u << (b % 8))) == 0)
-			continue;	/* no other token has this hash */
-		if (strset_insert(&set, tok.p, (size_t)tok.n, i, &prev) == 1) {
-			diag_add(s->dl, "M012", s->tokens->offset, SUBJECT_KEY,
-			    s->tokens->key.p, s->tokens->key.n, "tokens %zu "
-			    "and %zu are the same string: llama.cpp aborts "
-			    "(GGML_ASSERT on the token map size)", prev, i);
-			break;
+	for (; (k = next_batch(&it, &d, tok, slot)) > 0; i += k) {
+		for (j = 0; j < k; j++) {
+			if ((d.state[slot[j] / 4] >> (slot[j] % 4 * 2) & 2u) == 0)
+				continue;	/* no other token has this hash */
+			if (strset_insert(&set, tok[j].p, (size_t)tok[j].n,
+			    i + j, &prev) == 1) {
+				diag_add(s->dl, "M012", s->tokens->offset,
+				    SUBJECT_KEY, s->tokens->key.p,
+				    s->tokens->key.n, "tokens %zu and %zu are "
+				    "the same string: llama.cpp aborts "
+				    "(GGML_ASSERT on the token map size)", prev,
+				    i + j);
+				goto done;
+			}
 		}
 	}
+done:
 	strset_free(&set);
-	free(d.seen);
-	free(d.multi);
-	free(d.bit);
+	free(d.state);
 }
 
 static void

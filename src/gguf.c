@@ -365,6 +365,29 @@ check_bools(struct rd *r, uint64_t off, uint64_t count)
 
 static bool parse_array(struct rd *r, struct gguf_kv *kv, unsigned depth);
 
+/*
+ * skip_strings: the well-formed strings at the start of an array of count
+ * strings, in one tight loop (a vocabulary is most of a header). Returns how
+ * many it passed; get_string reports the first one it stopped at.
+ */
+static uint64_t
+skip_strings(struct rd *r, uint64_t count)
+{
+	const uint8_t *map = r->f->map;
+	uint64_t pos = r->pos, size = r->f->size, i, n;
+	unsigned lsz = r->v1 ? 4 : 8;
+	bool be = r->f->big_endian;
+
+	for (i = 0; i < count && size - pos >= lsz; i++) {
+		n = load(map + pos, lsz, be);
+		if (n > GGUF_MAX_STRING_LENGTH || n > size - pos - lsz)
+			break;
+		pos += lsz + n;
+	}
+	r->pos = pos;
+	return i;
+}
+
 /* Skip the elements of one array of count elements of type t. */
 static bool
 skip_elements(struct rd *r, uint64_t off, uint32_t t, uint64_t count,
@@ -378,7 +401,7 @@ skip_elements(struct rd *r, uint64_t off, uint32_t t, uint64_t count,
 		if (count > remain(r) / (r->v1 ? 4 : 8))
 			return need(r, count * (r->v1 ? 4 : 8),
 			    "array of strings");
-		for (i = 0; i < count; i++)
+		for (i = skip_strings(r, count); i < count; i++)
 			if (!get_string(r, &s, "string array element"))
 				return false;
 		return true;
@@ -944,32 +967,4 @@ gguf_arr_get(const struct gguf_file *f, const struct gguf_kv *kv, uint64_t i,
 	decode_scalar(f->map + kv->arr_offset + i * sz, kv->elem_type,
 	    f->big_endian, out);
 	return 0;
-}
-
-void
-gguf_arr_iter_init(struct gguf_arr_iter *it, const struct gguf_file *f,
-    const struct gguf_kv *kv)
-{
-	it->f = f;
-	it->pos = kv->arr_offset;
-	it->left = (kv->type == GGUF_ARRAY && kv->elem_type == GGUF_STRING) ?
-	    kv->count : 0;
-}
-
-bool
-gguf_arr_next_str(struct gguf_arr_iter *it, struct gguf_str *out)
-{
-	unsigned lsz = it->f->version == 1 ? 4 : 8;
-	uint64_t n;
-
-	if (it->left == 0 || it->f->size - it->pos < lsz)
-		return false;
-	n = load(it->f->map + it->pos, lsz, it->f->big_endian);
-	if (n > it->f->size - it->pos - lsz)
-		return false;
-	out->p = (const char *)it->f->map + it->pos + lsz;
-	out->n = n;
-	it->pos += lsz + n;
-	it->left--;
-	return true;
 }

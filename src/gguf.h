@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "diag.h"
 #include "error.h"
@@ -141,16 +142,60 @@ unsigned gguf_vtype_size(uint32_t t);
 int gguf_arr_get(const struct gguf_file *f, const struct gguf_kv *kv,
     uint64_t i, struct gguf_scalar *out);
 
-/* Sequential iteration over a STRING array (already validated by parse). */
+/*
+ * Sequential iteration over a STRING array (already validated by parse).
+ * Inline: the vocabulary checks walk hundreds of thousands of strings.
+ */
 struct gguf_arr_iter {
-	const struct gguf_file *f;
-	uint64_t pos;
-	uint64_t left;
+	const uint8_t *map;
+	uint64_t size, pos, left;
+	unsigned lsz;			/* 4 in GGUF v1, else 8 */
+	bool swap;			/* file and host byte orders differ */
 };
 
-void gguf_arr_iter_init(struct gguf_arr_iter *it, const struct gguf_file *f,
-    const struct gguf_kv *kv);
+/* gguf_swapped: the file's byte order is not the host's. */
+static inline bool
+gguf_swapped(const struct gguf_file *f)
+{
+	return f->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+}
+
+static inline void
+gguf_arr_iter_init(struct gguf_arr_iter *it, const struct gguf_file *f,
+    const struct gguf_kv *kv)
+{
+	it->map = f->map;
+	it->size = f->size;
+	it->pos = kv->arr_offset;
+	it->left = (kv->type == GGUF_ARRAY && kv->elem_type == GGUF_STRING) ?
+	    kv->count : 0;
+	it->lsz = f->version == 1 ? 4 : 8;
+	it->swap = gguf_swapped(f);
+}
+
 /* gguf_arr_next_str: the next string; false at the end. */
-bool gguf_arr_next_str(struct gguf_arr_iter *it, struct gguf_str *out);
+static inline bool
+gguf_arr_next_str(struct gguf_arr_iter *it, struct gguf_str *out)
+{
+	uint64_t n;
+	uint32_t w;
+
+	if (it->left == 0 || it->size - it->pos < it->lsz)
+		return false;
+	if (it->lsz == 8) {
+		memcpy(&n, it->map + it->pos, 8);
+		n = it->swap ? __builtin_bswap64(n) : n;
+	} else {
+		memcpy(&w, it->map + it->pos, 4);
+		n = it->swap ? __builtin_bswap32(w) : w;
+	}
+	if (n > it->size - it->pos - it->lsz)
+		return false;
+	out->p = (const char *)it->map + it->pos + it->lsz;
+	out->n = n;
+	it->pos += it->lsz + n;
+	it->left--;
+	return true;
+}
 
 #endif

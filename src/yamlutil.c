@@ -4,15 +4,110 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin.h"
+#include "util.h"
 #include "yamlutil.h"
+
+/* The build-time parse of text, when text is a built-in data file. */
+static const struct ydoc_pre *
+prebuilt_find(const char *text, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < builtin_n_files; i++)
+		if (builtin_files[i].len == len && builtin_files[i].doc != NULL
+		    && memcmp(builtin_files[i].data, text, len) == 0)
+			return builtin_files[i].doc;
+	return NULL;
+}
+
+/* A pointer into the read-only tables, for libyaml's (non-const) fields;
+ * nothing writes through it, and ydoc_free frees only the node array. */
+#define UNCONST(type, p) ((type)(uintptr_t)(const void *)(p))
+
+static yaml_mark_t
+prebuilt_mark(const struct ydoc_pre_mark *m)
+{
+	yaml_mark_t y;
+
+	y.index = m->index;
+	y.line = m->line;
+	y.column = m->column;
+	return y;
+}
+
+static void
+prebuilt_node(const struct ydoc_pre *pre, const struct ydoc_pre_node *p,
+    yaml_node_t *n)
+{
+	n->type = (yaml_node_type_t)p->type;
+	n->tag = p->tag == UINT32_MAX ? NULL :
+	    UNCONST(yaml_char_t *, pre->pool + p->tag);
+	switch (n->type) {
+	case YAML_SCALAR_NODE:
+		n->data.scalar.value = UNCONST(yaml_char_t *, pre->pool + p->a);
+		n->data.scalar.length = p->b;
+		n->data.scalar.style = (yaml_scalar_style_t)p->style;
+		break;
+	case YAML_SEQUENCE_NODE:
+		n->data.sequence.items.start =
+		    UNCONST(yaml_node_item_t *, pre->items + p->a);
+		n->data.sequence.items.end = n->data.sequence.items.top =
+		    n->data.sequence.items.start + p->b;
+		n->data.sequence.style = (yaml_sequence_style_t)p->style;
+		break;
+	default:
+		n->data.mapping.pairs.start =
+		    UNCONST(yaml_node_pair_t *, pre->pairs + p->a);
+		n->data.mapping.pairs.end = n->data.mapping.pairs.top =
+		    n->data.mapping.pairs.start + p->b;
+		n->data.mapping.style = (yaml_mapping_style_t)p->style;
+		break;
+	}
+	n->start_mark = prebuilt_mark(&p->mark[0]);
+	n->end_mark = prebuilt_mark(&p->mark[1]);
+}
+
+/* d = the document of pre: a node array pointing into pre's tables. */
+static void
+prebuilt_load(struct ydoc *d, const char *origin, const struct ydoc_pre *pre)
+{
+	yaml_node_t *nodes = xcalloc(pre->n_nodes + 1, sizeof *nodes);
+	size_t i;
+
+	memset(d, 0, sizeof *d);
+	d->origin = origin;
+	for (i = 0; i < pre->n_nodes; i++)
+		prebuilt_node(pre, &pre->nodes[i], &nodes[i]);
+	d->doc.nodes.start = nodes;
+	d->doc.nodes.end = d->doc.nodes.top = nodes + pre->n_nodes;
+	d->doc.start_implicit = pre->start_implicit;
+	d->doc.end_implicit = pre->end_implicit;
+	d->doc.start_mark = prebuilt_mark(&pre->mark[0]);
+	d->doc.end_mark = prebuilt_mark(&pre->mark[1]);
+	d->loaded = d->prebuilt = true;
+}
 
 int
 ydoc_load(struct ydoc *d, const char *origin, const char *text, size_t len,
+    struct gl_error *err)
+{
+	const struct ydoc_pre *pre = prebuilt_find(text, len);
+
+	if (pre == NULL)
+		return ydoc_parse(d, origin, text, len, err);
+	prebuilt_load(d, origin, pre);
+	return 0;
+}
+
+int
+ydoc_parse(struct ydoc *d, const char *origin, const char *text, size_t len,
     struct gl_error *err)
 {
 	yaml_parser_t parser;
@@ -53,9 +148,11 @@ ydoc_load(struct ydoc *d, const char *origin, const char *text, size_t len,
 void
 ydoc_free(struct ydoc *d)
 {
-	if (d->loaded)
+	if (d->loaded && d->prebuilt)
+		free(d->doc.nodes.start);
+	else if (d->loaded)
 		yaml_document_delete(&d->doc);
-	d->loaded = false;
+	d->loaded = d->prebuilt = false;
 }
 
 yaml_node_t *

@@ -17,12 +17,47 @@ struct ydoc {
 	yaml_document_t doc;
 	const char *origin;	/* file name for messages; borrowed */
 	bool loaded;
+	bool prebuilt;		/* rebuilt from a struct ydoc_pre */
 };
 
-/* ydoc_load: parse text; returns 0, or -1 with err at the problem mark. */
+/*
+ * ydoc_load: the document of text. When text is, byte for byte, one of the
+ * built-in data files, the document is rebuilt from its build-time parse
+ * (struct ydoc_pre); otherwise libyaml parses it (ydoc_parse). Returns 0, or
+ * -1 with err at the problem mark.
+ */
 int ydoc_load(struct ydoc *d, const char *origin, const char *text,
     size_t len, struct gl_error *err);
+int ydoc_parse(struct ydoc *d, const char *origin, const char *text,
+    size_t len, struct gl_error *err);
 void ydoc_free(struct ydoc *d);
+
+/*
+ * struct ydoc_pre: a YAML document as libyaml parsed it at build time
+ * (build-aux/yaml2c writes one for each built-in data file), without
+ * pointers: node I's tag and scalar value are offsets in pool (UINT32_MAX:
+ * no tag); a sequence's items are items[a .. a + b), a mapping's pairs
+ * pairs[a .. a + b); a scalar's value is pool[a .. a + b).
+ */
+struct ydoc_pre_mark {
+	uint32_t index, line, column;
+};
+
+struct ydoc_pre_node {
+	unsigned char type, style;	/* yaml_node_type_t, its style */
+	uint32_t tag, a, b;
+	struct ydoc_pre_mark mark[2];	/* start, end */
+};
+
+struct ydoc_pre {
+	const struct ydoc_pre_node *nodes;
+	size_t n_nodes;
+	const yaml_node_item_t *items;
+	const yaml_node_pair_t *pairs;
+	const char *pool;
+	int start_implicit, end_implicit;
+	struct ydoc_pre_mark mark[2];
+};
 
 /* ydoc_root: the root node, or NULL for an empty document. */
 yaml_node_t *ydoc_root(struct ydoc *d);

@@ -806,6 +806,54 @@ Test(hostile, array_elem_type_13)
 	ggufw_free(&w);
 }
 
+/*
+ * A string array is skipped in a tight loop; the first bad element is still
+ * reported at its own offset: a length over the limit (F007), and one that
+ * runs past the end of the file (F003), in both byte orders.
+ */
+static void
+string_array_with_bad_element(bool be, uint64_t bad_len, const char *code,
+    size_t after_len)
+{
+	struct test_lint t;
+	struct ggufw w;
+	size_t off;
+
+	ggufw_init(&w, be);
+	ggufw_header(&w, "GGUF", 3, 0, 1);
+	ggufw_kv_arr_begin(&w, "test.arr", GGUFW_STRING, 4);
+	ggufw_str(&w, "a");
+	ggufw_str(&w, "bcd");
+	off = w.out.len;
+	ggufw_strlen(&w, bad_len, "efgh", 4);
+	ggufw_str(&w, "i");
+	lint_w(&t, &w);
+	cr_assert_eq(test_count(&t, code), 1, "%s", test_codes(&t));
+	cr_assert_eq(test_count(&t, "F005"), be ? 1 : 0, "%s",
+	    test_codes(&t));	/* big-endian */
+	cr_assert_eq(t.res.diags.n, be ? 2u : 1u, "%s", test_codes(&t));
+	ASSERT_ERROR(&t);
+	assert_offset(test_find(&t, code), off + after_len);
+	assert_subject(test_find(&t, code), SUBJECT_KEY, "test.arr");
+	test_lint_free(&t);
+	ggufw_free(&w);
+}
+
+Test(hostile, string_array_element_over_the_limit)
+{
+	string_array_with_bad_element(false, (UINT64_C(1) << 30) + 1, "F007",
+	    0);
+	string_array_with_bad_element(true, (UINT64_C(1) << 30) + 1, "F007",
+	    0);
+}
+
+Test(hostile, string_array_element_past_the_end)
+{
+	/* F003 names where the missing bytes start: after the length */
+	string_array_with_bad_element(false, 1000, "F003", 8);
+	string_array_with_bad_element(true, 1000, "F003", 8);
+}
+
 /* §1.4: UINT64 did not exist in GGUF v1. */
 Test(hostile, v1_uint64)
 {

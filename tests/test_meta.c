@@ -348,6 +348,9 @@ Test(meta, duplicate_tokens_in_a_large_vocabulary)
 	static const uint32_t at[][2] = {
 		{ 1, 0 }, { 99999, 0 }, { 99999, 99998 }, { 50000, 12345 },
 		{ 777, 776 }, { 65536, 31 },
+		/* 2 to 8 bytes: the hash reads short tokens differently */
+		{ 90001, 41 }, { 90002, 42 }, { 90003, 43 }, { 90004, 84 },
+		{ 90005, 45 }, { 90006, 46 }, { 90007, 47 },
 	};
 	struct strbuf sb = STRBUF_INIT;
 	struct test_lint t;
