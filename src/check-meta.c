@@ -311,42 +311,67 @@ check_special_ids(struct mt *s)
 }
 
 /*
- * A two-bit state per slot of a cheap hash of each token (8 to 16 slots a
- * token, so the table stays in cache): the hash was seen once, or more than
- * once. Only tokens of the second kind can be duplicates; they are few, and
- * only they go into the seeded set of strings. A vocabulary built to collide
- * in the cheap hash only sends more tokens to the set: still O(n).
+ * A bitmap over a cheap hash of each token (16 slots a token, so it stays
+ * in cache). A token whose slot is already set is a repeat, and its slot is
+ * listed; then the bitmap is cleared and only the listed slots set: those
+ * whose hash more than one token has. Only such tokens can be duplicates;
+ * they are few, and only they go into the seeded set of strings. A
+ * vocabulary built to collide in the cheap hash only sends more tokens to
+ * the set: still O(n).
  */
 struct dupfilter {
-	uint8_t *state;		/* slot b: bit 2b%8 seen, bit 2b%8+1 repeated */
-	uint64_t mask;
-	size_t repeats;		/* tokens whose hash was seen before */
+	uint64_t *bits;
+	size_t words;
+	unsigned shift;		/* a hash's slot is its top 64 - shift bits */
+	uint32_t *rep;		/* the slots of the repeats */
+	size_t repeats, rep_cap;
 };
 
-/* Multiply-shift over 8-byte words: a few cycles for a short token. */
+/* 8 bytes at p as a little-endian number, on any host. */
 static uint64_t
-cheap_hash(const unsigned char *p, uint64_t n)
+le64(const unsigned char *p)
 {
-	uint64_t h = n * 0x9e3779b97f4a7c15ULL, w;
+	uint64_t w;
 
-	for (; n >= 8; n -= 8, p += 8) {
-		memcpy(&w, p, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+	memcpy(&w, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
+/*
+ * cheap_hash: multiply-shift over the token's bytes, a few cycles for a
+ * short token; the top bits of the last product depend on every byte, and
+ * are the slot. A token of up to 16 bytes is two loads and masks, without a
+ * branch on its length (tokens' lengths vary too much for the predictor):
+ * room says how many bytes can be read at p. The other paths compute the
+ * same function (equal tokens must hash alike wherever they are).
+ */
+static uint64_t
+cheap_hash(const unsigned char *p, uint64_t n, uint64_t room)
+{
+	static const uint64_t keep[9] = {
+		0, 0xff, 0xffff, 0xffffff, 0xffffffffULL, 0xffffffffffULL,
+		0xffffffffffffULL, 0xffffffffffffffULL, ~0ULL
+	};
+	unsigned char pad[16];
+	uint64_t h = n * 0x9e3779b97f4a7c15ULL, k1, k2;
+
+	for (; n > 16; n -= 8, p += 8, room -= 8) {
+		h = (h ^ le64(p)) * 0xff51afd7ed558ccdULL;
 		h ^= h >> 29;
 	}
-	w = 0;
-	if (n >= 4) {		/* two loads that overlap cover 4..7 bytes */
-		uint32_t lo, hi;
-
-		memcpy(&lo, p, 4);
-		memcpy(&hi, p + n - 4, 4);
-		w = (uint64_t)hi << 32 | lo;
-	} else if (n > 0) {	/* p[0], p[n / 2], p[n - 1] cover 1..3 */
-		w = (uint64_t)p[0] | (uint64_t)p[n / 2] << 8 |
-		    (uint64_t)p[n - 1] << 16;
+	if (room < 16) {	/* the end of the file: a padded copy */
+		memset(pad, 0, sizeof pad);
+		memcpy(pad, p, (size_t)n);
+		p = pad;
 	}
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-	return h ^ (h >> 32);
+	k1 = n < 8 ? n : 8;
+	k2 = n > 8 ? n - 8 : 0;
+	h = (h ^ (le64(p) & keep[k1])) * 0xff51afd7ed558ccdULL;
+	h ^= h >> 29;
+	return (h ^ (le64(p + 8) & keep[k2])) * 0xc4ceb9fe1a85ec53ULL;
 }
 
 /*
@@ -364,10 +389,17 @@ next_batch(struct gguf_arr_iter *it, const struct dupfilter *d,
 
 	for (k = 0; k < DUP_BATCH && gguf_arr_next_str(it, &tok[k]); k++) {
 		slot[k] = cheap_hash((const unsigned char *)tok[k].p,
-		    tok[k].n) & d->mask;
-		__builtin_prefetch(&d->state[slot[k] / 4]);
+		    tok[k].n, it->size - (uint64_t)((const uint8_t *)tok[k].p -
+		    it->map)) >> d->shift;
+		__builtin_prefetch(&d->bits[slot[k] / 64]);
 	}
 	return k;
+}
+
+static bool
+slot_set(const struct dupfilter *d, uint64_t b)
+{
+	return (d->bits[b / 64] >> (b % 64) & 1u) != 0;
 }
 
 static void
@@ -377,68 +409,78 @@ dupfilter_build(struct dupfilter *d, const struct mt *s)
 	struct gguf_str tok[DUP_BATCH];
 	uint64_t slots = 64, slot[DUP_BATCH];
 	size_t j, k;
-	unsigned sh;
 
 	/* The count is bounded by the file (8 bytes or more a string); past
 	 * 2^32 slots the filter only lets more through. */
-	while (slots < 16 * s->tokens->count && slots < ((uint64_t)1 << 32))
+	for (d->shift = 58; slots < 16 * s->tokens->count &&
+	    slots < ((uint64_t)1 << 32); d->shift--)
 		slots *= 2;
-	d->mask = slots - 1;
-	d->repeats = 0;
-	d->state = xcalloc((size_t)(slots / 4), 1);
+	d->words = (size_t)(slots / 64);
+	d->bits = xcalloc(d->words, sizeof *d->bits);
+	d->rep = NULL;
+	d->repeats = d->rep_cap = 0;
 	gguf_arr_iter_init(&it, s->f, s->tokens);
 	while ((k = next_batch(&it, d, tok, slot)) > 0) {
 		for (j = 0; j < k; j++) {
-			uint8_t *st = &d->state[slot[j] / 4];
-
-			sh = (unsigned)(slot[j] % 4) * 2;
-			if (*st >> sh & 1u) {
-				*st |= (uint8_t)(2u << sh);
-				d->repeats++;
+			if (!slot_set(d, slot[j])) {
+				d->bits[slot[j] / 64] |= UINT64_C(1) <<
+				    (slot[j] % 64);
+				continue;
 			}
-			*st |= (uint8_t)(1u << sh);
+			if (d->repeats == d->rep_cap) {
+				d->rep_cap = d->rep_cap ? 2 * d->rep_cap : 256;
+				d->rep = xreallocarray(d->rep, d->rep_cap,
+				    sizeof *d->rep);
+			}
+			d->rep[d->repeats++] = (uint32_t)slot[j];
 		}
 	}
+	/* now the bitmap marks the slots of more than one token */
+	memset(d->bits, 0, d->words * sizeof *d->bits);
+	for (j = 0; j < d->repeats; j++)
+		d->bits[d->rep[j] / 64] |= UINT64_C(1) << (d->rep[j] % 64);
+}
+
+/* The first token equal to an earlier one, among those the filter let
+ * through: M012. */
+static void
+report_first_duplicate(struct mt *s, const struct dupfilter *d)
+{
+	struct gguf_arr_iter it;
+	struct gguf_str tok[DUP_BATCH];
+	uint64_t slot[DUP_BATCH];
+	struct strset set;
+	size_t i = 0, j, k, prev, at = SIZE_MAX;
+
+	strset_init(&set);
+	strset_reserve(&set, 2 * d->repeats);	/* the candidates, about */
+	gguf_arr_iter_init(&it, s->f, s->tokens);
+	while (at == SIZE_MAX && (k = next_batch(&it, d, tok, slot)) > 0) {
+		for (j = 0; at == SIZE_MAX && j < k; j++, i++)
+			if (slot_set(d, slot[j]) &&	/* another has its hash */
+			    strset_insert(&set, tok[j].p, (size_t)tok[j].n, i,
+			    &prev) == 1)
+				at = i;
+	}
+	if (at != SIZE_MAX)
+		diag_add(s->dl, "M012", s->tokens->offset, SUBJECT_KEY,
+		    s->tokens->key.p, s->tokens->key.n, "tokens %zu and %zu "
+		    "are the same string: llama.cpp aborts (GGML_ASSERT on the "
+		    "token map size)", prev, at);
+	strset_free(&set);
 }
 
 /* Duplicate token strings: llama.cpp asserts they are unique (abort). */
 static void
 check_duplicates(struct mt *s)
 {
-	struct gguf_arr_iter it;
-	struct gguf_str tok[DUP_BATCH];
-	uint64_t slot[DUP_BATCH];
-	struct strset set;
 	struct dupfilter d;
-	size_t i = 0, j, k, prev;
 
 	dupfilter_build(&d, s);
-	if (d.repeats == 0) {
-		free(d.state);
-		return;
-	}
-	strset_init(&set);
-	strset_reserve(&set, 2 * d.repeats);	/* the candidates, about */
-	gguf_arr_iter_init(&it, s->f, s->tokens);
-	for (; (k = next_batch(&it, &d, tok, slot)) > 0; i += k) {
-		for (j = 0; j < k; j++) {
-			if ((d.state[slot[j] / 4] >> (slot[j] % 4 * 2) & 2u) == 0)
-				continue;	/* no other token has this hash */
-			if (strset_insert(&set, tok[j].p, (size_t)tok[j].n,
-			    i + j, &prev) == 1) {
-				diag_add(s->dl, "M012", s->tokens->offset,
-				    SUBJECT_KEY, s->tokens->key.p,
-				    s->tokens->key.n, "tokens %zu and %zu are "
-				    "the same string: llama.cpp aborts "
-				    "(GGML_ASSERT on the token map size)", prev,
-				    i + j);
-				goto done;
-			}
-		}
-	}
-done:
-	strset_free(&set);
-	free(d.state);
+	if (d.repeats > 0)
+		report_first_duplicate(s, &d);
+	free(d.bits);
+	free(d.rep);
 }
 
 static void
