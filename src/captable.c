@@ -275,8 +275,12 @@ probe_fill(uint32_t type, uint8_t *row, size_t n, uint64_t *rng)
 	const struct ggml_type_info *ti = ggml_type_get(type);
 	size_t bytes = kernel_row_bytes(type, n), i, b, k;
 
-	for (i = 0; i < bytes; i++)
-		row[i] = (uint8_t)(rng_next(rng) >> 56);
+	for (i = 0; i < bytes; i += 8) {	/* 8 random bytes a draw */
+		uint64_t r = rng_next(rng);
+
+		for (k = 0; k < 8 && i + k < bytes; k++, r >>= 8)
+			row[i + k] = (uint8_t)r;
+	}
 	if (type == 0) {		/* f32 */
 		for (i = 0; i < n; i++) {
 			float v = rng_float(rng, -1.0f, 1.0f);
