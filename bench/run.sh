@@ -99,8 +99,10 @@ runs=3
 c=$(wall_us cat "$f")
 g=$(wall_us "$gguflint" --no-config --deep "$f")
 gr=$(peak_kib "$gguflint" --no-config --deep "$f")
-awk -v s="$size" -v c="$c" -v g="$g" -v r="$gr" -v n="$(nproc)" 'BEGIN {
+j=$(wall_us "$gguflint" --no-config --deep --format json "$f")
+awk -v s="$size" -v c="$c" -v g="$g" -v j="$j" -v r="$gr" -v n="$(nproc)" 'BEGIN {
 	printf "deep scan of %.0f MB (Q4_K/Q6_K/F32, in the page cache), %d threads:\n", s / 1e6, n
 	printf "  cat %8.1f ms  %6.2f GB/s\n", c / 1000, s / c / 1000
-	printf "  --deep %5.1f ms  %6.2f GB/s  (%.0f%% of cat; peak RSS %d KiB)\n", g / 1000, s / g / 1000, 100 * c / g, r
+	printf "  --deep %5.1f ms  %6.2f GB/s  (%.0f%% of cat; peak RSS %d KiB): the D rules\n", g / 1000, s / g / 1000, 100 * c / g, r
+	printf "  --deep --format json %5.1f ms  %6.2f GB/s  (%.0f%% of cat): and statistics, SHA-256\n", j / 1000, s / j / 1000, 100 * c / j
 }'

@@ -17,6 +17,9 @@
 #include <string.h>
 #include <yaml.h>
 
+static void die(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+
 static void
 die(const char *fmt, ...)
 {

@@ -34,6 +34,7 @@ struct deep_job {
 	struct item *items;
 	size_t n_items;
 	size_t next;		/* the next item to take */
+	bool hash;		/* hash every tensor too */
 	pthread_mutex_t lock;
 };
 
@@ -343,8 +344,8 @@ add_item(struct deep_job *job, size_t *cap, struct item it)
 	job->items[job->n_items++] = it;
 }
 
-/* One hashing item per readable tensor; decoding items when a kernel can
- * dequantize it, each about CHUNK_BYTES of whole rows. */
+/* One hashing item per readable tensor (when hashing); decoding items when
+ * a kernel can dequantize it, each about CHUNK_BYTES of whole rows. */
 static void
 plan_items(struct deep_job *job)
 {
@@ -359,13 +360,15 @@ plan_items(struct deep_job *job)
 
 		if (tensor_data(f, i) == NULL)
 			continue;
-		job->stats[i].scanned = true;
 		job->stats[i].count = t->nbytes / ti->size * ti->blck;
-		add_item(job, &cap, it);
+		if (job->hash) {
+			job->stats[i].scanned = true;
+			add_item(job, &cap, it);
+		}
 		if (kernel_find(KERNEL_DEQUANT, t->type,
 		    KERNEL_ORDER_AS_STORED) == NULL || t->nbytes == 0)
 			continue;
-		job->stats[i].dequantized = true;
+		job->stats[i].scanned = job->stats[i].dequantized = true;
 		row_bytes = (uint64_t)t->ne[0] / ti->blck * ti->size;
 		rows = t->nbytes / row_bytes;
 		per = row_bytes >= CHUNK_BYTES ? 1 : CHUNK_BYTES / row_bytes;
@@ -380,7 +383,7 @@ plan_items(struct deep_job *job)
 
 void
 deep_scan(const struct gguf_file *f, struct deep_stats *stats,
-    unsigned threads)
+    unsigned threads, bool hash)
 {
 	struct deep_job job;
 	pthread_t tid[64];
@@ -392,6 +395,7 @@ deep_scan(const struct gguf_file *f, struct deep_stats *stats,
 	memset(&job, 0, sizeof job);
 	job.f = f;
 	job.stats = stats;
+	job.hash = hash;
 	pthread_mutex_init(&job.lock, NULL);
 	plan_items(&job);
 	n = threads ? threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);

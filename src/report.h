@@ -30,6 +30,9 @@ struct reporter {
 	void (*profiles)(struct strbuf *out);
 	/* The probed capability tables, for --list-kernels. */
 	void (*kernels)(struct strbuf *out, const struct captable *t, size_t n);
+	/* It prints --deep's per-tensor statistics and SHA-256 (the others
+	 * print only the findings, so --deep need not hash for them). */
+	bool deep_stats;
 };
 
 /* The registry: a plain array ending with a NULL name. */

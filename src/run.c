@@ -122,6 +122,7 @@ static int
 session_setup(const struct options *o, struct session *s,
     struct gl_error *err)
 {
+	const struct reporter *rep;
 	char *path = NULL;
 	int rc = 0;
 
@@ -142,6 +143,8 @@ session_setup(const struct options *o, struct session *s,
 	s->lo.cat = &s->cat;
 	s->lo.policy = &s->policy;
 	s->lo.deep = o->deep;
+	rep = reporter_find(o->format);
+	s->lo.deep_hash = rep != NULL && rep->deep_stats;
 	s->ro.show_plan = o->show_plan;
 	s->ro.color = use_color(o->color);
 	if (o->mode == MODE_LINT && load_target(o, s, err) < 0)

@@ -22,9 +22,10 @@
 #include "shared_path.h"
 #include "testutil.h"
 
-/* Lint path with --deep (threads workers) in process. */
+/* Lint path with --deep (threads workers, hashing or not) in process. */
 static void
-lint_deep(struct test_lint *t, const char *path, unsigned threads)
+lint_deep_hash(struct test_lint *t, const char *path, unsigned threads,
+    bool hash)
 {
 	struct lint_options lo = { 0 };
 	struct gl_error err;
@@ -33,8 +34,15 @@ lint_deep(struct test_lint *t, const char *path, unsigned threads)
 	cr_assert(catalog_load_builtin(&t->cat, &err) == 0, "%s", err.msg);
 	lo.cat = &t->cat;
 	lo.deep = true;
+	lo.deep_hash = hash;
 	lo.threads = threads;
 	cr_assert(lint_file(path, &lo, &t->res, &err) == 0, "%s", err.msg);
+}
+
+static void
+lint_deep(struct test_lint *t, const char *path, unsigned threads)
+{
+	lint_deep_hash(t, path, threads, true);
 }
 
 static double
@@ -107,6 +115,34 @@ Test(deep, agrees_with_gguf_py_mixed)
 Test(deep, agrees_with_gguf_py_qwen2)
 {
 	check_against_values("qwen2-tiny.gguf");
+}
+
+/* Without the hash (the text report does not print it) the statistics
+ * and findings are the same, and sha256 is empty. */
+Test(deep, statistics_without_the_hash_are_the_same)
+{
+	char *path = xasprintf("%s/examples/stories260K.gguf", test_srcdir());
+	struct test_lint a, b;
+	size_t i;
+
+	lint_deep(&a, path, 2);
+	lint_deep_hash(&b, path, 2, false);
+	cr_assert(a.res.file.tensors_n > 0);
+	for (i = 0; i < a.res.file.tensors_n; i++) {
+		const struct deep_stats *x = &a.res.deep[i], *y = &b.res.deep[i];
+
+		cr_assert_eq(strlen(x->sha256), 64);
+		cr_assert_str_eq(y->sha256, "");
+		cr_assert(x->scanned && y->scanned && y->dequantized);
+		cr_assert(x->count == y->count && x->min == y->min &&
+		    x->max == y->max && x->zeros == y->zeros &&
+		    x->finite == y->finite && x->nonfinite == y->nonfinite);
+		cr_assert(fabs(x->sum - y->sum) <= 1e-9 * (1 + x->sum_sq));
+	}
+	cr_assert_str_eq(test_codes(&a), test_codes(&b));
+	test_lint_free(&a);
+	test_lint_free(&b);
+	free(path);
 }
 
 /* The SHA-256 is of the stored bytes; one worker and two agree. */
@@ -208,6 +244,7 @@ Test(deep, d_rules_fire_where_they_should_and_only_there)
 {
 	char *path = bad_data_file();
 	struct test_lint t;
+	char *codes;
 
 	lint_deep(&t, path, 2);
 	cr_assert(about(&t, "D001", "nan.weight") != NULL, "%s",
@@ -223,7 +260,13 @@ Test(deep, d_rules_fire_where_they_should_and_only_there)
 	cr_assert(about(&t, "D003", "fine.weight") == NULL);
 	cr_assert(about(&t, "D002", "nan.weight") == NULL);
 	cr_assert_eq(test_count(&t, "D001"), 3);
+	codes = xstrdup(test_codes(&t));
 	test_lint_free(&t);
+	/* the same without the hash (the text and SARIF reports) */
+	lint_deep_hash(&t, path, 2, false);
+	cr_assert_str_eq(test_codes(&t), codes);
+	test_lint_free(&t);
+	free(codes);
 	unlink(path);
 	free(path);
 }
@@ -245,6 +288,11 @@ Test(deep, off_by_default)
 	cr_assert_eq(r.status, 1);
 	cr_assert(strstr(r.out, "\"sha256\": \"") != NULL);
 	cr_assert(strstr(r.out, "\"D001\"") != NULL);
+	test_run_free(&r);
+	deep[2] = "--format=text";
+	test_run_bin(&r, deep, NULL, 0);
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.out, "D001") != NULL, "%s", r.out);
 	test_run_free(&r);
 	unlink(path);
 	free(path);
