@@ -25,7 +25,9 @@ check_one(const struct gguf_tensor *t, const struct deep_stats *s,
 		    "infinite (or come from an invalid block scale)",
 		    (unsigned long long)s->nonfinite,
 		    (unsigned long long)s->count);
-	if (s->dequantized && s->count > 0 && s->zeros == s->count)
+	/* a block with an invalid scale is NaN, whatever its kernel wrote */
+	if (s->dequantized && s->count > 0 && s->zeros == s->count &&
+	    s->nonfinite == 0)
 		diag_add(dl, "D002", t->offset_info, SUBJECT_TENSOR, t->name.p,
 		    (size_t)t->name.n, "all %llu values are zero",
 		    (unsigned long long)s->count);

@@ -34,7 +34,7 @@ struct deep_job {
 	struct item *items;
 	size_t n_items;
 	size_t next;		/* the next item to take */
-	bool hash;		/* hash every tensor too */
+	bool full;		/* sums and hashes too, for the JSON report */
 	pthread_mutex_t lock;
 };
 
@@ -153,7 +153,66 @@ part_add_avx2(struct part *p, const float *v, size_t n)
 	/* min/max skip NaN; a NaN still shows in the sums */
 	part_fold(p, v, n, sum, sq, lo, hi, zeros);
 }
+
+/*
+ * Only what the D rules need (no sums): eight at a time. x - x is 0 for a
+ * finite x and NaN otherwise; their sum shows a row to redo carefully.
+ */
+__attribute__((target("avx2")))
+static void
+part_scan_avx2(struct part *p, const float *v, size_t n)
+{
+	__m256 lo8 = _mm256_set1_ps(v[0]), hi8 = lo8, zero = _mm256_setzero_ps();
+	__m256 bad8 = zero;
+	float lo, hi, bad, f[8];
+	uint64_t zeros = 0;
+	size_t i, k;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		__m256 x = _mm256_loadu_ps(v + i);
+
+		lo8 = _mm256_min_ps(lo8, x);
+		hi8 = _mm256_max_ps(hi8, x);
+		bad8 = _mm256_add_ps(bad8, _mm256_sub_ps(x, x));
+		zeros += (uint64_t)__builtin_popcount((unsigned)
+		    _mm256_movemask_ps(_mm256_cmp_ps(x, zero, _CMP_EQ_OQ)));
+	}
+	_mm256_storeu_ps(f, bad8);
+	bad = ((f[0] + f[1]) + (f[2] + f[3])) + ((f[4] + f[5]) + (f[6] + f[7]));
+	_mm256_storeu_ps(f, lo8);
+	lo = f[0];
+	for (k = 1; k < 8; k++)
+		lo = f[k] < lo ? f[k] : lo;
+	_mm256_storeu_ps(f, hi8);
+	hi = f[0];
+	for (k = 1; k < 8; k++)
+		hi = f[k] > hi ? f[k] : hi;
+	for (; i < n; i++) {
+		bad += v[i] - v[i];
+		zeros += v[i] == 0;
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	part_fold(p, v, n, bad, 0, lo, hi, zeros);
+}
 #endif
+
+/* The same, one value at a time (a CPU without AVX2). */
+static void
+part_scan(struct part *p, const float *v, size_t n)
+{
+	float lo = v[0], hi = v[0], bad = 0;
+	uint64_t zeros = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		bad += v[i] - v[i];
+		zeros += v[i] == 0;
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	part_fold(p, v, n, bad, 0, lo, hi, zeros);
+}
 
 /*
  * Statistics of one row. The fast path keeps four independent sums (so the
@@ -195,18 +254,22 @@ part_add(struct part *p, const float *v, size_t n)
 	    (q[0] + q[1]) + (q[2] + q[3]), lo, hi, zeros);
 }
 
-/* The statistics function this CPU runs. */
+/* The statistics functions this CPU runs: all of them, and the D rules'. */
 static void (*part_rows)(struct part *, const float *, size_t);
+static void (*part_scan_rows)(struct part *, const float *, size_t);
 
 static void
 part_choose(void)
 {
 	part_rows = part_add;
+	part_scan_rows = part_scan;
 #ifdef DEEP_HAVE_AVX2
 	__builtin_cpu_init();
 	if (__builtin_cpu_supports("avx2") && getenv("GGUFLINT_NO_AVX2") ==
-	    NULL)
+	    NULL) {
 		part_rows = part_add_avx2;
+		part_scan_rows = part_scan_avx2;
+	}
 #endif
 }
 
@@ -245,7 +308,8 @@ decode_item(struct work *w)
 		const uint8_t *row = base + r * row_bytes;
 
 		k->dequant(row, w->buf, (size_t)t->ne[0]);
-		part_rows(&w->part, w->buf, (size_t)t->ne[0]);
+		(w->job->full ? part_rows : part_scan_rows)(&w->part, w->buf,
+		    (size_t)t->ne[0]);
 		w->part.nonfinite += bad_scales(t->type, row,
 		    row_bytes / ti->size, ti->size);
 	}
@@ -344,8 +408,8 @@ add_item(struct deep_job *job, size_t *cap, struct item it)
 	job->items[job->n_items++] = it;
 }
 
-/* One hashing item per readable tensor (when hashing); decoding items when
- * a kernel can dequantize it, each about CHUNK_BYTES of whole rows. */
+/* One hashing item per readable tensor (for the full statistics); decoding
+ * items when a kernel can dequantize it, each about CHUNK_BYTES of rows. */
 static void
 plan_items(struct deep_job *job)
 {
@@ -361,7 +425,7 @@ plan_items(struct deep_job *job)
 		if (tensor_data(f, i) == NULL)
 			continue;
 		job->stats[i].count = t->nbytes / ti->size * ti->blck;
-		if (job->hash) {
+		if (job->full) {
 			job->stats[i].scanned = true;
 			add_item(job, &cap, it);
 		}
@@ -383,7 +447,7 @@ plan_items(struct deep_job *job)
 
 void
 deep_scan(const struct gguf_file *f, struct deep_stats *stats,
-    unsigned threads, bool hash)
+    unsigned threads, bool full)
 {
 	struct deep_job job;
 	pthread_t tid[64];
@@ -395,7 +459,7 @@ deep_scan(const struct gguf_file *f, struct deep_stats *stats,
 	memset(&job, 0, sizeof job);
 	job.f = f;
 	job.stats = stats;
-	job.hash = hash;
+	job.full = full;
 	pthread_mutex_init(&job.lock, NULL);
 	plan_items(&job);
 	n = threads ? threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);

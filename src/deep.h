@@ -28,11 +28,12 @@ struct deep_stats {
 
 /*
  * deep_scan: fill stats[i] for every tensor of f (stats has tensors_n
- * entries), using up to threads workers (0: one per online CPU). With hash,
- * also the SHA-256 of each tensor's bytes (about a third of the work);
- * without, sha256 is empty and a tensor no kernel decodes is not read.
+ * entries), using up to threads workers (0: one per online CPU). With full,
+ * all of struct deep_stats, for the JSON report; without, only what the D
+ * rules need, in a fraction of the time: sum and sum_sq stay 0, sha256
+ * empty, and a tensor no kernel decodes is not read.
  */
 void deep_scan(const struct gguf_file *f, struct deep_stats *stats,
-    unsigned threads, bool hash);
+    unsigned threads, bool full);
 
 #endif

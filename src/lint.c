@@ -41,7 +41,7 @@ analyse(void *arg)
 	}
 	if (res->file.header_complete && o->deep) {
 		res->deep = xcalloc(res->file.tensors_n + 1, sizeof *res->deep);
-		deep_scan(&res->file, res->deep, o->threads, o->deep_hash);
+		deep_scan(&res->file, res->deep, o->threads, o->deep_full);
 	}
 	ctx.file = &res->file;
 	ctx.geom = res->geom;

@@ -22,7 +22,7 @@ struct lint_options {
 	const struct captable *table;	/* the profile's, probed */
 	bool strict;			/* the profile's, or --strict */
 	bool deep;			/* --deep: read the tensor data */
-	bool deep_hash;			/* and hash each tensor's bytes */
+	bool deep_full;			/* and its statistics and SHA-256 */
 	unsigned threads;		/* for --deep; 0: one per CPU */
 	struct plan_request request;
 };

@@ -31,7 +31,7 @@ struct reporter {
 	/* The probed capability tables, for --list-kernels. */
 	void (*kernels)(struct strbuf *out, const struct captable *t, size_t n);
 	/* It prints --deep's per-tensor statistics and SHA-256 (the others
-	 * print only the findings, so --deep need not hash for them). */
+	 * print only the findings, which need neither the sums nor the hash). */
 	bool deep_stats;
 };
 

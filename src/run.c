@@ -144,7 +144,7 @@ session_setup(const struct options *o, struct session *s,
 	s->lo.policy = &s->policy;
 	s->lo.deep = o->deep;
 	rep = reporter_find(o->format);
-	s->lo.deep_hash = rep != NULL && rep->deep_stats;
+	s->lo.deep_full = rep != NULL && rep->deep_stats;
 	s->ro.show_plan = o->show_plan;
 	s->ro.color = use_color(o->color);
 	if (o->mode == MODE_LINT && load_target(o, s, err) < 0)
