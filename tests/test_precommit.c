@@ -259,6 +259,7 @@ Test(precommit, other_files_are_skipped)
 	cr_assert(strstr(out, "(no files to check)Skipped") != NULL, "%s",
 	    out);
 	free(out);
+	free(path);
 	strbuf_free(&cmd);
 	rm_rf(dir);
 	free(dir);
