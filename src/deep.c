@@ -105,6 +105,33 @@ part_fold(struct part *p, const float *v, size_t n, double sum, double sq,
 #include <immintrin.h>
 #define DEEP_HAVE_AVX2 1
 
+/* The least and the greatest of eight lanes (none NaN, or a row redone). */
+__attribute__((target("avx2")))
+static float
+lanes_min(__m256 x)
+{
+	float f[8], m;
+	unsigned k;
+
+	_mm256_storeu_ps(f, x);
+	for (m = f[0], k = 1; k < 8; k++)
+		m = f[k] < m ? f[k] : m;
+	return m;
+}
+
+__attribute__((target("avx2")))
+static float
+lanes_max(__m256 x)
+{
+	float f[8], m;
+	unsigned k;
+
+	_mm256_storeu_ps(f, x);
+	for (m = f[0], k = 1; k < 8; k++)
+		m = f[k] > m ? f[k] : m;
+	return m;
+}
+
 /* The same with AVX2: eight floats a step, sums in four double lanes. */
 __attribute__((target("avx2")))
 static void
@@ -113,9 +140,9 @@ part_add_avx2(struct part *p, const float *v, size_t n)
 	__m256d s0 = _mm256_setzero_pd(), s1 = s0, q0 = s0, q1 = s0;
 	__m256 lo8 = _mm256_set1_ps(v[0]), hi8 = lo8, zero = _mm256_setzero_ps();
 	double sum, sq, lane[4];
-	float lo, hi, f[8];
+	float lo, hi;
 	uint64_t zeros = 0;
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i + 8 <= n; i += 8) {
 		__m256 x = _mm256_loadu_ps(v + i);
@@ -135,14 +162,8 @@ part_add_avx2(struct part *p, const float *v, size_t n)
 	sum = (lane[0] + lane[1]) + (lane[2] + lane[3]);
 	_mm256_storeu_pd(lane, _mm256_add_pd(q0, q1));
 	sq = (lane[0] + lane[1]) + (lane[2] + lane[3]);
-	_mm256_storeu_ps(f, lo8);
-	lo = f[0];
-	for (k = 1; k < 8; k++)
-		lo = f[k] < lo ? f[k] : lo;
-	_mm256_storeu_ps(f, hi8);
-	hi = f[0];
-	for (k = 1; k < 8; k++)
-		hi = f[k] > hi ? f[k] : hi;
+	lo = lanes_min(lo8);
+	hi = lanes_max(hi8);
 	for (; i < n; i++) {
 		sum += v[i];
 		sq += (double)v[i] * v[i];
@@ -166,7 +187,7 @@ part_scan_avx2(struct part *p, const float *v, size_t n)
 	__m256 bad8 = zero;
 	float lo, hi, bad, f[8];
 	uint64_t zeros = 0;
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i + 8 <= n; i += 8) {
 		__m256 x = _mm256_loadu_ps(v + i);
@@ -179,14 +200,8 @@ part_scan_avx2(struct part *p, const float *v, size_t n)
 	}
 	_mm256_storeu_ps(f, bad8);
 	bad = ((f[0] + f[1]) + (f[2] + f[3])) + ((f[4] + f[5]) + (f[6] + f[7]));
-	_mm256_storeu_ps(f, lo8);
-	lo = f[0];
-	for (k = 1; k < 8; k++)
-		lo = f[k] < lo ? f[k] : lo;
-	_mm256_storeu_ps(f, hi8);
-	hi = f[0];
-	for (k = 1; k < 8; k++)
-		hi = f[k] > hi ? f[k] : hi;
+	lo = lanes_min(lo8);
+	hi = lanes_max(hi8);
 	for (; i < n; i++) {
 		bad += v[i] - v[i];
 		zeros += v[i] == 0;
