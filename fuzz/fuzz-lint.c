@@ -1,6 +1,9 @@
 /*
  * fuzz-lint.c - libFuzzer harness: the whole lint of a GGUF file under a
  * fixed profile (mobile_2gb, its probed mobile table) and every reporter.
+ * Built with FUZZ_DEEP (fuzz-deep), the lint also reads the tensor data
+ * (--deep), on one worker or two, with the full statistics or only the D
+ * rules', chosen by the input's size.
  */
 #include "config.h"
 
@@ -49,6 +52,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lo.profile = &prof;
 	lo.table = &table;
 	lo.strict = true;
+#ifdef FUZZ_DEEP
+	lo.deep = true;
+	lo.threads = 1 + (size & 1);
+	lo.deep_full = (size & 2) != 0;
+#endif
 	lint_buffer("fuzz.gguf", data, size, &lo, &res);
 	/* One reporter per input, chosen by its last byte: each is
 	 * exercised. SARIF writes the whole catalogue, the same bytes for

@@ -39,9 +39,9 @@ seed rules "$srcdir"/examples/team-rules.yaml
 seed config "$srcdir"/examples/gguflint-example.yaml
 
 status=0
-for h in reader lint profile captable rules config; do
+for h in reader lint deep profile captable rules config; do
 	case $h in
-	reader|lint) seeds=gguf; opts="-max_len=65536 -dict=$srcdir/fuzz/gguf.dict" ;;
+	reader|lint|deep) seeds=gguf; opts="-max_len=65536 -dict=$srcdir/fuzz/gguf.dict" ;;
 	*) seeds=$h; opts="-max_len=8192" ;;
 	esac
 	mkdir -p "$work/corpus-$h"
