@@ -254,24 +254,27 @@ catalog_load_builtin(struct catalog *cat, struct gl_error *err)
 }
 
 void
+catalog_rule_free(struct rule *r)
+{
+	free(r->code);
+	free(r->slug);
+	free(r->summary);
+	free(r->rationale);
+	free(r->fix);
+	free(r->origin);
+	if (r->decl != NULL) {
+		declrule_free(r->decl);
+		free(r->decl);
+	}
+}
+
+void
 catalog_free(struct catalog *cat)
 {
 	size_t i;
 
-	for (i = 0; i < cat->n; i++) {
-		struct rule *r = &cat->rules[i];
-
-		free(r->code);
-		free(r->slug);
-		free(r->summary);
-		free(r->rationale);
-		free(r->fix);
-		free(r->origin);
-		if (r->decl != NULL) {
-			declrule_free(r->decl);
-			free(r->decl);
-		}
-	}
+	for (i = 0; i < cat->n; i++)
+		catalog_rule_free(&cat->rules[i]);
 	free(cat->rules);
 	cat->rules = NULL;
 	cat->n = 0;

@@ -54,6 +54,8 @@ int catalog_add_yaml(struct catalog *cat, const char *origin,
     const char *text, size_t len, struct gl_error *err);
 
 void catalog_free(struct catalog *cat);
+/* catalog_rule_free: what one rule owns (its texts, its declaration). */
+void catalog_rule_free(struct rule *r);
 
 /*
  * catalog_add_rule: add a copy of r (taking ownership of its strings and
