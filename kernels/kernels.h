@@ -16,6 +16,7 @@
 #ifndef GGUFLINT_KERNELS_H
 #define GGUFLINT_KERNELS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -114,6 +115,33 @@ double kernel_reference_dot(uint32_t type, const void *row, const float *x,
  */
 int kernel_relayout_feed(uint32_t type, const void *src, void *dst,
     size_t n_in, size_t n_out);
+
+/*
+ * The screens: what the D rules need to know of a row's values, from the
+ * blocks' fp16 factors alone (the float types: from each value's bits),
+ * without decoding it. kernel_screen adds what a row of n elements of type
+ * holds to *s (start from a zeroed one):
+ *  - nonfinite: how many of its values the dequantizer makes NaN or
+ *    infinite. Exact: a block's values all are when one of its factors is,
+ *    and none are otherwise;
+ *  - bound: no finite value's magnitude exceeds it (for the float types it
+ *    is the largest magnitude);
+ *  - maybe_nonzero false: every finite value is zero; nonzero true: some
+ *    value is known not to be (only the float types can tell).
+ * Returns false, leaving *s alone, when type has no screen or n is not a
+ * multiple of its block size. kernel_screen_has says whether it has one.
+ * The contract, the same on every block, is checked against the
+ * dequantizers in the tests.
+ */
+struct kernel_screen {
+	uint64_t nonfinite;
+	double bound;
+	bool maybe_nonzero, nonzero;
+};
+
+bool kernel_screen(uint32_t type, const void *row, size_t n,
+    struct kernel_screen *s);
+bool kernel_screen_has(uint32_t type);
 
 /* IEEE binary16 bits to f32: exact (subnormals, infinities, NaN kept). */
 float kernel_fp16_to_f32(uint16_t h);

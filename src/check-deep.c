@@ -7,8 +7,6 @@
 
 #include "checks.h"
 
-#define D003_LIMIT 1e4	/* largest magnitude weights normally reach */
-
 static void
 check_one(const struct gguf_tensor *t, const struct deep_stats *s,
     struct diag_list *dl)
@@ -25,17 +23,16 @@ check_one(const struct gguf_tensor *t, const struct deep_stats *s,
 		    "infinite (or come from an invalid block scale)",
 		    (unsigned long long)s->nonfinite,
 		    (unsigned long long)s->count);
-	/* a block with an invalid scale is NaN, whatever its kernel wrote */
-	if (s->dequantized && s->count > 0 && s->zeros == s->count &&
-	    s->nonfinite == 0)
+	if (s->all_zero)
 		diag_add(dl, "D002", t->offset_info, SUBJECT_TENSOR, t->name.p,
 		    (size_t)t->name.n, "all %llu values are zero",
 		    (unsigned long long)s->count);
-	if (s->finite > 0 && big > D003_LIMIT)
+	/* deep_scan decodes every tensor whose values may pass the limit */
+	if (s->exact && s->finite > 0 && big > DEEP_RANGE_LIMIT)
 		diag_add(dl, "D003", t->offset_info, SUBJECT_TENSOR, t->name.p,
 		    (size_t)t->name.n, "values reach %g (from %g to %g); "
 		    "weights normally stay below %g", big, s->min, s->max,
-		    D003_LIMIT);
+		    DEEP_RANGE_LIMIT);
 }
 
 void

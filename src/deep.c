@@ -1,10 +1,12 @@
 /*
  * deep.c - the deep scan (see deep.h). Work is cut into items: for each
- * tensor one hashing item (SHA-256 is sequential) and one decoding item per
- * chunk of about 1 MiB of rows. Workers take items from a shared counter;
- * each decoding item keeps partial statistics merged into its tensor's
- * under a lock. Every item reads the mapping under guard_call(), so a file
- * truncated meanwhile marks the tensor truncated instead of crashing.
+ * tensor one hashing item (SHA-256 is sequential) and one decoding or
+ * screening item per chunk of about 1 MiB of rows. Workers take items from
+ * a shared counter; each item keeps partial statistics merged into its
+ * tensor's under a lock. Every item reads the mapping under guard_call(),
+ * so a file truncated meanwhile marks the tensor truncated instead of
+ * crashing. Without the full statistics the scan has two rounds: the
+ * screens, then the decoding of the tensors they could not clear.
  */
 #include "config.h"
 
@@ -22,10 +24,16 @@
 
 #define CHUNK_BYTES (1u << 20)
 
+enum item_kind {
+	ITEM_HASH,		/* SHA-256 of the tensor's bytes */
+	ITEM_DECODE,		/* decode a range of rows */
+	ITEM_SCREEN		/* screen a range of rows (kernel_screen) */
+};
+
 struct item {
 	size_t tensor;
-	bool hash;		/* the hashing item of the tensor */
-	uint64_t row0, rows;	/* decoding items: a range of rows */
+	enum item_kind kind;
+	uint64_t row0, rows;	/* decoding and screening: a range of rows */
 };
 
 struct deep_job {
@@ -51,10 +59,12 @@ tensor_data(const struct gguf_file *f, size_t i)
 	return f->map + off;
 }
 
-/* Partial statistics of one decoding item. */
+/* Partial statistics of one decoding or screening item. */
 struct part {
 	uint64_t nonfinite, zeros, finite;
 	double min, max, sum, sum_sq;
+	double bound;		/* screening: kernel_screen's */
+	bool nonzero;		/* screening: a value is not zero */
 };
 
 /* The careful path: one value at a time, skipping NaN and infinities. */
@@ -308,6 +318,48 @@ struct work {
 	struct part part;
 };
 
+/* Whether any of v[0..n) is not zero (a NaN is not). */
+static bool
+any_nonzero(const float *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] != 0)
+			return true;
+	return false;
+}
+
+/*
+ * The screen of a range of rows: exact non-finite count and a bound. When a
+ * block may hold a nonzero value, decode rows until one does: that decides
+ * D002 for the tensor, in one row in practice.
+ */
+static void
+screen_item(struct work *w)
+{
+	const struct gguf_file *f = w->job->f;
+	const struct gguf_tensor *t = &f->tensors[w->it->tensor];
+	const struct ggml_type_info *ti = ggml_type_get(t->type);
+	const struct kernel *k = kernel_find(KERNEL_DEQUANT, t->type,
+	    KERNEL_ORDER_AS_STORED);
+	uint64_t row_bytes = (uint64_t)t->ne[0] / ti->blck * ti->size, r;
+	const uint8_t *p = tensor_data(f, w->it->tensor) +
+	    w->it->row0 * row_bytes;
+	struct kernel_screen s = { 0, 0, false, false };
+
+	kernel_screen(t->type, p, (size_t)(w->it->rows * (uint64_t)t->ne[0]),
+	    &s);
+	w->part.nonfinite = s.nonfinite;
+	w->part.bound = s.bound;
+	w->part.nonzero = s.nonzero;
+	for (r = 0; s.maybe_nonzero && !w->part.nonzero && r < w->it->rows;
+	    r++) {
+		k->dequant(p + r * row_bytes, w->buf, (size_t)t->ne[0]);
+		w->part.nonzero = any_nonzero(w->buf, (size_t)t->ne[0]);
+	}
+}
+
 static void
 decode_item(struct work *w)
 {
@@ -350,10 +402,17 @@ run_item(void *arg)
 {
 	struct work *w = arg;
 
-	if (w->it->hash)
+	switch (w->it->kind) {
+	case ITEM_HASH:
 		hash_item(w);
-	else
+		break;
+	case ITEM_DECODE:
 		decode_item(w);
+		break;
+	case ITEM_SCREEN:
+		screen_item(w);
+		break;
+	}
 }
 
 static void
@@ -370,6 +429,9 @@ merge(struct deep_stats *s, const struct part *p)
 	s->zeros += p->zeros;
 	s->sum += p->sum;
 	s->sum_sq += p->sum_sq;
+	s->bound = fmax(s->bound, p->bound);
+	if (p->nonzero)
+		s->all_zero = false;
 }
 
 static void *
@@ -391,7 +453,7 @@ worker(void *arg)
 			break;
 		w.it = &job->items[i];
 		t = &job->f->tensors[w.it->tensor];
-		if (!w.it->hash && (size_t)t->ne[0] > cap) {
+		if (w.it->kind != ITEM_HASH && (size_t)t->ne[0] > cap) {
 			cap = (size_t)t->ne[0];
 			free(w.buf);
 			w.buf = xmalloc(cap * sizeof *w.buf);
@@ -403,7 +465,7 @@ worker(void *arg)
 			pthread_mutex_unlock(&job->lock);
 			continue;
 		}
-		if (!w.it->hash) {
+		if (w.it->kind != ITEM_HASH) {
 			pthread_mutex_lock(&job->lock);
 			merge(&job->stats[w.it->tensor], &w.part);
 			pthread_mutex_unlock(&job->lock);
@@ -423,8 +485,30 @@ add_item(struct deep_job *job, size_t *cap, struct item it)
 	job->items[job->n_items++] = it;
 }
 
-/* One hashing item per readable tensor (for the full statistics); decoding
- * items when a kernel can dequantize it, each about CHUNK_BYTES of rows. */
+/* Items of kind for tensor i's rows, each about CHUNK_BYTES. */
+static void
+add_row_items(struct deep_job *job, size_t *cap, size_t i,
+    enum item_kind kind)
+{
+	const struct gguf_tensor *t = &job->f->tensors[i];
+	const struct ggml_type_info *ti = ggml_type_get(t->type);
+	uint64_t row_bytes = (uint64_t)t->ne[0] / ti->blck * ti->size;
+	uint64_t rows = t->nbytes / row_bytes, per, r;
+	struct item it = { i, kind, 0, 0 };
+
+	per = row_bytes >= CHUNK_BYTES ? 1 : CHUNK_BYTES / row_bytes;
+	for (r = 0; r < rows; r += per) {
+		it.row0 = r;
+		it.rows = rows - r < per ? rows - r : per;
+		add_item(job, cap, it);
+	}
+}
+
+/*
+ * The first round: one hashing item per readable tensor (for the full
+ * statistics), and screening items (without them, where the type has a
+ * screen) or decoding items where a kernel can dequantize it.
+ */
 static void
 plan_items(struct deep_job *job)
 {
@@ -434,30 +518,84 @@ plan_items(struct deep_job *job)
 	for (i = 0; i < f->tensors_n; i++) {
 		const struct gguf_tensor *t = &f->tensors[i];
 		const struct ggml_type_info *ti = ggml_type_get(t->type);
-		struct item it = { i, true, 0, 0 };
-		uint64_t rows, row_bytes, per, r;
+		struct deep_stats *s = &job->stats[i];
+		struct item it = { i, ITEM_HASH, 0, 0 };
 
 		if (tensor_data(f, i) == NULL)
 			continue;
-		job->stats[i].count = t->nbytes / ti->size * ti->blck;
+		s->count = t->nbytes / ti->size * ti->blck;
 		if (job->full) {
-			job->stats[i].scanned = true;
+			s->scanned = true;
 			add_item(job, &cap, it);
 		}
 		if (kernel_find(KERNEL_DEQUANT, t->type,
 		    KERNEL_ORDER_AS_STORED) == NULL || t->nbytes == 0)
 			continue;
-		job->stats[i].scanned = job->stats[i].dequantized = true;
-		row_bytes = (uint64_t)t->ne[0] / ti->blck * ti->size;
-		rows = t->nbytes / row_bytes;
-		per = row_bytes >= CHUNK_BYTES ? 1 : CHUNK_BYTES / row_bytes;
-		for (r = 0; r < rows; r += per) {
-			it.hash = false;
-			it.row0 = r;
-			it.rows = rows - r < per ? rows - r : per;
-			add_item(job, &cap, it);
-		}
+		s->scanned = s->dequantized = true;
+		s->exact = job->full || !kernel_screen_has(t->type);
+		s->all_zero = !s->exact;	/* until a value is not */
+		add_row_items(job, &cap, i, s->exact ? ITEM_DECODE :
+		    ITEM_SCREEN);
 	}
+}
+
+/* The second round: decode the screened tensors whose bound passes
+ * DEEP_RANGE_LIMIT, so that D003 reports their exact range. */
+static void
+plan_exact(struct deep_job *job)
+{
+	size_t cap = 0, i;
+
+	job->n_items = job->next = 0;
+	for (i = 0; i < job->f->tensors_n; i++) {
+		struct deep_stats *s = &job->stats[i];
+
+		if (!s->dequantized || s->exact || s->truncated ||
+		    s->bound <= DEEP_RANGE_LIMIT)
+			continue;
+		s->nonfinite = 0;
+		s->bound = 0;
+		s->exact = true;
+		add_row_items(job, &cap, i, ITEM_DECODE);
+	}
+}
+
+/* Run the planned items on up to threads workers, the caller one of them. */
+static void
+run_items(struct deep_job *job, unsigned threads)
+{
+	pthread_t tid[64];
+	unsigned n, i;
+
+	n = threads ? threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	if (n > 64)
+		n = 64;
+	if (n > job->n_items)
+		n = job->n_items ? (unsigned)job->n_items : 1;
+	for (i = 1; i < n; i++)
+		if (pthread_create(&tid[i], NULL, worker, job) != 0)
+			break;
+	worker(job);	/* the calling thread works too */
+	while (--i > 0)
+		pthread_join(tid[i], NULL);
+}
+
+/* What follows from the counts: finite values, all zero, the bound. */
+static void
+finish(struct deep_stats *s)
+{
+	if (!s->dequantized)
+		return;
+	if (s->exact) {
+		s->all_zero = s->count > 0 && s->zeros == s->count;
+		s->bound = s->finite > 0 ? fmax(fabs(s->min), fabs(s->max)) :
+		    0;
+	} else
+		s->finite = s->count - s->nonfinite;
+	/* a block with an invalid scale is NaN, whatever its kernel wrote */
+	s->all_zero = s->all_zero && s->count > 0 && s->nonfinite == 0;
 }
 
 void
@@ -465,8 +603,7 @@ deep_scan(const struct gguf_file *f, struct deep_stats *stats,
     unsigned threads, bool full)
 {
 	struct deep_job job;
-	pthread_t tid[64];
-	unsigned n, i;
+	size_t i;
 
 	if (part_rows == NULL)
 		part_choose();	/* before any worker starts */
@@ -477,19 +614,14 @@ deep_scan(const struct gguf_file *f, struct deep_stats *stats,
 	job.full = full;
 	pthread_mutex_init(&job.lock, NULL);
 	plan_items(&job);
-	n = threads ? threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-	if (n < 1)
-		n = 1;
-	if (n > 64)
-		n = 64;
-	if (n > job.n_items)
-		n = job.n_items ? (unsigned)job.n_items : 1;
-	for (i = 1; i < n; i++)
-		if (pthread_create(&tid[i], NULL, worker, &job) != 0)
-			break;
-	worker(&job);	/* the calling thread works too */
-	while (--i > 0)
-		pthread_join(tid[i], NULL);
+	run_items(&job, threads);
+	if (!full) {
+		plan_exact(&job);
+		if (job.n_items > 0)
+			run_items(&job, threads);
+	}
+	for (i = 0; i < f->tensors_n; i++)
+		finish(&stats[i]);
 	pthread_mutex_destroy(&job.lock);
 	free(job.items);
 }

@@ -47,6 +47,8 @@ lint_deep(struct test_lint *t, const char *path, unsigned threads)
 }
 
 static char *bad_data_file(void);
+static const struct diag *about(const struct test_lint *, const char *,
+    const char *);
 
 static double
 num(const struct jsonnode *o, const char *key)
@@ -120,11 +122,61 @@ Test(deep, agrees_with_gguf_py_qwen2)
 	check_against_values("qwen2-tiny.gguf");
 }
 
+/* Every finding with its subject and message, one a line. */
+static char *
+findings(const struct test_lint *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < t->res.diags.n; i++) {
+		const struct diag *d = &t->res.diags.v[i];
+
+		strbuf_addf(&sb, "%s %s: %s\n", d->rule->code,
+		    d->subject ? d->subject : "-", d->message);
+	}
+	return strbuf_detach(&sb);
+}
+
+/*
+ * What a scan without the full statistics promises, against the full scan
+ * a of the same file: the same counts, non-finite values and all-zero
+ * verdicts; a bound no value passes; exact ranges where it decoded; no
+ * sums and no hash; and the same findings, word for word.
+ */
+static void
+light_matches_full(const struct test_lint *a, const struct test_lint *b)
+{
+	char *fa = findings(a), *fb = findings(b);
+	size_t i;
+
+	cr_assert(a->res.file.tensors_n > 0);
+	for (i = 0; i < a->res.file.tensors_n; i++) {
+		const struct deep_stats *x = &a->res.deep[i], *y = &b->res.deep[i];
+		double big = x->finite ? fmax(fabs(x->min), fabs(x->max)) : 0;
+
+		cr_assert(x->exact && x->scanned == y->scanned &&
+		    x->dequantized == y->dequantized, "tensor %zu", i);
+		cr_assert_str_eq(y->sha256, "");
+		cr_assert(x->count == y->count && x->finite == y->finite &&
+		    x->nonfinite == y->nonfinite && x->all_zero == y->all_zero,
+		    "tensor %zu", i);
+		cr_assert(y->bound >= big && x->bound == big, "tensor %zu", i);
+		cr_assert(y->exact || y->bound <= DEEP_RANGE_LIMIT);
+		if (y->exact)
+			cr_assert(x->min == y->min && x->max == y->max &&
+			    x->zeros == y->zeros, "tensor %zu", i);
+		cr_assert(y->sum == 0 && y->sum_sq == 0);
+	}
+	cr_assert_str_eq(fa, fb);
+	free(fa);
+	free(fb);
+}
+
 /*
  * Without the full statistics (the text, SARIF and GitHub reports print
- * only findings) min, max, zeros and the counts are the same, the sums and
- * the hash are not computed, and so are the findings: on the AVX2 path and
- * the portable one.
+ * only findings) the screens answer the D rules: on the AVX2 path and the
+ * portable one.
  */
 static void
 light_scan_agrees(void)
@@ -136,35 +188,105 @@ light_scan_agrees(void)
 
 	lint_deep(&a, path, 2);
 	lint_deep_full(&b, path, 2, false);
-	cr_assert(a.res.file.tensors_n > 0);
+	light_matches_full(&a, &b);
 	for (i = 0; i < a.res.file.tensors_n; i++) {
-		const struct deep_stats *x = &a.res.deep[i], *y = &b.res.deep[i];
-
-		cr_assert_eq(strlen(x->sha256), 64);
-		cr_assert_str_eq(y->sha256, "");
-		cr_assert(x->scanned && y->scanned && y->dequantized);
-		cr_assert(x->count == y->count && x->min == y->min &&
-		    x->max == y->max && x->zeros == y->zeros &&
-		    x->finite == y->finite && x->nonfinite == y->nonfinite,
-		    "tensor %zu", i);
-		cr_assert(x->sum_sq > 0 && y->sum == 0 && y->sum_sq == 0);
+		cr_assert_eq(strlen(a.res.deep[i].sha256), 64);
+		cr_assert(a.res.deep[i].sum_sq > 0);
+		/* stories260K is F32: screened, not decoded */
+		cr_assert(!b.res.deep[i].exact, "tensor %zu", i);
 	}
-	cr_assert_str_eq(test_codes(&a), test_codes(&b));
 	test_lint_free(&a);
 	test_lint_free(&b);
 	lint_deep(&a, bad, 1);
 	lint_deep_full(&b, bad, 1, false);
 	cr_assert(test_count(&a, "D001") == 3 && test_count(&a, "D002") == 1 &&
 	    test_count(&a, "D003") == 1, "%s", test_codes(&a));
-	cr_assert_str_eq(test_codes(&a), test_codes(&b));
-	for (i = 0; i < a.res.file.tensors_n; i++)
-		cr_assert(a.res.deep[i].nonfinite == b.res.deep[i].nonfinite &&
-		    a.res.deep[i].zeros == b.res.deep[i].zeros &&
-		    a.res.deep[i].max == b.res.deep[i].max, "tensor %zu", i);
+	light_matches_full(&a, &b);
 	test_lint_free(&a);
 	test_lint_free(&b);
 	unlink(bad);
 	free(bad);
+	free(path);
+}
+
+/*
+ * Tensors at the screens' edges: a Q4_K whose values pass the D003 limit
+ * (decoded for its exact range); Q8_0 with a nonzero scale but every quant
+ * zero (all zero, found by decoding every row) and its twin with one
+ * nonzero quant in its last row; Q4_K and Q6_K with zero (and minus zero)
+ * factors over random quants (all zero, from the factors alone); a Q4_K
+ * whose second block has a NaN minimum.
+ */
+static char *
+screen_edge_file(void)
+{
+	static const int64_t k1[] = { 256 }, k2[] = { 512 };
+	static const int64_t r4[] = { 64, 4 }, r8[] = { 32, 8 };
+	struct ggufw_model m;
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t data;
+	uint8_t *p, *t;
+	char *path;
+	size_t i;
+
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	ggufw_model_tensor(&m, "big.weight", 1, k1, 12, 256, 144);
+	ggufw_model_tensor(&m, "zq.weight", 2, r4, 8, 32, 34);
+	ggufw_model_tensor(&m, "lastrow.weight", 2, r8, 8, 32, 34);
+	ggufw_model_tensor(&m, "zs.weight", 1, k1, 12, 256, 144);
+	ggufw_model_tensor(&m, "negzero.weight", 1, k1, 14, 256, 210);
+	ggufw_model_tensor(&m, "nanm.weight", 1, k2, 12, 256, 144);
+	data = ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	p = (uint8_t *)sb.buf + data;
+	t = p + m.tensors[0].offset;	/* d = 65504, every other byte 0xff */
+	memset(t, 0xff, 144);
+	t[0] = 0xff, t[1] = 0x7b, t[2] = 0, t[3] = 0;
+	for (i = 0; i < 8; i++) {	/* d = 1.0 in every block */
+		t = p + m.tensors[1].offset + 34 * i;
+		t[1] = 0x3c;
+		t = p + m.tensors[2].offset + 34 * i;
+		t[1] = 0x3c;
+	}
+	p[m.tensors[2].offset + 34 * 7 + 2 + 31] = 1;
+	for (i = 4; i < 144; i++)
+		p[m.tensors[3].offset + i] = (uint8_t)(0x5a ^ i);
+	for (i = 0; i < 208; i++)
+		p[m.tensors[4].offset + i] = (uint8_t)(0xa5 ^ i);
+	p[m.tensors[4].offset + 209] = 0x80;
+	t = p + m.tensors[5].offset;	/* block 0 fine, block 1 dmin NaN */
+	for (i = 0; i < 288; i++)
+		t[i] = (uint8_t)(0x33 + i);
+	t[1] = 0x20, t[3] = 0x20, t[145] = 0x20, t[146] = 0x01, t[147] = 0x7e;
+	path = test_tmpfile(sb.buf, sb.len);
+	strbuf_free(&sb);
+	ggufw_model_free(&m);
+	return path;
+}
+
+Test(deep, screens_find_what_decoding_finds)
+{
+	char *path = screen_edge_file();
+	struct test_lint a, b;
+	const struct diag *d;
+
+	lint_deep(&a, path, 2);
+	lint_deep_full(&b, path, 2, false);
+	light_matches_full(&a, &b);
+	cr_assert(about(&b, "D003", "big.weight") != NULL, "%s",
+	    test_codes(&b));
+	cr_assert(b.res.deep[0].exact && !b.res.deep[3].exact);
+	cr_assert(about(&b, "D002", "zq.weight") != NULL);
+	cr_assert(about(&b, "D002", "lastrow.weight") == NULL);
+	cr_assert(about(&b, "D002", "zs.weight") != NULL);
+	cr_assert(about(&b, "D002", "negzero.weight") != NULL);
+	d = about(&b, "D001", "nanm.weight");
+	cr_assert(d != NULL && strstr(d->message, "256 of 512") != NULL);
+	cr_assert_eq(test_count(&b, "D001"), 1, "%s", test_codes(&b));
+	cr_assert_eq(test_count(&b, "D002"), 3, "%s", test_codes(&b));
+	test_lint_free(&a);
+	test_lint_free(&b);
+	unlink(path);
 	free(path);
 }
 

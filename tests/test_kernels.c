@@ -984,16 +984,56 @@ rng_scale(uint64_t *s)
 }
 
 /*
+ * factor_offsets: where a block of type keeps its fp16 factors (the fields
+ * of gguf-format.md §5.1): off[0] the scale, off[1] the minimum, -1 where
+ * it has none. Returns false for a type whose factors are not fp16.
+ */
+static bool
+factor_offsets(uint32_t type, int off[2])
+{
+	off[0] = off[1] = -1;
+	switch (type) {
+	case KERNEL_TYPE_Q4_0: case KERNEL_TYPE_Q5_0: case KERNEL_TYPE_Q8_0:
+	case KERNEL_TYPE_IQ4_NL: case KERNEL_TYPE_IQ4_XS:
+	case KERNEL_TYPE_Q1_0: case KERNEL_TYPE_Q2_0:
+		off[0] = 0;
+		return true;
+	case KERNEL_TYPE_Q4_1: case KERNEL_TYPE_Q5_1:
+	case KERNEL_TYPE_Q4_K: case KERNEL_TYPE_Q5_K:
+		off[0] = 0;
+		off[1] = 2;
+		return true;
+	case KERNEL_TYPE_Q2_K:
+		off[0] = 80;
+		off[1] = 82;
+		return true;
+	case KERNEL_TYPE_Q3_K:
+		off[0] = 108;
+		return true;
+	case KERNEL_TYPE_Q6_K:
+		off[0] = 208;
+		return true;
+	case KERNEL_TYPE_TQ1_0:
+		off[0] = 52;
+		return true;
+	case KERNEL_TYPE_TQ2_0:
+		off[0] = 64;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
  * make_row: nblk random blocks of type at row (kernel_row_bytes of them):
- * random bytes, with every scale field a finite fp16 (the fields of
- * gguf-format.md §5.1), an MXFP4 exponent in 120..135, and F32/F16/BF16
- * values in [-2, 2).
+ * random bytes, with every scale field a finite fp16, an MXFP4 exponent in
+ * 120..135, and F32/F16/BF16 values in [-2, 2).
  */
 static void
 make_row(uint32_t type, uint8_t *row, size_t nblk, uint64_t *s)
 {
 	const struct ggml_type_info *t = ggml_type_get(type);
-	int off[2] = { -1, -1 };
+	int off[2];
 	size_t i, k;
 
 	for (i = 0; i < nblk * t->size; i++)
@@ -1027,35 +1067,9 @@ make_row(uint32_t type, uint8_t *row, size_t nblk, uint64_t *s)
 		return;
 	case KERNEL_TYPE_NVFP4:
 		return;		/* every byte is a valid scale */
-	case KERNEL_TYPE_Q4_0: case KERNEL_TYPE_Q5_0: case KERNEL_TYPE_Q8_0:
-	case KERNEL_TYPE_IQ4_NL: case KERNEL_TYPE_IQ4_XS:
-	case KERNEL_TYPE_Q1_0: case KERNEL_TYPE_Q2_0:
-		off[0] = 0;
-		break;
-	case KERNEL_TYPE_Q4_1: case KERNEL_TYPE_Q5_1:
-	case KERNEL_TYPE_Q4_K: case KERNEL_TYPE_Q5_K:
-		off[0] = 0;
-		off[1] = 2;
-		break;
-	case KERNEL_TYPE_Q2_K:
-		off[0] = 80;
-		off[1] = 82;
-		break;
-	case KERNEL_TYPE_Q3_K:
-		off[0] = 108;
-		break;
-	case KERNEL_TYPE_Q6_K:
-		off[0] = 208;
-		break;
-	case KERNEL_TYPE_TQ1_0:
-		off[0] = 52;
-		break;
-	case KERNEL_TYPE_TQ2_0:
-		off[0] = 64;
-		break;
 	default:
-		cr_assert_fail("no probe-row generator for type %u: add one",
-		    type);
+		cr_assert(factor_offsets(type, off),
+		    "no probe-row generator for type %u: add one", type);
 	}
 	for (i = 0; i < nblk; i++)
 		for (k = 0; k < 2; k++)
@@ -1270,4 +1284,171 @@ Test(kernels, wrong_kernels_are_caught)
 	dot_check(KERNEL_TYPE_Q4_K, must_find(KERNEL_DOT,
 	    KERNEL_TYPE_Q4_K)->dot, &st);
 	cr_assert_eq(st.bad, 0);
+}
+
+/* ---- the screens against the dequantizers ---- */
+
+/* fp16 factors at the edges: zeros, subnormals, one, the largest finite of
+ * either sign, the infinities and NaNs. */
+static const uint16_t edge_halves[] = {
+	0x0000, 0x8000, 0x0001, 0x83ff, 0x3c00, 0x7bff, 0xfbff, 0x7c00,
+	0xfc00, 0x7e00, 0xfe01,
+};
+
+/* What the dequantizer makes of a row: the screen's contract is on it. */
+struct screen_truth {
+	uint64_t nonfinite;
+	double maxabs;		/* over the finite values */
+	bool nonzero;		/* a finite value is not zero */
+};
+
+static void
+decode_truth(uint32_t type, const uint8_t *row, size_t n, float *out,
+    struct screen_truth *t)
+{
+	size_t i;
+
+	must_find(KERNEL_DEQUANT, type)->dequant(row, out, n);
+	memset(t, 0, sizeof *t);
+	for (i = 0; i < n; i++) {
+		if (!isfinite(out[i])) {
+			t->nonfinite++;
+			continue;
+		}
+		t->maxabs = fmax(t->maxabs, fabs((double)out[i]));
+		t->nonzero |= out[i] != 0;
+	}
+}
+
+/*
+ * A row of nblk blocks whose bytes are fill (or random when fill < 0) and
+ * whose factors are, by mode: 0 a mix of edge values and random finite
+ * ones, 1 all zero (either sign), 2 all the largest finite (either sign).
+ * Float types: values of those bytes, one in four replaced by an edge.
+ */
+static void
+screen_row(uint32_t type, uint8_t *row, size_t nblk, int fill, int mode,
+    uint64_t *s)
+{
+	const struct ggml_type_info *t = ggml_type_get(type);
+	int off[2];
+	size_t i, k;
+
+	for (i = 0; i < nblk * t->size; i++)
+		row[i] = (uint8_t)(fill < 0 ? rng_next(s) : (uint64_t)fill);
+	if (type == KERNEL_TYPE_F32 || type == KERNEL_TYPE_F16 ||
+	    type == KERNEL_TYPE_BF16) {
+		for (i = 0; i < nblk; i++) {
+			uint64_t r = rng_next(s);
+			uint16_t h = edge_halves[(r >> 8) % 11];
+
+			if (r % 4 != 0)
+				continue;
+			if (type == KERNEL_TYPE_BF16)
+				h = kernel_f32_to_bf16(kernel_fp16_to_f32(h));
+			/* the top 16 bits of an f32, as bf16 */
+			if (type == KERNEL_TYPE_F32)
+				h = kernel_f32_to_bf16(kernel_fp16_to_f32(h)),
+				row[t->size * i] = row[t->size * i + 1] = 0;
+			row[t->size * (i + 1) - 2] = (uint8_t)h;
+			row[t->size * (i + 1) - 1] = (uint8_t)(h >> 8);
+		}
+		return;
+	}
+	cr_assert(factor_offsets(type, off));
+	for (i = 0; i < nblk; i++)
+		for (k = 0; k < 2; k++) {
+			uint64_t r = rng_next(s);
+			uint16_t h = mode == 1 ? (r & 1 ? 0x8000 : 0) :
+			    mode == 2 ? (r & 1 ? 0xfbff : 0x7bff) :
+			    r % 3 == 0 ? edge_halves[(r >> 8) % 11] :
+			    kernel_f32_to_fp16(rng_scale(s));
+
+			if (off[k] < 0)
+				continue;
+			row[i * t->size + (size_t)off[k]] = (uint8_t)h;
+			row[i * t->size + (size_t)off[k] + 1] = (uint8_t)(h >> 8);
+		}
+}
+
+/* One row against its decoding; returns max |value| / bound (0 if none). */
+static double
+screen_check(uint32_t type, const uint8_t *row, size_t n, float *out,
+    int mode)
+{
+	const struct ggml_type_info *t = ggml_type_get(type);
+	bool floats = t->blck == 1;
+	struct kernel_screen ks = { 0, 0, false, false };
+	struct screen_truth want;
+
+	decode_truth(type, row, n, out, &want);
+	cr_assert(kernel_screen(type, row, n, &ks), "%s", t->name);
+	cr_assert_eq(ks.nonfinite, want.nonfinite, "%s: %llu non-finite, "
+	    "screened %llu", t->name, (unsigned long long)want.nonfinite,
+	    (unsigned long long)ks.nonfinite);
+	cr_assert(ks.bound >= want.maxabs, "%s: |value| %.9g over the bound "
+	    "%.9g", t->name, want.maxabs, ks.bound);
+	cr_assert(ks.maybe_nonzero || !want.nonzero, "%s", t->name);
+	cr_assert(!ks.nonzero || want.nonzero, "%s", t->name);
+	if (floats)
+		cr_assert(ks.bound == want.maxabs && ks.nonzero ==
+		    want.nonzero && ks.maybe_nonzero == want.nonzero, "%s",
+		    t->name);
+	else
+		cr_assert(mode != 1 || !ks.maybe_nonzero, "%s: zero factors "
+		    "may hold a nonzero value?", t->name);
+	if (ks.nonfinite == 0)
+		cr_assert(isfinite(ks.bound), "%s", t->name);
+	return ks.bound > 0 ? want.maxabs / ks.bound : 0;
+}
+
+/*
+ * Every type with a screen, on rows of random, constant and extreme bytes
+ * with factors at the edges: the screen counts exactly the values the
+ * dequantizer makes NaN or infinite, no finite value passes its bound,
+ * zero factors mean zero values; and the bound is tight: some row reaches
+ * it (TQ1_0's trits reach half of it).
+ */
+Test(kernels, screens_agree_with_the_dequantizers)
+{
+	static const int fills[] = { -1, 0x00, 0xff, 0x80, 0x7f, 0x55 };
+	uint8_t row[8 * 256 * 4];
+	float out[8 * 256];
+	uint64_t s = 0x5c4ee9;
+	size_t k, screened = 0;
+
+	for (k = 0; kernels[k].name != NULL; k++) {
+		const struct kernel *kn = &kernels[k];
+		const struct ggml_type_info *t = ggml_type_get(kn->type);
+		size_t nblk, f;
+		double tight = 0;
+		int mode, trial;
+
+		if (kn->op != KERNEL_DEQUANT ||
+		    kn->order != KERNEL_ORDER_AS_STORED)
+			continue;
+		if (!kernel_screen_has(kn->type)) {
+			int off[2];
+
+			cr_assert(!factor_offsets(kn->type, off), "%s has fp16 "
+			    "factors but no screen", t->name);
+			continue;
+		}
+		screened++;
+		nblk = t->blck == 1 ? 512 : 4;
+		for (f = 0; f < sizeof fills / sizeof fills[0]; f++)
+			for (mode = 0; mode < 3; mode++)
+				for (trial = 0; trial < 20; trial++) {
+					screen_row(kn->type, row, nblk, fills[f],
+					    mode, &s);
+					tight = fmax(tight, screen_check(kn->type,
+					    row, nblk * t->blck, out, mode));
+				}
+		cr_assert(tight >= (kn->type == KERNEL_TYPE_TQ1_0 ? 0.49 :
+		    0.99), "%s: the values reach only %.3g of the bound",
+		    t->name, tight);
+		cr_log_info("screen %s: the values reach %.6f of the bound",
+		    t->name, tight);
+	}
+	cr_assert_geq(screened, 19);
 }
