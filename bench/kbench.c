@@ -1,7 +1,8 @@
 /*
  * kbench.c - `make bench`'s kernel figures: for each capability table, the
- * time to probe it; for each dequantize kernel, its throughput in GB/s of
- * stored bytes read, on a buffer that stays in cache-sized chunks.
+ * time to probe it; for each dequantize kernel, and each screen, its
+ * throughput in GB/s of stored bytes read, on a buffer that stays in
+ * cache-sized chunks.
  */
 #include "config.h"
 
@@ -51,18 +52,30 @@ bench_tables(void)
 	}
 }
 
+/* ROWS probe rows of type (bytes each): a buffer that stays in cache. */
+static uint8_t *
+probe_rows(uint32_t type, size_t *bytes)
+{
+	uint8_t *buf;
+	uint64_t rng = 7;
+	size_t r;
+
+	*bytes = kernel_row_bytes(type, ROW);
+	buf = xmalloc(*bytes * ROWS);
+	for (r = 0; r < ROWS; r++)
+		probe_fill(type, buf + r * *bytes, ROW, &rng);
+	return buf;
+}
+
 static void
 bench_dequant(const struct kernel *k)
 {
-	size_t bytes = kernel_row_bytes(k->type, ROW), r, iters = 0;
-	uint8_t *buf = xmalloc(bytes * ROWS);
+	size_t bytes, r, iters = 0;
+	uint8_t *buf = probe_rows(k->type, &bytes);
 	float *out = xmalloc(ROW * sizeof *out);
-	uint64_t rng = 7;
 	volatile float sink = 0;
 	double t0, t;
 
-	for (r = 0; r < ROWS; r++)
-		probe_fill(k->type, buf + r * bytes, ROW, &rng);
 	t0 = now();
 	do {
 		for (r = 0; r < ROWS; r++) {
@@ -77,6 +90,32 @@ bench_dequant(const struct kernel *k)
 	    (double)(ROW * 4.0 * ROWS * iters) / t / 1e9);
 	free(buf);
 	free(out);
+}
+
+/* The screen of a type (what --deep without JSON reads instead of
+ * decoding), on the same rows. */
+static void
+bench_screen(uint32_t type)
+{
+	size_t bytes, r, iters = 0;
+	uint8_t *buf = probe_rows(type, &bytes);
+	volatile double sink = 0;
+	double t0, t;
+
+	t0 = now();
+	do {
+		for (r = 0; r < ROWS; r++) {
+			struct kernel_screen s = { 0, 0, false, false };
+
+			kernel_screen(type, buf + r * bytes, ROW, &s);
+			sink += s.bound;
+		}
+		iters++;
+		t = now() - t0;
+	} while (t < MIN_SECONDS);
+	printf("screen  %-22s %7.2f GB/s stored\n", ggml_type_get(type)->name,
+	    (double)(bytes * ROWS * iters) / t / 1e9);
+	free(buf);
 }
 
 /* SHA-256 of a 64 MiB buffer: the ceiling of --deep, which hashes every
@@ -110,5 +149,8 @@ main(void)
 	for (k = kernels; k->name != NULL; k++)
 		if (k->op == KERNEL_DEQUANT)
 			bench_dequant(k);
+	for (k = kernels; k->name != NULL; k++)
+		if (k->op == KERNEL_DEQUANT && kernel_screen_has(k->type))
+			bench_screen(k->type);
 	return 0;
 }
