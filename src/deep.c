@@ -334,36 +334,6 @@ any_nonzero(const float *v, size_t n)
 	return false;
 }
 
-/*
- * The screen of a range of rows: exact non-finite count and a bound. When a
- * block may hold a nonzero value, decode rows until one does: that decides
- * D002 for the tensor, in one row in practice.
- */
-static void
-screen_item(struct work *w)
-{
-	const struct gguf_file *f = w->job->f;
-	const struct gguf_tensor *t = &f->tensors[w->it->tensor];
-	const struct ggml_type_info *ti = ggml_type_get(t->type);
-	const struct kernel *k = kernel_find(KERNEL_DEQUANT, t->type,
-	    KERNEL_ORDER_AS_STORED);
-	uint64_t row_bytes = (uint64_t)t->ne[0] / ti->blck * ti->size, r;
-	const uint8_t *p = tensor_data(f, w->it->tensor) +
-	    w->it->row0 * row_bytes;
-	struct kernel_screen s = { 0, 0, false, false };
-
-	kernel_screen(t->type, p, (size_t)(w->it->rows * (uint64_t)t->ne[0]),
-	    &s);
-	w->part.nonfinite = s.nonfinite;
-	w->part.bound = s.bound;
-	w->part.nonzero = s.nonzero;
-	for (r = 0; s.maybe_nonzero && !w->part.nonzero && r < w->it->rows;
-	    r++) {
-		k->dequant(p + r * row_bytes, w->buf, (size_t)t->ne[0]);
-		w->part.nonzero = any_nonzero(w->buf, (size_t)t->ne[0]);
-	}
-}
-
 static void
 decode_item(struct work *w)
 {
@@ -383,6 +353,39 @@ decode_item(struct work *w)
 		    (size_t)t->ne[0]);
 		w->part.nonfinite += bad_scales(t->type, row,
 		    row_bytes / ti->size, ti->size);
+	}
+}
+
+/*
+ * The screen of a range of rows: exact non-finite count and a bound. When a
+ * block may hold a nonzero value, decode rows until one does: that decides
+ * D002 for the tensor, in one row in practice.
+ */
+static void
+screen_item(struct work *w)
+{
+	const struct gguf_file *f = w->job->f;
+	const struct gguf_tensor *t = &f->tensors[w->it->tensor];
+	const struct ggml_type_info *ti = ggml_type_get(t->type);
+	const struct kernel *k = kernel_find(KERNEL_DEQUANT, t->type,
+	    KERNEL_ORDER_AS_STORED);
+	uint64_t row_bytes = (uint64_t)t->ne[0] / ti->blck * ti->size, r;
+	const uint8_t *p = tensor_data(f, w->it->tensor) +
+	    w->it->row0 * row_bytes;
+	struct kernel_screen s = { 0, 0, false, false };
+
+	if (!kernel_screen(t->type, p, (size_t)(w->it->rows *
+	    (uint64_t)t->ne[0]), &s)) {
+		decode_item(w);	/* not reached: plan_items checked the type */
+		return;
+	}
+	w->part.nonfinite = s.nonfinite;
+	w->part.bound = s.bound;
+	w->part.nonzero = s.nonzero;
+	for (r = 0; s.maybe_nonzero && !w->part.nonzero && r < w->it->rows;
+	    r++) {
+		k->dequant(p + r * row_bytes, w->buf, (size_t)t->ne[0]);
+		w->part.nonzero = any_nonzero(w->buf, (size_t)t->ne[0]);
 	}
 }
 
@@ -611,8 +614,10 @@ finish(struct deep_stats *s)
 		    0;
 	} else
 		s->finite = s->count - s->nonfinite;
-	/* a block with an invalid scale is NaN, whatever its kernel wrote */
-	s->all_zero = s->all_zero && s->count > 0 && s->nonfinite == 0;
+	/* a block with an invalid scale is NaN, whatever its kernel wrote;
+	 * and what a truncated scan did not read is unknown */
+	s->all_zero = s->all_zero && s->count > 0 && s->nonfinite == 0 &&
+	    !s->truncated;
 }
 
 void

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "checks.h"
 #include "ggufw.h"
 #include "jsontree.h"
 #include "kernels.h"
@@ -480,4 +481,61 @@ Test(deep, portable_paths_find_nan, .init = force_portable)
 Test(deep, portable_light_scan_agrees, .init = force_portable)
 {
 	light_scan_agrees();
+}
+
+/*
+ * A file that shrinks while --deep reads it: the tensors past its new end
+ * are truncated (F032), and not all zero though every byte read was zero,
+ * both with the screens and with the full decoding.
+ */
+Test(deep, a_file_that_shrinks_is_truncated_not_zero)
+{
+	static const int64_t ne[] = { 4096, 64 };	/* 147 456 bytes */
+	struct ggufw_model m;
+	struct strbuf sb = STRBUF_INIT;
+	struct catalog cat;
+	struct gl_error err;
+	int full;
+
+	cr_assert(catalog_load_builtin(&cat, &err) == 0, "%s", err.msg);
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	ggufw_model_tensor(&m, "a.weight", 2, ne, 12, 256, 144);
+	ggufw_model_tensor(&m, "b.weight", 2, ne, 12, 256, 144);
+	ggufw_model_tensor(&m, "c.weight", 2, ne, 14, 256, 210);
+	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	for (full = 0; full < 2; full++) {
+		char *path = test_tmpfile(sb.buf, sb.len);
+		struct deep_stats st[3];
+		struct check_ctx c = { 0 };
+		struct diag_list dl;
+		struct gguf_file f;
+
+		diag_list_init(&dl, &cat);
+		cr_assert(gguf_open(&f, path, &err) == 0, "%s", err.msg);
+		gguf_parse(&f, &dl);
+		cr_assert(f.header_complete && f.tensors_n == 3);
+		/* keep a.weight and a page of b.weight */
+		cr_assert(truncate(path, (off_t)(f.data_offset +
+		    f.tensors[1].offset + 4096)) == 0);
+		deep_scan(&f, st, 2, full);
+		cr_assert(!st[0].truncated && st[0].all_zero);
+		cr_assert(st[1].truncated && !st[1].all_zero, "full %d", full);
+		cr_assert(st[2].truncated && !st[2].all_zero, "full %d", full);
+		c.file = &f;
+		c.deep = st;
+		check_deep(&c, &dl);
+		diag_finish(&dl);
+		cr_assert_eq(dl.n, 3, "full %d: %zu findings", full, dl.n);
+		cr_assert_str_eq(dl.v[0].rule->code, "D002");
+		cr_assert_str_eq(dl.v[1].rule->code, "F032");
+		cr_assert_str_eq(dl.v[2].rule->code, "F032");
+		diag_list_free(&dl);
+		gguf_close(&f);
+		unlink(path);
+		free(path);
+	}
+	strbuf_free(&sb);
+	ggufw_model_free(&m);
+	catalog_free(&cat);
 }
