@@ -143,6 +143,18 @@ bool kernel_screen(uint32_t type, const void *row, size_t n,
     struct kernel_screen *s);
 bool kernel_screen_has(uint32_t type);
 
+/*
+ * kernel_from_be: copy a row of n elements of type from a big-endian GGUF
+ * file (src) to dst in the little-endian layout every kernel reads, by the
+ * byte order gguf-py's gguf-convert-endian defines: the elements of F32,
+ * F16 and BF16, and the fp16 factors of Q4_0, Q8_0, Q4_K and Q6_K, swapped;
+ * MXFP4 as it is. Returns false, writing nothing, for any other type (a
+ * big-endian layout nobody defines) or an n that is not a multiple of the
+ * block size. kernel_be_known says which types it converts.
+ */
+bool kernel_from_be(uint32_t type, const void *src, void *dst, size_t n);
+bool kernel_be_known(uint32_t type);
+
 /* IEEE binary16 bits to f32: exact (subnormals, infinities, NaN kept). */
 float kernel_fp16_to_f32(uint16_t h);
 /* bfloat16 bits to f32: exact (the high half of the f32). */

@@ -319,8 +319,36 @@ struct work {
 	struct deep_job *job;
 	const struct item *it;
 	float *buf;		/* one row of floats */
+	uint8_t *le;		/* a big-endian file's item, converted */
+	size_t le_cap;
 	struct part part;
 };
+
+/*
+ * The bytes of the item's rows as the kernels read them: in place, or, in a
+ * big-endian file, converted into w->le (plan_items only decodes the types
+ * kernel_from_be converts).
+ */
+static const uint8_t *
+item_rows(struct work *w, uint64_t row_bytes)
+{
+	const struct gguf_file *f = w->job->f;
+	const struct gguf_tensor *t = &f->tensors[w->it->tensor];
+	const uint8_t *p = tensor_data(f, w->it->tensor) +
+	    w->it->row0 * row_bytes;
+	size_t bytes = (size_t)(w->it->rows * row_bytes);
+
+	if (!f->big_endian)
+		return p;
+	if (bytes > w->le_cap) {
+		free(w->le);
+		w->le = xmalloc(bytes);
+		w->le_cap = bytes;
+	}
+	kernel_from_be(t->type, p, w->le, (size_t)(w->it->rows *
+	    (uint64_t)t->ne[0]));
+	return w->le;
+}
 
 /* Whether any of v[0..n) is not zero (a NaN is not). */
 static bool
@@ -343,9 +371,9 @@ decode_item(struct work *w)
 	const struct kernel *k = kernel_find(KERNEL_DEQUANT, t->type,
 	    KERNEL_ORDER_AS_STORED);
 	uint64_t row_bytes = (uint64_t)t->ne[0] / ti->blck * ti->size, r;
-	const uint8_t *base = tensor_data(f, w->it->tensor);
+	const uint8_t *base = item_rows(w, row_bytes);
 
-	for (r = w->it->row0; r < w->it->row0 + w->it->rows; r++) {
+	for (r = 0; r < w->it->rows; r++) {
 		const uint8_t *row = base + r * row_bytes;
 
 		k->dequant(row, w->buf, (size_t)t->ne[0]);
@@ -370,8 +398,7 @@ screen_item(struct work *w)
 	const struct kernel *k = kernel_find(KERNEL_DEQUANT, t->type,
 	    KERNEL_ORDER_AS_STORED);
 	uint64_t row_bytes = (uint64_t)t->ne[0] / ti->blck * ti->size, r;
-	const uint8_t *p = tensor_data(f, w->it->tensor) +
-	    w->it->row0 * row_bytes;
+	const uint8_t *p = item_rows(w, row_bytes);
 	struct kernel_screen s = { 0, 0, false, false };
 
 	if (!kernel_screen(t->type, p, (size_t)(w->it->rows *
@@ -479,6 +506,7 @@ worker(void *arg)
 		}
 	}
 	free(w.buf);
+	free(w.le);
 	return NULL;
 }
 
@@ -536,7 +564,8 @@ plan_items(struct deep_job *job)
 			add_item(job, &cap, it);
 		}
 		if (kernel_find(KERNEL_DEQUANT, t->type,
-		    KERNEL_ORDER_AS_STORED) == NULL || t->nbytes == 0)
+		    KERNEL_ORDER_AS_STORED) == NULL || t->nbytes == 0 ||
+		    (f->big_endian && !kernel_be_known(t->type)))
 			continue;
 		s->scanned = s->dequantized = true;
 		s->exact = job->full || !kernel_screen_has(t->type);

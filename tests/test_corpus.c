@@ -22,75 +22,6 @@
 #include "shared_path.h"
 #include "testutil.h"
 
-struct corpus {
-	char **files;
-	size_t n;
-};
-
-static int
-str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int
-has_suffix(const char *s, const char *suf)
-{
-	size_t n = strlen(s), m = strlen(suf);
-
-	return n >= m && strcmp(s + n - m, suf) == 0;
-}
-
-/* Every .gguf one level below corpus/, sorted; skips when absent. */
-static void
-corpus_list(struct corpus *c)
-{
-	const char *shared = test_shared_dir();
-	char *top;
-	DIR *d, *sub;
-	struct dirent *e, *f;
-
-	memset(c, 0, sizeof *c);
-	if (shared == NULL)
-		cr_skip_test("../shared is absent: no corpus to compare with");
-	top = xasprintf("%s/corpus", shared);
-	d = opendir(top);
-	cr_assert(d != NULL, "cannot open %s", top);
-	while ((e = readdir(d)) != NULL) {
-		char *dir;
-
-		if (e->d_name[0] == '.')
-			continue;
-		dir = xasprintf("%s/%s", top, e->d_name);
-		if ((sub = opendir(dir)) != NULL) {
-			while ((f = readdir(sub)) != NULL) {
-				if (!has_suffix(f->d_name, ".gguf"))
-					continue;
-				c->files = xreallocarray(c->files, c->n + 1,
-				    sizeof *c->files);
-				c->files[c->n++] = xasprintf("%s/%s", dir,
-				    f->d_name);
-			}
-			closedir(sub);
-		}
-		free(dir);
-	}
-	closedir(d);
-	free(top);
-	qsort(c->files, c->n, sizeof *c->files, str_cmp);
-	cr_assert(c->n >= 20, "only %zu corpus files found", c->n);
-}
-
-static void
-corpus_free(struct corpus *c)
-{
-	size_t i;
-
-	for (i = 0; i < c->n; i++)
-		free(c->files[i]);
-	free(c->files);
-}
-
 static char *
 peer_path(const char *gguf)
 {
@@ -211,7 +142,7 @@ expected_codes(const char *path)
 
 	for (i = 0; i < sizeof corpus_expected / sizeof corpus_expected[0];
 	    i++)
-		if (has_suffix(path, corpus_expected[i].file))
+		if (str_has_suffix(path, corpus_expected[i].file))
 			return corpus_expected[i].codes;
 	return "";
 }
@@ -262,7 +193,7 @@ Test(corpus, no_errors_on_real_files)
 		cr_expect(test_errors(&t) == 0, "%s: %s", c.files[i],
 		    test_codes(&t));
 		cr_expect(t.res.file.header_complete, "%s", c.files[i]);
-		if (has_suffix(c.files[i], "-be.gguf"))
+		if (str_has_suffix(c.files[i], "-be.gguf"))
 			cr_expect(test_count(&t, "F005") == 1);
 		else
 			cr_expect(other_findings(&t) == 0, "%s: %s",
@@ -294,7 +225,7 @@ Test(corpus, unmapped_tensor_is_listed)
 		cr_assert(lint_file(c.files[i], &lo, &t.res, &err) == 0);
 		cr_expect(test_count(&t, "N005") + test_count(&t, "N006") <= 1,
 		    "%s: %s", c.files[i], test_codes(&t));
-		if (has_suffix(c.files[i], "llama-tiny-unmapped.gguf"))
+		if (str_has_suffix(c.files[i], "llama-tiny-unmapped.gguf"))
 			cr_expect(strstr(test_find(&t, "N001")->message,
 			    "model.layers.0.self_attn.rotary_emb.inv_freq") !=
 			    NULL);

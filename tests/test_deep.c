@@ -146,30 +146,30 @@ findings(const struct test_lint *t)
  * sums and no hash; and the same findings, word for word.
  */
 static void
-light_matches_full(const struct test_lint *a, const struct test_lint *b)
+light_matches_full(const struct test_lint *a, const struct test_lint *b,
+    const char *what)
 {
 	char *fa = findings(a), *fb = findings(b);
 	size_t i;
 
-	cr_assert(a->res.file.tensors_n > 0);
 	for (i = 0; i < a->res.file.tensors_n; i++) {
 		const struct deep_stats *x = &a->res.deep[i], *y = &b->res.deep[i];
 		double big = x->finite ? fmax(fabs(x->min), fabs(x->max)) : 0;
 
 		cr_assert(x->exact && x->scanned == y->scanned &&
-		    x->dequantized == y->dequantized, "tensor %zu", i);
-		cr_assert_str_eq(y->sha256, "");
+		    x->dequantized == y->dequantized, "%s: tensor %zu", what, i);
+		cr_assert_str_eq(y->sha256, "", "%s", what);
 		cr_assert(x->count == y->count && x->finite == y->finite &&
 		    x->nonfinite == y->nonfinite && x->all_zero == y->all_zero,
-		    "tensor %zu", i);
-		cr_assert(y->bound >= big && x->bound == big, "tensor %zu", i);
-		cr_assert(y->exact || y->bound <= DEEP_RANGE_LIMIT);
+		    "%s: tensor %zu", what, i);
+		cr_assert(y->bound >= big && x->bound == big, "%s: tensor %zu", what, i);
+		cr_assert(y->exact || y->bound <= DEEP_RANGE_LIMIT, "%s", what);
 		if (y->exact)
 			cr_assert(x->min == y->min && x->max == y->max &&
-			    x->zeros == y->zeros, "tensor %zu", i);
-		cr_assert(y->sum == 0 && y->sum_sq == 0);
+			    x->zeros == y->zeros, "%s: tensor %zu", what, i);
+		cr_assert(y->sum == 0 && y->sum_sq == 0, "%s", what);
 	}
-	cr_assert_str_eq(fa, fb);
+	cr_assert_str_eq(fa, fb, "%s", what);
 	free(fa);
 	free(fb);
 }
@@ -189,7 +189,8 @@ light_scan_agrees(void)
 
 	lint_deep(&a, path, 2);
 	lint_deep_full(&b, path, 2, false);
-	light_matches_full(&a, &b);
+	cr_assert(a.res.file.tensors_n > 0);
+	light_matches_full(&a, &b, path);
 	for (i = 0; i < a.res.file.tensors_n; i++) {
 		cr_assert_eq(strlen(a.res.deep[i].sha256), 64);
 		cr_assert(a.res.deep[i].sum_sq > 0);
@@ -202,7 +203,7 @@ light_scan_agrees(void)
 	lint_deep_full(&b, bad, 1, false);
 	cr_assert(test_count(&a, "D001") == 3 && test_count(&a, "D002") == 1 &&
 	    test_count(&a, "D003") == 1, "%s", test_codes(&a));
-	light_matches_full(&a, &b);
+	light_matches_full(&a, &b, "D-rule file");
 	test_lint_free(&a);
 	test_lint_free(&b);
 	unlink(bad);
@@ -273,7 +274,7 @@ Test(deep, screens_find_what_decoding_finds)
 
 	lint_deep(&a, path, 2);
 	lint_deep_full(&b, path, 2, false);
-	light_matches_full(&a, &b);
+	light_matches_full(&a, &b, "screen edge file");
 	cr_assert(about(&b, "D003", "big.weight") != NULL, "%s",
 	    test_codes(&b));
 	cr_assert(b.res.deep[0].exact && !b.res.deep[3].exact);
@@ -289,6 +290,27 @@ Test(deep, screens_find_what_decoding_finds)
 	test_lint_free(&b);
 	unlink(path);
 	free(path);
+}
+
+/* Every corpus file (real writers' output: F32, F16, BF16, legacy and
+ * k-quants): the screens and the full decoding agree. */
+Test(deep, light_scan_agrees_on_the_corpus)
+{
+	struct corpus c;
+	size_t i;
+
+	corpus_list(&c);
+	for (i = 0; i < c.n; i++) {
+		struct test_lint a, b;
+
+		lint_deep(&a, c.files[i], 2);
+		lint_deep_full(&b, c.files[i], 2, false);
+		if (a.res.deep != NULL)
+			light_matches_full(&a, &b, c.files[i]);
+		test_lint_free(&a);
+		test_lint_free(&b);
+	}
+	corpus_free(&c);
 }
 
 Test(deep, light_scan_agrees_with_the_full_one)
@@ -538,4 +560,91 @@ Test(deep, a_file_that_shrinks_is_truncated_not_zero)
 	strbuf_free(&sb);
 	ggufw_model_free(&m);
 	catalog_free(&cat);
+}
+
+/*
+ * A big-endian file and its little-endian twin (the same values; the data
+ * swapped as gguf-py swaps it) have the same statistics, with the full
+ * decoding and with the screens, and different hashes of their stored
+ * bytes. A type whose big-endian layout nobody defines (Q5_K) is hashed
+ * but not decoded.
+ */
+Test(deep, a_big_endian_file_reads_as_its_little_endian_twin)
+{
+	static const int64_t flat[] = { 512 }, rows[] = { 256, 2 };
+	static const struct { uint32_t type, blck, size; } ty[] = {
+		{ 0, 1, 4 }, { 1, 1, 2 }, { 30, 1, 2 }, { 2, 32, 18 },
+		{ 8, 32, 34 }, { 12, 256, 144 }, { 14, 256, 210 },
+		{ 13, 256, 176 },
+	};
+	struct ggufw_model le, be;
+	struct strbuf lb = STRBUF_INIT, bb = STRBUF_INIT;
+	uint64_t ld, bd;
+	char *lpath, *bpath, name[32];
+	struct test_lint a, b;
+	size_t i, n = sizeof ty / sizeof ty[0];
+	int full;
+
+	ggufw_model_init(&le, false, 32);
+	ggufw_model_init(&be, true, 32);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof name, "t%zu.weight", i);
+		ggufw_model_tensor(&le, name, ty[i].blck == 1 ? 1 : 2,
+		    ty[i].blck == 1 ? flat : rows, ty[i].type, ty[i].blck,
+		    ty[i].size);
+		ggufw_model_tensor(&be, name, ty[i].blck == 1 ? 1 : 2,
+		    ty[i].blck == 1 ? flat : rows, ty[i].type, ty[i].blck,
+		    ty[i].size);
+	}
+	ld = ggufw_model_finish(&le, &lb, GGUFW_DATA_RANDOM);
+	bd = ggufw_model_finish(&be, &bb, GGUFW_DATA_ZERO);
+	for (i = 0; i < n; i++) {
+		const uint8_t *src = (uint8_t *)lb.buf + ld + le.tensors[i].offset;
+		uint8_t *dst = (uint8_t *)bb.buf + bd + be.tensors[i].offset;
+
+		cr_assert_eq(le.tensors[i].offset, be.tensors[i].offset);
+		/* the conversion is its own inverse: it makes the twin */
+		if (!kernel_from_be(ty[i].type, src, dst, 512))
+			memcpy(dst, src, 512 / ty[i].blck * ty[i].size);
+	}
+	lpath = test_tmpfile(lb.buf, lb.len);
+	bpath = test_tmpfile(bb.buf, bb.len);
+	for (full = 0; full < 2; full++) {
+		lint_deep_full(&a, lpath, 2, full);
+		lint_deep_full(&b, bpath, 2, full);
+		cr_assert_eq(b.res.file.tensors_n, n);
+		for (i = 0; i < n; i++) {
+			const struct deep_stats *x = &a.res.deep[i];
+			const struct deep_stats *y = &b.res.deep[i];
+
+			cr_assert(x->dequantized, "t%zu", i);
+			if (ty[i].type == 13) {
+				cr_assert(!y->dequantized && y->scanned == full);
+				continue;
+			}
+			cr_assert(y->dequantized && x->count == 512 &&
+			    x->count == y->count && x->finite == 512 &&
+			    x->finite == y->finite && x->min == y->min &&
+			    x->max == y->max && x->zeros == y->zeros &&
+			    x->sum == y->sum && x->sum_sq == y->sum_sq &&
+			    x->bound == y->bound && x->all_zero == y->all_zero,
+			    "t%zu, full %d", i, full);
+			if (full)
+				cr_assert_str_neq(x->sha256, y->sha256);
+		}
+		cr_assert_eq(test_count(&a, "D001") + test_count(&a, "D003"), 0,
+		    "%s", test_codes(&a));
+		cr_assert_eq(test_count(&b, "D001") + test_count(&b, "D003"), 0,
+		    "%s", test_codes(&b));
+		test_lint_free(&a);
+		test_lint_free(&b);
+	}
+	unlink(lpath);
+	unlink(bpath);
+	free(lpath);
+	free(bpath);
+	strbuf_free(&lb);
+	strbuf_free(&bb);
+	ggufw_model_free(&le);
+	ggufw_model_free(&be);
 }

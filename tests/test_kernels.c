@@ -1452,3 +1452,89 @@ Test(kernels, screens_agree_with_the_dequantizers)
 	}
 	cr_assert_geq(screened, 19);
 }
+
+/* ---- big-endian files ---- */
+
+/*
+ * What gguf-py's gguf-convert-endian swaps, written out again for the test:
+ * the elements of the float types; d (and dmin) of Q4_0, Q8_0, Q4_K, Q6_K.
+ */
+static void
+swap_like_gguf_py(uint32_t type, uint8_t *p, size_t nblk)
+{
+	size_t size = ggml_type_get(type)->size, b;
+	int off[2] = { -1, -1 }, k;
+
+	if (type == KERNEL_TYPE_F32 || type == KERNEL_TYPE_F16 ||
+	    type == KERNEL_TYPE_BF16) {
+		for (b = 0; b < nblk; b++) {
+			uint8_t *e = p + b * size;
+
+			for (k = 0; k < (int)size / 2; k++) {
+				uint8_t t = e[k];
+
+				e[k] = e[size - 1 - (size_t)k];
+				e[size - 1 - (size_t)k] = t;
+			}
+		}
+		return;
+	}
+	if (type == KERNEL_TYPE_Q4_0 || type == KERNEL_TYPE_Q8_0)
+		off[0] = 0;
+	else if (type == KERNEL_TYPE_Q4_K)
+		off[0] = 0, off[1] = 2;
+	else if (type == KERNEL_TYPE_Q6_K)
+		off[0] = 208;
+	for (b = 0; b < nblk; b++)
+		for (k = 0; k < 2; k++)
+			if (off[k] >= 0) {
+				uint8_t *f = p + b * size + off[k], t = f[0];
+
+				f[0] = f[1];
+				f[1] = t;
+			}
+}
+
+/*
+ * kernel_from_be turns a big-endian row back into the little-endian one
+ * byte for byte, for the types gguf-py converts, and refuses the others
+ * (whose big-endian layout nobody defines) without writing.
+ */
+Test(kernels, big_endian_rows_convert_as_gguf_py_swaps_them)
+{
+	static const uint32_t known[] = {
+		KERNEL_TYPE_F32, KERNEL_TYPE_F16, KERNEL_TYPE_BF16,
+		KERNEL_TYPE_Q4_0, KERNEL_TYPE_Q8_0, KERNEL_TYPE_Q4_K,
+		KERNEL_TYPE_Q6_K, KERNEL_TYPE_MXFP4,
+	};
+	static uint8_t le[4 * 256 * 4], be[sizeof le], out[sizeof le];
+	uint64_t s = 0xe2d1a;
+	size_t i, k;
+
+	for (i = 0; i < sizeof known / sizeof known[0]; i++) {
+		const struct ggml_type_info *t = ggml_type_get(known[i]);
+		size_t nblk = t->blck == 1 ? 1024 : 4;
+
+		make_row(known[i], le, nblk, &s);
+		memcpy(be, le, nblk * t->size);
+		swap_like_gguf_py(known[i], be, nblk);
+		if (known[i] != KERNEL_TYPE_MXFP4)
+			cr_assert(memcmp(be, le, nblk * t->size) != 0, "%s",
+			    t->name);
+		cr_assert(kernel_be_known(known[i]), "%s", t->name);
+		cr_assert(kernel_from_be(known[i], be, out, nblk * t->blck));
+		cr_assert(memcmp(out, le, nblk * t->size) == 0, "%s", t->name);
+	}
+	for (k = 0; kernels[k].name != NULL; k++) {
+		bool listed = false;
+
+		for (i = 0; i < sizeof known / sizeof known[0]; i++)
+			listed |= kernels[k].type == known[i];
+		if (listed)
+			continue;
+		memset(out, 0xaa, sizeof out);
+		cr_assert(!kernel_be_known(kernels[k].type));
+		cr_assert(!kernel_from_be(kernels[k].type, le, out, 256));
+		cr_assert(out[0] == 0xaa && out[100] == 0xaa);
+	}
+}
