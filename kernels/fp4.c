@@ -8,6 +8,7 @@
  * exact in f32, so the dequantized values do not depend on rounding.
  */
 #include <assert.h>
+#include <math.h>
 
 #include "kernels-impl.h"
 
@@ -142,4 +143,19 @@ kernel_dot_nvfp4(const void *row, const float *x, size_t n)
 		acc += blk;
 	}
 	return (float)acc;
+}
+
+void
+kernel_mark_invalid(uint32_t type, const void *row, float *out, size_t n)
+{
+	const uint8_t *b = row;
+	size_t i;
+	int j;
+
+	if (type != KERNEL_TYPE_MXFP4)
+		return;
+	for (i = 0; i < n / 32; i++, b += 17, out += 32)
+		if (b[0] == 0xff)
+			for (j = 0; j < 32; j++)
+				out[j] = NAN;
 }

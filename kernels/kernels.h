@@ -144,6 +144,15 @@ bool kernel_screen(uint32_t type, const void *row, size_t n,
 bool kernel_screen_has(uint32_t type);
 
 /*
+ * kernel_mark_invalid: set to NaN the values out[0..n) of the blocks of a
+ * dequantized row whose scale is invalid: MXFP4's E8M0 0xFF, which is NaN
+ * but which the dequantizer decodes as ggml does (2^127). Other types have
+ * no invalid scale bytes; their rows are left alone.
+ */
+void kernel_mark_invalid(uint32_t type, const void *row, float *out,
+    size_t n);
+
+/*
  * kernel_from_be: copy a row of n elements of type from a big-endian GGUF
  * file (src) to dst in the little-endian layout every kernel reads, by the
  * byte order gguf-py's gguf-convert-endian defines: the elements of F32,

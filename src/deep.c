@@ -302,19 +302,6 @@ part_choose(void)
 #endif
 }
 
-/* MXFP4 blocks whose E8M0 scale is 0xFF (NaN): invalid, count them. */
-static uint64_t
-bad_scales(uint32_t type, const uint8_t *p, uint64_t blocks, unsigned size)
-{
-	uint64_t b, bad = 0;
-
-	if (type != 39)
-		return 0;
-	for (b = 0; b < blocks; b++)
-		bad += p[b * size] == 0xFF;
-	return bad;
-}
-
 struct work {
 	struct deep_job *job;
 	const struct item *it;
@@ -377,10 +364,9 @@ decode_item(struct work *w)
 		const uint8_t *row = base + r * row_bytes;
 
 		k->dequant(row, w->buf, (size_t)t->ne[0]);
+		kernel_mark_invalid(t->type, row, w->buf, (size_t)t->ne[0]);
 		(w->job->full ? part_rows : part_scan_rows)(&w->part, w->buf,
 		    (size_t)t->ne[0]);
-		w->part.nonfinite += bad_scales(t->type, row,
-		    row_bytes / ti->size, ti->size);
 	}
 }
 

@@ -25,7 +25,8 @@ struct deep_stats {
 	bool truncated;		/* the file shrank while it was read */
 	bool all_zero;		/* every value is zero (dequantized only) */
 	uint64_t count;		/* elements */
-	uint64_t nonfinite;	/* NaN/Inf values (or invalid block scales) */
+	uint64_t nonfinite;	/* NaN/Inf values; a block whose scale is
+				 * invalid (MXFP4 0xFF) counts all of its */
 	uint64_t zeros;		/* values equal to zero (exact only) */
 	uint64_t finite;	/* values min..rms are over */
 	double min, max;	/* over the finite values (exact only) */

@@ -382,8 +382,10 @@ bad_data_file(void)
 	p[m.tensors[1].offset + 34] = 0x00;
 	p[m.tensors[1].offset + 35] = 0x7c;
 	p[m.tensors[1].offset + 36] = 1;
-	/* mx.weight: scale 0xFF is NaN in E8M0 */
+	/* mx.weight: scale 0xFF is NaN in E8M0; quants 1 and 7 would decode
+	 * (as ggml does) to 2^127, finite but absurd, and 12 * 2^127 = Inf */
 	p[m.tensors[2].offset] = 0xff;
+	memset(p + m.tensors[2].offset + 1, 0x71, 16);
 	/* huge.weight: one value of 1e6; fine.weight: small values */
 	for (i = 0; i < 32; i++) {
 		float v = i == 5 ? 1e6f : 0.01f * (float)i, w = 0.5f - 0.02f *
@@ -426,6 +428,10 @@ Test(deep, d_rules_fire_where_they_should_and_only_there)
 	    != NULL);
 	cr_assert(about(&t, "D001", "q8.weight") != NULL);
 	cr_assert(about(&t, "D001", "mx.weight") != NULL);
+	/* its 32 values, once each: not its Inf values plus the block */
+	cr_assert(strstr(about(&t, "D001", "mx.weight")->message, "32 of 32")
+	    != NULL, "%s", about(&t, "D001", "mx.weight")->message);
+	cr_assert(about(&t, "D003", "mx.weight") == NULL);
 	cr_assert(about(&t, "D002", "zero.weight") != NULL);
 	cr_assert(about(&t, "D003", "huge.weight") != NULL);
 	cr_assert(about(&t, "D001", "fine.weight") == NULL);

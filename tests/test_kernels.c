@@ -1538,3 +1538,28 @@ Test(kernels, big_endian_rows_convert_as_gguf_py_swaps_them)
 		cr_assert(out[0] == 0xaa && out[100] == 0xaa);
 	}
 }
+
+/* An MXFP4 block whose scale is 0xFF (E8M0's NaN) is all NaN once marked;
+ * its neighbours, and every other type's values, stay as decoded. */
+Test(kernels, invalid_mxfp4_scales_mark_their_block_nan)
+{
+	uint8_t row[3 * 17];
+	float out[96], ref[96];
+	uint64_t s = 0x3f;
+	size_t i;
+
+	make_row(KERNEL_TYPE_MXFP4, row, 3, &s);
+	row[17] = 0xff;
+	must_find(KERNEL_DEQUANT, KERNEL_TYPE_MXFP4)->dequant(row, out, 96);
+	memcpy(ref, out, sizeof ref);
+	kernel_mark_invalid(KERNEL_TYPE_MXFP4, row, out, 96);
+	for (i = 0; i < 96; i++) {
+		if (i >= 32 && i < 64)
+			cr_assert(isnan(out[i]), "%zu", i);
+		else
+			cr_assert(out[i] == ref[i], "%zu", i);
+	}
+	memcpy(out, ref, sizeof out);
+	kernel_mark_invalid(KERNEL_TYPE_Q8_0, row, out, 32);
+	cr_assert(memcmp(out, ref, sizeof out) == 0);
+}
