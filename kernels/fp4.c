@@ -159,3 +159,71 @@ kernel_mark_invalid(uint32_t type, const void *row, float *out, size_t n)
 			for (j = 0; j < 32; j++)
 				out[j] = NAN;
 }
+
+/*
+ * The MXFP4 screen (kernels.h). A block's values are level * 2^(e - 128),
+ * products without rounding: a value is infinite only when it reaches
+ * 2^128, when |level| >= 2^(256 - e), so only in blocks with e of 253 or
+ * 254; and e = 0xFF is invalid, all NaN (kernel_mark_invalid). One pass
+ * takes the greatest e, four blocks a step; the rare block above 252 is
+ * counted value by value.
+ */
+static unsigned
+mxfp4_max_e(const uint8_t *b, size_t blocks)
+{
+	unsigned e0 = 0, e1 = 0, e2 = 0, e3 = 0;
+	size_t i;
+
+	for (i = 0; i + 4 <= blocks; i += 4, b += 68) {
+		e0 = b[0] > e0 ? b[0] : e0;
+		e1 = b[17] > e1 ? b[17] : e1;
+		e2 = b[34] > e2 ? b[34] : e2;
+		e3 = b[51] > e3 ? b[51] : e3;
+	}
+	for (; i < blocks; i++, b += 17)
+		e0 = b[0] > e0 ? b[0] : e0;
+	e0 = e0 > e1 ? e0 : e1;
+	e2 = e2 > e3 ? e2 : e3;
+	return e0 > e2 ? e0 : e2;
+}
+
+/* The non-finite values of one block with e > 252. */
+static unsigned
+mxfp4_block_nonfinite(const uint8_t *b)
+{
+	unsigned n = 0, j;
+
+	if (b[0] == 0xff)
+		return 32;
+	for (j = 0; j < 16; j++) {
+		int lo = fp4_levels[b[1 + j] & 15], hi = fp4_levels[b[1 + j] >> 4];
+
+		n += (unsigned)((lo < 0 ? -lo : lo) >= 1 << (256 - b[0]));
+		n += (unsigned)((hi < 0 ? -hi : hi) >= 1 << (256 - b[0]));
+	}
+	return n;
+}
+
+void
+kernel_screen_mxfp4(const uint8_t *b, size_t blocks, struct kernel_screen *s)
+{
+	unsigned e = mxfp4_max_e(b, blocks);
+	size_t i;
+
+	if (e > 252) {
+		for (e = 0, i = 0; i < blocks; i++) {
+			const uint8_t *blk = b + 17 * i;
+
+			if (blk[0] > 252)
+				s->nonfinite += mxfp4_block_nonfinite(blk);
+			if (blk[0] != 0xff) {
+				e = blk[0] > e ? blk[0] : e;
+				s->maybe_nonzero = true;
+			}
+		}
+	} else
+		s->maybe_nonzero |= blocks > 0;
+	/* the largest level, 12, at the largest valid scale */
+	if (s->maybe_nonzero)
+		s->bound = fmax(s->bound, ldexp(12.0, (int)e - 128));
+}

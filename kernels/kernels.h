@@ -118,12 +118,13 @@ int kernel_relayout_feed(uint32_t type, const void *src, void *dst,
 
 /*
  * The screens: what the D rules need to know of a row's values, from the
- * blocks' fp16 factors alone (the float types: from each value's bits),
+ * blocks' fp16 factors (MXFP4: E8M0 scales) alone (the float types: from
+ * each value's bits),
  * without decoding it. kernel_screen adds what a row of n elements of type
  * holds to *s (start from a zeroed one):
  *  - nonfinite: how many of its values the dequantizer makes NaN or
- *    infinite. Exact: a block's values all are when one of its factors is,
- *    and none are otherwise;
+ *    infinite (and kernel_mark_invalid NaN). Exact: a block's values all
+ *    are when one of its fp16 factors is, and none are otherwise;
  *  - bound: no finite value's magnitude exceeds it (for the float types it
  *    is the largest magnitude);
  *  - maybe_nonzero false: every finite value is zero; nonzero true: some

@@ -248,7 +248,8 @@ bool
 kernel_screen_has(uint32_t type)
 {
 	return type == KERNEL_TYPE_F32 || type == KERNEL_TYPE_F16 ||
-	    type == KERNEL_TYPE_BF16 || block_screen_find(type) != NULL;
+	    type == KERNEL_TYPE_BF16 || type == KERNEL_TYPE_MXFP4 ||
+	    block_screen_find(type) != NULL;
 }
 
 bool
@@ -263,7 +264,13 @@ kernel_screen(uint32_t type, const void *row, size_t n,
 		screen_floats(type, row, n, s);
 		return true;
 	}
-	if (bs == NULL || ti == NULL || n % ti->blck != 0)
+	if (ti == NULL || ti->blck == 0 || n % ti->blck != 0)
+		return false;
+	if (type == KERNEL_TYPE_MXFP4) {
+		kernel_screen_mxfp4(row, n / ti->blck, s);
+		return true;
+	}
+	if (bs == NULL)
 		return false;
 	screen_blocks(bs, row, n / ti->blck, ti->size, ti->blck, s);
 	return true;

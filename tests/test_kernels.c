@@ -1309,6 +1309,7 @@ decode_truth(uint32_t type, const uint8_t *row, size_t n, float *out,
 	size_t i;
 
 	must_find(KERNEL_DEQUANT, type)->dequant(row, out, n);
+	kernel_mark_invalid(type, row, out, n);	/* what --deep decodes */
 	memset(t, 0, sizeof *t);
 	for (i = 0; i < n; i++) {
 		if (!isfinite(out[i])) {
@@ -1352,6 +1353,20 @@ screen_row(uint32_t type, uint8_t *row, size_t nblk, int fill, int mode,
 				row[t->size * i] = row[t->size * i + 1] = 0;
 			row[t->size * (i + 1) - 2] = (uint8_t)h;
 			row[t->size * (i + 1) - 1] = (uint8_t)(h >> 8);
+		}
+		return;
+	}
+	if (type == KERNEL_TYPE_MXFP4) {	/* mode 1: all invalid */
+		static const uint8_t edge_e[] = {
+			0, 1, 2, 127, 128, 200, 252, 253, 254, 255,
+		};
+
+		for (i = 0; i < nblk; i++) {
+			uint64_t r = rng_next(s);
+
+			row[17 * i] = mode == 1 ? 0xff : mode == 2 ?
+			    (uint8_t)(252 + r % 3) : r % 3 == 0 ?
+			    edge_e[(r >> 8) % 10] : (uint8_t)(r >> 16);
 		}
 		return;
 	}
@@ -1405,9 +1420,9 @@ screen_check(uint32_t type, const uint8_t *row, size_t n, float *out,
 /*
  * Every type with a screen, on rows of random, constant and extreme bytes
  * with factors at the edges: the screen counts exactly the values the
- * dequantizer makes NaN or infinite, no finite value passes its bound,
- * zero factors mean zero values; and the bound is tight: some row reaches
- * it (TQ1_0's trits reach half of it).
+ * dequantizer makes NaN or infinite (with MXFP4's invalid scales marked),
+ * no finite value passes its bound, zero factors mean zero values; and the
+ * bound is tight: some row reaches it (TQ1_0's trits reach half of it).
  */
 Test(kernels, screens_agree_with_the_dequantizers)
 {
@@ -1450,7 +1465,7 @@ Test(kernels, screens_agree_with_the_dequantizers)
 		cr_log_info("screen %s: the values reach %.6f of the bound",
 		    t->name, tight);
 	}
-	cr_assert_geq(screened, 19);
+	cr_assert_geq(screened, 20);
 }
 
 /* ---- big-endian files ---- */
