@@ -349,24 +349,42 @@ any_nonzero(const float *v, size_t n)
 	return false;
 }
 
+/* What a decoding or screening item reads. */
+struct item_view {
+	uint32_t type;
+	size_t ne0;			/* elements a row */
+	uint64_t row_bytes;
+	const struct kernel *k;		/* the type's dequantizer */
+	const uint8_t *rows;		/* as the kernels read them */
+};
+
+static void
+item_view(struct work *w, struct item_view *v)
+{
+	const struct gguf_tensor *t = &w->job->f->tensors[w->it->tensor];
+	const struct ggml_type_info *ti = ggml_type_get(t->type);
+
+	v->type = t->type;
+	v->ne0 = (size_t)t->ne[0];
+	v->row_bytes = (uint64_t)t->ne[0] / ti->blck * ti->size;
+	v->k = kernel_find(KERNEL_DEQUANT, t->type, KERNEL_ORDER_AS_STORED);
+	v->rows = item_rows(w, v->row_bytes);
+}
+
 static void
 decode_item(struct work *w)
 {
-	const struct gguf_file *f = w->job->f;
-	const struct gguf_tensor *t = &f->tensors[w->it->tensor];
-	const struct ggml_type_info *ti = ggml_type_get(t->type);
-	const struct kernel *k = kernel_find(KERNEL_DEQUANT, t->type,
-	    KERNEL_ORDER_AS_STORED);
-	uint64_t row_bytes = (uint64_t)t->ne[0] / ti->blck * ti->size, r;
-	const uint8_t *base = item_rows(w, row_bytes);
+	struct item_view v;
+	uint64_t r;
 
+	item_view(w, &v);
 	for (r = 0; r < w->it->rows; r++) {
-		const uint8_t *row = base + r * row_bytes;
+		const uint8_t *row = v.rows + r * v.row_bytes;
 
-		k->dequant(row, w->buf, (size_t)t->ne[0]);
-		kernel_mark_invalid(t->type, row, w->buf, (size_t)t->ne[0]);
+		v.k->dequant(row, w->buf, v.ne0);
+		kernel_mark_invalid(v.type, row, w->buf, v.ne0);
 		(w->job->full ? part_rows : part_scan_rows)(&w->part, w->buf,
-		    (size_t)t->ne[0]);
+		    v.ne0);
 	}
 }
 
@@ -378,17 +396,13 @@ decode_item(struct work *w)
 static void
 screen_item(struct work *w)
 {
-	const struct gguf_file *f = w->job->f;
-	const struct gguf_tensor *t = &f->tensors[w->it->tensor];
-	const struct ggml_type_info *ti = ggml_type_get(t->type);
-	const struct kernel *k = kernel_find(KERNEL_DEQUANT, t->type,
-	    KERNEL_ORDER_AS_STORED);
-	uint64_t row_bytes = (uint64_t)t->ne[0] / ti->blck * ti->size, r;
-	const uint8_t *p = item_rows(w, row_bytes);
 	struct kernel_screen s = { 0, 0, false, false };
+	struct item_view v;
+	uint64_t r;
 
-	if (!kernel_screen(t->type, p, (size_t)(w->it->rows *
-	    (uint64_t)t->ne[0]), &s)) {
+	item_view(w, &v);
+	if (!kernel_screen(v.type, v.rows, (size_t)(w->it->rows * v.ne0),
+	    &s)) {
 		decode_item(w);	/* not reached: plan_items checked the type */
 		return;
 	}
@@ -397,8 +411,8 @@ screen_item(struct work *w)
 	w->part.nonzero = s.nonzero;
 	for (r = 0; s.maybe_nonzero && !w->part.nonzero && r < w->it->rows;
 	    r++) {
-		k->dequant(p + r * row_bytes, w->buf, (size_t)t->ne[0]);
-		w->part.nonzero = any_nonzero(w->buf, (size_t)t->ne[0]);
+		v.k->dequant(v.rows + r * v.row_bytes, w->buf, v.ne0);
+		w->part.nonzero = any_nonzero(w->buf, v.ne0);
 	}
 }
 
