@@ -227,3 +227,28 @@ kernel_screen_mxfp4(const uint8_t *b, size_t blocks, struct kernel_screen *s)
 	if (s->maybe_nonzero)
 		s->bound = fmax(s->bound, ldexp(12.0, (int)e - 128));
 }
+
+/*
+ * The NVFP4 screen: a value is level * d[s], exact (d has 4 significant
+ * bits, a level 3), at most 12 * 240 in magnitude: never infinite, and
+ * every scale byte is valid. The bound is 12 times the largest scale.
+ * fp4_ue4m3_half grows with u & 0x7f, but for 0x7f itself (zero; 0xff is
+ * not), so the largest scale is found on that key, in integers.
+ */
+void
+kernel_screen_nvfp4(const uint8_t *b, size_t blocks, struct kernel_screen *s)
+{
+	unsigned top = 0, key;
+	size_t i;
+	int k;
+	float d;
+
+	for (i = 0; i < blocks; i++, b += 36)
+		for (k = 0; k < 4; k++) {
+			key = b[k] == 0x7f ? 0 : b[k] & 0x7fu;
+			top = key > top ? key : top;
+		}
+	d = fp4_ue4m3_half(top == 0x7f ? 0xff : (uint8_t)top);
+	s->bound = fmax(s->bound, 12.0 * d);
+	s->maybe_nonzero |= d != 0.0f;
+}

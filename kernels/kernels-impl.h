@@ -114,8 +114,10 @@ float kernel_dot_tq2_0(const void *row, const float *x, size_t n);
 /* fp4.c */
 void kernel_dequant_mxfp4(const void *row, float *out, size_t n);
 float kernel_dot_mxfp4(const void *row, const float *x, size_t n);
-/* the MXFP4 screen (fp4.c; kernel_screen dispatches to it) */
+/* the MXFP4 and NVFP4 screens (fp4.c; kernel_screen dispatches to them) */
 void kernel_screen_mxfp4(const uint8_t *b, size_t blocks,
+    struct kernel_screen *s);
+void kernel_screen_nvfp4(const uint8_t *b, size_t blocks,
     struct kernel_screen *s);
 void kernel_dequant_nvfp4(const void *row, float *out, size_t n);
 float kernel_dot_nvfp4(const void *row, const float *x, size_t n);

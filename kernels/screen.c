@@ -249,6 +249,7 @@ kernel_screen_has(uint32_t type)
 {
 	return type == KERNEL_TYPE_F32 || type == KERNEL_TYPE_F16 ||
 	    type == KERNEL_TYPE_BF16 || type == KERNEL_TYPE_MXFP4 ||
+	    type == KERNEL_TYPE_NVFP4 ||
 	    block_screen_find(type) != NULL;
 }
 
@@ -266,8 +267,9 @@ kernel_screen(uint32_t type, const void *row, size_t n,
 	}
 	if (ti == NULL || ti->blck == 0 || n % ti->blck != 0)
 		return false;
-	if (type == KERNEL_TYPE_MXFP4) {
-		kernel_screen_mxfp4(row, n / ti->blck, s);
+	if (type == KERNEL_TYPE_MXFP4 || type == KERNEL_TYPE_NVFP4) {
+		(type == KERNEL_TYPE_MXFP4 ? kernel_screen_mxfp4 :
+		    kernel_screen_nvfp4)(row, n / ti->blck, s);
 		return true;
 	}
 	if (bs == NULL)
