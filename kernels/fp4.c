@@ -196,7 +196,8 @@ mxfp4_block_nonfinite(const uint8_t *b)
 	if (b[0] == 0xff)
 		return 32;
 	for (j = 0; j < 16; j++) {
-		int lo = fp4_levels[b[1 + j] & 15], hi = fp4_levels[b[1 + j] >> 4];
+		int lo = fp4_levels[b[1 + j] & 15];
+		int hi = fp4_levels[b[1 + j] >> 4];
 
 		n += (unsigned)((lo < 0 ? -lo : lo) >= 1 << (256 - b[0]));
 		n += (unsigned)((hi < 0 ? -hi : hi) >= 1 << (256 - b[0]));

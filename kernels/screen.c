@@ -40,10 +40,10 @@ static const struct block_screen {
 	{ KERNEL_TYPE_Q8_0, 0, 0, 128, 0 },		/* int8 q */
 	{ KERNEL_TYPE_Q1_0, 0, 0, 1, 0 },		/* +d or -d */
 	{ KERNEL_TYPE_Q2_0, 0, 0, 2, 0 },		/* q - 1 in -1..2 */
-	{ KERNEL_TYPE_Q2_K, 80, 82, 45, 15 },		/* sc, m <= 15; q <= 3 */
+	{ KERNEL_TYPE_Q2_K, 80, 82, 45, 15 },	/* sc, m <= 15; q <= 3 */
 	{ KERNEL_TYPE_Q3_K, 108, 108, 128, 0 },	/* sc - 32, q in -4..3 */
-	{ KERNEL_TYPE_Q4_K, 0, 2, 945, 63 },		/* sc, m <= 63; q <= 15 */
-	{ KERNEL_TYPE_Q5_K, 0, 2, 1953, 63 },		/* sc, m <= 63; q <= 31 */
+	{ KERNEL_TYPE_Q4_K, 0, 2, 945, 63 },	/* sc, m <= 63; q <= 15 */
+	{ KERNEL_TYPE_Q5_K, 0, 2, 1953, 63 },	/* sc, m <= 63; q <= 31 */
 	{ KERNEL_TYPE_Q6_K, 208, 208, 4096, 0 },	/* int8 sc, q - 32 */
 	{ KERNEL_TYPE_IQ4_NL, 0, 0, 127, 0 },		/* L in -127..113 */
 	{ KERNEL_TYPE_IQ4_XS, 0, 0, 4064, 0 },		/* (ls - 32)*L */

@@ -515,7 +515,8 @@ add_item(struct deep_job *job, size_t *cap, struct item it)
 {
 	if (job->n_items == *cap) {
 		*cap = *cap ? *cap * 2 : 64;
-		job->items = xreallocarray(job->items, *cap, sizeof *job->items);
+		job->items = xreallocarray(job->items, *cap,
+		    sizeof *job->items);
 	}
 	job->items[job->n_items++] = it;
 }

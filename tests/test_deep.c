@@ -153,16 +153,19 @@ light_matches_full(const struct test_lint *a, const struct test_lint *b,
 	size_t i;
 
 	for (i = 0; i < a->res.file.tensors_n; i++) {
-		const struct deep_stats *x = &a->res.deep[i], *y = &b->res.deep[i];
+		const struct deep_stats *x = &a->res.deep[i];
+		const struct deep_stats *y = &b->res.deep[i];
 		double big = x->finite ? fmax(fabs(x->min), fabs(x->max)) : 0;
 
 		cr_assert(x->exact && x->scanned == y->scanned &&
-		    x->dequantized == y->dequantized, "%s: tensor %zu", what, i);
+		    x->dequantized == y->dequantized, "%s: tensor %zu", what,
+		    i);
 		cr_assert_str_eq(y->sha256, "", "%s", what);
 		cr_assert(x->count == y->count && x->finite == y->finite &&
 		    x->nonfinite == y->nonfinite && x->all_zero == y->all_zero,
 		    "%s: tensor %zu", what, i);
-		cr_assert(y->bound >= big && x->bound == big, "%s: tensor %zu", what, i);
+		cr_assert(y->bound >= big && x->bound == big, "%s: tensor %zu",
+		    what, i);
 		cr_assert(y->exact || y->bound <= DEEP_RANGE_LIMIT, "%s", what);
 		if (y->exact)
 			cr_assert(x->min == y->min && x->max == y->max &&
@@ -605,7 +608,8 @@ Test(deep, a_big_endian_file_reads_as_its_little_endian_twin)
 	ld = ggufw_model_finish(&le, &lb, GGUFW_DATA_RANDOM);
 	bd = ggufw_model_finish(&be, &bb, GGUFW_DATA_ZERO);
 	for (i = 0; i < n; i++) {
-		const uint8_t *src = (uint8_t *)lb.buf + ld + le.tensors[i].offset;
+		const uint8_t *src = (uint8_t *)lb.buf + ld +
+		    le.tensors[i].offset;
 		uint8_t *dst = (uint8_t *)bb.buf + bd + be.tensors[i].offset;
 
 		cr_assert_eq(le.tensors[i].offset, be.tensors[i].offset);
@@ -625,7 +629,8 @@ Test(deep, a_big_endian_file_reads_as_its_little_endian_twin)
 
 			cr_assert(x->dequantized, "t%zu", i);
 			if (ty[i].type == 13) {
-				cr_assert(!y->dequantized && y->scanned == full);
+				cr_assert(!y->dequantized &&
+				    y->scanned == full);
 				continue;
 			}
 			cr_assert(y->dequantized && x->count == 512 &&
