@@ -1,6 +1,7 @@
 /*
  * screen.c - the screens (see kernels.h): what a run of blocks can hold,
- * from their fp16 factors alone, for the D rules.
+ * from their scales alone, for the D rules. MXFP4's and NVFP4's (8-bit
+ * scales) are in fp4.c, beside their level table.
  *
  * Every dequantizer of a block with fp16 factors computes y from a factor
  * d (and, for some, a second one m) times small integers: a sub-block
