@@ -95,7 +95,7 @@ f="$tmp/llama-1b-data.gguf"
 "$gen" "$f" 1b-data >/dev/null
 size=$(stat -c %s "$f")
 cat "$f" >/dev/null; cat "$f" >/dev/null	# into the page cache
-runs=3
+runs=10
 c=$(wall_us cat "$f")
 g=$(wall_us "$gguflint" --no-config --deep "$f")
 gr=$(peak_kib "$gguflint" --no-config --deep "$f")
