@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "ggufw.h"
-#include "util.h"
+#include "base/util.h"
 
 struct gen_shape {
 	const char *arg;

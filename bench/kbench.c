@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "captable.h"
-#include "ggml-types.h"
-#include "kernels.h"
-#include "sha256.h"
-#include "util.h"
+#include "target/captable.h"
+#include "kernels/ggml-types.h"
+#include "kernels/kernels.h"
+#include "base/sha256.h"
+#include "base/util.h"
 
 #define ROW 4096		/* elements per row: every block size divides */
 #define ROWS 64

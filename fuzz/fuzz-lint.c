@@ -11,9 +11,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "captable.h"
+#include "target/captable.h"
 #include "lint.h"
-#include "report.h"
+#include "report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

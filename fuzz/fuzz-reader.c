@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "catalog.h"
-#include "gguf.h"
-#include "report.h"
+#include "findings/catalog.h"
+#include "reader/gguf.h"
+#include "report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

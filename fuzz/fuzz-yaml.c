@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "captable.h"
-#include "configfile.h"
-#include "declrule.h"
+#include "target/captable.h"
+#include "cli/configfile.h"
+#include "checks/declrule.h"
 #include "lint.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

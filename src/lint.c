@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks.h"
-#include "guard.h"
+#include "checks/checks.h"
+#include "base/guard.h"
 #include "lint.h"
 
 struct run_args {

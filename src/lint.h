@@ -6,14 +6,14 @@
 #ifndef GGUFLINT_LINT_H
 #define GGUFLINT_LINT_H
 
-#include "arch.h"
-#include "deep.h"
-#include "diag.h"
-#include "gguf.h"
-#include "plan.h"
-#include "policy.h"
-#include "profile.h"
-#include "resolve.h"
+#include "facts/arch.h"
+#include "reader/deep.h"
+#include "findings/diag.h"
+#include "reader/gguf.h"
+#include "plan/plan.h"
+#include "findings/policy.h"
+#include "target/profile.h"
+#include "plan/resolve.h"
 
 struct lint_options {
 	const struct catalog *cat;

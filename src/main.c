@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 
-#include "options.h"
-#include "run.h"
+#include "cli/options.h"
+#include "cli/session.h"
 
 int
 main(int argc, char **argv)

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* GGUF value type ids (gguf.h, enum gguf_type). */
 enum ggufw_type {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "builtin.h"
+#include "data/builtin.h"
 #include "golden.h"
 #include "ggufw.h"
 #include "testutil.h"

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "base/util.h"
 
 enum tiny_eps {
 	TINY_EPS_F32 = 0,	/* layer_norm_rms_epsilon as FLOAT32 */

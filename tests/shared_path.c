@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 
 #include "shared_path.h"
-#include "util.h"
+#include "base/util.h"
 
 static bool
 is_dir(const char *path)

@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
+#include "findings/diag.h"
 #include "ggufw.h"
-#include "guard.h"
+#include "base/guard.h"
 #include "testutil.h"
 
 #define N_RECORDS 200000

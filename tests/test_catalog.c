@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "builtin.h"
-#include "catalog.h"
+#include "data/builtin.h"
+#include "findings/catalog.h"
 #include "testutil.h"
 
 Test(catalog, builtin_loads_with_every_field)
@@ -120,31 +120,26 @@ Test(catalog, data_directory_overrides_the_builtin_copy)
 	free(file);
 }
 
-/* The text of every C file in src/, for the drift check. */
+/* The text of every C file below src/, for the drift check. */
 static char *
 source_text(void)
 {
 	struct strbuf all = STRBUF_INIT;
 	char *dir = xasprintf("%s/src", test_srcdir());
-	struct dirent *e;
-	DIR *d = opendir(dir);
+	size_t i, n;
+	char **paths = test_tree_files(dir, ".c", &n);
 
-	cr_assert(d != NULL, "cannot open %s", dir);
-	while ((e = readdir(d)) != NULL) {
-		size_t n = strlen(e->d_name), len;
-		char *path, *text;
+	for (i = 0; i < n; i++) {
+		char *text;
+		size_t len;
 		struct gl_error err;
 
-		if (n < 3 || strcmp(e->d_name + n - 2, ".c") != 0)
-			continue;
-		path = xasprintf("%s/%s", dir, e->d_name);
-		cr_assert(read_whole_file(path, 1u << 24, &text, &len, &err)
-		    == 0, "%s", err.msg);
+		cr_assert(read_whole_file(paths[i], 1u << 24, &text, &len,
+		    &err) == 0, "%s", err.msg);
 		strbuf_add(&all, text, len);
 		free(text);
-		free(path);
 	}
-	closedir(d);
+	test_tree_files_free(paths, n);
 	free(dir);
 	return strbuf_detach(&all);
 }

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "builtin.h"
+#include "data/builtin.h"
 #include "ggufw.h"
 #include "jsontree.h"
 #include "testutil.h"

@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "builtin.h"
+#include "data/builtin.h"
 #include "jsontree.h"
-#include "report.h"
+#include "report/report.h"
 #include "shared_path.h"
 #include "testutil.h"
 

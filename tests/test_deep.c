@@ -14,12 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "builtin.h"
-#include "checks.h"
+#include "data/builtin.h"
+#include "checks/checks.h"
 #include "ggufw.h"
 #include "jsontree.h"
-#include "kernels.h"
-#include "sha256.h"
+#include "kernels/kernels.h"
+#include "base/sha256.h"
 #include "shared_path.h"
 #include "testutil.h"
 

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enc.h"
-#include "util.h"
+#include "base/enc.h"
+#include "base/util.h"
 
 /* The UTF-8 encoding of U+FFFD REPLACEMENT CHARACTER. */
 #define R "\xef\xbf\xbd"

@@ -19,7 +19,7 @@
 #include "ggufw.h"
 #include "jsontree.h"
 #include "shared_path.h"
-#include "util.h"
+#include "base/util.h"
 
 /*
  * Helpers.

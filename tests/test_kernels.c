@@ -16,16 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin.h"
-#include "catalog.h"
-#include "diag.h"
-#include "ggml-types.h"
-#include "gguf.h"
+#include "data/builtin.h"
+#include "findings/catalog.h"
+#include "findings/diag.h"
+#include "kernels/ggml-types.h"
+#include "reader/gguf.h"
 #include "jsontree.h"
-#include "kernels.h"
-#include "sha256.h"
+#include "kernels/kernels.h"
+#include "base/sha256.h"
 #include "shared_path.h"
-#include "util.h"
+#include "base/util.h"
 
 /*
  * The agreement a dot kernel must reach with kernel_reference_dot:

@@ -16,10 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "builtin.h"
+#include "data/builtin.h"
 #include "golden.h"
 #include "ggufw.h"
-#include "names.h"
+#include "facts/names.h"
 #include "testutil.h"
 
 static void

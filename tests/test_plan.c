@@ -19,13 +19,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "arch.h"
+#include "facts/arch.h"
 #include "ggufw.h"
 #include "jsontree.h"
-#include "kvtype.h"
+#include "target/kvtype.h"
 #include "lint.h"
-#include "plan.h"
-#include "profile.h"
+#include "plan/plan.h"
+#include "target/profile.h"
 #include "shared_path.h"
 #include "testutil.h"
 

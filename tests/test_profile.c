@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "builtin.h"
-#include "profile.h"
+#include "data/builtin.h"
+#include "target/profile.h"
 #include "testutil.h"
 
 /* The built-in profiles this version ships (sorted). */

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ggml-types.h"
+#include "kernels/ggml-types.h"
 #include "ggufw.h"
 #include "testutil.h"
 

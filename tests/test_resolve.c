@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "captable.h"
-#include "ggml-types.h"
+#include "target/captable.h"
+#include "kernels/ggml-types.h"
 #include "ggufw.h"
-#include "resolve.h"
+#include "plan/resolve.h"
 #include "testutil.h"
 
 /* Every non-dense encoding with kernels, by ggml type id. */

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sha256.h"
-#include "util.h"
+#include "base/sha256.h"
+#include "base/util.h"
 
 /* digest_hex: one-shot digest of p[0..n) as 64 hex digits in out. */
 static void

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin.h"
-#include "catalog.h"
-#include "util.h"
-#include "yamlutil.h"
+#include "data/builtin.h"
+#include "findings/catalog.h"
+#include "base/util.h"
+#include "data/yamlutil.h"
 
 static void
 assert_marks_equal(const yaml_mark_t *a, const yaml_mark_t *b,

@@ -4,16 +4,18 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 char *
 test_tmpfile(const void *p, size_t n)
@@ -189,6 +191,64 @@ test_run_free(struct test_run *r)
 	free(r->out);
 	free(r->err);
 	memset(r, 0, sizeof *r);
+}
+
+static void
+tree_walk(const char *dir, const char *suffix, char ***paths, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t sl = strlen(suffix);
+
+	cr_assert(d != NULL, "cannot open %s", dir);
+	while ((e = readdir(d)) != NULL) {
+		size_t len = strlen(e->d_name);
+		char *path;
+		struct stat st;
+
+		if (e->d_name[0] == '.')
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		cr_assert(stat(path, &st) == 0, "cannot stat %s", path);
+		if (S_ISDIR(st.st_mode)) {
+			tree_walk(path, suffix, paths, n);
+			free(path);
+		} else if (len >= sl &&
+		    strcmp(e->d_name + len - sl, suffix) == 0) {
+			*paths = xreallocarray(*paths, *n + 1, sizeof **paths);
+			(*paths)[(*n)++] = path;
+		} else
+			free(path);
+	}
+	closedir(d);
+}
+
+static int
+cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **
+test_tree_files(const char *root, const char *suffix, size_t *n)
+{
+	char **paths = NULL;
+
+	*n = 0;
+	tree_walk(root, suffix, &paths, n);
+	if (*n > 1)
+		qsort(paths, *n, sizeof *paths, cmp_path);
+	return paths;
+}
+
+void
+test_tree_files_free(char **paths, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
 }
 
 const char *

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "catalog.h"
+#include "findings/catalog.h"
 #include "lint.h"
 
 /* An in-process lint of one buffer (written to a temporary file). */
@@ -50,6 +50,14 @@ struct test_run {
 void test_run_bin(struct test_run *r, const char *const argv[],
     const char *stdout_path, unsigned long long as_limit);
 void test_run_free(struct test_run *r);
+
+/*
+ * test_tree_files: the paths of the files below root (recursively, hidden
+ * entries skipped) whose names end in suffix, sorted; *n is their count.
+ * The caller frees each path and the array (test_tree_files_free).
+ */
+char **test_tree_files(const char *root, const char *suffix, size_t *n);
+void test_tree_files_free(char **paths, size_t n);
 
 /* test_srcdir: $GGUFLINT_SRCDIR or "." */
 const char *test_srcdir(void);

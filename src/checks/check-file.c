@@ -1,0 +1,115 @@
+/*
+ * check-file.c - F family checks on the parsed header's layout: the data
+ * section and each tensor's data lie inside the file, offsets are aligned,
+ * contiguous and in order (as llama.cpp has required since 2025-01), and
+ * the padding before the data is zero.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+
+#include "checks/checks.h"
+
+static void
+check_padding(const struct gguf_file *f, struct diag_list *dl)
+{
+	uint64_t end = f->data_offset < f->size ? f->data_offset : f->size;
+	uint64_t i;
+
+	if (f->tensors_n == 0)
+		return;		/* no data section, so no padding */
+	for (i = f->infos_end; i < end; i++) {
+		if (f->map[i] != 0) {
+			diag_add(dl, "F029", i, SUBJECT_NONE, NULL, 0,
+			    "padding byte 0x%02x at offset %" PRIu64 " before "
+			    "the tensor data (the spec says padding is zero)",
+			    f->map[i], i);
+			return;
+		}
+	}
+}
+
+/* Offsets: aligned, and equal to the running sum of padded sizes. */
+static void
+check_offsets(const struct gguf_file *f, struct diag_list *dl)
+{
+	uint64_t expect = 0, padded;
+	size_t i;
+
+	for (i = 0; i < f->tensors_n; i++) {
+		const struct gguf_tensor *t = &f->tensors[i];
+
+		if (t->offset % f->alignment != 0)
+			diag_add(dl, "F025", t->offset_info, SUBJECT_TENSOR,
+			    t->name.p, t->name.n, "data offset %" PRIu64 " is "
+			    "not a multiple of the alignment %" PRIu32,
+			    t->offset, f->alignment);
+		if (!t->size_ok)
+			return;		/* the running sum is unknown now */
+		if (t->offset != expect)
+			diag_add(dl, "F026", t->offset_info, SUBJECT_TENSOR,
+			    t->name.p, t->name.n, "data offset %" PRIu64 ", "
+			    "expected %" PRIu64 " (tensors must be contiguous "
+			    "and in order): %s", t->offset, expect,
+			    t->offset > expect ? "a gap before it" :
+			    "it overlaps earlier data or is out of order");
+		if (u64_pad_overflow(t->nbytes, f->alignment, &padded) ||
+		    u64_add_overflow(expect, padded, &expect)) {
+			diag_add(dl, "F021", t->offset_info, SUBJECT_TENSOR,
+			    t->name.p, t->name.n, "the running size of the "
+			    "data section overflows 64 bits here");
+			return;
+		}
+	}
+}
+
+/*
+ * Data inside the file: one finding for the tensors whose data runs past
+ * the end (a truncated download says how much is missing), and one per
+ * tensor whose end does not even fit in 64 bits.
+ */
+static void
+check_bounds(const struct gguf_file *f, struct diag_list *dl)
+{
+	const struct gguf_tensor *first = NULL;
+	uint64_t need = 0, end;
+	size_t i, n_out = 0;
+
+	for (i = 0; i < f->tensors_n; i++) {
+		const struct gguf_tensor *t = &f->tensors[i];
+
+		if (!t->size_ok)
+			continue;
+		if (u64_add_overflow(f->data_offset, t->offset, &end) ||
+		    u64_add_overflow(end, t->nbytes, &end)) {
+			diag_add(dl, "F010", t->offset_info, SUBJECT_TENSOR,
+			    t->name.p, t->name.n, "data offset %" PRIu64 " plus "
+			    "%" PRIu64 " bytes lies beyond any possible file end",
+			    t->offset, t->nbytes);
+			continue;
+		}
+		if (end > f->size) {
+			if (n_out++ == 0)
+				first = t;
+			if (end > need)
+				need = end;
+		}
+	}
+	if (first == NULL)
+		return;
+	diag_add(dl, "F010", first->offset_info, SUBJECT_TENSOR, first->name.p,
+	    first->name.n, "data of %zu of %zu tensors runs past the end of "
+	    "the file: it needs %" PRIu64 " bytes, the file has %" PRIu64
+	    " (%" PRIu64 " bytes missing; a truncated download?)", n_out,
+	    f->tensors_n, need, f->size, need - f->size);
+}
+
+void
+check_file_layout(const struct check_ctx *ctx, struct diag_list *dl)
+{
+	const struct gguf_file *f = ctx->file;
+
+	check_padding(f, dl);
+	check_offsets(f, dl);
+	check_bounds(f, dl);
+}

@@ -1,0 +1,130 @@
+/*
+ * check-plan.c - P family: the memory plan's verdict. Weights, KV cache or
+ * the total over the profile's budget (each message with the numbers and
+ * the best suggestion), a context beyond the trained one, an estimate the
+ * planner could not complete, and cache settings llama.cpp refuses.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "checks/checks.h"
+
+static void
+check_incomplete(const struct check_ctx *c, struct diag_list *dl)
+{
+	const struct model_geom *g = c->geom;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < g->n_missing; i++)
+		strbuf_addf(&sb, "%s%s", i ? "; " : "", g->missing[i]);
+	if (c->plan->tensors_unsized > 0)
+		strbuf_addf(&sb, "%s%zu tensors of unknown size (not counted)",
+		    sb.len ? "; " : "", c->plan->tensors_unsized);
+	if (sb.len > 0)
+		diag_add(dl, "P005", 0, SUBJECT_NONE, NULL, 0, "memory "
+		    "estimate incomplete: missing %s", strbuf_cstr(&sb));
+	strbuf_free(&sb);
+}
+
+static void
+check_cache_settings(const struct check_ctx *c, struct diag_list *dl)
+{
+	const struct plan *pl = c->plan;
+	const struct model_geom *g = c->geom;
+	const char *kv = kv_type_info(pl->kv)->name;
+	char key[96];
+
+	snprintf(key, sizeof key, "%s.context_length", g->arch);
+	if (g->n_ctx_train > 0 && pl->ctx > g->n_ctx_train)
+		diag_add(dl, "P004", g->ctx_key_offset, SUBJECT_KEY, key,
+		    strlen(key), "context %"
+		    PRIu64 " is beyond the trained context %" PRIu32 ": quality "
+		    "degrades unless RoPE scaling is configured", pl->ctx,
+		    g->n_ctx_train);
+	if (g->memory == ARCH_MEM_KV && kv_type_info(pl->kv)->quantized &&
+	    pl->kv != KV_TURBOQUANT4 && !pl->flash_attention)
+		diag_add(dl, "P006", 0, SUBJECT_NONE, NULL, 0, "a %s V cache "
+		    "needs flash attention, which profile %s turns off: "
+		    "llama.cpp refuses to create the context", kv,
+		    c->profile->name);
+	if (pl->kv_block_mismatch)
+		diag_add(dl, "P008", 0, SUBJECT_NONE, NULL, 0, "head width %"
+		    PRIu32 " is not a multiple of %s's block of %" PRIu32
+		    ": llama.cpp refuses to create the cache", pl->kv_bad_width,
+		    kv, kv_type_info(pl->kv)->blck);
+	if (pl->kv_switched)
+		diag_add(dl, "P007", 0, SUBJECT_NONE, NULL, 0, "%s",
+		    pl->notes[0]);
+}
+
+/* "; best fix: --kv q8_0 (saves 1.2 GiB)" or nothing. */
+static void
+add_best(struct strbuf *sb, const struct plan *pl)
+{
+	const struct plan_suggestion *s = plan_best(pl);
+	char a[32];
+
+	if (s != NULL)
+		strbuf_addf(sb, "; best fix: %s (saves %s)", s->text,
+		    format_size(s->saving, a, sizeof a));
+}
+
+static void
+check_fit(const struct check_ctx *c, struct diag_list *dl)
+{
+	const struct plan *pl = c->plan;
+	struct strbuf sb = STRBUF_INIT;
+	char a[32], b[32], d[32], e[32];
+	uint64_t cache = pl->kv_bytes + pl->state_bytes;
+	const char *code;
+
+	if (pl->fits)
+		return;
+	format_size(pl->budget, b, sizeof b);
+	format_size(pl->memory, d, sizeof d);
+	if (pl->weights_heap > pl->budget ||
+	    (pl->weights_mapped > 0 && pl->weights > pl->memory)) {
+		code = "P001";
+		strbuf_addf(&sb, "weights need %s; %s", format_size(pl->weights,
+		    a, sizeof a), pl->weights_mapped ? "device memory is " :
+		    "the budget is ");
+		strbuf_adds(&sb, pl->weights_mapped ? d : b);
+	} else if (cache > pl->budget) {
+		code = "P002";
+		strbuf_addf(&sb, "KV cache at ctx %" PRIu64 " (%s) needs %s; "
+		    "the budget is %s", pl->ctx, kv_type_info(pl->kv)->name,
+		    format_size(cache, a, sizeof a), b);
+	} else {
+		code = "P003";
+		strbuf_addf(&sb, "the plan needs %s%s; %s is %s",
+		    format_size(pl->fits_budget ? pl->total : pl->budgeted, a,
+		    sizeof a), pl->fits_budget ? " of device memory" : "",
+		    pl->fits_budget ? "the device has" : "the budget",
+		    pl->fits_budget ? d : b);
+	}
+	strbuf_addf(&sb, " (profile %s: %s memory, %s reserve; %s over)",
+	    c->profile->name, d, format_size(pl->reserve, e, sizeof e),
+	    format_size(pl->over, a, sizeof a));
+	add_best(&sb, pl);
+	diag_add(dl, code, 0, SUBJECT_NONE, NULL, 0, "%s", strbuf_cstr(&sb));
+	strbuf_free(&sb);
+}
+
+void
+check_plan(const struct check_ctx *c, struct diag_list *dl)
+{
+	if (c->plan == NULL || !c->plan->valid) {
+		if (c->file->tensors_n == 0)
+			diag_add(dl, "P009", 0, SUBJECT_NONE, NULL, 0, "no "
+			    "tensors (a vocabulary-only file?): nothing to "
+			    "plan");
+		return;
+	}
+	check_incomplete(c, dl);
+	check_cache_settings(c, dl);
+	check_fit(c, dl);
+}

@@ -1,0 +1,456 @@
+/*
+ * declrule.c - declarative rules from rule files (see declrule.h).
+ *
+ * Semantics, per match kind:
+ *  - key: forbid P reports every key matching P; require P reports the file
+ *    when no key matches P;
+ *  - value: subjects are the STRING values of the keys matching "key" (all
+ *    string keys when absent); forbid P reports each value matching P;
+ *    require P reports each value not matching P, and the file when no key
+ *    matches "key" at all;
+ *  - tensor: subjects are the tensors passing the filters (types, min_bytes,
+ *    min_dims); forbid P reports each name matching P; require P each name
+ *    not matching P.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/builtin.h"
+#include "checks/declrule.h"
+#include "kernels/ggml-types.h"
+#include "target/profile.h"
+#include "data/yamlutil.h"
+
+/* The rule being parsed: catalogue fields and the matcher. */
+struct parsed {
+	struct rule r;
+	struct declrule d;
+	bool has_family;
+};
+
+static int
+compile(struct ydoc *d, yaml_node_t *n, pcre2_code **out, char **src,
+    struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+	PCRE2_UCHAR msg[256];
+	PCRE2_SIZE off;
+	int code;
+
+	if (s == NULL)
+		return ydoc_error(d, n, err, "expected a PCRE2 pattern");
+	/* UTF-8 patterns; subjects may be invalid UTF-8 (hostile files). */
+	*out = pcre2_compile((PCRE2_SPTR)s, PCRE2_ZERO_TERMINATED,
+	    PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &code, &off, NULL);
+	if (*out == NULL) {
+		pcre2_get_error_message(code, msg, sizeof msg);
+		return ydoc_error(d, n, err, "invalid pattern: %s at offset %zu "
+		    "of the pattern", (const char *)msg, (size_t)off);
+	}
+	if (src != NULL)
+		*src = xstrdup(s);
+	return 0;
+}
+
+static int
+f_code(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct parsed *p = o;
+	const char *s = ydoc_scalar(n);
+
+	if (s == NULL || strlen(s) != 4 || !isupper((unsigned char)s[0]) ||
+	    !isdigit((unsigned char)s[1]) || !isdigit((unsigned char)s[2]) ||
+	    !isdigit((unsigned char)s[3]))
+		return ydoc_error(d, n, err, "expected a code of one capital "
+		    "letter and three digits (e.g. X001)");
+	p->r.code = xstrdup(s);
+	p->r.family = s[0];
+	return 0;
+}
+
+static int
+f_slug(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct parsed *p = o;
+	const char *s = ydoc_scalar(n), *c;
+
+	for (c = s; s != NULL && *c != '\0'; c++)
+		if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) &&
+		    *c != '-')
+			break;
+	if (s == NULL || *s == '\0' || *s == '-' || *c != '\0')
+		return ydoc_error(d, n, err, "expected a slug of lowercase "
+		    "letters, digits and '-'");
+	p->r.slug = xstrdup(s);
+	return 0;
+}
+
+static int
+f_family(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+
+	if (s == NULL || strlen(s) != 1 || !isupper((unsigned char)s[0]))
+		return ydoc_error(d, n, err, "expected a family: one capital "
+		    "letter");
+	((struct parsed *)o)->has_family = true;
+	return 0;
+}
+
+static int
+f_severity(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+
+	if (s == NULL || severity_parse(s, &((struct parsed *)o)->r.severity))
+		return ydoc_error(d, n, err, "expected a severity: error, "
+		    "warning or info");
+	return 0;
+}
+
+static int
+f_summary(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	return ydoc_strdup(d, n, &((struct parsed *)o)->r.summary, err);
+}
+
+static int
+f_rationale(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	return ydoc_strdup(d, n, &((struct parsed *)o)->r.rationale, err);
+}
+
+static int
+f_fix(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	return ydoc_strdup(d, n, &((struct parsed *)o)->r.fix, err);
+}
+
+static int
+f_match(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+	struct declrule *dr = &((struct parsed *)o)->d;
+
+	if (s != NULL && strcmp(s, "key") == 0)
+		dr->match = DECL_KEY;
+	else if (s != NULL && strcmp(s, "value") == 0)
+		dr->match = DECL_VALUE;
+	else if (s != NULL && strcmp(s, "tensor") == 0)
+		dr->match = DECL_TENSOR;
+	else
+		return ydoc_error(d, n, err, "expected what to match: key, "
+		    "value or tensor");
+	return 0;
+}
+
+static int
+f_key(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	return compile(d, n, &((struct parsed *)o)->d.key, NULL, err);
+}
+
+static int
+f_require(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct declrule *dr = &((struct parsed *)o)->d;
+
+	return compile(d, n, &dr->require, &dr->require_src, err);
+}
+
+static int
+f_forbid(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct declrule *dr = &((struct parsed *)o)->d;
+
+	return compile(d, n, &dr->forbid, &dr->forbid_src, err);
+}
+
+static int
+f_types(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct declrule *dr = &((struct parsed *)o)->d;
+	yaml_node_item_t *it;
+
+	if (n->type != YAML_SEQUENCE_NODE)
+		return ydoc_error(d, n, err, "expected a list of ggml type "
+		    "names");
+	for (it = n->data.sequence.items.start;
+	    it < n->data.sequence.items.top; it++) {
+		yaml_node_t *e = ydoc_node(d, *it);
+		const char *s = ydoc_scalar(e);
+		uint32_t t;
+
+		if (s == NULL || ggml_type_parse(s, &t) < 0)
+			return ydoc_error(d, e, err, "expected a ggml type "
+			    "name such as f32, f16 or q4_K");
+		dr->types = xreallocarray(dr->types, dr->n_types + 1,
+		    sizeof *dr->types);
+		dr->types[dr->n_types++] = t;
+	}
+	return 0;
+}
+
+static int
+f_min_bytes(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+
+	if (s == NULL || parse_size(s, &((struct parsed *)o)->d.min_bytes))
+		return ydoc_error(d, n, err, "expected a size such as "
+		    "\"1 MiB\"");
+	return 0;
+}
+
+static int
+f_min_dims(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	uint64_t v;
+
+	if (ydoc_uint(d, n, &v, err) < 0)
+		return -1;
+	if (v > 4)
+		return ydoc_error(d, n, err, "expected 0 to 4 dimensions");
+	((struct parsed *)o)->d.min_dims = (uint32_t)v;
+	return 0;
+}
+
+static const struct ydoc_field rule_fields[] = {
+	{ "code", true, f_code },
+	{ "slug", true, f_slug },
+	{ "family", false, f_family },
+	{ "severity", true, f_severity },
+	{ "summary", true, f_summary },
+	{ "rationale", false, f_rationale },
+	{ "fix", true, f_fix },
+	{ "match", true, f_match },
+	{ "key", false, f_key },
+	{ "require", false, f_require },
+	{ "forbid", false, f_forbid },
+	{ "types", false, f_types },
+	{ "min_bytes", false, f_min_bytes },
+	{ "min_dims", false, f_min_dims },
+};
+
+static void
+parsed_free(struct parsed *p)
+{
+	free(p->r.code);
+	free(p->r.slug);
+	free(p->r.summary);
+	free(p->r.rationale);
+	free(p->r.fix);
+	free(p->r.origin);
+	declrule_free(&p->d);
+}
+
+static int
+parse_rule(struct catalog *cat, struct ydoc *d, yaml_node_t *n,
+    struct gl_error *err)
+{
+	struct parsed p;
+
+	memset(&p, 0, sizeof p);
+	if (ydoc_fields(d, n, rule_fields, sizeof rule_fields /
+	    sizeof rule_fields[0], &p, err) < 0)
+		goto fail;
+	if ((p.d.require == NULL) == (p.d.forbid == NULL)) {
+		ydoc_error(d, n, err, "expected exactly one of require and "
+		    "forbid");
+		goto fail;
+	}
+	if (p.d.match != DECL_TENSOR && (p.d.n_types || p.d.min_bytes ||
+	    p.d.min_dims)) {
+		ydoc_error(d, n, err, "types, min_bytes and min_dims apply to "
+		    "match: tensor only");
+		goto fail;
+	}
+	if (p.r.rationale == NULL)
+		p.r.rationale = xstrdup(p.r.summary);
+	p.r.origin = xasprintf("%s:%zu", d->origin, n->start_mark.line + 1);
+	p.r.decl = xmalloc(sizeof *p.r.decl);
+	*p.r.decl = p.d;
+	if (catalog_add_rule(cat, &p.r) < 0) {
+		ydoc_error(d, n, err, "code %s or slug %s is already declared",
+		    p.r.code, p.r.slug);
+		free(p.r.decl);
+		goto fail;
+	}
+	return 0;
+fail:
+	parsed_free(&p);
+	return -1;
+}
+
+int
+declrule_parse(struct catalog *cat, const char *origin, const char *text,
+    size_t len, struct gl_error *err)
+{
+	yaml_node_item_t *it;
+	yaml_node_t *root;
+	struct ydoc d;
+	int rc = 0;
+
+	if (ydoc_load(&d, origin, text, len, err) < 0)
+		return -1;
+	root = ydoc_root(&d);
+	if (root == NULL || root->type != YAML_SEQUENCE_NODE)
+		rc = ydoc_error(&d, root, err, "expected a list of rules");
+	for (it = rc == 0 ? root->data.sequence.items.start : NULL;
+	    rc == 0 && it < root->data.sequence.items.top; it++)
+		rc = parse_rule(cat, &d, ydoc_node(&d, *it), err);
+	ydoc_free(&d);
+	return rc;
+}
+
+int
+declrule_load_file(struct catalog *cat, const char *path,
+    struct gl_error *err)
+{
+	char *text;
+	size_t len;
+	int rc;
+
+	if (read_whole_file(path, 8u << 20, &text, &len, err) < 0)
+		return -1;
+	rc = declrule_parse(cat, path, text, len, err);
+	free(text);
+	return rc;
+}
+
+void
+declrule_free(struct declrule *d)
+{
+	pcre2_code_free(d->key);
+	pcre2_code_free(d->require);
+	pcre2_code_free(d->forbid);
+	free(d->require_src);
+	free(d->forbid_src);
+	free(d->types);
+	memset(d, 0, sizeof *d);
+}
+
+/* ---- checking ------------------------------------------------------------- */
+
+static bool
+matches(pcre2_code *re, const void *s, size_t n, pcre2_match_data *md)
+{
+	return pcre2_match(re, (PCRE2_SPTR)s, n, 0, 0, md, NULL) >= 0;
+}
+
+static bool
+tensor_passes(const struct declrule *d, const struct gguf_tensor *t)
+{
+	size_t i;
+	bool ok = d->n_types == 0;
+
+	for (i = 0; i < d->n_types; i++)
+		ok = ok || d->types[i] == t->type;
+	return ok && t->n_dims >= d->min_dims &&
+	    (d->min_bytes == 0 || (t->size_ok && t->nbytes >= d->min_bytes));
+}
+
+static void
+check_keys(const struct rule *r, const struct gguf_file *f,
+    struct diag_list *dl, pcre2_match_data *md)
+{
+	const struct declrule *d = r->decl;
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < f->kv_n; i++) {
+		const struct gguf_kv *kv = &f->kv[i];
+		bool m = matches(d->require ? d->require : d->forbid, kv->key.p,
+		    (size_t)kv->key.n, md);
+
+		any = any || m;
+		if (d->forbid && m)
+			diag_add(dl, r->code, kv->offset, SUBJECT_KEY, kv->key.p,
+			    (size_t)kv->key.n, "%s: key matches the forbidden "
+			    "pattern /%s/", r->summary, d->forbid_src);
+	}
+	if (d->require && !any)
+		diag_add(dl, r->code, 0, SUBJECT_NONE, NULL, 0, "%s: no "
+		    "metadata key matches /%s/", r->summary, d->require_src);
+}
+
+static void
+check_values(const struct rule *r, const struct gguf_file *f,
+    struct diag_list *dl, pcre2_match_data *md)
+{
+	const struct declrule *d = r->decl;
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < f->kv_n; i++) {
+		const struct gguf_kv *kv = &f->kv[i];
+		const struct gguf_str *v = &kv->val.v.s;
+		bool m;
+
+		if (d->key != NULL && !matches(d->key, kv->key.p,
+		    (size_t)kv->key.n, md))
+			continue;
+		any = true;
+		if (kv->type != GGUF_STRING)
+			continue;
+		m = matches(d->require ? d->require : d->forbid, v->p,
+		    (size_t)v->n, md);
+		if (d->forbid && m)
+			diag_add(dl, r->code, kv->offset, SUBJECT_KEY, kv->key.p,
+			    (size_t)kv->key.n, "%s: value matches the "
+			    "forbidden pattern /%s/", r->summary, d->forbid_src);
+		else if (d->require && !m)
+			diag_add(dl, r->code, kv->offset, SUBJECT_KEY, kv->key.p,
+			    (size_t)kv->key.n, "%s: value does not match /%s/",
+			    r->summary, d->require_src);
+	}
+	if (d->require && !any)
+		diag_add(dl, r->code, 0, SUBJECT_NONE, NULL, 0, "%s: the "
+		    "required key is missing", r->summary);
+}
+
+static void
+check_tensors(const struct rule *r, const struct gguf_file *f,
+    struct diag_list *dl, pcre2_match_data *md)
+{
+	const struct declrule *d = r->decl;
+	size_t i;
+
+	for (i = 0; i < f->tensors_n; i++) {
+		const struct gguf_tensor *t = &f->tensors[i];
+		bool m;
+
+		if (!tensor_passes(d, t))
+			continue;
+		m = matches(d->require ? d->require : d->forbid, t->name.p,
+		    (size_t)t->name.n, md);
+		if (d->forbid && m)
+			diag_add(dl, r->code, t->offset_info, SUBJECT_TENSOR,
+			    t->name.p, (size_t)t->name.n, "%s", r->summary);
+		else if (d->require && !m)
+			diag_add(dl, r->code, t->offset_info, SUBJECT_TENSOR,
+			    t->name.p, (size_t)t->name.n, "%s: name does not "
+			    "match /%s/", r->summary, d->require_src);
+	}
+}
+
+void
+declrule_check(const struct rule *r, const struct gguf_file *f,
+    struct diag_list *dl)
+{
+	pcre2_match_data *md;
+	const struct declrule *d = r->decl;
+
+	md = pcre2_match_data_create_from_pattern(d->require ? d->require :
+	    d->forbid, NULL);
+	if (d->match == DECL_KEY)
+		check_keys(r, f, dl, md);
+	else if (d->match == DECL_VALUE)
+		check_values(r, f, dl, md);
+	else
+		check_tensors(r, f, dl, md);
+	pcre2_match_data_free(md);
+}

@@ -1,0 +1,439 @@
+/*
+ * configfile.c - loading .gguflint.yaml (see configfile.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "data/builtin.h"
+#include "cli/configfile.h"
+#include "checks/declrule.h"
+#include "target/kvtype.h"
+#include "data/yamlutil.h"
+
+/* What the field setters share. */
+struct cstate {
+	struct catalog *cat;
+	struct policy *pol;
+	struct config *cfg;
+	const char *dir;	/* the configuration file's directory */
+	bool load_rules;	/* read the rule files it names */
+};
+
+char *
+config_find(void)
+{
+	char dir[PATH_MAX], *slash;
+	struct stat st;
+
+	if (getcwd(dir, sizeof dir) == NULL)
+		return NULL;
+	for (;;) {
+		char *path = xasprintf("%s/%s", strcmp(dir, "/") == 0 ? "" : dir,
+		    CONFIG_NAME);
+
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			return path;
+		free(path);
+		slash = strrchr(dir, '/');
+		if (slash == NULL || strcmp(dir, "/") == 0)
+			return NULL;
+		if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+}
+
+/* A rule item (code, slug or family letter) the catalogue knows. */
+static int
+rule_item(struct ydoc *d, yaml_node_t *n, const struct catalog *cat,
+    const char **out, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+	size_t i;
+
+	for (i = 0; s != NULL && i < cat->n; i++)
+		if (diag_item_matches(s, &cat->rules[i]))
+			break;
+	if (s == NULL || *s == '\0' || i == cat->n)
+		return ydoc_error(d, n, err, "unknown rule '%s': expected a "
+		    "code, slug or family letter (see --list-rules)",
+		    s ? s : "?");
+	*out = s;
+	return 0;
+}
+
+/* A list of rule items (a sequence, or one comma-separated string). */
+static int
+rule_list(struct ydoc *d, yaml_node_t *n, const struct catalog *cat,
+    struct diag_filter *f, int is_ignore, struct gl_error *err)
+{
+	yaml_node_item_t *it;
+	const char *s;
+
+	if (n->type == YAML_SCALAR_NODE) {
+		struct gl_error e2;
+
+		if (diag_filter_add(f, cat, ydoc_scalar(n), is_ignore, &e2) < 0)
+			return ydoc_error(d, n, err, "%s", e2.msg);
+		return 0;
+	}
+	if (n->type != YAML_SEQUENCE_NODE)
+		return ydoc_error(d, n, err, "expected a list of codes, slugs "
+		    "or family letters");
+	for (it = n->data.sequence.items.start;
+	    it < n->data.sequence.items.top; it++) {
+		if (rule_item(d, ydoc_node(d, *it), cat, &s, err) < 0)
+			return -1;
+		diag_filter_add(f, cat, s, is_ignore, err);
+	}
+	return 0;
+}
+
+static int
+c_profile(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct cstate *c = o;
+	const char *s;
+
+	if (ydoc_string(d, n, &s, err) < 0)
+		return -1;
+	/* A path is relative to the configuration file. */
+	c->cfg->profile = strchr(s, '/') != NULL && s[0] != '/' ?
+	    xasprintf("%s/%s", c->dir, s) : xstrdup(s);
+	return 0;
+}
+
+static int
+c_ctx(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct cstate *c = o;
+
+	if (ydoc_uint(d, n, &c->cfg->ctx, err) < 0)
+		return -1;
+	if (c->cfg->ctx == 0 || c->cfg->ctx > UINT32_MAX)
+		return ydoc_error(d, n, err, "expected a context length from 1 "
+		    "to 4294967295");
+	return 0;
+}
+
+static int
+c_kv(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+	enum kv_type kv;
+
+	if (s == NULL || kv_type_parse(s, &kv) < 0)
+		return ydoc_error(d, n, err, "expected a KV cache type: %s",
+		    kv_type_names());
+	((struct cstate *)o)->cfg->kv = xstrdup(s);
+	return 0;
+}
+
+static int
+c_strict(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct cstate *c = o;
+
+	c->cfg->has_strict = true;
+	return ydoc_bool(d, n, &c->cfg->strict, err);
+}
+
+static int
+c_select(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct cstate *c = o;
+
+	return rule_list(d, n, c->cat, &c->pol->filter, 0, err);
+}
+
+static int
+c_ignore(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct cstate *c = o;
+
+	return rule_list(d, n, c->cat, &c->pol->filter, 1, err);
+}
+
+static int
+c_severity(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct cstate *c = o;
+	yaml_node_pair_t *p;
+
+	if (n->type != YAML_MAPPING_NODE)
+		return ydoc_error(d, n, err, "expected a mapping of rule to "
+		    "severity");
+	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	    p++) {
+		yaml_node_t *v = ydoc_node(d, p->value);
+		const char *item, *sv = ydoc_scalar(v);
+		struct sev_override *o2;
+		enum severity sev;
+
+		if (rule_item(d, ydoc_node(d, p->key), c->cat, &item, err) < 0)
+			return -1;
+		if (sv == NULL || severity_parse(sv, &sev) < 0)
+			return ydoc_error(d, v, err, "expected a severity: "
+			    "error, warning or info");
+		c->pol->sev = xreallocarray(c->pol->sev, c->pol->n_sev + 1,
+		    sizeof *c->pol->sev);
+		o2 = &c->pol->sev[c->pol->n_sev++];
+		o2->item = xstrdup(item);
+		o2->severity = sev;
+	}
+	return 0;
+}
+
+static int
+c_per_file(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct cstate *c = o;
+	yaml_node_pair_t *p;
+
+	if (n->type != YAML_MAPPING_NODE)
+		return ydoc_error(d, n, err, "expected a mapping of glob to a "
+		    "list of rules");
+	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	    p++) {
+		const char *glob = ydoc_scalar(ydoc_node(d, p->key));
+		struct file_ignore *fi;
+
+		if (glob == NULL || *glob == '\0')
+			return ydoc_error(d, ydoc_node(d, p->key), err,
+			    "expected a file glob");
+		c->pol->fi = xreallocarray(c->pol->fi, c->pol->n_fi + 1,
+		    sizeof *c->pol->fi);
+		fi = &c->pol->fi[c->pol->n_fi++];
+		memset(fi, 0, sizeof *fi);
+		fi->glob = xstrdup(glob);
+		if (rule_list(d, ydoc_node(d, p->value), c->cat, &fi->rules, 1,
+		    err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* One suppression: { rule, tensor | key, files }. */
+static int
+s_rule(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct suppression *s = o;
+
+	/* checked against the catalogue by c_suppress() */
+	s->item = xstrdup(ydoc_scalar(n) ? ydoc_scalar(n) : "");
+	if (*s->item == '\0')
+		return ydoc_error(d, n, err, "expected a code, slug or family "
+		    "letter");
+	return 0;
+}
+
+static int
+s_tensor(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	return ydoc_strdup(d, n, &((struct suppression *)o)->tensor, err);
+}
+
+static int
+s_key(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	return ydoc_strdup(d, n, &((struct suppression *)o)->key, err);
+}
+
+static int
+s_files(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	return ydoc_strdup(d, n, &((struct suppression *)o)->files, err);
+}
+
+static const struct ydoc_field sup_fields[] = {
+	{ "rule", true, s_rule },
+	{ "tensor", false, s_tensor },
+	{ "key", false, s_key },
+	{ "files", false, s_files },
+};
+
+static int
+c_suppress(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct cstate *c = o;
+	yaml_node_item_t *it;
+
+	if (n->type != YAML_SEQUENCE_NODE)
+		return ydoc_error(d, n, err, "expected a list of suppressions");
+	for (it = n->data.sequence.items.start;
+	    it < n->data.sequence.items.top; it++) {
+		yaml_node_t *e = ydoc_node(d, *it);
+		struct suppression *s;
+		const char *item;
+		yaml_node_pair_t *p;
+
+		c->pol->sup = xreallocarray(c->pol->sup, c->pol->n_sup + 1,
+		    sizeof *c->pol->sup);
+		s = &c->pol->sup[c->pol->n_sup++];
+		memset(s, 0, sizeof *s);
+		if (ydoc_fields(d, e, sup_fields, sizeof sup_fields /
+		    sizeof sup_fields[0], s, err) < 0)
+			return -1;
+		for (p = e->data.mapping.pairs.start;
+		    p < e->data.mapping.pairs.top; p++)
+			if (strcmp(ydoc_scalar(ydoc_node(d, p->key)), "rule") ==
+			    0 && rule_item(d, ydoc_node(d, p->value), c->cat,
+			    &item, err) < 0)
+				return -1;
+		if (s->tensor != NULL && s->key != NULL)
+			return ydoc_error(d, e, err, "a suppression names a "
+			    "tensor or a key, not both");
+	}
+	return 0;
+}
+
+static int
+c_rules(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	(void)d;
+	(void)n;
+	(void)o;
+	(void)err;
+	return 0;	/* loaded first, by load_rule_files() */
+}
+
+static int
+c_fail_on(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+
+	if (s == NULL || severity_parse(s, &((struct cstate *)o)->pol->fail_on))
+		return ydoc_error(d, n, err, "expected error, warning or info");
+	return 0;
+}
+
+static int
+c_max_warnings(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	uint64_t v;
+
+	if (ydoc_uint(d, n, &v, err) < 0)
+		return -1;
+	if (v > 1000000000)
+		return ydoc_error(d, n, err, "expected at most 1000000000");
+	((struct cstate *)o)->pol->max_warnings = (long)v;
+	return 0;
+}
+
+static const struct ydoc_field config_fields[] = {
+	{ "profile", false, c_profile },
+	{ "ctx", false, c_ctx },
+	{ "kv", false, c_kv },
+	{ "strict", false, c_strict },
+	{ "select", false, c_select },
+	{ "ignore", false, c_ignore },
+	{ "severity", false, c_severity },
+	{ "per-file-ignores", false, c_per_file },
+	{ "suppress", false, c_suppress },
+	{ "rules", false, c_rules },
+	{ "fail-on", false, c_fail_on },
+	{ "max-warnings", false, c_max_warnings },
+};
+
+/* rules: [paths] first, so that the other keys may name their rules. */
+static int
+load_rule_files(struct ydoc *d, yaml_node_t *root, struct cstate *c,
+    struct gl_error *err)
+{
+	yaml_node_pair_t *p;
+	yaml_node_item_t *it;
+
+	if (root == NULL || root->type != YAML_MAPPING_NODE)
+		return 0;	/* ydoc_fields reports it */
+	for (p = root->data.mapping.pairs.start;
+	    p < root->data.mapping.pairs.top; p++) {
+		yaml_node_t *v = ydoc_node(d, p->value);
+		const char *k = ydoc_scalar(ydoc_node(d, p->key));
+
+		if (k == NULL || strcmp(k, "rules") != 0)
+			continue;
+		if (v->type != YAML_SEQUENCE_NODE)
+			return ydoc_error(d, v, err, "expected a list of rule "
+			    "files");
+		for (it = v->data.sequence.items.start;
+		    it < v->data.sequence.items.top; it++) {
+			yaml_node_t *e = ydoc_node(d, *it);
+			const char *f = ydoc_scalar(e);
+			char *path;
+			int rc;
+
+			if (f == NULL || *f == '\0')
+				return ydoc_error(d, e, err, "expected a path");
+			if (!c->load_rules)
+				continue;
+			path = f[0] == '/' ? xstrdup(f) :
+			    xasprintf("%s/%s", c->dir, f);
+			rc = declrule_load_file(c->cat, path, err);
+			free(path);
+			if (rc < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int
+config_parse(const char *origin, const char *dir, const char *text,
+    size_t len, bool load_rules, struct catalog *cat, struct policy *pol,
+    struct config *cfg, struct gl_error *err)
+{
+	struct cstate c = { cat, pol, cfg, NULL, load_rules };
+	struct ydoc d;
+	int rc;
+
+	memset(cfg, 0, sizeof *cfg);
+	cfg->path = xstrdup(origin);
+	free(pol->base);
+	pol->base = xstrdup(dir);
+	c.dir = pol->base;
+	if (ydoc_load(&d, origin, text, len, err) < 0)
+		return -1;
+	rc = load_rule_files(&d, ydoc_root(&d), &c, err);
+	if (rc == 0 && ydoc_root(&d) != NULL)
+		rc = ydoc_fields(&d, ydoc_root(&d), config_fields,
+		    sizeof config_fields / sizeof config_fields[0], &c, err);
+	ydoc_free(&d);
+	return rc;
+}
+
+int
+config_load(const char *path, struct catalog *cat, struct policy *pol,
+    struct config *cfg, struct gl_error *err)
+{
+	char abs[PATH_MAX], *text, *slash;
+	size_t len;
+	int rc;
+
+	memset(cfg, 0, sizeof *cfg);
+	if (realpath(path, abs) == NULL)
+		return gl_error_set(err, "%s: %s", path, strerror(errno));
+	if ((slash = strrchr(abs, '/')) != NULL)
+		*slash = '\0';
+	if (read_whole_file(path, 1u << 20, &text, &len, err) < 0)
+		return -1;
+	rc = config_parse(path, *abs ? abs : "/", text, len, true, cat, pol,
+	    cfg, err);
+	free(text);
+	return rc;
+}
+
+void
+config_free(struct config *cfg)
+{
+	free(cfg->path);
+	free(cfg->profile);
+	free(cfg->kv);
+	memset(cfg, 0, sizeof *cfg);
+}

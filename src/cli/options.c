@@ -1,0 +1,319 @@
+/*
+ * options.c - command-line parsing with getopt_long (see options.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/options.h"
+
+enum {
+	OPT_SELECT = 256,
+	OPT_IGNORE,
+	OPT_DUMP,
+	OPT_LIST_RULES,
+	OPT_EXPLAIN,
+	OPT_KV,
+	OPT_PLAN,
+	OPT_LIST_PROFILES,
+	OPT_LIST_KERNELS,
+	OPT_STRICT,
+	OPT_CONFIG,
+	OPT_NO_CONFIG,
+	OPT_FAIL_ON,
+	OPT_MAX_WARNINGS,
+	OPT_STATISTICS,
+	OPT_COLOR,
+	OPT_DEEP
+};
+
+static const struct option long_options[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "profile", required_argument, NULL, 'p' },
+	{ "ctx", required_argument, NULL, 'c' },
+	{ "kv", required_argument, NULL, OPT_KV },
+	{ "plan", no_argument, NULL, OPT_PLAN },
+	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
+	{ "list-kernels", no_argument, NULL, OPT_LIST_KERNELS },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "max-warnings", required_argument, NULL, OPT_MAX_WARNINGS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "statistics", no_argument, NULL, OPT_STATISTICS },
+	{ "color", required_argument, NULL, OPT_COLOR },
+	{ "deep", no_argument, NULL, OPT_DEEP },
+	{ "select", required_argument, NULL, OPT_SELECT },
+	{ "ignore", required_argument, NULL, OPT_IGNORE },
+	{ "dump", no_argument, NULL, OPT_DUMP },
+	{ "list-rules", no_argument, NULL, OPT_LIST_RULES },
+	{ "explain", required_argument, NULL, OPT_EXPLAIN },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+void
+options_usage(FILE *fp)
+{
+	fputs("usage: gguflint [options] FILE...\n"
+	    "\n"
+	    "Lint GGUF model files: is the file well formed, what is it, will it "
+	    "fit the\n"
+	    "device, and can the device's kernels use its weights as stored?\n"
+	    "A directory FILE stands for every *.gguf below it; - is standard "
+	    "input.\n"
+	    "\n"
+	    "  -p, --profile NAME  device profile, built-in name or YAML file "
+	    "(default desktop)\n"
+	    "  -c, --ctx N         context length to plan for (default: the "
+	    "profile's,\n"
+	    "                      else the model's trained context)\n"
+	    "      --kv TYPE       KV cache type: f32 f16 bf16 q8_0 q4_0 q4_1 "
+	    "iq4_nl\n"
+	    "                      q5_0 q5_1 turboquant4\n"
+	    "      --strict        as if the profile were strict\n"
+	    "      --plan          also print the memory plan\n"
+	    "      --deep          also read the tensor data (NaN/Inf, zeros, "
+	    "statistics)\n"
+	    "  -f, --format FMT    output format: text (default), json, sarif, "
+	    "github\n"
+	    "      --select LIST   only these codes, slugs or families "
+	    "(comma-separated)\n"
+	    "      --ignore LIST   not these codes, slugs or families\n"
+	    "      --config FILE   configuration file (default: the nearest "
+	    ".gguflint.yaml)\n"
+	    "      --no-config     do not read a configuration file\n"
+	    "      --fail-on LEVEL severity that fails the run: error "
+	    "(default), warning, info\n"
+	    "      --max-warnings N  fail when there are more than N "
+	    "warnings\n"
+	    "  -q, --quiet         report only what fails the run\n"
+	    "      --statistics    also count the findings per rule\n"
+	    "      --color WHEN    auto (default), always or never\n"
+	    "      --dump          print the parsed header instead of linting\n"
+	    "      --list-rules    list every rule\n"
+	    "      --explain CODE  explain one rule (code or slug)\n"
+	    "      --list-profiles list the built-in device profiles\n"
+	    "      --list-kernels  probe and list the capability tables\n"
+	    "  -h, --help          show this help\n"
+	    "  -V, --version       show the version\n"
+	    "\n"
+	    "Exit status: 0 nothing at or above --fail-on, 1 findings that fail "
+	    "the run,\n"
+	    "2 gguflint could not do its job.\n"
+	    "See gguflint(1) and gguflint-rules(7).\n", fp);
+}
+
+static void
+push(const char ***v, size_t *n, const char *s)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	(*v)[(*n)++] = s;
+}
+
+static int
+parse_ctx(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v == 0 || v > UINT32_MAX)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+parse_count(const char *s, long *out)
+{
+	char *end;
+	long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v > 1000000000)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+set_mode(struct options *o, enum run_mode m, struct gl_error *err)
+{
+	if (o->mode != MODE_LINT && o->mode != m)
+		return gl_error_set(err, "--dump, --list-rules, "
+		    "--list-profiles, --list-kernels and --explain cannot be "
+		    "combined");
+	o->mode = m;
+	return 0;
+}
+
+/* An option with an argument. Returns 0, or -1 with err set. */
+static int
+set_value(struct options *o, int c, const char *arg, struct gl_error *err)
+{
+	switch (c) {
+	case 'f':
+		o->format = arg;
+		break;
+	case 'p':
+		o->profile = arg;
+		break;
+	case 'c':
+		if (parse_ctx(arg, &o->ctx) < 0)
+			return gl_error_set(err, "--ctx: expected a "
+			    "context length from 1 to 4294967295, not "
+			    "'%s'",
+			    arg);
+		break;
+	case OPT_KV:
+		o->kv = arg;
+		break;
+	case OPT_CONFIG:
+		o->config = arg;
+		break;
+	case OPT_FAIL_ON:
+		if (strcmp(arg, "error") != 0 &&
+		    strcmp(arg, "warning") != 0 &&
+		    strcmp(arg, "info") != 0)
+			return gl_error_set(err, "--fail-on: expected "
+			    "error, warning or info, not '%s'", arg);
+		o->fail_on = arg;
+		break;
+	case OPT_MAX_WARNINGS:
+		if (parse_count(arg, &o->max_warnings) < 0)
+			return gl_error_set(err, "--max-warnings: "
+			    "expected a number, not '%s'", arg);
+		break;
+	case OPT_COLOR:
+		if (strcmp(arg, "auto") == 0)
+			o->color = COLOR_AUTO;
+		else if (strcmp(arg, "always") == 0)
+			o->color = COLOR_ALWAYS;
+		else if (strcmp(arg, "never") == 0)
+			o->color = COLOR_NEVER;
+		else
+			return gl_error_set(err, "--color: expected "
+			    "auto, always or never, not '%s'", arg);
+		break;
+	case OPT_SELECT:
+		push(&o->select, &o->n_select, arg);
+		break;
+	case OPT_IGNORE:
+		push(&o->ignore, &o->n_ignore, arg);
+		break;
+	case OPT_EXPLAIN:
+		if (set_mode(o, MODE_EXPLAIN, err) < 0)
+			return -1;
+		o->explain = arg;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * An option without an argument, or a usage error. Returns 0, 1 to stop
+ * parsing (--help, --version), or -1 with err set.
+ */
+static int
+set_flag(struct options *o, int c, char **argv, struct gl_error *err)
+{
+	switch (c) {
+	case OPT_PLAN:
+		o->show_plan = true;
+		break;
+	case OPT_DEEP:
+		o->deep = true;
+		break;
+	case OPT_LIST_PROFILES:
+		if (set_mode(o, MODE_LIST_PROFILES, err) < 0)
+			return -1;
+		break;
+	case OPT_LIST_KERNELS:
+		if (set_mode(o, MODE_LIST_KERNELS, err) < 0)
+			return -1;
+		break;
+	case OPT_STRICT:
+		o->strict = true;
+		break;
+	case OPT_NO_CONFIG:
+		o->no_config = true;
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	case OPT_STATISTICS:
+		o->statistics = true;
+		break;
+	case OPT_DUMP:
+		if (set_mode(o, MODE_DUMP, err) < 0)
+			return -1;
+		break;
+	case OPT_LIST_RULES:
+		if (set_mode(o, MODE_LIST_RULES, err) < 0)
+			return -1;
+		break;
+	case 'h':
+		o->mode = MODE_HELP;
+		return 1;
+	case 'V':
+		o->mode = MODE_VERSION;
+		return 1;
+	case ':':
+		return gl_error_set(err, "option %s needs an argument",
+		    argv[optind - 1]);
+	default:
+		return gl_error_set(err, "unknown option %s",
+		    argv[optind - 1]);
+	}
+	return 0;
+}
+
+int
+options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
+{
+	int c, rc;
+
+	memset(o, 0, sizeof *o);
+	o->format = "text";
+	o->max_warnings = -1;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":f:p:c:qhV", long_options,
+	    NULL)) != -1) {
+		rc = optarg != NULL && c != ':' && c != '?' ?
+		    set_value(o, c, optarg, err) : set_flag(o, c, argv, err);
+		if (rc < 0)
+			return -1;
+		if (rc > 0)
+			return 0;
+	}
+	o->files = argv + optind;
+	o->n_files = (size_t)(argc - optind);
+	if ((o->mode == MODE_LINT || o->mode == MODE_DUMP) && o->n_files == 0)
+		return gl_error_set(err, "no input file");
+	if ((o->mode == MODE_LIST_RULES || o->mode == MODE_EXPLAIN ||
+	    o->mode == MODE_LIST_PROFILES || o->mode == MODE_LIST_KERNELS) &&
+	    o->n_files > 0)
+		return gl_error_set(err, "unexpected argument %s", o->files[0]);
+	return 0;
+}
+
+void
+options_free(struct options *o)
+{
+	free(o->select);
+	free(o->ignore);
+	memset(o, 0, sizeof *o);
+}

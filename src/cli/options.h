@@ -1,0 +1,59 @@
+/*
+ * options.h - the command line, parsed into plain data. Nothing is loaded
+ * or checked against the catalogue here; run.c does that.
+ */
+#ifndef GGUFLINT_OPTIONS_H
+#define GGUFLINT_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/error.h"
+
+enum run_mode {
+	MODE_LINT = 0,
+	MODE_DUMP,
+	MODE_LIST_RULES,
+	MODE_EXPLAIN,
+	MODE_LIST_PROFILES,
+	MODE_LIST_KERNELS,
+	MODE_HELP,
+	MODE_VERSION
+};
+
+struct options {
+	enum run_mode mode;
+	const char *format;		/* reporter name */
+	const char *explain;		/* --explain's argument */
+	const char *profile;		/* name or path */
+	uint64_t ctx;			/* 0: the profile's or model's */
+	const char *kv;			/* KV cache type name, or NULL */
+	bool show_plan;			/* --plan */
+	bool deep;			/* --deep */
+	bool strict;			/* --strict */
+	const char *config;		/* --config FILE */
+	bool no_config;			/* --no-config */
+	const char *fail_on;		/* --fail-on LEVEL, or NULL */
+	long max_warnings;		/* --max-warnings N, or -1 */
+	bool quiet;			/* --quiet */
+	bool statistics;		/* --statistics */
+	enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color;
+	const char **select;		/* each a comma-separated list */
+	size_t n_select;
+	const char **ignore;
+	size_t n_ignore;
+	char **files;			/* borrowed from argv */
+	size_t n_files;
+};
+
+/*
+ * options_parse: fill o from argv. Returns 0, or -1 with err describing the
+ * usage error. Strings are borrowed from argv.
+ */
+int options_parse(struct options *o, int argc, char **argv,
+    struct gl_error *err);
+void options_free(struct options *o);
+void options_usage(FILE *fp);
+
+#endif

@@ -1,0 +1,491 @@
+/*
+ * run.c - what the program does once its options are parsed: build the
+ * session (catalogue, configuration file, policy, profile, probed
+ * capability table), then lint, dump or document as the options say,
+ * handing results to a reporter. Operational errors are printed here, once,
+ * to stderr.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/configfile.h"
+#include "base/guard.h"
+#include "report/report.h"
+#include "cli/session.h"
+
+/* Everything one run needs, built from the configuration and the options. */
+struct session {
+	struct catalog cat;
+	struct policy policy;
+	struct config cfg;
+	struct profile profile;
+	bool have_profile;
+	struct captable table;
+	struct lint_options lo;
+	struct report_opts ro;
+};
+
+/* write_out: write and reset buf; -1 when stdout failed. */
+static int
+write_out(struct strbuf *buf)
+{
+	if (buf->len > 0 && fwrite(buf->buf, 1, buf->len, stdout) != buf->len)
+		return -1;
+	strbuf_reset(buf);
+	return 0;
+}
+
+static int
+fail(const struct gl_error *err)
+{
+	fprintf(stderr, "gguflint: %s\n", err->msg);
+	return 2;
+}
+
+/* Command-line --select/--ignore replace the configuration's lists. */
+static int
+merge_filter(const struct options *o, struct session *s, struct gl_error *err)
+{
+	struct diag_filter *f = &s->policy.filter;
+	size_t i;
+
+	if (o->n_select > 0) {
+		for (i = 0; i < f->n_select; i++)
+			free(f->select[i]);
+		f->n_select = 0;
+	}
+	if (o->n_ignore > 0) {
+		for (i = 0; i < f->n_ignore; i++)
+			free(f->ignore[i]);
+		f->n_ignore = 0;
+	}
+	for (i = 0; i < o->n_select; i++)
+		if (diag_filter_add(f, &s->cat, o->select[i], 0, err) < 0)
+			return -1;
+	for (i = 0; i < o->n_ignore; i++)
+		if (diag_filter_add(f, &s->cat, o->ignore[i], 1, err) < 0)
+			return -1;
+	if (o->fail_on != NULL)
+		severity_parse(o->fail_on, &s->policy.fail_on);
+	if (o->max_warnings >= 0)
+		s->policy.max_warnings = o->max_warnings;
+	s->policy.quiet = s->policy.quiet || o->quiet;
+	return 0;
+}
+
+/* The profile, its capability table (probed) and the plan request. */
+static int
+load_target(const struct options *o, struct session *s, struct gl_error *err)
+{
+	const char *kv = o->kv ? o->kv : s->cfg.kv;
+	struct plan_request *rq = &s->lo.request;
+
+	rq->ctx = o->ctx ? o->ctx : s->cfg.ctx;
+	if (kv != NULL) {
+		if (kv_type_parse(kv, &rq->kv) < 0)
+			return gl_error_set(err, "--kv: unknown KV cache type "
+			    "'%s' (expected one of %s)", kv, kv_type_names());
+		rq->kv_set = true;
+	}
+	if (profile_load(o->profile ? o->profile : s->cfg.profile ?
+	    s->cfg.profile : PROFILE_DEFAULT, &s->profile, err) < 0)
+		return -1;
+	s->have_profile = true;
+	if (captable_load(s->profile.kernels, &s->table, err) < 0)
+		return -1;
+	captable_probe(&s->table, NULL);
+	s->lo.profile = &s->profile;
+	s->lo.table = &s->table;
+	s->lo.strict = s->profile.strict || o->strict || s->cfg.strict;
+	return 0;
+}
+
+static bool
+use_color(enum color_mode m)
+{
+	const char *term = getenv("TERM");
+
+	if (m != COLOR_AUTO)
+		return m == COLOR_ALWAYS;
+	return isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL &&
+	    term != NULL && strcmp(term, "dumb") != 0;
+}
+
+static int
+session_setup(const struct options *o, struct session *s,
+    struct gl_error *err)
+{
+	const struct reporter *rep;
+	char *path = NULL;
+	int rc = 0;
+
+	memset(s, 0, sizeof *s);
+	policy_init(&s->policy);
+	if (catalog_load_builtin(&s->cat, err) < 0)
+		return -1;
+	if (o->config != NULL)
+		path = xstrdup(o->config);
+	else if (!o->no_config && o->mode != MODE_LIST_PROFILES &&
+	    o->mode != MODE_LIST_KERNELS)
+		path = config_find();
+	if (path != NULL)
+		rc = config_load(path, &s->cat, &s->policy, &s->cfg, err);
+	free(path);
+	if (rc < 0 || merge_filter(o, s, err) < 0)
+		return -1;
+	s->lo.cat = &s->cat;
+	s->lo.policy = &s->policy;
+	s->lo.deep = o->deep;
+	rep = reporter_find(o->format);
+	s->lo.deep_full = rep != NULL && rep->deep_stats;
+	s->ro.show_plan = o->show_plan;
+	s->ro.color = use_color(o->color);
+	if (o->mode == MODE_LINT && load_target(o, s, err) < 0)
+		return -1;
+	return 0;
+}
+
+static void
+session_free(struct session *s)
+{
+	if (s->have_profile)
+		profile_free(&s->profile);
+	captable_free(&s->table);
+	config_free(&s->cfg);
+	policy_free(&s->policy);
+	catalog_free(&s->cat);
+}
+
+/* --statistics: one line per rule found, most frequent first. */
+static void
+print_statistics(const struct catalog *cat, const size_t *count, FILE *fp)
+{
+	size_t i, max = 0, n;
+
+	for (i = 0; i < cat->n; i++)
+		if (count[i] > max)
+			max = count[i];
+	for (n = max; n > 0; n--)
+		for (i = 0; i < cat->n; i++)
+			if (count[i] == n)
+				fprintf(fp, "%6zu  %s %-32s %s\n", n,
+				    cat->rules[i].code, cat->rules[i].slug,
+				    severity_name(cat->rules[i].severity));
+}
+
+/* The files to lint: each argument, or the *.gguf below a directory. */
+struct file_list {
+	char **v;
+	size_t n, cap;
+};
+
+static struct file_list *walk_list;	/* nftw has no user pointer */
+
+static void
+push_file(struct file_list *fl, const char *path)
+{
+	if (fl->n == fl->cap) {
+		fl->cap = fl->cap ? fl->cap * 2 : 16;
+		fl->v = xreallocarray(fl->v, fl->cap, sizeof *fl->v);
+	}
+	fl->v[fl->n++] = xstrdup(path);
+}
+
+static int
+walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	const char *base = path + ftw->base;
+	size_t n = strlen(base);
+
+	(void)st;
+	if (type == FTW_D && base[0] == '.' && ftw->level > 0)
+		return FTW_SKIP_SUBTREE;	/* .git and the like */
+	if (type == FTW_F && n > 5 && strcmp(base + n - 5, ".gguf") == 0)
+		push_file(walk_list, path);
+	return FTW_CONTINUE;
+}
+
+static int
+cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+expand_files(const struct options *o, struct file_list *fl)
+{
+	struct stat st;
+	size_t i, first;
+
+	memset(fl, 0, sizeof *fl);
+	walk_list = fl;
+	for (i = 0; i < o->n_files; i++) {
+		if (stat(o->files[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			first = fl->n;
+			nftw(o->files[i], walk_one, 16, FTW_PHYS |
+			    FTW_ACTIONRETVAL);
+			if (fl->n > first)
+				qsort(fl->v + first, fl->n - first,
+				    sizeof *fl->v, cmp_path);
+			else
+				fprintf(stderr, "gguflint: no .gguf file under "
+				    "%s\n", o->files[i]);
+			continue;
+		}
+		push_file(fl, o->files[i]);	/* whatever its name */
+	}
+}
+
+static void
+free_files(struct file_list *fl)
+{
+	size_t i;
+
+	for (i = 0; i < fl->n; i++)
+		free(fl->v[i]);
+	free(fl->v);
+}
+
+static int
+run_lint(const struct options *o, struct session *s,
+    const struct reporter *rep, struct strbuf *out)
+{
+	size_t *count = xcalloc(s->cat.n + 1, sizeof *count);
+	size_t i, j, warnings = 0;
+	struct file_list fl;
+	struct lint_result res;
+	struct gl_error err;
+	int status = 0;
+	bool first = true, failed = false;
+
+	expand_files(o, &fl);
+	rep->begin(out);
+	for (i = 0; i < fl.n; i++) {
+		if (lint_file(fl.v[i], &s->lo, &res, &err) < 0) {
+			fail(&err);
+			status = 2;
+		} else {
+			rep->file(out, &res, first, &s->ro);
+			first = false;
+			failed = failed || policy_fails(&s->policy, &res.diags);
+			warnings += res.warnings;
+			for (j = 0; j < res.diags.n; j++)
+				count[res.diags.v[j].rule - s->cat.rules]++;
+		}
+		lint_result_free(&res);
+		if (write_out(out) < 0) {
+			free(count);
+			free_files(&fl);
+			return -1;
+		}
+	}
+	free_files(&fl);
+	rep->end(out);
+	if (o->statistics) {
+		if (write_out(out) < 0 || fflush(stdout) != 0) {
+			free(count);
+			return -1;
+		}
+		print_statistics(&s->cat, count, strcmp(o->format, "text") == 0 ?
+		    stdout : stderr);
+	}
+	free(count);
+	if (s->policy.max_warnings >= 0 &&
+	    warnings > (size_t)s->policy.max_warnings) {
+		fprintf(stderr, "gguflint: %zu warnings, more than "
+		    "--max-warnings %ld\n", warnings, s->policy.max_warnings);
+		failed = true;
+	}
+	return status ? status : failed ? 1 : 0;
+}
+
+struct dump_args {
+	const struct reporter *rep;
+	struct strbuf *out;
+	const struct gguf_file *f;
+};
+
+/* The dump reads strings from the mapping: run it under the guard. */
+static void
+dump_guarded(void *arg)
+{
+	struct dump_args *a = arg;
+
+	a->rep->dump(a->out, a->f);
+}
+
+/* --dump: the header on stdout; the findings, as text, on stderr. */
+static int
+run_dump(const struct options *o, struct session *s,
+    const struct reporter *rep, struct strbuf *out)
+{
+	struct strbuf diags = STRBUF_INIT;
+	struct lint_result res;
+	struct gl_error err;
+	struct file_list fl;
+	bool json = strcmp(o->format, "json") == 0;
+	size_t i, shown = 0;
+	int status = 0;
+
+	expand_files(o, &fl);
+	for (i = 0; i < fl.n; i++) {
+		if (lint_file(fl.v[i], &s->lo, &res, &err) < 0) {
+			fail(&err);
+			status = 2;
+		} else {
+			struct dump_args da = { rep, out, &res.file };
+
+			if (fl.n > 1 && json)
+				strbuf_adds(out, shown++ ? ",\n" : "[\n");
+			else if (fl.n > 1)
+				strbuf_addf(out, "%s==> %s <==\n", shown++ ?
+				    "\n" : "", fl.v[i]);
+			if (guard_call(dump_guarded, &da) < 0)
+				strbuf_adds(out, "\n(the file shrank while it "
+				    "was being printed)\n");
+			report_text_file(&diags, &res, true, NULL);
+			fputs(strbuf_cstr(&diags), stderr);
+			strbuf_reset(&diags);
+			if (status == 0 && policy_fails(&s->policy, &res.diags))
+				status = 1;
+		}
+		lint_result_free(&res);
+		if (write_out(out) < 0) {
+			strbuf_free(&diags);
+			free_files(&fl);
+			return -1;
+		}
+	}
+	if (fl.n > 1 && json && shown > 0) {
+		strbuf_adds(out, "]\n");
+		if (write_out(out) < 0)
+			status = -1;
+	}
+	strbuf_free(&diags);
+	free_files(&fl);
+	return status;
+}
+
+/* --list-kernels: load and probe every built-in table. */
+static int
+list_kernels(const struct reporter *rep, struct strbuf *out)
+{
+	const char *const *names = captable_builtin_names();
+	struct captable *t;
+	struct gl_error err;
+	size_t n = 0, i;
+	int status = 0;
+
+	for (i = 0; names[i] != NULL; i++)
+		;
+	t = xcalloc(i + 1, sizeof *t);
+	for (i = 0; names[i] != NULL; i++) {
+		if (captable_load(names[i], &t[n], &err) < 0) {
+			fail(&err);
+			status = 2;
+			continue;
+		}
+		captable_probe(&t[n++], NULL);
+	}
+	rep->kernels(out, t, n);
+	for (i = 0; i < n; i++)
+		captable_free(&t[i]);
+	free(t);
+	return status;
+}
+
+/* Whether a reporter implements what a mode needs. */
+static bool
+supports(const struct reporter *rep, enum run_mode m)
+{
+	switch (m) {
+	case MODE_LIST_RULES:
+		return rep->rules != NULL;
+	case MODE_EXPLAIN:
+		return rep->explain != NULL;
+	case MODE_DUMP:
+		return rep->dump != NULL;
+	case MODE_LIST_PROFILES:
+		return rep->profiles != NULL;
+	case MODE_LIST_KERNELS:
+		return rep->kernels != NULL;
+	default:
+		return rep->file != NULL;
+	}
+}
+
+static int
+run_mode(const struct options *o, struct session *s,
+    const struct reporter *rep, struct strbuf *out)
+{
+	const struct rule *r;
+
+	switch (o->mode) {
+	case MODE_LIST_RULES:
+		rep->rules(out, &s->cat);
+		return 0;
+	case MODE_EXPLAIN:
+		if ((r = catalog_find(&s->cat, o->explain)) == NULL) {
+			fprintf(stderr, "gguflint: --explain: no rule '%s' "
+			    "(see --list-rules)\n", o->explain);
+			return 2;
+		}
+		rep->explain(out, r);
+		return 0;
+	case MODE_DUMP:
+		return run_dump(o, s, rep, out);
+	case MODE_LIST_PROFILES:
+		rep->profiles(out);
+		return 0;
+	case MODE_LIST_KERNELS:
+		return list_kernels(rep, out);
+	default:
+		return run_lint(o, s, rep, out);
+	}
+}
+
+int
+run(const struct options *o)
+{
+	const struct reporter *rep = reporter_find(o->format);
+	struct strbuf out = STRBUF_INIT;
+	struct session s;
+	struct gl_error err;
+	int status;
+
+	if (o->mode == MODE_HELP) {
+		options_usage(stdout);
+		return fflush(stdout) == 0 ? 0 : 2;
+	}
+	if (o->mode == MODE_VERSION) {
+		printf("gguflint %s\n", PACKAGE_VERSION);
+		return fflush(stdout) == 0 ? 0 : 2;
+	}
+	if (rep == NULL || !supports(rep, o->mode)) {
+		fprintf(stderr, "gguflint: format '%s' %s\n", o->format,
+		    rep == NULL ? "is unknown (text, json, sarif, github)" :
+		    "cannot show this");
+		return 2;
+	}
+	if (session_setup(o, &s, &err) < 0) {
+		session_free(&s);
+		return fail(&err);
+	}
+	status = run_mode(o, &s, rep, &out);
+	if (status < 0 || write_out(&out) < 0 || fflush(stdout) != 0 ||
+	    ferror(stdout)) {
+		fprintf(stderr, "gguflint: error writing output: %s\n",
+		    strerror(errno));
+		status = 2;
+	}
+	strbuf_free(&out);
+	session_free(&s);
+	return status;
+}

@@ -1,0 +1,59 @@
+/*
+ * builtin.h - the data files (rules/, profiles/, kernels/ YAML) compiled into
+ * the binary, and lookup of their on-disk overrides.
+ *
+ * builtin-data.c is generated at build time by build-aux/yaml2c.
+ */
+#ifndef GGUFLINT_BUILTIN_H
+#define GGUFLINT_BUILTIN_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+
+struct ydoc_pre;
+
+struct builtin_file {
+	const char *name;	/* path relative to the data dir, e.g. "rules/F-file.yaml" */
+	const char *data;	/* NUL-terminated contents */
+	size_t len;
+	const struct ydoc_pre *doc;	/* its YAML document, parsed at build time */
+};
+
+extern const struct builtin_file builtin_files[];
+extern const size_t builtin_n_files;
+
+/*
+ * struct datafile: the contents of one data file and where they came from.
+ * origin is the on-disk path when a file in the data directory overrides the
+ * built-in copy, else "<builtin>/NAME". Free with datafile_free().
+ */
+struct datafile {
+	char *origin;
+	char *data;
+	size_t len;
+};
+
+/*
+ * datafile_load: contents of the data file NAME. The data directory is
+ * $GGUFLINT_DATADIR when set, else the configured pkgdatadir; a file there
+ * overrides the built-in one. Returns 0, or -1 with err set when NAME is
+ * neither on disk nor built in, or cannot be read.
+ */
+int datafile_load(const char *name, struct datafile *out, struct gl_error *err);
+void datafile_free(struct datafile *df);
+
+/*
+ * builtin_names: the NAMEs of the built-in files DIR/NAME.yaml, sorted and
+ * NULL-terminated (static storage, built once per directory).
+ */
+const char *const *builtin_names(const char *dir);
+
+/*
+ * read_whole_file: read a (small, configuration) file into memory with a
+ * terminating NUL; limit caps its size. Returns 0 or -1 with err set.
+ */
+int read_whole_file(const char *path, size_t limit, char **data, size_t *len,
+    struct gl_error *err);
+
+#endif

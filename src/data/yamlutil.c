@@ -1,0 +1,310 @@
+/*
+ * yamlutil.c - libyaml document helpers (see yamlutil.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/builtin.h"
+#include "base/util.h"
+#include "data/yamlutil.h"
+
+/* The build-time parse of text, when text is a built-in data file. */
+static const struct ydoc_pre *
+prebuilt_find(const char *text, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < builtin_n_files; i++)
+		if (builtin_files[i].len == len && builtin_files[i].doc != NULL
+		    && memcmp(builtin_files[i].data, text, len) == 0)
+			return builtin_files[i].doc;
+	return NULL;
+}
+
+/* A pointer into the read-only tables, for libyaml's (non-const) fields;
+ * nothing writes through it, and ydoc_free frees only the node array. */
+#define UNCONST(type, p) ((type)(uintptr_t)(const void *)(p))
+
+static yaml_mark_t
+prebuilt_mark(const struct ydoc_pre_mark *m)
+{
+	yaml_mark_t y;
+
+	y.index = m->index;
+	y.line = m->line;
+	y.column = m->column;
+	return y;
+}
+
+static void
+prebuilt_node(const struct ydoc_pre *pre, const struct ydoc_pre_node *p,
+    yaml_node_t *n)
+{
+	n->type = (yaml_node_type_t)p->type;
+	n->tag = p->tag == UINT32_MAX ? NULL :
+	    UNCONST(yaml_char_t *, pre->pool + p->tag);
+	switch (n->type) {
+	case YAML_SCALAR_NODE:
+		n->data.scalar.value = UNCONST(yaml_char_t *, pre->pool + p->a);
+		n->data.scalar.length = p->b;
+		n->data.scalar.style = (yaml_scalar_style_t)p->style;
+		break;
+	case YAML_SEQUENCE_NODE:
+		n->data.sequence.items.start =
+		    UNCONST(yaml_node_item_t *, pre->items + p->a);
+		n->data.sequence.items.end = n->data.sequence.items.top =
+		    n->data.sequence.items.start + p->b;
+		n->data.sequence.style = (yaml_sequence_style_t)p->style;
+		break;
+	default:
+		n->data.mapping.pairs.start =
+		    UNCONST(yaml_node_pair_t *, pre->pairs + p->a);
+		n->data.mapping.pairs.end = n->data.mapping.pairs.top =
+		    n->data.mapping.pairs.start + p->b;
+		n->data.mapping.style = (yaml_mapping_style_t)p->style;
+		break;
+	}
+	n->start_mark = prebuilt_mark(&p->mark[0]);
+	n->end_mark = prebuilt_mark(&p->mark[1]);
+}
+
+/* d = the document of pre: a node array pointing into pre's tables. */
+static void
+prebuilt_load(struct ydoc *d, const char *origin, const struct ydoc_pre *pre)
+{
+	yaml_node_t *nodes = xcalloc(pre->n_nodes + 1, sizeof *nodes);
+	size_t i;
+
+	memset(d, 0, sizeof *d);
+	d->origin = origin;
+	for (i = 0; i < pre->n_nodes; i++)
+		prebuilt_node(pre, &pre->nodes[i], &nodes[i]);
+	d->doc.nodes.start = nodes;
+	d->doc.nodes.end = d->doc.nodes.top = nodes + pre->n_nodes;
+	d->doc.start_implicit = pre->start_implicit;
+	d->doc.end_implicit = pre->end_implicit;
+	d->doc.start_mark = prebuilt_mark(&pre->mark[0]);
+	d->doc.end_mark = prebuilt_mark(&pre->mark[1]);
+	d->loaded = d->prebuilt = true;
+}
+
+int
+ydoc_load(struct ydoc *d, const char *origin, const char *text, size_t len,
+    struct gl_error *err)
+{
+	const struct ydoc_pre *pre = prebuilt_find(text, len);
+
+	if (pre == NULL)
+		return ydoc_parse(d, origin, text, len, err);
+	prebuilt_load(d, origin, pre);
+	return 0;
+}
+
+int
+ydoc_parse(struct ydoc *d, const char *origin, const char *text, size_t len,
+    struct gl_error *err)
+{
+	yaml_parser_t parser;
+	int rc = 0;
+
+	memset(d, 0, sizeof *d);
+	d->origin = origin;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, &d->doc)) {
+		yaml_mark_t m = parser.problem_mark;
+
+		rc = gl_error_set(err, "%s:%zu:%zu: invalid YAML: %s", origin,
+		    m.line + 1, m.column + 1,
+		    parser.problem ? parser.problem : "parse error");
+	} else {
+		yaml_document_t extra;
+
+		d->loaded = true;
+		/* One document per file: a second one is a mistake. */
+		if (yaml_parser_load(&parser, &extra)) {
+			yaml_node_t *root = yaml_document_get_root_node(&extra);
+
+			if (root != NULL)
+				rc = gl_error_set(err, "%s:%zu:%zu: expected "
+				    "one YAML document, found another",
+				    origin, root->start_mark.line + 1,
+				    root->start_mark.column + 1);
+			yaml_document_delete(&extra);
+		}
+	}
+	yaml_parser_delete(&parser);
+	if (rc < 0)
+		ydoc_free(d);
+	return rc;
+}
+
+void
+ydoc_free(struct ydoc *d)
+{
+	if (d->loaded && d->prebuilt)
+		free(d->doc.nodes.start);
+	else if (d->loaded)
+		yaml_document_delete(&d->doc);
+	d->loaded = d->prebuilt = false;
+}
+
+yaml_node_t *
+ydoc_root(struct ydoc *d)
+{
+	return yaml_document_get_root_node(&d->doc);
+}
+
+yaml_node_t *
+ydoc_node(struct ydoc *d, int index)
+{
+	return yaml_document_get_node(&d->doc, index);
+}
+
+int
+ydoc_error(const struct ydoc *d, const yaml_node_t *n, struct gl_error *err,
+    const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (n == NULL)
+		return gl_error_set(err, "%s:1:1: %s", d->origin, msg);
+	return gl_error_set(err, "%s:%zu:%zu: %s", d->origin,
+	    n->start_mark.line + 1, n->start_mark.column + 1, msg);
+}
+
+const char *
+ydoc_scalar(const yaml_node_t *n)
+{
+	if (n == NULL || n->type != YAML_SCALAR_NODE)
+		return NULL;
+	return (const char *)n->data.scalar.value;
+}
+
+int
+ydoc_string(struct ydoc *d, yaml_node_t *n, const char **out,
+    struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+
+	if (s == NULL || *s == '\0')
+		return ydoc_error(d, n, err, "expected a non-empty string");
+	*out = s;
+	return 0;
+}
+
+int
+ydoc_strdup(struct ydoc *d, yaml_node_t *n, char **dst, struct gl_error *err)
+{
+	const char *s = NULL;
+
+	if (ydoc_string(d, n, &s, err) < 0)
+		return -1;
+	free(*dst);
+	*dst = xstrdup(s);
+	return 0;
+}
+
+int
+ydoc_bool(struct ydoc *d, yaml_node_t *n, bool *out, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+
+	if (s != NULL && (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0 ||
+	    strcmp(s, "on") == 0)) {
+		*out = true;
+		return 0;
+	}
+	if (s != NULL && (strcmp(s, "false") == 0 || strcmp(s, "no") == 0 ||
+	    strcmp(s, "off") == 0)) {
+		*out = false;
+		return 0;
+	}
+	return ydoc_error(d, n, err, "expected true or false");
+}
+
+int
+ydoc_uint(struct ydoc *d, yaml_node_t *n, uint64_t *out, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+	char *end;
+	unsigned long long v;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return ydoc_error(d, n, err, "expected a non-negative integer");
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return ydoc_error(d, n, err, "expected a non-negative integer");
+	*out = v;
+	return 0;
+}
+
+int
+ydoc_number(struct ydoc *d, yaml_node_t *n, double *out, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+	char *end;
+	double v;
+
+	if (s == NULL || *s == '\0')
+		return ydoc_error(d, n, err, "expected a number");
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || *end != '\0' || !isfinite(v))
+		return ydoc_error(d, n, err, "expected a number");
+	*out = v;
+	return 0;
+}
+
+int
+ydoc_fields(struct ydoc *d, yaml_node_t *n, const struct ydoc_field *f,
+    size_t nf, void *obj, struct gl_error *err)
+{
+	unsigned char seen[64] = { 0 };
+	yaml_node_pair_t *p;
+	size_t i;
+
+	if (n == NULL || n->type != YAML_MAPPING_NODE)
+		return ydoc_error(d, n, err, "expected a mapping");
+	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	    p++) {
+		yaml_node_t *k = ydoc_node(d, p->key);
+		const char *key = ydoc_scalar(k);
+
+		for (i = 0; key != NULL && i < nf; i++)
+			if (strcmp(key, f[i].key) == 0)
+				break;
+		if (key == NULL || i == nf) {
+			struct strbuf sb = STRBUF_INIT;
+			size_t j;
+
+			for (j = 0; j < nf; j++)
+				strbuf_addf(&sb, "%s%s", j ? ", " : "",
+				    f[j].key);
+			ydoc_error(d, k, err, "unknown key '%s'; expected one "
+			    "of: %s", key ? key : "?", strbuf_cstr(&sb));
+			strbuf_free(&sb);
+			return -1;
+		}
+		if (i < sizeof seen && seen[i]++)
+			return ydoc_error(d, k, err, "duplicate key '%s'", key);
+		if (f[i].set(d, ydoc_node(d, p->value), obj, err) < 0)
+			return -1;
+	}
+	for (i = 0; i < nf; i++)
+		if (f[i].required && !(i < sizeof seen && seen[i]))
+			return ydoc_error(d, n, err, "missing required key "
+			    "'%s'", f[i].key);
+	return 0;
+}

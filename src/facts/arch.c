@@ -1,0 +1,423 @@
+/*
+ * arch.c - reading the architecture and its geometry from the metadata
+ * (see arch.h). Key names and defaults follow llama.cpp's load_hparams
+ * (memory-and-kv.md §1, §5-§7; gguf-format.md §6.3).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "facts/arch.h"
+
+enum arch_kind {
+	KIND_ATTN = 0,		/* standard attention, no SWA */
+	KIND_GEMMA2,		/* SWA always: window 4096, pattern 2 */
+	KIND_GEMMA3,		/* SWA when sliding_window > 0: pattern 6 */
+	KIND_PHI3,		/* sliding_window read, SWA disabled */
+	KIND_DEEPSEEK2,		/* MLA when both *_mla keys are set */
+	KIND_MAMBA,		/* recurrent state */
+	KIND_ENCODER		/* no cache */
+};
+
+static const struct {
+	const char *name;
+	enum arch_kind kind;
+} arch_table[] = {
+	{ "llama", KIND_ATTN }, { "mistral", KIND_ATTN },
+	{ "qwen2", KIND_ATTN }, { "qwen2moe", KIND_ATTN },
+	{ "qwen3", KIND_ATTN }, { "qwen3moe", KIND_ATTN },
+	{ "phi2", KIND_ATTN }, { "phi3", KIND_PHI3 },
+	{ "gemma", KIND_ATTN }, { "gemma2", KIND_GEMMA2 },
+	{ "gemma3", KIND_GEMMA3 },
+	{ "deepseek", KIND_ATTN }, { "deepseek2", KIND_DEEPSEEK2 },
+	{ "falcon", KIND_ATTN }, { "gpt2", KIND_ATTN },
+	{ "gptneox", KIND_ATTN }, { "mpt", KIND_ATTN },
+	{ "starcoder", KIND_ATTN }, { "starcoder2", KIND_ATTN },
+	{ "stablelm", KIND_ATTN }, { "baichuan", KIND_ATTN },
+	{ "internlm2", KIND_ATTN }, { "granite", KIND_ATTN },
+	{ "granitemoe", KIND_ATTN }, { "command-r", KIND_ATTN },
+	{ "olmo", KIND_ATTN }, { "olmo2", KIND_ATTN },
+	{ "bitnet", KIND_ATTN }, { "exaone", KIND_ATTN },
+	{ "mamba", KIND_MAMBA },
+	{ "bert", KIND_ENCODER }, { "nomic-bert", KIND_ENCODER },
+	{ "jina-bert-v2", KIND_ENCODER }, { "t5encoder", KIND_ENCODER },
+};
+
+struct rd {
+	const struct gguf_file *f;
+	struct model_geom *g;
+	struct diag_list *dl;
+};
+
+static void missing(struct model_geom *g, const char *fmt, ...)
+    GL_PRINTF(2, 3);
+
+/* Record what the plan lacks (the text may quote g->arch). */
+static void
+missing(struct model_geom *g, const char *fmt, ...)
+{
+	char text[sizeof g->missing[0]];
+	va_list ap;
+
+	if (g->n_missing == ARCH_MAX_MISSING)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	memcpy(g->missing[g->n_missing++], text, sizeof text);
+}
+
+static const struct gguf_kv *
+arch_kv(struct rd *r, const char *suffix)
+{
+	char key[160];
+
+	snprintf(key, sizeof key, "%s.%s", r->g->arch, suffix);
+	return gguf_find_kv(r->f, key);
+}
+
+static bool
+is_int_type(uint32_t t)
+{
+	return t <= GGUF_INT32 || t == GGUF_UINT64 || t == GGUF_INT64;
+}
+
+/* An integer scalar as u32; false (with a finding) when it cannot be. */
+static bool
+scalar_u32(struct rd *r, const struct gguf_kv *kv, uint32_t *out)
+{
+	const struct gguf_scalar *s = &kv->val;
+	bool neg = (s->type == GGUF_INT8 || s->type == GGUF_INT16 ||
+	    s->type == GGUF_INT32 || s->type == GGUF_INT64) && s->v.i < 0;
+
+	if (!is_int_type(kv->type) || neg || s->v.u > UINT32_MAX) {
+		diag_add(r->dl, "M002", kv->offset, SUBJECT_KEY, kv->key.p,
+		    kv->key.n, "stored as %s%s; llama.cpp requires UINT32 and "
+		    "refuses the file, and gguflint cannot use it",
+		    gguf_vtype_name(kv->type), neg ? " (negative)" :
+		    (is_int_type(kv->type) ? " (above 2^32)" : ""));
+		return false;
+	}
+	if (kv->type != GGUF_UINT32)
+		diag_add(r->dl, "M002", kv->offset, SUBJECT_KEY, kv->key.p,
+		    kv->key.n, "stored as %s; llama.cpp requires UINT32 and "
+		    "refuses the file (\"key has wrong type\"); gguflint reads "
+		    "the value %" PRIu64, gguf_vtype_name(kv->type), s->v.u);
+	*out = (uint32_t)s->v.u;
+	return true;
+}
+
+/* <arch>.<suffix> as a u32 scalar; false when absent or unusable. */
+static bool
+geom_u32(struct rd *r, const char *suffix, uint32_t *out)
+{
+	const struct gguf_kv *kv = arch_kv(r, suffix);
+
+	if (kv == NULL)
+		return false;
+	if (kv->type == GGUF_ARRAY) {
+		diag_add(r->dl, "M002", kv->offset, SUBJECT_KEY, kv->key.p,
+		    kv->key.n, "an array where llama.cpp reads one UINT32");
+		return false;
+	}
+	return scalar_u32(r, kv, out);
+}
+
+/*
+ * A per-layer key (scalar or array of n_layer entries) into v[]; def when
+ * absent. Returns false when absent or unusable.
+ */
+static bool
+geom_layers(struct rd *r, const char *suffix, uint32_t *v, uint32_t def)
+{
+	const struct gguf_kv *kv = arch_kv(r, suffix);
+	uint32_t n = r->g->n_layer, i, x = def;
+	struct gguf_scalar s;
+
+	for (i = 0; i < n; i++)
+		v[i] = def;
+	if (kv == NULL)
+		return false;
+	if (kv->type != GGUF_ARRAY) {
+		if (!scalar_u32(r, kv, &x))
+			return false;
+		for (i = 0; i < n; i++)
+			v[i] = x;
+		return true;
+	}
+	if (kv->elem_type != GGUF_INT32 && kv->elem_type != GGUF_UINT32 &&
+	    kv->elem_type != GGUF_BOOL) {
+		diag_add(r->dl, "M002", kv->offset, SUBJECT_KEY, kv->key.p,
+		    kv->key.n, "per-layer array of %s; llama.cpp accepts only "
+		    "INT32, UINT32 or BOOL elements (%s)",
+		    gguf_vtype_name(kv->elem_type),
+		    kv->elem_type == GGUF_FLOAT32 ||
+		    kv->elem_type == GGUF_STRING ? "it aborts on this one" :
+		    "it refuses the file");
+		return false;
+	}
+	if (kv->count != n) {
+		diag_add(r->dl, "M003", kv->offset, SUBJECT_KEY, kv->key.p,
+		    kv->key.n, "per-layer array has %" PRIu64 " entries; "
+		    "block_count is %" PRIu32 " (llama.cpp refuses it)",
+		    kv->count, n);
+		return false;
+	}
+	for (i = 0; i < n; i++) {
+		if (gguf_arr_get(r->f, kv, i, &s) < 0)
+			return false;
+		v[i] = s.type == GGUF_BOOL ? (s.v.b != 0) :
+		    (s.type == GGUF_INT32 && s.v.i < 0) ? 0 : (uint32_t)s.v.u;
+	}
+	return true;
+}
+
+static enum arch_kind
+lookup_kind(struct model_geom *g)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof arch_table / sizeof arch_table[0]; i++) {
+		if (strcmp(arch_table[i].name, g->arch) == 0) {
+			g->known = true;
+			return arch_table[i].kind;
+		}
+	}
+	return KIND_ATTN;
+}
+
+static bool
+read_arch_name(struct rd *r)
+{
+	const struct gguf_kv *kv = gguf_find_kv(r->f, "general.architecture");
+	size_t n;
+
+	if (kv == NULL || kv->type != GGUF_STRING) {
+		missing(r->g, "%s", "general.architecture");
+		return false;
+	}
+	n = (size_t)kv->val.v.s.n;
+	if (n == 0 || n >= sizeof r->g->arch ||
+	    memchr(kv->val.v.s.p, '\0', n) != NULL) {
+		missing(r->g, "%s", "general.architecture (unusable value)");
+		return false;
+	}
+	memcpy(r->g->arch, kv->val.v.s.p, n);
+	r->g->arch[n] = '\0';
+	r->g->has_arch = true;
+	return true;
+}
+
+/* block_count: 1..512, or llama.cpp aborts (GGML_ASSERT). */
+static bool
+read_layers(struct rd *r)
+{
+	struct model_geom *g = r->g;
+	const struct gguf_kv *kv = arch_kv(r, "block_count");
+	uint32_t nextn = 0;
+
+	if (!geom_u32(r, "block_count", &g->n_layer)) {
+		missing(g, "%s.block_count", g->arch);
+		return false;
+	}
+	if (g->n_layer == 0 || g->n_layer > ARCH_MAX_LAYERS) {
+		diag_add(r->dl, "M004", kv->offset, SUBJECT_KEY, kv->key.p,
+		    kv->key.n, "block_count is %" PRIu32 "; llama.cpp aborts "
+		    "unless it is between 1 and %d", g->n_layer,
+		    ARCH_MAX_LAYERS);
+		missing(g, "%s.block_count (out of range)", g->arch);
+		g->n_layer = 0;
+		return false;
+	}
+	if (geom_u32(r, "nextn_predict_layers", &nextn) && nextn < g->n_layer)
+		g->n_layer_nextn = nextn;
+	return true;
+}
+
+static void
+read_vocab(struct rd *r)
+{
+	const struct gguf_kv *kv;
+	size_t i;
+
+	if (geom_u32(r, "vocab_size", &r->g->n_vocab))
+		return;
+	kv = gguf_find_kv(r->f, "tokenizer.ggml.tokens");
+	if (kv != NULL && kv->type == GGUF_ARRAY && kv->count <= UINT32_MAX) {
+		r->g->n_vocab = (uint32_t)kv->count;
+		return;
+	}
+	for (i = 0; i < r->f->tensors_n; i++) {
+		const struct gguf_tensor *t = &r->f->tensors[i];
+
+		if (gguf_str_eq(t->name, "token_embd.weight") &&
+		    t->ne[1] > 0 && t->ne[1] <= UINT32_MAX) {
+			r->g->n_vocab = (uint32_t)t->ne[1];
+			return;
+		}
+	}
+	missing(r->g, "%s", "the vocabulary size");
+}
+
+/* Heads and head widths of an attention model. */
+static bool
+read_attention(struct rd *r)
+{
+	struct model_geom *g = r->g;
+	uint32_t v;
+
+	if (!geom_layers(r, "attention.head_count", g->n_head, 0) ||
+	    g->n_head[0] == 0) {
+		missing(g, "%s.attention.head_count", g->arch);
+		return false;
+	}
+	if (!geom_layers(r, "attention.head_count_kv", g->n_head_kv, 0))
+		memcpy(g->n_head_kv, g->n_head, sizeof g->n_head);
+	g->head_k = g->head_v = g->n_embd / g->n_head[0];
+	if (geom_u32(r, "attention.key_length", &v))
+		g->head_k = v;
+	if (geom_u32(r, "attention.value_length", &v))
+		g->head_v = v;
+	g->head_k_swa = g->head_k;
+	g->head_v_swa = g->head_v;
+	if (geom_u32(r, "attention.key_length_swa", &v))
+		g->head_k_swa = v;
+	if (geom_u32(r, "attention.value_length_swa", &v))
+		g->head_v_swa = v;
+	return true;
+}
+
+/* is_swa(il) = (n == 0) || (il % n < n - 1); MTP layers never are. */
+static void
+set_swa_pattern(struct model_geom *g, uint32_t n)
+{
+	uint32_t il, main = g->n_layer - g->n_layer_nextn;
+
+	for (il = 0; il < g->n_layer; il++)
+		g->is_swa[il] = il < main && (n == 0 || il % n < n - 1);
+}
+
+static void
+read_swa(struct rd *r, enum arch_kind kind)
+{
+	struct model_geom *g = r->g;
+	const struct gguf_kv *pk;
+	uint32_t window = 0, pattern = kind == KIND_GEMMA2 ? 2 : 6, il;
+	bool have = geom_u32(r, "attention.sliding_window", &window);
+
+	if (kind == KIND_PHI3)
+		return;		/* llama.cpp reads the window, then disables SWA */
+	if (kind == KIND_ATTN) {
+		if (have && window > 0 && !g->known)
+			missing(g, "the sliding-window layout of '%s'",
+			    g->arch);
+		return;
+	}
+	if (kind == KIND_GEMMA2 && !have)
+		window = 4096;
+	if (window == 0)
+		return;		/* gemma3 without a window: no SWA */
+	pk = arch_kv(r, "attention.sliding_window_pattern");
+	if (pk != NULL && pk->type != GGUF_ARRAY)
+		geom_u32(r, "attention.sliding_window_pattern", &pattern);
+	g->swa = true;
+	g->n_swa = window;
+	set_swa_pattern(g, pattern);
+	for (il = 0; il < g->n_layer; il++)
+		if (g->is_swa[il])
+			return;
+	diag_add(r->dl, "M004", pk ? pk->offset : 0, SUBJECT_KEY,
+	    pk ? pk->key.p : NULL, pk ? pk->key.n : 0, "sliding-window "
+	    "pattern %" PRIu32 " leaves no layer with sliding-window "
+	    "attention; llama.cpp aborts when it creates the context",
+	    pattern);
+	g->swa = false;
+}
+
+/* MLA: the cache holds one K row of kv_lora_rank + rope width, no V. */
+static void
+read_mla(struct rd *r)
+{
+	struct model_geom *g = r->g;
+	uint32_t k = 0, v = 0;
+
+	if (geom_u32(r, "attention.key_length_mla", &k) &&
+	    geom_u32(r, "attention.value_length_mla", &v) && k > 0 && v > 0)
+		g->mla = true;
+	geom_u32(r, "attention.kv_lora_rank", &g->kv_lora_rank);
+}
+
+static bool
+read_ssm(struct rd *r)
+{
+	struct model_geom *g = r->g;
+	bool ok = true;
+
+	if (!geom_u32(r, "ssm.conv_kernel", &g->ssm_d_conv) ||
+	    g->ssm_d_conv == 0) {
+		missing(g, "%s.ssm.conv_kernel", g->arch);
+		ok = false;
+	}
+	if (!geom_u32(r, "ssm.inner_size", &g->ssm_d_inner)) {
+		missing(g, "%s.ssm.inner_size", g->arch);
+		ok = false;
+	}
+	if (!geom_u32(r, "ssm.state_size", &g->ssm_d_state)) {
+		missing(g, "%s.ssm.state_size", g->arch);
+		ok = false;
+	}
+	geom_u32(r, "ssm.group_count", &g->ssm_n_group);
+	return ok;
+}
+
+void
+arch_read(const struct gguf_file *f, struct model_geom *g,
+    struct diag_list *dl)
+{
+	struct rd r = { f, g, dl };
+	const struct gguf_kv *kv;
+	enum arch_kind kind;
+
+	memset(g, 0, sizeof *g);
+	if (!read_arch_name(&r))
+		return;
+	kind = lookup_kind(g);
+	if (!g->known)
+		missing(g, "a memory model for architecture '%s' (planned "
+		    "as standard attention)", g->arch);
+	if (!read_layers(&r))
+		return;
+	if (!geom_u32(&r, "embedding_length", &g->n_embd) || g->n_embd == 0) {
+		missing(g, "%s.embedding_length", g->arch);
+		return;
+	}
+	if (geom_u32(&r, "context_length", &g->n_ctx_train) &&
+	    (kv = arch_kv(&r, "context_length")) != NULL)
+		g->ctx_key_offset = kv->offset;
+	else
+		missing(g, "%s.context_length", g->arch);
+	read_vocab(&r);
+	switch (kind) {
+	case KIND_ENCODER:
+		g->memory = ARCH_MEM_NONE;
+		geom_layers(&r, "attention.head_count", g->n_head, 0);
+		g->plannable = true;
+		break;
+	case KIND_MAMBA:
+		g->memory = ARCH_MEM_RECURRENT;
+		g->plannable = read_ssm(&r);
+		return;		/* no attention, no FFN keys */
+	default:
+		g->plannable = read_attention(&r);
+		if (kind == KIND_DEEPSEEK2)
+			read_mla(&r);
+		read_swa(&r, kind);
+		break;
+	}
+	if (!geom_layers(&r, "feed_forward_length", g->n_ff, 4 * g->n_embd))
+		missing(g, "%s.feed_forward_length (4 x embedding_length "
+		    "assumed)", g->arch);
+}

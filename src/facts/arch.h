@@ -1,0 +1,64 @@
+/*
+ * arch.h - model facts: the architecture and its geometry, read from the
+ * metadata, as the memory plan needs them. Integer keys are read whatever
+ * integer type they are stored in; a type llama.cpp would refuse is its own
+ * diagnostic (M002). What the planner cannot know is listed in missing[],
+ * so that the plan says "incomplete" instead of passing silently.
+ */
+#ifndef GGUFLINT_ARCH_H
+#define GGUFLINT_ARCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "findings/diag.h"
+#include "reader/gguf.h"
+
+#define ARCH_MAX_LAYERS 512	/* LLAMA_MAX_LAYERS */
+#define ARCH_MAX_MISSING 8
+
+enum arch_memory {
+	ARCH_MEM_KV = 0,	/* a KV cache (possibly with SWA or MLA) */
+	ARCH_MEM_RECURRENT,	/* recurrent state (mamba) */
+	ARCH_MEM_NONE		/* encoder-only: no cache */
+};
+
+struct model_geom {
+	char arch[64];			/* general.architecture, truncated */
+	bool has_arch;
+	bool known;			/* in gguflint's table */
+	enum arch_memory memory;
+	uint32_t n_layer;		/* block_count, all layers */
+	uint32_t n_layer_nextn;		/* MTP layers at the end */
+	uint32_t n_embd;
+	uint32_t n_vocab;
+	uint32_t n_ctx_train;		/* 0: unknown */
+	uint64_t ctx_key_offset;	/* of context_length, for messages */
+	uint32_t n_head[ARCH_MAX_LAYERS];
+	uint32_t n_head_kv[ARCH_MAX_LAYERS];
+	uint32_t n_ff[ARCH_MAX_LAYERS];
+	uint32_t head_k, head_v;		/* full-attention layers */
+	uint32_t head_k_swa, head_v_swa;	/* sliding-window layers */
+	/* sliding-window attention */
+	bool swa;
+	uint32_t n_swa;			/* window */
+	bool is_swa[ARCH_MAX_LAYERS];
+	/* MLA (deepseek2) */
+	bool mla;
+	uint32_t kv_lora_rank;
+	/* recurrent state (mamba) */
+	uint32_t ssm_d_conv, ssm_d_inner, ssm_d_state, ssm_n_group;
+	/* what the plan cannot know, for P005 estimate-incomplete */
+	char missing[ARCH_MAX_MISSING][160];
+	size_t n_missing;
+	bool plannable;			/* enough geometry for a KV estimate */
+};
+
+/*
+ * arch_read: fill g from the file's metadata, recording M-family findings
+ * (wrong key types, bad per-layer arrays, out-of-range values) in dl.
+ */
+void arch_read(const struct gguf_file *f, struct model_geom *g,
+    struct diag_list *dl);
+
+#endif

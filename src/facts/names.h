@@ -1,0 +1,185 @@
+/*
+ * names.h - architecture knowledge: the name maps of rules/arch/ (one
+ * YAML file per architecture family).
+ *
+ * A name map says, for one architecture and its aliases, which metadata keys
+ * llama.cpp requires (and in which type), and which tensors it loads: each a
+ * PCRE2 pattern over the tensor name, with the expected shape written as
+ * expressions over the model's geometry (n_embd, n_head * head_k, ...), the
+ * condition under which it is required, and the tensors that replace it.
+ * A per-layer tensor's pattern has a named group (?<layer>...) for the block
+ * index. The maps are data: they are loaded once per run (built in, or
+ * overridden from the data directory), every pattern is compiled once, and
+ * a mistake in a map is an operational error at FILE:LINE:COL.
+ *
+ * The expression language: integers, names, parentheses, + - * / %,
+ * == != < <= > >=, && || !, and a ?? b (a when a is known, else b). A name
+ * is a built-in geometry value (see names_builtin_doc in names.c) or, failing
+ * that, the integer metadata key ARCH.NAME (general.* and tokenizer.* are
+ * absolute). A value that cannot be known (a key the file lacks, a division
+ * by zero) is unknown, and so is anything computed from it: an unknown
+ * dimension is not checked and an unknown condition does not require.
+ */
+#ifndef GGUFLINT_NAMES_H
+#define GGUFLINT_NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "facts/arch.h"
+#include "base/error.h"
+#include "reader/gguf.h"
+
+struct names_expr;
+
+/* A required metadata key: <arch>.<key>, stored as type. */
+struct names_key {
+	char *key;			/* suffix after "<arch>." */
+	uint32_t type;			/* enum gguf_vtype */
+	struct names_expr *when;	/* NULL: always required */
+	char *when_text;
+};
+
+#define NAMES_MAX_DIMS 4
+
+/* A tensor the architecture loads. */
+struct names_tensor {
+	char *pattern;			/* as written in the map */
+	char *display;			/* "blk.N.attn_q.weight" (messages) */
+	char *id;			/* "attn_q.weight" (unless), or NULL */
+	void *re;			/* the compiled pcre2_code */
+	bool per_layer;			/* has a (?<layer>...) group */
+	uint32_t layer_group;		/* its number */
+	bool optional;
+	struct names_expr *when;	/* required when true; NULL: always */
+	char *when_text;
+	size_t n_dims;			/* 0: shape not checked */
+	struct names_expr *shape[NAMES_MAX_DIMS];
+	char *shape_text[NAMES_MAX_DIMS];
+	size_t *unless;			/* indices of tensors that replace it */
+	size_t n_unless;
+};
+
+struct names_map {
+	char *origin;			/* file name for messages */
+	char **archs;			/* general.architecture values */
+	size_t n_archs;
+	struct names_key *keys;
+	size_t n_keys;
+	struct names_tensor *tensors;
+	size_t n_tensors;
+};
+
+struct names_db {
+	struct names_map *maps;
+	size_t n;
+	void *md;			/* pcre2_match_data shared by matches */
+};
+
+/* The map files compiled in (and installed), in load order. */
+extern const char *const names_map_files[];
+
+/*
+ * names_map_parse: parse one map document (text of length len, named origin
+ * in messages) into m, compiling its patterns. Returns 0, or -1 with err at
+ * FILE:LINE:COL (for a bad pattern, with PCRE2's message and offset).
+ * Release m with names_map_free() in both cases.
+ */
+int names_map_parse(struct names_map *m, const char *origin, const char *text,
+    size_t len, struct gl_error *err);
+void names_map_free(struct names_map *m);
+
+/*
+ * names_db_load: load every file of names_map_files. An architecture named
+ * by two maps is an error. Returns 0 or -1 with err set; release db with
+ * names_db_free() in both cases.
+ */
+int names_db_load(struct names_db *db, struct gl_error *err);
+void names_db_free(struct names_db *db);
+
+/*
+ * names_db_get: the process-wide database, loaded on first use and kept
+ * until exit. Returns 0 and *out, or -1 with err (every call, once a load
+ * failed).
+ */
+int names_db_get(const struct names_db **out, struct gl_error *err);
+
+/* names_db_find: the map of architecture arch, or NULL. */
+const struct names_map *names_db_find(const struct names_db *db,
+    const char *arch);
+
+/*
+ * names_match: which tensor of map m the name is: its index and, for a
+ * per-layer tensor, the block index in *layer (else -1). Returns -1 when no
+ * pattern matches (an index with leading zeros does not match: llama.cpp
+ * would never look for it). A layer above INT64_MAX reads as INT64_MAX.
+ */
+long names_match(const struct names_db *db, const struct names_map *m,
+    struct gguf_str name, int64_t *layer);
+
+/* What a file is, as far as the name and metadata rules are concerned. */
+enum names_kind {
+	NAMES_NO_TENSORS = 0,	/* vocabulary-only or metadata-only */
+	NAMES_NOT_MODEL,	/* general.type says adapter, imatrix, ... */
+	NAMES_NO_ARCH,		/* no usable general.architecture */
+	NAMES_NO_MAP,		/* an architecture gguflint has no map for */
+	NAMES_FOREIGN,		/* none of its tensors, none of its hparams */
+	NAMES_MODEL		/* a model of a mapped architecture */
+};
+
+/*
+ * names_classify: the kind of f, and its map (NULL unless the kind is
+ * NAMES_FOREIGN or NAMES_MODEL). arch receives general.architecture
+ * (NUL-terminated, truncated to size) when usable, else "".
+ */
+enum names_kind names_classify(const struct names_db *db,
+    const struct gguf_file *f, const struct names_map **map, char *arch,
+    size_t size);
+
+/*
+ * names_split: the shard number (split.no, from 0) and count (split.count)
+ * of a file written by gguf-split; 0 of 1 for a whole file. A shard holds
+ * only some of the tensors, and only the first holds the metadata.
+ */
+void names_split(const struct gguf_file *f, int64_t *no, int64_t *count);
+
+/* The context an expression is evaluated in. */
+struct names_env {
+	const struct gguf_file *file;
+	const struct model_geom *geom;
+	int64_t layer;			/* the block index, or -1 */
+	int64_t n_vocab;		/* -1: unknown */
+};
+
+struct names_val {
+	int64_t v;
+	bool known;
+};
+
+struct names_val names_eval(const struct names_expr *e,
+    const struct names_env *env);
+
+/*
+ * names_key_int: the integer value of metadata key (any integer type, or
+ * a bool as 0/1). Returns false when absent or of another type.
+ */
+bool names_key_int(const struct gguf_file *f, const char *key, int64_t *out);
+
+/*
+ * names_key_str: the string value of key, or false when absent or not a
+ * string.
+ */
+bool names_key_str(const struct gguf_file *f, const char *key,
+    struct gguf_str *out);
+
+/*
+ * names_geom: the geometry of f as arch.c reads it: ctx_geom when not NULL,
+ * else computed into *scratch (its findings discarded: lint.c reports them
+ * when it computes the geometry itself). Returns the one to use.
+ */
+const struct model_geom *names_geom(const struct gguf_file *f,
+    const struct model_geom *ctx_geom, struct model_geom *scratch,
+    const struct catalog *cat);
+
+#endif

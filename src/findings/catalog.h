@@ -1,0 +1,76 @@
+/*
+ * catalog.h - the rule catalogue: every rule's code, slug, family, default
+ * severity and documentation, loaded from the rules/ YAML files (built in, or
+ * overridden on disk). The same catalogue drives the checks' diagnostics,
+ * --list-rules, --explain and the man page.
+ */
+#ifndef GGUFLINT_CATALOG_H
+#define GGUFLINT_CATALOG_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+
+enum severity {
+	SEV_INFO = 0,
+	SEV_WARNING = 1,
+	SEV_ERROR = 2
+};
+
+struct declrule;
+
+struct rule {
+	char *code;		/* "F010" */
+	char *slug;		/* "tensor-data-out-of-bounds" */
+	char family;		/* 'F' */
+	enum severity severity;	/* default severity */
+	char *summary;
+	char *rationale;
+	char *fix;
+	char *origin;		/* file:line where it was declared */
+	struct declrule *decl;	/* a declarative rule's matcher, or NULL */
+};
+
+struct catalog {
+	struct rule *rules;	/* sorted by code */
+	size_t n;
+};
+
+/* The catalogue files compiled in (and installed), in load order. */
+extern const char *const catalog_files[];
+
+/*
+ * catalog_load_builtin: load every file of catalog_files. Returns 0, or -1
+ * with err naming file:line:col and what was expected.
+ */
+int catalog_load_builtin(struct catalog *cat, struct gl_error *err);
+
+/*
+ * catalog_add_yaml: parse one catalogue document (text of length len, named
+ * origin in messages) and add its rules. A code or slug already present is
+ * an error. Returns 0 or -1 with err set.
+ */
+int catalog_add_yaml(struct catalog *cat, const char *origin,
+    const char *text, size_t len, struct gl_error *err);
+
+void catalog_free(struct catalog *cat);
+/* catalog_rule_free: what one rule owns (its texts, its declaration). */
+void catalog_rule_free(struct rule *r);
+
+/*
+ * catalog_add_rule: add a copy of r (taking ownership of its strings and
+ * decl) unless its code or slug is taken. Returns 0, or -1 when taken.
+ */
+int catalog_add_rule(struct catalog *cat, const struct rule *r);
+
+/* catalog_find: a rule by code or slug (case-insensitive code), or NULL. */
+const struct rule *catalog_find(const struct catalog *cat, const char *name);
+
+/* catalog_index: index of the rule with this exact code, or -1. */
+long catalog_index(const struct catalog *cat, const char *code);
+
+const char *severity_name(enum severity s);
+/* severity_parse: 0 and *out set, or -1 when s is not error|warning|info. */
+int severity_parse(const char *s, enum severity *out);
+
+#endif

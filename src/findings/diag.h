@@ -1,0 +1,102 @@
+/*
+ * diag.h - diagnostics: the findings of one lint run. A diagnostic is data
+ * (a rule, a severity, a byte offset, a subject and a message), never
+ * printed by the stage that finds it; the reporters print them.
+ *
+ * Each rule keeps at most DIAG_MAX_PER_RULE diagnostics per file; the rest
+ * are counted and summarised by diag_finish(), so a hostile file with a
+ * million bad records cannot make the output or memory explode.
+ */
+#ifndef GGUFLINT_DIAG_H
+#define GGUFLINT_DIAG_H
+
+#include <stdint.h>
+
+#include "findings/catalog.h"
+
+#define DIAG_MAX_PER_RULE 50
+
+enum subject_kind {
+	SUBJECT_NONE = 0,
+	SUBJECT_KEY,
+	SUBJECT_TENSOR
+};
+
+struct diag {
+	const struct rule *rule;
+	enum severity severity;
+	uint64_t offset;		/* byte offset in the file */
+	enum subject_kind kind;
+	char *subject;			/* raw bytes from the file; may hold NUL */
+	size_t subject_len;
+	char *message;			/* raw; reporters escape it */
+	char **items;			/* the full list a message abridges */
+	size_t n_items;
+	size_t seq;			/* insertion order, for a stable sort */
+};
+
+struct diag_list {
+	const struct catalog *cat;
+	struct diag *v;
+	size_t n, cap;
+	size_t *per_rule;		/* kept per rule index */
+	size_t *dropped;		/* beyond the cap, per rule index */
+	uint64_t *last_offset;		/* of the last dropped one */
+};
+
+void diag_list_init(struct diag_list *dl, const struct catalog *cat);
+/* diag_release: free what one diagnostic owns. */
+void diag_release(struct diag *d);
+void diag_list_free(struct diag_list *dl);
+
+/*
+ * diag_add: record a finding of rule CODE (which must be in the catalogue;
+ * anything else is a bug) at offset, about subject (subj_len bytes, may be
+ * NULL for none). The message is printf-formatted. Returns the diagnostic
+ * (valid until the next diag_add), or NULL when the rule's cap dropped it.
+ */
+struct diag *diag_add(struct diag_list *dl, const char *code, uint64_t offset,
+    enum subject_kind kind, const void *subj, size_t subj_len,
+    const char *fmt, ...) GL_PRINTF(7, 8);
+
+/*
+ * diag_attach_item: add one entry (n raw bytes) to d's list (d may be NULL:
+ * nothing happens). For findings whose message names only the first few of
+ * many subjects; JSON shows them all.
+ */
+void diag_attach_item(struct diag *d, const void *p, size_t n);
+
+/*
+ * diag_finish: add one summary diagnostic per rule whose findings were
+ * capped, then sort by offset, then code (stable for equal keys).
+ */
+void diag_finish(struct diag_list *dl);
+
+/*
+ * struct diag_filter: --select / --ignore as lists of rules and families.
+ * A diagnostic is kept when it is selected (or nothing is selected) and not
+ * ignored.
+ */
+struct diag_filter {
+	char **select;
+	size_t n_select;
+	char **ignore;
+	size_t n_ignore;
+};
+
+/*
+ * diag_filter_add: add a comma-separated LIST of codes, slugs or family
+ * letters to the select (is_ignore false) or ignore list. Returns 0, or -1
+ * with err naming the first item the catalogue does not know.
+ */
+int diag_filter_add(struct diag_filter *f, const struct catalog *cat,
+    const char *list, int is_ignore, struct gl_error *err);
+void diag_filter_free(struct diag_filter *f);
+int diag_filter_keeps(const struct diag_filter *f, const struct rule *r);
+/* diag_item_matches: item (a code, slug or family letter) names rule r. */
+int diag_item_matches(const char *item, const struct rule *r);
+
+/* diag_count_at_least: how many diagnostics have severity >= min. */
+size_t diag_count_at_least(const struct diag_list *dl, enum severity min);
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * policy.h - what the user decided about the findings: which rules to
+ * select or ignore, severity overrides, per-file ignores, suppressions that
+ * name a tensor or a key (a binary file cannot carry a "noqa" comment), the
+ * severity that fails the run, and a warning budget. Built from the
+ * configuration file and the command line (command line wins) by run.c;
+ * applied to each file's diagnostics by lint.c.
+ */
+#ifndef GGUFLINT_POLICY_H
+#define GGUFLINT_POLICY_H
+
+#include <stdbool.h>
+
+#include "findings/diag.h"
+
+struct sev_override {
+	char *item;		/* code, slug or family letter */
+	enum severity severity;
+};
+
+struct file_ignore {
+	char *glob;		/* fnmatch(3) pattern over the file's path */
+	struct diag_filter rules;	/* its "ignore" list */
+};
+
+struct suppression {
+	char *item;		/* code, slug or family letter */
+	char *tensor;		/* exact tensor name, or NULL */
+	char *key;		/* exact metadata key, or NULL */
+	char *files;		/* fnmatch(3) pattern, or NULL: every file */
+};
+
+struct policy {
+	struct diag_filter filter;	/* --select / --ignore */
+	struct sev_override *sev;
+	size_t n_sev;
+	struct file_ignore *fi;
+	size_t n_fi;
+	struct suppression *sup;
+	size_t n_sup;
+	char *base;			/* directory globs are relative to */
+	enum severity fail_on;		/* SEV_ERROR unless told otherwise */
+	long max_warnings;		/* -1: no budget */
+	bool quiet;			/* report only what fails the run */
+};
+
+void policy_init(struct policy *p);
+void policy_free(struct policy *p);
+
+/*
+ * policy_apply: to the diagnostics of the file at path: severity
+ * overrides, then suppressions, per-file ignores and select/ignore, then
+ * --quiet. *warnings receives the warnings counted before --quiet.
+ */
+void policy_apply(const struct policy *p, const char *path,
+    struct diag_list *dl, size_t *warnings);
+
+/* policy_fails: whether these diagnostics fail the run (>= fail_on). */
+bool policy_fails(const struct policy *p, const struct diag_list *dl);
+
+#endif

@@ -1,0 +1,514 @@
+/*
+ * plan.c - the memory plan (see plan.h). llama.cpp's arithmetic for the KV
+ * cache (memory-and-kv.md §3-§8), SKaiNET's for the forward working set,
+ * headroom, budget, auto-quantize rule and suggestions
+ * (skainet-semantics.md §5.3, §7). All sums saturate: a hostile header can
+ * make a plan absurd, never wrap it into a small number.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/plan.h"
+
+static uint64_t
+sadd(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static uint64_t
+smul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static uint64_t
+umin(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+uint64_t
+plan_pad_ctx(uint64_t ctx)
+{
+	uint64_t r;
+
+	if (ctx == 0)
+		ctx = 1;
+	return u64_pad_overflow(ctx, 256, &r) ? UINT64_MAX : r;
+}
+
+/* size_swa = PAD(min(n_ctx, n_swa + n_ubatch), 256), one sequence. */
+uint64_t
+plan_swa_cells(const struct model_geom *g, uint64_t ctx, uint64_t ubatch)
+{
+	uint64_t n_ctx = plan_pad_ctx(ctx);
+	uint64_t n_ubatch = umin(umin(ctx, 2048), ubatch);
+
+	return plan_pad_ctx(umin(n_ctx, sadd(g->n_swa, n_ubatch)));
+}
+
+uint64_t
+plan_kv_bytes(const struct model_geom *g, enum kv_type kv, uint64_t cells,
+    uint64_t swa_cells, bool fa, uint64_t *k_bytes, uint64_t *v_bytes)
+{
+	uint64_t k = 0, v = 0, vmax = 0;
+	uint32_t il;
+
+	if (g->memory != ARCH_MEM_KV) {
+		*k_bytes = *v_bytes = 0;
+		return 0;
+	}
+	/* Without flash attention V is stored transposed, every layer as
+	 * wide as the widest (llama.cpp's v_trans). */
+	for (il = 0; !fa && il < g->n_layer; il++) {
+		bool swa = g->swa && g->is_swa[il];
+		uint64_t w = smul(swa ? g->head_v_swa : g->head_v,
+		    g->n_head_kv[il]);
+
+		if (w > vmax)
+			vmax = w;
+	}
+	for (il = 0; il < g->n_layer; il++) {
+		bool swa = g->swa && g->is_swa[il];
+		uint64_t c = swa ? swa_cells : cells;
+		uint64_t kw = smul(swa ? g->head_k_swa : g->head_k,
+		    g->n_head_kv[il]);
+		uint64_t vw = fa ? smul(swa ? g->head_v_swa : g->head_v,
+		    g->n_head_kv[il]) : vmax;
+
+		k = sadd(k, smul(kv_row_bytes(kv, kw), c));
+		if (!g->mla)	/* MLA allocates no V */
+			v = sadd(v, smul(kv_row_bytes(kv, vw), c));
+	}
+	*k_bytes = k;
+	*v_bytes = v;
+	return sadd(k, v);
+}
+
+/* Per recurrent layer: F32 [n_embd_r + n_embd_s] for one sequence. */
+uint64_t
+plan_state_bytes(const struct model_geom *g)
+{
+	uint64_t r, s;
+
+	if (g->memory != ARCH_MEM_RECURRENT || g->ssm_d_conv == 0)
+		return 0;
+	r = smul(g->ssm_d_conv - 1, sadd(g->ssm_d_inner,
+	    smul(smul(2, g->ssm_n_group), g->ssm_d_state)));
+	s = smul(g->ssm_d_state, g->ssm_d_inner);
+	return smul(smul(4, sadd(r, s)), g->n_layer);
+}
+
+/* SKaiNET: T x (4 emb + 3 ffn + heads x ctx) x 4 + vocab x 4. */
+uint64_t
+plan_forward_bytes(const struct model_geom *g, uint64_t ctx, uint64_t chunk)
+{
+	uint64_t t = umin(chunk, ctx);
+	uint64_t per_token = sadd(sadd(smul(4, g->n_embd), smul(3, g->n_ff[0])),
+	    smul(g->n_head[0], ctx));
+
+	return sadd(smul(smul(t, per_token), 4), smul(g->n_vocab, 4));
+}
+
+/* ---- one plan at a given context and cache type ------------------------- */
+
+struct planner {
+	const struct model_geom *g;
+	const struct gguf_file *f;
+	const struct profile *p;
+	const struct weight_form *forms;	/* or NULL: all kept */
+};
+
+static enum kv_type
+alternate_kv(const struct profile *p, enum kv_type kv)
+{
+	if (kv != p->kv_quantized)
+		return p->kv_quantized;
+	return p->kv_cache != kv ? p->kv_cache : KV_F16;
+}
+
+/* Weights as resolved: a kept weight at its stored bytes, mapped when the
+ * profile maps weights; a converted one at its new size, on the heap. */
+static void
+plan_weights(const struct planner *pn, struct plan *pl)
+{
+	size_t i;
+
+	for (i = 0; i < pn->f->tensors_n; i++) {
+		const struct gguf_tensor *t = &pn->f->tensors[i];
+		const struct weight_form *w = pn->forms ? &pn->forms[i] : NULL;
+		uint64_t n = 1, res;
+		bool mapped;
+		int j;
+
+		if (!t->size_ok) {
+			pl->tensors_unsized++;
+			continue;
+		}
+		if (w != NULL && w->refused)
+			w = NULL;	/* priced as stored: see resolve.c */
+		res = w ? w->resident_bytes : t->nbytes;
+		mapped = w ? (w->encoding == FORM_KEEP &&
+		    w->residency == WEIGHTS_MAPPED) :
+		    pn->p->weights == WEIGHTS_MAPPED;
+		pl->weights = sadd(pl->weights, res);
+		pl->weights_as_stored = sadd(pl->weights_as_stored, t->nbytes);
+		if (mapped)
+			pl->weights_mapped = sadd(pl->weights_mapped, res);
+		if (w != NULL && w->encoding != FORM_KEEP)
+			pl->converted_stored = sadd(pl->converted_stored,
+			    t->nbytes);
+		for (j = 0; j < GGUF_MAX_DIMS; j++)
+			n = smul(n, (uint64_t)t->ne[j]);
+		pl->n_params = sadd(pl->n_params, n);
+	}
+	pl->weights_heap = pl->weights - pl->weights_mapped;
+	pl->conversion = pl->weights > pl->weights_as_stored ?
+	    pl->weights - pl->weights_as_stored : 0;
+}
+
+static void
+plan_at(const struct planner *pn, uint64_t ctx, enum kv_type kv,
+    struct plan *pl)
+{
+	const struct model_geom *g = pn->g;
+	const struct profile *p = pn->p;
+	uint64_t alt_k, alt_v;
+
+	pl->ctx = ctx;
+	pl->ctx_cells = plan_pad_ctx(ctx);
+	pl->kv = kv;
+	pl->flash_attention = p->flash_attention;
+	pl->swa_cells = g->swa ? plan_swa_cells(g, ctx, p->ubatch) : 0;
+	pl->kv_alt = alternate_kv(p, kv);
+	if (g->plannable) {
+		pl->kv_bytes = plan_kv_bytes(g, kv, pl->ctx_cells,
+		    pl->swa_cells, p->flash_attention, &pl->k_bytes,
+		    &pl->v_bytes);
+		pl->kv_alt_bytes = plan_kv_bytes(g, pl->kv_alt, pl->ctx_cells,
+		    pl->swa_cells, p->flash_attention, &alt_k, &alt_v);
+		pl->state_bytes = plan_state_bytes(g);
+		pl->forward = plan_forward_bytes(g, pl->ctx_cells,
+		    p->prefill_chunk);
+	} else {
+		pl->kv_bytes = pl->k_bytes = pl->v_bytes = 0;
+		pl->kv_alt_bytes = pl->state_bytes = pl->forward = 0;
+	}
+	pl->headroom = PLAN_HEADROOM;
+	pl->total = sadd(sadd(sadd(sadd(pl->weights, pl->kv_bytes),
+	    pl->state_bytes), pl->forward), pl->headroom);
+	pl->budgeted = pl->total - pl->weights_mapped;
+	pl->memory = p->memory;
+	pl->reserve = p->reserve;
+	pl->budget = p->memory - p->reserve;	/* profile.c: reserve <= memory */
+	pl->fits_budget = pl->budgeted <= pl->budget;
+	pl->fits_memory = pl->total <= pl->memory;
+	pl->fits = pl->fits_budget && pl->fits_memory;
+	if (!pl->fits_budget)
+		pl->over = pl->budgeted - pl->budget;
+	else
+		pl->over = pl->fits_memory ? 0 : pl->total - pl->memory;
+}
+
+/* The quantity that is over its limit (budgeted, or total vs memory). */
+static uint64_t
+plan_need(const struct plan *base, const struct plan *pl)
+{
+	return !base->fits_budget ? pl->budgeted : pl->total;
+}
+
+/*
+ * A head width a quantized llama.cpp cache cannot split into blocks, or 0.
+ * With flash attention every layer's K and V head width must divide; without
+ * it the whole row (width x KV heads) must.
+ */
+static uint32_t
+kv_bad_width(const struct model_geom *g, enum kv_type kv, bool fa)
+{
+	const struct kv_type_info *k = kv_type_info(kv);
+	uint32_t w[4] = { g->head_k, g->head_v, g->head_k_swa, g->head_v_swa };
+	uint32_t il, i;
+
+	if (!k->quantized || kv == KV_TURBOQUANT4 || !g->plannable ||
+	    g->memory != ARCH_MEM_KV)
+		return 0;
+	for (i = 0; i < (g->swa ? 4u : 2u); i++) {
+		if (fa && w[i] % k->blck != 0)
+			return w[i];
+		for (il = 0; !fa && il < g->n_layer; il++)
+			if ((uint64_t)w[i] * g->n_head_kv[il] % k->blck != 0)
+				return w[i];
+	}
+	return 0;
+}
+
+/* A cache type llama.cpp (or SKaiNET) can create for this model: a
+ * quantized V cache needs flash attention, and the blocks must divide. */
+static bool
+kv_allowed(const struct planner *pn, enum kv_type kv)
+{
+	const struct profile *p = pn->p;
+
+	if (!p->flash_attention && kv_type_info(kv)->quantized &&
+	    kv != KV_TURBOQUANT4)
+		return false;
+	return kv_bad_width(pn->g, kv, p->flash_attention) == 0;
+}
+
+static void
+add_note(struct plan *pl, char *text)
+{
+	if (pl->n_notes < PLAN_MAX_NOTES)
+		pl->notes[pl->n_notes++] = text;
+	else
+		free(text);
+}
+
+static void
+add_sugg(struct plan *pl, char *text, char *args, uint64_t saving)
+{
+	struct plan_suggestion *s;
+
+	if (pl->n_sugg == PLAN_MAX_SUGGESTIONS || saving == 0) {
+		free(text);
+		free(args);
+		return;
+	}
+	s = &pl->sugg[pl->n_sugg++];
+	s->text = text;
+	s->args = args;
+	s->saving = saving;
+}
+
+/* Copy the numbers of alt into pl, keeping pl's suggestions and notes. */
+static void
+plan_adopt(struct plan *pl, const struct plan *alt)
+{
+	struct plan keep = *pl;
+
+	*pl = *alt;
+	memcpy(pl->sugg, keep.sugg, sizeof pl->sugg);
+	pl->n_sugg = keep.n_sugg;
+	memcpy(pl->notes, keep.notes, sizeof pl->notes);
+	pl->n_notes = keep.n_notes;
+}
+
+static void
+auto_quantize(const struct planner *pn, struct plan *pl)
+{
+	const struct profile *p = pn->p;
+	struct plan q;
+	double share;
+	char a[32];
+
+	if (pl->kv == p->kv_quantized || !kv_allowed(pn, p->kv_quantized))
+		return;
+	share = pl->budget ? (double)pl->budgeted / (double)pl->budget : 1e300;
+	if (!(share > p->kv_auto_quantize_above))
+		return;
+	q = *pl;
+	plan_at(pn, pl->ctx, p->kv_quantized, &q);
+	if (q.budgeted >= pl->budgeted)
+		return;
+	add_note(pl, xasprintf("KV cache switched to %s: the plan needed "
+	    "%.1f%% of the budget (over %.1f%%), saving %s",
+	    kv_type_info(q.kv)->name, share * 100.0,
+	    p->kv_auto_quantize_above * 100.0,
+	    format_size(pl->kv_bytes - q.kv_bytes, a, sizeof a)));
+	q.kv_switched = true;
+	q.kv_before = pl->kv;
+	q.share_before = share;
+	plan_adopt(pl, &q);
+}
+
+/* The largest context that fits, or 0. Plans are monotone in ctx. */
+static uint64_t
+largest_fitting_ctx(const struct planner *pn, const struct plan *base)
+{
+	uint64_t lo = 1, hi = base->ctx - 1, best = 0;
+	struct plan t;
+
+	while (lo <= hi && hi > 0) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		t = *base;
+		plan_at(pn, mid, base->kv, &t);
+		if (t.fits) {
+			best = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	/* Padding makes every ctx up to the next multiple of 256 equal. */
+	return best;
+}
+
+/* The profile's quantized cache type, then q4_0 when it saves more. */
+static void
+suggest_kv(const struct planner *pn, struct plan *pl)
+{
+	enum kv_type cand[2] = { pn->p->kv_quantized, KV_Q4_0 };
+	uint64_t need = plan_need(pl, pl), best = need;
+	struct plan t;
+	unsigned i;
+
+	for (i = 0; i < 2; i++) {
+		if (cand[i] == pl->kv || !kv_allowed(pn, cand[i]))
+			continue;
+		t = *pl;
+		plan_at(pn, pl->ctx, cand[i], &t);
+		if (plan_need(pl, &t) >= best)
+			continue;
+		best = plan_need(pl, &t);
+		add_sugg(pl, xasprintf("--kv %s", kv_type_info(cand[i])->name),
+		    xasprintf("--kv %s", kv_type_info(cand[i])->name),
+		    need - best);
+	}
+}
+
+static void
+suggest_ctx(const struct planner *pn, struct plan *pl)
+{
+	uint64_t half = pl->ctx / 2, m;
+	struct plan t;
+
+	if (half >= 1 && half < pl->ctx) {
+		t = *pl;
+		plan_at(pn, half, pl->kv, &t);
+		if (plan_need(pl, &t) < plan_need(pl, pl))
+			add_sugg(pl, xasprintf("--ctx %" PRIu64, half),
+			    xasprintf("--ctx %" PRIu64, half),
+			    plan_need(pl, pl) - plan_need(pl, &t));
+	}
+	m = largest_fitting_ctx(pn, pl);
+	if (m > 0 && m != half) {
+		t = *pl;
+		plan_at(pn, m, pl->kv, &t);
+		add_sugg(pl, xasprintf("--ctx %" PRIu64 " (the largest context "
+		    "that fits)", m), xasprintf("--ctx %" PRIu64, m),
+		    plan_need(pl, pl) - plan_need(pl, &t));
+	}
+}
+
+/*
+ * Weights re-encoded at load: kernels for the stored encoding would keep
+ * them as stored (and mapped, when the profile maps weights).
+ */
+static void
+suggest_kernels(const struct planner *pn, struct plan *pl)
+{
+	uint64_t total, mapped;
+
+	if (pl->conversion == 0)
+		return;
+	total = pl->total - pl->conversion;
+	mapped = pl->weights_mapped + (pn->p->weights == WEIGHTS_MAPPED ?
+	    pl->converted_stored : 0);
+	add_sugg(pl, xstrdup("a build with kernels for the stored encoding: "
+	    "loading it as-is instead of re-encoding"), NULL,
+	    !pl->fits_budget ? pl->budgeted - (total - mapped) :
+	    pl->total - total);
+}
+
+/* Smaller weights help unless they are mapped and only the heap is over. */
+static void
+suggest_weights(struct plan *pl)
+{
+	char a[32], b[32], c[32];
+	uint64_t target;
+
+	if (!pl->fits_budget && pl->weights_heap == 0)
+		return;
+	if (pl->over >= pl->weights || pl->n_params == 0) {
+		add_sugg(pl, xasprintf("no quantization of these weights "
+		    "fits: the rest of the plan alone is %s over", format_size(
+		    pl->over - (pl->over >= pl->weights ? pl->weights : 0), a,
+		    sizeof a)), NULL, pl->weights);
+		return;
+	}
+	target = pl->weights - pl->over;
+	add_sugg(pl, xasprintf("a smaller quantization: weights must shrink "
+	    "by %s, from %s to at most %s (x%.2f, about %.1f bits per weight; "
+	    "now %.1f)", format_size(pl->over, a, sizeof a),
+	    format_size(pl->weights, b, sizeof b),
+	    format_size(target, c, sizeof c),
+	    (double)target / (double)pl->weights,
+	    8.0 * (double)target / (double)pl->n_params,
+	    8.0 * (double)pl->weights / (double)pl->n_params), NULL, pl->over);
+}
+
+void
+plan_make(const struct model_geom *g, const struct gguf_file *f,
+    const struct profile *p, const struct plan_request *rq,
+    const struct weight_form *forms, struct plan *pl)
+{
+	struct planner pn = { g, f, p, forms };
+	uint64_t ctx;
+
+	memset(pl, 0, sizeof *pl);
+	if (f->tensors_n == 0)
+		return;
+	/* The profile's context is the longest the device is planned for;
+	 * a model trained for less is planned at its own. */
+	ctx = rq->ctx;
+	if (ctx == 0 && p->context && g->n_ctx_train)
+		ctx = p->context < g->n_ctx_train ? p->context : g->n_ctx_train;
+	if (ctx == 0)
+		ctx = p->context ? p->context : g->n_ctx_train ?
+		    g->n_ctx_train : PLAN_CTX_FALLBACK;
+	plan_weights(&pn, pl);
+	plan_at(&pn, ctx, rq->kv_set ? rq->kv : p->kv_cache, pl);
+	pl->kv_explicit = rq->kv_set;
+	pl->valid = true;
+	if (!rq->kv_set)
+		auto_quantize(&pn, pl);
+	if (pl->weights_mapped > 0)
+		add_note(pl, xstrdup("weights are mapped: they page against "
+		    "device memory and are not charged to the budget"));
+	pl->kv_bad_width = kv_bad_width(g, pl->kv, p->flash_attention);
+	pl->kv_block_mismatch = pl->kv_bad_width != 0;
+	if (pl->fits)
+		return;
+	suggest_kv(&pn, pl);
+	suggest_ctx(&pn, pl);
+	suggest_kernels(&pn, pl);
+	suggest_weights(pl);
+}
+
+void
+plan_free(struct plan *pl)
+{
+	size_t i;
+
+	for (i = 0; i < pl->n_sugg; i++) {
+		free(pl->sugg[i].text);
+		free(pl->sugg[i].args);
+	}
+	for (i = 0; i < pl->n_notes; i++)
+		free(pl->notes[i]);
+	memset(pl, 0, sizeof *pl);
+}
+
+const struct plan_suggestion *
+plan_best(const struct plan *pl)
+{
+	const struct plan_suggestion *best = NULL;
+	size_t i;
+
+	for (i = 0; i < pl->n_sugg; i++)
+		if (pl->sugg[i].saving >= pl->over)
+			return &pl->sugg[i];
+	for (i = 0; i < pl->n_sugg; i++)
+		if (best == NULL || pl->sugg[i].saving > best->saving)
+			best = &pl->sugg[i];
+	return best;
+}

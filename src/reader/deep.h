@@ -1,0 +1,54 @@
+/*
+ * deep.h - --deep: read the tensor data (memory-mapped, several threads)
+ * with the real kernels and compute, per tensor, statistics of its
+ * dequantized values and the SHA-256 of its stored bytes, so that a model
+ * repository can pin them and the D rules can find NaN/Inf, all-zero
+ * tensors and values far outside what weights hold.
+ */
+#ifndef GGUFLINT_DEEP_H
+#define GGUFLINT_DEEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "reader/gguf.h"
+
+/* D003: the largest magnitude weights normally reach. A scan without the
+ * full statistics decodes a tensor whose values may pass it. */
+#define DEEP_RANGE_LIMIT 1e4
+
+struct deep_stats {
+	bool scanned;		/* its data was inside the file and read */
+	bool dequantized;	/* its values are known: decoded or screened */
+	bool exact;		/* a kernel decoded every value: zeros, min and
+				 * max are known */
+	bool truncated;		/* the file shrank while it was read */
+	bool all_zero;		/* every value is zero (dequantized only) */
+	uint64_t count;		/* elements */
+	uint64_t nonfinite;	/* NaN/Inf values; a block whose scale is
+				 * invalid (MXFP4 0xFF) counts all of its */
+	uint64_t zeros;		/* values equal to zero (exact only) */
+	uint64_t finite;	/* values min..rms are over */
+	double min, max;	/* over the finite values (exact only) */
+	double bound;		/* no finite value's magnitude exceeds it */
+	double sum, sum_sq;	/* full only */
+	char sha256[65];	/* of the stored bytes, lowercase hex (full) */
+};
+
+/*
+ * deep_scan: fill stats[i] for every tensor of f (stats has tensors_n
+ * entries), using up to threads workers (0: one per online CPU).
+ *  - With full, all of struct deep_stats, for the JSON report: every value
+ *    decoded by the real kernels, and the stored bytes hashed.
+ *  - Without, only what the D rules need, in a fraction of the time. A
+ *    tensor whose type has a screen (kernels.h) is screened from its block
+ *    factors: nonfinite, finite, bound and all_zero are exact, and a block
+ *    that may hold a nonzero value is decoded until one does. A tensor
+ *    whose bound passes DEEP_RANGE_LIMIT, or whose type has no screen, is
+ *    then decoded (exact). sum, sum_sq and sha256 stay empty, and a tensor
+ *    no kernel decodes is not read.
+ */
+void deep_scan(const struct gguf_file *f, struct deep_stats *stats,
+    unsigned threads, bool full);
+
+#endif

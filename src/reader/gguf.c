@@ -1,0 +1,970 @@
+/*
+ * gguf.c - the hardened GGUF header reader (see gguf.h for the contract).
+ *
+ * Parsing is a single forward pass with a cursor. Each read first checks
+ * the bytes that remain; a count or length is compared with the remaining
+ * bytes before anything depends on it. A finding that makes the rest of the
+ * header unreadable (a truncation, an unknown value type, an absurd count)
+ * sets stop; others are recorded and parsing goes on.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kernels/ggml-types.h"
+#include "reader/gguf.h"
+#include "base/strset.h"
+
+/* Smallest possible records, for bounding declared counts. */
+#define MIN_KV_BYTES 13		/* u64 key length, u32 type, 1-byte value */
+#define MIN_KV_BYTES_V1 9
+#define MIN_TENSOR_BYTES 24	/* u64 name length, u32 n_dims, u32 type, u64 offset */
+#define MIN_TENSOR_BYTES_V1 20
+/*
+ * A declared count the remaining bytes cannot hold is a truncation (F003,
+ * found where the file ends) when it is plausible, and an absurd count
+ * (F006, rejected before parsing) above this.
+ */
+#define PLAUSIBLE_COUNT (1u << 20)
+
+static const char *const vtype_names[GGUF_VTYPE_COUNT] = {
+	"UINT8", "INT8", "UINT16", "INT16", "UINT32", "INT32", "FLOAT32",
+	"BOOL", "STRING", "ARRAY", "UINT64", "INT64", "FLOAT64"
+};
+static const unsigned char vtype_sizes[GGUF_VTYPE_COUNT] = {
+	1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8
+};
+
+const char *
+gguf_vtype_name(uint32_t t)
+{
+	return t < GGUF_VTYPE_COUNT ? vtype_names[t] : "?";
+}
+
+unsigned
+gguf_vtype_size(uint32_t t)
+{
+	return t < GGUF_VTYPE_COUNT ? vtype_sizes[t] : 0;
+}
+
+bool
+gguf_str_eq(struct gguf_str s, const char *c)
+{
+	size_t n = strlen(c);
+
+	return s.n == n && memcmp(s.p, c, n) == 0;
+}
+
+/* ---- byte order -------------------------------------------------------- */
+
+/* n bytes at p as an unsigned number stored in the byte order be says. */
+static inline uint64_t
+load(const uint8_t *p, unsigned n, bool be)
+{
+	uint64_t v = 0;
+	unsigned i;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t w;
+
+	/* the lengths and counts on every string: one load, not 8 */
+	if (n == 8) {
+		memcpy(&v, p, 8);
+		return be ? __builtin_bswap64(v) : v;
+	}
+	if (n == 4) {
+		memcpy(&w, p, 4);
+		return be ? __builtin_bswap32(w) : w;
+	}
+#endif
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)p[be ? n - 1 - i : i] << (8 * i);
+	return v;
+}
+
+/* Decode a fixed-size value of type t at p (which has its size in bytes). */
+static void
+decode_scalar(const uint8_t *p, uint32_t t, bool be, struct gguf_scalar *out)
+{
+	uint64_t raw = load(p, vtype_sizes[t], be);
+	uint32_t u32;
+
+	out->type = t;
+	switch (t) {
+	case GGUF_INT8:
+		out->v.i = (int8_t)raw;
+		break;
+	case GGUF_INT16:
+		out->v.i = (int16_t)raw;
+		break;
+	case GGUF_INT32:
+		out->v.i = (int32_t)raw;
+		break;
+	case GGUF_INT64:
+		out->v.i = (int64_t)raw;
+		break;
+	case GGUF_FLOAT32:
+		u32 = (uint32_t)raw;
+		memcpy(&out->v.f32, &u32, 4);
+		break;
+	case GGUF_FLOAT64:
+		memcpy(&out->v.f64, &raw, 8);
+		break;
+	case GGUF_BOOL:
+		out->v.b = (uint8_t)raw;
+		break;
+	default:
+		out->v.u = raw;
+		break;
+	}
+}
+
+/* ---- open / close -------------------------------------------------------- */
+
+/*
+ * "-" is standard input. A regular file there is mapped as it is; a pipe is
+ * copied first into an anonymous memory file, so that what follows (the
+ * map, the SIGBUS guard, --deep) is the same as for a file.
+ */
+static int
+open_stdin(struct gl_error *err)
+{
+	static char buf[1 << 16];
+	struct stat st;
+	ssize_t n, w, done;
+	int fd;
+
+	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode))
+		return fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+	fd = memfd_create("gguflint-stdin", MFD_CLOEXEC);
+	if (fd < 0)
+		return gl_error_set(err, "standard input: %s", strerror(errno));
+	for (;;) {
+		n = read(STDIN_FILENO, buf, sizeof buf);
+		if (n == 0)
+			return fd;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		for (done = 0; done < n; done += w) {
+			w = write(fd, buf + done, (size_t)(n - done));
+			if (w < 0 && errno != EINTR)
+				goto fail;
+			if (w < 0)
+				w = 0;
+		}
+	}
+fail:
+	gl_error_set(err, "standard input: %s", strerror(errno));
+	close(fd);
+	return -1;
+}
+
+int
+gguf_open(struct gguf_file *f, const char *path, struct gl_error *err)
+{
+	struct stat st;
+	void *m;
+
+	memset(f, 0, sizeof *f);
+	f->fd = -1;
+	f->alignment = GGUF_DEFAULT_ALIGNMENT;
+	if (strcmp(path, "-") == 0) {
+		f->fd = open_stdin(err);
+		if (f->fd < 0)
+			return -1;
+	} else if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		return gl_error_set(err, "%s: %s", path, strerror(errno));
+	}
+	if (fstat(f->fd, &st) < 0) {
+		gl_error_set(err, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		gl_error_set(err, "%s: not a regular file", path);
+		goto fail;
+	}
+	f->path = xstrdup(path);
+	f->size = (uint64_t)st.st_size;
+	if (f->size == 0)
+		return 0;
+	if ((uint64_t)(size_t)f->size != f->size) {
+		gl_error_set(err, "%s: too large to map on this host", path);
+		goto fail;
+	}
+	m = mmap(NULL, (size_t)f->size, PROT_READ, MAP_PRIVATE, f->fd, 0);
+	if (m == MAP_FAILED) {
+		gl_error_set(err, "%s: cannot map: %s", path, strerror(errno));
+		goto fail;
+	}
+	f->map = m;
+	return 0;
+fail:
+	close(f->fd);
+	free(f->path);
+	f->path = NULL;
+	f->fd = -1;
+	return -1;
+}
+
+void
+gguf_open_mem(struct gguf_file *f, const char *name, const void *data,
+    uint64_t size)
+{
+	memset(f, 0, sizeof *f);
+	f->fd = -1;
+	f->alignment = GGUF_DEFAULT_ALIGNMENT;
+	f->path = xstrdup(name);
+	f->map = size > 0 ? data : NULL;
+	f->size = size;
+	f->borrowed = true;
+}
+
+void
+gguf_close(struct gguf_file *f)
+{
+	if (f->map != NULL && !f->borrowed)
+		munmap((void *)f->map, (size_t)f->size);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->kv);
+	free(f->tensors);
+	free(f->path);
+	memset(f, 0, sizeof *f);
+	f->fd = -1;
+}
+
+/* ---- the cursor -------------------------------------------------------- */
+
+struct rd {
+	struct gguf_file *f;
+	struct diag_list *dl;
+	uint64_t pos;
+	bool v1;			/* 32-bit counts and lengths */
+	bool stop;			/* the rest cannot be parsed */
+	enum subject_kind skind;	/* what is being parsed, for messages */
+	struct gguf_str subj;
+};
+
+static uint64_t
+remain(const struct rd *r)
+{
+	return r->f->size - r->pos;
+}
+
+/* Report a finding about the record being parsed. */
+#define FINDING(r, code, off, ...)					\
+	diag_add((r)->dl, code, off, (r)->skind,			\
+	    (r)->skind != SUBJECT_NONE ? (r)->subj.p : NULL,		\
+	    (size_t)(r)->subj.n, __VA_ARGS__)
+
+/* need: true when n bytes remain; otherwise an F003 finding and stop. */
+static bool
+need(struct rd *r, uint64_t n, const char *what)
+{
+	if (r->stop)
+		return false;
+	if (n <= remain(r))
+		return true;
+	FINDING(r, "F003", r->pos, "header truncated: %s at offset %" PRIu64
+	    " needs %" PRIu64 " bytes, but the file ends %" PRIu64
+	    " bytes later (file size %" PRIu64 ")", what, r->pos, n,
+	    remain(r), r->f->size);
+	r->stop = true;
+	return false;
+}
+
+static bool
+get_uint(struct rd *r, unsigned n, uint64_t *out, const char *what)
+{
+	if (!need(r, n, what))
+		return false;
+	*out = load(r->f->map + r->pos, n, r->f->big_endian);
+	r->pos += n;
+	return true;
+}
+
+/* A count or length: u64, or u32 in GGUF v1. */
+static bool
+get_len(struct rd *r, uint64_t *out, const char *what)
+{
+	return get_uint(r, r->v1 ? 4 : 8, out, what);
+}
+
+static bool
+get_string(struct rd *r, struct gguf_str *out, const char *what)
+{
+	uint64_t off = r->pos, n;
+
+	if (!get_len(r, &n, what))
+		return false;
+	if (n > GGUF_MAX_STRING_LENGTH) {
+		FINDING(r, "F007", off, "%s declares %" PRIu64 " bytes; "
+		    "llama.cpp refuses strings over %llu bytes", what, n,
+		    GGUF_MAX_STRING_LENGTH);
+		r->stop = true;
+		return false;
+	}
+	if (!need(r, n, what))
+		return false;
+	out->p = (const char *)r->f->map + r->pos;
+	out->n = n;
+	r->pos += n;
+	return true;
+}
+
+/* ---- metadata ------------------------------------------------------------ */
+
+static bool
+check_vtype(struct rd *r, uint64_t off, uint32_t t, const char *what)
+{
+	if (t >= GGUF_VTYPE_COUNT) {
+		FINDING(r, "F009", off, "%s %" PRId32 " is not a GGUF value "
+		    "type (0..12); the rest of the header cannot be parsed",
+		    what, (int32_t)t);
+		r->stop = true;
+		return false;
+	}
+	if (r->v1 && t >= GGUF_UINT64) {
+		FINDING(r, "F009", off, "%s %s did not exist in GGUF v1", what,
+		    vtype_names[t]);
+		r->stop = true;
+		return false;
+	}
+	return true;
+}
+
+static void
+check_bools(struct rd *r, uint64_t off, uint64_t count)
+{
+	const uint8_t *p = r->f->map + r->pos;
+	uint64_t i, bad = 0, first = 0;
+
+	for (i = 0; i < count; i++) {
+		if (p[i] > 1 && bad++ == 0)
+			first = i;
+	}
+	if (bad == 0)
+		return;
+	if (count == 1)
+		FINDING(r, "F028", off, "BOOL value stored as byte 0x%02x; "
+		    "only 0 and 1 are valid", p[first]);
+	else
+		FINDING(r, "F028", off, "%" PRIu64 " BOOL elements are "
+		    "neither 0 nor 1 (first: element %" PRIu64 ", byte 0x%02x)",
+		    bad, first, p[first]);
+}
+
+static bool parse_array(struct rd *r, struct gguf_kv *kv, unsigned depth);
+
+/*
+ * skip_strings: the well-formed strings at the start of an array of count
+ * strings, in one tight loop (a vocabulary is most of a header). Returns how
+ * many it passed; get_string reports the first one it stopped at.
+ */
+static uint64_t
+skip_strings(struct rd *r, uint64_t count)
+{
+	const uint8_t *map = r->f->map;
+	uint64_t pos = r->pos, size = r->f->size, i, n;
+	unsigned lsz = r->v1 ? 4 : 8;
+	bool be = r->f->big_endian;
+
+	for (i = 0; i < count && size - pos >= lsz; i++) {
+		n = load(map + pos, lsz, be);
+		if (n > GGUF_MAX_STRING_LENGTH || n > size - pos - lsz)
+			break;
+		pos += lsz + n;
+	}
+	r->pos = pos;
+	return i;
+}
+
+/* Skip the elements of one array of count elements of type t. */
+static bool
+skip_elements(struct rd *r, uint64_t off, uint32_t t, uint64_t count,
+    unsigned depth)
+{
+	struct gguf_kv inner;
+	struct gguf_str s;
+	uint64_t i, bytes;
+
+	if (t == GGUF_STRING) {
+		if (count > remain(r) / (r->v1 ? 4 : 8))
+			return need(r, count * (r->v1 ? 4 : 8),
+			    "array of strings");
+		for (i = skip_strings(r, count); i < count; i++)
+			if (!get_string(r, &s, "string array element"))
+				return false;
+		return true;
+	}
+	if (t == GGUF_ARRAY) {
+		unsigned hdr = 4 + (r->v1 ? 4 : 8);	/* type, count */
+
+		if (count > remain(r) / hdr)
+			return need(r, count * hdr, "array of arrays");
+		for (i = 0; i < count; i++)
+			if (!parse_array(r, &inner, depth + 1))
+				return false;
+		return true;
+	}
+	bytes = count * vtype_sizes[t];	/* count <= 2^30, size <= 8 */
+	if (!need(r, bytes, "array elements"))
+		return false;
+	if (t == GGUF_BOOL)
+		check_bools(r, off, count);
+	r->pos += bytes;
+	return true;
+}
+
+/* Parse an array value (element type, count, elements) into kv. */
+static bool
+parse_array(struct rd *r, struct gguf_kv *kv, unsigned depth)
+{
+	uint64_t off = r->pos, count, et;
+
+	if (!get_uint(r, 4, &et, "array element type"))
+		return false;
+	if (!check_vtype(r, off, (uint32_t)et, "array element type"))
+		return false;
+	if (!get_len(r, &count, "array length"))
+		return false;
+	if (count > GGUF_MAX_ARRAY_ELEMENTS) {
+		FINDING(r, "F008", off, "array declares %" PRIu64 " elements; "
+		    "llama.cpp refuses more than %llu", count,
+		    GGUF_MAX_ARRAY_ELEMENTS);
+		r->stop = true;
+		return false;
+	}
+	kv->elem_type = (uint32_t)et;
+	kv->count = count;
+	kv->arr_offset = r->pos;
+	if (et == GGUF_ARRAY) {
+		if (depth == 0)
+			FINDING(r, "F011", off, "array of arrays: the GGUF "
+			    "spec allows nesting, llama.cpp rejects it");
+		if (depth + 1 >= GGUF_MAX_NESTING) {
+			FINDING(r, "F011", off, "arrays nested deeper than %d "
+			    "levels; the rest of the header is not parsed",
+			    GGUF_MAX_NESTING);
+			r->stop = true;
+			return false;
+		}
+	}
+	return skip_elements(r, off, (uint32_t)et, count, depth);
+}
+
+static bool
+parse_kv(struct rd *r, struct gguf_kv *kv)
+{
+	uint64_t t;
+
+	memset(kv, 0, sizeof *kv);
+	kv->offset = r->pos;
+	r->skind = SUBJECT_NONE;
+	if (!get_string(r, &kv->key, "metadata key"))
+		return false;
+	r->skind = SUBJECT_KEY;
+	r->subj = kv->key;
+	if (kv->key.n == 0)
+		FINDING(r, "F012", kv->offset, "metadata key of length 0 "
+		    "(llama.cpp rejects it; older builds abort)");
+	if (!get_uint(r, 4, &t, "value type"))
+		return false;
+	if (!check_vtype(r, r->pos - 4, (uint32_t)t, "value type"))
+		return false;
+	kv->type = (uint32_t)t;
+	if (t == GGUF_ARRAY)
+		return parse_array(r, kv, 0);
+	if (t == GGUF_STRING) {
+		kv->val.type = GGUF_STRING;
+		return get_string(r, &kv->val.v.s, "string value");
+	}
+	if (!need(r, vtype_sizes[t], "value"))
+		return false;
+	decode_scalar(r->f->map + r->pos, (uint32_t)t, r->f->big_endian,
+	    &kv->val);
+	if (t == GGUF_BOOL)
+		check_bools(r, kv->offset, 1);
+	r->pos += vtype_sizes[t];
+	return true;
+}
+
+/* Names compare as C strings in ggml: only the bytes before a NUL count. */
+static size_t
+cstr_len(struct gguf_str s)
+{
+	const char *nul = memchr(s.p, '\0', (size_t)s.n);
+
+	return nul != NULL ? (size_t)(nul - s.p) : (size_t)s.n;
+}
+
+static void
+check_duplicate_keys(struct rd *r)
+{
+	struct strset seen;
+	size_t i, first;
+
+	strset_init(&seen);
+	strset_reserve(&seen, r->f->kv_n);
+	for (i = 0; i < r->f->kv_n; i++) {
+		const struct gguf_kv *kv = &r->f->kv[i];
+
+		if (strset_insert(&seen, kv->key.p, cstr_len(kv->key), i,
+		    &first))
+			diag_add(r->dl, "F013", kv->offset, SUBJECT_KEY,
+			    kv->key.p, kv->key.n, "duplicate key (first "
+			    "defined at offset 0x%" PRIx64 ")",
+			    r->f->kv[first].offset);
+	}
+	strset_free(&seen);
+}
+
+static void
+check_alignment(struct rd *r)
+{
+	const struct gguf_kv *kv = gguf_find_kv(r->f, "general.alignment");
+	uint64_t a;
+
+	if (kv == NULL)
+		return;
+	if (kv->type != GGUF_UINT32) {
+		diag_add(r->dl, "F014", kv->offset, SUBJECT_KEY, kv->key.p,
+		    kv->key.n, "general.alignment is stored as %s; it must "
+		    "be UINT32 (llama.cpp refuses it; builds before 2026-08 "
+		    "abort); using %d", gguf_vtype_name(kv->type),
+		    GGUF_DEFAULT_ALIGNMENT);
+		return;
+	}
+	a = kv->val.v.u;
+	if (a == 0 || (a & (a - 1)) != 0) {
+		diag_add(r->dl, "F014", kv->offset, SUBJECT_KEY, kv->key.p,
+		    kv->key.n, "general.alignment is %" PRIu64 ", not a "
+		    "power of two; using %d", a, GGUF_DEFAULT_ALIGNMENT);
+		return;
+	}
+	r->f->alignment = (uint32_t)a;
+	if (a % 8 != 0)
+		diag_add(r->dl, "F015", kv->offset, SUBJECT_KEY, kv->key.p,
+		    kv->key.n, "general.alignment is %" PRIu64 "; the spec "
+		    "requires a multiple of 8", a);
+	else if (a > (1u << 20))
+		diag_add(r->dl, "F015", kv->offset, SUBJECT_KEY, kv->key.p,
+		    kv->key.n, "general.alignment is %" PRIu64 " (over 1 MiB); "
+		    "32-bit readers overflow padding arithmetic with it", a);
+}
+
+static void
+parse_metadata(struct rd *r)
+{
+	size_t cap = 0;
+	uint64_t i;
+	struct gguf_file *f = r->f;
+
+	for (i = 0; i < f->n_kv && !r->stop; i++) {
+		if (f->kv_n == cap) {
+			cap = cap ? cap * 2 : 32;
+			f->kv = xreallocarray(f->kv, cap, sizeof *f->kv);
+		}
+		if (parse_kv(r, &f->kv[f->kv_n]))
+			f->kv_n++;
+	}
+	r->skind = SUBJECT_NONE;
+	check_duplicate_keys(r);
+	check_alignment(r);
+}
+
+/* ---- tensor infos -------------------------------------------------------- */
+
+static void
+check_tensor_type(struct rd *r, struct gguf_tensor *t)
+{
+	const struct ggml_type_info *ti = ggml_type_get(t->type);
+	const char *fork;
+
+	if (ti == NULL) {
+		fork = ggml_type_fork_note(t->type);
+		FINDING(r, "F022", t->offset_info, "tensor type id %" PRId32
+		    " is not defined by ggml (ids 0..%d)%s%s%s",
+		    (int32_t)t->type, GGML_TYPE_COUNT - 1,
+		    fork ? "; it is " : "", fork ? fork : "",
+		    fork ? ", which llama.cpp cannot load" : "");
+		return;
+	}
+	switch (ti->status) {
+	case GGML_TYPE_REMOVED:
+		FINDING(r, "F023", t->offset_info, "tensor type id %" PRIu32
+		    " was %s", t->type, ti->note);
+		break;
+	case GGML_TYPE_INTERNAL:
+		FINDING(r, "F030", t->offset_info, "tensor stored as %s, %s",
+		    ti->name, ti->note);
+		break;
+	case GGML_TYPE_RECENT:
+		FINDING(r, "F031", t->offset_info, "tensor type %s (id %"
+		    PRIu32 ") was %s; older llama.cpp builds reject it",
+		    ti->name, t->type, ti->note);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Compute nbytes with checked arithmetic; findings for what is wrong. */
+static void
+tensor_size(struct rd *r, struct gguf_tensor *t, bool dims_ok)
+{
+	const struct ggml_type_info *ti = ggml_type_get(t->type);
+	uint64_t nel = 1, bytes, padded;
+	int j;
+
+	if (!dims_ok || ti == NULL || ti->blck == 0)
+		return;
+	for (j = 0; j < GGUF_MAX_DIMS; j++) {
+		if (t->ne[j] == 0) {
+			FINDING(r, "F027", t->offset_info, "dimension %d is 0: "
+			    "an empty tensor (ggml before 2026-08 divides by "
+			    "zero on it)", j);
+			t->nbytes = 0;
+			t->size_ok = true;
+			return;
+		}
+	}
+	for (j = 0; j < GGUF_MAX_DIMS; j++) {
+		if (u64_mul_overflow(nel, (uint64_t)t->ne[j], &nel) ||
+		    nel > INT64_MAX) {
+			FINDING(r, "F021", t->offset_info, "element count "
+			    "%" PRId64 " x %" PRId64 " x %" PRId64 " x %" PRId64
+			    " does not fit in int64", t->ne[0], t->ne[1],
+			    t->ne[2], t->ne[3]);
+			return;
+		}
+	}
+	if ((uint64_t)t->ne[0] % ti->blck != 0) {
+		FINDING(r, "F024", t->offset_info, "ne[0] = %" PRId64 " is not "
+		    "a multiple of %s's block size %" PRIu32, t->ne[0],
+		    ti->name, ti->blck);
+		return;
+	}
+	bytes = (uint64_t)t->ne[0] / ti->blck;
+	if (u64_mul_overflow(bytes, ti->size, &bytes) ||
+	    u64_mul_overflow(bytes, (uint64_t)t->ne[1], &bytes) ||
+	    u64_mul_overflow(bytes, (uint64_t)t->ne[2], &bytes) ||
+	    u64_mul_overflow(bytes, (uint64_t)t->ne[3], &bytes) ||
+	    bytes > INT64_MAX ||
+	    u64_pad_overflow(bytes, r->f->alignment, &padded)) {
+		FINDING(r, "F021", t->offset_info, "byte size of %s [%" PRId64
+		    ", %" PRId64 ", %" PRId64 ", %" PRId64 "] overflows 64 "
+		    "bits (or its padding does)", ti->name, t->ne[0], t->ne[1],
+		    t->ne[2], t->ne[3]);
+		return;
+	}
+	t->nbytes = bytes;
+	t->size_ok = true;
+}
+
+static bool
+parse_tensor(struct rd *r, struct gguf_tensor *t)
+{
+	uint64_t n_dims, v, type;
+	bool dims_ok = true;
+	unsigned dsz = r->v1 ? 4 : 8;
+	uint32_t j;
+
+	memset(t, 0, sizeof *t);
+	t->offset_info = r->pos;
+	r->skind = SUBJECT_NONE;
+	if (!get_string(r, &t->name, "tensor name"))
+		return false;
+	r->skind = SUBJECT_TENSOR;
+	r->subj = t->name;
+	if (t->name.n == 0)
+		FINDING(r, "F016", t->offset_info, "tensor with an empty name");
+	else if (t->name.n >= GGUF_MAX_NAME)
+		FINDING(r, "F018", t->offset_info, "tensor name is %" PRIu64
+		    " bytes; llama.cpp allows at most %d", t->name.n,
+		    GGUF_MAX_NAME - 1);
+	if (!get_uint(r, 4, &n_dims, "n_dims"))
+		return false;
+	t->n_dims = (uint32_t)n_dims;
+	if (n_dims > GGUF_MAX_DIMS) {
+		FINDING(r, "F019", t->offset_info, "tensor has %" PRIu64
+		    " dimensions; ggml allows at most %d", n_dims,
+		    GGUF_MAX_DIMS);
+		dims_ok = false;
+		if (!need(r, n_dims * dsz, "tensor dimensions"))
+			return false;
+	}
+	for (j = 0; j < GGUF_MAX_DIMS; j++)
+		t->ne[j] = 1;
+	for (j = 0; j < n_dims; j++) {
+		if (!get_uint(r, dsz, &v, "tensor dimension"))
+			return false;
+		if (j >= GGUF_MAX_DIMS)
+			continue;
+		t->ne[j] = r->v1 ? (int64_t)(uint32_t)v : (int64_t)v;
+		if (t->ne[j] < 0) {
+			FINDING(r, "F020", t->offset_info, "dimension %" PRIu32
+			    " is %" PRId64, j, t->ne[j]);
+			dims_ok = false;
+		}
+	}
+	if (!get_uint(r, 4, &type, "tensor type") ||
+	    !get_uint(r, 8, &t->offset, "tensor offset"))
+		return false;
+	t->type = (uint32_t)type;
+	check_tensor_type(r, t);
+	tensor_size(r, t, dims_ok);
+	return true;
+}
+
+static void
+check_duplicate_names(struct rd *r)
+{
+	struct strset seen;
+	size_t i, first;
+
+	strset_init(&seen);
+	strset_reserve(&seen, r->f->tensors_n);
+	for (i = 0; i < r->f->tensors_n; i++) {
+		const struct gguf_tensor *t = &r->f->tensors[i];
+
+		if (strset_insert(&seen, t->name.p, cstr_len(t->name), i,
+		    &first))
+			diag_add(r->dl, "F017", t->offset_info, SUBJECT_TENSOR,
+			    t->name.p, t->name.n, "duplicate tensor name "
+			    "(first defined at offset 0x%" PRIx64 ")",
+			    r->f->tensors[first].offset_info);
+	}
+	strset_free(&seen);
+}
+
+static void
+parse_tensor_infos(struct rd *r)
+{
+	struct gguf_file *f = r->f;
+	unsigned min = r->v1 ? MIN_TENSOR_BYTES_V1 : MIN_TENSOR_BYTES;
+	size_t cap = 0;
+	uint64_t i;
+
+	if (f->n_tensors > remain(r) / min && f->n_tensors > PLAUSIBLE_COUNT) {
+		diag_add(r->dl, "F006", r->v1 ? 4 : 8, SUBJECT_NONE, NULL, 0,
+		    "header declares %" PRIu64 " tensors, but the %" PRIu64
+		    " bytes after the metadata can hold at most %" PRIu64,
+		    f->n_tensors, remain(r), remain(r) / min);
+		r->stop = true;
+		return;
+	}
+	for (i = 0; i < f->n_tensors && !r->stop; i++) {
+		if (f->tensors_n == cap) {
+			cap = cap ? cap * 2 : 32;
+			f->tensors = xreallocarray(f->tensors, cap,
+			    sizeof *f->tensors);
+		}
+		if (parse_tensor(r, &f->tensors[f->tensors_n]))
+			f->tensors_n++;
+	}
+	r->skind = SUBJECT_NONE;
+	check_duplicate_names(r);
+}
+
+/* ---- magic, version, counts ------------------------------------------------ */
+
+static const char lfs_prefix[] = "version https://git-lfs.github.com/spec/";
+
+static void
+report_not_gguf(struct rd *r)
+{
+	const uint8_t *m = r->f->map;
+	const char *what = "";
+
+	if (memcmp(m, "lmgg", 4) == 0 || memcmp(m, "fmgg", 4) == 0 ||
+	    memcmp(m, "tjgg", 4) == 0 || memcmp(m, "algg", 4) == 0)
+		what = "; it looks like a pre-GGUF GGML/GGJT file "
+		    "(convert it with a 2023 llama.cpp)";
+	else if (memcmp(m, "PK\003\004", 4) == 0)
+		what = "; it looks like a ZIP archive (a PyTorch checkpoint?)";
+	else if (r->f->size > 8 && m[8] == '{')
+		what = "; it looks like a safetensors file";
+	diag_add(r->dl, "F001", 0, SUBJECT_NONE, NULL, 0, "file starts with "
+	    "bytes %02x %02x %02x %02x, not the GGUF magic 47 47 55 46 "
+	    "(\"GGUF\")%s", m[0], m[1], m[2], m[3], what);
+}
+
+static void
+report_lfs(struct rd *r)
+{
+	const char *p = (const char *)r->f->map;
+	size_t n = (size_t)(r->f->size < 1024 ? r->f->size : 1024);
+	const char *sz = memmem(p, n, "\nsize ", 6);
+	unsigned long long declared = 0;
+	size_t i;
+
+	if (sz != NULL) {
+		for (i = (size_t)(sz - p) + 6; i < n && p[i] >= '0' &&
+		    p[i] <= '9' && declared < UINT64_MAX / 10; i++)
+			declared = declared * 10 + (unsigned)(p[i] - '0');
+	}
+	if (declared > 0)
+		diag_add(r->dl, "F004", 0, SUBJECT_NONE, NULL, 0, "this is a "
+		    "Git LFS pointer, not the model: the %llu-byte file it "
+		    "stands for was never downloaded (run git lfs pull)",
+		    declared);
+	else
+		diag_add(r->dl, "F004", 0, SUBJECT_NONE, NULL, 0, "this is a "
+		    "Git LFS pointer, not the model (run git lfs pull)");
+}
+
+/* Magic and version; false when the rest cannot be parsed. */
+static bool
+parse_preamble(struct rd *r)
+{
+	struct gguf_file *f = r->f;
+	uint64_t v;
+	uint32_t sw;
+
+	if (f->size < 4) {
+		diag_add(r->dl, "F001", 0, SUBJECT_NONE, NULL, 0, f->size == 0 ?
+		    "file is empty" : "file is %" PRIu64 " bytes long, too "
+		    "short to hold the GGUF magic", f->size);
+		return false;
+	}
+	if (f->size >= sizeof lfs_prefix - 1 &&
+	    memcmp(f->map, lfs_prefix, sizeof lfs_prefix - 1) == 0) {
+		report_lfs(r);
+		return false;
+	}
+	if (memcmp(f->map, "GGUF", 4) != 0) {
+		report_not_gguf(r);
+		return false;
+	}
+	r->pos = 4;
+	if (!get_uint(r, 4, &v, "version"))
+		return false;
+	if (v != 0 && (v & 0xFFFF) == 0) {
+		sw = __builtin_bswap32((uint32_t)v);
+		if (sw < 1 || sw > 3) {
+			diag_add(r->dl, "F002", 4, SUBJECT_NONE, NULL, 0,
+			    "version 0x%08" PRIx64 " is not a GGUF version in "
+			    "either byte order", v);
+			return false;
+		}
+		f->big_endian = true;
+		v = sw;
+		diag_add(r->dl, "F005", 4, SUBJECT_NONE, NULL, 0, "big-endian "
+		    "GGUF v%" PRIu64 ": llama.cpp on a little-endian host "
+		    "refuses it (gguf-convert-endian converts it)", v);
+	}
+	f->version = (uint32_t)v;
+	if (v == 0 || v > 3) {
+		diag_add(r->dl, "F002", 4, SUBJECT_NONE, NULL, 0, "GGUF version "
+		    "%" PRIu64 " is not supported (llama.cpp reads 2 and 3)", v);
+		return false;
+	}
+	if (v == 1) {
+		diag_add(r->dl, "F002", 4, SUBJECT_NONE, NULL, 0, "GGUF v1 "
+		    "(2023) is no longer loaded by llama.cpp; the header was "
+		    "read with the v1 layout");
+		r->v1 = true;
+	}
+	f->is_gguf = true;
+	return true;
+}
+
+static bool
+parse_counts(struct rd *r)
+{
+	struct gguf_file *f = r->f;
+	unsigned min = r->v1 ? MIN_KV_BYTES_V1 : MIN_KV_BYTES;
+	uint64_t off = r->pos;
+
+	if (!get_len(r, &f->n_tensors, "tensor count") ||
+	    !get_len(r, &f->n_kv, "metadata count"))
+		return false;
+	if ((int64_t)f->n_tensors < 0 || (int64_t)f->n_kv < 0) {
+		diag_add(r->dl, "F006", off, SUBJECT_NONE, NULL, 0, "header "
+		    "declares %" PRId64 " tensors and %" PRId64 " metadata "
+		    "entries; llama.cpp reads both as int64 and rejects "
+		    "negative counts", (int64_t)f->n_tensors,
+		    (int64_t)f->n_kv);
+		return false;
+	}
+	if ((f->n_kv > remain(r) / min && f->n_kv > PLAUSIBLE_COUNT) ||
+	    (f->n_tensors > remain(r) / MIN_TENSOR_BYTES_V1 &&
+	    f->n_tensors > PLAUSIBLE_COUNT)) {
+		bool kv = f->n_kv > remain(r) / min && f->n_kv > PLAUSIBLE_COUNT;
+
+		diag_add(r->dl, "F006", kv ? off + (r->v1 ? 4 : 8) : off,
+		    SUBJECT_NONE, NULL, 0, "header declares %" PRIu64 " %s, "
+		    "but the remaining %" PRIu64 " bytes can hold at most %"
+		    PRIu64, kv ? f->n_kv : f->n_tensors,
+		    kv ? "metadata entries" : "tensors", remain(r),
+		    remain(r) / (kv ? min : MIN_TENSOR_BYTES_V1));
+		return false;
+	}
+	return true;
+}
+
+void
+gguf_parse(struct gguf_file *f, struct diag_list *dl)
+{
+	struct rd r;
+
+	memset(&r, 0, sizeof r);
+	r.f = f;
+	r.dl = dl;
+	/* Parsing again starts afresh (after a SIGBUS, say). */
+	free(f->kv);
+	free(f->tensors);
+	f->kv = NULL;
+	f->tensors = NULL;
+	f->kv_n = f->tensors_n = 0;
+	f->header_complete = f->is_gguf = f->big_endian = false;
+	f->alignment = GGUF_DEFAULT_ALIGNMENT;
+	if (!parse_preamble(&r) || !parse_counts(&r))
+		return;
+	parse_metadata(&r);
+	if (r.stop)
+		return;
+	parse_tensor_infos(&r);
+	if (r.stop)
+		return;
+	f->infos_end = r.pos;
+	/* Cannot overflow: pos <= size < 2^63 and alignment < 2^32. */
+	u64_pad_overflow(r.pos, f->alignment, &f->data_offset);
+	f->header_complete = true;
+}
+
+/* ---- accessors ------------------------------------------------------------- */
+
+const struct gguf_kv *
+gguf_find_kv(const struct gguf_file *f, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < f->kv_n; i++)
+		if (gguf_str_eq(f->kv[i].key, key))
+			return &f->kv[i];
+	return NULL;
+}
+
+int
+gguf_arr_get(const struct gguf_file *f, const struct gguf_kv *kv, uint64_t i,
+    struct gguf_scalar *out)
+{
+	unsigned sz = gguf_vtype_size(kv->elem_type);
+
+	if (kv->type != GGUF_ARRAY || sz == 0 || i >= kv->count)
+		return -1;
+	decode_scalar(f->map + kv->arr_offset + i * sz, kv->elem_type,
+	    f->big_endian, out);
+	return 0;
+}

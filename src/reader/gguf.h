@@ -1,0 +1,201 @@
+/*
+ * gguf.h - the GGUF reader: maps a file read-only and parses its header
+ * (magic, version, counts, metadata, tensor infos) without touching tensor
+ * data. Versions 2 and 3 in either byte order are read; version 1 is read
+ * and reported.
+ *
+ * Every count and length is checked against the bytes that remain before it
+ * is used, every size computation is overflow-checked, and memory grows only
+ * with records actually parsed. What is wrong with the file is recorded as
+ * diagnostics (F family); the reader parses as far as it safely can and says
+ * in header_complete whether it reached the end of the tensor infos.
+ */
+#ifndef GGUFLINT_GGUF_H
+#define GGUFLINT_GGUF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "findings/diag.h"
+#include "base/error.h"
+
+enum gguf_vtype {
+	GGUF_UINT8 = 0,
+	GGUF_INT8 = 1,
+	GGUF_UINT16 = 2,
+	GGUF_INT16 = 3,
+	GGUF_UINT32 = 4,
+	GGUF_INT32 = 5,
+	GGUF_FLOAT32 = 6,
+	GGUF_BOOL = 7,
+	GGUF_STRING = 8,
+	GGUF_ARRAY = 9,
+	GGUF_UINT64 = 10,
+	GGUF_INT64 = 11,
+	GGUF_FLOAT64 = 12,
+	GGUF_VTYPE_COUNT = 13
+};
+
+#define GGUF_DEFAULT_ALIGNMENT 32
+#define GGUF_MAX_DIMS 4
+#define GGUF_MAX_NAME 64			/* names must be shorter */
+#define GGUF_MAX_STRING_LENGTH (1024ull * 1024 * 1024)
+#define GGUF_MAX_ARRAY_ELEMENTS (1024ull * 1024 * 1024)
+#define GGUF_MAX_NESTING 8			/* arrays of arrays skipped to this depth */
+
+/* A byte string inside the mapped file (not NUL-terminated). */
+struct gguf_str {
+	const char *p;
+	uint64_t n;
+};
+
+/* One scalar value, decoded to host order. */
+struct gguf_scalar {
+	uint32_t type;			/* enum gguf_vtype, never ARRAY */
+	union {
+		uint64_t u;		/* UINT8..UINT64 */
+		int64_t i;		/* INT8..INT64 */
+		float f32;
+		double f64;
+		uint8_t b;		/* BOOL: the raw byte */
+		struct gguf_str s;
+	} v;
+};
+
+struct gguf_kv {
+	struct gguf_str key;
+	uint64_t offset;		/* of the record (its key length) */
+	uint32_t type;			/* enum gguf_vtype */
+	struct gguf_scalar val;		/* when type != ARRAY */
+	uint32_t elem_type;		/* arrays */
+	uint64_t count;			/* arrays: number of elements */
+	uint64_t arr_offset;		/* arrays: offset of the first element */
+};
+
+struct gguf_tensor {
+	struct gguf_str name;
+	uint64_t offset_info;		/* of the tensor info record */
+	uint32_t n_dims;
+	int64_t ne[GGUF_MAX_DIMS];	/* missing dimensions are 1 */
+	uint32_t type;			/* ggml type id as stored */
+	uint64_t offset;		/* relative to the data section */
+	uint64_t nbytes;		/* valid when size_ok */
+	bool size_ok;			/* known type, sane dims, no overflow */
+};
+
+struct gguf_file {
+	char *path;
+	int fd;
+	const uint8_t *map;
+	uint64_t size;
+	bool borrowed;			/* map is the caller's memory */
+
+	bool is_gguf;			/* magic and version understood */
+	bool big_endian;
+	uint32_t version;		/* in the file's byte order, decoded */
+	uint64_t n_tensors;		/* as declared */
+	uint64_t n_kv;			/* as declared */
+	struct gguf_kv *kv;		/* as parsed (may be fewer) */
+	size_t kv_n;
+	struct gguf_tensor *tensors;
+	size_t tensors_n;
+	uint32_t alignment;		/* effective */
+	bool header_complete;		/* all KVs and tensor infos parsed */
+	uint64_t infos_end;		/* offset just after the tensor infos */
+	uint64_t data_offset;		/* PAD(infos_end, alignment) */
+};
+
+/*
+ * gguf_open: open and map path read-only. Returns 0, or -1 with err set when
+ * the file cannot be opened, is not a regular file, or cannot be mapped.
+ * An empty file maps to nothing and is not an error here.
+ */
+int gguf_open(struct gguf_file *f, const char *path, struct gl_error *err);
+
+/*
+ * gguf_parse: parse the header, recording findings in dl. Never fails:
+ * what it could not parse is a finding.
+ */
+void gguf_parse(struct gguf_file *f, struct diag_list *dl);
+
+/*
+ * gguf_open_mem: read size bytes at data instead of a file (for fuzzing and
+ * tests); data must outlive f. name is used in messages.
+ */
+void gguf_open_mem(struct gguf_file *f, const char *name, const void *data,
+    uint64_t size);
+
+void gguf_close(struct gguf_file *f);
+
+/* Accessors for later stages. */
+const struct gguf_kv *gguf_find_kv(const struct gguf_file *f, const char *key);
+bool gguf_str_eq(struct gguf_str s, const char *c);
+const char *gguf_vtype_name(uint32_t t);	/* "UINT8" .. "FLOAT64", "?" */
+/* gguf_vtype_size: bytes of a fixed-size value, 0 for STRING/ARRAY/unknown. */
+unsigned gguf_vtype_size(uint32_t t);
+
+/*
+ * gguf_arr_get: element i of a fixed-size array (i < kv->count). Returns 0,
+ * or -1 for a string or nested array.
+ */
+int gguf_arr_get(const struct gguf_file *f, const struct gguf_kv *kv,
+    uint64_t i, struct gguf_scalar *out);
+
+/*
+ * Sequential iteration over a STRING array (already validated by parse).
+ * Inline: the vocabulary checks walk hundreds of thousands of strings.
+ */
+struct gguf_arr_iter {
+	const uint8_t *map;
+	uint64_t size, pos, left;
+	unsigned lsz;			/* 4 in GGUF v1, else 8 */
+	bool swap;			/* file and host byte orders differ */
+};
+
+/* gguf_swapped: the file's byte order is not the host's. */
+static inline bool
+gguf_swapped(const struct gguf_file *f)
+{
+	return f->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+}
+
+static inline void
+gguf_arr_iter_init(struct gguf_arr_iter *it, const struct gguf_file *f,
+    const struct gguf_kv *kv)
+{
+	it->map = f->map;
+	it->size = f->size;
+	it->pos = kv->arr_offset;
+	it->left = (kv->type == GGUF_ARRAY && kv->elem_type == GGUF_STRING) ?
+	    kv->count : 0;
+	it->lsz = f->version == 1 ? 4 : 8;
+	it->swap = gguf_swapped(f);
+}
+
+/* gguf_arr_next_str: the next string; false at the end. */
+static inline bool
+gguf_arr_next_str(struct gguf_arr_iter *it, struct gguf_str *out)
+{
+	uint64_t n;
+	uint32_t w;
+
+	if (it->left == 0 || it->size - it->pos < it->lsz)
+		return false;
+	if (it->lsz == 8) {
+		memcpy(&n, it->map + it->pos, 8);
+		n = it->swap ? __builtin_bswap64(n) : n;
+	} else {
+		memcpy(&w, it->map + it->pos, 4);
+		n = it->swap ? __builtin_bswap32(w) : w;
+	}
+	if (n > it->size - it->pos - it->lsz)
+		return false;
+	out->p = (const char *)it->map + it->pos + it->lsz;
+	out->n = n;
+	it->pos += it->lsz + n;
+	it->left--;
+	return true;
+}
+
+#endif

@@ -1,0 +1,114 @@
+/*
+ * report-github.c - the GitHub Actions reporter: one workflow command per
+ * diagnostic, which the runner turns into an annotation on the file,
+ *   ::error file=PATH,title=CODE slug::message [tensor: NAME]
+ * (::warning for a warning, ::notice for info).
+ *
+ * Strings from the file and the command line are first made terminal-safe
+ * with enc_text (valid UTF-8, no control characters, so nothing can start
+ * a workflow command of its own), then escaped as the runner expects: in
+ * the data '%', CR and LF become %25, %0D and %0A; in a property value ':'
+ * and ',' also become %3A and %2C.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "base/enc.h"
+#include "report/report.h"
+
+static const char *
+github_command(enum severity s)
+{
+	switch (s) {
+	case SEV_ERROR:
+		return "error";
+	case SEV_WARNING:
+		return "warning";
+	default:
+		return "notice";
+	}
+}
+
+/* Append s (terminal-safe already) escaped as data or a property value. */
+static void
+add_escaped(struct strbuf *out, const char *s, size_t n, bool property)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '%':
+			strbuf_adds(out, "%25");
+			break;
+		case '\r':
+			strbuf_adds(out, "%0D");
+			break;
+		case '\n':
+			strbuf_adds(out, "%0A");
+			break;
+		case ':':
+			strbuf_adds(out, property ? "%3A" : ":");
+			break;
+		case ',':
+			strbuf_adds(out, property ? "%2C" : ",");
+			break;
+		default:
+			strbuf_addc(out, s[i]);
+		}
+	}
+}
+
+/* Append the n bytes at s made safe with enc_text, then escaped. */
+static void
+add_field(struct strbuf *out, const void *s, size_t n, bool property)
+{
+	struct strbuf safe = STRBUF_INIT;
+
+	enc_text(&safe, s, n);
+	add_escaped(out, safe.buf, safe.len, property);
+	strbuf_free(&safe);
+}
+
+void
+report_github_begin(struct strbuf *out)
+{
+	(void)out;
+}
+
+void
+report_github_file(struct strbuf *out, const struct lint_result *res,
+    bool first, const struct report_opts *ro)
+{
+	struct strbuf title = STRBUF_INIT;
+	size_t i;
+
+	(void)first;
+	(void)ro;
+	for (i = 0; i < res->diags.n; i++) {
+		const struct diag *d = &res->diags.v[i];
+
+		strbuf_addf(out, "::%s file=", github_command(d->severity));
+		add_field(out, res->path, strlen(res->path), true);
+		strbuf_reset(&title);
+		strbuf_addf(&title, "%s %s", d->rule->code, d->rule->slug);
+		strbuf_adds(out, ",title=");
+		add_field(out, title.buf, title.len, true);
+		strbuf_adds(out, "::");
+		add_field(out, d->message, strlen(d->message), false);
+		if (d->subject != NULL) {
+			strbuf_addf(out, " [%s: ", d->kind == SUBJECT_KEY ?
+			    "key" : "tensor");
+			add_field(out, d->subject, d->subject_len, false);
+			strbuf_addc(out, ']');
+		}
+		strbuf_addc(out, '\n');
+	}
+	strbuf_free(&title);
+}
+
+void
+report_github_end(struct strbuf *out)
+{
+	(void)out;
+}

@@ -1,0 +1,314 @@
+/*
+ * report-json.c - the JSON reporter: one object,
+ *   {"version": 1, "files": [{"path", "profile", "diagnostics": [...],
+ *    "plan": null, "forms": []}]}
+ * Byte sizes and offsets are integers; strings are valid UTF-8 (bytes that
+ * are not become U+FFFD).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "kernels/ggml-types.h"
+
+#include "base/enc.h"
+#include "report/report.h"
+
+void
+report_json_begin(struct strbuf *out)
+{
+	strbuf_adds(out, "{\"version\": 1, \"files\": [");
+}
+
+static void
+add_str(struct strbuf *out, const char *s)
+{
+	enc_json_string(out, s, strlen(s));
+}
+
+static const char *
+kind_name(enum subject_kind k)
+{
+	switch (k) {
+	case SUBJECT_KEY:
+		return "key";
+	case SUBJECT_TENSOR:
+		return "tensor";
+	default:
+		return NULL;
+	}
+}
+
+static void
+add_diag(struct strbuf *out, const struct diag *d)
+{
+	strbuf_adds(out, "{\"code\": ");
+	add_str(out, d->rule->code);
+	strbuf_adds(out, ", \"slug\": ");
+	add_str(out, d->rule->slug);
+	strbuf_adds(out, ", \"severity\": ");
+	add_str(out, severity_name(d->severity));
+	strbuf_adds(out, ", \"message\": ");
+	add_str(out, d->message);
+	strbuf_addf(out, ", \"offset\": %" PRIu64 ", \"subject\": ", d->offset);
+	if (d->subject != NULL)
+		enc_json_string(out, d->subject, d->subject_len);
+	else
+		strbuf_adds(out, "null");
+	strbuf_adds(out, ", \"subject_kind\": ");
+	if (kind_name(d->kind) != NULL)
+		add_str(out, kind_name(d->kind));
+	else
+		strbuf_adds(out, "null");
+	if (d->n_items > 0) {	/* the full list the message abridges */
+		size_t i;
+
+		strbuf_adds(out, ", \"items\": [");
+		for (i = 0; i < d->n_items; i++) {
+			strbuf_adds(out, i ? ", " : "");
+			add_str(out, d->items[i]);
+		}
+		strbuf_adds(out, "]");
+	}
+	strbuf_adds(out, "}");
+}
+
+void
+report_json_file(struct strbuf *out, const struct lint_result *res,
+    bool first, const struct report_opts *ro)
+{
+	size_t i;
+
+	if (!first)
+		strbuf_adds(out, ",");
+	(void)ro;
+	strbuf_adds(out, "\n  {\"path\": ");
+	add_str(out, res->path);
+	strbuf_adds(out, ", \"profile\": ");
+	if (res->profile != NULL)
+		add_str(out, res->profile->name);
+	else
+		strbuf_adds(out, "null");
+	strbuf_adds(out, ", \"diagnostics\": [");
+	for (i = 0; i < res->diags.n; i++) {
+		strbuf_adds(out, i ? ",\n    " : "\n    ");
+		add_diag(out, &res->diags.v[i]);
+	}
+	strbuf_adds(out, res->diags.n ? "\n  ], " : "], ");
+	strbuf_adds(out, "\"plan\": ");
+	report_plan_json(out, res);
+	strbuf_adds(out, ", \"forms\": ");
+	report_json_forms(out, res);
+	strbuf_adds(out, ", \"deep\": ");
+	report_json_deep(out, res);
+	strbuf_adds(out, "}");
+}
+
+void
+report_json_end(struct strbuf *out)
+{
+	strbuf_adds(out, "\n]}\n");
+}
+
+void
+report_json_rules(struct strbuf *out, const struct catalog *cat)
+{
+	size_t i;
+
+	strbuf_adds(out, "[");
+	for (i = 0; i < cat->n; i++) {
+		const struct rule *r = &cat->rules[i];
+
+		strbuf_adds(out, i ? ",\n  {\"code\": " : "\n  {\"code\": ");
+		add_str(out, r->code);
+		strbuf_adds(out, ", \"slug\": ");
+		add_str(out, r->slug);
+		strbuf_addf(out, ", \"family\": \"%c\", \"severity\": ",
+		    r->family);
+		add_str(out, severity_name(r->severity));
+		strbuf_adds(out, ", \"summary\": ");
+		add_str(out, r->summary);
+		strbuf_adds(out, "}");
+	}
+	strbuf_adds(out, "\n]\n");
+}
+
+void
+report_json_explain(struct strbuf *out, const struct rule *r)
+{
+	strbuf_adds(out, "{\"code\": ");
+	add_str(out, r->code);
+	strbuf_adds(out, ", \"slug\": ");
+	add_str(out, r->slug);
+	strbuf_addf(out, ", \"family\": \"%c\", \"severity\": ", r->family);
+	add_str(out, severity_name(r->severity));
+	strbuf_adds(out, ", \"summary\": ");
+	add_str(out, r->summary);
+	strbuf_adds(out, ", \"rationale\": ");
+	add_str(out, r->rationale);
+	strbuf_adds(out, ", \"fix\": ");
+	add_str(out, r->fix);
+	strbuf_adds(out, "}\n");
+}
+
+void
+report_json_profiles(struct strbuf *out)
+{
+	const char *const *names = profile_builtin_names();
+	struct gl_error err;
+	struct profile p;
+	bool first = true;
+
+	strbuf_adds(out, "[");
+	for (; *names != NULL; names++) {
+		if (profile_load(*names, &p, &err) < 0)
+			continue;
+		strbuf_adds(out, first ? "\n  {\"name\": " : ",\n  {\"name\": ");
+		first = false;
+		add_str(out, p.name);
+		strbuf_adds(out, ", \"description\": ");
+		add_str(out, p.description);
+		strbuf_addf(out, ", \"memory_bytes\": %" PRIu64 ", "
+		    "\"reserve_bytes\": %" PRIu64 ", \"weights\": \"%s\", "
+		    "\"strict\": %s, \"context\": %" PRIu64 ", "
+		    "\"kv_cache\": \"%s\", \"kv_quantized\": \"%s\", "
+		    "\"kv_auto_quantize_above\": %g, \"prefill_chunk\": %"
+		    PRIu64 ", \"ubatch\": %" PRIu64 ", "
+		    "\"flash_attention\": %s, \"kernels\": ", p.memory,
+		    p.reserve, p.weights == WEIGHTS_MAPPED ? "mapped" : "heap",
+		    p.strict ? "true" : "false", p.context,
+		    kv_type_info(p.kv_cache)->name,
+		    kv_type_info(p.kv_quantized)->name,
+		    p.kv_auto_quantize_above, p.prefill_chunk, p.ubatch,
+		    p.flash_attention ? "true" : "false");
+		add_str(out, p.kernels);
+		strbuf_adds(out, "}");
+		profile_free(&p);
+	}
+	strbuf_adds(out, "\n]\n");
+}
+
+void
+report_json_kernels(struct strbuf *out, const struct captable *t, size_t n)
+{
+	char tb[16];
+	size_t i, j;
+	bool first = true;
+
+	strbuf_adds(out, "[");
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < t[i].n; j++) {
+			const struct cap_entry *e = &t[i].entries[j];
+
+			strbuf_adds(out, first ? "\n  {\"table\": " :
+			    ",\n  {\"table\": ");
+			first = false;
+			add_str(out, t[i].name);
+			strbuf_addf(out, ", \"op\": \"%s\", \"encoding\": "
+			    "\"%s\", \"order\": \"%s\", \"kernel\": ",
+			    cap_op_name(e->op), ggml_type_name(e->encoding, tb,
+			    sizeof tb), kernel_order_name(e->order));
+			add_str(out, e->kernel_name);
+			strbuf_addf(out, ", \"verified\": %s, \"max_error\": "
+			    "%.17g, \"probe_us\": %.3f, \"error\": ",
+			    e->verified ? "true" : "false",
+			    isfinite(e->max_error) ? e->max_error : -1.0,
+			    e->probe_us);
+			if (e->error != NULL)
+				add_str(out, e->error);
+			else
+				strbuf_adds(out, "null");
+			strbuf_adds(out, "}");
+		}
+	}
+	strbuf_adds(out, "\n]\n");
+}
+
+void
+report_json_forms(struct strbuf *out, const struct lint_result *res)
+{
+	char tb[16];
+	size_t i;
+
+	strbuf_adds(out, "[");
+	for (i = 0; res->forms != NULL && i < res->file.tensors_n; i++) {
+		const struct weight_form *w = &res->forms[i];
+		const struct gguf_tensor *t = &res->file.tensors[i];
+
+		strbuf_adds(out, i ? ",\n    {\"tensor\": " :
+		    "\n    {\"tensor\": ");
+		enc_json_string(out, t->name.p, (size_t)t->name.n);
+		strbuf_addf(out, ", \"encoding\": \"%s\", \"form\": \"%s\", "
+		    "\"to\": ", ggml_type_name(t->type, tb, sizeof tb),
+		    form_encoding_name(w->encoding));
+		if (w->encoding != FORM_KEEP)
+			strbuf_addf(out, "\"%s\"", ggml_type_name(w->to_type,
+			    tb, sizeof tb));
+		else
+			strbuf_adds(out, "null");
+		strbuf_addf(out, ", \"order\": \"%s\", \"residency\": "
+		    "\"%s\", \"refused\": %s, \"stored_bytes\": %" PRIu64
+		    ", \"resident_bytes\": %" PRIu64 ", \"kernel\": ",
+		    kernel_order_name(w->order), w->residency ==
+		    WEIGHTS_MAPPED ? "mapped" : "heap", w->refused ? "true" :
+		    "false", w->stored_bytes, w->resident_bytes);
+		if (w->entry != NULL)
+			add_str(out, w->entry->kernel_name);
+		else
+			strbuf_adds(out, "null");
+		strbuf_adds(out, "}");
+	}
+	strbuf_adds(out, res->forms != NULL && res->file.tensors_n ?
+	    "\n  ]" : "]");
+}
+
+/* JSON numbers for doubles: shortest round trip; NaN (no data) as null. */
+static void
+add_double(struct strbuf *out, double v)
+{
+	if (!isfinite(v))
+		strbuf_adds(out, "null");
+	else
+		strbuf_addf(out, "%.17g", v);
+}
+
+void
+report_json_deep(struct strbuf *out, const struct lint_result *res)
+{
+	size_t i, n = 0;
+
+	if (res->deep == NULL) {
+		strbuf_adds(out, "null");
+		return;
+	}
+	strbuf_adds(out, "[");
+	for (i = 0; i < res->file.tensors_n; i++) {
+		const struct deep_stats *s = &res->deep[i];
+		const struct gguf_tensor *t = &res->file.tensors[i];
+		double mean = s->finite ? s->sum / (double)s->finite : NAN;
+		double rms = s->finite ? sqrt(s->sum_sq / (double)s->finite) :
+		    NAN;
+
+		if (!s->scanned)
+			continue;
+		strbuf_adds(out, n++ ? ",\n    {\"name\": " :
+		    "\n    {\"name\": ");
+		enc_json_string(out, t->name.p, (size_t)t->name.n);
+		strbuf_addf(out, ", \"count\": %" PRIu64 ", \"dequantized\": "
+		    "%s, \"min\": ", s->count, s->dequantized ? "true" :
+		    "false");
+		add_double(out, s->finite ? s->min : NAN);
+		strbuf_adds(out, ", \"max\": ");
+		add_double(out, s->finite ? s->max : NAN);
+		strbuf_adds(out, ", \"mean\": ");
+		add_double(out, mean);
+		strbuf_adds(out, ", \"rms\": ");
+		add_double(out, rms);
+		strbuf_addf(out, ", \"nonfinite\": %" PRIu64 ", \"zeros\": %"
+		    PRIu64 ", \"sha256\": \"%s\"}", s->nonfinite, s->zeros,
+		    s->truncated ? "" : s->sha256);
+	}
+	strbuf_adds(out, n ? "\n  ]" : "]");
+}

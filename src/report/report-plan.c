@@ -1,0 +1,213 @@
+/*
+ * report-plan.c - the memory plan as text (--plan; SKaiNET's table layout,
+ * skainet-semantics.md §7.7, with binary unit labels) and as the JSON
+ * "plan" object (every line in bytes).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/enc.h"
+#include "report/report.h"
+
+#define W_SECTION 10
+#define W_DETAIL 26
+#define W_BYTES 10
+
+/* Append s padded with spaces to w display columns (UTF-8 aware). */
+static void
+pad(struct strbuf *out, const char *s, int w, bool right)
+{
+	int cols = 0;
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++)
+		cols += (*p & 0xC0) != 0x80;
+	if (right)
+		for (; cols < w; cols++)
+			strbuf_addc(out, ' ');
+	strbuf_adds(out, s);
+	if (!right)
+		for (; cols < w; cols++)
+			strbuf_addc(out, ' ');
+}
+
+static void
+line(struct strbuf *out, const char *section, const char *detail,
+    uint64_t bytes, const char *flag)
+{
+	char b[32];
+
+	strbuf_adds(out, "  ");
+	pad(out, section, W_SECTION, false);
+	pad(out, detail, W_DETAIL, false);
+	pad(out, format_size(bytes, b, sizeof b), W_BYTES, true);
+	if (flag != NULL)
+		strbuf_addf(out, "   %s", flag);
+	strbuf_addc(out, '\n');
+}
+
+static void
+profile_header(struct strbuf *out, const struct profile *p)
+{
+	char a[32], b[32], c[32];
+
+	strbuf_addf(out, "profile %s \xc2\xb7 memory %s \xc2\xb7 reserve %s "
+	    "\xc2\xb7 budget %s \xc2\xb7 weights %s \xc2\xb7 prefill %"
+	    PRIu64 " \xc2\xb7 flash attention %s", p->name,
+	    format_size(p->memory, a, sizeof a),
+	    format_size(p->reserve, b, sizeof b),
+	    format_size(p->memory - p->reserve, c, sizeof c),
+	    p->weights == WEIGHTS_MAPPED ? "mapped" : "heap", p->prefill_chunk,
+	    p->flash_attention ? "on" : "off");
+	if (p->kv_auto_quantize_above < 1.0)
+		strbuf_addf(out, " \xc2\xb7 KV auto-quantize over %.1f%%",
+		    p->kv_auto_quantize_above * 100.0);
+	if (p->strict)
+		strbuf_adds(out, " \xc2\xb7 strict");
+	strbuf_addc(out, '\n');
+}
+
+static void
+table(struct strbuf *out, const struct plan *pl, const struct profile *p)
+{
+	char d[64], f[96], a[32];
+
+	if (pl->weights_mapped > 0)
+		line(out, "weights", "mapped, as stored", pl->weights_mapped,
+		    "mapped (page cache, evictable \xe2\x80\x94 not heap)");
+	if (pl->weights_heap > 0 || pl->weights_mapped == 0)
+		line(out, "weights", "heap, as stored", pl->weights_heap,
+		    "resident");
+	snprintf(d, sizeof d, "%s @ ctx %" PRIu64, kv_type_info(pl->kv)->name,
+	    pl->ctx);
+	snprintf(f, sizeof f, "resident   (%s with %s)", format_size(
+	    pl->kv_alt_bytes, a, sizeof a), kv_type_info(pl->kv_alt)->name);
+	line(out, "kv cache", d, pl->kv_bytes, f);
+	if (pl->state_bytes > 0)
+		line(out, "state", "recurrent, f32", pl->state_bytes,
+		    "resident");
+	snprintf(d, sizeof d, "prefill chunk %" PRIu64, p->prefill_chunk);
+	line(out, "forward", d, pl->forward, NULL);
+	line(out, "heap", "headroom", pl->headroom, NULL);
+}
+
+static void
+verdict(struct strbuf *out, const struct plan *pl)
+{
+	char a[32], b[32], c[32];
+	size_t i;
+
+	strbuf_adds(out, "  ");
+	pad(out, pl->weights_mapped > 0 ? "total heap" : "total",
+	    W_SECTION + W_DETAIL, false);
+	pad(out, format_size(pl->budgeted, a, sizeof a), W_BYTES, true);
+	strbuf_addf(out, "   of %s  %s\n", format_size(pl->budget, b, sizeof b),
+	    pl->fits ? "\xe2\x9c\x94 fits" : "\xe2\x9c\x98 does not fit");
+	if (pl->weights_mapped > 0)
+		strbuf_addf(out, "  mapped weights (%s) page against device "
+		    "memory: %s of %s in all\n", format_size(pl->weights_mapped,
+		    a, sizeof a), format_size(pl->total, b, sizeof b),
+		    format_size(pl->memory, c, sizeof c));
+	if (pl->n_sugg == 0)
+		return;
+	strbuf_adds(out, "  suggestions: ");
+	for (i = 0; i < pl->n_sugg; i++)
+		strbuf_addf(out, "%s%s (\xe2\x88\x92%s)", i ? " \xc2\xb7 " : "",
+		    pl->sugg[i].text, format_size(pl->sugg[i].saving, a,
+		    sizeof a));
+	strbuf_addc(out, '\n');
+}
+
+void
+report_plan_text(struct strbuf *out, const struct lint_result *res)
+{
+	const struct plan *pl = &res->plan;
+	const struct model_geom *g = res->geom;
+	size_t i;
+
+	if (res->profile == NULL || g == NULL || !pl->valid)
+		return;
+	strbuf_adds(out, "\n");
+	enc_text(out, res->path, strlen(res->path));
+	strbuf_addf(out, " \xc2\xb7 %s", g->has_arch ? g->arch : "unknown");
+	if (g->n_layer > 0)
+		strbuf_addf(out, " \xc2\xb7 %" PRIu32 " layers", g->n_layer);
+	strbuf_addf(out, " \xc2\xb7 ctx %" PRIu64 " (%" PRIu64 " cells", pl->ctx,
+	    pl->ctx_cells);
+	if (g->swa)
+		strbuf_addf(out, ", %" PRIu64 " in sliding-window layers",
+		    pl->swa_cells);
+	strbuf_adds(out, ")\n");
+	profile_header(out, res->profile);
+	for (i = 0; i < pl->n_notes; i++)
+		strbuf_addf(out, "  note: %s\n", pl->notes[i]);
+	table(out, pl, res->profile);
+	verdict(out, pl);
+}
+
+static void
+json_u64(struct strbuf *out, const char *key, uint64_t v)
+{
+	strbuf_addf(out, ", \"%s\": %" PRIu64, key, v);
+}
+
+void
+report_plan_json(struct strbuf *out, const struct lint_result *res)
+{
+	const struct plan *pl = &res->plan;
+	size_t i;
+
+	if (res->profile == NULL || res->geom == NULL || !pl->valid) {
+		strbuf_adds(out, "null");
+		return;
+	}
+	strbuf_addf(out, "{\"ctx\": %" PRIu64, pl->ctx);
+	json_u64(out, "ctx_cells", pl->ctx_cells);
+	json_u64(out, "swa_cells", pl->swa_cells);
+	strbuf_addf(out, ", \"kv_type\": \"%s\", \"kv_auto_quantized\": %s, "
+	    "\"flash_attention\": %s", kv_type_info(pl->kv)->name,
+	    pl->kv_switched ? "true" : "false",
+	    pl->flash_attention ? "true" : "false");
+	json_u64(out, "weights_bytes", pl->weights);
+	json_u64(out, "weights_mapped_bytes", pl->weights_mapped);
+	json_u64(out, "weights_heap_bytes", pl->weights_heap);
+	json_u64(out, "k_bytes", pl->k_bytes);
+	json_u64(out, "v_bytes", pl->v_bytes);
+	json_u64(out, "kv_bytes", pl->kv_bytes);
+	strbuf_addf(out, ", \"kv_alt_type\": \"%s\"",
+	    kv_type_info(pl->kv_alt)->name);
+	json_u64(out, "kv_alt_bytes", pl->kv_alt_bytes);
+	json_u64(out, "state_bytes", pl->state_bytes);
+	json_u64(out, "forward_bytes", pl->forward);
+	json_u64(out, "headroom_bytes", pl->headroom);
+	json_u64(out, "total_bytes", pl->total);
+	json_u64(out, "budgeted_bytes", pl->budgeted);
+	json_u64(out, "memory_bytes", pl->memory);
+	json_u64(out, "reserve_bytes", pl->reserve);
+	json_u64(out, "budget_bytes", pl->budget);
+	strbuf_addf(out, ", \"fits\": %s", pl->fits ? "true" : "false");
+	json_u64(out, "over_bytes", pl->over);
+	strbuf_adds(out, ", \"notes\": [");
+	for (i = 0; i < pl->n_notes; i++) {
+		strbuf_adds(out, i ? ", " : "");
+		enc_json_string(out, pl->notes[i], strlen(pl->notes[i]));
+	}
+	strbuf_adds(out, "], \"suggestions\": [");
+	for (i = 0; i < pl->n_sugg; i++) {
+		const struct plan_suggestion *s = &pl->sugg[i];
+
+		strbuf_adds(out, i ? ", {\"text\": " : "{\"text\": ");
+		enc_json_string(out, s->text, strlen(s->text));
+		strbuf_adds(out, ", \"args\": ");
+		if (s->args != NULL)
+			enc_json_string(out, s->args, strlen(s->args));
+		else
+			strbuf_adds(out, "null");
+		json_u64(out, "saving_bytes", s->saving);
+		strbuf_adds(out, "}");
+	}
+	strbuf_adds(out, "]}");
+}

@@ -1,0 +1,160 @@
+/*
+ * report-text.c - the text reporter: one line per diagnostic,
+ *   FILE:0xOFFSET: SEVERITY: CODE slug: message [tensor: NAME]
+ * with every string from the file escaped for the terminal.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "base/enc.h"
+#include "kernels/ggml-types.h"
+#include "report/report.h"
+
+void
+report_text_begin(struct strbuf *out)
+{
+	(void)out;
+}
+
+/* ANSI colours of the severities (info, warning, error), for --color. */
+static const char *const sev_color[] = {
+	"\033[36m", "\033[33m", "\033[1;31m"
+};
+
+static const char *
+subject_label(enum subject_kind k)
+{
+	return k == SUBJECT_KEY ? "key" : "tensor";
+}
+
+void
+report_text_file(struct strbuf *out, const struct lint_result *res,
+    bool first, const struct report_opts *ro)
+{
+	size_t i;
+
+	(void)first;
+	for (i = 0; i < res->diags.n; i++) {
+		const struct diag *d = &res->diags.v[i];
+
+		enc_text(out, res->path, strlen(res->path));
+		if (ro != NULL && ro->color)
+			strbuf_addf(out, ":0x%" PRIx64 ": %s%s\033[0m: "
+			    "\033[1m%s\033[0m %s: ", d->offset,
+			    sev_color[d->severity], severity_name(d->severity),
+			    d->rule->code, d->rule->slug);
+		else
+			strbuf_addf(out, ":0x%" PRIx64 ": %s: %s %s: ", d->offset,
+			    severity_name(d->severity), d->rule->code,
+			    d->rule->slug);
+		enc_text(out, d->message, strlen(d->message));
+		strbuf_addf(out, " [%s: ", subject_label(d->kind));
+		if (d->subject != NULL)
+			enc_text(out, d->subject, d->subject_len);
+		else
+			strbuf_addc(out, '-');
+		strbuf_adds(out, "]\n");
+	}
+	if (ro != NULL && ro->show_plan)
+		report_plan_text(out, res);
+}
+
+void
+report_text_end(struct strbuf *out)
+{
+	(void)out;
+}
+
+void
+report_text_rules(struct strbuf *out, const struct catalog *cat)
+{
+	size_t i;
+
+	for (i = 0; i < cat->n; i++) {
+		const struct rule *r = &cat->rules[i];
+
+		strbuf_addf(out, "%s  %-30s %-8s %s\n", r->code, r->slug,
+		    severity_name(r->severity), r->summary);
+	}
+}
+
+/* Append text with every line indented by two spaces. */
+static void
+add_indented(struct strbuf *out, const char *text)
+{
+	const char *p = text;
+
+	while (*p != '\0') {
+		size_t n = strcspn(p, "\n");
+
+		strbuf_adds(out, "  ");
+		strbuf_add(out, p, n);
+		strbuf_addc(out, '\n');
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+}
+
+void
+report_text_explain(struct strbuf *out, const struct rule *r)
+{
+	strbuf_addf(out, "%s %s (%s, family %c)\n\n", r->code, r->slug,
+	    severity_name(r->severity), r->family);
+	add_indented(out, r->summary);
+	strbuf_adds(out, "\nWhy it matters:\n");
+	add_indented(out, r->rationale);
+	strbuf_adds(out, "\nHow to fix it:\n");
+	add_indented(out, r->fix);
+}
+
+void
+report_text_profiles(struct strbuf *out)
+{
+	const char *const *names = profile_builtin_names();
+	struct gl_error err;
+	struct profile p;
+	char a[32], b[32];
+
+	for (; *names != NULL; names++) {
+		if (profile_load(*names, &p, &err) < 0) {
+			strbuf_addf(out, "%-22s (invalid: %s)\n", *names,
+			    err.msg);
+			continue;
+		}
+		strbuf_addf(out, "%-22s %9s %9s  %-6s %-6s %s\n", p.name,
+		    format_size(p.memory, a, sizeof a),
+		    format_size(p.reserve, b, sizeof b),
+		    p.weights == WEIGHTS_MAPPED ? "mapped" : "heap",
+		    p.strict ? "strict" : "", p.description);
+		profile_free(&p);
+	}
+}
+
+void
+report_text_kernels(struct strbuf *out, const struct captable *t, size_t n)
+{
+	char tb[16];
+	size_t i, j, ok;
+
+	for (i = 0; i < n; i++) {
+		for (j = ok = 0; j < t[i].n; j++)
+			ok += t[i].entries[j].verified;
+		strbuf_addf(out, "%s: %s (%zu of %zu entries verified, probed "
+		    "in %.0f us)\n", t[i].name, t[i].description, ok, t[i].n,
+		    t[i].probe_us);
+		for (j = 0; j < t[i].n; j++) {
+			const struct cap_entry *e = &t[i].entries[j];
+
+			strbuf_addf(out, "  %-8s %-7s %-9s %-22s %s error %.1e "
+			    "%6.1f us%s%s\n", cap_op_name(e->op),
+			    ggml_type_name(e->encoding, tb, sizeof tb),
+			    kernel_order_name(e->order), e->kernel_name,
+			    e->verified ? "verified    " : "NOT VERIFIED",
+			    e->max_error, e->probe_us, e->error ? ": " : "",
+			    e->error ? e->error : "");
+		}
+	}
+}

@@ -1,0 +1,35 @@
+/*
+ * report.c - the reporter registry (see report.h).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "report/report.h"
+
+const struct reporter reporters[] = {
+	{ "text", report_text_begin, report_text_file, report_text_end,
+	    report_text_rules, report_text_explain, dump_text,
+	    report_text_profiles, report_text_kernels, false },
+	{ "json", report_json_begin, report_json_file, report_json_end,
+	    report_json_rules, report_json_explain, dump_json,
+	    report_json_profiles, report_json_kernels, true },
+	{ "sarif", report_sarif_begin, report_sarif_file, report_sarif_end,
+	    NULL, NULL, NULL, NULL, NULL, false },
+	{ "github", report_github_begin, report_github_file,
+	    report_github_end, NULL, NULL, NULL, NULL, NULL, false },
+	{ "mdoc", NULL, NULL, NULL, report_rules_mdoc, NULL, NULL, NULL,
+	    NULL, false },
+	{ NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, false }
+};
+
+const struct reporter *
+reporter_find(const char *name)
+{
+	const struct reporter *r;
+
+	for (r = reporters; r->name != NULL; r++)
+		if (strcmp(r->name, name) == 0)
+			return r;
+	return NULL;
+}

@@ -1,0 +1,495 @@
+/*
+ * captable.c - loading capability tables and verifying them on probe data
+ * (see captable.h). The table format is documented in gguflint-profile(5).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "data/builtin.h"
+#include "target/captable.h"
+#include "kernels/ggml-types.h"
+#include "data/yamlutil.h"
+
+const char *
+cap_op_name(enum cap_op op)
+{
+	return op == CAP_MATMUL ? "matmul" : "get_rows";
+}
+
+const char *
+kernel_order_name(enum kernel_order o)
+{
+	return o == KERNEL_ORDER_KERNEL_FEED ? "kernel_feed" : "as_stored";
+}
+
+/* ---- parsing ---------------------------------------------------------------- */
+
+static int
+set_entry_op(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+	struct cap_entry *e = o;
+
+	if (s != NULL && strcmp(s, "matmul") == 0)
+		e->op = CAP_MATMUL;
+	else if (s != NULL && strcmp(s, "get_rows") == 0)
+		e->op = CAP_GET_ROWS;
+	else
+		return ydoc_error(d, n, err, "expected an operation: matmul "
+		    "or get_rows");
+	return 0;
+}
+
+static int
+get_type(struct ydoc *d, yaml_node_t *n, uint32_t *dst, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+
+	if (s == NULL || ggml_type_parse(s, dst) < 0)
+		return ydoc_error(d, n, err, "expected a ggml type name such "
+		    "as f32, f16, q4_0, q8_0 or q4_K");
+	return 0;
+}
+
+static int
+set_entry_encoding(struct ydoc *d, yaml_node_t *n, void *o,
+    struct gl_error *err)
+{
+	return get_type(d, n, &((struct cap_entry *)o)->encoding, err);
+}
+
+static int
+set_entry_input(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	return get_type(d, n, &((struct cap_entry *)o)->input, err);
+}
+
+static int
+set_entry_order(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+	struct cap_entry *e = o;
+
+	if (s != NULL && strcmp(s, "as_stored") == 0)
+		e->order = KERNEL_ORDER_AS_STORED;
+	else if (s != NULL && strcmp(s, "kernel_feed") == 0)
+		e->order = KERNEL_ORDER_KERNEL_FEED;
+	else
+		return ydoc_error(d, n, err, "expected a byte order: "
+		    "as_stored or kernel_feed");
+	return 0;
+}
+
+static int
+set_entry_kernel(struct ydoc *d, yaml_node_t *n, void *o,
+    struct gl_error *err)
+{
+	return ydoc_strdup(d, n, &((struct cap_entry *)o)->kernel_name, err);
+}
+
+static const struct ydoc_field entry_fields[] = {
+	{ "op", true, set_entry_op },
+	{ "encoding", true, set_entry_encoding },
+	{ "input", false, set_entry_input },
+	{ "order", false, set_entry_order },
+	{ "kernel", true, set_entry_kernel },
+};
+
+static int
+set_entries(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct captable *t = o;
+	yaml_node_item_t *it;
+
+	if (n->type != YAML_SEQUENCE_NODE)
+		return ydoc_error(d, n, err, "expected a list of entries");
+	for (it = n->data.sequence.items.start;
+	    it < n->data.sequence.items.top; it++) {
+		yaml_node_t *en = ydoc_node(d, *it);
+		struct cap_entry *e;
+
+		t->entries = xreallocarray(t->entries, t->n + 1,
+		    sizeof *t->entries);
+		e = &t->entries[t->n++];
+		memset(e, 0, sizeof *e);
+		e->input = 0;	/* f32 */
+		e->line = en->start_mark.line + 1;
+		e->col = en->start_mark.column + 1;
+		if (ydoc_fields(d, en, entry_fields, sizeof entry_fields /
+		    sizeof entry_fields[0], e, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+set_table_name(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	return ydoc_strdup(d, n, &((struct captable *)o)->name, err);
+}
+
+static int
+set_table_description(struct ydoc *d, yaml_node_t *n, void *o,
+    struct gl_error *err)
+{
+	return ydoc_strdup(d, n, &((struct captable *)o)->description, err);
+}
+
+static const struct ydoc_field table_fields[] = {
+	{ "name", true, set_table_name },
+	{ "description", true, set_table_description },
+	{ "entries", true, set_entries },
+};
+
+int
+captable_parse(const char *origin, const char *text, size_t len,
+    struct captable *t, struct gl_error *err)
+{
+	struct ydoc d;
+	int rc;
+
+	memset(t, 0, sizeof *t);
+	if (ydoc_load(&d, origin, text, len, err) < 0)
+		return -1;
+	rc = ydoc_fields(&d, ydoc_root(&d), table_fields,
+	    sizeof table_fields / sizeof table_fields[0], t, err);
+	ydoc_free(&d);
+	if (rc < 0) {
+		captable_free(t);
+		return -1;
+	}
+	t->origin = xstrdup(origin);
+	return 0;
+}
+
+int
+captable_load(const char *name, struct captable *t, struct gl_error *err)
+{
+	struct datafile df;
+	size_t n = strlen(name);
+	char *data, *rel;
+	size_t len;
+	int rc;
+
+	if (strchr(name, '/') != NULL ||
+	    (n > 5 && strcmp(name + n - 5, ".yaml") == 0)) {
+		if (read_whole_file(name, 1u << 20, &data, &len, err) < 0)
+			return -1;
+		rc = captable_parse(name, data, len, t, err);
+		free(data);
+		return rc;
+	}
+	rel = xasprintf("kernels/%s.yaml", name);
+	rc = datafile_load(rel, &df, err);
+	free(rel);
+	if (rc < 0 && strncmp(err->msg, "no data file", 12) == 0)
+		return gl_error_set(err, "unknown capability table '%s' (see "
+		    "--list-kernels, or give a path to a YAML file)", name);
+	if (rc < 0)
+		return -1;
+	rc = captable_parse(df.origin, df.data, df.len, t, err);
+	datafile_free(&df);
+	return rc;
+}
+
+void
+captable_free(struct captable *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		free(t->entries[i].kernel_name);
+		free(t->entries[i].error);
+	}
+	free(t->entries);
+	free(t->name);
+	free(t->description);
+	free(t->origin);
+	memset(t, 0, sizeof *t);
+}
+
+const char *const *
+captable_builtin_names(void)
+{
+	return builtin_names("kernels");
+}
+
+/* ---- probe data ------------------------------------------------------------- */
+
+static uint64_t
+rng_next(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
+/* A uniform float in [lo, hi). */
+static float
+rng_float(uint64_t *s, float lo, float hi)
+{
+	return lo + (hi - lo) * (float)((rng_next(s) >> 40) * (1.0 / 16777216.0));
+}
+
+/* Offsets of the fp16 scale fields in one block (gguf-format.md §5.1). */
+static const struct {
+	uint32_t type;
+	uint8_t n;
+	uint8_t off[2];
+} scale_fields[] = {
+	{ 2, 1, { 0 } }, { 3, 2, { 0, 2 } }, { 6, 1, { 0 } },
+	{ 7, 2, { 0, 2 } }, { 8, 1, { 0 } }, { 10, 2, { 80, 82 } },
+	{ 11, 1, { 108 } }, { 12, 2, { 0, 2 } }, { 13, 2, { 0, 2 } },
+	{ 14, 1, { 208 } }, { 20, 1, { 0 } }, { 23, 1, { 0 } },
+	{ 34, 1, { 52 } }, { 35, 1, { 64 } }, { 41, 1, { 0 } },
+	{ 42, 1, { 0 } },
+};
+
+static void
+put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+/* A small finite scale of either sign, as real blocks have. */
+static uint16_t
+rand_scale(uint64_t *s)
+{
+	float v = rng_float(s, 0.5f, 1.0f) * ldexpf(1.0f, -(int)(rng_next(s) % 8));
+
+	return kernel_f32_to_fp16((rng_next(s) & 1) ? -v : v);
+}
+
+void
+probe_fill(uint32_t type, uint8_t *row, size_t n, uint64_t *rng)
+{
+	const struct ggml_type_info *ti = ggml_type_get(type);
+	size_t bytes = kernel_row_bytes(type, n), i, b, k;
+
+	for (i = 0; i < bytes; i += 8) {	/* 8 random bytes a draw */
+		uint64_t r = rng_next(rng);
+
+		for (k = 0; k < 8 && i + k < bytes; k++, r >>= 8)
+			row[i + k] = (uint8_t)r;
+	}
+	if (type == 0) {		/* f32 */
+		for (i = 0; i < n; i++) {
+			float v = rng_float(rng, -1.0f, 1.0f);
+
+			memcpy(row + 4 * i, &v, 4);
+		}
+	} else if (type == 1 || type == 30) {	/* f16, bf16 */
+		for (i = 0; i < n; i++) {
+			float v = rng_float(rng, -1.0f, 1.0f);
+
+			put16(row + 2 * i, type == 1 ? kernel_f32_to_fp16(v) :
+			    kernel_f32_to_bf16(v));
+		}
+	} else if (type == 39) {	/* mxfp4: E8M0 scale, never 0xFF */
+		for (b = 0; b < bytes / ti->size; b++)
+			row[b * ti->size] = (uint8_t)(118 + rng_next(rng) % 18);
+	}
+	for (k = 0; k < sizeof scale_fields / sizeof scale_fields[0]; k++) {
+		if (scale_fields[k].type != type)
+			continue;
+		for (b = 0; b < bytes / ti->size; b++)
+			for (i = 0; i < scale_fields[k].n; i++)
+				put16(row + b * ti->size +
+				    scale_fields[k].off[i], rand_scale(rng));
+	}
+}
+
+/* ---- the probe -------------------------------------------------------------- */
+
+static double
+now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static const struct kernel *
+find_named(const struct kernel *registry, const char *name)
+{
+	const struct kernel *k;
+
+	for (k = registry; k->name != NULL; k++)
+		if (strcmp(k->name, name) == 0)
+			return k;
+	return NULL;
+}
+
+/* The kernel an entry needs, or an explanation of why it has none. */
+static const struct kernel *
+entry_kernel(struct cap_entry *e, const struct kernel *registry)
+{
+	const struct kernel *k = find_named(registry, e->kernel_name);
+	enum kernel_op want = e->op == CAP_MATMUL ? KERNEL_DOT : KERNEL_DEQUANT;
+	char tb[16], kb[16];
+
+	if (k == NULL) {
+		e->error = xasprintf("no kernel named %s", e->kernel_name);
+		return NULL;
+	}
+	if (k->op != want || k->type != e->encoding || k->order != e->order ||
+	    (want == KERNEL_DOT && (e->order == KERNEL_ORDER_KERNEL_FEED ?
+	    k->matvec == NULL : k->dot == NULL)) ||
+	    (want == KERNEL_DEQUANT && k->dequant == NULL)) {
+		e->error = xasprintf("kernel %s is a %s kernel for %s (%s), not "
+		    "a %s kernel for %s (%s)", k->name, k->op == KERNEL_DOT ?
+		    "dot" : "dequantize", ggml_type_name(k->type, kb, sizeof kb),
+		    kernel_order_name(k->order), want == KERNEL_DOT ? "dot" :
+		    "dequantize", ggml_type_name(e->encoding, tb, sizeof tb),
+		    kernel_order_name(e->order));
+		return NULL;
+	}
+	if (e->input != 0) {
+		e->error = xasprintf("no kernel here takes %s activations; "
+		    "only f32", ggml_type_name(e->input, tb, sizeof tb));
+		return NULL;
+	}
+	return k;
+}
+
+#define FEED_ROWS 4	/* output rows of a kernel-feed probe */
+
+/*
+ * A kernel-feed matrix kernel: FEED_ROWS random rows relaid out in feed
+ * order, each output compared with the reference dot of its row.
+ */
+static double
+probe_feed(struct cap_entry *e, size_t n, uint64_t *rng, const float *x)
+{
+	size_t bytes = kernel_row_bytes(e->encoding, n), o, i;
+	uint8_t *mat = xmalloc(bytes * FEED_ROWS), *feed = xmalloc(bytes *
+	    FEED_ROWS);
+	float *w = xmalloc(n * sizeof *w), y[FEED_ROWS];
+	double t0, err = 0;
+
+	for (o = 0; o < FEED_ROWS; o++)
+		probe_fill(e->encoding, mat + o * bytes, n, rng);
+	kernel_relayout_feed(e->encoding, mat, feed, n, FEED_ROWS);
+	t0 = now_us();
+	e->kernel->matvec(feed, x, y, n, FEED_ROWS);
+	e->probe_us = now_us() - t0;
+	for (o = 0; o < FEED_ROWS; o++) {
+		double r = kernel_reference_dot(e->encoding, mat + o * bytes, x,
+		    n, w), scale = 1.0, d;
+
+		for (i = 0; i < n; i++)
+			scale += fabs((double)w[i] * x[i]);
+		d = fabs((double)y[o] - r) / scale;
+		if (!(d <= err))
+			err = isnan(d) || !isfinite(y[o]) ? INFINITY : d;
+	}
+	free(mat);
+	free(feed);
+	free(w);
+	return err;
+}
+
+/* Run one entry; sets verified, max_error and error. */
+static void
+probe_entry(struct cap_entry *e, const struct kernel *registry)
+{
+	const struct kernel *ref = kernel_find(KERNEL_DEQUANT, e->encoding,
+	    KERNEL_ORDER_AS_STORED);
+	size_t n = PROBE_ELEMENTS, bytes = kernel_row_bytes(e->encoding, n), i;
+	uint64_t rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)e->encoding << 32);
+	float *x, *w, *got;
+	uint8_t *row;
+	double t0, scale = 1.0, err = 0;
+
+	e->probed = true;
+	if ((e->kernel = entry_kernel(e, registry)) == NULL)
+		return;
+	if (ref == NULL || bytes == 0) {
+		e->error = xstrdup("no reference dequantizer for this encoding");
+		return;
+	}
+	row = xmalloc(bytes);
+	x = xmalloc(n * sizeof *x);
+	w = xmalloc(n * sizeof *w);
+	got = xmalloc(n * sizeof *got);
+	probe_fill(e->encoding, row, n, &rng);
+	for (i = 0; i < n; i++)
+		x[i] = rng_float(&rng, -1.0f, 1.0f);
+	ref->dequant(row, w, n);
+	t0 = now_us();
+	if (e->op == CAP_MATMUL && e->order == KERNEL_ORDER_KERNEL_FEED) {
+		err = probe_feed(e, n, &rng, x);
+	} else if (e->op == CAP_MATMUL) {
+		double r = kernel_reference_dot(e->encoding, row, x, n, got);
+		float d = e->kernel->dot(row, x, n);
+
+		e->probe_us = now_us() - t0;
+		for (i = 0; i < n; i++)
+			scale += fabs((double)w[i] * x[i]);
+		err = fabs((double)d - r) / scale;
+		if (!isfinite(d))
+			err = INFINITY;
+	} else {
+		e->kernel->dequant(row, got, n);
+		e->probe_us = now_us() - t0;
+		for (i = 0; i < n; i++) {
+			double di = fabs((double)got[i] - w[i]) /
+			    (1.0 + fabs((double)w[i]));
+
+			if (!(di <= err))	/* NaN counts as an error */
+				err = isnan(di) ? INFINITY : di;
+		}
+	}
+	e->max_error = err;
+	e->verified = err <= PROBE_TOLERANCE;
+	if (!e->verified)
+		e->error = xasprintf("disagrees with the reference on probe "
+		    "data: error %.3g over the tolerance %.0e", err,
+		    PROBE_TOLERANCE);
+	free(row);
+	free(x);
+	free(w);
+	free(got);
+}
+
+void
+captable_probe(struct captable *t, const struct kernel *registry)
+{
+	double t0 = now_us();
+	size_t i;
+
+	if (registry == NULL)
+		registry = kernels;
+	for (i = 0; i < t->n; i++) {
+		free(t->entries[i].error);
+		t->entries[i].error = NULL;
+		t->entries[i].verified = false;
+		probe_entry(&t->entries[i], registry);
+	}
+	t->probe_us = now_us() - t0;
+}
+
+const struct cap_entry *
+captable_feeds(const struct captable *t, uint32_t type)
+{
+	size_t i;
+
+	for (i = 0; t != NULL && i < t->n; i++) {
+		const struct cap_entry *e = &t->entries[i];
+
+		if (e->op == CAP_MATMUL && e->encoding == type &&
+		    e->input == 0 && e->verified)
+			return e;
+	}
+	return NULL;
+}

@@ -1,0 +1,85 @@
+/*
+ * captable.h - kernel capability tables: per backend, which (operation,
+ * weight encoding, input type, byte order) its kernels can feed, each entry
+ * naming the kernel (kernels/NAME.yaml, compiled in; a profile names its
+ * table). A table is never trusted as written: captable_probe() runs every
+ * entry's kernel once on deterministic probe data and compares it with the
+ * reference; an entry without a kernel, or whose kernel disagrees, is left
+ * out of the verified set and reported (K001).
+ */
+#ifndef GGUFLINT_CAPTABLE_H
+#define GGUFLINT_CAPTABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "kernels/kernels.h"
+
+enum cap_op {
+	CAP_MATMUL = 0,		/* a weight times activations: a dot kernel */
+	CAP_GET_ROWS		/* rows read out (embeddings): a dequantizer */
+};
+
+#define PROBE_ELEMENTS 1024	/* a row of every block size divides it */
+#define PROBE_TOLERANCE 1e-4	/* |got - ref| / (1 + sum |w x|) */
+
+struct cap_entry {
+	enum cap_op op;
+	uint32_t encoding;		/* ggml type id of the weights */
+	uint32_t input;			/* ggml type id of the activations */
+	enum kernel_order order;
+	char *kernel_name;
+	size_t line, col;		/* where the entry is in its file */
+	/* filled by captable_probe() */
+	const struct kernel *kernel;
+	bool probed;
+	bool verified;
+	double max_error;
+	double probe_us;
+	char *error;			/* why it is not verified, or NULL */
+};
+
+struct captable {
+	char *name;
+	char *description;
+	char *origin;
+	struct cap_entry *entries;
+	size_t n;
+	double probe_us;		/* the whole table */
+};
+
+/* captable_load: a built-in table name, or a path to a YAML file. */
+int captable_load(const char *name, struct captable *t, struct gl_error *err);
+int captable_parse(const char *origin, const char *text, size_t len,
+    struct captable *t, struct gl_error *err);
+void captable_free(struct captable *t);
+
+/*
+ * captable_probe: run each entry's kernel, looked up by name in registry
+ * (kernels[] when NULL), on probe data and compare it with the reference
+ * (the registry's as-stored dequantizer, then a dot product in double).
+ */
+void captable_probe(struct captable *t, const struct kernel *registry);
+
+/*
+ * captable_feeds: the verified matmul entry for weights of type (f32
+ * activations), or NULL when no verified kernel can feed them.
+ */
+const struct cap_entry *captable_feeds(const struct captable *t,
+    uint32_t type);
+
+const char *cap_op_name(enum cap_op op);
+const char *kernel_order_name(enum kernel_order o);
+
+/* captable_builtin_names: NULL-terminated, sorted (static storage). */
+const char *const *captable_builtin_names(void);
+
+/*
+ * probe_fill: n elements of deterministic random valid data of type into
+ * row (kernel_row_bytes(type, n) bytes): random bits, with every fp16/bf16
+ * value and block scale finite. rng is the generator's state.
+ */
+void probe_fill(uint32_t type, uint8_t *row, size_t n, uint64_t *rng);
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * profile.h - device profiles: what a target device offers (memory, the
+ * reserve its system keeps, whether weights are mapped or copied to the
+ * heap, strictness, default context and KV cache type, flash attention,
+ * which capability table describes its kernels). Built-in profiles are
+ * profiles/NAME.yaml, compiled into the binary; --profile PATH loads a file.
+ * The format is documented in gguflint-profile(5).
+ */
+#ifndef GGUFLINT_PROFILE_H
+#define GGUFLINT_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/error.h"
+#include "target/kvtype.h"
+#include "base/util.h"
+
+enum weights_residency {
+	WEIGHTS_HEAP = 0,	/* copied into allocated memory */
+	WEIGHTS_MAPPED		/* served from a read-only file mapping */
+};
+
+struct profile {
+	char *name;
+	char *description;
+	char *origin;			/* where it was loaded from */
+	uint64_t memory;		/* bytes the device offers */
+	uint64_t reserve;		/* bytes its system keeps */
+	enum weights_residency weights;
+	bool strict;
+	uint64_t context;		/* default context; 0: the model's */
+	enum kv_type kv_cache;		/* default KV cache type */
+	enum kv_type kv_quantized;	/* what auto-quantize switches to */
+	double kv_auto_quantize_above;	/* share of the budget; 1.0: only over */
+	uint64_t prefill_chunk;		/* tokens per forward pass */
+	uint64_t ubatch;		/* llama.cpp's n_ubatch (SWA cache size) */
+	bool flash_attention;
+	char *kernels;			/* capability table name */
+};
+
+#define PROFILE_DEFAULT "desktop"
+
+/*
+ * profile_load: NAME is a built-in profile name, or a path to a YAML file
+ * (anything containing '/' or ending in ".yaml"). Returns 0, or -1 with err
+ * naming file:line:col and what was expected.
+ */
+int profile_load(const char *name, struct profile *p, struct gl_error *err);
+
+/* profile_parse: parse one profile document (text of len bytes). */
+int profile_parse(const char *origin, const char *text, size_t len,
+    struct profile *p, struct gl_error *err);
+
+void profile_free(struct profile *p);
+
+/* profile_builtin_names: the built-in profile names, NULL-terminated, sorted
+ * (static storage). */
+const char *const *profile_builtin_names(void);
+
+/*
+ * parse_size: "2 GiB", "700 MiB", "1.5G", "123456" (bytes). K/M/G/T,
+ * KiB/MiB/GiB/TiB and KB/MB/GB/TB are all binary (2^10 ...), as RAM is
+ * sold; a fraction is truncated to whole bytes. Returns 0 or -1.
+ */
+int parse_size(const char *s, uint64_t *out);
+
+/* format_size: "1.3 GiB", "700 MiB", "512 B" into buf (>= 32 bytes). */
+const char *format_size(uint64_t bytes, char *buf, size_t bufsz);
+
+#endif
