@@ -83,9 +83,9 @@ check_bounds(const struct gguf_file *f, struct diag_list *dl)
 		if (u64_add_overflow(f->data_offset, t->offset, &end) ||
 		    u64_add_overflow(end, t->nbytes, &end)) {
 			diag_add(dl, "F010", t->offset_info, SUBJECT_TENSOR,
-			    t->name.p, t->name.n, "data offset %" PRIu64 " plus "
-			    "%" PRIu64 " bytes lies beyond any possible file end",
-			    t->offset, t->nbytes);
+			    t->name.p, t->name.n, "data offset %" PRIu64
+			    " plus %" PRIu64 " bytes lies beyond any possible "
+			    "file end", t->offset, t->nbytes);
 			continue;
 		}
 		if (end > f->size) {

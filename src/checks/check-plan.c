@@ -41,10 +41,9 @@ check_cache_settings(const struct check_ctx *c, struct diag_list *dl)
 	snprintf(key, sizeof key, "%s.context_length", g->arch);
 	if (g->n_ctx_train > 0 && pl->ctx > g->n_ctx_train)
 		diag_add(dl, "P004", g->ctx_key_offset, SUBJECT_KEY, key,
-		    strlen(key), "context %"
-		    PRIu64 " is beyond the trained context %" PRIu32 ": quality "
-		    "degrades unless RoPE scaling is configured", pl->ctx,
-		    g->n_ctx_train);
+		    strlen(key), "context %" PRIu64 " is beyond the trained "
+		    "context %" PRIu32 ": quality degrades unless RoPE "
+		    "scaling is configured", pl->ctx, g->n_ctx_train);
 	if (g->memory == ARCH_MEM_KV && kv_type_info(pl->kv)->quantized &&
 	    pl->kv != KV_TURBOQUANT4 && !pl->flash_attention)
 		diag_add(dl, "P006", 0, SUBJECT_NONE, NULL, 0, "a %s V cache "
