@@ -1,8 +1,11 @@
 /*
- * lint.c - the pipeline for one file (see lint.h): read the header, the
- * model facts, the weight forms and the plan, then every check of the
- * registry, then the user's policy. File reads run under guard_call(), so
- * a file truncated while it is read is reported (F032), not a crash.
+ * lint.c - the pipeline for one file (see lint.h): read the header (stage
+ * 1), the model facts (2), the weight forms and the plan (5, 6), the
+ * tensor data with --deep, then every check of the registry (7), then the
+ * user's policy. The facts are computed here once and handed to the
+ * checks, which do not compute them again. The file is read under
+ * guard_call(), so a file truncated while it is read is reported (F032),
+ * not a crash.
  */
 #include "config.h"
 
@@ -13,64 +16,154 @@
 #include "base/guard.h"
 #include "lint.h"
 
-struct run_args {
+/* One file going through the pipeline: what its stages share. */
+struct pipeline_job {
 	const struct lint_options *o;
 	struct lint_result *res;
+	struct model_facts facts;	/* for the checks; freed after them */
 };
 
-/* Everything that reads the mapped file. */
+/*
+ * Stage 2, the geometry. Its findings (M002-M004) are recorded with a
+ * profile only, as the plan's; without one the M checks find the keys of
+ * a wrong type themselves.
+ */
 static void
-analyse(void *arg)
+read_geometry(const struct lint_options *o, struct lint_result *res)
 {
-	const struct lint_options *o = ((struct run_args *)arg)->o;
-	struct lint_result *res = ((struct run_args *)arg)->res;
-	struct check_ctx ctx;
+	struct diag_list quiet;
+
+	res->geom = xcalloc(1, sizeof *res->geom);
+	if (o->profile != NULL) {
+		arch_read(&res->file, res->geom, &res->diags);
+		return;
+	}
+	diag_list_init(&quiet, res->diags.cat);
+	arch_read(&res->file, res->geom, &quiet);
+	diag_list_free(&quiet);
+}
+
+/*
+ * Stage 2, the file as the name maps see it: its kind and map, whether it
+ * is a shard, and for a model each tensor's entry in the map.
+ */
+static void
+read_names(const struct names_db *db, const struct gguf_file *f,
+    struct model_facts *mf)
+{
+	size_t i;
+
+	mf->kind = names_classify(db, f, &mf->map, mf->arch, sizeof mf->arch);
+	names_split(f, &mf->split_no, &mf->split_count);
+	if (mf->kind != NAMES_MODEL)
+		return;		/* so it has tensors */
+	mf->entry = xcalloc(f->tensors_n, sizeof *mf->entry);
+	mf->layer = xcalloc(f->tensors_n, sizeof *mf->layer);
+	for (i = 0; i < f->tensors_n; i++) {
+		mf->entry[i] = names_match(db, mf->map, f->tensors[i].name,
+		    &mf->layer[i]);
+		if (mf->entry[i] < 0)
+			mf->layer[i] = -1;
+	}
+}
+
+static void
+facts_free(struct model_facts *mf)
+{
+	free(mf->entry);
+	free(mf->layer);
+	memset(mf, 0, sizeof *mf);
+}
+
+/* Stages 5 and 6, with a profile: the weight forms and the memory plan. */
+static void
+make_plan(const struct lint_options *o, struct lint_result *res)
+{
+	res->forms = xcalloc(res->file.tensors_n + 1, sizeof *res->forms);
+	resolve_forms(&res->file, o->profile, o->table, o->strict,
+	    res->forms);
+	plan_make(res->geom, &res->file, o->profile, &o->request, res->forms,
+	    &res->plan);
+}
+
+/* Stage 7: every check of the table whose conditions hold. */
+static void
+check_all(const struct check_ctx *ctx, struct diag_list *dl)
+{
 	const struct check *c;
+
+	for (c = checks; c->run != NULL; c++) {
+		if (c->needs_header && !ctx->file->header_complete)
+			continue;
+		if (c->needs_plan && ctx->plan == NULL)
+			continue;	/* no profile, or no complete header */
+		c->run(ctx, dl);
+	}
+}
+
+/* Everything that reads the mapped file (arg: the pipeline_job). */
+static void
+read_model(void *arg)
+{
+	struct pipeline_job *j = arg;
+	const struct lint_options *o = j->o;
+	struct lint_result *res = j->res;
+	bool complete, planned;
+	struct check_ctx ctx;
 	struct gl_error err;
 
+	if (names_db_get(&ctx.names, &err) < 0)
+		ctx.names = NULL;	/* lint_file reported it */
 	gguf_parse(&res->file, &res->diags);
-	if (res->file.header_complete && o->profile != NULL) {
-		res->geom = xcalloc(1, sizeof *res->geom);
-		arch_read(&res->file, res->geom, &res->diags);
-		res->forms = xcalloc(res->file.tensors_n + 1,
-		    sizeof *res->forms);
-		resolve_forms(&res->file, o->profile, o->table, o->strict,
-		    res->forms);
-		plan_make(res->geom, &res->file, o->profile, &o->request,
-		    res->forms, &res->plan);
+	complete = res->file.header_complete;
+	planned = complete && o->profile != NULL;
+	if (complete) {
+		read_geometry(o, res);
+		if (ctx.names != NULL)
+			read_names(ctx.names, &res->file, &j->facts);
 	}
-	if (res->file.header_complete && o->deep) {
+	if (planned)
+		make_plan(o, res);
+	if (complete && o->deep) {
 		res->deep = xcalloc(res->file.tensors_n + 1, sizeof *res->deep);
 		deep_scan(&res->file, res->deep, o->threads, o->deep_full);
 	}
 	ctx.file = &res->file;
 	ctx.geom = res->geom;
 	ctx.profile = o->profile;
-	ctx.plan = res->geom != NULL ? &res->plan : NULL;
+	ctx.plan = planned ? &res->plan : NULL;
 	ctx.forms = res->forms;
 	ctx.table = o->table;
 	ctx.strict = o->strict;
 	ctx.deep = res->deep;
-	if (names_db_get(&ctx.names, &err) < 0)
-		ctx.names = NULL;	/* lint_file reported it */
-	for (c = checks; c->run != NULL; c++) {
-		if (c->needs_header && !res->file.header_complete)
-			continue;
-		if ((c->family == 'P' || c->family == 'W' ||
-		    c->family == 'K') && ctx.plan == NULL)
-			continue;	/* no profile, or no complete header */
-		c->run(&ctx, &res->diags);
-	}
+	ctx.facts = complete && ctx.names != NULL ? &j->facts : NULL;
+	check_all(&ctx, &res->diags);
 }
 
+/* After the checks: the policy, and the warnings it leaves. */
 static void
-lint_run(const struct lint_options *o, struct lint_result *res)
+apply_policy(const struct lint_options *o, struct lint_result *res)
 {
-	struct run_args a = { o, res };
+	diag_finish(&res->diags);
+	if (o->policy != NULL)
+		policy_apply(o->policy, res->path, &res->diags, &res->warnings);
+	else
+		res->warnings = diag_count_at_least(&res->diags, SEV_WARNING) -
+		    diag_count_at_least(&res->diags, SEV_ERROR);
+}
 
+/* The pipeline over res->file, opened: fills in the rest of res. */
+static void
+lint_pipeline(const struct lint_options *o, struct lint_result *res)
+{
+	struct pipeline_job j;
+
+	memset(&j, 0, sizeof j);
+	j.o = o;
+	j.res = res;
 	res->profile = o->profile;
 	res->table = o->table;
-	if (guard_call(analyse, &a) < 0) {
+	if (guard_call(read_model, &j) < 0) {
 		diag_add(&res->diags, "F032", 0, SUBJECT_NONE, NULL, 0, "the "
 		    "file shrank while it was being read (it was %llu bytes "
 		    "when opened); nothing more was checked",
@@ -78,12 +171,8 @@ lint_run(const struct lint_options *o, struct lint_result *res)
 		res->file.header_complete = false;	/* do not trust it */
 		res->plan.valid = false;
 	}
-	diag_finish(&res->diags);
-	if (o->policy != NULL)
-		policy_apply(o->policy, res->path, &res->diags, &res->warnings);
-	else
-		res->warnings = diag_count_at_least(&res->diags, SEV_WARNING) -
-		    diag_count_at_least(&res->diags, SEV_ERROR);
+	facts_free(&j.facts);
+	apply_policy(o, res);
 }
 
 int
@@ -99,7 +188,7 @@ lint_file(const char *path, const struct lint_options *o,
 		return -1;	/* a broken name map in the data directory */
 	if (gguf_open(&res->file, path, err) < 0)
 		return -1;
-	lint_run(o, res);
+	lint_pipeline(o, res);
 	return 0;
 }
 
@@ -111,7 +200,7 @@ lint_buffer(const char *name, const void *data, uint64_t size,
 	res->path = xstrdup(name);
 	diag_list_init(&res->diags, o->cat);
 	gguf_open_mem(&res->file, name, data, size);
-	lint_run(o, res);
+	lint_pipeline(o, res);
 }
 
 void

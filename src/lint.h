@@ -1,7 +1,7 @@
 /*
- * lint.h - one run of the pipeline over one file: read the header, run the
- * checks, filter and sort the diagnostics. The result is data for a
- * reporter; nothing here prints.
+ * lint.h - the pipeline for one file: read the header and the model facts,
+ * make the weight forms and the plan, apply the checks, filter and sort the
+ * diagnostics. The result is data for a reporter; nothing here prints.
  */
 #ifndef GGUFLINT_LINT_H
 #define GGUFLINT_LINT_H
@@ -41,16 +41,25 @@ struct lint_result {
 };
 
 /*
- * lint_file: run the pipeline on path. Returns 0 (findings, if any, are in
- * res->diags), or -1 with err set when the file cannot be read at all.
- * Release res with lint_result_free() in both cases.
+ * lint_file: the pipeline over the file at path, with o (res keeps o's
+ * catalogue, profile and table: they must outlive res). Returns 0
+ * (findings, if any, are in res->diags), or -1 with err set when the file
+ * cannot be read at all or the name maps do not load. Release res with
+ * lint_result_free() in both cases.
  */
 int lint_file(const char *path, const struct lint_options *o,
     struct lint_result *res, struct gl_error *err);
 
-/* lint_buffer: the same for size bytes at data (fuzzing, tests). */
+/*
+ * lint_buffer: the same for size bytes at data, named name in messages
+ * (fuzzing, tests). data is not copied: it must outlive res. It cannot
+ * fail; when the name maps do not load, the M and N checks are skipped.
+ * Release res with lint_result_free().
+ */
 void lint_buffer(const char *name, const void *data, uint64_t size,
     const struct lint_options *o, struct lint_result *res);
+
+/* lint_result_free: release what res holds, and zero it. */
 void lint_result_free(struct lint_result *res);
 
 #endif

@@ -29,9 +29,9 @@ struct mt {
 	const struct check_ctx *c;
 	const struct gguf_file *f;
 	struct diag_list *dl;
-	enum names_kind kind;
+	enum names_kind kind;		/* kind, map, arch: c->facts' */
 	const struct names_map *map;
-	char arch[64];
+	const char *arch;
 	const struct gguf_kv *tokens;	/* a STRING array, or NULL */
 };
 
@@ -107,13 +107,11 @@ check_arch_name(struct mt *s)
 static void
 check_map_keys(struct mt *s)
 {
-	struct model_geom *scratch = xcalloc(1, sizeof *scratch);
-	struct names_env env = { s->f, NULL, -1, -1 };
+	struct names_env env = { s->f, s->c->geom, -1, -1 };
 	struct names_val v;
 	char key[160];
 	size_t i;
 
-	env.geom = names_geom(s->f, s->c->geom, scratch, s->dl->cat);
 	for (i = 0; i < s->map->n_keys; i++) {
 		const struct names_key *k = &s->map->keys[i];
 		bool required = true;
@@ -125,7 +123,6 @@ check_map_keys(struct mt *s)
 		snprintf(key, sizeof key, "%s.%s", s->arch, k->key);
 		require_key(s, key, k->type, required, "");
 	}
-	free(scratch);
 }
 
 /* ---- the tokenizer ----------------------------------------------------- */
@@ -457,7 +454,7 @@ report_first_duplicate(struct mt *s, const struct dupfilter *d)
 	gguf_arr_iter_init(&it, s->f, s->tokens);
 	while (at == SIZE_MAX && (k = next_batch(&it, d, tok, slot)) > 0) {
 		for (j = 0; at == SIZE_MAX && j < k; j++, i++)
-			if (slot_set(d, slot[j]) &&	/* another has its hash */
+			if (slot_set(d, slot[j]) &&	/* a shared hash */
 			    strset_insert(&set, tok[j].p, (size_t)tok[j].n, i,
 			    &prev) == 1)
 				at = i;
@@ -702,20 +699,19 @@ has_tokenizer(const struct mt *s)
 void
 check_meta(const struct check_ctx *c, struct diag_list *dl)
 {
-	int64_t split_no, split_count;
 	struct mt s;
 
-	if (c->names == NULL)
+	if (c->facts == NULL)
 		return;		/* the maps did not load (lint_buffer) */
+	if (c->facts->split_no > 0)
+		return;		/* the metadata is in the first shard */
 	memset(&s, 0, sizeof s);
 	s.c = c;
 	s.f = c->file;
 	s.dl = dl;
-	s.kind = names_classify(c->names, c->file, &s.map, s.arch,
-	    sizeof s.arch);
-	names_split(c->file, &split_no, &split_count);
-	if (split_no > 0)
-		return;		/* the metadata is in the first shard */
+	s.kind = c->facts->kind;
+	s.map = c->facts->map;
+	s.arch = c->facts->arch;
 	if (s.kind == NAMES_NO_ARCH && has_tokenizer_keys(c->file))
 		check_arch_name(&s);
 	if (s.kind == NAMES_MODEL)

@@ -24,8 +24,8 @@ struct nm {
 	const struct check_ctx *c;
 	const struct names_map *map;
 	struct names_env env;
-	long *entry;		/* per tensor: map index, or -1 */
-	int64_t *layer;		/* per tensor: block index, or -1 */
+	const long *entry;	/* per tensor: map index, or -1 (the facts) */
+	const int64_t *layer;	/* per tensor: block index, or -1 */
 	uint8_t *found;		/* per map tensor, per layer slot */
 	uint32_t slots;		/* max(n_layer, 1) */
 	const char *arch;
@@ -148,9 +148,9 @@ check_shape(struct nm *s, size_t ti, const struct names_tensor *e)
 	strbuf_free(&got);
 }
 
-/* Match every tensor; N004 for a block beyond block_count. */
+/* Every matched tensor: N004 for a block beyond block_count, its shape. */
 static void
-match_all(struct nm *s, const struct names_db *db)
+match_all(struct nm *s)
 {
 	const struct gguf_file *f = s->c->file;
 	uint32_t n_layer = s->env.geom->n_layer;
@@ -159,9 +159,8 @@ match_all(struct nm *s, const struct names_db *db)
 
 	for (i = 0; i < f->tensors_n; i++) {
 		const struct gguf_tensor *t = &f->tensors[i];
-		long e = names_match(db, s->map, t->name, &s->layer[i]);
+		long e = s->entry[i];
 
-		s->entry[i] = e;
 		if (e < 0)
 			continue;
 		if (s->layer[i] >= 0 && n_layer > 0 &&
@@ -174,7 +173,7 @@ match_all(struct nm *s, const struct names_db *db)
 			continue;
 		}
 		il = s->layer[i] < 0 ? 0 : s->layer[i];
-		if (il < (int64_t)s->slots)	/* else block_count is unknown */
+		if (il < (int64_t)s->slots)	/* else no block_count */
 			s->found[(size_t)e * s->slots + (size_t)il] = 1;
 		check_shape(s, i, &s->map->tensors[e]);
 	}
@@ -329,54 +328,44 @@ report_missing(struct nm *s)
 }
 
 static void
-check_model(const struct check_ctx *c, const struct names_map *map,
-    const char *arch, struct diag_list *dl)
+check_model(const struct check_ctx *c, struct diag_list *dl)
 {
-	struct model_geom *scratch = xcalloc(1, sizeof *scratch);
-	const struct names_db *db = c->names;
-	int64_t split_no, split_count;
+	const struct model_facts *mf = c->facts;
 	struct nm s;
 
 	memset(&s, 0, sizeof s);
 	s.c = c;
-	s.map = map;
-	s.arch = arch;
+	s.map = mf->map;
+	s.arch = mf->arch;
 	s.dl = dl;
 	s.env.file = c->file;
-	s.env.geom = names_geom(c->file, c->geom, scratch, dl->cat);
-	s.env.n_vocab = vocab_size(c->file, arch);
+	s.env.geom = c->geom;
+	s.env.n_vocab = vocab_size(c->file, mf->arch);
 	s.slots = s.env.geom->n_layer ? s.env.geom->n_layer : 1;
-	s.entry = xcalloc(c->file->tensors_n, sizeof *s.entry);
-	s.layer = xcalloc(c->file->tensors_n, sizeof *s.layer);
-	s.found = xcalloc(map->n_tensors, s.slots);
-	match_all(&s, db);
+	s.entry = mf->entry;
+	s.layer = mf->layer;
+	s.found = xcalloc(mf->map->n_tensors, s.slots);
+	match_all(&s);
 	report_unmapped(&s);
-	names_split(c->file, &split_no, &split_count);
-	if (split_count == 1)	/* a shard holds only some tensors */
+	if (mf->split_count == 1)	/* a shard holds only some tensors */
 		report_missing(&s);
-	free(s.entry);
-	free(s.layer);
 	free(s.found);
-	free(scratch);
 }
 
 void
 check_names(const struct check_ctx *c, struct diag_list *dl)
 {
-	const struct names_map *map;
-	char arch[64];
-
-	if (c->names == NULL)
+	if (c->facts == NULL)
 		return;		/* the maps did not load (lint_buffer) */
-	switch (names_classify(c->names, c->file, &map, arch, sizeof arch)) {
+	switch (c->facts->kind) {
 	case NAMES_NO_MAP:
-		no_map(c, arch, dl);
+		no_map(c, c->facts->arch, dl);
 		break;
 	case NAMES_NOT_MODEL:
 		not_model(c, dl);
 		break;
 	case NAMES_MODEL:
-		check_model(c, map, arch, dl);
+		check_model(c, dl);
 		break;
 	default:
 		break;	/* no tensors, no architecture, or a foreign file */

@@ -6,14 +6,15 @@
 #include "checks/checks.h"
 
 const struct check checks[] = {
-	{ "file-layout", 'F', true, check_file_layout },
-	{ "plan", 'P', true, check_plan },
-	{ "forms", 'W', true, check_forms },
-	{ "kernels", 'K', true, check_kernels },
-	{ "metadata", 'M', true, check_meta },
-	{ "names", 'N', true, check_names },
-	{ "security", 'S', false, check_security },
-	{ "declared", 0, true, check_declared },
-	{ "deep", 'D', true, check_deep },
-	{ NULL, 0, false, NULL }
+	/* name, family, needs_header, needs_plan, run */
+	{ "file-layout", 'F', true, false, check_file_layout },
+	{ "plan", 'P', true, true, check_plan },
+	{ "forms", 'W', true, true, check_forms },
+	{ "kernels", 'K', true, true, check_kernels },
+	{ "metadata", 'M', true, false, check_meta },
+	{ "names", 'N', true, false, check_names },
+	{ "security", 'S', false, false, check_security },
+	{ "declared", 0, true, false, check_declared },
+	{ "deep", 'D', true, false, check_deep },
+	{ NULL, 0, false, false, NULL }
 };

@@ -13,37 +13,75 @@
 #include "plan/plan.h"
 #include "target/profile.h"
 
+/*
+ * The model facts (stage 2) as the name maps see them, computed once per
+ * file by lint.c: what the file is, its architecture, whether it is a
+ * shard, and each tensor's role in the architecture's map. A check is
+ * given them only for a complete header, and so with the geometry.
+ */
+struct model_facts {
+	enum names_kind kind;		/* see names_classify */
+	const struct names_map *map;	/* NULL unless FOREIGN or MODEL */
+	char arch[64];			/* general.architecture, or "" */
+	int64_t split_no;		/* names_split: 0 of 1 when whole */
+	int64_t split_count;
+	/* per tensor, only for NAMES_MODEL (else NULL): */
+	long *entry;			/* its map entry, or -1: unmapped */
+	int64_t *layer;			/* its block index, or -1 */
+};
+
 /* Everything a check may read. */
 struct check_ctx {
 	const struct gguf_file *file;
 	const struct model_geom *geom;	/* NULL without a complete header */
 	const struct profile *profile;
-	const struct plan *plan;	/* NULL without a complete header */
+	const struct plan *plan;	/* NULL without a profile or header */
 	const struct weight_form *forms;	/* one per tensor, or NULL */
 	const struct captable *table;	/* the profile's, probed, or NULL */
 	bool strict;
 	const struct deep_stats *deep;	/* --deep: one per tensor, or NULL */
 	const struct names_db *names;	/* the architecture name maps */
+	const struct model_facts *facts;	/* NULL without the maps or
+						 * a complete header */
 };
 
 struct check {
 	const char *name;	/* for --debug and tests */
 	char family;		/* the family its codes belong to */
 	bool needs_header;	/* run only when the header parsed completely */
+	bool needs_plan;	/* run only when there is a plan (ctx->plan) */
 	void (*run)(const struct check_ctx *ctx, struct diag_list *dl);
 };
 
 /* The registry: a plain array ending with a NULL run. */
 extern const struct check checks[];
 
+/*
+ * The checks, each a struct check's run: each reads ctx (which it does not
+ * keep) and appends its findings to dl; none fails (an allocation failure
+ * exits, as everywhere). Their conditions are in the table of checks.c.
+ */
+
+/* check_file_layout: F, the data section and the tensors' offsets. */
 void check_file_layout(const struct check_ctx *ctx, struct diag_list *dl);
+/* check_plan: P, the plan's verdict; P009 when a file has no tensors. */
 void check_plan(const struct check_ctx *ctx, struct diag_list *dl);
+/* check_forms: W, weights no verified kernel of ctx->table can feed. */
 void check_forms(const struct check_ctx *ctx, struct diag_list *dl);
+/* check_kernels: K, the table's entries the probe did not verify. */
 void check_kernels(const struct check_ctx *ctx, struct diag_list *dl);
+/* check_declared: the catalogue's declarative rules, over ctx->file. */
 void check_declared(const struct check_ctx *ctx, struct diag_list *dl);
+/* check_deep: D, what --deep found (nothing when ctx->deep is NULL). */
 void check_deep(const struct check_ctx *ctx, struct diag_list *dl);
+/* check_meta: M, the metadata (nothing when ctx->facts is NULL). */
 void check_meta(const struct check_ctx *ctx, struct diag_list *dl);
+/* check_names: N, the tensors against the map (none without facts). */
 void check_names(const struct check_ctx *ctx, struct diag_list *dl);
+/*
+ * check_security: S, hazards in the metadata for the programs reading it
+ * (on an incomplete header too: in what was parsed).
+ */
 void check_security(const struct check_ctx *ctx, struct diag_list *dl);
 
 #endif
