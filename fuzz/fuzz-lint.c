@@ -40,6 +40,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct lint_options lo = { 0 };
 	struct report_opts ro = { true, false };
+	struct report_ctx rc;
 	struct strbuf sb = STRBUF_INIT;
 	struct lint_result res;
 	const struct reporter *r;
@@ -72,9 +73,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (strcmp(r->name, "sarif") == 0 && size >= 2 &&
 		    data[size - 2] % 8 != 0)
 			r = reporter_find("json");
-		r->begin(&sb);
-		r->file(&sb, &res, true, &ro);
-		r->end(&sb);
+		report_ctx_init(&rc, &cat, &ro);
+		r->begin(&rc, &sb);
+		r->file(&rc, &sb, &res);
+		r->end(&rc, &sb);
+		report_ctx_free(&rc);
 		break;
 	}
 	strbuf_free(&sb);

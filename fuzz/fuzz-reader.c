@@ -22,6 +22,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct diag_list dl;
 	struct gguf_file f;
 	struct gl_error err;
+	struct report_ctx rc;
 
 	if (cat.n == 0 && catalog_load_builtin(&cat, &err) < 0)
 		__builtin_trap();
@@ -29,8 +30,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gguf_open_mem(&f, "fuzz.gguf", data, size);
 	gguf_parse(&f, &dl);
 	diag_finish(&dl);
-	dump_json(&sb, &f);
-	dump_text(&sb, &f);
+	report_ctx_init(&rc, &cat, NULL);
+	dump_json(&rc, &sb, &f);
+	dump_text(&rc, &sb, &f);
+	report_ctx_free(&rc);
 	strbuf_free(&sb);
 	gguf_close(&f);
 	diag_list_free(&dl);

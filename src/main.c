@@ -1,5 +1,6 @@
 /*
- * main.c - gguflint's entry point: parse the options, run, exit.
+ * main.c - gguflint's entry point: parse the options, hand them to the
+ * session, exit with its status.
  */
 #include "config.h"
 
@@ -20,7 +21,7 @@ main(int argc, char **argv)
 		options_free(&o);
 		return 2;
 	}
-	status = run(&o);
+	status = session_main(&o);
 	options_free(&o);
 	return status;
 }

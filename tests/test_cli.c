@@ -158,6 +158,40 @@ Test(cli, json_output_has_the_documented_fields)
 	free(path);
 }
 
+/* Several files make one JSON object, with the files in the order given
+ * and an unreadable one left out (it is an error on stderr). */
+Test(cli, json_of_several_files_is_one_object)
+{
+	char *ex = example(), *path = broken_file(), *err = NULL;
+	const char *argv[] = { "--format=json", "--select=F", path,
+	    "/nonexistent/x.gguf", ex, path, NULL };
+	struct test_run r;
+	struct jsonnode *root;
+	const struct jsonnode *files;
+
+	test_run_bin(&r, argv, NULL, 0);
+	cr_assert_eq(r.status, 2, "status %d: %s", r.status, r.err);
+	root = jsontree_parse(r.out, r.out_len, &err);
+	cr_assert(root != NULL, "not JSON (%s): %s", err, r.out);
+	files = jsontree_get(root, "files");
+	cr_assert(files != NULL && files->type == JSONTREE_ARRAY);
+	cr_assert_eq(files->n, 3);
+	cr_assert_str_eq(jsontree_str(jsontree_pointer(root, "/files/0/path")),
+	    path);
+	cr_assert_str_eq(jsontree_str(jsontree_pointer(root, "/files/1/path")),
+	    ex);
+	cr_assert_str_eq(jsontree_str(jsontree_pointer(root, "/files/2/path")),
+	    path);
+	cr_assert_eq(jsontree_pointer(root, "/files/0/diagnostics")->n, 2);
+	cr_assert_eq(jsontree_pointer(root, "/files/1/diagnostics")->n, 0);
+	cr_assert_eq(jsontree_pointer(root, "/files/2/diagnostics")->n, 2);
+	jsontree_free(root);
+	test_run_free(&r);
+	unlink(path);
+	free(path);
+	free(ex);
+}
+
 Test(cli, select_and_ignore_change_findings_and_status)
 {
 	struct test_run r;

@@ -41,13 +41,16 @@ static void
 dump_of(const char *path, struct strbuf *out, struct test_lint *t)
 {
 	struct lint_options lo = { 0 };
+	struct report_ctx rc;
 	struct gl_error err;
 
 	memset(t, 0, sizeof *t);
 	cr_assert(catalog_load_builtin(&t->cat, &err) == 0, "%s", err.msg);
 	lo.cat = &t->cat;
 	cr_assert(lint_file(path, &lo, &t->res, &err) == 0, "%s", err.msg);
-	dump_json(out, &t->res.file);
+	report_ctx_init(&rc, &t->cat, NULL);
+	dump_json(&rc, out, &t->res.file);
+	report_ctx_free(&rc);
 }
 
 Test(corpus, dump_agrees_with_peer)

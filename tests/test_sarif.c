@@ -598,6 +598,52 @@ Test(sarif, unreadable_file_still_gives_a_log)
 	jsontree_free(log);
 }
 
+/*
+ * The log describes the catalogue in force, the user's declarative rules
+ * with it, whether or not a file could be read: the rules of a run that
+ * read none are those of a run that read one.
+ */
+Test(sarif, user_rules_are_in_the_log_even_with_no_file)
+{
+	static const char rule[] =
+	    "- code: X001\n  slug: license-allowed\n  severity: error\n"
+	    "  summary: general.license must be mit\n"
+	    "  fix: relicense\n  match: value\n"
+	    "  key: '^general\\.license$'\n  require: '^mit$'\n";
+	static const char cfg_text[] = "rules: [team-rules.yaml]\n";
+	char *dir = make_tmpdir(), *ex = example_path();
+	char *cfg = xasprintf("%s/gguflint.yaml", dir);
+	char *rules_path = xasprintf("%s/team-rules.yaml", dir);
+	const char *none_argv[] = { "--config", cfg, "--format", "sarif",
+	    "/nonexistent/x.gguf", NULL };
+	const char *one_argv[] = { "--config", cfg, "--format", "sarif", ex,
+	    NULL };
+	struct jsonnode *none, *one;
+	const struct jsonnode *rn, *r1;
+	size_t i;
+
+	write_file(rules_path, rule, sizeof rule - 1);
+	write_file(cfg, cfg_text, sizeof cfg_text - 1);
+	none = run_json(none_argv, 2);
+	one = run_json(one_argv, 1);
+	rn = jsontree_pointer(none, "/runs/0/tool/driver/rules");
+	r1 = jsontree_pointer(one, "/runs/0/tool/driver/rules");
+	cr_assert(rn != NULL && r1 != NULL && rn->n > 0);
+	cr_assert_eq(rn->n, r1->n, "%zu rules with no file, %zu with one",
+	    rn->n, r1->n);
+	for (i = 0; i < rn->n; i++)
+		cr_assert_str_eq(str_at(jsontree_at(rn, i), "/id"),
+		    str_at(jsontree_at(r1, i), "/id"));
+	cr_assert_str_eq(str_at(jsontree_at(rn, rn->n - 1), "/id"), "X001");
+	jsontree_free(none);
+	jsontree_free(one);
+	rm_rf(dir);
+	free(rules_path);
+	free(cfg);
+	free(ex);
+	free(dir);
+}
+
 static int
 cmp_str(const void *a, const void *b)
 {

@@ -1,9 +1,9 @@
 /*
- * run.c - what the program does once its options are parsed: build the
+ * session.c - what the program does once its options are parsed: build the
  * session (catalogue, configuration file, policy, profile, probed
- * capability table), then lint, dump or document as the options say,
- * handing results to a reporter. Operational errors are printed here, once,
- * to stderr.
+ * capability table, the reporter's context), then lint, dump or document
+ * as the options say, handing results to a reporter. Operational errors
+ * are printed here, once, to stderr.
  */
 #include "config.h"
 
@@ -20,7 +20,8 @@
 #include "report/report.h"
 #include "cli/session.h"
 
-/* Everything one run needs, built from the configuration and the options. */
+/* Everything one invocation needs, built from the configuration and the
+ * options. */
 struct session {
 	struct catalog cat;
 	struct policy policy;
@@ -29,7 +30,7 @@ struct session {
 	bool have_profile;
 	struct captable table;
 	struct lint_options lo;
-	struct report_opts ro;
+	struct report_ctx report;	/* over cat, for every reporter call */
 };
 
 /* write_out: write and reset buf; -1 when stdout failed. */
@@ -42,6 +43,7 @@ write_out(struct strbuf *buf)
 	return 0;
 }
 
+/* fail: print err, once, to stderr; returns the exit status 2. */
 static int
 fail(const struct gl_error *err)
 {
@@ -107,6 +109,7 @@ load_target(const struct options *o, struct session *s, struct gl_error *err)
 	return 0;
 }
 
+/* use_color: whether --color=m asks for colours on this stdout. */
 static bool
 use_color(enum color_mode m)
 {
@@ -118,11 +121,17 @@ use_color(enum color_mode m)
 	    term != NULL && strcmp(term, "dumb") != 0;
 }
 
+/*
+ * session_setup: build s from the built-in catalogue, the configuration
+ * file and o (and, to lint, the target). On failure returns -1 with err
+ * set; s is then only fit for session_free, which it always needs.
+ */
 static int
 session_setup(const struct options *o, struct session *s,
     struct gl_error *err)
 {
 	const struct reporter *rep;
+	struct report_opts ro;
 	char *path = NULL;
 	int rc = 0;
 
@@ -145,16 +154,19 @@ session_setup(const struct options *o, struct session *s,
 	s->lo.deep = o->deep;
 	rep = reporter_find(o->format);
 	s->lo.deep_full = rep != NULL && rep->deep_stats;
-	s->ro.show_plan = o->show_plan;
-	s->ro.color = use_color(o->color);
+	ro.show_plan = o->show_plan;
+	ro.color = use_color(o->color);
+	report_ctx_init(&s->report, &s->cat, &ro);
 	if (o->mode == MODE_LINT && load_target(o, s, err) < 0)
 		return -1;
 	return 0;
 }
 
+/* session_free: free what session_setup built, however far it got. */
 static void
 session_free(struct session *s)
 {
+	report_ctx_free(&s->report);
 	if (s->have_profile)
 		profile_free(&s->profile);
 	captable_free(&s->table);
@@ -188,6 +200,7 @@ struct file_list {
 
 static struct file_list *walk_list;	/* nftw has no user pointer */
 
+/* push_file: append a copy of path to fl. */
 static void
 push_file(struct file_list *fl, const char *path)
 {
@@ -198,6 +211,7 @@ push_file(struct file_list *fl, const char *path)
 	fl->v[fl->n++] = xstrdup(path);
 }
 
+/* walk_one: nftw's callback: keep *.gguf, skip hidden directories. */
 static int
 walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
@@ -218,6 +232,8 @@ cmp_path(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* expand_files: fl, the inputs of o in order, each directory replaced by
+ * the *.gguf below it, sorted; free it with free_files. */
 static void
 expand_files(const struct options *o, struct file_list *fl)
 {
@@ -253,8 +269,13 @@ free_files(struct file_list *fl)
 	free(fl->v);
 }
 
+/*
+ * session_lint_inputs: lint every input of o (directories expanded) and
+ * report each with rep; then --statistics and --max-warnings. Returns the
+ * exit status (0, 1 or 2), or -1 when stdout failed.
+ */
 static int
-run_lint(const struct options *o, struct session *s,
+session_lint_inputs(const struct options *o, struct session *s,
     const struct reporter *rep, struct strbuf *out)
 {
 	size_t *count = xcalloc(s->cat.n + 1, sizeof *count);
@@ -263,17 +284,17 @@ run_lint(const struct options *o, struct session *s,
 	struct lint_result res;
 	struct gl_error err;
 	int status = 0;
-	bool first = true, failed = false;
+	bool failed = false;
 
 	expand_files(o, &fl);
-	rep->begin(out);
+	rep->begin(&s->report, out);
 	for (i = 0; i < fl.n; i++) {
 		if (lint_file(fl.v[i], &s->lo, &res, &err) < 0) {
 			fail(&err);
 			status = 2;
 		} else {
-			rep->file(out, &res, first, &s->ro);
-			first = false;
+			rep->file(&s->report, out, &res);
+			s->report.first = false;
 			failed = failed || policy_fails(&s->policy, &res.diags);
 			warnings += res.warnings;
 			for (j = 0; j < res.diags.n; j++)
@@ -287,14 +308,14 @@ run_lint(const struct options *o, struct session *s,
 		}
 	}
 	free_files(&fl);
-	rep->end(out);
+	rep->end(&s->report, out);
 	if (o->statistics) {
 		if (write_out(out) < 0 || fflush(stdout) != 0) {
 			free(count);
 			return -1;
 		}
-		print_statistics(&s->cat, count, strcmp(o->format, "text") == 0 ?
-		    stdout : stderr);
+		print_statistics(&s->cat, count,
+		    strcmp(o->format, "text") == 0 ? stdout : stderr);
 	}
 	free(count);
 	if (s->policy.max_warnings >= 0 &&
@@ -308,6 +329,7 @@ run_lint(const struct options *o, struct session *s,
 
 struct dump_args {
 	const struct reporter *rep;
+	struct report_ctx *ctx;
 	struct strbuf *out;
 	const struct gguf_file *f;
 };
@@ -318,15 +340,20 @@ dump_guarded(void *arg)
 {
 	struct dump_args *a = arg;
 
-	a->rep->dump(a->out, a->f);
+	a->rep->dump(a->ctx, a->out, a->f);
 }
 
-/* --dump: the header on stdout; the findings, as text, on stderr. */
+/*
+ * session_dump_inputs: --dump: for each input, the header on stdout and
+ * the findings, as plain text, on stderr. Returns the exit status (0, 1 or
+ * 2), or -1 when stdout failed.
+ */
 static int
-run_dump(const struct options *o, struct session *s,
+session_dump_inputs(const struct options *o, struct session *s,
     const struct reporter *rep, struct strbuf *out)
 {
 	struct strbuf diags = STRBUF_INIT;
+	struct report_ctx plain;	/* stderr's: no colour, no plan */
 	struct lint_result res;
 	struct gl_error err;
 	struct file_list fl;
@@ -334,13 +361,15 @@ run_dump(const struct options *o, struct session *s,
 	size_t i, shown = 0;
 	int status = 0;
 
+	report_ctx_init(&plain, &s->cat, NULL);
 	expand_files(o, &fl);
 	for (i = 0; i < fl.n; i++) {
 		if (lint_file(fl.v[i], &s->lo, &res, &err) < 0) {
 			fail(&err);
 			status = 2;
 		} else {
-			struct dump_args da = { rep, out, &res.file };
+			struct dump_args da = { rep, &s->report, out,
+			    &res.file };
 
 			if (fl.n > 1 && json)
 				strbuf_adds(out, shown++ ? ",\n" : "[\n");
@@ -350,7 +379,7 @@ run_dump(const struct options *o, struct session *s,
 			if (guard_call(dump_guarded, &da) < 0)
 				strbuf_adds(out, "\n(the file shrank while it "
 				    "was being printed)\n");
-			report_text_file(&diags, &res, true, NULL);
+			report_text_file(&plain, &diags, &res);
 			fputs(strbuf_cstr(&diags), stderr);
 			strbuf_reset(&diags);
 			if (status == 0 && policy_fails(&s->policy, &res.diags))
@@ -358,6 +387,7 @@ run_dump(const struct options *o, struct session *s,
 		}
 		lint_result_free(&res);
 		if (write_out(out) < 0) {
+			report_ctx_free(&plain);
 			strbuf_free(&diags);
 			free_files(&fl);
 			return -1;
@@ -368,14 +398,17 @@ run_dump(const struct options *o, struct session *s,
 		if (write_out(out) < 0)
 			status = -1;
 	}
+	report_ctx_free(&plain);
 	strbuf_free(&diags);
 	free_files(&fl);
 	return status;
 }
 
-/* --list-kernels: load and probe every built-in table. */
+/* --list-kernels: load and probe every built-in table, report them with
+ * rep; 2 when one could not be loaded (the others are still shown). */
 static int
-list_kernels(const struct reporter *rep, struct strbuf *out)
+list_kernels(struct session *s, const struct reporter *rep,
+    struct strbuf *out)
 {
 	const char *const *names = captable_builtin_names();
 	struct captable *t;
@@ -394,7 +427,7 @@ list_kernels(const struct reporter *rep, struct strbuf *out)
 		}
 		captable_probe(&t[n++], NULL);
 	}
-	rep->kernels(out, t, n);
+	rep->kernels(&s->report, out, t, n);
 	for (i = 0; i < n; i++)
 		captable_free(&t[i]);
 	free(t);
@@ -421,15 +454,17 @@ supports(const struct reporter *rep, enum run_mode m)
 	}
 }
 
+/* session_dispatch: do what o's mode asks, with rep; the exit status, or
+ * -1 when stdout failed. */
 static int
-run_mode(const struct options *o, struct session *s,
+session_dispatch(const struct options *o, struct session *s,
     const struct reporter *rep, struct strbuf *out)
 {
 	const struct rule *r;
 
 	switch (o->mode) {
 	case MODE_LIST_RULES:
-		rep->rules(out, &s->cat);
+		rep->rules(&s->report, out);
 		return 0;
 	case MODE_EXPLAIN:
 		if ((r = catalog_find(&s->cat, o->explain)) == NULL) {
@@ -437,22 +472,22 @@ run_mode(const struct options *o, struct session *s,
 			    "(see --list-rules)\n", o->explain);
 			return 2;
 		}
-		rep->explain(out, r);
+		rep->explain(&s->report, out, r);
 		return 0;
 	case MODE_DUMP:
-		return run_dump(o, s, rep, out);
+		return session_dump_inputs(o, s, rep, out);
 	case MODE_LIST_PROFILES:
-		rep->profiles(out);
+		rep->profiles(&s->report, out);
 		return 0;
 	case MODE_LIST_KERNELS:
-		return list_kernels(rep, out);
+		return list_kernels(s, rep, out);
 	default:
-		return run_lint(o, s, rep, out);
+		return session_lint_inputs(o, s, rep, out);
 	}
 }
 
 int
-run(const struct options *o)
+session_main(const struct options *o)
 {
 	const struct reporter *rep = reporter_find(o->format);
 	struct strbuf out = STRBUF_INIT;
@@ -478,7 +513,7 @@ run(const struct options *o)
 		session_free(&s);
 		return fail(&err);
 	}
-	status = run_mode(o, &s, rep, &out);
+	status = session_dispatch(o, &s, rep, &out);
 	if (status < 0 || write_out(&out) < 0 || fflush(stdout) != 0 ||
 	    ferror(stdout)) {
 		fprintf(stderr, "gguflint: error writing output: %s\n",

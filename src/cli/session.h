@@ -1,12 +1,22 @@
 /*
- * run.h - what the program does once its options are parsed.
+ * session.h - what the program does once its options are parsed: one
+ * session builds the catalogue, the configuration, the policy, the target
+ * and the reporter's context, then lints, dumps or documents as the
+ * options say.
  */
-#ifndef GGUFLINT_RUN_H
-#define GGUFLINT_RUN_H
+#ifndef GGUFLINT_SESSION_H
+#define GGUFLINT_SESSION_H
 
 #include "cli/options.h"
 
-/* run: do what o asks; returns the exit status (0, 1 or 2). */
-int run(const struct options *o);
+/*
+ * session_main: do what o asks (o is only read; the caller frees it),
+ * writing the output to stdout and every operational error, once, to
+ * stderr. Returns the exit status: 0 clean, 1 when the findings fail the
+ * policy, 2 on an operational error (an unreadable file, a bad
+ * configuration, a format that cannot show what was asked, an unknown
+ * rule to --explain, a failed write to stdout).
+ */
+int session_main(const struct options *o);
 
 #endif

@@ -15,7 +15,7 @@
 
 #define DUMP_HEAD 3	/* array elements shown */
 
-/* ---- scalars --------------------------------------------------------------- */
+/* ---- scalars ------------------------------------------------------------ */
 
 /* Append a scalar in the canonical JSON encoding. */
 static void
@@ -178,7 +178,8 @@ json_kv(struct strbuf *out, const struct gguf_file *f, const struct gguf_kv *kv)
 {
 	strbuf_adds(out, "    {\n      \"key\": ");
 	enc_json_string(out, kv->key.p, (size_t)kv->key.n);
-	strbuf_addf(out, ",\n      \"type\": \"%s\"", gguf_vtype_name(kv->type));
+	strbuf_addf(out, ",\n      \"type\": \"%s\"",
+	    gguf_vtype_name(kv->type));
 	if (kv->type == GGUF_ARRAY) {
 		json_array(out, f, kv);
 	} else {
@@ -205,10 +206,12 @@ json_tensor(struct strbuf *out, const struct gguf_tensor *t)
 }
 
 void
-dump_json(struct strbuf *out, const struct gguf_file *f)
+dump_json(struct report_ctx *ctx, struct strbuf *out,
+    const struct gguf_file *f)
 {
 	size_t i;
 
+	(void)ctx;
 	strbuf_addf(out, "{\n  \"version\": %" PRIu32 ",\n  \"endianness\": "
 	    "\"%s\",\n  \"tensor_count\": %" PRIu64 ",\n  \"kv_count\": %"
 	    PRIu64 ",\n  \"alignment\": %" PRIu32 ",\n  \"data_offset\": ",
@@ -232,7 +235,7 @@ dump_json(struct strbuf *out, const struct gguf_file *f)
 	strbuf_adds(out, f->tensors_n ? "\n  ]\n}\n" : "]\n}\n");
 }
 
-/* ---- text ------------------------------------------------------------------ */
+/* ---- text --------------------------------------------------------------- */
 
 static void
 text_element(void *arg, const struct gguf_scalar *s, uint64_t i)
@@ -245,12 +248,14 @@ text_element(void *arg, const struct gguf_scalar *s, uint64_t i)
 }
 
 void
-dump_text(struct strbuf *out, const struct gguf_file *f)
+dump_text(struct report_ctx *ctx, struct strbuf *out,
+    const struct gguf_file *f)
 {
 	char tbuf[16];
 	size_t i;
 	uint32_t j;
 
+	(void)ctx;
 	strbuf_addf(out, "GGUF v%" PRIu32 ", %s-endian, %" PRIu64 " tensors, %"
 	    PRIu64 " metadata entries, alignment %" PRIu32, f->version,
 	    f->big_endian ? "big" : "little", f->n_tensors, f->n_kv,

@@ -71,20 +71,20 @@ add_field(struct strbuf *out, const void *s, size_t n, bool property)
 }
 
 void
-report_github_begin(struct strbuf *out)
+report_github_begin(struct report_ctx *ctx, struct strbuf *out)
 {
+	(void)ctx;
 	(void)out;
 }
 
 void
-report_github_file(struct strbuf *out, const struct lint_result *res,
-    bool first, const struct report_opts *ro)
+report_github_file(struct report_ctx *ctx, struct strbuf *out,
+    const struct lint_result *res)
 {
 	struct strbuf title = STRBUF_INIT;
 	size_t i;
 
-	(void)first;
-	(void)ro;
+	(void)ctx;
 	for (i = 0; i < res->diags.n; i++) {
 		const struct diag *d = &res->diags.v[i];
 
@@ -108,7 +108,8 @@ report_github_file(struct strbuf *out, const struct lint_result *res,
 }
 
 void
-report_github_end(struct strbuf *out)
+report_github_end(struct report_ctx *ctx, struct strbuf *out)
 {
+	(void)ctx;
 	(void)out;
 }

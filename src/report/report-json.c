@@ -17,8 +17,9 @@
 #include "report/report.h"
 
 void
-report_json_begin(struct strbuf *out)
+report_json_begin(struct report_ctx *ctx, struct strbuf *out)
 {
+	(void)ctx;
 	strbuf_adds(out, "{\"version\": 1, \"files\": [");
 }
 
@@ -76,14 +77,13 @@ add_diag(struct strbuf *out, const struct diag *d)
 }
 
 void
-report_json_file(struct strbuf *out, const struct lint_result *res,
-    bool first, const struct report_opts *ro)
+report_json_file(struct report_ctx *ctx, struct strbuf *out,
+    const struct lint_result *res)
 {
 	size_t i;
 
-	if (!first)
+	if (!ctx->first)
 		strbuf_adds(out, ",");
-	(void)ro;
 	strbuf_adds(out, "\n  {\"path\": ");
 	add_str(out, res->path);
 	strbuf_adds(out, ", \"profile\": ");
@@ -107,14 +107,16 @@ report_json_file(struct strbuf *out, const struct lint_result *res,
 }
 
 void
-report_json_end(struct strbuf *out)
+report_json_end(struct report_ctx *ctx, struct strbuf *out)
 {
+	(void)ctx;
 	strbuf_adds(out, "\n]}\n");
 }
 
 void
-report_json_rules(struct strbuf *out, const struct catalog *cat)
+report_json_rules(struct report_ctx *ctx, struct strbuf *out)
 {
+	const struct catalog *cat = ctx->cat;
 	size_t i;
 
 	strbuf_adds(out, "[");
@@ -136,8 +138,10 @@ report_json_rules(struct strbuf *out, const struct catalog *cat)
 }
 
 void
-report_json_explain(struct strbuf *out, const struct rule *r)
+report_json_explain(struct report_ctx *ctx, struct strbuf *out,
+    const struct rule *r)
 {
+	(void)ctx;
 	strbuf_adds(out, "{\"code\": ");
 	add_str(out, r->code);
 	strbuf_adds(out, ", \"slug\": ");
@@ -154,18 +158,20 @@ report_json_explain(struct strbuf *out, const struct rule *r)
 }
 
 void
-report_json_profiles(struct strbuf *out)
+report_json_profiles(struct report_ctx *ctx, struct strbuf *out)
 {
 	const char *const *names = profile_builtin_names();
 	struct gl_error err;
 	struct profile p;
 	bool first = true;
 
+	(void)ctx;
 	strbuf_adds(out, "[");
 	for (; *names != NULL; names++) {
 		if (profile_load(*names, &p, &err) < 0)
 			continue;
-		strbuf_adds(out, first ? "\n  {\"name\": " : ",\n  {\"name\": ");
+		strbuf_adds(out, first ? "\n  {\"name\": " :
+		    ",\n  {\"name\": ");
 		first = false;
 		add_str(out, p.name);
 		strbuf_adds(out, ", \"description\": ");
@@ -191,12 +197,14 @@ report_json_profiles(struct strbuf *out)
 }
 
 void
-report_json_kernels(struct strbuf *out, const struct captable *t, size_t n)
+report_json_kernels(struct report_ctx *ctx, struct strbuf *out,
+    const struct captable *t, size_t n)
 {
 	char tb[16];
 	size_t i, j;
 	bool first = true;
 
+	(void)ctx;
 	strbuf_adds(out, "[");
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < t[i].n; j++) {

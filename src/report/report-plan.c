@@ -135,8 +135,8 @@ report_plan_text(struct strbuf *out, const struct lint_result *res)
 	strbuf_addf(out, " \xc2\xb7 %s", g->has_arch ? g->arch : "unknown");
 	if (g->n_layer > 0)
 		strbuf_addf(out, " \xc2\xb7 %" PRIu32 " layers", g->n_layer);
-	strbuf_addf(out, " \xc2\xb7 ctx %" PRIu64 " (%" PRIu64 " cells", pl->ctx,
-	    pl->ctx_cells);
+	strbuf_addf(out, " \xc2\xb7 ctx %" PRIu64 " (%" PRIu64 " cells",
+	    pl->ctx, pl->ctx_cells);
 	if (g->swa)
 		strbuf_addf(out, ", %" PRIu64 " in sliding-window layers",
 		    pl->swa_cells);

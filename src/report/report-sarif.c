@@ -9,10 +9,11 @@
  * logical location and is also named in the message, since code scanning
  * shows the message but not the logical locations.
  *
- * The log is streamed: begin writes the head, the first file writes the
- * rules (the catalogue is known only from a lint result), each file writes
- * its results, and end writes the tail. The only state kept across calls is
- * the list of artifacts (one short entry per file).
+ * The log is streamed: begin writes the head and the rules (the context's
+ * catalogue, the one the lint used), each file writes its results, and end
+ * writes the artifacts and the tail. The state kept across calls, in the
+ * context, is the count of results and the list of artifacts (one short
+ * entry per file).
  */
 #include "config.h"
 
@@ -34,25 +35,26 @@ struct sarif_artifact {
 	uint64_t length;
 };
 
-/* What is carried from begin through file to end (one log at a time). */
-static struct {
-	bool rules_done;	/* the rules array and "results": [ written */
+/* What is carried from begin through file to end (report.h). */
+struct report_sarif {
 	size_t n_results;
 	/* Distinct files (the schema wants unique artifacts: a file named
 	 * twice, even as "m.gguf" and "./m.gguf", is listed once). */
 	struct sarif_artifact *artifacts;
 	size_t n_artifacts, cap_artifacts;
-} sarif;
+};
 
-static void
-sarif_reset(void)
+void
+report_sarif_free(struct report_sarif *s)
 {
 	size_t i;
 
-	for (i = 0; i < sarif.n_artifacts; i++)
-		free(sarif.artifacts[i].uri);
-	free(sarif.artifacts);
-	memset(&sarif, 0, sizeof sarif);
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->n_artifacts; i++)
+		free(s->artifacts[i].uri);
+	free(s->artifacts);
+	free(s);
 }
 
 static void
@@ -195,7 +197,6 @@ add_rules(struct strbuf *out, const struct catalog *cat)
 	}
 	strbuf_adds(out, cat != NULL && cat->n ? "\n      ]}},\n    "
 	    "\"results\": [" : "]}},\n    \"results\": [");
-	sarif.rules_done = true;
 }
 
 static bool
@@ -334,10 +335,12 @@ fingerprint(const struct lint_result *res, size_t i, char hex[65])
 	sha256_hex(digest, hex);
 }
 
-/* rule_index: the index of d's rule in the rules array, or -1. */
+/* rule_index: the index of d's rule in the rules array (cat), or -1. */
 static long
 rule_index(const struct catalog *cat, const struct diag *d)
 {
+	if (cat == NULL)
+		return -1;
 	if (d->rule >= cat->rules && d->rule < cat->rules + cat->n)
 		return (long)(d->rule - cat->rules);
 	return catalog_index(cat, d->rule->code);
@@ -345,15 +348,15 @@ rule_index(const struct catalog *cat, const struct diag *d)
 
 /* add_result: diagnostic i of res, in the file at artifacts[artifact]. */
 static void
-add_result(struct strbuf *out, const struct lint_result *res, size_t i,
-    size_t artifact)
+add_result(const struct report_ctx *ctx, struct strbuf *out,
+    const struct lint_result *res, size_t i, size_t artifact)
 {
 	const struct diag *d = &res->diags.v[i];
 	struct strbuf msg = STRBUF_INIT;
 	char fp[65];
 	long index;
 
-	index = rule_index(res->diags.cat, d);
+	index = rule_index(ctx->cat, d);
 	strbuf_adds(out, "{\"ruleId\": ");
 	add_str(out, d->rule->code);
 	if (index >= 0)
@@ -370,7 +373,7 @@ add_result(struct strbuf *out, const struct lint_result *res, size_t i,
 	strbuf_free(&msg);
 	strbuf_adds(out, "},\n        \"locations\": [{\"physicalLocation\": "
 	    "{\"artifactLocation\": {\"uri\": ");
-	strbuf_adds(out, sarif.artifacts[artifact].uri);
+	strbuf_adds(out, ctx->sarif->artifacts[artifact].uri);
 	strbuf_addf(out, ", \"index\": %zu}, \"region\": {\"startLine\": 1}}",
 	    artifact);
 	if (d->subject != NULL) {
@@ -395,32 +398,32 @@ add_result(struct strbuf *out, const struct lint_result *res, size_t i,
 
 /* artifact_index: the index of res's file in the artifacts, added if new. */
 static size_t
-artifact_index(const struct lint_result *res)
+artifact_index(struct report_sarif *s, const struct lint_result *res)
 {
 	struct strbuf uri = STRBUF_INIT;
 	size_t i;
 
 	add_uri(&uri, res->path);
-	for (i = 0; i < sarif.n_artifacts; i++)
-		if (strcmp(sarif.artifacts[i].uri, strbuf_cstr(&uri)) == 0) {
+	for (i = 0; i < s->n_artifacts; i++)
+		if (strcmp(s->artifacts[i].uri, strbuf_cstr(&uri)) == 0) {
 			strbuf_free(&uri);
 			return i;
 		}
-	if (sarif.n_artifacts == sarif.cap_artifacts) {
-		sarif.cap_artifacts = sarif.cap_artifacts ?
-		    2 * sarif.cap_artifacts : 8;
-		sarif.artifacts = xreallocarray(sarif.artifacts,
-		    sarif.cap_artifacts, sizeof *sarif.artifacts);
+	if (s->n_artifacts == s->cap_artifacts) {
+		s->cap_artifacts = s->cap_artifacts ? 2 * s->cap_artifacts : 8;
+		s->artifacts = xreallocarray(s->artifacts, s->cap_artifacts,
+		    sizeof *s->artifacts);
 	}
-	sarif.artifacts[i].uri = strbuf_detach(&uri);
-	sarif.artifacts[i].length = res->file.size;
-	return sarif.n_artifacts++;
+	s->artifacts[i].uri = strbuf_detach(&uri);
+	s->artifacts[i].length = res->file.size;
+	return s->n_artifacts++;
 }
 
 void
-report_sarif_begin(struct strbuf *out)
+report_sarif_begin(struct report_ctx *ctx, struct strbuf *out)
 {
-	sarif_reset();
+	report_sarif_free(ctx->sarif);
+	ctx->sarif = xcalloc(1, sizeof *ctx->sarif);
 	strbuf_adds(out, "{\"$schema\": \"" SARIF_SCHEMA "\",\n"
 	    " \"version\": \"2.1.0\",\n"
 	    " \"runs\": [{\n"
@@ -434,52 +437,40 @@ report_sarif_begin(struct strbuf *out)
 		add_str(out, PACKAGE_URL);
 	}
 #endif
+	add_rules(out, ctx->cat);
 }
 
 void
-report_sarif_file(struct strbuf *out, const struct lint_result *res,
-    bool first, const struct report_opts *ro)
+report_sarif_file(struct report_ctx *ctx, struct strbuf *out,
+    const struct lint_result *res)
 {
+	struct report_sarif *s = ctx->sarif;
 	size_t i, artifact;
 
-	(void)first;
-	(void)ro;
-	if (!sarif.rules_done)
-		add_rules(out, res->diags.cat);
-	artifact = artifact_index(res);
+	artifact = artifact_index(s, res);
 	for (i = 0; i < res->diags.n; i++) {
-		strbuf_adds(out, sarif.n_results++ ? ",\n      " :
-		    "\n      ");
-		add_result(out, res, i, artifact);
+		strbuf_adds(out, s->n_results++ ? ",\n      " : "\n      ");
+		add_result(ctx, out, res, i, artifact);
 	}
 }
 
 void
-report_sarif_end(struct strbuf *out)
+report_sarif_end(struct report_ctx *ctx, struct strbuf *out)
 {
-	struct catalog cat = { 0 };
-	struct gl_error err;
+	struct report_sarif *s = ctx->sarif;
 	size_t i;
 
-	if (!sarif.rules_done) {
-		/* No file could be read: describe the built-in rules. */
-		if (catalog_load_builtin(&cat, &err) < 0) {
-			catalog_free(&cat);
-			memset(&cat, 0, sizeof cat);
-		}
-		add_rules(out, &cat);
-		catalog_free(&cat);
-	}
-	strbuf_adds(out, sarif.n_results ? "\n    ],\n" : "],\n");
+	strbuf_adds(out, s->n_results ? "\n    ],\n" : "],\n");
 	strbuf_adds(out, "    \"artifacts\": [");
-	for (i = 0; i < sarif.n_artifacts; i++) {
+	for (i = 0; i < s->n_artifacts; i++) {
 		strbuf_adds(out, i ? ",\n      {\"location\": {\"uri\": " :
 		    "\n      {\"location\": {\"uri\": ");
-		strbuf_adds(out, sarif.artifacts[i].uri);
+		strbuf_adds(out, s->artifacts[i].uri);
 		strbuf_addf(out, "}, \"length\": %" PRIu64 "}",
-		    sarif.artifacts[i].length);
+		    s->artifacts[i].length);
 	}
-	strbuf_adds(out, sarif.n_artifacts ? "\n    ]" : "]");
+	strbuf_adds(out, s->n_artifacts ? "\n    ]" : "]");
 	strbuf_adds(out, "\n}]}\n");
-	sarif_reset();
+	report_sarif_free(s);
+	ctx->sarif = NULL;
 }

@@ -13,8 +13,9 @@
 #include "report/report.h"
 
 void
-report_text_begin(struct strbuf *out)
+report_text_begin(struct report_ctx *ctx, struct strbuf *out)
 {
+	(void)ctx;
 	(void)out;
 }
 
@@ -30,25 +31,24 @@ subject_label(enum subject_kind k)
 }
 
 void
-report_text_file(struct strbuf *out, const struct lint_result *res,
-    bool first, const struct report_opts *ro)
+report_text_file(struct report_ctx *ctx, struct strbuf *out,
+    const struct lint_result *res)
 {
 	size_t i;
 
-	(void)first;
 	for (i = 0; i < res->diags.n; i++) {
 		const struct diag *d = &res->diags.v[i];
 
 		enc_text(out, res->path, strlen(res->path));
-		if (ro != NULL && ro->color)
+		if (ctx->opts.color)
 			strbuf_addf(out, ":0x%" PRIx64 ": %s%s\033[0m: "
 			    "\033[1m%s\033[0m %s: ", d->offset,
 			    sev_color[d->severity], severity_name(d->severity),
 			    d->rule->code, d->rule->slug);
 		else
-			strbuf_addf(out, ":0x%" PRIx64 ": %s: %s %s: ", d->offset,
-			    severity_name(d->severity), d->rule->code,
-			    d->rule->slug);
+			strbuf_addf(out, ":0x%" PRIx64 ": %s: %s %s: ",
+			    d->offset, severity_name(d->severity),
+			    d->rule->code, d->rule->slug);
 		enc_text(out, d->message, strlen(d->message));
 		strbuf_addf(out, " [%s: ", subject_label(d->kind));
 		if (d->subject != NULL)
@@ -57,19 +57,21 @@ report_text_file(struct strbuf *out, const struct lint_result *res,
 			strbuf_addc(out, '-');
 		strbuf_adds(out, "]\n");
 	}
-	if (ro != NULL && ro->show_plan)
+	if (ctx->opts.show_plan)
 		report_plan_text(out, res);
 }
 
 void
-report_text_end(struct strbuf *out)
+report_text_end(struct report_ctx *ctx, struct strbuf *out)
 {
+	(void)ctx;
 	(void)out;
 }
 
 void
-report_text_rules(struct strbuf *out, const struct catalog *cat)
+report_text_rules(struct report_ctx *ctx, struct strbuf *out)
 {
+	const struct catalog *cat = ctx->cat;
 	size_t i;
 
 	for (i = 0; i < cat->n; i++) {
@@ -99,8 +101,10 @@ add_indented(struct strbuf *out, const char *text)
 }
 
 void
-report_text_explain(struct strbuf *out, const struct rule *r)
+report_text_explain(struct report_ctx *ctx, struct strbuf *out,
+    const struct rule *r)
 {
+	(void)ctx;
 	strbuf_addf(out, "%s %s (%s, family %c)\n\n", r->code, r->slug,
 	    severity_name(r->severity), r->family);
 	add_indented(out, r->summary);
@@ -111,13 +115,14 @@ report_text_explain(struct strbuf *out, const struct rule *r)
 }
 
 void
-report_text_profiles(struct strbuf *out)
+report_text_profiles(struct report_ctx *ctx, struct strbuf *out)
 {
 	const char *const *names = profile_builtin_names();
 	struct gl_error err;
 	struct profile p;
 	char a[32], b[32];
 
+	(void)ctx;
 	for (; *names != NULL; names++) {
 		if (profile_load(*names, &p, &err) < 0) {
 			strbuf_addf(out, "%-22s (invalid: %s)\n", *names,
@@ -134,11 +139,13 @@ report_text_profiles(struct strbuf *out)
 }
 
 void
-report_text_kernels(struct strbuf *out, const struct captable *t, size_t n)
+report_text_kernels(struct report_ctx *ctx, struct strbuf *out,
+    const struct captable *t, size_t n)
 {
 	char tb[16];
 	size_t i, j, ok;
 
+	(void)ctx;
 	for (i = 0; i < n; i++) {
 		for (j = ok = 0; j < t[i].n; j++)
 			ok += t[i].entries[j].verified;

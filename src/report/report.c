@@ -1,5 +1,5 @@
 /*
- * report.c - the reporter registry (see report.h).
+ * report.c - the reporter registry and the report context (see report.h).
  */
 #include "config.h"
 
@@ -32,4 +32,22 @@ reporter_find(const char *name)
 		if (strcmp(r->name, name) == 0)
 			return r;
 	return NULL;
+}
+
+void
+report_ctx_init(struct report_ctx *ctx, const struct catalog *cat,
+    const struct report_opts *opts)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->cat = cat;
+	if (opts != NULL)
+		ctx->opts = *opts;
+	ctx->first = true;
+}
+
+void
+report_ctx_free(struct report_ctx *ctx)
+{
+	report_sarif_free(ctx->sarif);
+	ctx->sarif = NULL;
 }

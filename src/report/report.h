@@ -2,6 +2,12 @@
  * report.h - reporters: the only code that turns results into output.
  * A reporter appends to a strbuf; the caller writes it out and checks the
  * write, so a full disk or closed pipe is an error, not silence.
+ *
+ * Every entry point of a reporter is handed a report context: what the
+ * caller decided for the whole run (the catalogue, the options) and what a
+ * format carries from one call to the next (whether a file was reported
+ * yet, SARIF's list of artifacts). The caller owns the context; the
+ * reporters keep no state of their own between calls.
  */
 #ifndef GGUFLINT_REPORT_H
 #define GGUFLINT_REPORT_H
@@ -15,72 +21,141 @@ struct report_opts {
 	bool color;		/* ANSI colours in text output */
 };
 
+/* SARIF's state across one log (report-sarif.c). */
+struct report_sarif;
+
+/* What a reporter is handed at every call; see report_ctx_init. */
+struct report_ctx {
+	/* The rules in force (with the user's), borrowed: what --list-rules
+	 * lists and SARIF's log describes. It outlives the context. */
+	const struct catalog *cat;
+	struct report_opts opts;
+	/* No file reported yet: the caller clears it after each call of
+	 * file (JSON separates the files with commas). */
+	bool first;
+	/* Made by SARIF's begin, freed by its end or by report_ctx_free. */
+	struct report_sarif *sarif;
+};
+
+/*
+ * report_ctx_init: a context for one run over cat (borrowed, may be NULL
+ * where no entry point called needs it: dump, profiles, kernels), with the
+ * options opts (copied; NULL: no plan, no colour), first set. Free it with
+ * report_ctx_free, which never frees cat.
+ */
+void report_ctx_init(struct report_ctx *ctx, const struct catalog *cat,
+    const struct report_opts *opts);
+
+/* report_ctx_free: free what the formats left in ctx (a log not ended);
+ * the context can be initialised again. */
+void report_ctx_free(struct report_ctx *ctx);
+
+/*
+ * A reporter. Each entry point appends to out and cannot fail (memory
+ * exhaustion aborts, as everywhere). Lint output is begin, then file once
+ * per linted file (in order), then end, all with the same context.
+ */
 struct reporter {
 	const char *name;	/* the --format value */
-	void (*begin)(struct strbuf *out);
-	void (*file)(struct strbuf *out, const struct lint_result *res,
-	    bool first, const struct report_opts *ro);
-	void (*end)(struct strbuf *out);
-	/* The catalogue, for --list-rules and --explain in this format. */
-	void (*rules)(struct strbuf *out, const struct catalog *cat);
-	void (*explain)(struct strbuf *out, const struct rule *r);
+	void (*begin)(struct report_ctx *ctx, struct strbuf *out);
+	void (*file)(struct report_ctx *ctx, struct strbuf *out,
+	    const struct lint_result *res);
+	void (*end)(struct report_ctx *ctx, struct strbuf *out);
+	/* The catalogue ctx->cat, for --list-rules in this format. */
+	void (*rules)(struct report_ctx *ctx, struct strbuf *out);
+	/* One rule, for --explain in this format. */
+	void (*explain)(struct report_ctx *ctx, struct strbuf *out,
+	    const struct rule *r);
 	/* The header, for --dump in this format. */
-	void (*dump)(struct strbuf *out, const struct gguf_file *f);
+	void (*dump)(struct report_ctx *ctx, struct strbuf *out,
+	    const struct gguf_file *f);
 	/* The built-in profiles, for --list-profiles. */
-	void (*profiles)(struct strbuf *out);
-	/* The probed capability tables, for --list-kernels. */
-	void (*kernels)(struct strbuf *out, const struct captable *t, size_t n);
+	void (*profiles)(struct report_ctx *ctx, struct strbuf *out);
+	/* The n probed capability tables t, for --list-kernels. */
+	void (*kernels)(struct report_ctx *ctx, struct strbuf *out,
+	    const struct captable *t, size_t n);
 	/* It prints --deep's per-tensor statistics and SHA-256 (the others
-	 * print only the findings, which need neither the sums nor the hash). */
+	 * print only the findings, which need neither the sums nor the
+	 * hash). */
 	bool deep_stats;
 };
 
-/* The registry: a plain array ending with a NULL name. */
+/* The registry: a plain array ending with a NULL name; an entry point a
+ * format does not implement is NULL. */
 extern const struct reporter reporters[];
 
+/* reporter_find: the reporter named name (a --format value), or NULL. */
 const struct reporter *reporter_find(const char *name);
 
-void report_text_begin(struct strbuf *out);
-void report_text_file(struct strbuf *out, const struct lint_result *res,
-    bool first, const struct report_opts *ro);
-void report_text_end(struct strbuf *out);
-void report_text_rules(struct strbuf *out, const struct catalog *cat);
-void report_text_explain(struct strbuf *out, const struct rule *r);
-void report_text_profiles(struct strbuf *out);
-void report_text_kernels(struct strbuf *out, const struct captable *t,
-    size_t n);
+/*
+ * The formats' entry points, as the registry holds them (see struct
+ * reporter for what each does). Strings from the file are escaped as the
+ * format needs (enc.h).
+ */
 
-void report_json_begin(struct strbuf *out);
-void report_json_file(struct strbuf *out, const struct lint_result *res,
-    bool first, const struct report_opts *ro);
-void report_json_end(struct strbuf *out);
-void report_json_rules(struct strbuf *out, const struct catalog *cat);
-void report_json_explain(struct strbuf *out, const struct rule *r);
-void report_json_profiles(struct strbuf *out);
-void report_json_kernels(struct strbuf *out, const struct captable *t,
-    size_t n);
+/* text: one line per diagnostic, and the plan after them with --plan. */
+void report_text_begin(struct report_ctx *ctx, struct strbuf *out);
+void report_text_file(struct report_ctx *ctx, struct strbuf *out,
+    const struct lint_result *res);
+void report_text_end(struct report_ctx *ctx, struct strbuf *out);
+void report_text_rules(struct report_ctx *ctx, struct strbuf *out);
+void report_text_explain(struct report_ctx *ctx, struct strbuf *out,
+    const struct rule *r);
+void report_text_profiles(struct report_ctx *ctx, struct strbuf *out);
+void report_text_kernels(struct report_ctx *ctx, struct strbuf *out,
+    const struct captable *t, size_t n);
+
+/* json: one object for the run; each file with its plan, forms and --deep
+ * statistics. */
+void report_json_begin(struct report_ctx *ctx, struct strbuf *out);
+void report_json_file(struct report_ctx *ctx, struct strbuf *out,
+    const struct lint_result *res);
+void report_json_end(struct report_ctx *ctx, struct strbuf *out);
+void report_json_rules(struct report_ctx *ctx, struct strbuf *out);
+void report_json_explain(struct report_ctx *ctx, struct strbuf *out,
+    const struct rule *r);
+void report_json_profiles(struct report_ctx *ctx, struct strbuf *out);
+void report_json_kernels(struct report_ctx *ctx, struct strbuf *out,
+    const struct captable *t, size_t n);
+
+/* report_json_forms: res's weight forms as a JSON array. */
 void report_json_forms(struct strbuf *out, const struct lint_result *res);
+/* report_json_deep: res's --deep statistics as a JSON array (one object
+ * per tensor scanned), or null when the data was not read. */
 void report_json_deep(struct strbuf *out, const struct lint_result *res);
 
-void report_sarif_begin(struct strbuf *out);
-void report_sarif_file(struct strbuf *out, const struct lint_result *res,
-    bool first, const struct report_opts *ro);
-void report_sarif_end(struct strbuf *out);
+/*
+ * sarif: one SARIF 2.1.0 log whose rules are ctx->cat (so ctx->cat must
+ * not be NULL for it; a NULL one gives an empty rules array). begin makes
+ * ctx->sarif (freeing any left), end writes the artifacts and frees it.
+ */
+void report_sarif_begin(struct report_ctx *ctx, struct strbuf *out);
+void report_sarif_file(struct report_ctx *ctx, struct strbuf *out,
+    const struct lint_result *res);
+void report_sarif_end(struct report_ctx *ctx, struct strbuf *out);
+/* report_sarif_free: free a SARIF state (NULL is fine). */
+void report_sarif_free(struct report_sarif *s);
 
-void report_github_begin(struct strbuf *out);
-void report_github_file(struct strbuf *out, const struct lint_result *res,
-    bool first, const struct report_opts *ro);
-void report_github_end(struct strbuf *out);
+/* github: one workflow command per diagnostic. */
+void report_github_begin(struct report_ctx *ctx, struct strbuf *out);
+void report_github_file(struct report_ctx *ctx, struct strbuf *out,
+    const struct lint_result *res);
+void report_github_end(struct report_ctx *ctx, struct strbuf *out);
 
-/* report-man.c */
-void report_rules_mdoc(struct strbuf *out, const struct catalog *cat);
+/* report-man.c: ctx->cat as the gguflint-rules(7) manual page, in mdoc. */
+void report_rules_mdoc(struct report_ctx *ctx, struct strbuf *out);
 
-/* report-plan.c */
+/* report-plan.c: res's memory plan, as a text table or a JSON object
+ * (null when the lint made none). */
 void report_plan_text(struct strbuf *out, const struct lint_result *res);
 void report_plan_json(struct strbuf *out, const struct lint_result *res);
 
-/* dump.c */
-void dump_text(struct strbuf *out, const struct gguf_file *f);
-void dump_json(struct strbuf *out, const struct gguf_file *f);
+/* dump.c: the header of f (metadata, tensor infos), for --dump, as text
+ * or JSON; ctx is not read. Strings are read from f's mapping: run it
+ * under the guard when the file may shrink (guard.h). */
+void dump_text(struct report_ctx *ctx, struct strbuf *out,
+    const struct gguf_file *f);
+void dump_json(struct report_ctx *ctx, struct strbuf *out,
+    const struct gguf_file *f);
 
 #endif
