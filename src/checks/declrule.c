@@ -21,7 +21,7 @@
 #include "data/builtin.h"
 #include "checks/declrule.h"
 #include "kernels/ggml-types.h"
-#include "target/profile.h"
+#include "base/units.h"
 #include "data/yamlutil.h"
 
 /* The rule being parsed: catalogue fields and the matcher. */
