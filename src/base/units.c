@@ -60,8 +60,8 @@ parse_size(const char *s, uint64_t *out)
 		if (shift > 0 && whole > (UINT64_MAX >> shift))
 			return -1;
 		bytes = (uint64_t)whole << shift;
-		if (u64_add_overflow(bytes, (uint64_t)(frac * (double)(1ull << shift)),
-		    &bytes))
+		if (u64_add_overflow(bytes,
+		    (uint64_t)(frac * (double)(1ull << shift)), &bytes))
 			return -1;
 		*out = bytes;
 		return 0;
