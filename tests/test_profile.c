@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/units.h"
 #include "data/builtin.h"
 #include "target/profile.h"
 #include "testutil.h"

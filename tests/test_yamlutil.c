@@ -149,3 +149,156 @@ Test(yamlutil, other_text_is_parsed)
 	catalog_free(&cat);
 	free(text);
 }
+
+/* ---- ydoc_fields: the field kinds --------------------------------------- */
+
+struct other {
+	uint64_t n;
+};
+
+struct kinds {
+	char *copy;
+	const char *borrowed;
+	bool flag;
+	uint8_t small;
+	uint32_t mid;
+	long wide;
+	uint64_t bytes;
+	double share;
+	enum { KIND_A, KIND_B, KIND_C } which;
+	int custom;
+	struct other *other;	/* where "other" goes (at) */
+};
+
+static bool
+two_letters(const char *s)
+{
+	return strlen(s) == 2;
+}
+
+static int
+set_custom(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
+{
+	(void)d;
+	(void)err;
+	*(int *)dst = (int)strlen(ydoc_scalar(n));
+	return 0;
+}
+
+static void *
+other_of(void *o)
+{
+	return ((struct kinds *)o)->other;
+}
+
+static const char *const which_names[] = { "a", "b", "c", NULL };
+
+#define K(member) YDOC_AT(struct kinds, member)
+
+static const struct ydoc_field kind_fields[] = {
+	{ "copy", true, .kind = YDOC_STRDUP, K(copy) },
+	{ "borrowed", false, .kind = YDOC_STRING, K(borrowed),
+	    .valid = two_letters, .expect = "expected two letters" },
+	{ "flag", false, .kind = YDOC_BOOL, K(flag) },
+	{ "small", false, .kind = YDOC_UINT, K(small), .min = 2,
+	    .max = 1000, .expect = "expected 2 to 255" },
+	{ "mid", false, .kind = YDOC_UINT, K(mid), .max = UINT64_MAX },
+	{ "wide", false, .kind = YDOC_UINT, K(wide), .max = 1000000000 },
+	{ "bytes", false, .kind = YDOC_SIZE, K(bytes) },
+	{ "share", false, .kind = YDOC_NUMBER, K(share), .lo = 0, .hi = 1,
+	    .expect = "expected a share" },
+	{ "which", false, .kind = YDOC_ENUM, K(which), .names = which_names },
+	{ "custom", false, .set = set_custom, K(custom) },
+	{ "other", false, .kind = YDOC_UINT, .at = other_of,
+	    YDOC_AT(struct other, n), .max = 7 },
+	{ "later", false, .kind = YDOC_IGNORE },
+};
+
+#undef K
+
+/* Parse text into k (zeroed first); returns ydoc_fields' result. */
+static int
+kinds_parse(const char *text, struct kinds *k, struct gl_error *err)
+{
+	static struct other other;
+	struct ydoc d;
+	int rc;
+
+	free(k->copy);
+	memset(k, 0, sizeof *k);
+	other.n = 0;
+	k->other = &other;
+	cr_assert(ydoc_parse(&d, "k.yaml", text, strlen(text), err) == 0);
+	rc = ydoc_fields(&d, ydoc_root(&d), kind_fields, sizeof kind_fields /
+	    sizeof kind_fields[0], k, err);
+	if (rc == 0 && k->borrowed != NULL)	/* borrowed: gone after */
+		k->borrowed = strcmp(k->borrowed, "ab") == 0 ? "ab" : "?";
+	ydoc_free(&d);
+	return rc;
+}
+
+static void
+kinds_error(const char *text, const char *msg)
+{
+	struct kinds k = { 0 };
+	struct gl_error err;
+
+	cr_expect(kinds_parse(text, &k, &err) < 0, "accepted %s", text);
+	cr_expect_str_eq(err.msg, msg, "for %s", text);
+	free(k.copy);
+}
+
+Test(yamlutil, fields_store_each_kind_at_its_member)
+{
+	struct kinds k = { 0 };
+	struct gl_error err;
+
+	cr_assert(kinds_parse("copy: text\nborrowed: ab\nflag: yes\n"
+	    "small: 255\nmid: 4294967295\nwide: 1000000000\nbytes: 1.5 KiB\n"
+	    "share: 1\nwhich: c\ncustom: four\nother: 7\nlater: [x]\n", &k,
+	    &err) == 0, "%s", err.msg);
+	cr_expect_str_eq(k.copy, "text");
+	cr_expect_str_eq(k.borrowed, "ab");
+	cr_expect(k.flag);
+	cr_expect_eq(k.small, 255);
+	cr_expect_eq(k.mid, UINT32_MAX);
+	cr_expect_eq(k.wide, 1000000000L);
+	cr_expect_eq(k.bytes, 1536);
+	cr_expect(k.share == 1.0);
+	cr_expect_eq(k.which, KIND_C);
+	cr_expect_eq(k.custom, 4);
+	cr_expect_eq(k.other->n, 7);
+	cr_assert(kinds_parse("copy: x\nwhich: a\n", &k, &err) == 0);
+	cr_expect_eq(k.which, KIND_A);
+	cr_expect_eq(k.small, 0, "a field not given is left alone");
+	free(k.copy);
+}
+
+Test(yamlutil, fields_reject_with_the_kinds_messages)
+{
+	kinds_error("copy: ''\n", "k.yaml:1:7: expected a non-empty string");
+	kinds_error("copy: [x]\n", "k.yaml:1:7: expected a non-empty string");
+	kinds_error("copy: x\nborrowed: abc\n",
+	    "k.yaml:2:11: expected two letters");
+	kinds_error("copy: x\nflag: 2\n", "k.yaml:2:7: expected true or false");
+	kinds_error("copy: x\nsmall: 1\n", "k.yaml:2:8: expected 2 to 255");
+	/* within min..max, but more than a uint8_t holds */
+	kinds_error("copy: x\nsmall: 256\n", "k.yaml:2:8: expected 2 to 255");
+	kinds_error("copy: x\nsmall: -3\n",
+	    "k.yaml:2:8: expected a non-negative integer");
+	kinds_error("copy: x\nmid: 4294967296\n",
+	    "k.yaml:2:6: expected a non-negative integer");
+	kinds_error("copy: x\nwide: 1000000001\n",
+	    "k.yaml:2:7: expected a non-negative integer");
+	kinds_error("copy: x\nbytes: 2 XB\n", "k.yaml:2:8: expected a size "
+	    "such as \"2 GiB\", \"700 MiB\" or a number of bytes");
+	kinds_error("copy: x\nshare: 0\n", "k.yaml:2:8: expected a share");
+	kinds_error("copy: x\nshare: 1.5\n", "k.yaml:2:8: expected a share");
+	kinds_error("copy: x\nshare: lots\n", "k.yaml:2:8: expected a number");
+	kinds_error("copy: x\nwhich: d\n",
+	    "k.yaml:2:8: expected one of: a, b, c");
+	kinds_error("copy: x\nother: 8\n",
+	    "k.yaml:2:8: expected a non-negative integer");
+	kinds_error("flag: no\n", "k.yaml:1:1: missing required key 'copy'");
+	kinds_error("copy: x\ncopy: y\n", "k.yaml:2:1: duplicate key 'copy'");
+}

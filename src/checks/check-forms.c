@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/units.h"
 #include "checks/checks.h"
 #include "kernels/ggml-types.h"
 

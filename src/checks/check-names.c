@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/units.h"
 #include "checks/checks.h"
 #include "facts/names.h"
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/units.h"
 #include "checks/checks.h"
 
 static void

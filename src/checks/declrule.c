@@ -14,21 +14,21 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "data/builtin.h"
 #include "checks/declrule.h"
 #include "kernels/ggml-types.h"
-#include "target/profile.h"
+#include "base/units.h"
 #include "data/yamlutil.h"
 
 /* The rule being parsed: catalogue fields and the matcher. */
 struct parsed {
 	struct rule r;
 	struct declrule d;
-	bool has_family;
+	const char *family;	/* as written, or NULL; the code's letter
+				 * is the family */
 };
 
 static int
@@ -52,98 +52,6 @@ compile(struct ydoc *d, yaml_node_t *n, pcre2_code **out, char **src,
 	}
 	if (src != NULL)
 		*src = xstrdup(s);
-	return 0;
-}
-
-static int
-f_code(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	struct parsed *p = o;
-	const char *s = ydoc_scalar(n);
-
-	if (s == NULL || strlen(s) != 4 || !isupper((unsigned char)s[0]) ||
-	    !isdigit((unsigned char)s[1]) || !isdigit((unsigned char)s[2]) ||
-	    !isdigit((unsigned char)s[3]))
-		return ydoc_error(d, n, err, "expected a code of one capital "
-		    "letter and three digits (e.g. X001)");
-	p->r.code = xstrdup(s);
-	p->r.family = s[0];
-	return 0;
-}
-
-static int
-f_slug(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	struct parsed *p = o;
-	const char *s = ydoc_scalar(n), *c;
-
-	for (c = s; s != NULL && *c != '\0'; c++)
-		if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) &&
-		    *c != '-')
-			break;
-	if (s == NULL || *s == '\0' || *s == '-' || *c != '\0')
-		return ydoc_error(d, n, err, "expected a slug of lowercase "
-		    "letters, digits and '-'");
-	p->r.slug = xstrdup(s);
-	return 0;
-}
-
-static int
-f_family(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	const char *s = ydoc_scalar(n);
-
-	if (s == NULL || strlen(s) != 1 || !isupper((unsigned char)s[0]))
-		return ydoc_error(d, n, err, "expected a family: one capital "
-		    "letter");
-	((struct parsed *)o)->has_family = true;
-	return 0;
-}
-
-static int
-f_severity(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	const char *s = ydoc_scalar(n);
-
-	if (s == NULL || severity_parse(s, &((struct parsed *)o)->r.severity))
-		return ydoc_error(d, n, err, "expected a severity: error, "
-		    "warning or info");
-	return 0;
-}
-
-static int
-f_summary(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return ydoc_strdup(d, n, &((struct parsed *)o)->r.summary, err);
-}
-
-static int
-f_rationale(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return ydoc_strdup(d, n, &((struct parsed *)o)->r.rationale, err);
-}
-
-static int
-f_fix(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return ydoc_strdup(d, n, &((struct parsed *)o)->r.fix, err);
-}
-
-static int
-f_match(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	const char *s = ydoc_scalar(n);
-	struct declrule *dr = &((struct parsed *)o)->d;
-
-	if (s != NULL && strcmp(s, "key") == 0)
-		dr->match = DECL_KEY;
-	else if (s != NULL && strcmp(s, "value") == 0)
-		dr->match = DECL_VALUE;
-	else if (s != NULL && strcmp(s, "tensor") == 0)
-		dr->match = DECL_TENSOR;
-	else
-		return ydoc_error(d, n, err, "expected what to match: key, "
-		    "value or tensor");
 	return 0;
 }
 
@@ -194,46 +102,40 @@ f_types(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 	return 0;
 }
 
-static int
-f_min_bytes(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	const char *s = ydoc_scalar(n);
+/* In the order of enum decl_match. */
+static const char *const match_names[] = { "key", "value", "tensor", NULL };
 
-	if (s == NULL || parse_size(s, &((struct parsed *)o)->d.min_bytes))
-		return ydoc_error(d, n, err, "expected a size such as "
-		    "\"1 MiB\"");
-	return 0;
-}
-
-static int
-f_min_dims(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	uint64_t v;
-
-	if (ydoc_uint(d, n, &v, err) < 0)
-		return -1;
-	if (v > 4)
-		return ydoc_error(d, n, err, "expected 0 to 4 dimensions");
-	((struct parsed *)o)->d.min_dims = (uint32_t)v;
-	return 0;
-}
+#define R(member) YDOC_AT(struct parsed, member)
 
 static const struct ydoc_field rule_fields[] = {
-	{ "code", true, f_code },
-	{ "slug", true, f_slug },
-	{ "family", false, f_family },
-	{ "severity", true, f_severity },
-	{ "summary", true, f_summary },
-	{ "rationale", false, f_rationale },
-	{ "fix", true, f_fix },
-	{ "match", true, f_match },
-	{ "key", false, f_key },
-	{ "require", false, f_require },
-	{ "forbid", false, f_forbid },
-	{ "types", false, f_types },
-	{ "min_bytes", false, f_min_bytes },
-	{ "min_dims", false, f_min_dims },
+	{ "code", true, .kind = YDOC_STRDUP, R(r.code),
+	    .valid = catalog_valid_code, .expect = "expected a code of one "
+	    "capital letter and three digits (e.g. X001)" },
+	{ "slug", true, .kind = YDOC_STRDUP, R(r.slug),
+	    .valid = catalog_valid_slug, .expect = "expected a slug of "
+	    "lowercase letters, digits and '-'" },
+	{ "family", false, .kind = YDOC_STRING, R(family),
+	    .valid = catalog_valid_family,
+	    .expect = "expected a family: one capital letter" },
+	{ "severity", true, .kind = YDOC_ENUM, R(r.severity),
+	    .names = severity_names,
+	    .expect = "expected a severity: error, warning or info" },
+	{ "summary", true, .kind = YDOC_STRDUP, R(r.summary) },
+	{ "rationale", false, .kind = YDOC_STRDUP, R(r.rationale) },
+	{ "fix", true, .kind = YDOC_STRDUP, R(r.fix) },
+	{ "match", true, .kind = YDOC_ENUM, R(d.match), .names = match_names,
+	    .expect = "expected what to match: key, value or tensor" },
+	{ "key", false, .set = f_key },
+	{ "require", false, .set = f_require },
+	{ "forbid", false, .set = f_forbid },
+	{ "types", false, .set = f_types },
+	{ "min_bytes", false, .kind = YDOC_SIZE, R(d.min_bytes),
+	    .expect = "expected a size such as \"1 MiB\"" },
+	{ "min_dims", false, .kind = YDOC_UINT, R(d.min_dims), .max = 4,
+	    .expect = "expected 0 to 4 dimensions" },
 };
+
+#undef R
 
 static void
 parsed_free(struct parsed *p)
@@ -257,6 +159,7 @@ parse_rule(struct catalog *cat, struct ydoc *d, yaml_node_t *n,
 	if (ydoc_fields(d, n, rule_fields, sizeof rule_fields /
 	    sizeof rule_fields[0], &p, err) < 0)
 		goto fail;
+	p.r.family = p.r.code[0];
 	if ((p.d.require == NULL) == (p.d.forbid == NULL)) {
 		ydoc_error(d, n, err, "expected exactly one of require and "
 		    "forbid");

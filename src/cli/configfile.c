@@ -111,19 +111,6 @@ c_profile(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 }
 
 static int
-c_ctx(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	struct cstate *c = o;
-
-	if (ydoc_uint(d, n, &c->cfg->ctx, err) < 0)
-		return -1;
-	if (c->cfg->ctx == 0 || c->cfg->ctx > UINT32_MAX)
-		return ydoc_error(d, n, err, "expected a context length from 1 "
-		    "to 4294967295");
-	return 0;
-}
-
-static int
 c_kv(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 {
 	const char *s = ydoc_scalar(n);
@@ -220,44 +207,19 @@ c_per_file(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 	return 0;
 }
 
-/* One suppression: { rule, tensor | key, files }. */
-static int
-s_rule(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	struct suppression *s = o;
+#define S(member) .kind = YDOC_STRDUP, YDOC_AT(struct suppression, member)
 
-	/* checked against the catalogue by c_suppress() */
-	s->item = xstrdup(ydoc_scalar(n) ? ydoc_scalar(n) : "");
-	if (*s->item == '\0')
-		return ydoc_error(d, n, err, "expected a code, slug or family "
-		    "letter");
-	return 0;
-}
-
-static int
-s_tensor(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return ydoc_strdup(d, n, &((struct suppression *)o)->tensor, err);
-}
-
-static int
-s_key(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return ydoc_strdup(d, n, &((struct suppression *)o)->key, err);
-}
-
-static int
-s_files(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return ydoc_strdup(d, n, &((struct suppression *)o)->files, err);
-}
-
+/* One suppression: { rule, tensor | key, files }; the rule is checked
+ * against the catalogue by c_suppress(). */
 static const struct ydoc_field sup_fields[] = {
-	{ "rule", true, s_rule },
-	{ "tensor", false, s_tensor },
-	{ "key", false, s_key },
-	{ "files", false, s_files },
+	{ "rule", true, S(item),
+	    .expect = "expected a code, slug or family letter" },
+	{ "tensor", false, S(tensor) },
+	{ "key", false, S(key) },
+	{ "files", false, S(files) },
 };
+
+#undef S
 
 static int
 c_suppress(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
@@ -294,52 +256,38 @@ c_suppress(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 	return 0;
 }
 
-static int
-c_rules(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+/* The objects the configuration's fields are stored in. */
+static void *
+cfg_of(void *o)
 {
-	(void)d;
-	(void)n;
-	(void)o;
-	(void)err;
-	return 0;	/* loaded first, by load_rule_files() */
+	return ((struct cstate *)o)->cfg;
 }
 
-static int
-c_fail_on(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+static void *
+pol_of(void *o)
 {
-	const char *s = ydoc_scalar(n);
-
-	if (s == NULL || severity_parse(s, &((struct cstate *)o)->pol->fail_on))
-		return ydoc_error(d, n, err, "expected error, warning or info");
-	return 0;
-}
-
-static int
-c_max_warnings(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	uint64_t v;
-
-	if (ydoc_uint(d, n, &v, err) < 0)
-		return -1;
-	if (v > 1000000000)
-		return ydoc_error(d, n, err, "expected at most 1000000000");
-	((struct cstate *)o)->pol->max_warnings = (long)v;
-	return 0;
+	return ((struct cstate *)o)->pol;
 }
 
 static const struct ydoc_field config_fields[] = {
-	{ "profile", false, c_profile },
-	{ "ctx", false, c_ctx },
-	{ "kv", false, c_kv },
-	{ "strict", false, c_strict },
-	{ "select", false, c_select },
-	{ "ignore", false, c_ignore },
-	{ "severity", false, c_severity },
-	{ "per-file-ignores", false, c_per_file },
-	{ "suppress", false, c_suppress },
-	{ "rules", false, c_rules },
-	{ "fail-on", false, c_fail_on },
-	{ "max-warnings", false, c_max_warnings },
+	{ "profile", false, .set = c_profile },
+	{ "ctx", false, .kind = YDOC_UINT, .at = cfg_of,
+	    YDOC_AT(struct config, ctx), .min = 1, .max = UINT32_MAX,
+	    .expect = "expected a context length from 1 to 4294967295" },
+	{ "kv", false, .set = c_kv },
+	{ "strict", false, .set = c_strict },
+	{ "select", false, .set = c_select },
+	{ "ignore", false, .set = c_ignore },
+	{ "severity", false, .set = c_severity },
+	{ "per-file-ignores", false, .set = c_per_file },
+	{ "suppress", false, .set = c_suppress },
+	{ "rules", false, .kind = YDOC_IGNORE },	/* load_rule_files() */
+	{ "fail-on", false, .kind = YDOC_ENUM, .at = pol_of,
+	    YDOC_AT(struct policy, fail_on), .names = severity_names,
+	    .expect = "expected error, warning or info" },
+	{ "max-warnings", false, .kind = YDOC_UINT, .at = pol_of,
+	    YDOC_AT(struct policy, max_warnings), .max = 1000000000,
+	    .expect = "expected at most 1000000000" },
 };
 
 /* rules: [paths] first, so that the other keys may name their rules. */

@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/builtin.h"
+#include "base/units.h"
 #include "base/util.h"
+#include "data/builtin.h"
 #include "data/yamlutil.h"
 
 /* The build-time parse of text, when text is a built-in data file. */
@@ -267,6 +268,135 @@ ydoc_number(struct ydoc *d, yaml_node_t *n, double *out, struct gl_error *err)
 	return 0;
 }
 
+/* What a field says when its value is bad and it has no expect of its own. */
+static int
+field_error(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
+    const char *dflt, struct gl_error *err)
+{
+	return ydoc_error(d, n, err, "%s", f->expect != NULL ? f->expect :
+	    dflt);
+}
+
+/* YDOC_STRDUP and YDOC_STRING: the value, when good. */
+static int
+field_string(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
+    const char **out, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+
+	if (s == NULL || (f->valid != NULL ? !f->valid(s) : *s == '\0'))
+		return field_error(d, f, n, "expected a non-empty string", err);
+	*out = s;
+	return 0;
+}
+
+/* A YDOC_ENUM value that is none of the names. */
+static int
+enum_error(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
+    struct gl_error *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	if (f->expect != NULL)
+		return ydoc_error(d, n, err, "%s", f->expect);
+	for (i = 0; f->names[i] != NULL; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", f->names[i]);
+	ydoc_error(d, n, err, "expected one of: %s", strbuf_cstr(&sb));
+	strbuf_free(&sb);
+	return -1;
+}
+
+/* dst, an unsigned member of size bytes, = v; false when v does not fit. */
+static bool
+put_uint(void *dst, size_t size, uint64_t v)
+{
+	uint8_t v8 = (uint8_t)v;
+	uint16_t v16 = (uint16_t)v;
+	uint32_t v32 = (uint32_t)v;
+
+	if (size == 1 && v <= UINT8_MAX)
+		memcpy(dst, &v8, 1);
+	else if (size == 2 && v <= UINT16_MAX)
+		memcpy(dst, &v16, 2);
+	else if (size == 4 && v <= UINT32_MAX)
+		memcpy(dst, &v32, 4);
+	else if (size == 8)
+		memcpy(dst, &v, 8);
+	else
+		return false;
+	return true;
+}
+
+/* YDOC_UINT, YDOC_SIZE, YDOC_NUMBER and YDOC_ENUM into dst. */
+static int
+field_number(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
+    void *dst, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+	uint64_t v = 0;
+	double x;
+
+	switch (f->kind) {
+	case YDOC_UINT:
+		if (ydoc_uint(d, n, &v, err) < 0)
+			return -1;
+		if (v < f->min || v > f->max || !put_uint(dst, f->size, v))
+			return field_error(d, f, n, "expected a non-negative "
+			    "integer", err);
+		return 0;
+	case YDOC_SIZE:
+		if (s == NULL || parse_size(s, &v) < 0)
+			return field_error(d, f, n, "expected a size such as "
+			    "\"2 GiB\", \"700 MiB\" or a number of bytes", err);
+		*(uint64_t *)dst = v;
+		return 0;
+	case YDOC_NUMBER:
+		if (ydoc_number(d, n, &x, err) < 0)
+			return -1;
+		if (f->expect != NULL && (!(x > f->lo) || x > f->hi))
+			return ydoc_error(d, n, err, "%s", f->expect);
+		*(double *)dst = x;
+		return 0;
+	default:	/* YDOC_ENUM */
+		while (s != NULL && f->names[v] != NULL &&
+		    strcmp(s, f->names[v]) != 0)
+			v++;
+		if (s == NULL || f->names[v] == NULL ||
+		    !put_uint(dst, f->size, v))
+			return enum_error(d, f, n, err);
+		return 0;
+	}
+}
+
+/* Read value n of field f into obj. */
+static int
+field_set(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
+    void *obj, struct gl_error *err)
+{
+	char *dst = (char *)(f->at != NULL ? f->at(obj) : obj) + f->off;
+	const char *s;
+
+	switch (f->kind) {
+	case YDOC_CUSTOM:
+		return f->set(d, n, dst, err);
+	case YDOC_STRDUP:
+		if (field_string(d, f, n, &s, err) < 0)
+			return -1;
+		free(*(char **)dst);
+		*(char **)dst = xstrdup(s);
+		return 0;
+	case YDOC_STRING:
+		return field_string(d, f, n, (const char **)(void *)dst, err);
+	case YDOC_BOOL:
+		return ydoc_bool(d, n, (bool *)dst, err);
+	case YDOC_IGNORE:
+		return 0;
+	default:
+		return field_number(d, f, n, dst, err);
+	}
+}
+
 int
 ydoc_fields(struct ydoc *d, yaml_node_t *n, const struct ydoc_field *f,
     size_t nf, void *obj, struct gl_error *err)
@@ -299,7 +429,7 @@ ydoc_fields(struct ydoc *d, yaml_node_t *n, const struct ydoc_field *f,
 		}
 		if (i < sizeof seen && seen[i]++)
 			return ydoc_error(d, k, err, "duplicate key '%s'", key);
-		if (f[i].set(d, ydoc_node(d, p->value), obj, err) < 0)
+		if (field_set(d, &f[i], ydoc_node(d, p->value), obj, err) < 0)
 			return -1;
 	}
 	for (i = 0; i < nf; i++)

@@ -8,6 +8,7 @@
 #define GGUFLINT_YAMLUTIL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <yaml.h>
 
@@ -84,17 +85,70 @@ int ydoc_number(struct ydoc *d, yaml_node_t *n, double *out,
     struct gl_error *err);
 
 /*
- * struct ydoc_field: one key of a mapping with a fixed set of keys.
- * ydoc_fields walks mapping n, calling set for each key (which may appear
- * once), and fails on an unknown key or a missing required one.
+ * enum ydoc_kind: what a field's value is, and where it goes. dst is the
+ * field's member in the object: at offset off of obj, or of at(obj) when
+ * the field has an at. Every kind but YDOC_CUSTOM stores only a good value;
+ * for a bad one it fails with "FILE:LINE:COL: " and the field's expect, or
+ * without one the kind's own message (quoted below).
+ */
+enum ydoc_kind {
+	YDOC_CUSTOM = 0,	/* set(d, value, dst, err) reads it */
+	YDOC_STRDUP,	/* char *: a copy of a non-empty string (the old one
+			 * freed); with valid, of one valid accepts ("expected
+			 * a non-empty string") */
+	YDOC_STRING,	/* const char *: the same, borrowed from the document
+			 * (good until ydoc_free) */
+	YDOC_BOOL,	/* bool: true/yes/on or false/no/off ("expected true
+			 * or false"; no expect) */
+	YDOC_UINT,	/* an unsigned member of 1, 2, 4 or 8 bytes (or an
+			 * enum or a signed one, for values it holds): a
+			 * decimal from min to max that fits it ("expected a
+			 * non-negative integer"; so is what is no decimal,
+			 * whatever expect says) */
+	YDOC_SIZE,	/* uint64_t: a size, parse_size ("expected a size such
+			 * as \"2 GiB\", \"700 MiB\" or a number of bytes") */
+	YDOC_NUMBER,	/* double: a finite number ("expected a number",
+			 * whatever expect says); with expect, also above lo
+			 * and at most hi */
+	YDOC_ENUM,	/* an enum member (stored as YDOC_UINT): the index of
+			 * the value in names, NULL-terminated ("expected one
+			 * of: NAME, ...") */
+	YDOC_IGNORE	/* any value, unread: the caller reads it itself */
+};
+
+/* YDOC_AT(type, member): .off and .size of a field stored in member. */
+#define YDOC_AT(type, member) .off = offsetof(type, member), \
+	.size = sizeof(((type *)0)->member)
+
+/*
+ * struct ydoc_field: one key of a mapping with a fixed set of keys and how
+ * its value is read: a table of them, written with designated initializers
+ * (.kind = YDOC_SIZE, YDOC_AT(struct profile, memory)), describes the
+ * mapping. Each kind uses the members its comment names.
  */
 struct ydoc_field {
 	const char *key;
 	bool required;
-	int (*set)(struct ydoc *d, yaml_node_t *value, void *obj,
-	    struct gl_error *err);
+	int (*set)(struct ydoc *d, yaml_node_t *value, void *dst,
+	    struct gl_error *err);	/* YDOC_CUSTOM */
+	enum ydoc_kind kind;
+	size_t off, size;		/* YDOC_AT */
+	void *(*at)(void *obj);		/* the object off is in, or NULL */
+	const char *expect;		/* "expected ...", or NULL */
+	bool (*valid)(const char *s);	/* YDOC_STRDUP, YDOC_STRING */
+	const char *const *names;	/* YDOC_ENUM */
+	uint64_t min, max;		/* YDOC_UINT */
+	double lo, hi;			/* YDOC_NUMBER */
 };
 
+/*
+ * ydoc_fields: walks mapping n, reading each key's value as its field of
+ * f[0 .. nf) says (enum ydoc_kind) into obj; a key may appear once. Returns
+ * 0, or -1 with err at the problem: not a mapping, an unknown or duplicate
+ * key (at the key), a value its field rejects (at the value), a required
+ * key missing (at the mapping). On failure the fields before the problem
+ * are stored; what YDOC_STRDUP stored is the caller's to free either way.
+ */
 int ydoc_fields(struct ydoc *d, yaml_node_t *n, const struct ydoc_field *f,
     size_t nf, void *obj, struct gl_error *err);
 

@@ -841,9 +841,9 @@ map_read_key(struct ydoc *d, yaml_node_t *n, struct map_parse *mp,
     struct gl_error *err)
 {
 	static const struct ydoc_field fields[] = {
-		{ "key", true, key_set_key },
-		{ "type", true, key_set_type },
-		{ "when", false, key_set_when },
+		{ "key", true, .set = key_set_key },
+		{ "type", true, .set = key_set_type },
+		{ "when", false, .set = key_set_when },
 	};
 	struct names_map *m = mp->m;
 
@@ -859,12 +859,12 @@ map_read_tensor(struct ydoc *d, yaml_node_t *n, struct map_parse *mp,
     struct gl_error *err)
 {
 	static const struct ydoc_field fields[] = {
-		{ "pattern", true, t_set_pattern },
-		{ "id", false, t_set_id },
-		{ "shape", false, t_set_shape },
-		{ "optional", false, t_set_optional },
-		{ "when", false, t_set_when },
-		{ "unless", false, t_set_unless },
+		{ "pattern", true, .set = t_set_pattern },
+		{ "id", false, .set = t_set_id },
+		{ "shape", false, .set = t_set_shape },
+		{ "optional", false, .set = t_set_optional },
+		{ "when", false, .set = t_set_when },
+		{ "unless", false, .set = t_set_unless },
 	};
 	struct names_map *m = mp->m;
 	struct names_tensor *t;
@@ -993,9 +993,9 @@ names_map_parse(struct names_map *m, const char *origin, const char *text,
     size_t len, struct gl_error *err)
 {
 	static const struct ydoc_field fields[] = {
-		{ "architectures", true, map_set_archs },
-		{ "keys", false, map_set_keys },
-		{ "tensors", true, map_set_tensors },
+		{ "architectures", true, .set = map_set_archs },
+		{ "keys", false, .set = map_set_keys },
+		{ "tensors", true, .set = map_set_tensors },
 	};
 	struct map_parse mp = { m, NULL, NULL, NULL, 0 };
 	struct ydoc d;

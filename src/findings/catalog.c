@@ -47,18 +47,19 @@ severity_name(enum severity s)
 	}
 }
 
+const char *const severity_names[] = { "info", "warning", "error", NULL };
+
 int
 severity_parse(const char *s, enum severity *out)
 {
-	if (strcmp(s, "error") == 0)
-		*out = SEV_ERROR;
-	else if (strcmp(s, "warning") == 0)
-		*out = SEV_WARNING;
-	else if (strcmp(s, "info") == 0)
-		*out = SEV_INFO;
-	else
-		return -1;
-	return 0;
+	int i;
+
+	for (i = 0; severity_names[i] != NULL; i++)
+		if (strcmp(s, severity_names[i]) == 0) {
+			*out = (enum severity)i;
+			return 0;
+		}
+	return -1;
 }
 
 static int
@@ -75,29 +76,35 @@ scalar(yaml_node_t *n)
 	return (const char *)n->data.scalar.value;
 }
 
-static int
-valid_code(const char *s)
+bool
+catalog_valid_code(const char *s)
 {
 	size_t i;
 
 	if (strlen(s) != 4 || !isupper((unsigned char)s[0]))
-		return 0;
+		return false;
 	for (i = 1; i < 4; i++)
 		if (!isdigit((unsigned char)s[i]))
-			return 0;
-	return 1;
+			return false;
+	return true;
 }
 
-static int
-valid_slug(const char *s)
+bool
+catalog_valid_slug(const char *s)
 {
 	if (*s == '\0' || *s == '-')
-		return 0;
+		return false;
 	for (; *s != '\0'; s++)
 		if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) ||
 		    *s == '-'))
-			return 0;
-	return 1;
+			return false;
+	return true;
+}
+
+bool
+catalog_valid_family(const char *s)
+{
+	return strlen(s) == 1 && isupper((unsigned char)s[0]);
 }
 
 /* Check one field's value; returns NULL or what was expected. */
@@ -108,13 +115,13 @@ check_field(size_t field, const char *v)
 
 	switch (field) {
 	case 0:
-		return valid_code(v) ? NULL :
+		return catalog_valid_code(v) ? NULL :
 		    "a code of one capital letter and three digits (e.g. F010)";
 	case 1:
-		return valid_slug(v) ? NULL :
+		return catalog_valid_slug(v) ? NULL :
 		    "a slug of lowercase letters, digits and '-'";
 	case 2:
-		return (strlen(v) == 1 && isupper((unsigned char)v[0])) ? NULL :
+		return catalog_valid_family(v) ? NULL :
 		    "a family: one capital letter";
 	case 3:
 		return severity_parse(v, &sev) == 0 ? NULL :

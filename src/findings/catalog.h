@@ -7,6 +7,7 @@
 #ifndef GGUFLINT_CATALOG_H
 #define GGUFLINT_CATALOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/error.h"
@@ -69,7 +70,18 @@ const struct rule *catalog_find(const struct catalog *cat, const char *name);
 /* catalog_index: index of the rule with this exact code, or -1. */
 long catalog_index(const struct catalog *cat, const char *code);
 
+/*
+ * catalog_valid_code, _slug, _family: whether s is a rule's code (one
+ * capital letter and three digits), slug (lowercase letters, digits and
+ * '-', not first) or family (one capital letter).
+ */
+bool catalog_valid_code(const char *s);
+bool catalog_valid_slug(const char *s);
+bool catalog_valid_family(const char *s);
+
 const char *severity_name(enum severity s);
+/* severity_names: "info", "warning", "error" (by enum severity), NULL. */
+extern const char *const severity_names[];
 /* severity_parse: 0 and *out set, or -1 when s is not error|warning|info. */
 int severity_parse(const char *s, enum severity *out);
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/units.h"
 #include "plan/plan.h"
 
 static uint64_t

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/enc.h"
+#include "base/units.h"
 #include "report/report.h"
 
 #define W_SECTION 10

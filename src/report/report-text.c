@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/enc.h"
+#include "base/units.h"
 #include "kernels/ggml-types.h"
 #include "report/report.h"
 

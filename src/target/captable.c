@@ -28,24 +28,9 @@ kernel_order_name(enum kernel_order o)
 
 /* ---- parsing ---------------------------------------------------------------- */
 
+/* encoding and input: a ggml type id. */
 static int
-set_entry_op(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	const char *s = ydoc_scalar(n);
-	struct cap_entry *e = o;
-
-	if (s != NULL && strcmp(s, "matmul") == 0)
-		e->op = CAP_MATMUL;
-	else if (s != NULL && strcmp(s, "get_rows") == 0)
-		e->op = CAP_GET_ROWS;
-	else
-		return ydoc_error(d, n, err, "expected an operation: matmul "
-		    "or get_rows");
-	return 0;
-}
-
-static int
-get_type(struct ydoc *d, yaml_node_t *n, uint32_t *dst, struct gl_error *err)
+set_type(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
 {
 	const char *s = ydoc_scalar(n);
 
@@ -55,49 +40,24 @@ get_type(struct ydoc *d, yaml_node_t *n, uint32_t *dst, struct gl_error *err)
 	return 0;
 }
 
-static int
-set_entry_encoding(struct ydoc *d, yaml_node_t *n, void *o,
-    struct gl_error *err)
-{
-	return get_type(d, n, &((struct cap_entry *)o)->encoding, err);
-}
+/* In the order of enum cap_op and of enum kernel_order. */
+static const char *const op_names[] = { "matmul", "get_rows", NULL };
+static const char *const order_names[] = { "as_stored", "kernel_feed",
+	NULL };
 
-static int
-set_entry_input(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return get_type(d, n, &((struct cap_entry *)o)->input, err);
-}
-
-static int
-set_entry_order(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	const char *s = ydoc_scalar(n);
-	struct cap_entry *e = o;
-
-	if (s != NULL && strcmp(s, "as_stored") == 0)
-		e->order = KERNEL_ORDER_AS_STORED;
-	else if (s != NULL && strcmp(s, "kernel_feed") == 0)
-		e->order = KERNEL_ORDER_KERNEL_FEED;
-	else
-		return ydoc_error(d, n, err, "expected a byte order: "
-		    "as_stored or kernel_feed");
-	return 0;
-}
-
-static int
-set_entry_kernel(struct ydoc *d, yaml_node_t *n, void *o,
-    struct gl_error *err)
-{
-	return ydoc_strdup(d, n, &((struct cap_entry *)o)->kernel_name, err);
-}
+#define E(member) YDOC_AT(struct cap_entry, member)
 
 static const struct ydoc_field entry_fields[] = {
-	{ "op", true, set_entry_op },
-	{ "encoding", true, set_entry_encoding },
-	{ "input", false, set_entry_input },
-	{ "order", false, set_entry_order },
-	{ "kernel", true, set_entry_kernel },
+	{ "op", true, .kind = YDOC_ENUM, E(op), .names = op_names,
+	    .expect = "expected an operation: matmul or get_rows" },
+	{ "encoding", true, .set = set_type, E(encoding) },
+	{ "input", false, .set = set_type, E(input) },
+	{ "order", false, .kind = YDOC_ENUM, E(order), .names = order_names,
+	    .expect = "expected a byte order: as_stored or kernel_feed" },
+	{ "kernel", true, .kind = YDOC_STRDUP, E(kernel_name) },
 };
+
+#undef E
 
 static int
 set_entries(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
@@ -126,23 +86,11 @@ set_entries(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 	return 0;
 }
 
-static int
-set_table_name(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return ydoc_strdup(d, n, &((struct captable *)o)->name, err);
-}
-
-static int
-set_table_description(struct ydoc *d, yaml_node_t *n, void *o,
-    struct gl_error *err)
-{
-	return ydoc_strdup(d, n, &((struct captable *)o)->description, err);
-}
-
 static const struct ydoc_field table_fields[] = {
-	{ "name", true, set_table_name },
-	{ "description", true, set_table_description },
-	{ "entries", true, set_entries },
+	{ "name", true, .kind = YDOC_STRDUP, YDOC_AT(struct captable, name) },
+	{ "description", true, .kind = YDOC_STRDUP,
+	    YDOC_AT(struct captable, description) },
+	{ "entries", true, .set = set_entries },
 };
 
 int

@@ -1,196 +1,22 @@
 /*
  * profile.c - loading device profiles from YAML (see profile.h and
- * gguflint-profile(5)), and the size units they are written in.
+ * gguflint-profile(5)).
  */
 #include "config.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
+#include "base/units.h"
 #include "data/builtin.h"
 #include "target/profile.h"
 #include "data/yamlutil.h"
 
-/* ---- sizes ---------------------------------------------------------------- */
-
-int
-parse_size(const char *s, uint64_t *out)
-{
-	static const struct {
-		const char *unit;
-		unsigned shift;
-	} units[] = {
-		{ "", 0 }, { "B", 0 },
-		{ "K", 10 }, { "KB", 10 }, { "KiB", 10 },
-		{ "M", 20 }, { "MB", 20 }, { "MiB", 20 },
-		{ "G", 30 }, { "GB", 30 }, { "GiB", 30 },
-		{ "T", 40 }, { "TB", 40 }, { "TiB", 40 },
-	};
-	unsigned long long whole;
-	char *end;
-	double frac = 0;
-	size_t i;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	/* Digits, an optional decimal fraction, spaces, a unit: no hex, no
-	 * exponents, and whole numbers exact to the last byte. */
-	errno = 0;
-	whole = strtoull(s, &end, 10);
-	if (errno != 0)
-		return -1;
-	if (*end == '.') {
-		double scale = 0.1;
-
-		if (!isdigit((unsigned char)end[1]))
-			return -1;
-		/* digits only: strtod would also take an exponent */
-		for (end++; isdigit((unsigned char)*end); end++, scale /= 10)
-			frac += (*end - '0') * scale;
-	}
-	while (isspace((unsigned char)*end))
-		end++;
-	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
-		unsigned shift = units[i].shift;
-		uint64_t bytes;
-
-		if (strcasecmp(end, units[i].unit) != 0)
-			continue;
-		if (shift > 0 && whole > (UINT64_MAX >> shift))
-			return -1;
-		bytes = (uint64_t)whole << shift;
-		if (u64_add_overflow(bytes, (uint64_t)(frac * (double)(1ull << shift)),
-		    &bytes))
-			return -1;
-		*out = bytes;
-		return 0;
-	}
-	return -1;
-}
-
-const char *
-format_size(uint64_t b, char *buf, size_t bufsz)
-{
-	if (b >= (1ull << 40))
-		snprintf(buf, bufsz, "%.1f TiB", (double)b / (1ull << 40));
-	else if (b >= (1ull << 30))
-		snprintf(buf, bufsz, "%.1f GiB", (double)b / (1ull << 30));
-	else if (b >= (1ull << 20))
-		snprintf(buf, bufsz, "%llu MiB", (unsigned long long)(b >> 20));
-	else if (b >= (1ull << 10))
-		snprintf(buf, bufsz, "%llu KiB", (unsigned long long)(b >> 10));
-	else
-		snprintf(buf, bufsz, "%llu B", (unsigned long long)b);
-	return buf;
-}
-
 /* ---- fields ----------------------------------------------------------------- */
 
+/* kv_cache and kv_quantized: an enum kv_type. */
 static int
-set_name(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return ydoc_strdup(d, n, &((struct profile *)o)->name, err);
-}
-
-static int
-set_description(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return ydoc_strdup(d, n, &((struct profile *)o)->description, err);
-}
-
-static int
-set_kernels(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return ydoc_strdup(d, n, &((struct profile *)o)->kernels, err);
-}
-
-static int
-get_size(struct ydoc *d, yaml_node_t *n, uint64_t *dst, struct gl_error *err)
-{
-	const char *s = ydoc_scalar(n);
-
-	if (s == NULL || parse_size(s, dst) < 0)
-		return ydoc_error(d, n, err, "expected a size such as "
-		    "\"2 GiB\", \"700 MiB\" or a number of bytes");
-	return 0;
-}
-
-static int
-set_memory(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return get_size(d, n, &((struct profile *)o)->memory, err);
-}
-
-static int
-set_reserve(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return get_size(d, n, &((struct profile *)o)->reserve, err);
-}
-
-static int
-set_weights(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	const char *s = ydoc_scalar(n);
-	struct profile *p = o;
-
-	if (s != NULL && strcmp(s, "mapped") == 0)
-		p->weights = WEIGHTS_MAPPED;
-	else if (s != NULL && strcmp(s, "heap") == 0)
-		p->weights = WEIGHTS_HEAP;
-	else
-		return ydoc_error(d, n, err, "expected mapped or heap");
-	return 0;
-}
-
-static int
-set_strict(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return ydoc_bool(d, n, &((struct profile *)o)->strict, err);
-}
-
-static int
-set_flash(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return ydoc_bool(d, n, &((struct profile *)o)->flash_attention, err);
-}
-
-static int
-get_positive(struct ydoc *d, yaml_node_t *n, uint64_t *dst,
-    struct gl_error *err)
-{
-	if (ydoc_uint(d, n, dst, err) < 0)
-		return -1;
-	if (*dst == 0 || *dst > UINT32_MAX)
-		return ydoc_error(d, n, err, "expected an integer from 1 to "
-		    "4294967295");
-	return 0;
-}
-
-static int
-set_context(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return get_positive(d, n, &((struct profile *)o)->context, err);
-}
-
-static int
-set_prefill(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return get_positive(d, n, &((struct profile *)o)->prefill_chunk, err);
-}
-
-static int
-set_ubatch(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return get_positive(d, n, &((struct profile *)o)->ubatch, err);
-}
-
-static int
-get_kv(struct ydoc *d, yaml_node_t *n, enum kv_type *dst, struct gl_error *err)
+set_kv(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
 {
 	const char *s = ydoc_scalar(n);
 
@@ -200,49 +26,36 @@ get_kv(struct ydoc *d, yaml_node_t *n, enum kv_type *dst, struct gl_error *err)
 	return 0;
 }
 
-static int
-set_kv_cache(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	return get_kv(d, n, &((struct profile *)o)->kv_cache, err);
-}
+/* In the order of enum weights_residency. */
+static const char *const weights_names[] = { "heap", "mapped", NULL };
 
-static int
-set_kv_quantized(struct ydoc *d, yaml_node_t *n, void *o,
-    struct gl_error *err)
-{
-	return get_kv(d, n, &((struct profile *)o)->kv_quantized, err);
-}
-
-static int
-set_kv_auto(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
-{
-	double v;
-
-	if (ydoc_number(d, n, &v, err) < 0)
-		return -1;
-	if (!(v > 0) || v > 1e6)
-		return ydoc_error(d, n, err, "expected a share of the budget "
-		    "above 0 (1.0 switches only when the plan does not fit)");
-	((struct profile *)o)->kv_auto_quantize_above = v;
-	return 0;
-}
+#define P(member) YDOC_AT(struct profile, member)
+#define POSITIVE .kind = YDOC_UINT, .min = 1, .max = UINT32_MAX, \
+	.expect = "expected an integer from 1 to 4294967295"
 
 static const struct ydoc_field profile_fields[] = {
-	{ "name", true, set_name },
-	{ "description", true, set_description },
-	{ "memory", true, set_memory },
-	{ "reserve", true, set_reserve },
-	{ "weights", true, set_weights },
-	{ "strict", false, set_strict },
-	{ "context", false, set_context },
-	{ "kv_cache", false, set_kv_cache },
-	{ "kv_quantized", false, set_kv_quantized },
-	{ "kv_auto_quantize_above", false, set_kv_auto },
-	{ "prefill_chunk", false, set_prefill },
-	{ "ubatch", false, set_ubatch },
-	{ "flash_attention", false, set_flash },
-	{ "kernels", false, set_kernels },
+	{ "name", true, .kind = YDOC_STRDUP, P(name) },
+	{ "description", true, .kind = YDOC_STRDUP, P(description) },
+	{ "memory", true, .kind = YDOC_SIZE, P(memory) },
+	{ "reserve", true, .kind = YDOC_SIZE, P(reserve) },
+	{ "weights", true, .kind = YDOC_ENUM, P(weights),
+	    .names = weights_names, .expect = "expected mapped or heap" },
+	{ "strict", false, .kind = YDOC_BOOL, P(strict) },
+	{ "context", false, POSITIVE, P(context) },
+	{ "kv_cache", false, .set = set_kv, P(kv_cache) },
+	{ "kv_quantized", false, .set = set_kv, P(kv_quantized) },
+	{ "kv_auto_quantize_above", false, .kind = YDOC_NUMBER,
+	    P(kv_auto_quantize_above), .lo = 0, .hi = 1e6,
+	    .expect = "expected a share of the budget above 0 (1.0 switches "
+	    "only when the plan does not fit)" },
+	{ "prefill_chunk", false, POSITIVE, P(prefill_chunk) },
+	{ "ubatch", false, POSITIVE, P(ubatch) },
+	{ "flash_attention", false, .kind = YDOC_BOOL, P(flash_attention) },
+	{ "kernels", false, .kind = YDOC_STRDUP, P(kernels) },
 };
+
+#undef P
+#undef POSITIVE
 
 /* ---- loading ---------------------------------------------------------------- */
 

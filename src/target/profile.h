@@ -59,14 +59,4 @@ void profile_free(struct profile *p);
  * (static storage). */
 const char *const *profile_builtin_names(void);
 
-/*
- * parse_size: "2 GiB", "700 MiB", "1.5G", "123456" (bytes). K/M/G/T,
- * KiB/MiB/GiB/TiB and KB/MB/GB/TB are all binary (2^10 ...), as RAM is
- * sold; a fraction is truncated to whole bytes. Returns 0 or -1.
- */
-int parse_size(const char *s, uint64_t *out);
-
-/* format_size: "1.3 GiB", "700 MiB", "512 B" into buf (>= 32 bytes). */
-const char *format_size(uint64_t bytes, char *buf, size_t bufsz);
-
 #endif
