@@ -104,19 +104,17 @@ put_mark(const yaml_mark_t *m)
 	printf(" { %zu, %zu, %zu },", m->index, m->line, m->column);
 }
 
-/* One document's nodes, items, pairs and pool, as doc_I. */
+/* Parse text as exactly one YAML document into doc, or fail the build. */
 static void
-put_document(const char *name, int i, const char *text, size_t len)
+load_document(const char *name, const char *text, size_t len,
+    yaml_document_t *doc)
 {
 	yaml_parser_t parser;
-	yaml_document_t doc, extra;
-	struct pool pl = { NULL, 0, 0 };
-	yaml_node_t *n;
-	size_t n_items = 0, n_pairs = 0;
+	yaml_document_t extra;
 
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc))
+	if (!yaml_parser_load(&parser, doc))
 		die("%s:%zu:%zu: invalid YAML: %s", name,
 		    parser.problem_mark.line + 1,
 		    parser.problem_mark.column + 1,
@@ -127,9 +125,17 @@ put_document(const char *name, int i, const char *text, size_t len)
 		die("%s: more than one YAML document", name);
 	yaml_document_delete(&extra);
 	yaml_parser_delete(&parser);
+}
+
+/* Every sequence's items, then every mapping's pairs, in node order. */
+static void
+put_items_and_pairs(yaml_document_t *doc, int i)
+{
+	yaml_node_t *n;
+	size_t n_items = 0, n_pairs = 0;
 
 	printf("static const yaml_node_item_t items_%d[] = { 0", i);
-	for (n = doc.nodes.start; n < doc.nodes.top; n++) {
+	for (n = doc->nodes.start; n < doc->nodes.top; n++) {
 		yaml_node_item_t *it;
 
 		if (n->type != YAML_SEQUENCE_NODE)
@@ -139,7 +145,7 @@ put_document(const char *name, int i, const char *text, size_t len)
 			printf(",%s%d", n_items % 16 ? " " : "\n", *it);
 	}
 	printf(" };\nstatic const yaml_node_pair_t pairs_%d[] = { { 0, 0 }", i);
-	for (n = doc.nodes.start; n < doc.nodes.top; n++) {
+	for (n = doc->nodes.start; n < doc->nodes.top; n++) {
 		yaml_node_pair_t *pr;
 
 		if (n->type != YAML_MAPPING_NODE)
@@ -149,16 +155,28 @@ put_document(const char *name, int i, const char *text, size_t len)
 			printf(",%s{ %d, %d }", n_pairs % 8 ? " " : "\n",
 			    pr->key, pr->value);
 	}
-	printf(" };\nstatic const struct ydoc_pre_node nodes_%d[] = {", i);
-	n_items = n_pairs = 0;
-	for (n = doc.nodes.start; n < doc.nodes.top; n++) {
-		unsigned long tag = pool_add(&pl, n->tag,
+	printf(" };\n");
+}
+
+/*
+ * The nodes, each with its tag and scalar in the pool pl, and its items or
+ * pairs as a 1-based range of the arrays put_items_and_pairs wrote.
+ */
+static void
+put_nodes(const char *name, yaml_document_t *doc, int i, struct pool *pl)
+{
+	yaml_node_t *n;
+	size_t n_items = 0, n_pairs = 0;
+
+	printf("static const struct ydoc_pre_node nodes_%d[] = {", i);
+	for (n = doc->nodes.start; n < doc->nodes.top; n++) {
+		unsigned long tag = pool_add(pl, n->tag,
 		    n->tag ? strlen((const char *)n->tag) : 0);
 		unsigned long a = 0, b = 0, style = 0;
 
 		switch (n->type) {
 		case YAML_SCALAR_NODE:
-			a = pool_add(&pl, n->data.scalar.value,
+			a = pool_add(pl, n->data.scalar.value,
 			    n->data.scalar.length);
 			b = (unsigned long)n->data.scalar.length;
 			style = (unsigned long)n->data.scalar.style;
@@ -188,6 +206,18 @@ put_document(const char *name, int i, const char *text, size_t len)
 		printf(" } },");
 	}
 	printf("\n{ 0, 0, 0, 0, 0, { { 0, 0, 0 }, { 0, 0, 0 } } } };\n");
+}
+
+/* One document's nodes, items, pairs and pool, as doc_I. */
+static void
+put_document(const char *name, int i, const char *text, size_t len)
+{
+	yaml_document_t doc;
+	struct pool pl = { NULL, 0, 0 };
+
+	load_document(name, text, len, &doc);
+	put_items_and_pairs(&doc, i);
+	put_nodes(name, &doc, i, &pl);
 	put_bytes("char", "pool", i, pl.p ? pl.p : (const unsigned char *)"",
 	    pl.n);
 	printf("static const struct ydoc_pre doc_%d = { nodes_%d, %zu, "

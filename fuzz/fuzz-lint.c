@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "target/captable.h"
@@ -33,6 +34,7 @@ setup(void)
 		__builtin_trap();
 	captable_probe(&table, NULL);
 	policy_init(&pol);
+	atexit(lint_cleanup);	/* the caches lint_buffer fills */
 }
 
 int

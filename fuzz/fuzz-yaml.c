@@ -55,6 +55,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct lint_result res;
 	size_t i;
 
+	if (base.n == 0)
+		atexit(lint_cleanup);	/* the caches lint_buffer fills */
 	if (base.n == 0 && catalog_load_builtin(&base, &err) < 0)
 		__builtin_trap();
 	cat.n = base.n;

@@ -14,6 +14,7 @@
 
 #include "checks/checks.h"
 #include "base/guard.h"
+#include "data/builtin.h"
 #include "lint.h"
 
 /* One file going through the pipeline: what its stages share. */
@@ -214,4 +215,12 @@ lint_result_free(struct lint_result *res)
 	diag_list_free(&res->diags);
 	free(res->path);
 	memset(res, 0, sizeof *res);
+}
+
+void
+lint_cleanup(void)
+{
+	names_db_cleanup();
+	check_security_cleanup();
+	builtin_names_cleanup();
 }

@@ -59,7 +59,16 @@ int lint_file(const char *path, const struct lint_options *o,
 void lint_buffer(const char *name, const void *data, uint64_t size,
     const struct lint_options *o, struct lint_result *res);
 
-/* lint_result_free: release what res holds, and zero it. */
+/* lint_result_free: release all res owns (the file closed); res is zeroed. */
 void lint_result_free(struct lint_result *res);
+
+/*
+ * lint_cleanup: free the process-wide caches the library fills on first
+ * use (the name maps, the S001 patterns, the lists of built-in names), for
+ * a long-running caller at its end, or a test or fuzzer; they are built
+ * again if needed. Call it when no thread is linting and no pointer they
+ * handed out is in use.
+ */
+void lint_cleanup(void);
 
 #endif

@@ -20,7 +20,11 @@
 #include "golden.h"
 #include "ggufw.h"
 #include "facts/names.h"
+#include "lint.h"
 #include "testutil.h"
+
+/* The caches a lint fills are freed after every test (lint_cleanup). */
+TestSuite(names, .fini = lint_cleanup);
 
 static void
 set_unmapped(struct tiny *t)
@@ -268,6 +272,152 @@ Test(names, broken_map_is_an_operational_error)
 	rmdir(sub);
 	free(sub);
 	rmdir(dir);
+}
+
+/* ---- the architectures: arch.c's table and the maps agree ------------- */
+
+/*
+ * arch.c's table is the one list of architectures: every name a built-in
+ * map gives is in it and marked mapped, and every entry marked mapped has
+ * a map. names_db_check_archs says so; the loops say which.
+ */
+Test(names, architecture_table_and_maps_agree)
+{
+	const struct arch_info *a;
+	struct names_db db;
+	struct gl_error err;
+	size_t i, j, n_mapped = 0, n_named = 0;
+
+	cr_assert(names_db_load(&db, &err) == 0, "%s", err.msg);
+	cr_expect(names_db_check_archs(&db, &err) == 0, "%s", err.msg);
+	for (i = 0; (a = arch_at(i)) != NULL; i++) {
+		cr_expect(arch_find(a->name) == a, "%s twice", a->name);
+		cr_expect_eq(names_db_find(&db, a->name) != NULL, a->mapped,
+		    "%s: mapped is %d in arch.c", a->name, a->mapped);
+		n_mapped += a->mapped;
+	}
+	for (i = 0; i < db.n; i++) {
+		for (j = 0; j < db.maps[i].n_archs; j++) {
+			a = arch_find(db.maps[i].archs[j]);
+			cr_expect(a != NULL && a->mapped, "%s: %s",
+			    db.maps[i].origin, db.maps[i].archs[j]);
+		}
+		n_named += db.maps[i].n_archs;
+	}
+	cr_expect_eq(n_mapped, n_named);
+	cr_expect_geq(db.n, 14);
+	names_db_free(&db);
+	cr_assert(arch_find("clip") == NULL);
+}
+
+/*
+ * names_db_load and names_db_check_archs with the map file NAME replaced by
+ * text: the error of the check ("" when it passes).
+ */
+static const char *
+load_with_map(const char *name, const char *text)
+{
+	static struct gl_error err;
+	char dir[] = "/tmp/gguflint-names-XXXXXX", *sub, *file;
+	struct names_db db;
+	FILE *fp;
+
+	err.msg[0] = '\0';
+	cr_assert(mkdtemp(dir) != NULL);
+	sub = xasprintf("%s/rules", dir);
+	mkdir(sub, 0777);
+	free(sub);
+	sub = xasprintf("%s/rules/arch", dir);
+	mkdir(sub, 0777);
+	file = xasprintf("%s/%s", sub, name);
+	fp = fopen(file, "w");
+	fputs(text, fp);
+	fclose(fp);
+	setenv("GGUFLINT_DATADIR", dir, 1);
+	cr_assert(names_db_load(&db, &err) == 0, "%s", err.msg);
+	if (names_db_check_archs(&db, &err) == 0)
+		err.msg[0] = '\0';
+	names_db_free(&db);
+	unsetenv("GGUFLINT_DATADIR");
+	unlink(file);
+	rmdir(sub);
+	free(sub);
+	free(file);
+	sub = xasprintf("%s/rules", dir);
+	rmdir(sub);
+	free(sub);
+	rmdir(dir);
+	return err.msg;
+}
+
+/*
+ * A drift between the maps and arch.c's table is found (a map in the data
+ * directory still loads: it is data, and it may name what it likes).
+ */
+Test(names, map_and_table_drift_is_an_error)
+{
+	const char *msg;
+
+	msg = load_with_map("gpt2.yaml", "architectures: [gpt2, gpt9]\n"
+	    "tensors: []\n");
+	cr_expect(strstr(msg, "gpt2.yaml: architecture 'gpt9' is not one "
+	    "gguflint knows (add it to the table in src/facts/arch.c)") !=
+	    NULL, "%s", msg);
+	msg = load_with_map("gpt2.yaml", "architectures: [gpt2, phi2]\n"
+	    "tensors: []\n");
+	cr_expect(strstr(msg, "gpt2.yaml: architecture 'phi2' has no name "
+	    "map in the table of src/facts/arch.c") != NULL, "%s", msg);
+	msg = load_with_map("llama.yaml", "architectures: [llama, mistral]\n"
+	    "tensors: []\n");
+	cr_expect_str_eq(msg, "architecture 'llama-embed' has a name map by "
+	    "the table of src/facts/arch.c, and no map of rules/arch/ names "
+	    "it");
+	msg = load_with_map("gpt2.yaml", "architectures: [gpt2]\n"
+	    "tensors: []\n");
+	cr_expect_str_eq(msg, "");
+}
+
+/* The built-in map files, in the order of Makefile.am's arch_files. */
+Test(names, builtin_next_walks_one_folder_in_order)
+{
+	const char *name;
+	size_t pos = 0, n = 0, i, last = 0;
+
+	while ((name = builtin_next("rules/arch", &pos)) != NULL) {
+		cr_assert(strncmp(name, "rules/arch/", 11) == 0, "%s", name);
+		cr_assert(name == builtin_files[pos - 1].name, "%s", name);
+		cr_assert(n == 0 || pos - 1 > last, "%s", name);
+		last = pos - 1;
+		n++;
+	}
+	for (i = 0; i < builtin_n_files; i++)
+		n -= strncmp(builtin_files[i].name, "rules/arch/", 11) == 0;
+	cr_expect_eq(n, 0);
+	pos = 0;
+	cr_expect_str_eq(builtin_next("rules", &pos), "rules/F-file.yaml");
+	while ((name = builtin_next("rules", &pos)) != NULL)
+		cr_expect(strchr(name + 6, '/') == NULL, "%s", name);
+	cr_expect_eq(pos, builtin_n_files);
+}
+
+/* The process-wide copy: one per process, freed, and loaded again. */
+Test(names, shared_database_is_freed_and_reloaded)
+{
+	const struct names_db *a, *b;
+	struct gl_error err;
+	size_t n;
+
+	cr_assert(names_db_get(&a, &err) == 0, "%s", err.msg);
+	cr_assert(names_db_get(&b, &err) == 0 && a == b);
+	n = a->n;
+	cr_assert_gt(n, 0);
+	names_db_cleanup();
+	cr_assert_eq(a->n, 0);		/* the same storage, emptied */
+	cr_assert(names_db_get(&b, &err) == 0, "%s", err.msg);
+	cr_assert_eq(b->n, n);
+	cr_assert(names_db_find(b, "llama") != NULL);
+	lint_cleanup();
+	lint_cleanup();			/* twice is harmless */
 }
 
 /* ---- models of each mapped architecture ---------------------------------- */

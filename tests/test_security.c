@@ -14,6 +14,7 @@
 
 #include "golden.h"
 #include "ggufw.h"
+#include "lint.h"
 #include "testutil.h"
 
 static const char injection[] =
@@ -265,6 +266,27 @@ Test(security, each_escape_construct_is_found)
 			    attacks[i].quoted) != NULL, "%s: %s",
 			    attacks[i].tpl, test_find(&t, "S001")->message);
 		test_lint_free(&t);
+	}
+}
+
+/* The patterns are freed by lint_cleanup and compiled again when needed. */
+Test(security, patterns_survive_cleanup)
+{
+	static const char tpl[] = "{{ ''.__class__ }}";
+	char first[512];
+	struct test_lint t;
+	int round;
+
+	for (round = 0; round < 2; round++) {
+		lint_template(&t, tpl, NULL);
+		cr_assert(test_count(&t, "S001") == 1, "%s", test_codes(&t));
+		if (round == 0)
+			snprintf(first, sizeof first, "%s",
+			    test_find(&t, "S001")->message);
+		else
+			cr_expect_str_eq(test_find(&t, "S001")->message, first);
+		test_lint_free(&t);
+		lint_cleanup();
 	}
 }
 

@@ -19,6 +19,7 @@
 #include <assert.h>
 #include <inttypes.h>
 #include <pcre2.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,25 +59,48 @@ static const struct {
 #define N_ESCAPES (sizeof sandbox_escapes / sizeof sandbox_escapes[0])
 #define TEMPLATE_FINDINGS 3	/* quoted per template */
 
-/* The compiled patterns, once per process (fixed text: failure is a bug). */
+/*
+ * The compiled patterns, once per process (fixed text: failure is a bug),
+ * until check_security_cleanup(). The lock makes the first use safe from
+ * several threads; matching with a compiled pattern needs no lock.
+ */
+static pcre2_code *escape_re[N_ESCAPES];
+static bool escape_compiled;
+static pthread_mutex_t escape_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static pcre2_code **
 escape_patterns(void)
 {
-	static pcre2_code *re[N_ESCAPES];
 	PCRE2_SIZE off;
 	size_t i;
 	int code;
 
-	if (re[0] != NULL)
-		return re;
-	for (i = 0; i < N_ESCAPES; i++) {
-		re[i] = pcre2_compile((PCRE2_SPTR)sandbox_escapes[i].pattern,
+	pthread_mutex_lock(&escape_lock);
+	for (i = 0; !escape_compiled && i < N_ESCAPES; i++) {
+		escape_re[i] = pcre2_compile(
+		    (PCRE2_SPTR)sandbox_escapes[i].pattern,
 		    PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
-		assert(re[i] != NULL);
-		if (re[i] == NULL)
+		assert(escape_re[i] != NULL);
+		if (escape_re[i] == NULL)
 			abort();
 	}
-	return re;
+	escape_compiled = true;
+	pthread_mutex_unlock(&escape_lock);
+	return escape_re;
+}
+
+void
+check_security_cleanup(void)
+{
+	size_t i;
+
+	pthread_mutex_lock(&escape_lock);
+	for (i = 0; i < N_ESCAPES; i++) {
+		pcre2_code_free(escape_re[i]);
+		escape_re[i] = NULL;
+	}
+	escape_compiled = false;
+	pthread_mutex_unlock(&escape_lock);
 }
 
 struct tpl_scan {

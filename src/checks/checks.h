@@ -84,4 +84,11 @@ void check_names(const struct check_ctx *ctx, struct diag_list *dl);
  */
 void check_security(const struct check_ctx *ctx, struct diag_list *dl);
 
+/*
+ * check_security_cleanup: free the S001 patterns check_security compiles
+ * on first use (for a long-running caller, at its end; they are compiled
+ * again when needed). No thread may be running check_security.
+ */
+void check_security_cleanup(void);
+
 #endif

@@ -173,6 +173,7 @@ session_free(struct session *s)
 	config_free(&s->cfg);
 	policy_free(&s->policy);
 	catalog_free(&s->cat);
+	lint_cleanup();
 }
 
 /* --statistics: one line per rule found, most frequent first. */

@@ -4,6 +4,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,39 +92,93 @@ datafile_free(struct datafile *df)
 	df->len = 0;
 }
 
+/* Whether the built-in file f is DIR/NAME.yaml (d: DIR's length). */
+static bool
+in_dir(const char *f, const char *dir, size_t d)
+{
+	size_t len = strlen(f);
+
+	return strncmp(f, dir, d) == 0 && f[d] == '/' && len > d + 6 &&
+	    strchr(f + d + 1, '/') == NULL &&
+	    strcmp(f + len - 5, ".yaml") == 0;
+}
+
+const char *
+builtin_next(const char *dir, size_t *pos)
+{
+	size_t d = strlen(dir);
+
+	for (; *pos < builtin_n_files; (*pos)++)
+		if (in_dir(builtin_files[*pos].name, dir, d))
+			return builtin_files[(*pos)++].name;
+	return NULL;
+}
+
 static int
 cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* The lists builtin_names made, one per directory asked for. */
+static struct dir_names {
+	char *dir;
+	const char **names;
+} *cache;
+static size_t cache_n;
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The sorted NAMEs of DIR/NAME.yaml, newly allocated. */
+static const char **
+list_names(const char *dir)
+{
+	size_t d = strlen(dir), i, n = 0;
+	const char **names = xcalloc(builtin_n_files + 1, sizeof *names);
+
+	for (i = 0; i < builtin_n_files; i++) {
+		const char *f = builtin_files[i].name;
+
+		if (in_dir(f, dir, d))
+			names[n++] = xstrndup(f + d + 1, strlen(f) - d - 6);
+	}
+	qsort(names, n, sizeof *names, cmp_str);
+	return names;
+}
+
 const char *const *
 builtin_names(const char *dir)
 {
-	static struct {
-		const char *dir;
-		const char **names;
-	} cache[8];
-	size_t d = strlen(dir), i, c, n = 0;
-	const char **names;
+	const char **names = NULL;
+	size_t c;
 
-	for (c = 0; c < 8 && cache[c].dir != NULL; c++)
+	pthread_mutex_lock(&cache_lock);
+	for (c = 0; c < cache_n && names == NULL; c++)
 		if (strcmp(cache[c].dir, dir) == 0)
-			return cache[c].names;
-	names = xcalloc(builtin_n_files + 1, sizeof *names);
-	for (i = 0; i < builtin_n_files; i++) {
-		const char *f = builtin_files[i].name;
-		size_t len = strlen(f);
-
-		if (strncmp(f, dir, d) == 0 && f[d] == '/' &&
-		    len > d + 6 && strchr(f + d + 1, '/') == NULL &&
-		    strcmp(f + len - 5, ".yaml") == 0)
-			names[n++] = xstrndup(f + d + 1, len - d - 6);
+			names = cache[c].names;
+	if (names == NULL) {
+		names = list_names(dir);
+		cache = xreallocarray(cache, cache_n + 1, sizeof *cache);
+		cache[cache_n].dir = xstrdup(dir);
+		cache[cache_n++].names = names;
 	}
-	qsort(names, n, sizeof *names, cmp_str);
-	if (c < 8) {
-		cache[c].dir = dir;
-		cache[c].names = names;
-	}
+	pthread_mutex_unlock(&cache_lock);
 	return names;
+}
+
+void
+builtin_names_cleanup(void)
+{
+	size_t c, i;
+
+	pthread_mutex_lock(&cache_lock);
+	for (c = 0; c < cache_n; c++) {
+		for (i = 0; cache[c].names[i] != NULL; i++)
+			free((char *)cache[c].names[i]);
+		free(cache[c].names);
+		free(cache[c].dir);
+	}
+	free(cache);
+	cache = NULL;
+	cache_n = 0;
+	pthread_mutex_unlock(&cache_lock);
 }

@@ -14,12 +14,18 @@
 struct ydoc_pre;
 
 struct builtin_file {
-	const char *name;	/* path relative to the data dir, e.g. "rules/F-file.yaml" */
-	const char *data;	/* NUL-terminated contents */
+	const char *name;		/* relative to the data directory,
+					   e.g. "rules/F-file.yaml" */
+	const char *data;		/* NUL-terminated contents */
 	size_t len;
-	const struct ydoc_pre *doc;	/* its YAML document, parsed at build time */
+	const struct ydoc_pre *doc;	/* its YAML document, parsed at
+					   build time */
 };
 
+/*
+ * The built-in files (generated from Makefile.am's data_files, in its
+ * order; builtin_n_files of them, then an entry of zeros).
+ */
 extern const struct builtin_file builtin_files[];
 extern const size_t builtin_n_files;
 
@@ -41,13 +47,32 @@ struct datafile {
  * neither on disk nor built in, or cannot be read.
  */
 int datafile_load(const char *name, struct datafile *out, struct gl_error *err);
+
+/* datafile_free: release what datafile_load filled in; df is left empty. */
 void datafile_free(struct datafile *df);
 
 /*
+ * builtin_next: walk the built-in files DIR/NAME.yaml (directly in DIR, not
+ * in a folder of it) in the order of Makefile.am's data_files. Start with
+ * *pos = 0; each call returns the next one's name ("rules/F-file.yaml",
+ * static storage) and advances *pos, or returns NULL at the end. Allocates
+ * nothing, keeps no state: safe from any thread.
+ */
+const char *builtin_next(const char *dir, size_t *pos);
+
+/*
  * builtin_names: the NAMEs of the built-in files DIR/NAME.yaml, sorted and
- * NULL-terminated (static storage, built once per directory).
+ * NULL-terminated. Built on the first call for a DIR and kept (safe from
+ * several threads): the same pointer is returned until builtin_names_cleanup().
  */
 const char *const *builtin_names(const char *dir);
+
+/*
+ * builtin_names_cleanup: free every list builtin_names made (for a
+ * long-running caller, at its end). A later builtin_names() builds them
+ * again. No list it returned may be in use, in any thread.
+ */
+void builtin_names_cleanup(void);
 
 /*
  * read_whole_file: read a (small, configuration) file into memory with a

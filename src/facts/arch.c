@@ -1,7 +1,8 @@
 /*
- * arch.c - reading the architecture and its geometry from the metadata
- * (see arch.h). Key names and defaults follow llama.cpp's load_hparams
- * (memory-and-kv.md §1, §5-§7; gguf-format.md §6.3).
+ * arch.c - the table of architectures gguflint knows, and reading a file's
+ * architecture and geometry from its metadata (see arch.h). Key names and
+ * defaults follow llama.cpp's load_hparams (memory-and-kv.md §1, §5-§7;
+ * gguf-format.md §6.3).
  */
 #include "config.h"
 
@@ -12,39 +13,67 @@
 
 #include "facts/arch.h"
 
-enum arch_kind {
-	KIND_ATTN = 0,		/* standard attention, no SWA */
-	KIND_GEMMA2,		/* SWA always: window 4096, pattern 2 */
-	KIND_GEMMA3,		/* SWA when sliding_window > 0: pattern 6 */
-	KIND_PHI3,		/* sliding_window read, SWA disabled */
-	KIND_DEEPSEEK2,		/* MLA when both *_mla keys are set */
-	KIND_MAMBA,		/* recurrent state */
-	KIND_ENCODER		/* no cache */
+/*
+ * The architectures gguflint knows (see arch.h): their memory model, and
+ * whether a name map of rules/arch/ names them. An architecture not here is
+ * planned as standard attention, like an ARCH_KIND_UNPLANNED one.
+ */
+static const struct arch_info arch_table[] = {
+	{ "llama", ARCH_KIND_ATTN, true },
+	{ "llama-embed", ARCH_KIND_UNPLANNED, true },
+	{ "mistral", ARCH_KIND_ATTN, true },
+	{ "qwen2", ARCH_KIND_ATTN, true },
+	{ "qwen2moe", ARCH_KIND_ATTN, true },
+	{ "qwen3", ARCH_KIND_ATTN, true },
+	{ "qwen3moe", ARCH_KIND_ATTN, true },
+	{ "phi2", ARCH_KIND_ATTN, false },
+	{ "phi3", ARCH_KIND_PHI3, true },
+	{ "gemma", ARCH_KIND_ATTN, true },
+	{ "gemma2", ARCH_KIND_GEMMA2, true },
+	{ "gemma3", ARCH_KIND_GEMMA3, true },
+	{ "deepseek", ARCH_KIND_ATTN, false },
+	{ "deepseek2", ARCH_KIND_DEEPSEEK2, true },
+	{ "falcon", ARCH_KIND_ATTN, true },
+	{ "gpt2", ARCH_KIND_ATTN, true },
+	{ "gptneox", ARCH_KIND_ATTN, false },
+	{ "mpt", ARCH_KIND_ATTN, false },
+	{ "starcoder", ARCH_KIND_ATTN, false },
+	{ "starcoder2", ARCH_KIND_ATTN, false },
+	{ "stablelm", ARCH_KIND_ATTN, false },
+	{ "baichuan", ARCH_KIND_ATTN, false },
+	{ "internlm2", ARCH_KIND_ATTN, false },
+	{ "granite", ARCH_KIND_ATTN, false },
+	{ "granitemoe", ARCH_KIND_ATTN, false },
+	{ "command-r", ARCH_KIND_ATTN, false },
+	{ "olmo", ARCH_KIND_ATTN, false },
+	{ "olmo2", ARCH_KIND_ATTN, false },
+	{ "bitnet", ARCH_KIND_ATTN, false },
+	{ "exaone", ARCH_KIND_ATTN, false },
+	{ "mamba", ARCH_KIND_MAMBA, true },
+	{ "bert", ARCH_KIND_ENCODER, true },
+	{ "nomic-bert", ARCH_KIND_ENCODER, false },
+	{ "jina-bert-v2", ARCH_KIND_ENCODER, false },
+	{ "t5encoder", ARCH_KIND_ENCODER, false },
 };
 
-static const struct {
-	const char *name;
-	enum arch_kind kind;
-} arch_table[] = {
-	{ "llama", KIND_ATTN }, { "mistral", KIND_ATTN },
-	{ "qwen2", KIND_ATTN }, { "qwen2moe", KIND_ATTN },
-	{ "qwen3", KIND_ATTN }, { "qwen3moe", KIND_ATTN },
-	{ "phi2", KIND_ATTN }, { "phi3", KIND_PHI3 },
-	{ "gemma", KIND_ATTN }, { "gemma2", KIND_GEMMA2 },
-	{ "gemma3", KIND_GEMMA3 },
-	{ "deepseek", KIND_ATTN }, { "deepseek2", KIND_DEEPSEEK2 },
-	{ "falcon", KIND_ATTN }, { "gpt2", KIND_ATTN },
-	{ "gptneox", KIND_ATTN }, { "mpt", KIND_ATTN },
-	{ "starcoder", KIND_ATTN }, { "starcoder2", KIND_ATTN },
-	{ "stablelm", KIND_ATTN }, { "baichuan", KIND_ATTN },
-	{ "internlm2", KIND_ATTN }, { "granite", KIND_ATTN },
-	{ "granitemoe", KIND_ATTN }, { "command-r", KIND_ATTN },
-	{ "olmo", KIND_ATTN }, { "olmo2", KIND_ATTN },
-	{ "bitnet", KIND_ATTN }, { "exaone", KIND_ATTN },
-	{ "mamba", KIND_MAMBA },
-	{ "bert", KIND_ENCODER }, { "nomic-bert", KIND_ENCODER },
-	{ "jina-bert-v2", KIND_ENCODER }, { "t5encoder", KIND_ENCODER },
-};
+#define ARCH_N (sizeof arch_table / sizeof arch_table[0])
+
+const struct arch_info *
+arch_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARCH_N; i++)
+		if (strcmp(arch_table[i].name, name) == 0)
+			return &arch_table[i];
+	return NULL;
+}
+
+const struct arch_info *
+arch_at(size_t i)
+{
+	return i < ARCH_N ? &arch_table[i] : NULL;
+}
 
 struct rd {
 	const struct gguf_file *f;
@@ -178,15 +207,10 @@ geom_layers(struct rd *r, const char *suffix, uint32_t *v, uint32_t def)
 static enum arch_kind
 lookup_kind(struct model_geom *g)
 {
-	size_t i;
+	const struct arch_info *a = arch_find(g->arch);
 
-	for (i = 0; i < sizeof arch_table / sizeof arch_table[0]; i++) {
-		if (strcmp(arch_table[i].name, g->arch) == 0) {
-			g->known = true;
-			return arch_table[i].kind;
-		}
-	}
-	return KIND_ATTN;
+	g->known = a != NULL && a->kind != ARCH_KIND_UNPLANNED;
+	return g->known ? a->kind : ARCH_KIND_ATTN;
 }
 
 static bool
@@ -305,18 +329,19 @@ read_swa(struct rd *r, enum arch_kind kind)
 {
 	struct model_geom *g = r->g;
 	const struct gguf_kv *pk;
-	uint32_t window = 0, pattern = kind == KIND_GEMMA2 ? 2 : 6, il;
+	uint32_t window = 0, pattern = kind == ARCH_KIND_GEMMA2 ? 2 : 6, il;
 	bool have = geom_u32(r, "attention.sliding_window", &window);
 
-	if (kind == KIND_PHI3)
-		return;		/* llama.cpp reads the window, then disables SWA */
-	if (kind == KIND_ATTN) {
+	/* phi3: llama.cpp reads the window, then disables SWA. */
+	if (kind == ARCH_KIND_PHI3)
+		return;
+	if (kind == ARCH_KIND_ATTN) {
 		if (have && window > 0 && !g->known)
 			missing(g, "the sliding-window layout of '%s'",
 			    g->arch);
 		return;
 	}
-	if (kind == KIND_GEMMA2 && !have)
+	if (kind == ARCH_KIND_GEMMA2 && !have)
 		window = 4096;
 	if (window == 0)
 		return;		/* gemma3 without a window: no SWA */
@@ -401,18 +426,18 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 		missing(g, "%s.context_length", g->arch);
 	read_vocab(&r);
 	switch (kind) {
-	case KIND_ENCODER:
+	case ARCH_KIND_ENCODER:
 		g->memory = ARCH_MEM_NONE;
 		geom_layers(&r, "attention.head_count", g->n_head, 0);
 		g->plannable = true;
 		break;
-	case KIND_MAMBA:
+	case ARCH_KIND_MAMBA:
 		g->memory = ARCH_MEM_RECURRENT;
 		g->plannable = read_ssm(&r);
 		return;		/* no attention, no FFN keys */
 	default:
 		g->plannable = read_attention(&r);
-		if (kind == KIND_DEEPSEEK2)
+		if (kind == ARCH_KIND_DEEPSEEK2)
 			read_mla(&r);
 		read_swa(&r, kind);
 		break;

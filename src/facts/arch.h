@@ -1,14 +1,16 @@
 /*
- * arch.h - model facts: the architecture and its geometry, read from the
- * metadata, as the memory plan needs them. Integer keys are read whatever
- * integer type they are stored in; a type llama.cpp would refuse is its own
- * diagnostic (M002). What the planner cannot know is listed in missing[],
- * so that the plan says "incomplete" instead of passing silently.
+ * arch.h - model facts: the architectures gguflint knows, and the
+ * architecture and geometry of one file, read from the metadata, as the
+ * memory plan needs them. Integer keys are read whatever integer type they
+ * are stored in; a type llama.cpp would refuse is its own diagnostic (M002).
+ * What the planner cannot know is listed in missing[], so that the plan
+ * says "incomplete" instead of passing silently.
  */
 #ifndef GGUFLINT_ARCH_H
 #define GGUFLINT_ARCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "findings/diag.h"
@@ -23,10 +25,47 @@ enum arch_memory {
 	ARCH_MEM_NONE		/* encoder-only: no cache */
 };
 
+/* How the plan sizes an architecture's memory (arch_read below). */
+enum arch_kind {
+	ARCH_KIND_ATTN = 0,	/* standard attention, no SWA */
+	ARCH_KIND_GEMMA2,	/* SWA always: window 4096, pattern 2 */
+	ARCH_KIND_GEMMA3,	/* SWA when sliding_window > 0: pattern 6 */
+	ARCH_KIND_PHI3,		/* sliding_window read, SWA disabled */
+	ARCH_KIND_DEEPSEEK2,	/* MLA when both *_mla keys are set */
+	ARCH_KIND_MAMBA,	/* recurrent state */
+	ARCH_KIND_ENCODER,	/* no cache */
+	ARCH_KIND_UNPLANNED	/* no memory model: planned as standard
+				   attention, and the plan says so (P005) */
+};
+
+/*
+ * One architecture gguflint knows, by its general.architecture value. The
+ * table of them in arch.c is the one list: the built-in name maps of
+ * rules/arch/ may name only these, and must name every one whose entry is
+ * mapped (names_db_check_archs says whether they do; a test runs it).
+ */
+struct arch_info {
+	const char *name;
+	enum arch_kind kind;
+	bool mapped;		/* a name map of rules/arch/ names it */
+};
+
+/*
+ * arch_find: the entry of the architecture called name, or NULL when
+ * gguflint does not know it. The entry is static (never freed).
+ */
+const struct arch_info *arch_find(const char *name);
+
+/*
+ * arch_at: the entry at index i of the table (from 0), or NULL past its
+ * end: for walking the list. Static storage.
+ */
+const struct arch_info *arch_at(size_t i);
+
 struct model_geom {
 	char arch[64];			/* general.architecture, truncated */
 	bool has_arch;
-	bool known;			/* in gguflint's table */
+	bool known;			/* a memory model in arch.c's table */
 	enum arch_memory memory;
 	uint32_t n_layer;		/* block_count, all layers */
 	uint32_t n_layer_nextn;		/* MTP layers at the end */

@@ -1,6 +1,8 @@
 /*
  * names.h - architecture knowledge: the name maps of rules/arch/ (one
- * YAML file per architecture family).
+ * YAML file per architecture family). names-expr.c holds the expression
+ * language, names-map.c reads one map document, names-db.c loads them all
+ * (and keeps the process-wide copy), names.c applies them to a file.
  *
  * A name map says, for one architecture and its aliases, which metadata keys
  * llama.cpp requires (and in which type), and which tensors it loads: each a
@@ -14,7 +16,7 @@
  *
  * The expression language: integers, names, parentheses, + - * / %,
  * == != < <= > >=, && || !, and a ?? b (a when a is known, else b). A name
- * is a built-in geometry value (see names_builtin_doc in names.c) or, failing
+ * is a built-in geometry value (see nx_builtins in names-expr.c) or, failing
  * that, the integer metadata key ARCH.NAME (general.* and tokenizer.* are
  * absolute). A value that cannot be known (a key the file lacks, a division
  * by zero) is unknown, and so is anything computed from it: an unknown
@@ -77,43 +79,71 @@ struct names_db {
 	void *md;			/* pcre2_match_data shared by matches */
 };
 
-/* The map files compiled in (and installed), in load order. */
-extern const char *const names_map_files[];
+/* ---- one map document (names-map.c) ---- */
 
 /*
  * names_map_parse: parse one map document (text of length len, named origin
- * in messages) into m, compiling its patterns. Returns 0, or -1 with err at
+ * in messages) into m, compiling its patterns. Any architecture names are
+ * accepted (see names_db_check_archs). Returns 0, or -1 with err at
  * FILE:LINE:COL (for a bad pattern, with PCRE2's message and offset).
  * Release m with names_map_free() in both cases.
  */
 int names_map_parse(struct names_map *m, const char *origin, const char *text,
     size_t len, struct gl_error *err);
+
+/* names_map_free: release all m owns (patterns, trees, texts); m is zeroed. */
 void names_map_free(struct names_map *m);
 
+/* ---- the database (names-db.c) ---- */
+
 /*
- * names_db_load: load every file of names_map_files. An architecture named
- * by two maps is an error. Returns 0 or -1 with err set; release db with
- * names_db_free() in both cases.
+ * names_db_load: load every map file rules/arch/NAME.yaml built in
+ * (Makefile.am's arch_files, in its order; each may be overridden from the
+ * data directory). An architecture named by two maps is an error. Returns
+ * 0 or -1 with err set; release db with names_db_free() in both cases.
  */
 int names_db_load(struct names_db *db, struct gl_error *err);
+
+/*
+ * names_db_check_archs: whether db agrees with arch.h's table, the one list
+ * of architectures: each name a map gives is in it and marked mapped, and
+ * each entry marked mapped is named by a map. Returns 0, or -1 with err
+ * naming the first drift. The tests run it on the built-in maps; a load
+ * does not (a map in the data directory may name what it likes).
+ */
+int names_db_check_archs(const struct names_db *db, struct gl_error *err);
+
+/* names_db_free: release the maps and the match data; db is zeroed. */
 void names_db_free(struct names_db *db);
 
 /*
- * names_db_get: the process-wide database, loaded on first use and kept
- * until exit. Returns 0 and *out, or -1 with err (every call, once a load
- * failed).
+ * names_db_get: the process-wide database, loaded on the first call (under
+ * a lock: any thread may call it) and kept until names_db_cleanup().
+ * Returns 0 and *out (owned by this module), or -1 with err (every call,
+ * once a load failed, until names_db_cleanup()).
  */
 int names_db_get(const struct names_db **out, struct gl_error *err);
+
+/*
+ * names_db_cleanup: free the process-wide database (for a long-running
+ * caller, at its end); the next names_db_get() loads it again. No thread
+ * may be using a database names_db_get() returned.
+ */
+void names_db_cleanup(void);
 
 /* names_db_find: the map of architecture arch, or NULL. */
 const struct names_map *names_db_find(const struct names_db *db,
     const char *arch);
+
+/* ---- applying the maps to a file (names.c) ---- */
 
 /*
  * names_match: which tensor of map m the name is: its index and, for a
  * per-layer tensor, the block index in *layer (else -1). Returns -1 when no
  * pattern matches (an index with leading zeros does not match: llama.cpp
  * would never look for it). A layer above INT64_MAX reads as INT64_MAX.
+ * It uses db's one match data: two threads must not match with the same
+ * db at once.
  */
 long names_match(const struct names_db *db, const struct names_map *m,
     struct gguf_str name, int64_t *layer);
@@ -144,6 +174,8 @@ enum names_kind names_classify(const struct names_db *db,
  */
 void names_split(const struct gguf_file *f, int64_t *no, int64_t *count);
 
+/* ---- expressions (names-expr.c) ---- */
+
 /* The context an expression is evaluated in. */
 struct names_env {
 	const struct gguf_file *file;
@@ -157,8 +189,25 @@ struct names_val {
 	bool known;
 };
 
+/*
+ * names_expr_parse: compile the expression text. Returns the tree (free it
+ * with names_expr_free()), or NULL with *what (static text) saying what was
+ * expected at byte offset *at.
+ */
+struct names_expr *names_expr_parse(const char *text, const char **what,
+    size_t *at);
+
+/* names_expr_free: free the tree e (NULL is nothing). */
+void names_expr_free(struct names_expr *e);
+
+/*
+ * names_eval: the value of e in env; unknown (known false) when a name it
+ * needs is, or an operation overflows or divides by zero (see above).
+ */
 struct names_val names_eval(const struct names_expr *e,
     const struct names_env *env);
+
+/* ---- what the rules read of a file (names.c) ---- */
 
 /*
  * names_key_int: the integer value of metadata key (any integer type, or

@@ -17,18 +17,6 @@
 #include "data/yamlutil.h"
 #include "checks/declrule.h"
 
-const char *const catalog_files[] = {
-	"rules/F-file.yaml",
-	"rules/M-metadata.yaml",
-	"rules/N-names.yaml",
-	"rules/P-plan.yaml",
-	"rules/W-forms.yaml",
-	"rules/K-kernels.yaml",
-	"rules/D-data.yaml",
-	"rules/S-security.yaml",
-	NULL
-};
-
 static const char *const rule_fields[] = {
 	"code", "slug", "family", "severity", "summary", "rationale", "fix"
 };
@@ -244,13 +232,14 @@ int
 catalog_load_builtin(struct catalog *cat, struct gl_error *err)
 {
 	struct datafile df;
-	size_t i;
+	const char *name;
+	size_t pos = 0;
 	int rc;
 
 	cat->rules = NULL;
 	cat->n = 0;
-	for (i = 0; catalog_files[i] != NULL; i++) {
-		if (datafile_load(catalog_files[i], &df, err) < 0)
+	while ((name = builtin_next("rules", &pos)) != NULL) {
+		if (datafile_load(name, &df, err) < 0)
 			return -1;
 		rc = catalog_add_yaml(cat, df.origin, df.data, df.len, err);
 		datafile_free(&df);

@@ -37,12 +37,11 @@ struct catalog {
 	size_t n;
 };
 
-/* The catalogue files compiled in (and installed), in load order. */
-extern const char *const catalog_files[];
-
 /*
- * catalog_load_builtin: load every file of catalog_files. Returns 0, or -1
- * with err naming file:line:col and what was expected.
+ * catalog_load_builtin: load the catalogue files, rules/NAME.yaml as built in
+ * (Makefile.am's data_files, in its order; each may be overridden from the
+ * data directory). Returns 0, or -1 with err naming file:line:col and what
+ * was expected; release cat with catalog_free() in both cases.
  */
 int catalog_load_builtin(struct catalog *cat, struct gl_error *err);
 
