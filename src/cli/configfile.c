@@ -418,7 +418,8 @@ config_load(const char *path, struct catalog *cat, struct policy *pol,
 
 	memset(cfg, 0, sizeof *cfg);
 	if (realpath(path, abs) == NULL)
-		return gl_error_set(err, "%s: %s", path, strerror(errno));
+		return gl_error_setk(err, GL_ERR_IO, "%s: %s", path,
+		    strerror(errno));
 	if ((slash = strrchr(abs, '/')) != NULL)
 		*slash = '\0';
 	if (read_whole_file(path, 1u << 20, &text, &len, err) < 0)
