@@ -51,6 +51,7 @@ analyse(void *arg)
 	ctx.table = o->table;
 	ctx.strict = o->strict;
 	ctx.deep = res->deep;
+	ctx.decls = o->decls;
 	if (names_db_get(&ctx.names, &err) < 0)
 		ctx.names = NULL;	/* lint_file reported it */
 	for (c = checks; c->run != NULL; c++) {

@@ -15,8 +15,12 @@
 #include "target/profile.h"
 #include "plan/resolve.h"
 
+struct declset;
+
 struct lint_options {
 	const struct catalog *cat;
+	const struct declset *decls;	/* rule files' matchers (their
+					 * entries in cat), or NULL */
 	const struct policy *policy;	/* NULL: keep every finding */
 	const struct profile *profile;	/* NULL: no plan */
 	const struct captable *table;	/* the profile's, probed */
@@ -51,6 +55,7 @@ int lint_file(const char *path, const struct lint_options *o,
 /* lint_buffer: the same for size bytes at data (fuzzing, tests). */
 void lint_buffer(const char *name, const void *data, uint64_t size,
     const struct lint_options *o, struct lint_result *res);
+/* lint_result_free: free what res holds (closing the file); res zeroed. */
 void lint_result_free(struct lint_result *res);
 
 #endif

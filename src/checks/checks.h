@@ -13,6 +13,8 @@
 #include "plan/plan.h"
 #include "target/profile.h"
 
+struct declset;
+
 /* Everything a check may read. */
 struct check_ctx {
 	const struct gguf_file *file;
@@ -24,6 +26,7 @@ struct check_ctx {
 	bool strict;
 	const struct deep_stats *deep;	/* --deep: one per tensor, or NULL */
 	const struct names_db *names;	/* the architecture name maps */
+	const struct declset *decls;	/* the declarative rules, or NULL */
 };
 
 struct check {

@@ -15,7 +15,6 @@
 #include "data/builtin.h"
 #include "findings/catalog.h"
 #include "data/yamlutil.h"
-#include "checks/declrule.h"
 
 const char *const catalog_files[] = {
 	"rules/F-file.yaml",
@@ -33,33 +32,6 @@ static const char *const rule_fields[] = {
 	"code", "slug", "family", "severity", "summary", "rationale", "fix"
 };
 #define N_RULE_FIELDS (sizeof rule_fields / sizeof rule_fields[0])
-
-const char *
-severity_name(enum severity s)
-{
-	switch (s) {
-	case SEV_ERROR:
-		return "error";
-	case SEV_WARNING:
-		return "warning";
-	default:
-		return "info";
-	}
-}
-
-int
-severity_parse(const char *s, enum severity *out)
-{
-	if (strcmp(s, "error") == 0)
-		*out = SEV_ERROR;
-	else if (strcmp(s, "warning") == 0)
-		*out = SEV_WARNING;
-	else if (strcmp(s, "info") == 0)
-		*out = SEV_INFO;
-	else
-		return -1;
-	return 0;
-}
 
 static int
 mark_error(struct gl_error *err, const char *origin, yaml_mark_t m,
@@ -193,7 +165,6 @@ rule_from_node(struct catalog *cat, yaml_document_t *doc, yaml_node_t *map,
 	r->rationale = xstrdup(val[5]);
 	r->fix = xstrdup(val[6]);
 	r->origin = xasprintf("%s:%zu", origin, map->start_mark.line + 1);
-	r->decl = NULL;
 	return 0;
 }
 
@@ -262,10 +233,6 @@ catalog_rule_free(struct rule *r)
 	free(r->rationale);
 	free(r->fix);
 	free(r->origin);
-	if (r->decl != NULL) {
-		declrule_free(r->decl);
-		free(r->decl);
-	}
 }
 
 void
