@@ -137,6 +137,7 @@ read_model(void *arg)
 	ctx.table = o->table;
 	ctx.strict = o->strict;
 	ctx.deep = res->deep;
+	ctx.decls = o->decls;
 	ctx.facts = complete && ctx.names != NULL ? &j->facts : NULL;
 	check_all(&ctx, &res->diags);
 }

@@ -15,8 +15,12 @@
 #include "target/profile.h"
 #include "plan/resolve.h"
 
+struct declset;
+
 struct lint_options {
 	const struct catalog *cat;
+	const struct declset *decls;	/* rule files' matchers (their
+					 * entries in cat), or NULL */
 	const struct policy *policy;	/* NULL: keep every finding */
 	const struct profile *profile;	/* NULL: no plan */
 	const struct captable *table;	/* the profile's, probed */

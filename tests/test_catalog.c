@@ -2,7 +2,8 @@
  * test_catalog.c - the rule catalogue: the built-in files load, bad YAML is
  * reported at file:line:col with what was expected, a data directory
  * overrides the built-in copy, and the catalogue, the C sources and the
- * rules man page cannot drift apart.
+ * rules man page cannot drift apart. A rule file's rules are split between
+ * the catalogue (their entries) and a declset (their matchers).
  */
 #include "config.h"
 
@@ -15,8 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "checks/declrule.h"
 #include "data/builtin.h"
 #include "findings/catalog.h"
+#include "ggufw.h"
 #include "testutil.h"
 
 Test(catalog, builtin_loads_with_every_field)
@@ -194,4 +197,90 @@ Test(catalog, rules_man_page_is_generated_from_the_catalogue)
 	test_run_free(&r);
 	free(man);
 	free(path);
+}
+
+/* Count of the findings of code in a lint of data with these matchers. */
+static size_t
+lint_count(const struct catalog *cat, const struct declset *set,
+    const struct strbuf *data, const char *code)
+{
+	struct lint_options lo = { 0 };
+	struct lint_result res;
+	size_t i, n = 0;
+
+	lo.cat = cat;
+	lo.decls = set;
+	lint_buffer("m.gguf", data->buf, data->len, &lo, &res);
+	for (i = 0; i < res.diags.n; i++)
+		n += strcmp(res.diags.v[i].rule->code, code) == 0;
+	lint_result_free(&res);
+	return n;
+}
+
+/*
+ * A rule file's rule is an entry in the catalogue (for --list-rules,
+ * --explain, SARIF) and a matcher in the set, named by code and sorted by
+ * it; only the set makes the lint run it. A bad rule leaves the ones
+ * before it in both.
+ */
+Test(catalog, declarative_rules_are_an_entry_and_a_matcher)
+{
+	static const char rules[] =
+	    "- code: X002\n  slug: needs-author\n  severity: warning\n"
+	    "  summary: general.author is required\n  fix: add it\n"
+	    "  match: key\n  require: '^general\\.author$'\n"
+	    "- code: X001\n  slug: license-mit\n  severity: error\n"
+	    "  summary: the licence must be mit\n  fix: relicense\n"
+	    "  match: value\n  key: '^general\\.license$'\n"
+	    "  require: '^mit$'\n";
+	static const char dup[] =
+	    "- code: X003\n  slug: no-odd-keys\n  severity: info\n"
+	    "  summary: no odd keys\n  fix: remove them\n  match: key\n"
+	    "  forbid: '^odd\\.'\n"
+	    "- code: X001\n  slug: again\n  severity: info\n"
+	    "  summary: s\n  fix: f\n  match: key\n  forbid: x\n";
+	struct declset set = { 0 };
+	struct catalog cat;
+	struct gl_error err;
+	const struct rule *r;
+	struct ggufw w;
+	size_t n;
+
+	cr_assert(catalog_load_builtin(&cat, &err) == 0, "%s", err.msg);
+	n = cat.n;
+	cr_assert(declrule_parse(&cat, &set, "r.yaml", rules, strlen(rules),
+	    &err) == 0, "%s", err.msg);
+	cr_assert_eq(cat.n, n + 2);
+	cr_assert_not_null(r = catalog_find(&cat, "license-mit"));
+	cr_expect_str_eq(r->code, "X001");
+	cr_expect_eq(r->severity, SEV_ERROR);
+	cr_expect_str_eq(r->origin, "r.yaml:8");
+	cr_expect_str_eq(r->rationale, r->summary);
+	cr_assert_eq(set.n, 2);
+	cr_expect_str_eq(set.v[0].code, "X001");
+	cr_expect_eq(set.v[0].match, DECL_VALUE);
+	cr_expect_str_eq(set.v[1].code, "X002");
+
+	ggufw_init(&w, false);
+	ggufw_header(&w, "GGUF", 3, 0, 1);
+	ggufw_kv_str(&w, "general.license", "gpl");
+	cr_expect_eq(lint_count(&cat, &set, &w.out, "X001"), 1);
+	cr_expect_eq(lint_count(&cat, &set, &w.out, "X002"), 1);
+	cr_expect_eq(lint_count(&cat, NULL, &w.out, "X001"), 0,
+	    "the catalogue alone runs nothing");
+
+	cr_assert(declrule_parse(&cat, &set, "d.yaml", dup, strlen(dup),
+	    &err) < 0);
+	cr_expect(strstr(err.msg, "d.yaml:8:3: code X001 or slug again is "
+	    "already declared") != NULL, "%s", err.msg);
+	cr_expect_eq(err.kind, GL_ERR_PARSE);
+	cr_expect_eq(cat.n, n + 3);
+	cr_assert_eq(set.n, 3);
+	cr_expect_str_eq(set.v[2].code, "X003");
+	cr_expect_eq(lint_count(&cat, &set, &w.out, "X001"), 1);
+
+	ggufw_free(&w);
+	declset_free(&set);
+	cr_expect_eq(set.n, 0);
+	catalog_free(&cat);
 }

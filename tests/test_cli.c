@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/options.h"
 #include "data/builtin.h"
 #include "ggufw.h"
 #include "jsontree.h"
@@ -68,6 +69,34 @@ count(const char *hay, const char *needle)
 		hay += strlen(needle);
 	}
 	return n;
+}
+
+/* Command-line mistakes are errors of kind GL_ERR_USAGE. */
+Test(cli, usage_errors_are_of_kind_usage)
+{
+	char *color[] = { "gguflint", "--color", "purple", "m.gguf", NULL };
+	char *none[] = { "gguflint", "-q", NULL };
+	struct diag_filter f = { 0 };
+	struct options o;
+	struct catalog cat;
+	struct gl_error err;
+
+	cr_assert(options_parse(&o, 4, color, &err) < 0);
+	cr_expect_eq(err.kind, GL_ERR_USAGE);
+	cr_expect_str_eq(err.msg, "--color: expected auto, always or never, "
+	    "not 'purple'");
+	options_free(&o);
+	cr_assert(options_parse(&o, 2, none, &err) < 0);
+	cr_expect_eq(err.kind, GL_ERR_USAGE);
+	cr_expect_str_eq(err.msg, "no input file");
+	options_free(&o);
+	cr_assert(catalog_load_builtin(&cat, &err) == 0, "%s", err.msg);
+	cr_assert(diag_filter_add(&f, &cat, "F010,Q999", 0, &err) < 0);
+	cr_expect_eq(err.kind, GL_ERR_USAGE);
+	cr_expect_str_eq(err.msg, "--select: unknown rule, slug or family "
+	    "'Q999' (see --list-rules)");
+	diag_filter_free(&f);
+	catalog_free(&cat);
 }
 
 Test(cli, clean_example_exits_0_silently)

@@ -2,8 +2,9 @@
  * test_profile.c - device profiles: every built-in profile loads with sane
  * values, SKaiNET's four carry SKaiNET's numbers, sizes parse and print,
  * bad profile files are reported at file:line:col with what was expected,
- * a data directory overrides the built-in copy, and the man page lists
- * every built-in profile and shows an example that parses.
+ * a data directory overrides the built-in copy, a failure to load carries
+ * its kind, and the man page lists every built-in profile and shows an
+ * example that parses.
  */
 #include "config.h"
 
@@ -16,6 +17,7 @@
 
 #include "base/units.h"
 #include "data/builtin.h"
+#include "target/captable.h"
 #include "target/profile.h"
 #include "testutil.h"
 
@@ -530,6 +532,68 @@ Test(profile, load_of_an_unknown_name_fails_naming_it, .init = no_datadir)
 	cr_assert(profile_load("no/such/file.yaml", &p, &err) < 0);
 	cr_expect(strstr(err.msg, "no/such/file.yaml") != NULL, "%s",
 	    err.msg);
+}
+
+/*
+ * What failed is in the error's kind: an unknown name is GL_ERR_NOT_FOUND
+ * (and only that becomes "unknown profile"), an unreadable path GL_ERR_IO,
+ * an invalid file GL_ERR_PARSE, even in the data directory, and a file in
+ * the data directory too large to read (a sparse one) GL_ERR_LIMIT.
+ */
+Test(profile, load_failures_carry_their_kind, .init = no_datadir)
+{
+	char dir[] = "/tmp/gguflint-kind-XXXXXX";
+	static const char bad[] = "name: broken\nmemory: lots\n";
+	struct datafile df;
+	struct captable t;
+	struct profile p;
+	struct gl_error err;
+	char *sub, *file, *huge, *data;
+	size_t len;
+	FILE *fp;
+
+	cr_assert(datafile_load("profiles/toaster.yaml", &df, &err) < 0);
+	cr_expect_eq(err.kind, GL_ERR_NOT_FOUND);
+	cr_expect_str_eq(err.msg, "no data file named profiles/toaster.yaml");
+	cr_assert(profile_load("toaster", &p, &err) < 0);
+	cr_expect_eq(err.kind, GL_ERR_NOT_FOUND);
+	cr_expect_str_eq(err.msg, "unknown profile 'toaster' (see "
+	    "--list-profiles, or give a path to a YAML file)");
+	cr_assert(captable_load("toaster", &t, &err) < 0);
+	cr_expect_eq(err.kind, GL_ERR_NOT_FOUND);
+	cr_expect_str_eq(err.msg, "unknown capability table 'toaster' (see "
+	    "--list-kernels, or give a path to a YAML file)");
+	cr_assert(profile_load("no/such/file.yaml", &p, &err) < 0);
+	cr_expect_eq(err.kind, GL_ERR_IO);
+	cr_expect_str_eq(err.msg, "no/such/file.yaml: No such file or "
+	    "directory");
+
+	cr_assert(mkdtemp(dir) != NULL);
+	sub = xasprintf("%s/profiles", dir);
+	file = xasprintf("%s/broken.yaml", sub);
+	cr_assert(mkdir(sub, 0700) == 0);
+	cr_assert((fp = fopen(file, "w")) != NULL);
+	fputs(bad, fp);
+	fclose(fp);
+	cr_assert(read_whole_file(file, 8, &data, &len, &err) < 0);
+	cr_expect_eq(err.kind, GL_ERR_LIMIT);
+	setenv("GGUFLINT_DATADIR", dir, 1);
+	cr_assert(profile_load("broken", &p, &err) < 0);
+	cr_expect_eq(err.kind, GL_ERR_PARSE);
+	cr_expect(strncmp(err.msg, file, strlen(file)) == 0, "%s", err.msg);
+	huge = xasprintf("%s/huge.yaml", sub);
+	cr_assert(truncate(file, (64 << 20) + 1) == 0);
+	cr_assert(rename(file, huge) == 0);
+	cr_assert(profile_load("huge", &p, &err) < 0);
+	cr_expect_eq(err.kind, GL_ERR_LIMIT);
+	cr_expect(strstr(err.msg, "huge.yaml: larger than") != NULL, "%s",
+	    err.msg);
+	unlink(huge);
+	rmdir(sub);
+	rmdir(dir);
+	free(huge);
+	free(file);
+	free(sub);
 }
 
 Test(profile, data_directory_overrides_the_builtin_copy)

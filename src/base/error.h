@@ -3,17 +3,40 @@
  * usage). A function that can fail this way takes a struct gl_error * and
  * returns -1 after filling it; main prints it once. Findings in a model are
  * never errors: they are diagnostics (diag.h).
+ *
+ * An error carries a kind, so that a caller that must tell failures apart
+ * (an unknown profile name from an unreadable profile file) asks the kind,
+ * never the message's text.
  */
 #ifndef GGUFLINT_ERROR_H
 #define GGUFLINT_ERROR_H
 
 #include "base/util.h"
 
+enum gl_error_kind {
+	GL_ERR_OTHER = 0,	/* of no particular kind (gl_error_set) */
+	GL_ERR_USAGE,		/* the command line asks for the impossible */
+	GL_ERR_IO,		/* a file cannot be opened, read or mapped */
+	GL_ERR_NOT_FOUND,	/* no data file (profile, table) of that name */
+	GL_ERR_PARSE,		/* a YAML file (data, configuration, rules) is
+				 * malformed or says something invalid */
+	GL_ERR_LIMIT		/* an input is larger than gguflint accepts */
+};
+
 struct gl_error {
+	enum gl_error_kind kind;
 	char msg[1024];
 };
 
-/* gl_error_set: format the message; always returns -1 for convenience. */
+/*
+ * gl_error_setk: set err's kind and format its message (truncated to fit);
+ * err may be NULL, then nothing is recorded. Always returns -1, for
+ * `return gl_error_setk(...)`.
+ */
+int gl_error_setk(struct gl_error *err, enum gl_error_kind kind,
+    const char *fmt, ...) GL_PRINTF(3, 4);
+
+/* gl_error_set: gl_error_setk with the kind GL_ERR_OTHER; returns -1. */
 int gl_error_set(struct gl_error *err, const char *fmt, ...) GL_PRINTF(2, 3);
 
 #endif

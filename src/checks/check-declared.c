@@ -1,6 +1,7 @@
 /*
- * check-declared.c - runs the declarative rules of the catalogue (those
- * loaded from rule files, with no C code of their own).
+ * check-declared.c - runs the declarative rules (those loaded from rule
+ * files, with no C code of their own): the matchers of ctx->decls, each
+ * reporting under its catalogue entry.
  */
 #include "config.h"
 
@@ -10,9 +11,6 @@
 void
 check_declared(const struct check_ctx *c, struct diag_list *dl)
 {
-	size_t i;
-
-	for (i = 0; i < dl->cat->n; i++)
-		if (dl->cat->rules[i].decl != NULL)
-			declrule_check(&dl->cat->rules[i], c->file, dl);
+	if (c->decls != NULL)
+		declset_check(c->decls, c->file, dl);
 }

@@ -29,6 +29,7 @@ struct model_facts {
 	long *entry;			/* its map entry, or -1: unmapped */
 	int64_t *layer;			/* its block index, or -1 */
 };
+struct declset;
 
 /* Everything a check may read. */
 struct check_ctx {
@@ -43,6 +44,7 @@ struct check_ctx {
 	const struct names_db *names;	/* the architecture name maps */
 	const struct model_facts *facts;	/* NULL without the maps or
 						 * a complete header */
+	const struct declset *decls;	/* the declarative rules, or NULL */
 };
 
 struct check {

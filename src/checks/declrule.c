@@ -23,6 +23,8 @@
 #include "base/units.h"
 #include "data/yamlutil.h"
 
+static void declrule_free(struct declrule *d);
+
 /* The rule being parsed: catalogue fields and the matcher. */
 struct parsed {
 	struct rule r;
@@ -150,8 +152,24 @@ parsed_free(struct parsed *p)
 }
 
 static int
-parse_rule(struct catalog *cat, struct ydoc *d, yaml_node_t *n,
-    struct gl_error *err)
+declrule_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct declrule *)a)->code,
+	    ((const struct declrule *)b)->code);
+}
+
+/* Add m to set, taking what it owns; the set stays sorted by code. */
+static void
+declset_add(struct declset *set, const struct declrule *m)
+{
+	set->v = xreallocarray(set->v, set->n + 1, sizeof *set->v);
+	set->v[set->n++] = *m;
+	qsort(set->v, set->n, sizeof *set->v, declrule_cmp);
+}
+
+static int
+parse_rule(struct catalog *cat, struct declset *set, struct ydoc *d,
+    yaml_node_t *n, struct gl_error *err)
 {
 	struct parsed p;
 
@@ -174,14 +192,13 @@ parse_rule(struct catalog *cat, struct ydoc *d, yaml_node_t *n,
 	if (p.r.rationale == NULL)
 		p.r.rationale = xstrdup(p.r.summary);
 	p.r.origin = xasprintf("%s:%zu", d->origin, n->start_mark.line + 1);
-	p.r.decl = xmalloc(sizeof *p.r.decl);
-	*p.r.decl = p.d;
 	if (catalog_add_rule(cat, &p.r) < 0) {
 		ydoc_error(d, n, err, "code %s or slug %s is already declared",
 		    p.r.code, p.r.slug);
-		free(p.r.decl);
 		goto fail;
 	}
+	p.d.code = xstrdup(p.r.code);	/* p.r's strings are cat's now */
+	declset_add(set, &p.d);
 	return 0;
 fail:
 	parsed_free(&p);
@@ -189,8 +206,8 @@ fail:
 }
 
 int
-declrule_parse(struct catalog *cat, const char *origin, const char *text,
-    size_t len, struct gl_error *err)
+declrule_parse(struct catalog *cat, struct declset *set, const char *origin,
+    const char *text, size_t len, struct gl_error *err)
 {
 	yaml_node_item_t *it;
 	yaml_node_t *root;
@@ -204,14 +221,14 @@ declrule_parse(struct catalog *cat, const char *origin, const char *text,
 		rc = ydoc_error(&d, root, err, "expected a list of rules");
 	for (it = rc == 0 ? root->data.sequence.items.start : NULL;
 	    rc == 0 && it < root->data.sequence.items.top; it++)
-		rc = parse_rule(cat, &d, ydoc_node(&d, *it), err);
+		rc = parse_rule(cat, set, &d, ydoc_node(&d, *it), err);
 	ydoc_free(&d);
 	return rc;
 }
 
 int
-declrule_load_file(struct catalog *cat, const char *path,
-    struct gl_error *err)
+declrule_load_file(struct catalog *cat, struct declset *set,
+    const char *path, struct gl_error *err)
 {
 	char *text;
 	size_t len;
@@ -219,14 +236,15 @@ declrule_load_file(struct catalog *cat, const char *path,
 
 	if (read_whole_file(path, 8u << 20, &text, &len, err) < 0)
 		return -1;
-	rc = declrule_parse(cat, path, text, len, err);
+	rc = declrule_parse(cat, set, path, text, len, err);
 	free(text);
 	return rc;
 }
 
-void
+static void
 declrule_free(struct declrule *d)
 {
+	free(d->code);
 	pcre2_code_free(d->key);
 	pcre2_code_free(d->require);
 	pcre2_code_free(d->forbid);
@@ -234,6 +252,18 @@ declrule_free(struct declrule *d)
 	free(d->forbid_src);
 	free(d->types);
 	memset(d, 0, sizeof *d);
+}
+
+void
+declset_free(struct declset *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++)
+		declrule_free(&set->v[i]);
+	free(set->v);
+	set->v = NULL;
+	set->n = 0;
 }
 
 /* ---- checking ------------------------------------------------------------- */
@@ -257,10 +287,9 @@ tensor_passes(const struct declrule *d, const struct gguf_tensor *t)
 }
 
 static void
-check_keys(const struct rule *r, const struct gguf_file *f,
-    struct diag_list *dl, pcre2_match_data *md)
+check_keys(const struct declrule *d, const struct rule *r,
+    const struct gguf_file *f, struct diag_list *dl, pcre2_match_data *md)
 {
-	const struct declrule *d = r->decl;
 	bool any = false;
 	size_t i;
 
@@ -281,10 +310,9 @@ check_keys(const struct rule *r, const struct gguf_file *f,
 }
 
 static void
-check_values(const struct rule *r, const struct gguf_file *f,
-    struct diag_list *dl, pcre2_match_data *md)
+check_values(const struct declrule *d, const struct rule *r,
+    const struct gguf_file *f, struct diag_list *dl, pcre2_match_data *md)
 {
-	const struct declrule *d = r->decl;
 	bool any = false;
 	size_t i;
 
@@ -316,10 +344,9 @@ check_values(const struct rule *r, const struct gguf_file *f,
 }
 
 static void
-check_tensors(const struct rule *r, const struct gguf_file *f,
-    struct diag_list *dl, pcre2_match_data *md)
+check_tensors(const struct declrule *d, const struct rule *r,
+    const struct gguf_file *f, struct diag_list *dl, pcre2_match_data *md)
 {
-	const struct declrule *d = r->decl;
 	size_t i;
 
 	for (i = 0; i < f->tensors_n; i++) {
@@ -340,20 +367,32 @@ check_tensors(const struct rule *r, const struct gguf_file *f,
 	}
 }
 
-void
-declrule_check(const struct rule *r, const struct gguf_file *f,
-    struct diag_list *dl)
+/* The findings of one matcher d, reporting under r. */
+static void
+declrule_check(const struct declrule *d, const struct rule *r,
+    const struct gguf_file *f, struct diag_list *dl)
 {
 	pcre2_match_data *md;
-	const struct declrule *d = r->decl;
 
 	md = pcre2_match_data_create_from_pattern(d->require ? d->require :
 	    d->forbid, NULL);
 	if (d->match == DECL_KEY)
-		check_keys(r, f, dl, md);
+		check_keys(d, r, f, dl, md);
 	else if (d->match == DECL_VALUE)
-		check_values(r, f, dl, md);
+		check_values(d, r, f, dl, md);
 	else
-		check_tensors(r, f, dl, md);
+		check_tensors(d, r, f, dl, md);
 	pcre2_match_data_free(md);
+}
+
+void
+declset_check(const struct declset *set, const struct gguf_file *f,
+    struct diag_list *dl)
+{
+	size_t i;
+	long r;
+
+	for (i = 0; i < set->n; i++)
+		if ((r = catalog_index(dl->cat, set->v[i].code)) >= 0)
+			declrule_check(&set->v[i], &dl->cat->rules[r], f, dl);
 }

@@ -1,9 +1,15 @@
 /*
- * declrule.h - declarative rules: a catalogue entry with no C behind it,
- * written in a rule file (YAML) by a model repository. It requires or
- * forbids a PCRE2 pattern over metadata keys, metadata string values, or
- * tensor names (optionally only tensors of some types and sizes). The rule
- * file format is documented in gguflint-profile(5).
+ * declrule.h - declarative rules: rules with no C behind them, written in a
+ * rule file (YAML) by a model repository. Each requires or forbids a PCRE2
+ * pattern over metadata keys, metadata string values, or tensor names
+ * (optionally only tensors of some types and sizes). The rule file format
+ * is documented in gguflint-profile(5).
+ *
+ * Loading a rule file splits each rule in two: its documentation entry
+ * (code, slug, severity, summary...) goes to the catalogue like any other
+ * rule's, and its matcher to a struct declset, which names the entry by
+ * code. The session owns the set and hands it to the lint (lint_options),
+ * which hands it to check_declared (check_ctx).
  */
 #ifndef GGUFLINT_DECLRULE_H
 #define GGUFLINT_DECLRULE_H
@@ -24,7 +30,9 @@ enum decl_match {
 	DECL_TENSOR		/* tensor names (passing the filters) */
 };
 
+/* One rule's matcher. */
 struct declrule {
+	char *code;		/* its catalogue entry's code */
 	enum decl_match match;
 	pcre2_code *key;	/* DECL_VALUE: which keys; NULL: every key */
 	pcre2_code *require;
@@ -38,19 +46,42 @@ struct declrule {
 };
 
 /*
- * declrule_load_file: add the rules of the rule file at path to cat.
- * Returns 0, or -1 with err naming FILE:LINE:COL and what was expected
- * (for a bad pattern, PCRE2's message and the offset in the pattern).
+ * The matchers of the declarative rules loaded, sorted by code (the order
+ * they run in). A zeroed struct declset is an empty set; it owns its
+ * matchers: free it with declset_free().
  */
-int declrule_load_file(struct catalog *cat, const char *path,
-    struct gl_error *err);
-int declrule_parse(struct catalog *cat, const char *origin, const char *text,
-    size_t len, struct gl_error *err);
+struct declset {
+	struct declrule *v;
+	size_t n;
+};
 
-void declrule_free(struct declrule *d);
+/*
+ * declrule_load_file: read the rule file at path and add each rule's entry
+ * to cat and its matcher to set. Returns 0, or -1 with err naming
+ * FILE:LINE:COL and what was expected (for a bad pattern, PCRE2's message
+ * and the offset in the pattern; GL_ERR_PARSE), or why the file could not
+ * be read (GL_ERR_IO, GL_ERR_LIMIT). On failure the rules before the bad
+ * one stay added, to both.
+ */
+int declrule_load_file(struct catalog *cat, struct declset *set,
+    const char *path, struct gl_error *err);
 
-/* declrule_check: record the findings of declarative rule r on f. */
-void declrule_check(const struct rule *r, const struct gguf_file *f,
+/*
+ * declrule_parse: the same for the rule file text (len bytes) named origin
+ * in messages. A code or slug already in cat is an error.
+ */
+int declrule_parse(struct catalog *cat, struct declset *set,
+    const char *origin, const char *text, size_t len, struct gl_error *err);
+
+/* declset_free: free every matcher and the array; set is left empty. */
+void declset_free(struct declset *set);
+
+/*
+ * declset_check: record in dl the findings of every rule of set on f, in
+ * the order of their codes. Each rule reports under its entry in dl's
+ * catalogue; a matcher whose code is not there is skipped.
+ */
+void declset_check(const struct declset *set, const struct gguf_file *f,
     struct diag_list *dl);
 
 #endif

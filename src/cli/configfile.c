@@ -19,6 +19,7 @@
 /* What the field setters share. */
 struct cstate {
 	struct catalog *cat;
+	struct declset *decls;	/* the rule files' matchers */
 	struct policy *pol;
 	struct config *cfg;
 	const char *dir;	/* the configuration file's directory */
@@ -323,7 +324,7 @@ load_rule_files(struct ydoc *d, yaml_node_t *root, struct cstate *c,
 				continue;
 			path = f[0] == '/' ? xstrdup(f) :
 			    xasprintf("%s/%s", c->dir, f);
-			rc = declrule_load_file(c->cat, path, err);
+			rc = declrule_load_file(c->cat, c->decls, path, err);
 			free(path);
 			if (rc < 0)
 				return -1;
@@ -334,10 +335,10 @@ load_rule_files(struct ydoc *d, yaml_node_t *root, struct cstate *c,
 
 int
 config_parse(const char *origin, const char *dir, const char *text,
-    size_t len, bool load_rules, struct catalog *cat, struct policy *pol,
-    struct config *cfg, struct gl_error *err)
+    size_t len, bool load_rules, struct catalog *cat, struct declset *decls,
+    struct policy *pol, struct config *cfg, struct gl_error *err)
 {
-	struct cstate c = { cat, pol, cfg, NULL, load_rules };
+	struct cstate c = { cat, decls, pol, cfg, NULL, load_rules };
 	struct ydoc d;
 	int rc;
 
@@ -357,8 +358,8 @@ config_parse(const char *origin, const char *dir, const char *text,
 }
 
 int
-config_load(const char *path, struct catalog *cat, struct policy *pol,
-    struct config *cfg, struct gl_error *err)
+config_load(const char *path, struct catalog *cat, struct declset *decls,
+    struct policy *pol, struct config *cfg, struct gl_error *err)
 {
 	char abs[PATH_MAX], *text, *slash;
 	size_t len;
@@ -366,13 +367,14 @@ config_load(const char *path, struct catalog *cat, struct policy *pol,
 
 	memset(cfg, 0, sizeof *cfg);
 	if (realpath(path, abs) == NULL)
-		return gl_error_set(err, "%s: %s", path, strerror(errno));
+		return gl_error_setk(err, GL_ERR_IO, "%s: %s", path,
+		    strerror(errno));
 	if ((slash = strrchr(abs, '/')) != NULL)
 		*slash = '\0';
 	if (read_whole_file(path, 1u << 20, &text, &len, err) < 0)
 		return -1;
-	rc = config_parse(path, *abs ? abs : "/", text, len, true, cat, pol,
-	    cfg, err);
+	rc = config_parse(path, *abs ? abs : "/", text, len, true, cat, decls,
+	    pol, cfg, err);
 	free(text);
 	return rc;
 }

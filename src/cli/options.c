@@ -152,9 +152,9 @@ static int
 set_mode(struct options *o, enum run_mode m, struct gl_error *err)
 {
 	if (o->mode != MODE_LINT && o->mode != m)
-		return gl_error_set(err, "--dump, --list-rules, "
-		    "--list-profiles, --list-kernels and --explain cannot be "
-		    "combined");
+		return gl_error_setk(err, GL_ERR_USAGE, "--dump, "
+		    "--list-rules, --list-profiles, --list-kernels and "
+		    "--explain cannot be combined");
 	o->mode = m;
 	return 0;
 }
@@ -172,10 +172,9 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 		break;
 	case 'c':
 		if (parse_ctx(arg, &o->ctx) < 0)
-			return gl_error_set(err, "--ctx: expected a "
-			    "context length from 1 to 4294967295, not "
-			    "'%s'",
-			    arg);
+			return gl_error_setk(err, GL_ERR_USAGE, "--ctx: "
+			    "expected a context length from 1 to 4294967295, "
+			    "not '%s'", arg);
 		break;
 	case OPT_KV:
 		o->kv = arg;
@@ -187,14 +186,14 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 		if (strcmp(arg, "error") != 0 &&
 		    strcmp(arg, "warning") != 0 &&
 		    strcmp(arg, "info") != 0)
-			return gl_error_set(err, "--fail-on: expected "
-			    "error, warning or info, not '%s'", arg);
+			return gl_error_setk(err, GL_ERR_USAGE, "--fail-on: "
+			    "expected error, warning or info, not '%s'", arg);
 		o->fail_on = arg;
 		break;
 	case OPT_MAX_WARNINGS:
 		if (parse_count(arg, &o->max_warnings) < 0)
-			return gl_error_set(err, "--max-warnings: "
-			    "expected a number, not '%s'", arg);
+			return gl_error_setk(err, GL_ERR_USAGE,
+			    "--max-warnings: expected a number, not '%s'", arg);
 		break;
 	case OPT_COLOR:
 		if (strcmp(arg, "auto") == 0)
@@ -204,8 +203,8 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 		else if (strcmp(arg, "never") == 0)
 			o->color = COLOR_NEVER;
 		else
-			return gl_error_set(err, "--color: expected "
-			    "auto, always or never, not '%s'", arg);
+			return gl_error_setk(err, GL_ERR_USAGE, "--color: "
+			    "expected auto, always or never, not '%s'", arg);
 		break;
 	case OPT_SELECT:
 		push(&o->select, &o->n_select, arg);
@@ -271,10 +270,10 @@ set_flag(struct options *o, int c, char **argv, struct gl_error *err)
 		o->mode = MODE_VERSION;
 		return 1;
 	case ':':
-		return gl_error_set(err, "option %s needs an argument",
-		    argv[optind - 1]);
+		return gl_error_setk(err, GL_ERR_USAGE, "option %s needs an "
+		    "argument", argv[optind - 1]);
 	default:
-		return gl_error_set(err, "unknown option %s",
+		return gl_error_setk(err, GL_ERR_USAGE, "unknown option %s",
 		    argv[optind - 1]);
 	}
 	return 0;
@@ -302,11 +301,12 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 	o->files = argv + optind;
 	o->n_files = (size_t)(argc - optind);
 	if ((o->mode == MODE_LINT || o->mode == MODE_DUMP) && o->n_files == 0)
-		return gl_error_set(err, "no input file");
+		return gl_error_setk(err, GL_ERR_USAGE, "no input file");
 	if ((o->mode == MODE_LIST_RULES || o->mode == MODE_EXPLAIN ||
 	    o->mode == MODE_LIST_PROFILES || o->mode == MODE_LIST_KERNELS) &&
 	    o->n_files > 0)
-		return gl_error_set(err, "unexpected argument %s", o->files[0]);
+		return gl_error_setk(err, GL_ERR_USAGE, "unexpected argument "
+		    "%s", o->files[0]);
 	return 0;
 }
 

@@ -49,11 +49,14 @@ struct options {
 
 /*
  * options_parse: fill o from argv. Returns 0, or -1 with err describing the
- * usage error. Strings are borrowed from argv.
+ * usage error (GL_ERR_USAGE). Strings are borrowed from argv; either way
+ * release o with options_free().
  */
 int options_parse(struct options *o, int argc, char **argv,
     struct gl_error *err);
+/* options_free: free the lists o holds (not the borrowed strings). */
 void options_free(struct options *o);
+/* options_usage: print the --help text to fp. */
 void options_usage(FILE *fp);
 
 #endif

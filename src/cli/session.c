@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "checks/declrule.h"
 #include "cli/configfile.h"
 #include "base/guard.h"
 #include "report/report.h"
@@ -24,6 +25,7 @@
  * options. */
 struct session {
 	struct catalog cat;
+	struct declset decls;	/* the rule files' matchers */
 	struct policy policy;
 	struct config cfg;
 	struct profile profile;
@@ -145,11 +147,13 @@ session_setup(const struct options *o, struct session *s,
 	    o->mode != MODE_LIST_KERNELS)
 		path = config_find();
 	if (path != NULL)
-		rc = config_load(path, &s->cat, &s->policy, &s->cfg, err);
+		rc = config_load(path, &s->cat, &s->decls, &s->policy,
+		    &s->cfg, err);
 	free(path);
 	if (rc < 0 || merge_filter(o, s, err) < 0)
 		return -1;
 	s->lo.cat = &s->cat;
+	s->lo.decls = &s->decls;
 	s->lo.policy = &s->policy;
 	s->lo.deep = o->deep;
 	rep = reporter_find(o->format);
@@ -172,6 +176,7 @@ session_free(struct session *s)
 	captable_free(&s->table);
 	config_free(&s->cfg);
 	policy_free(&s->policy);
+	declset_free(&s->decls);
 	catalog_free(&s->cat);
 	lint_cleanup();
 }

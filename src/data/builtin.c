@@ -28,20 +28,22 @@ read_whole_file(const char *path, size_t limit, char **data, size_t *len,
 
 	fp = fopen(path, "rb");
 	if (fp == NULL)
-		return gl_error_set(err, "%s: %s", path, strerror(errno));
+		return gl_error_setk(err, GL_ERR_IO, "%s: %s", path,
+		    strerror(errno));
 	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0) {
 		if (sb.len + n > limit) {
 			fclose(fp);
 			strbuf_free(&sb);
-			return gl_error_set(err, "%s: larger than %zu bytes",
-			    path, limit);
+			return gl_error_setk(err, GL_ERR_LIMIT, "%s: larger "
+			    "than %zu bytes", path, limit);
 		}
 		strbuf_add(&sb, chunk, n);
 	}
 	if (ferror(fp)) {
 		fclose(fp);
 		strbuf_free(&sb);
-		return gl_error_set(err, "%s: read error", path);
+		return gl_error_setk(err, GL_ERR_IO, "%s: read error",
+		    path);
 	}
 	fclose(fp);
 	*len = sb.len;
@@ -79,7 +81,8 @@ datafile_load(const char *name, struct datafile *out, struct gl_error *err)
 			return 0;
 		}
 	}
-	return gl_error_set(err, "no data file named %s", name);
+	return gl_error_setk(err, GL_ERR_NOT_FOUND, "no data file named %s",
+	    name);
 }
 
 void

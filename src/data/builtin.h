@@ -43,8 +43,10 @@ struct datafile {
 /*
  * datafile_load: contents of the data file NAME. The data directory is
  * $GGUFLINT_DATADIR when set, else the configured pkgdatadir; a file there
- * overrides the built-in one. Returns 0, or -1 with err set when NAME is
- * neither on disk nor built in, or cannot be read.
+ * overrides the built-in one. Returns 0 with out filled (the caller frees
+ * it), or -1 with err set: GL_ERR_NOT_FOUND when NAME is neither on disk
+ * nor built in, or read_whole_file's error when the file on disk cannot be
+ * read (limit 64 MiB).
  */
 int datafile_load(const char *name, struct datafile *out, struct gl_error *err);
 
@@ -76,7 +78,10 @@ void builtin_names_cleanup(void);
 
 /*
  * read_whole_file: read a (small, configuration) file into memory with a
- * terminating NUL; limit caps its size. Returns 0 or -1 with err set.
+ * terminating NUL; limit caps its size. Returns 0 with *data (the caller
+ * frees it) and *len set, or -1 with err "PATH: why" of kind GL_ERR_IO
+ * (cannot open or read) or GL_ERR_LIMIT (more than limit bytes), and
+ * nothing to free.
  */
 int read_whole_file(const char *path, size_t limit, char **data, size_t *len,
     struct gl_error *err);

@@ -121,8 +121,8 @@ ydoc_parse(struct ydoc *d, const char *origin, const char *text, size_t len,
 	if (!yaml_parser_load(&parser, &d->doc)) {
 		yaml_mark_t m = parser.problem_mark;
 
-		rc = gl_error_set(err, "%s:%zu:%zu: invalid YAML: %s", origin,
-		    m.line + 1, m.column + 1,
+		rc = gl_error_setk(err, GL_ERR_PARSE, "%s:%zu:%zu: invalid "
+		    "YAML: %s", origin, m.line + 1, m.column + 1,
 		    parser.problem ? parser.problem : "parse error");
 	} else {
 		yaml_document_t extra;
@@ -133,8 +133,9 @@ ydoc_parse(struct ydoc *d, const char *origin, const char *text, size_t len,
 			yaml_node_t *root = yaml_document_get_root_node(&extra);
 
 			if (root != NULL)
-				rc = gl_error_set(err, "%s:%zu:%zu: expected "
-				    "one YAML document, found another",
+				rc = gl_error_setk(err, GL_ERR_PARSE,
+				    "%s:%zu:%zu: expected one YAML document, "
+				    "found another",
 				    origin, root->start_mark.line + 1,
 				    root->start_mark.column + 1);
 			yaml_document_delete(&extra);
@@ -179,8 +180,9 @@ ydoc_error(const struct ydoc *d, const yaml_node_t *n, struct gl_error *err,
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	if (n == NULL)
-		return gl_error_set(err, "%s:1:1: %s", d->origin, msg);
-	return gl_error_set(err, "%s:%zu:%zu: %s", d->origin,
+		return gl_error_setk(err, GL_ERR_PARSE, "%s:1:1: %s",
+		    d->origin, msg);
+	return gl_error_setk(err, GL_ERR_PARSE, "%s:%zu:%zu: %s", d->origin,
 	    n->start_mark.line + 1, n->start_mark.column + 1, msg);
 }
 

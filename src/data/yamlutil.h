@@ -24,13 +24,19 @@ struct ydoc {
 /*
  * ydoc_load: the document of text. When text is, byte for byte, one of the
  * built-in data files, the document is rebuilt from its build-time parse
- * (struct ydoc_pre); otherwise libyaml parses it (ydoc_parse). Returns 0, or
- * -1 with err at the problem mark.
+ * (struct ydoc_pre); otherwise libyaml parses it (ydoc_parse). origin (kept,
+ * not copied: it must outlive d) names the text in messages. Returns 0, or
+ * -1 with err (GL_ERR_PARSE) at the problem mark and nothing to free.
  */
 int ydoc_load(struct ydoc *d, const char *origin, const char *text,
     size_t len, struct gl_error *err);
+/*
+ * ydoc_parse: the same, always with libyaml. More than one document in
+ * text is an error.
+ */
 int ydoc_parse(struct ydoc *d, const char *origin, const char *text,
     size_t len, struct gl_error *err);
+/* ydoc_free: free the document (again is harmless); its nodes are gone. */
 void ydoc_free(struct ydoc *d);
 
 /*
@@ -62,9 +68,13 @@ struct ydoc_pre {
 
 /* ydoc_root: the root node, or NULL for an empty document. */
 yaml_node_t *ydoc_root(struct ydoc *d);
+/* ydoc_node: node index (as items and pairs name them), or NULL. */
 yaml_node_t *ydoc_node(struct ydoc *d, int index);
 
-/* ydoc_error: err = "ORIGIN:LINE:COL: message" at node n; returns -1. */
+/*
+ * ydoc_error: err = "ORIGIN:LINE:COL: message" at node n (1:1 when n is
+ * NULL), of kind GL_ERR_PARSE; returns -1.
+ */
 int ydoc_error(const struct ydoc *d, const yaml_node_t *n,
     struct gl_error *err, const char *fmt, ...) GL_PRINTF(4, 5);
 

@@ -15,40 +15,11 @@
 #include "data/builtin.h"
 #include "findings/catalog.h"
 #include "data/yamlutil.h"
-#include "checks/declrule.h"
 
 static const char *const rule_fields[] = {
 	"code", "slug", "family", "severity", "summary", "rationale", "fix"
 };
 #define N_RULE_FIELDS (sizeof rule_fields / sizeof rule_fields[0])
-
-const char *
-severity_name(enum severity s)
-{
-	switch (s) {
-	case SEV_ERROR:
-		return "error";
-	case SEV_WARNING:
-		return "warning";
-	default:
-		return "info";
-	}
-}
-
-const char *const severity_names[] = { "info", "warning", "error", NULL };
-
-int
-severity_parse(const char *s, enum severity *out)
-{
-	int i;
-
-	for (i = 0; severity_names[i] != NULL; i++)
-		if (strcmp(s, severity_names[i]) == 0) {
-			*out = (enum severity)i;
-			return 0;
-		}
-	return -1;
-}
 
 static int
 mark_error(struct gl_error *err, const char *origin, yaml_mark_t m,
@@ -188,7 +159,6 @@ rule_from_node(struct catalog *cat, yaml_document_t *doc, yaml_node_t *map,
 	r->rationale = xstrdup(val[5]);
 	r->fix = xstrdup(val[6]);
 	r->origin = xasprintf("%s:%zu", origin, map->start_mark.line + 1);
-	r->decl = NULL;
 	return 0;
 }
 
@@ -258,10 +228,6 @@ catalog_rule_free(struct rule *r)
 	free(r->rationale);
 	free(r->fix);
 	free(r->origin);
-	if (r->decl != NULL) {
-		declrule_free(r->decl);
-		free(r->decl);
-	}
 }
 
 void

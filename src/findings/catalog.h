@@ -1,8 +1,11 @@
 /*
  * catalog.h - the rule catalogue: every rule's code, slug, family, default
  * severity and documentation, loaded from the rules/ YAML files (built in, or
- * overridden on disk). The same catalogue drives the checks' diagnostics,
- * --list-rules, --explain and the man page.
+ * overridden on disk), and the entries of the declarative rules of rule
+ * files (whose matchers are the checks' business: checks/declrule.h). The
+ * same catalogue drives the checks' diagnostics, --list-rules, --explain,
+ * SARIF's rule descriptions and the man page. It is data: it knows nothing
+ * of how a rule is checked.
  */
 #ifndef GGUFLINT_CATALOG_H
 #define GGUFLINT_CATALOG_H
@@ -11,15 +14,9 @@
 #include <stddef.h>
 
 #include "base/error.h"
+#include "findings/severity.h"
 
-enum severity {
-	SEV_INFO = 0,
-	SEV_WARNING = 1,
-	SEV_ERROR = 2
-};
-
-struct declrule;
-
+/* One rule's documentation entry; the catalogue owns every string. */
 struct rule {
 	char *code;		/* "F010" */
 	char *slug;		/* "tensor-data-out-of-bounds" */
@@ -29,7 +26,6 @@ struct rule {
 	char *rationale;
 	char *fix;
 	char *origin;		/* file:line where it was declared */
-	struct declrule *decl;	/* a declarative rule's matcher, or NULL */
 };
 
 struct catalog {
@@ -41,25 +37,30 @@ struct catalog {
  * catalog_load_builtin: load the catalogue files, rules/NAME.yaml as built in
  * (Makefile.am's data_files, in its order; each may be overridden from the
  * data directory). Returns 0, or -1 with err naming file:line:col and what
- * was expected; release cat with catalog_free() in both cases.
+ * was expected, or why a file could not be read; cat then holds the rules
+ * loaded so far: release it with catalog_free() in both cases.
  */
 int catalog_load_builtin(struct catalog *cat, struct gl_error *err);
 
 /*
  * catalog_add_yaml: parse one catalogue document (text of length len, named
  * origin in messages) and add its rules. A code or slug already present is
- * an error. Returns 0 or -1 with err set.
+ * an error. Returns 0, or -1 with err set; the rules before the bad one
+ * stay added.
  */
 int catalog_add_yaml(struct catalog *cat, const char *origin,
     const char *text, size_t len, struct gl_error *err);
 
+/* catalog_free: free every rule and the array; cat is left empty. */
 void catalog_free(struct catalog *cat);
-/* catalog_rule_free: what one rule owns (its texts, its declaration). */
+/* catalog_rule_free: free what one rule owns (its texts), not r itself. */
 void catalog_rule_free(struct rule *r);
 
 /*
- * catalog_add_rule: add a copy of r (taking ownership of its strings and
- * decl) unless its code or slug is taken. Returns 0, or -1 when taken.
+ * catalog_add_rule: add a copy of r, taking ownership of its strings,
+ * unless its code or slug is taken. Returns 0, or -1 when taken (the
+ * strings are then still the caller's). The rules are re-sorted by code,
+ * so pointers into cat->rules and indexes do not survive the call.
  */
 int catalog_add_rule(struct catalog *cat, const struct rule *r);
 
@@ -77,11 +78,5 @@ long catalog_index(const struct catalog *cat, const char *code);
 bool catalog_valid_code(const char *s);
 bool catalog_valid_slug(const char *s);
 bool catalog_valid_family(const char *s);
-
-const char *severity_name(enum severity s);
-/* severity_names: "info", "warning", "error" (by enum severity), NULL. */
-extern const char *const severity_names[];
-/* severity_parse: 0 and *out set, or -1 when s is not error|warning|info. */
-int severity_parse(const char *s, enum severity *out);
 
 #endif

@@ -171,9 +171,9 @@ diag_filter_add(struct diag_filter *f, const struct catalog *cat,
 		size_t *cnt;
 
 		if (n > 0 && !item_known(cat, item)) {
-			gl_error_set(err, "%s: unknown rule, slug or family "
-			    "'%s' (see --list-rules)", is_ignore ? "--ignore" :
-			    "--select", item);
+			gl_error_setk(err, GL_ERR_USAGE, "%s: unknown rule, "
+			    "slug or family '%s' (see --list-rules)",
+			    is_ignore ? "--ignore" : "--select", item);
 			free(item);
 			return -1;
 		}

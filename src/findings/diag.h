@@ -44,9 +44,15 @@ struct diag_list {
 	uint64_t *last_offset;		/* of the last dropped one */
 };
 
+/*
+ * diag_list_init: an empty list for findings of cat's rules; cat must
+ * outlive dl and not change meanwhile (dl counts per rule index). Free it
+ * with diag_list_free().
+ */
 void diag_list_init(struct diag_list *dl, const struct catalog *cat);
-/* diag_release: free what one diagnostic owns. */
+/* diag_release: free what one diagnostic owns, not d itself. */
 void diag_release(struct diag *d);
+/* diag_list_free: free every diagnostic and the counts; dl is zeroed. */
 void diag_list_free(struct diag_list *dl);
 
 /*
@@ -86,12 +92,16 @@ struct diag_filter {
 
 /*
  * diag_filter_add: add a comma-separated LIST of codes, slugs or family
- * letters to the select (is_ignore false) or ignore list. Returns 0, or -1
- * with err naming the first item the catalogue does not know.
+ * letters to the select (is_ignore false) or ignore list (f starts zeroed;
+ * empty items are skipped). Returns 0, or -1 with err (GL_ERR_USAGE) naming
+ * the first item the catalogue does not know; the items before it stay
+ * added.
  */
 int diag_filter_add(struct diag_filter *f, const struct catalog *cat,
     const char *list, int is_ignore, struct gl_error *err);
+/* diag_filter_free: free both lists; f is left zeroed (empty). */
 void diag_filter_free(struct diag_filter *f);
+/* diag_filter_keeps: 1 when f keeps findings of rule r, else 0. */
 int diag_filter_keeps(const struct diag_filter *f, const struct rule *r);
 /* diag_item_matches: item (a code, slug or family letter) names rule r. */
 int diag_item_matches(const char *item, const struct rule *r);

@@ -145,7 +145,8 @@ open_stdin(struct gl_error *err)
 		return fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
 	fd = memfd_create("gguflint-stdin", MFD_CLOEXEC);
 	if (fd < 0)
-		return gl_error_set(err, "standard input: %s", strerror(errno));
+		return gl_error_setk(err, GL_ERR_IO, "standard input: %s",
+		    strerror(errno));
 	for (;;) {
 		n = read(STDIN_FILENO, buf, sizeof buf);
 		if (n == 0)
@@ -163,7 +164,7 @@ open_stdin(struct gl_error *err)
 		}
 	}
 fail:
-	gl_error_set(err, "standard input: %s", strerror(errno));
+	gl_error_setk(err, GL_ERR_IO, "standard input: %s", strerror(errno));
 	close(fd);
 	return -1;
 }
@@ -182,14 +183,15 @@ gguf_open(struct gguf_file *f, const char *path, struct gl_error *err)
 		if (f->fd < 0)
 			return -1;
 	} else if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		return gl_error_set(err, "%s: %s", path, strerror(errno));
+		return gl_error_setk(err, GL_ERR_IO, "%s: %s", path,
+		    strerror(errno));
 	}
 	if (fstat(f->fd, &st) < 0) {
-		gl_error_set(err, "%s: %s", path, strerror(errno));
+		gl_error_setk(err, GL_ERR_IO, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		gl_error_set(err, "%s: not a regular file", path);
+		gl_error_setk(err, GL_ERR_IO, "%s: not a regular file", path);
 		goto fail;
 	}
 	f->path = xstrdup(path);
@@ -197,12 +199,14 @@ gguf_open(struct gguf_file *f, const char *path, struct gl_error *err)
 	if (f->size == 0)
 		return 0;
 	if ((uint64_t)(size_t)f->size != f->size) {
-		gl_error_set(err, "%s: too large to map on this host", path);
+		gl_error_setk(err, GL_ERR_LIMIT, "%s: too large to map on this "
+		    "host", path);
 		goto fail;
 	}
 	m = mmap(NULL, (size_t)f->size, PROT_READ, MAP_PRIVATE, f->fd, 0);
 	if (m == MAP_FAILED) {
-		gl_error_set(err, "%s: cannot map: %s", path, strerror(errno));
+		gl_error_setk(err, GL_ERR_IO, "%s: cannot map: %s", path,
+		    strerror(errno));
 		goto fail;
 	}
 	f->map = m;

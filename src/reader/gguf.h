@@ -107,9 +107,12 @@ struct gguf_file {
 };
 
 /*
- * gguf_open: open and map path read-only. Returns 0, or -1 with err set when
- * the file cannot be opened, is not a regular file, or cannot be mapped.
- * An empty file maps to nothing and is not an error here.
+ * gguf_open: open and map path read-only ("-" is standard input; a pipe
+ * is first copied to a memory file). Returns 0, or -1 with err set when
+ * the file cannot be opened, is not a regular file, or cannot be mapped
+ * (GL_ERR_IO), or is too large to map on this host (GL_ERR_LIMIT). An
+ * empty file maps to nothing and is not an error here. Either way, release
+ * f with gguf_close().
  */
 int gguf_open(struct gguf_file *f, const char *path, struct gl_error *err);
 
@@ -126,10 +129,13 @@ void gguf_parse(struct gguf_file *f, struct diag_list *dl);
 void gguf_open_mem(struct gguf_file *f, const char *name, const void *data,
     uint64_t size);
 
+/* gguf_close: unmap, close and free what f holds; f is left closed. */
 void gguf_close(struct gguf_file *f);
 
 /* Accessors for later stages. */
+/* gguf_find_kv: the first KV whose key is exactly key, or NULL. */
 const struct gguf_kv *gguf_find_kv(const struct gguf_file *f, const char *key);
+/* gguf_str_eq: the file's string s is, byte for byte, the C string c. */
 bool gguf_str_eq(struct gguf_str s, const char *c);
 const char *gguf_vtype_name(uint32_t t);	/* "UINT8" .. "FLOAT64", "?" */
 /* gguf_vtype_size: bytes of a fixed-size value, 0 for STRING/ARRAY/unknown. */

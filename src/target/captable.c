@@ -134,9 +134,10 @@ captable_load(const char *name, struct captable *t, struct gl_error *err)
 	rel = xasprintf("kernels/%s.yaml", name);
 	rc = datafile_load(rel, &df, err);
 	free(rel);
-	if (rc < 0 && strncmp(err->msg, "no data file", 12) == 0)
-		return gl_error_set(err, "unknown capability table '%s' (see "
-		    "--list-kernels, or give a path to a YAML file)", name);
+	if (rc < 0 && err->kind == GL_ERR_NOT_FOUND)
+		return gl_error_setk(err, GL_ERR_NOT_FOUND, "unknown "
+		    "capability table '%s' (see --list-kernels, or give a "
+		    "path to a YAML file)", name);
 	if (rc < 0)
 		return -1;
 	rc = captable_parse(df.origin, df.data, df.len, t, err);

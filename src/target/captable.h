@@ -49,10 +49,24 @@ struct captable {
 	double probe_us;		/* the whole table */
 };
 
-/* captable_load: a built-in table name, or a path to a YAML file. */
+/*
+ * captable_load: NAME is a built-in table name (one in the data directory
+ * counts), or a path to a YAML file (anything containing '/' or ending in
+ * ".yaml"). Returns 0 with t filled, unprobed (free it with
+ * captable_free()), or -1 with nothing to free and err set:
+ * GL_ERR_NOT_FOUND "unknown capability table" for a name there is no table
+ * of, GL_ERR_IO or GL_ERR_LIMIT when the file cannot be read, GL_ERR_PARSE
+ * naming file:line:col and what was expected.
+ */
 int captable_load(const char *name, struct captable *t, struct gl_error *err);
+/*
+ * captable_parse: parse one table document (text of len bytes, named origin
+ * in messages). Returns 0 with t filled, or -1 (GL_ERR_PARSE) with nothing
+ * to free.
+ */
 int captable_parse(const char *origin, const char *text, size_t len,
     struct captable *t, struct gl_error *err);
+/* captable_free: free what t owns (a zeroed t owns nothing). */
 void captable_free(struct captable *t);
 
 /*
@@ -69,6 +83,7 @@ void captable_probe(struct captable *t, const struct kernel *registry);
 const struct cap_entry *captable_feeds(const struct captable *t,
     uint32_t type);
 
+/* cap_op_name, kernel_order_name: the YAML spelling (static storage). */
 const char *cap_op_name(enum cap_op op);
 const char *kernel_order_name(enum kernel_order o);
 

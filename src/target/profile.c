@@ -124,15 +124,16 @@ profile_load(const char *name, struct profile *p, struct gl_error *err)
 	rel = xasprintf("profiles/%s.yaml", name);
 	rc = datafile_load(rel, &df, err);
 	free(rel);
-	if (rc < 0 && strncmp(err->msg, "no data file", 12) == 0)
-		return gl_error_set(err, "unknown profile '%s' (see "
-		    "--list-profiles, or give a path to a YAML file)", name);
+	if (rc < 0 && err->kind == GL_ERR_NOT_FOUND)
+		return gl_error_setk(err, GL_ERR_NOT_FOUND, "unknown profile "
+		    "'%s' (see --list-profiles, or give a path to a YAML "
+		    "file)", name);
 	if (rc < 0)
 		return -1;
 	rc = profile_parse(df.origin, df.data, df.len, p, err);
 	if (rc == 0 && strcmp(p->name, name) != 0) {
-		gl_error_set(err, "%s: declares the profile '%s', but is "
-		    "loaded as '%s'", df.origin, p->name, name);
+		gl_error_setk(err, GL_ERR_PARSE, "%s: declares the profile "
+		    "'%s', but is loaded as '%s'", df.origin, p->name, name);
 		profile_free(p);
 		rc = -1;
 	}

@@ -43,16 +43,25 @@ struct profile {
 #define PROFILE_DEFAULT "desktop"
 
 /*
- * profile_load: NAME is a built-in profile name, or a path to a YAML file
- * (anything containing '/' or ending in ".yaml"). Returns 0, or -1 with err
- * naming file:line:col and what was expected.
+ * profile_load: NAME is a built-in profile name (one in the data directory
+ * counts), or a path to a YAML file (anything containing '/' or ending in
+ * ".yaml"). Returns 0 with p filled (free it with profile_free()), or -1
+ * with nothing to free and err set: GL_ERR_NOT_FOUND "unknown profile"
+ * for a name there is no profile of, GL_ERR_IO or GL_ERR_LIMIT when the
+ * file cannot be read, GL_ERR_PARSE naming file:line:col and what was
+ * expected (or a data file declaring another profile's name).
  */
 int profile_load(const char *name, struct profile *p, struct gl_error *err);
 
-/* profile_parse: parse one profile document (text of len bytes). */
+/*
+ * profile_parse: parse one profile document (text of len bytes, named
+ * origin in messages). Returns 0 with p filled, or -1 (GL_ERR_PARSE) with
+ * nothing to free.
+ */
 int profile_parse(const char *origin, const char *text, size_t len,
     struct profile *p, struct gl_error *err);
 
+/* profile_free: free what p owns; p is left zeroed. */
 void profile_free(struct profile *p);
 
 /* profile_builtin_names: the built-in profile names, NULL-terminated, sorted
