@@ -9,7 +9,7 @@
  * numbers; everything else asks ggml_type_get.
  *
  * Adding a type: its id below, its GGML_BLCK_ and GGML_SIZE_ constants,
- * and its row in ggml-types.c.
+ * and its row in ggml-types.c (kernels for it: see registry.c).
  */
 #ifndef GGUFLINT_GGML_TYPES_H
 #define GGUFLINT_GGML_TYPES_H

@@ -3,8 +3,10 @@
  * found by (operation, encoding, byte order) or by name, and the reference
  * every dot kernel is checked against.
  *
- * Adding a kernel: write it in the file of its encoding family, declare it
- * in kernels-impl.h, and list it here. Names are "<ggml type name>.<op>.
+ * Adding a kernel: write it in the file of its encoding family (its
+ * geometry the type table's constants, ggml-types.h), declare it in
+ * kernels-impl.h, list it here, and give its type a screen (screen.c: the
+ * tests ask every dequantizer for one). Names are "<ggml type name>.<op>.
  * <variant>" (the tests check the type name against the table); the
  * variant of the portable C kernels is "scalar".
  */

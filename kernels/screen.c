@@ -36,10 +36,10 @@ static const struct block_screen {
 	double d_mul, m_mul;
 } block_screens[] = {
 	{ GGML_TYPE_Q4_0, 0, 0, 8, 0 },		/* q - 8 in -8..7 */
-	{ GGML_TYPE_Q4_1, 0, 2, 15, 1 },		/* q*d + m, q <= 15 */
-	{ GGML_TYPE_Q5_0, 0, 0, 16, 0 },		/* q - 16 in -16..15 */
-	{ GGML_TYPE_Q5_1, 0, 2, 31, 1 },		/* q*d + m, q <= 31 */
-	{ GGML_TYPE_Q8_0, 0, 0, 128, 0 },		/* int8 q */
+	{ GGML_TYPE_Q4_1, 0, 2, 15, 1 },	/* q*d + m, q <= 15 */
+	{ GGML_TYPE_Q5_0, 0, 0, 16, 0 },	/* q - 16 in -16..15 */
+	{ GGML_TYPE_Q5_1, 0, 2, 31, 1 },	/* q*d + m, q <= 31 */
+	{ GGML_TYPE_Q8_0, 0, 0, 128, 0 },	/* int8 q */
 	{ GGML_TYPE_Q1_0, 0, 0, 1, 0 },		/* +d or -d */
 	{ GGML_TYPE_Q2_0, 0, 0, 2, 0 },		/* q - 1 in -1..2 */
 	{ GGML_TYPE_Q2_K, 80, 82, 45, 15 },	/* sc, m <= 15; q <= 3 */
@@ -47,10 +47,10 @@ static const struct block_screen {
 	{ GGML_TYPE_Q4_K, 0, 2, 945, 63 },	/* sc, m <= 63; q <= 15 */
 	{ GGML_TYPE_Q5_K, 0, 2, 1953, 63 },	/* sc, m <= 63; q <= 31 */
 	{ GGML_TYPE_Q6_K, 208, 208, 4096, 0 },	/* int8 sc, q - 32 */
-	{ GGML_TYPE_IQ4_NL, 0, 0, 127, 0 },		/* L in -127..113 */
-	{ GGML_TYPE_IQ4_XS, 0, 0, 4064, 0 },		/* (ls - 32)*L */
-	{ GGML_TYPE_TQ1_0, 52, 52, 2, 0 },		/* t - 1, t <= 2 */
-	{ GGML_TYPE_TQ2_0, 64, 64, 2, 0 },		/* q - 1 in -1..2 */
+	{ GGML_TYPE_IQ4_NL, 0, 0, 127, 0 },	/* L in -127..113 */
+	{ GGML_TYPE_IQ4_XS, 0, 0, 4064, 0 },	/* (ls - 32)*L */
+	{ GGML_TYPE_TQ1_0, 52, 52, 2, 0 },	/* t - 1, t <= 2 */
+	{ GGML_TYPE_TQ2_0, 64, 64, 2, 0 },	/* q - 1 in -1..2 */
 };
 
 #define N_BLOCK_SCREENS (sizeof block_screens / sizeof block_screens[0])
