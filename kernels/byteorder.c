@@ -8,22 +8,25 @@
  */
 #include <string.h>
 
-#include "ggml-types.h"
 #include "kernels-impl.h"
 
+/*
+ * The types gguf-convert-endian converts: the float types element by
+ * element (width: an element's bytes), the block types by their fp16
+ * factors (the screens' list, kernel_fp16_factors), MXFP4 not at all.
+ */
 static const struct be_layout {
 	uint32_t type;
 	unsigned width;		/* swap every element of this many bytes */
-	int field[2];		/* or these fp16 fields of each block (-1) */
 } be_layouts[] = {
-	{ KERNEL_TYPE_F32, 4, { -1, -1 } },
-	{ KERNEL_TYPE_F16, 2, { -1, -1 } },
-	{ KERNEL_TYPE_BF16, 2, { -1, -1 } },
-	{ KERNEL_TYPE_Q4_0, 0, { 0, -1 } },
-	{ KERNEL_TYPE_Q8_0, 0, { 0, -1 } },
-	{ KERNEL_TYPE_Q4_K, 0, { 0, 2 } },
-	{ KERNEL_TYPE_Q6_K, 0, { 208, -1 } },
-	{ KERNEL_TYPE_MXFP4, 0, { -1, -1 } },
+	{ GGML_TYPE_F32, GGML_SIZE_F32 },
+	{ GGML_TYPE_F16, GGML_SIZE_F16 },
+	{ GGML_TYPE_BF16, GGML_SIZE_BF16 },
+	{ GGML_TYPE_Q4_0, 0 },
+	{ GGML_TYPE_Q8_0, 0 },
+	{ GGML_TYPE_Q4_K, 0 },
+	{ GGML_TYPE_Q6_K, 0 },
+	{ GGML_TYPE_MXFP4, 0 },
 };
 
 static const struct be_layout *
@@ -63,7 +66,7 @@ kernel_from_be(uint32_t type, const void *src, void *dst, size_t n)
 	const struct ggml_type_info *ti = ggml_type_get(type);
 	uint8_t *d = dst;
 	size_t blocks, b, bytes;
-	unsigned k;
+	unsigned off[2], k, nf;
 
 	if (l == NULL || ti == NULL || ti->blck == 0 || n % ti->blck != 0)
 		return false;
@@ -75,10 +78,9 @@ kernel_from_be(uint32_t type, const void *src, void *dst, size_t n)
 			swap_bytes(d + b, l->width);
 		return true;
 	}
+	nf = kernel_fp16_factors(type, off);
 	for (b = 0; b < blocks; b++)
-		for (k = 0; k < 2; k++)
-			if (l->field[k] >= 0)
-				swap_bytes(d + b * ti->size +
-				    (size_t)l->field[k], 2);
+		for (k = 0; k < nf; k++)
+			swap_bytes(d + b * ti->size + off[k], 2);
 	return true;
 }

@@ -7,7 +7,6 @@
  */
 #include <string.h>
 
-#include "ggml-types.h"
 #include "kernels-impl.h"
 
 int
@@ -56,12 +55,14 @@ void
 kernel_matvec_feed_q4_0(const void *w, const float *x, float *y, size_t n_in,
     size_t n_out)
 {
-	matvec_feed(kernel_dot_q4_0, 32, 18, w, x, y, n_in, n_out);
+	matvec_feed(kernel_dot_q4_0, GGML_BLCK_Q4_0, GGML_SIZE_Q4_0, w, x, y,
+	    n_in, n_out);
 }
 
 void
 kernel_matvec_feed_q8_0(const void *w, const float *x, float *y, size_t n_in,
     size_t n_out)
 {
-	matvec_feed(kernel_dot_q8_0, 32, 34, w, x, y, n_in, n_out);
+	matvec_feed(kernel_dot_q8_0, GGML_BLCK_Q8_0, GGML_SIZE_Q8_0, w, x, y,
+	    n_in, n_out);
 }

@@ -12,6 +12,16 @@
 
 #include "kernels-impl.h"
 
+#define QK_MX GGML_BLCK_MXFP4
+#define QK_NV GGML_BLCK_NVFP4
+#define SZ_MX GGML_SIZE_MXFP4
+#define SZ_NV GGML_SIZE_NVFP4
+
+/* The layouts below must add up to the table's block sizes. */
+_Static_assert(QK_MX == 32 && SZ_MX == 1 + QK_MX / 2, "MXFP4: e, qs[16]");
+_Static_assert(QK_NV == 4 * 16 && SZ_NV == 4 + QK_NV / 2,
+    "NVFP4: d[4], qs[32]; 4 sub-blocks of 16");
+
 /* E2M1 values doubled (ggml's kvalues_mxfp4), indexed by the nibble. */
 static const int8_t fp4_levels[16] = {
 	0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12,
@@ -59,8 +69,8 @@ kernel_dequant_mxfp4(const void *restrict row, float *restrict out, size_t n)
 	size_t i;
 	int j;
 
-	assert(n % 32 == 0);
-	for (i = 0; i < n / 32; i++, b += 17, out += 32) {
+	assert(n % QK_MX == 0);
+	for (i = 0; i < n / QK_MX; i++, b += SZ_MX, out += QK_MX) {
 		float d = fp4_e8m0_half(b[0]);
 
 		for (j = 0; j < 16; j++) {
@@ -78,8 +88,8 @@ kernel_dot_mxfp4(const void *row, const float *x, size_t n)
 	size_t i;
 	int j;
 
-	assert(n % 32 == 0);
-	for (i = 0; i < n / 32; i++, b += 17, x += 32) {
+	assert(n % QK_MX == 0);
+	for (i = 0; i < n / QK_MX; i++, b += SZ_MX, x += QK_MX) {
 		float s = 0.0f;
 
 		for (j = 0; j < 16; j++) {
@@ -104,8 +114,8 @@ kernel_dequant_nvfp4(const void *restrict row, float *restrict out, size_t n)
 	size_t i;
 	int s, j;
 
-	assert(n % 64 == 0);
-	for (i = 0; i < n / 64; i++, b += 36) {
+	assert(n % QK_NV == 0);
+	for (i = 0; i < n / QK_NV; i++, b += SZ_NV) {
 		for (s = 0; s < 4; s++, out += 16) {
 			const uint8_t *q = b + 4 + 8 * s;
 			float d = fp4_ue4m3_half(b[s]);
@@ -126,8 +136,8 @@ kernel_dot_nvfp4(const void *row, const float *x, size_t n)
 	size_t i;
 	int s, j;
 
-	assert(n % 64 == 0);
-	for (i = 0; i < n / 64; i++, b += 36) {
+	assert(n % QK_NV == 0);
+	for (i = 0; i < n / QK_NV; i++, b += SZ_NV) {
 		float blk = 0.0f;
 
 		for (s = 0; s < 4; s++, x += 16) {
@@ -152,11 +162,11 @@ kernel_mark_invalid(uint32_t type, const void *row, float *out, size_t n)
 	size_t i;
 	int j;
 
-	if (type != KERNEL_TYPE_MXFP4)
+	if (type != GGML_TYPE_MXFP4)
 		return;
-	for (i = 0; i < n / 32; i++, b += 17, out += 32)
+	for (i = 0; i < n / QK_MX; i++, b += SZ_MX, out += QK_MX)
 		if (b[0] == 0xff)
-			for (j = 0; j < 32; j++)
+			for (j = 0; j < QK_MX; j++)
 				out[j] = NAN;
 }
 
@@ -174,13 +184,13 @@ mxfp4_max_e(const uint8_t *b, size_t blocks)
 	unsigned e0 = 0, e1 = 0, e2 = 0, e3 = 0;
 	size_t i;
 
-	for (i = 0; i + 4 <= blocks; i += 4, b += 68) {
+	for (i = 0; i + 4 <= blocks; i += 4, b += 4 * SZ_MX) {
 		e0 = b[0] > e0 ? b[0] : e0;
-		e1 = b[17] > e1 ? b[17] : e1;
-		e2 = b[34] > e2 ? b[34] : e2;
-		e3 = b[51] > e3 ? b[51] : e3;
+		e1 = b[SZ_MX] > e1 ? b[SZ_MX] : e1;
+		e2 = b[2 * SZ_MX] > e2 ? b[2 * SZ_MX] : e2;
+		e3 = b[3 * SZ_MX] > e3 ? b[3 * SZ_MX] : e3;
 	}
-	for (; i < blocks; i++, b += 17)
+	for (; i < blocks; i++, b += SZ_MX)
 		e0 = b[0] > e0 ? b[0] : e0;
 	e0 = e0 > e1 ? e0 : e1;
 	e2 = e2 > e3 ? e2 : e3;
@@ -194,7 +204,7 @@ mxfp4_block_nonfinite(const uint8_t *b)
 	unsigned n = 0, j;
 
 	if (b[0] == 0xff)
-		return 32;
+		return QK_MX;
 	for (j = 0; j < 16; j++) {
 		int lo = fp4_levels[b[1 + j] & 15];
 		int hi = fp4_levels[b[1 + j] >> 4];
@@ -213,7 +223,7 @@ kernel_screen_mxfp4(const uint8_t *b, size_t blocks, struct kernel_screen *s)
 
 	if (e > 252) {
 		for (e = 0, i = 0; i < blocks; i++) {
-			const uint8_t *blk = b + 17 * i;
+			const uint8_t *blk = b + SZ_MX * i;
 
 			if (blk[0] > 252)
 				s->nonfinite += mxfp4_block_nonfinite(blk);
@@ -244,7 +254,7 @@ kernel_screen_nvfp4(const uint8_t *b, size_t blocks, struct kernel_screen *s)
 	int k;
 	float d;
 
-	for (i = 0; i < blocks; i++, b += 36)
+	for (i = 0; i < blocks; i++, b += SZ_NV)
 		for (k = 0; k < 4; k++) {
 			key = b[k] == 0x7f ? 0 : b[k] & 0x7fu;
 			top = key > top ? key : top;

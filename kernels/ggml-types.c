@@ -1,6 +1,7 @@
 /*
- * ggml-types.c - the ggml type table (see ggml-types.h). Sizes are the bytes
- * of one block as ggml's block structs define them (gguf-format.md §3.1).
+ * ggml-types.c - the ggml type table (see ggml-types.h): a row per id, its
+ * block geometry the constants of ggml-types.h (which the kernels use), so
+ * that no id, name or size is written twice.
  */
 #include "config.h"
 
@@ -14,60 +15,70 @@
 #define RECENT GGML_TYPE_RECENT
 #define REMOVED GGML_TYPE_REMOVED
 
+/* A defined type's row, at its id, with its geometry; a removed one's. */
+#define TYPE(t, name, status, note) \
+	[GGML_TYPE_##t] = { GGML_TYPE_##t, (name), GGML_BLCK_##t, \
+	    GGML_SIZE_##t, (status), (note) }
+#define REMOVED_TYPE(t, name, note) \
+	[GGML_TYPE_##t] = { GGML_TYPE_##t, (name), 0, 0, REMOVED, (note) }
+
 static const struct ggml_type_info ggml_types[GGML_TYPE_COUNT] = {
-	{ 0, "f32", 1, 4, OK, NULL },
-	{ 1, "f16", 1, 2, OK, NULL },
-	{ 2, "q4_0", 32, 18, OK, NULL },
-	{ 3, "q4_1", 32, 20, OK, NULL },
-	{ 4, "q4_2", 0, 0, REMOVED, "Q4_2, removed from ggml in 2023" },
-	{ 5, "q4_3", 0, 0, REMOVED, "Q4_3, removed from ggml in 2023" },
-	{ 6, "q5_0", 32, 22, OK, NULL },
-	{ 7, "q5_1", 32, 24, OK, NULL },
-	{ 8, "q8_0", 32, 34, OK, NULL },
-	{ 9, "q8_1", 32, 36, INTERNAL, "an activation type used inside "
-	    "ggml's dot products" },
-	{ 10, "q2_K", 256, 84, OK, NULL },
-	{ 11, "q3_K", 256, 110, OK, NULL },
-	{ 12, "q4_K", 256, 144, OK, NULL },
-	{ 13, "q5_K", 256, 176, OK, NULL },
-	{ 14, "q6_K", 256, 210, OK, NULL },
-	{ 15, "q8_K", 256, 292, INTERNAL, "an activation type used inside "
-	    "ggml's k-quant dot products" },
-	{ 16, "iq2_xxs", 256, 66, OK, NULL },
-	{ 17, "iq2_xs", 256, 74, OK, NULL },
-	{ 18, "iq3_xxs", 256, 98, OK, NULL },
-	{ 19, "iq1_s", 256, 50, OK, NULL },
-	{ 20, "iq4_nl", 32, 18, OK, NULL },
-	{ 21, "iq3_s", 256, 110, OK, NULL },
-	{ 22, "iq2_s", 256, 82, OK, NULL },
-	{ 23, "iq4_xs", 256, 136, OK, NULL },
-	{ 24, "i8", 1, 1, OK, NULL },
-	{ 25, "i16", 1, 2, OK, NULL },
-	{ 26, "i32", 1, 4, OK, NULL },
-	{ 27, "i64", 1, 8, OK, NULL },
-	{ 28, "f64", 1, 8, OK, NULL },
-	{ 29, "iq1_m", 256, 56, OK, NULL },
-	{ 30, "bf16", 1, 2, OK, NULL },
-	{ 31, "q4_0_4_4", 0, 0, REMOVED, "Q4_0_4_4, removed from GGUF in "
-	    "favour of Q4_0 with runtime repacking; still live in ik_llama.cpp" },
-	{ 32, "q4_0_4_8", 0, 0, REMOVED, "Q4_0_4_8, removed from GGUF in "
-	    "favour of Q4_0 with runtime repacking; still live in ik_llama.cpp" },
-	{ 33, "q4_0_8_8", 0, 0, REMOVED, "Q4_0_8_8, removed from GGUF in "
-	    "favour of Q4_0 with runtime repacking; still live in ik_llama.cpp" },
-	{ 34, "tq1_0", 256, 54, OK, "IQ1_BN in old ik_llama.cpp headers" },
-	{ 35, "tq2_0", 256, 66, OK, "IQ2_BN in old ik_llama.cpp headers" },
-	{ 36, "iq4_nl_4_4", 0, 0, REMOVED, "IQ4_NL_4_4, removed in favour "
-	    "of IQ4_NL with runtime repacking; I2_S in BitNet.cpp and "
-	    "ik_llama.cpp" },
-	{ 37, "iq4_nl_4_8", 0, 0, REMOVED, "IQ4_NL_4_8, removed in favour "
-	    "of IQ4_NL with runtime repacking" },
-	{ 38, "iq4_nl_8_8", 0, 0, REMOVED, "IQ4_NL_8_8, removed in favour "
-	    "of IQ4_NL with runtime repacking" },
-	{ 39, "mxfp4", 32, 17, OK, NULL },
-	{ 40, "nvfp4", 64, 36, RECENT, "added to ggml in 2026" },
-	{ 41, "q1_0", 128, 18, RECENT, "added to ggml in 2026; Q1_0_G128 "
-	    "in ik_llama.cpp" },
-	{ 42, "q2_0", 64, 18, RECENT, "added to ggml in 2026" },
+	TYPE(F32, "f32", OK, NULL),
+	TYPE(F16, "f16", OK, NULL),
+	TYPE(Q4_0, "q4_0", OK, NULL),
+	TYPE(Q4_1, "q4_1", OK, NULL),
+	REMOVED_TYPE(Q4_2, "q4_2", "Q4_2, removed from ggml in 2023"),
+	REMOVED_TYPE(Q4_3, "q4_3", "Q4_3, removed from ggml in 2023"),
+	TYPE(Q5_0, "q5_0", OK, NULL),
+	TYPE(Q5_1, "q5_1", OK, NULL),
+	TYPE(Q8_0, "q8_0", OK, NULL),
+	TYPE(Q8_1, "q8_1", INTERNAL, "an activation type used inside "
+	    "ggml's dot products"),
+	TYPE(Q2_K, "q2_K", OK, NULL),
+	TYPE(Q3_K, "q3_K", OK, NULL),
+	TYPE(Q4_K, "q4_K", OK, NULL),
+	TYPE(Q5_K, "q5_K", OK, NULL),
+	TYPE(Q6_K, "q6_K", OK, NULL),
+	TYPE(Q8_K, "q8_K", INTERNAL, "an activation type used inside "
+	    "ggml's k-quant dot products"),
+	TYPE(IQ2_XXS, "iq2_xxs", OK, NULL),
+	TYPE(IQ2_XS, "iq2_xs", OK, NULL),
+	TYPE(IQ3_XXS, "iq3_xxs", OK, NULL),
+	TYPE(IQ1_S, "iq1_s", OK, NULL),
+	TYPE(IQ4_NL, "iq4_nl", OK, NULL),
+	TYPE(IQ3_S, "iq3_s", OK, NULL),
+	TYPE(IQ2_S, "iq2_s", OK, NULL),
+	TYPE(IQ4_XS, "iq4_xs", OK, NULL),
+	TYPE(I8, "i8", OK, NULL),
+	TYPE(I16, "i16", OK, NULL),
+	TYPE(I32, "i32", OK, NULL),
+	TYPE(I64, "i64", OK, NULL),
+	TYPE(F64, "f64", OK, NULL),
+	TYPE(IQ1_M, "iq1_m", OK, NULL),
+	TYPE(BF16, "bf16", OK, NULL),
+	REMOVED_TYPE(Q4_0_4_4, "q4_0_4_4", "Q4_0_4_4, removed from GGUF in "
+	    "favour of Q4_0 with runtime repacking; still live in "
+	    "ik_llama.cpp"),
+	REMOVED_TYPE(Q4_0_4_8, "q4_0_4_8", "Q4_0_4_8, removed from GGUF in "
+	    "favour of Q4_0 with runtime repacking; still live in "
+	    "ik_llama.cpp"),
+	REMOVED_TYPE(Q4_0_8_8, "q4_0_8_8", "Q4_0_8_8, removed from GGUF in "
+	    "favour of Q4_0 with runtime repacking; still live in "
+	    "ik_llama.cpp"),
+	TYPE(TQ1_0, "tq1_0", OK, "IQ1_BN in old ik_llama.cpp headers"),
+	TYPE(TQ2_0, "tq2_0", OK, "IQ2_BN in old ik_llama.cpp headers"),
+	REMOVED_TYPE(IQ4_NL_4_4, "iq4_nl_4_4", "IQ4_NL_4_4, removed in "
+	    "favour of IQ4_NL with runtime repacking; I2_S in BitNet.cpp and "
+	    "ik_llama.cpp"),
+	REMOVED_TYPE(IQ4_NL_4_8, "iq4_nl_4_8", "IQ4_NL_4_8, removed in "
+	    "favour of IQ4_NL with runtime repacking"),
+	REMOVED_TYPE(IQ4_NL_8_8, "iq4_nl_8_8", "IQ4_NL_8_8, removed in "
+	    "favour of IQ4_NL with runtime repacking"),
+	TYPE(MXFP4, "mxfp4", OK, NULL),
+	TYPE(NVFP4, "nvfp4", RECENT, "added to ggml in 2026"),
+	TYPE(Q1_0, "q1_0", RECENT, "added to ggml in 2026; Q1_0_G128 "
+	    "in ik_llama.cpp"),
+	TYPE(Q2_0, "q2_0", RECENT, "added to ggml in 2026"),
 };
 
 /* Ids used by forks beyond upstream's range (gguf-format.md §3.2). */

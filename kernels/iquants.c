@@ -10,6 +10,15 @@
 
 #include "kernels-impl.h"
 
+#define QK_NL GGML_BLCK_IQ4_NL
+#define QK_XS GGML_BLCK_IQ4_XS
+
+/* The layouts below must add up to the table's block sizes. */
+_Static_assert(QK_NL == 32, "the IQ4_NL loops are written for blocks of 32");
+_Static_assert(GGML_SIZE_IQ4_NL == 2 + QK_NL / 2, "IQ4_NL: d, qs");
+_Static_assert(QK_XS == 8 * 32 && GGML_SIZE_IQ4_XS == 2 + 2 + 4 + QK_XS / 2,
+    "IQ4_XS: d, scales_h, scales_l, qs; 8 sub-blocks of 32");
+
 /* The 16 levels of IQ4_NL and IQ4_XS (ggml's kvalues_iq4nl). */
 static const int8_t iquant_levels[16] = {
 	-127, -104, -83, -65, -49, -35, -22, -10,
@@ -28,8 +37,8 @@ kernel_dequant_iq4_nl(const void *restrict row, float *restrict out, size_t n)
 	size_t i;
 	int j;
 
-	assert(n % 32 == 0);
-	for (i = 0; i < n / 32; i++, b += 18, out += 32) {
+	assert(n % QK_NL == 0);
+	for (i = 0; i < n / QK_NL; i++, b += GGML_SIZE_IQ4_NL, out += QK_NL) {
 		float d = kernel_half(b);
 
 		for (j = 0; j < 16; j++) {
@@ -47,8 +56,8 @@ kernel_dot_iq4_nl(const void *row, const float *x, size_t n)
 	size_t i;
 	int j;
 
-	assert(n % 32 == 0);
-	for (i = 0; i < n / 32; i++, b += 18, x += 32) {
+	assert(n % QK_NL == 0);
+	for (i = 0; i < n / QK_NL; i++, b += GGML_SIZE_IQ4_NL, x += QK_NL) {
 		float s = 0.0f;
 
 		for (j = 0; j < 16; j++) {
@@ -84,8 +93,8 @@ kernel_dequant_iq4_xs(const void *restrict row, float *restrict out, size_t n)
 	size_t i;
 	int ib, j;
 
-	assert(n % KERNEL_QK_K == 0);
-	for (i = 0; i < n / KERNEL_QK_K; i++, b += 136) {
+	assert(n % QK_XS == 0);
+	for (i = 0; i < n / QK_XS; i++, b += GGML_SIZE_IQ4_XS) {
 		float d = kernel_half(b);
 
 		for (ib = 0; ib < 8; ib++, out += 32) {
@@ -109,8 +118,8 @@ kernel_dot_iq4_xs(const void *row, const float *x, size_t n)
 	size_t i;
 	int ib, j;
 
-	assert(n % KERNEL_QK_K == 0);
-	for (i = 0; i < n / KERNEL_QK_K; i++, b += 136) {
+	assert(n % QK_XS == 0);
+	for (i = 0; i < n / QK_XS; i++, b += GGML_SIZE_IQ4_XS) {
 		float d = kernel_half(b), blk = 0.0f;
 
 		for (ib = 0; ib < 8; ib++, x += 32) {

@@ -1,7 +1,9 @@
 /*
  * kernels-impl.h - what the kernel files share and only they see: the
- * little-endian field readers, block geometry, and the prototypes of every
- * kernel the registry (registry.c) lists.
+ * little-endian field readers and the prototypes of every kernel the
+ * registry (registry.c) lists. Block geometry is the type table's
+ * (ggml-types.h's GGML_BLCK_ and GGML_SIZE_ constants), the fp16
+ * conversions fp16.h's.
  *
  * Fields are assembled from bytes, so a kernel works on any host byte order
  * and at any alignment (no pointer casts: the tests run under UBSan).
@@ -13,9 +15,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fp16.h"
+#include "ggml-types.h"
 #include "kernels.h"
-
-#define KERNEL_QK_K 256		/* elements of a k-quant super-block */
 
 /*
  * KERNEL_CLONES: build a kernel twice, for AVX2 and for the baseline, and
@@ -62,6 +64,12 @@ kernel_f32_bits(uint32_t u)
 	memcpy(&f, &u, sizeof f);
 	return f;
 }
+
+/*
+ * The kernels, each as struct kernel's dequant or dot (kernels.h) for the
+ * type its name says: n a multiple of the type's block size (asserted),
+ * row kernel_row_bytes(type, n) bytes at any alignment.
+ */
 
 /* float.c */
 void kernel_dequant_f32(const void *row, float *out, size_t n);
@@ -114,15 +122,22 @@ float kernel_dot_tq2_0(const void *row, const float *x, size_t n);
 /* fp4.c */
 void kernel_dequant_mxfp4(const void *row, float *out, size_t n);
 float kernel_dot_mxfp4(const void *row, const float *x, size_t n);
-/* the MXFP4 and NVFP4 screens (fp4.c; kernel_screen dispatches to them) */
+void kernel_dequant_nvfp4(const void *row, float *out, size_t n);
+float kernel_dot_nvfp4(const void *row, const float *x, size_t n);
+/*
+ * The MXFP4 and NVFP4 screens (fp4.c; kernel_screen dispatches to them):
+ * add to *s, as kernel_screen does, what the whole blocks at b (blocks
+ * of them) hold.
+ */
 void kernel_screen_mxfp4(const uint8_t *b, size_t blocks,
     struct kernel_screen *s);
 void kernel_screen_nvfp4(const uint8_t *b, size_t blocks,
     struct kernel_screen *s);
-void kernel_dequant_nvfp4(const void *row, float *out, size_t n);
-float kernel_dot_nvfp4(const void *row, const float *x, size_t n);
 
-/* feed.c: kernel-feed (input-block-major) matrix kernels */
+/*
+ * feed.c: kernel-feed (input-block-major) matrix kernels, as struct
+ * kernel's matvec: n_in a multiple of the block size.
+ */
 void kernel_matvec_feed_q4_0(const void *w, const float *x, float *y,
     size_t n_in, size_t n_out);
 void kernel_matvec_feed_q8_0(const void *w, const float *x, float *y,

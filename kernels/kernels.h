@@ -12,6 +12,12 @@
  * The dequantizers reproduce ggml's C dequantizers bit for bit when the
  * files are compiled with -ffp-contract=off (y = d*q + m must be two
  * roundings, not one fused multiply-add).
+ *
+ * A type is a ggml type id (ggml-types.h's GGML_TYPE_*), whose block
+ * geometry the type table gives; the registry is the one list of the types
+ * that have kernels. Nothing here allocates: every buffer is the caller's.
+ * The library (kernels/: this, fp16.h and ggml-types.h) includes nothing
+ * from src/: it stands on its own.
  */
 #ifndef GGUFLINT_KERNELS_H
 #define GGUFLINT_KERNELS_H
@@ -20,30 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The ggml type ids (ggml.h's enum ggml_type) that have kernels here. */
-enum kernel_type {
-	KERNEL_TYPE_F32 = 0,
-	KERNEL_TYPE_F16 = 1,
-	KERNEL_TYPE_Q4_0 = 2,
-	KERNEL_TYPE_Q4_1 = 3,
-	KERNEL_TYPE_Q5_0 = 6,
-	KERNEL_TYPE_Q5_1 = 7,
-	KERNEL_TYPE_Q8_0 = 8,
-	KERNEL_TYPE_Q2_K = 10,
-	KERNEL_TYPE_Q3_K = 11,
-	KERNEL_TYPE_Q4_K = 12,
-	KERNEL_TYPE_Q5_K = 13,
-	KERNEL_TYPE_Q6_K = 14,
-	KERNEL_TYPE_IQ4_NL = 20,
-	KERNEL_TYPE_IQ4_XS = 23,
-	KERNEL_TYPE_BF16 = 30,
-	KERNEL_TYPE_TQ1_0 = 34,
-	KERNEL_TYPE_TQ2_0 = 35,
-	KERNEL_TYPE_MXFP4 = 39,
-	KERNEL_TYPE_NVFP4 = 40,
-	KERNEL_TYPE_Q1_0 = 41,
-	KERNEL_TYPE_Q2_0 = 42
-};
+#include "ggml-types.h"
 
 enum kernel_op {
 	KERNEL_DEQUANT,		/* a row of blocks to f32 */
@@ -83,11 +66,14 @@ struct kernel {
 /* The registry, terminated by an entry whose name is NULL. */
 extern const struct kernel kernels[];
 
-/* kernel_find: the first entry for (op, type, order), or NULL when none. */
+/*
+ * kernel_find: the first registry entry for (op, type, order) (static), or
+ * NULL when none.
+ */
 const struct kernel *kernel_find(enum kernel_op op, uint32_t type,
     enum kernel_order order);
 
-/* kernel_by_name: the entry with this exact name, or NULL. */
+/* kernel_by_name: the registry entry with this exact name, or NULL. */
 const struct kernel *kernel_by_name(const char *name);
 
 /*
@@ -110,8 +96,10 @@ double kernel_reference_dot(uint32_t type, const void *row, const float *x,
  * kernel_relayout_feed: copy a matrix of n_out rows of n_in elements of
  * type from as-stored order (block b of row o at o * blocks_per_row + b) to
  * kernel-feed order (at b * n_out + o), the input-block-major layout a
- * repacking backend feeds its kernels. Returns 0, or -1 when n_in is not a
- * multiple of the block size.
+ * repacking backend feeds its kernels. src and dst (the caller's, not
+ * overlapping) hold n_out rows of kernel_row_bytes(type, n_in) bytes.
+ * Returns 0, or -1, writing nothing, when type has no block geometry or
+ * n_in is not a multiple of its block size.
  */
 int kernel_relayout_feed(uint32_t type, const void *src, void *dst,
     size_t n_in, size_t n_out);
@@ -119,9 +107,8 @@ int kernel_relayout_feed(uint32_t type, const void *src, void *dst,
 /*
  * The screens: what the D rules need to know of a row's values, from the
  * blocks' fp16 factors (MXFP4: E8M0 scales) alone (the float types: from
- * each value's bits),
- * without decoding it. kernel_screen adds what a row of n elements of type
- * holds to *s (start from a zeroed one):
+ * each value's bits), without decoding it. kernel_screen adds what a row
+ * of n elements of type holds to *s (start from a zeroed one):
  *  - nonfinite: how many of its values the dequantizer makes NaN or
  *    infinite (and kernel_mark_invalid NaN). Exact: a block's values all
  *    are when one of its fp16 factors is, and none are otherwise;
@@ -142,7 +129,18 @@ struct kernel_screen {
 
 bool kernel_screen(uint32_t type, const void *row, size_t n,
     struct kernel_screen *s);
+
+/* kernel_screen_has: whether kernel_screen screens rows of type. */
 bool kernel_screen_has(uint32_t type);
+
+/*
+ * kernel_fp16_factors: where a block of type keeps its fp16 factors, the
+ * ones the screens read: the byte offset of the scale d in off[0] and, for
+ * a type with a minimum m, of m in off[1]. Returns how many it has (1 or
+ * 2; the entries beyond are left alone), or 0 when they are not fp16 (the
+ * float types, MXFP4, NVFP4) or type has no kernel.
+ */
+unsigned kernel_fp16_factors(uint32_t type, unsigned off[2]);
 
 /*
  * kernel_mark_invalid: set to NaN the values out[0..n) of the blocks of a
@@ -160,18 +158,12 @@ void kernel_mark_invalid(uint32_t type, const void *row, float *out,
  * F16 and BF16, and the fp16 factors of Q4_0, Q8_0, Q4_K and Q6_K, swapped;
  * MXFP4 as it is. Returns false, writing nothing, for any other type (a
  * big-endian layout nobody defines) or an n that is not a multiple of the
- * block size. kernel_be_known says which types it converts.
+ * block size. src and dst hold kernel_row_bytes(type, n) bytes and must
+ * not overlap.
  */
 bool kernel_from_be(uint32_t type, const void *src, void *dst, size_t n);
-bool kernel_be_known(uint32_t type);
 
-/* IEEE binary16 bits to f32: exact (subnormals, infinities, NaN kept). */
-float kernel_fp16_to_f32(uint16_t h);
-/* bfloat16 bits to f32: exact (the high half of the f32). */
-float kernel_bf16_to_f32(uint16_t b);
-/* f32 to binary16 bits, rounding to nearest even; overflow gives infinity. */
-uint16_t kernel_f32_to_fp16(float f);
-/* f32 to bfloat16 bits, rounding to nearest even; NaN stays NaN. */
-uint16_t kernel_f32_to_bf16(float f);
+/* kernel_be_known: whether kernel_from_be converts rows of type. */
+bool kernel_be_known(uint32_t type);
 
 #endif

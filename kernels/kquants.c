@@ -14,7 +14,23 @@
 
 #include "kernels-impl.h"
 
-#define QK KERNEL_QK_K
+#define QK GGML_QK_K
+
+/*
+ * The layouts below (in the comments, and the offsets the kernels read)
+ * must add up to the table's block sizes: checked at compile time.
+ */
+_Static_assert(GGML_BLCK_Q2_K == QK && GGML_BLCK_Q3_K == QK &&
+    GGML_BLCK_Q4_K == QK && GGML_BLCK_Q5_K == QK && GGML_BLCK_Q6_K == QK,
+    "k-quants are super-blocks of 256");
+_Static_assert(GGML_SIZE_Q2_K == 16 + QK / 4 + 4, "Q2_K: scales, qs, d, dmin");
+_Static_assert(GGML_SIZE_Q3_K == QK / 8 + QK / 4 + 12 + 2,
+    "Q3_K: hmask, qs, scales, d");
+_Static_assert(GGML_SIZE_Q4_K == 4 + 12 + QK / 2, "Q4_K: d, dmin, scales, qs");
+_Static_assert(GGML_SIZE_Q5_K == 4 + 12 + QK / 8 + QK / 2,
+    "Q5_K: d, dmin, scales, qh, qs");
+_Static_assert(GGML_SIZE_Q6_K == QK / 2 + QK / 4 + QK / 16 + 2,
+    "Q6_K: ql, qh, scales, d");
 
 /*
  * kquant_q3_scales: unpack Q3_K's 12 scale bytes into its 16 six-bit
@@ -68,7 +84,7 @@ kernel_dequant_q2_K(const void *restrict row, float *restrict out, size_t n)
 	int h, j, g, l;
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 84) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q2_K) {
 		float d = kernel_half(b + 80), dmin = kernel_half(b + 82);
 		int is = 0;
 
@@ -100,7 +116,7 @@ kernel_dot_q2_K(const void *row, const float *x, size_t n)
 	int sub, l;
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 84, x += QK) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q2_K, x += QK) {
 		float d = kernel_half(b + 80), dmin = kernel_half(b + 82);
 		float blk = 0.0f;
 
@@ -136,7 +152,7 @@ kernel_dequant_q3_K(const void *restrict row, float *restrict out, size_t n)
 	int h, j, g, l, sc[16];
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 110) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q3_K) {
 		const uint8_t *hm = b;
 		float d = kernel_half(b + 108);
 		int is = 0;
@@ -173,7 +189,7 @@ kernel_dot_q3_K(const void *row, const float *x, size_t n)
 	int sub, l, sc[16];
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 110, x += QK) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q3_K, x += QK) {
 		float d = kernel_half(b + 108);
 		float blk = 0.0f;
 
@@ -213,7 +229,7 @@ kernel_dequant_q4_K(const void *restrict row, float *restrict out, size_t n)
 	int c, l, sc, m;
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 144) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q4_K) {
 		float d = kernel_half(b), dmin = kernel_half(b + 2);
 
 		for (c = 0; c < 4; c++) {
@@ -243,7 +259,7 @@ kernel_dot_q4_K(const void *row, const float *x, size_t n)
 	int sub, l, sc, m;
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 144, x += QK) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q4_K, x += QK) {
 		float d = kernel_half(b), dmin = kernel_half(b + 2);
 		float blk = 0.0f;
 
@@ -278,7 +294,7 @@ kernel_dequant_q5_K(const void *restrict row, float *restrict out, size_t n)
 	int c, l, sc, m;
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 176) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q5_K) {
 		float d = kernel_half(b), dmin = kernel_half(b + 2);
 		const uint8_t *qh = b + 16;
 
@@ -313,7 +329,7 @@ kernel_dot_q5_K(const void *row, const float *x, size_t n)
 	int sub, l, sc, m;
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 176, x += QK) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q5_K, x += QK) {
 		float d = kernel_half(b), dmin = kernel_half(b + 2);
 		float blk = 0.0f;
 
@@ -354,7 +370,7 @@ kernel_dequant_q6_K(const void *restrict row, float *restrict out, size_t n)
 	int h, l, g;
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 210) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q6_K) {
 		float d = kernel_half(b + 208);
 
 		for (h = 0; h < 2; h++, out += 128) {
@@ -376,8 +392,8 @@ kernel_dequant_q6_K(const void *restrict row, float *restrict out, size_t n)
 				float s4 = d * (float)sc[g + 6];
 
 				for (l = 16 * g; l < 16 * g + 16; l++) {
-					int q1 = ((ql[l] & 15) | (qh[l] & 3) << 4) -
-					    32;
+					int q1 = ((ql[l] & 15) |
+					    (qh[l] & 3) << 4) - 32;
 					int q2 = ((ql[l + 32] & 15) |
 					    ((qh[l] >> 2) & 3) << 4) - 32;
 					int q3 = ((ql[l] >> 4) |
@@ -404,7 +420,7 @@ kernel_dot_q6_K(const void *row, const float *x, size_t n)
 	int sub, l;
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 210, x += QK) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q6_K, x += QK) {
 		float d = kernel_half(b + 208);
 		float blk = 0.0f;
 

@@ -13,9 +13,24 @@
 
 #include "kernels-impl.h"
 
-#define QK 32			/* elements of a Q4_0..Q8_0 block */
-#define QK1_0 128
-#define QK2_0 64
+/*
+ * Block geometry is the table's; the loops below are written for blocks of
+ * 32 (16 bytes of nibbles), and the layouts in the comments must add up to
+ * the table's sizes: checked here, at compile time.
+ */
+#define QK GGML_BLCK_Q4_0
+#define QK1_0 GGML_BLCK_Q1_0
+#define QK2_0 GGML_BLCK_Q2_0
+_Static_assert(QK == 32 && GGML_BLCK_Q4_1 == QK && GGML_BLCK_Q5_0 == QK &&
+    GGML_BLCK_Q5_1 == QK && GGML_BLCK_Q8_0 == QK,
+    "the loops are written for blocks of 32");
+_Static_assert(GGML_SIZE_Q4_0 == 2 + QK / 2, "Q4_0: d, qs[16]");
+_Static_assert(GGML_SIZE_Q4_1 == 4 + QK / 2, "Q4_1: d, m, qs[16]");
+_Static_assert(GGML_SIZE_Q5_0 == 6 + QK / 2, "Q5_0: d, qh[4], qs[16]");
+_Static_assert(GGML_SIZE_Q5_1 == 8 + QK / 2, "Q5_1: d, m, qh[4], qs[16]");
+_Static_assert(GGML_SIZE_Q8_0 == 2 + QK, "Q8_0: d, qs[32]");
+_Static_assert(GGML_SIZE_Q1_0 == 2 + QK1_0 / 8, "Q1_0: d, qs");
+_Static_assert(GGML_SIZE_Q2_0 == 2 + QK2_0 / 4, "Q2_0: d, qs");
 
 /* ---- Q4_0: d (fp16) @0, qs[16] @2; y = (q - 8)*d ---- */
 
@@ -27,7 +42,7 @@ kernel_dequant_q4_0(const void *restrict row, float *restrict out, size_t n)
 	int j;
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 18, out += QK) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q4_0, out += QK) {
 		float d = kernel_half(b);
 
 		for (j = 0; j < 16; j++) {
@@ -46,7 +61,7 @@ kernel_dot_q4_0(const void *row, const float *x, size_t n)
 	int j;
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 18, x += QK) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q4_0, x += QK) {
 		float s = 0.0f;
 
 		for (j = 0; j < 16; j++) {
@@ -68,7 +83,7 @@ kernel_dequant_q4_1(const void *restrict row, float *restrict out, size_t n)
 	int j;
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 20, out += QK) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q4_1, out += QK) {
 		float d = kernel_half(b), m = kernel_half(b + 2);
 
 		for (j = 0; j < 16; j++) {
@@ -87,7 +102,7 @@ kernel_dot_q4_1(const void *row, const float *x, size_t n)
 	int j;
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 20, x += QK) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q4_1, x += QK) {
 		float sqx = 0.0f, sx = 0.0f;
 
 		for (j = 0; j < 16; j++) {
@@ -113,7 +128,7 @@ kernel_dequant_q5_0(const void *restrict row, float *restrict out, size_t n)
 	int j;
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 22, out += QK) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q5_0, out += QK) {
 		float d = kernel_half(b);
 		uint32_t qh = kernel_le32(b + 2);
 
@@ -137,7 +152,7 @@ kernel_dot_q5_0(const void *row, const float *x, size_t n)
 	int j;
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 22, x += QK) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q5_0, x += QK) {
 		uint32_t qh = kernel_le32(b + 2);
 		float s = 0.0f;
 
@@ -164,7 +179,7 @@ kernel_dequant_q5_1(const void *restrict row, float *restrict out, size_t n)
 	int j;
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 24, out += QK) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q5_1, out += QK) {
 		float d = kernel_half(b), m = kernel_half(b + 2);
 		uint32_t qh = kernel_le32(b + 4);
 
@@ -188,7 +203,7 @@ kernel_dot_q5_1(const void *row, const float *x, size_t n)
 	int j;
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 24, x += QK) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q5_1, x += QK) {
 		uint32_t qh = kernel_le32(b + 4);
 		float sqx = 0.0f, sx = 0.0f;
 
@@ -215,7 +230,7 @@ kernel_dequant_q8_0(const void *restrict row, float *restrict out, size_t n)
 	int j;
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 34, out += QK) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q8_0, out += QK) {
 		float d = kernel_half(b);
 
 		for (j = 0; j < QK; j++)
@@ -232,7 +247,7 @@ kernel_dot_q8_0(const void *row, const float *x, size_t n)
 	int j;
 
 	assert(n % QK == 0);
-	for (i = 0; i < n / QK; i++, b += 34, x += QK) {
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_Q8_0, x += QK) {
 		float s = 0.0f;
 
 		for (j = 0; j < QK; j++)
@@ -255,7 +270,7 @@ kernel_dequant_q1_0(const void *restrict row, float *restrict out, size_t n)
 	int j, t;
 
 	assert(n % QK1_0 == 0);
-	for (i = 0; i < n / QK1_0; i++, b += 18, out += QK1_0) {
+	for (i = 0; i < n / QK1_0; i++, b += GGML_SIZE_Q1_0, out += QK1_0) {
 		float d = kernel_half(b);
 
 		/* (+1 or -1) * d is exactly d or -d, and vectorizes */
@@ -275,7 +290,7 @@ kernel_dot_q1_0(const void *row, const float *x, size_t n)
 	int j;
 
 	assert(n % QK1_0 == 0);
-	for (i = 0; i < n / QK1_0; i++, b += 18, x += QK1_0) {
+	for (i = 0; i < n / QK1_0; i++, b += GGML_SIZE_Q1_0, x += QK1_0) {
 		float pos = 0.0f, neg = 0.0f;
 
 		for (j = 0; j < QK1_0; j++) {
@@ -302,7 +317,7 @@ kernel_dequant_q2_0(const void *restrict row, float *restrict out, size_t n)
 	int j;
 
 	assert(n % QK2_0 == 0);
-	for (i = 0; i < n / QK2_0; i++, b += 18, out += QK2_0) {
+	for (i = 0; i < n / QK2_0; i++, b += GGML_SIZE_Q2_0, out += QK2_0) {
 		float d = kernel_half(b);
 
 		for (j = 0; j < QK2_0; j++) {
@@ -322,7 +337,7 @@ kernel_dot_q2_0(const void *row, const float *x, size_t n)
 	int j;
 
 	assert(n % QK2_0 == 0);
-	for (i = 0; i < n / QK2_0; i++, b += 18, x += QK2_0) {
+	for (i = 0; i < n / QK2_0; i++, b += GGML_SIZE_Q2_0, x += QK2_0) {
 		float s = 0.0f;
 
 		for (j = 0; j < QK2_0; j++) {

@@ -3,77 +3,62 @@
  * found by (operation, encoding, byte order) or by name, and the reference
  * every dot kernel is checked against.
  *
- * Adding a kernel: write it in the file of its encoding family, declare it
- * in kernels-impl.h, and list it here. Names are "<ggml type name>.<op>.
- * <variant>"; the variant of the portable C kernels is "scalar".
+ * Adding a kernel: write it in the file of its encoding family (its
+ * geometry the type table's constants, ggml-types.h), declare it in
+ * kernels-impl.h, list it here, and give its type a screen (screen.c: the
+ * tests ask every dequantizer for one). Names are "<ggml type name>.<op>.
+ * <variant>" (the tests check the type name against the table); the
+ * variant of the portable C kernels is "scalar".
  */
 #include <math.h>
 #include <string.h>
 
-#include "ggml-types.h"
 #include "kernels-impl.h"
 
-#define DEQ(tname, id, fn) \
-	{ tname ".dequant.scalar", KERNEL_DEQUANT, (id), \
-	    KERNEL_ORDER_AS_STORED, (fn), NULL, NULL }
-#define DOT(tname, id, fn) \
-	{ tname ".dot.scalar", KERNEL_DOT, (id), \
-	    KERNEL_ORDER_AS_STORED, NULL, (fn), NULL }
-#define FEED(tname, id, fn) \
-	{ tname ".matvec.feed", KERNEL_DOT, (id), \
-	    KERNEL_ORDER_KERNEL_FEED, NULL, NULL, (fn) }
+/*
+ * SCALAR(t, T): the portable dequantize and dot kernels of type t (its
+ * table name; T the same in capitals, as the GGML_TYPE_ ids spell it).
+ * FEED(t, T): its kernel-feed matrix kernel.
+ */
+#define SCALAR(t, T) \
+	{ #t ".dequant.scalar", KERNEL_DEQUANT, GGML_TYPE_##T, \
+	    KERNEL_ORDER_AS_STORED, kernel_dequant_##t, NULL, NULL }, \
+	{ #t ".dot.scalar", KERNEL_DOT, GGML_TYPE_##T, \
+	    KERNEL_ORDER_AS_STORED, NULL, kernel_dot_##t, NULL }
+#define FEED(t, T) \
+	{ #t ".matvec.feed", KERNEL_DOT, GGML_TYPE_##T, \
+	    KERNEL_ORDER_KERNEL_FEED, NULL, NULL, kernel_matvec_feed_##t }
 
 const struct kernel kernels[] = {
-	DEQ("f32", KERNEL_TYPE_F32, kernel_dequant_f32),
-	DOT("f32", KERNEL_TYPE_F32, kernel_dot_f32),
-	DEQ("f16", KERNEL_TYPE_F16, kernel_dequant_f16),
-	DOT("f16", KERNEL_TYPE_F16, kernel_dot_f16),
-	DEQ("bf16", KERNEL_TYPE_BF16, kernel_dequant_bf16),
-	DOT("bf16", KERNEL_TYPE_BF16, kernel_dot_bf16),
+	SCALAR(f32, F32),
+	SCALAR(f16, F16),
+	SCALAR(bf16, BF16),
 
-	DEQ("q4_0", KERNEL_TYPE_Q4_0, kernel_dequant_q4_0),
-	DOT("q4_0", KERNEL_TYPE_Q4_0, kernel_dot_q4_0),
-	DEQ("q4_1", KERNEL_TYPE_Q4_1, kernel_dequant_q4_1),
-	DOT("q4_1", KERNEL_TYPE_Q4_1, kernel_dot_q4_1),
-	DEQ("q5_0", KERNEL_TYPE_Q5_0, kernel_dequant_q5_0),
-	DOT("q5_0", KERNEL_TYPE_Q5_0, kernel_dot_q5_0),
-	DEQ("q5_1", KERNEL_TYPE_Q5_1, kernel_dequant_q5_1),
-	DOT("q5_1", KERNEL_TYPE_Q5_1, kernel_dot_q5_1),
-	DEQ("q8_0", KERNEL_TYPE_Q8_0, kernel_dequant_q8_0),
-	DOT("q8_0", KERNEL_TYPE_Q8_0, kernel_dot_q8_0),
-	DEQ("q1_0", KERNEL_TYPE_Q1_0, kernel_dequant_q1_0),
-	DOT("q1_0", KERNEL_TYPE_Q1_0, kernel_dot_q1_0),
-	DEQ("q2_0", KERNEL_TYPE_Q2_0, kernel_dequant_q2_0),
-	DOT("q2_0", KERNEL_TYPE_Q2_0, kernel_dot_q2_0),
+	SCALAR(q4_0, Q4_0),
+	SCALAR(q4_1, Q4_1),
+	SCALAR(q5_0, Q5_0),
+	SCALAR(q5_1, Q5_1),
+	SCALAR(q8_0, Q8_0),
+	SCALAR(q1_0, Q1_0),
+	SCALAR(q2_0, Q2_0),
 
-	DEQ("q2_K", KERNEL_TYPE_Q2_K, kernel_dequant_q2_K),
-	DOT("q2_K", KERNEL_TYPE_Q2_K, kernel_dot_q2_K),
-	DEQ("q3_K", KERNEL_TYPE_Q3_K, kernel_dequant_q3_K),
-	DOT("q3_K", KERNEL_TYPE_Q3_K, kernel_dot_q3_K),
-	DEQ("q4_K", KERNEL_TYPE_Q4_K, kernel_dequant_q4_K),
-	DOT("q4_K", KERNEL_TYPE_Q4_K, kernel_dot_q4_K),
-	DEQ("q5_K", KERNEL_TYPE_Q5_K, kernel_dequant_q5_K),
-	DOT("q5_K", KERNEL_TYPE_Q5_K, kernel_dot_q5_K),
-	DEQ("q6_K", KERNEL_TYPE_Q6_K, kernel_dequant_q6_K),
-	DOT("q6_K", KERNEL_TYPE_Q6_K, kernel_dot_q6_K),
+	SCALAR(q2_K, Q2_K),
+	SCALAR(q3_K, Q3_K),
+	SCALAR(q4_K, Q4_K),
+	SCALAR(q5_K, Q5_K),
+	SCALAR(q6_K, Q6_K),
 
-	DEQ("iq4_nl", KERNEL_TYPE_IQ4_NL, kernel_dequant_iq4_nl),
-	DOT("iq4_nl", KERNEL_TYPE_IQ4_NL, kernel_dot_iq4_nl),
-	DEQ("iq4_xs", KERNEL_TYPE_IQ4_XS, kernel_dequant_iq4_xs),
-	DOT("iq4_xs", KERNEL_TYPE_IQ4_XS, kernel_dot_iq4_xs),
+	SCALAR(iq4_nl, IQ4_NL),
+	SCALAR(iq4_xs, IQ4_XS),
 
-	DEQ("tq1_0", KERNEL_TYPE_TQ1_0, kernel_dequant_tq1_0),
-	DOT("tq1_0", KERNEL_TYPE_TQ1_0, kernel_dot_tq1_0),
-	DEQ("tq2_0", KERNEL_TYPE_TQ2_0, kernel_dequant_tq2_0),
-	DOT("tq2_0", KERNEL_TYPE_TQ2_0, kernel_dot_tq2_0),
+	SCALAR(tq1_0, TQ1_0),
+	SCALAR(tq2_0, TQ2_0),
 
-	DEQ("mxfp4", KERNEL_TYPE_MXFP4, kernel_dequant_mxfp4),
-	DOT("mxfp4", KERNEL_TYPE_MXFP4, kernel_dot_mxfp4),
-	DEQ("nvfp4", KERNEL_TYPE_NVFP4, kernel_dequant_nvfp4),
-	DOT("nvfp4", KERNEL_TYPE_NVFP4, kernel_dot_nvfp4),
+	SCALAR(mxfp4, MXFP4),
+	SCALAR(nvfp4, NVFP4),
 
-	FEED("q4_0", KERNEL_TYPE_Q4_0, kernel_matvec_feed_q4_0),
-	FEED("q8_0", KERNEL_TYPE_Q8_0, kernel_matvec_feed_q8_0),
+	FEED(q4_0, Q4_0),
+	FEED(q8_0, Q8_0),
 
 	{ NULL, KERNEL_DEQUANT, 0, KERNEL_ORDER_AS_STORED, NULL, NULL, NULL }
 };

@@ -20,36 +20,37 @@
  */
 #include <math.h>
 
-#include "ggml-types.h"
 #include "kernels-impl.h"
 
 /*
  * A block type whose values are at most |d|*d_mul + |m|*m_mul: d is the
  * fp16 at d_off, m the fp16 at m_off; a type with one factor names it
  * twice, with m_mul 0. The integers, from the kernels (q: quant, sc:
- * sub-block scale, L: level):
+ * sub-block scale, L: level). The offsets are the layouts' (kernel files),
+ * and the one list of where blocks keep their fp16 factors:
+ * kernel_fp16_factors gives them to the probe and the byte-order code.
  */
 static const struct block_screen {
 	uint32_t type;
 	unsigned d_off, m_off;
 	double d_mul, m_mul;
 } block_screens[] = {
-	{ KERNEL_TYPE_Q4_0, 0, 0, 8, 0 },		/* q - 8 in -8..7 */
-	{ KERNEL_TYPE_Q4_1, 0, 2, 15, 1 },		/* q*d + m, q <= 15 */
-	{ KERNEL_TYPE_Q5_0, 0, 0, 16, 0 },		/* q - 16 in -16..15 */
-	{ KERNEL_TYPE_Q5_1, 0, 2, 31, 1 },		/* q*d + m, q <= 31 */
-	{ KERNEL_TYPE_Q8_0, 0, 0, 128, 0 },		/* int8 q */
-	{ KERNEL_TYPE_Q1_0, 0, 0, 1, 0 },		/* +d or -d */
-	{ KERNEL_TYPE_Q2_0, 0, 0, 2, 0 },		/* q - 1 in -1..2 */
-	{ KERNEL_TYPE_Q2_K, 80, 82, 45, 15 },	/* sc, m <= 15; q <= 3 */
-	{ KERNEL_TYPE_Q3_K, 108, 108, 128, 0 },	/* sc - 32, q in -4..3 */
-	{ KERNEL_TYPE_Q4_K, 0, 2, 945, 63 },	/* sc, m <= 63; q <= 15 */
-	{ KERNEL_TYPE_Q5_K, 0, 2, 1953, 63 },	/* sc, m <= 63; q <= 31 */
-	{ KERNEL_TYPE_Q6_K, 208, 208, 4096, 0 },	/* int8 sc, q - 32 */
-	{ KERNEL_TYPE_IQ4_NL, 0, 0, 127, 0 },		/* L in -127..113 */
-	{ KERNEL_TYPE_IQ4_XS, 0, 0, 4064, 0 },		/* (ls - 32)*L */
-	{ KERNEL_TYPE_TQ1_0, 52, 52, 2, 0 },		/* t - 1, t <= 2 */
-	{ KERNEL_TYPE_TQ2_0, 64, 64, 2, 0 },		/* q - 1 in -1..2 */
+	{ GGML_TYPE_Q4_0, 0, 0, 8, 0 },		/* q - 8 in -8..7 */
+	{ GGML_TYPE_Q4_1, 0, 2, 15, 1 },	/* q*d + m, q <= 15 */
+	{ GGML_TYPE_Q5_0, 0, 0, 16, 0 },	/* q - 16 in -16..15 */
+	{ GGML_TYPE_Q5_1, 0, 2, 31, 1 },	/* q*d + m, q <= 31 */
+	{ GGML_TYPE_Q8_0, 0, 0, 128, 0 },	/* int8 q */
+	{ GGML_TYPE_Q1_0, 0, 0, 1, 0 },		/* +d or -d */
+	{ GGML_TYPE_Q2_0, 0, 0, 2, 0 },		/* q - 1 in -1..2 */
+	{ GGML_TYPE_Q2_K, 80, 82, 45, 15 },	/* sc, m <= 15; q <= 3 */
+	{ GGML_TYPE_Q3_K, 108, 108, 128, 0 },	/* sc - 32, q in -4..3 */
+	{ GGML_TYPE_Q4_K, 0, 2, 945, 63 },	/* sc, m <= 63; q <= 15 */
+	{ GGML_TYPE_Q5_K, 0, 2, 1953, 63 },	/* sc, m <= 63; q <= 31 */
+	{ GGML_TYPE_Q6_K, 208, 208, 4096, 0 },	/* int8 sc, q - 32 */
+	{ GGML_TYPE_IQ4_NL, 0, 0, 127, 0 },	/* L in -127..113 */
+	{ GGML_TYPE_IQ4_XS, 0, 0, 4064, 0 },	/* (ls - 32)*L */
+	{ GGML_TYPE_TQ1_0, 52, 52, 2, 0 },	/* t - 1, t <= 2 */
+	{ GGML_TYPE_TQ2_0, 64, 64, 2, 0 },	/* q - 1 in -1..2 */
 };
 
 #define N_BLOCK_SCREENS (sizeof block_screens / sizeof block_screens[0])
@@ -218,16 +219,16 @@ static void
 screen_floats(uint32_t type, const uint8_t *p, uint64_t n,
     struct kernel_screen *s)
 {
-	unsigned width = type == KERNEL_TYPE_F32 ? 4 : 2;
-	uint32_t inf = type == KERNEL_TYPE_F32 ? 0x7f800000u :
-	    type == KERNEL_TYPE_F16 ? 0x7c00u : 0x7f80u;
+	unsigned width = type == GGML_TYPE_F32 ? GGML_SIZE_F32 : GGML_SIZE_F16;
+	uint32_t inf = type == GGML_TYPE_F32 ? 0x7f800000u :
+	    type == GGML_TYPE_F16 ? 0x7c00u : 0x7f80u;
 	uint32_t mx = width == 2 ? max_mag16(p, n) : max_mag32(p, n);
 	float big;
 
 	if (mx >= inf)
 		s->nonfinite += max_mag_finite(p, n, width, inf, &mx);
-	big = type == KERNEL_TYPE_F32 ? kernel_f32_bits(mx) :
-	    type == KERNEL_TYPE_F16 ? kernel_fp16_to_f32((uint16_t)mx) :
+	big = type == GGML_TYPE_F32 ? kernel_f32_bits(mx) :
+	    type == GGML_TYPE_F16 ? kernel_fp16_to_f32((uint16_t)mx) :
 	    kernel_bf16_to_f32((uint16_t)mx);
 	s->bound = fmax(s->bound, big);
 	s->nonzero |= mx != 0;
@@ -245,12 +246,26 @@ block_screen_find(uint32_t type)
 	return NULL;
 }
 
+unsigned
+kernel_fp16_factors(uint32_t type, unsigned off[2])
+{
+	const struct block_screen *bs = block_screen_find(type);
+
+	if (bs == NULL)
+		return 0;
+	off[0] = bs->d_off;
+	if (bs->m_off == bs->d_off)
+		return 1;
+	off[1] = bs->m_off;
+	return 2;
+}
+
 bool
 kernel_screen_has(uint32_t type)
 {
-	return type == KERNEL_TYPE_F32 || type == KERNEL_TYPE_F16 ||
-	    type == KERNEL_TYPE_BF16 || type == KERNEL_TYPE_MXFP4 ||
-	    type == KERNEL_TYPE_NVFP4 ||
+	return type == GGML_TYPE_F32 || type == GGML_TYPE_F16 ||
+	    type == GGML_TYPE_BF16 || type == GGML_TYPE_MXFP4 ||
+	    type == GGML_TYPE_NVFP4 ||
 	    block_screen_find(type) != NULL;
 }
 
@@ -261,15 +276,15 @@ kernel_screen(uint32_t type, const void *row, size_t n,
 	const struct ggml_type_info *ti = ggml_type_get(type);
 	const struct block_screen *bs = block_screen_find(type);
 
-	if (type == KERNEL_TYPE_F32 || type == KERNEL_TYPE_F16 ||
-	    type == KERNEL_TYPE_BF16) {
+	if (type == GGML_TYPE_F32 || type == GGML_TYPE_F16 ||
+	    type == GGML_TYPE_BF16) {
 		screen_floats(type, row, n, s);
 		return true;
 	}
 	if (ti == NULL || ti->blck == 0 || n % ti->blck != 0)
 		return false;
-	if (type == KERNEL_TYPE_MXFP4 || type == KERNEL_TYPE_NVFP4) {
-		(type == KERNEL_TYPE_MXFP4 ? kernel_screen_mxfp4 :
+	if (type == GGML_TYPE_MXFP4 || type == GGML_TYPE_NVFP4) {
+		(type == GGML_TYPE_MXFP4 ? kernel_screen_mxfp4 :
 		    kernel_screen_nvfp4)(row, n / ti->blck, s);
 		return true;
 	}

@@ -23,6 +23,15 @@
 
 #include "kernels-impl.h"
 
+#define QK GGML_QK_K
+
+/* The layouts above must add up to the table's block sizes. */
+_Static_assert(GGML_BLCK_TQ1_0 == QK && GGML_BLCK_TQ2_0 == QK,
+    "ternary types are super-blocks of 256");
+_Static_assert(5 * 32 + 5 * 16 + 4 * 4 == QK && GGML_SIZE_TQ1_0 == 48 + 4 + 2,
+    "TQ1_0: qs[48] of 5 trits, qh[4] of 4, d");
+_Static_assert(GGML_SIZE_TQ2_0 == QK / 4 + 2, "TQ2_0: qs, d");
+
 static const uint8_t ternary_pow3[5] = { 1, 3, 9, 27, 81 };
 
 /* ternary_trit: trit k (0 = most significant) of a TQ1_0 byte, 0..2. */
@@ -41,8 +50,8 @@ kernel_dequant_tq1_0(const void *restrict row, float *restrict out, size_t n)
 	size_t i;
 	int k, m;
 
-	assert(n % KERNEL_QK_K == 0);
-	for (i = 0; i < n / KERNEL_QK_K; i++, b += 54) {
+	assert(n % QK == 0);
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_TQ1_0) {
 		float d = kernel_half(b + 52);
 
 		for (k = 0; k < 5; k++)
@@ -87,8 +96,8 @@ kernel_dot_tq1_0(const void *row, const float *x, size_t n)
 	size_t i;
 	int m;
 
-	assert(n % KERNEL_QK_K == 0);
-	for (i = 0; i < n / KERNEL_QK_K; i++, b += 54, x += KERNEL_QK_K) {
+	assert(n % QK == 0);
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_TQ1_0, x += QK) {
 		float pos = 0.0f, neg = 0.0f;
 
 		for (m = 0; m < 32; m++)
@@ -109,8 +118,8 @@ kernel_dequant_tq2_0(const void *restrict row, float *restrict out, size_t n)
 	size_t i;
 	int g, l, m;
 
-	assert(n % KERNEL_QK_K == 0);
-	for (i = 0; i < n / KERNEL_QK_K; i++, b += 66) {
+	assert(n % QK == 0);
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_TQ2_0) {
 		float d = kernel_half(b + 64);
 
 		for (g = 0; g < 2; g++)
@@ -129,8 +138,8 @@ kernel_dot_tq2_0(const void *row, const float *x, size_t n)
 	size_t i;
 	int j, l;
 
-	assert(n % KERNEL_QK_K == 0);
-	for (i = 0; i < n / KERNEL_QK_K; i++, b += 66, x += KERNEL_QK_K) {
+	assert(n % QK == 0);
+	for (i = 0; i < n / QK; i++, b += GGML_SIZE_TQ2_0, x += QK) {
 		float s = 0.0f;
 
 		for (j = 0; j < 64; j++) {

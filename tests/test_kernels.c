@@ -22,6 +22,7 @@
 #include "kernels/ggml-types.h"
 #include "reader/gguf.h"
 #include "jsontree.h"
+#include "kernels/fp16.h"
 #include "kernels/kernels.h"
 #include "base/sha256.h"
 #include "shared_path.h"
@@ -102,12 +103,12 @@ check_known(uint32_t type, const uint8_t *row, const float *want, size_t n)
 
 /* The encodings the issue requires (and the recent ones done as well). */
 static const uint32_t required_types[] = {
-	KERNEL_TYPE_F32, KERNEL_TYPE_F16, KERNEL_TYPE_BF16, KERNEL_TYPE_Q4_0,
-	KERNEL_TYPE_Q4_1, KERNEL_TYPE_Q5_0, KERNEL_TYPE_Q5_1, KERNEL_TYPE_Q8_0,
-	KERNEL_TYPE_Q2_K, KERNEL_TYPE_Q3_K, KERNEL_TYPE_Q4_K, KERNEL_TYPE_Q5_K,
-	KERNEL_TYPE_Q6_K, KERNEL_TYPE_IQ4_NL, KERNEL_TYPE_IQ4_XS,
-	KERNEL_TYPE_TQ1_0, KERNEL_TYPE_TQ2_0, KERNEL_TYPE_MXFP4,
-	KERNEL_TYPE_NVFP4, KERNEL_TYPE_Q1_0, KERNEL_TYPE_Q2_0,
+	GGML_TYPE_F32, GGML_TYPE_F16, GGML_TYPE_BF16, GGML_TYPE_Q4_0,
+	GGML_TYPE_Q4_1, GGML_TYPE_Q5_0, GGML_TYPE_Q5_1, GGML_TYPE_Q8_0,
+	GGML_TYPE_Q2_K, GGML_TYPE_Q3_K, GGML_TYPE_Q4_K, GGML_TYPE_Q5_K,
+	GGML_TYPE_Q6_K, GGML_TYPE_IQ4_NL, GGML_TYPE_IQ4_XS,
+	GGML_TYPE_TQ1_0, GGML_TYPE_TQ2_0, GGML_TYPE_MXFP4,
+	GGML_TYPE_NVFP4, GGML_TYPE_Q1_0, GGML_TYPE_Q2_0,
 };
 
 Test(kernels, registry_covers_the_encodings)
@@ -125,13 +126,13 @@ Test(kernels, registry_covers_the_encodings)
 		cr_assert(kernel_by_name(dq->name) == dq);
 		cr_assert(kernel_by_name(dt->name) == dt);
 	}
-	cr_assert(kernel_find(KERNEL_DOT, KERNEL_TYPE_Q4_0,
+	cr_assert(kernel_find(KERNEL_DOT, GGML_TYPE_Q4_0,
 	    KERNEL_ORDER_KERNEL_FEED)->matvec != NULL);
-	cr_assert(kernel_find(KERNEL_DOT, KERNEL_TYPE_Q4_K,
+	cr_assert(kernel_find(KERNEL_DOT, GGML_TYPE_Q4_K,
 	    KERNEL_ORDER_KERNEL_FEED) == NULL);
 	cr_assert(kernel_find(KERNEL_DOT, 16, KERNEL_ORDER_AS_STORED) == NULL);
 	cr_assert(kernel_by_name("q4_0.dot.avx512") == NULL);
-	cr_assert_str_eq(must_find(KERNEL_DOT, KERNEL_TYPE_Q4_K)->name,
+	cr_assert_str_eq(must_find(KERNEL_DOT, GGML_TYPE_Q4_K)->name,
 	    "q4_K.dot.scalar");
 }
 
@@ -175,19 +176,19 @@ Test(kernels, registry_names_are_consistent)
 
 Test(kernels, row_bytes)
 {
-	cr_assert_eq(kernel_row_bytes(KERNEL_TYPE_F32, 10), 40);
-	cr_assert_eq(kernel_row_bytes(KERNEL_TYPE_BF16, 3), 6);
-	cr_assert_eq(kernel_row_bytes(KERNEL_TYPE_Q4_0, 64), 36);
-	cr_assert_eq(kernel_row_bytes(KERNEL_TYPE_Q4_K, 512), 288);
-	cr_assert_eq(kernel_row_bytes(KERNEL_TYPE_TQ1_0, 256), 54);
-	cr_assert_eq(kernel_row_bytes(KERNEL_TYPE_MXFP4, 32), 17);
-	cr_assert_eq(kernel_row_bytes(KERNEL_TYPE_NVFP4, 128), 72);
-	cr_assert_eq(kernel_row_bytes(KERNEL_TYPE_Q1_0, 128), 18);
-	cr_assert_eq(kernel_row_bytes(KERNEL_TYPE_Q4_0, 0), 0);
-	cr_assert_eq(kernel_row_bytes(KERNEL_TYPE_Q4_0, 33), 0);
+	cr_assert_eq(kernel_row_bytes(GGML_TYPE_F32, 10), 40);
+	cr_assert_eq(kernel_row_bytes(GGML_TYPE_BF16, 3), 6);
+	cr_assert_eq(kernel_row_bytes(GGML_TYPE_Q4_0, 64), 36);
+	cr_assert_eq(kernel_row_bytes(GGML_TYPE_Q4_K, 512), 288);
+	cr_assert_eq(kernel_row_bytes(GGML_TYPE_TQ1_0, 256), 54);
+	cr_assert_eq(kernel_row_bytes(GGML_TYPE_MXFP4, 32), 17);
+	cr_assert_eq(kernel_row_bytes(GGML_TYPE_NVFP4, 128), 72);
+	cr_assert_eq(kernel_row_bytes(GGML_TYPE_Q1_0, 128), 18);
+	cr_assert_eq(kernel_row_bytes(GGML_TYPE_Q4_0, 0), 0);
+	cr_assert_eq(kernel_row_bytes(GGML_TYPE_Q4_0, 33), 0);
 	cr_assert_eq(kernel_row_bytes(4, 32), 0);	/* removed Q4_2 */
 	cr_assert_eq(kernel_row_bytes(999, 32), 0);
-	cr_assert_eq(kernel_row_bytes(KERNEL_TYPE_F32, SIZE_MAX), 0);
+	cr_assert_eq(kernel_row_bytes(GGML_TYPE_F32, SIZE_MAX), 0);
 }
 
 Test(kernels, reference_without_a_kernel_is_nan)
@@ -277,7 +278,7 @@ Test(kernels, known_f32)
 	};
 	const float want[] = { 1.5f, -2.0f, 0.0f, 3.25f };
 
-	check_known(KERNEL_TYPE_F32, row, want, 4);
+	check_known(GGML_TYPE_F32, row, want, 4);
 }
 
 Test(kernels, known_f16)
@@ -291,7 +292,7 @@ Test(kernels, known_f16)
 		6.103515625e-05f, -0.0f, 0.333251953125f,
 	};
 
-	check_known(KERNEL_TYPE_F16, row, want, 8);
+	check_known(GGML_TYPE_F16, row, want, 8);
 }
 
 Test(kernels, known_bf16)
@@ -301,7 +302,7 @@ Test(kernels, known_bf16)
 	};
 	const float want[] = { 1.0f, -3.0f, 3.140625f, 0.0f };
 
-	check_known(KERNEL_TYPE_BF16, row, want, 4);
+	check_known(GGML_TYPE_BF16, row, want, 4);
 }
 
 /* Q4_0: d = 0.5, byte j = j | (15 - j) << 4: y = (q - 8) * 0.5. */
@@ -320,7 +321,7 @@ Test(kernels, known_q4_0)
 	b[1] = 0x38;		/* 0.5 */
 	for (j = 0; j < 16; j++)
 		b[2 + j] = (uint8_t)(j | (15 - j) << 4);
-	check_known(KERNEL_TYPE_Q4_0, b, want, 32);
+	check_known(GGML_TYPE_Q4_0, b, want, 32);
 }
 
 /* Q4_1: d = 0.25, m = -1, same nibbles: y = q * 0.25 - 1. */
@@ -341,7 +342,7 @@ Test(kernels, known_q4_1)
 	b[3] = 0xbc;		/* -1 */
 	for (j = 0; j < 16; j++)
 		b[4 + j] = (uint8_t)(j | (15 - j) << 4);
-	check_known(KERNEL_TYPE_Q4_1, b, want, 32);
+	check_known(GGML_TYPE_Q4_1, b, want, 32);
 }
 
 /*
@@ -361,7 +362,7 @@ Test(kernels, known_q5_0)
 
 	for (j = 0; j < 16; j++)
 		b[6 + j] = (uint8_t)(j | j << 4);
-	check_known(KERNEL_TYPE_Q5_0, b, want, 32);
+	check_known(GGML_TYPE_Q5_0, b, want, 32);
 }
 
 /* Q5_1: the same q (16..19, 4..15, 0..3, 20..31), d = 0.5, m = 2. */
@@ -378,7 +379,7 @@ Test(kernels, known_q5_1)
 
 	for (j = 0; j < 16; j++)
 		b[8 + j] = (uint8_t)(j | j << 4);
-	check_known(KERNEL_TYPE_Q5_1, b, want, 32);
+	check_known(GGML_TYPE_Q5_1, b, want, 32);
 }
 
 /* Q8_0: d = 0.25, qs = -128, then 4j - 64, then 127. */
@@ -396,7 +397,7 @@ Test(kernels, known_q8_0)
 	want[0] = -32.0f;
 	b[33] = 0x7f;		/* 127 */
 	want[31] = 31.75f;
-	check_known(KERNEL_TYPE_Q8_0, b, want, 32);
+	check_known(GGML_TYPE_Q8_0, b, want, 32);
 }
 
 /* Q1_0: d = 2, bytes 0x0f except the last (0xf0): +2 where the bit is 1. */
@@ -410,7 +411,7 @@ Test(kernels, known_q1_0)
 		b[2 + j] = j == 15 ? 0xf0 : 0x0f;
 	for (j = 0; j < 128; j++)
 		want[j] = (j % 8 < 4) == (j < 120) ? 2.0f : -2.0f;
-	check_known(KERNEL_TYPE_Q1_0, b, want, 128);
+	check_known(GGML_TYPE_Q1_0, b, want, 128);
 }
 
 /* Q2_0: d = 0.5, bytes 0xe4 (q = 0,1,2,3) except the last 0x1b (3,2,1,0). */
@@ -425,7 +426,7 @@ Test(kernels, known_q2_0)
 		b[2 + j] = j == 15 ? 0x1b : 0xe4;
 	for (j = 0; j < 64; j++)
 		want[j] = j < 60 ? up[j % 4] : up[3 - j % 4];
-	check_known(KERNEL_TYPE_Q2_0, b, want, 64);
+	check_known(GGML_TYPE_Q2_0, b, want, 64);
 }
 
 /*
@@ -463,7 +464,7 @@ Test(kernels, known_q2_K)
 	cr_assert_eq(want[100], 17.0f);	/* sub 6, column 3, byte 4: q 3 */
 	cr_assert_eq(want[150], 26.0f);	/* sub 9, byte 54: q 3 */
 	cr_assert_eq(want[255], 44.0f);
-	check_known(KERNEL_TYPE_Q2_K, b, want, 256);
+	check_known(GGML_TYPE_Q2_K, b, want, 256);
 }
 
 /*
@@ -498,7 +499,7 @@ Test(kernels, known_q3_K)
 	cr_assert_eq(want[40], -6.0f);	/* dl -6, q 1 */
 	cr_assert_eq(want[200], -8.0f);	/* dl 4, q 2 - 4 */
 	cr_assert_eq(want[255], 21.0f);	/* dl 7, q 3 */
-	check_known(KERNEL_TYPE_Q3_K, b, want, 256);
+	check_known(GGML_TYPE_Q3_K, b, want, 256);
 }
 
 /*
@@ -539,7 +540,7 @@ Test(kernels, known_q4_K)
 	cr_assert_eq(want[33], 210.5f);	/* 17 * 14 - 27.5 */
 	cr_assert_eq(want[140], 436.0f);	/* 38 * 12 - 20 */
 	cr_assert_eq(want[255], -12.5f);	/* 59 * 0 - 12.5 */
-	check_known(KERNEL_TYPE_Q4_K, b, want, 256);
+	check_known(GGML_TYPE_Q4_K, b, want, 256);
 }
 
 /* Q5_K: as Q4_K, qh[l] = 0x55 (l even) or 0xaa (l odd): +16 when bit
@@ -569,7 +570,7 @@ Test(kernels, known_q5_K)
 	cr_assert_eq(want[0], 130.0f);	/* 10 * 16 - 30 */
 	cr_assert_eq(want[32], 227.5f);	/* 17 * 15 - 27.5 */
 	cr_assert_eq(want[33], 482.5f);	/* 17 * 30 - 27.5 */
-	check_known(KERNEL_TYPE_Q5_K, b, want, 256);
+	check_known(GGML_TYPE_Q5_K, b, want, 256);
 }
 
 /*
@@ -603,7 +604,7 @@ Test(kernels, known_q6_K)
 	cr_assert_eq(want[127], -19.0f);	/* -1 * (3 + 48 - 32) */
 	cr_assert_eq(want[200], 16.0f);	/* 4 * (4 + 32 - 32) */
 	cr_assert_eq(want[255], 161.0f);	/* 7 * (7 + 48 - 32) */
-	check_known(KERNEL_TYPE_Q6_K, b, want, 256);
+	check_known(GGML_TYPE_Q6_K, b, want, 256);
 }
 
 static const float iq4_levels[16] = {
@@ -625,7 +626,7 @@ Test(kernels, known_iq4_nl)
 	}
 	cr_assert_eq(want[0], -63.5f);
 	cr_assert_eq(want[16], 56.5f);
-	check_known(KERNEL_TYPE_IQ4_NL, b, want, 32);
+	check_known(GGML_TYPE_IQ4_NL, b, want, 32);
 }
 
 /*
@@ -651,7 +652,7 @@ Test(kernels, known_iq4_xs)
 	}
 	cr_assert_eq(want[0], 1016.0f);		/* -8 * -127 */
 	cr_assert_eq(want[32], -984.25f);	/* 7.75 * -127 */
-	check_known(KERNEL_TYPE_IQ4_XS, b, want, 256);
+	check_known(GGML_TYPE_IQ4_XS, b, want, 256);
 }
 
 /*
@@ -689,7 +690,7 @@ Test(kernels, known_tq1_0)
 		want[240 + 4 * k + 0] = t0121[k];
 		want[240 + 4 * k + 3] = t0121[k];
 	}
-	check_known(KERNEL_TYPE_TQ1_0, b, want, 256);
+	check_known(GGML_TYPE_TQ1_0, b, want, 256);
 }
 
 /*
@@ -713,7 +714,7 @@ Test(kernels, known_tq2_0)
 				want[128 * g + 32 * l + m] = g == 0 ?
 				    (m == 5 ? -2.0f : (float)(l - 1) * 2) :
 				    (float)(2 - l) * 2;
-	check_known(KERNEL_TYPE_TQ2_0, b, want, 256);
+	check_known(GGML_TYPE_TQ2_0, b, want, 256);
 }
 
 static const float fp4_levels[16] = {
@@ -742,7 +743,7 @@ Test(kernels, known_mxfp4)
 		want[32 + j] = want[48 + j] = (float)(12.0 * p64 * p64);
 	}
 	cr_assert(want[32] > 0.0f);
-	check_known(KERNEL_TYPE_MXFP4, b, want, 64);
+	check_known(GGML_TYPE_MXFP4, b, want, 64);
 }
 
 /*
@@ -768,7 +769,7 @@ Test(kernels, known_nvfp4)
 	cr_assert_eq(want[7], 6.0f);
 	cr_assert_eq(want[16 + 7], 13.5f);
 	cr_assert_eq(want[16 + 8], -13.5f);
-	check_known(KERNEL_TYPE_NVFP4, b, want, 64);
+	check_known(GGML_TYPE_NVFP4, b, want, 64);
 }
 
 /* ---- the corpus: gguf-py's dequantized values, bit for bit ---- */
@@ -807,6 +808,114 @@ first_matches(const struct jsonnode *j, float v)
 	    (double)v == j->number;
 }
 
+/* The tensor of f named tname, or a failed test. */
+static const struct gguf_tensor *
+find_tensor(const struct gguf_file *f, const char *tname, const char *gpath)
+{
+	const struct gguf_tensor *t = NULL;
+	size_t k;
+
+	for (k = 0; k < f->tensors_n; k++)
+		if (gguf_str_eq(f->tensors[k].name, tname))
+			t = &f->tensors[k];
+	cr_assert(t != NULL, "%s: no tensor %s", gpath, tname);
+	return t;
+}
+
+/*
+ * check_row_dots: the dot kernel of type on the first rows (of ne0
+ * elements, rbytes bytes each) of data, against the reference.
+ */
+static void
+check_row_dots(uint32_t type, const uint8_t *data, size_t rows, size_t ne0,
+    size_t rbytes, const char *what)
+{
+	const struct kernel *dt = kernel_find(KERNEL_DOT, type,
+	    KERNEL_ORDER_AS_STORED);
+	float *x = xcalloc(ne0, sizeof *x);
+	float *scratch = xcalloc(ne0, sizeof *scratch);
+	size_t k, r;
+
+	cr_assert(dt != NULL);
+	for (k = 0; k < ne0; k++)
+		x[k] = (float)((k * 37 % 101) - 50) / 50.0f;
+	for (r = 0; r < rows && r < 4; r++) {
+		double ref = kernel_reference_dot(type, data + r * rbytes, x,
+		    ne0, scratch), mag = 0.0;
+		float got = dt->dot(data + r * rbytes, x, ne0);
+
+		for (k = 0; k < ne0; k++)
+			mag += fabs((double)scratch[k] * x[k]);
+		cr_assert(fabs(got - ref) <= DOT_TOL * (1.0 + mag),
+		    "%s row %zu: %s gives %.9g, reference %.9g", what, r,
+		    dt->name, (double)got, ref);
+	}
+	free(x);
+	free(scratch);
+}
+
+/*
+ * check_tensor_values: dequantize the tensor of f that jt (an entry of
+ * NAME.values.json) describes and compare its first values and the
+ * SHA-256 of all of them with jt's; then its first rows' dot products.
+ */
+static void
+check_tensor_values(const struct gguf_file *f, const struct jsonnode *jt,
+    const char *name, const char *gpath)
+{
+	const char *tname = jsontree_str(jsontree_get(jt, "name"));
+	const char *want_sha = jsontree_str(jsontree_get(jt, "sha256_f32le"));
+	const struct jsonnode *first = jsontree_get(jt, "first");
+	const struct gguf_tensor *t;
+	const struct kernel *dq;
+	int64_t jtype, jn;
+	size_t k, ne0, rows, rbytes, r;
+	const uint8_t *data;
+	float *vals;
+	struct sha256 h;
+	uint8_t digest[32];
+	char hex[65], *what;
+
+	cr_assert(tname != NULL && want_sha != NULL && first != NULL);
+	cr_assert(jsontree_int64(jsontree_get(jt, "type"), &jtype));
+	cr_assert(jsontree_int64(jsontree_get(jt, "n"), &jn));
+	t = find_tensor(f, tname, gpath);
+	cr_assert_eq(t->type, (uint32_t)jtype, "%s", tname);
+	cr_assert(t->size_ok, "%s", tname);
+	dq = kernel_find(KERNEL_DEQUANT, t->type, KERNEL_ORDER_AS_STORED);
+	cr_assert(dq != NULL, "%s: no kernel for type %u", tname, t->type);
+
+	ne0 = (size_t)t->ne[0];
+	rows = (size_t)jn / ne0;
+	rbytes = kernel_row_bytes(t->type, ne0);
+	cr_assert(rbytes > 0 && rows * ne0 == (size_t)jn, "%s", tname);
+	cr_assert_eq(t->nbytes, (uint64_t)(rows * rbytes), "%s", tname);
+	cr_assert(f->data_offset + t->offset + t->nbytes <= f->size);
+	data = f->map + f->data_offset + t->offset;
+
+	vals = xcalloc((size_t)jn, sizeof *vals);
+	for (r = 0; r < rows; r++)
+		dq->dequant(data + r * rbytes, vals + r * ne0, ne0);
+	for (k = 0; k < first->n && k < (size_t)jn; k++)
+		cr_assert(first_matches(first->items[k], vals[k]),
+		    "%s %s: value %zu is %.9g, gguf-py says %s", name, tname,
+		    k, (double)vals[k], first->items[k]->text ?
+		    first->items[k]->text : "?");
+	sha256_init(&h);
+	for (k = 0; k < (size_t)jn; k++)
+		hash_f32_le(&h, vals[k]);
+	sha256_final(&h, digest);
+	sha256_hex(digest, hex);
+	cr_assert_str_eq(hex, want_sha, "%s %s (%s): the values differ from "
+	    "gguf-py's", name, tname, dq->name);
+	free(vals);
+
+	/* the dot kernel on the real rows, against the reference */
+	what = xasprintf("%s %s", name, tname);
+	check_row_dots(t->type, data, rows, ne0, rbytes, what);
+	free(what);
+}
+
 /*
  * check_values_file: dequantize every tensor of corpus file NAME and
  * compare with NAME.values.json. Also checks each tensor's first rows'
@@ -843,85 +952,8 @@ check_values_file(const char *name)
 	cr_assert(f.header_complete && !f.big_endian, "%s", gpath);
 
 	n_tensors = tensors->n;
-	for (i = 0; i < tensors->n; i++) {
-		const struct jsonnode *jt = tensors->items[i];
-		const char *tname = jsontree_str(jsontree_get(jt, "name"));
-		const char *want_sha = jsontree_str(jsontree_get(jt,
-		    "sha256_f32le"));
-		const struct jsonnode *first = jsontree_get(jt, "first");
-		const struct gguf_tensor *t = NULL;
-		const struct kernel *dq;
-		int64_t jtype, jn;
-		size_t k, ne0, rows, rbytes, r;
-		const uint8_t *data;
-		float *vals, *x, *scratch;
-		struct sha256 h;
-		uint8_t digest[32];
-		char hex[65];
-
-		cr_assert(tname != NULL && want_sha != NULL && first != NULL);
-		cr_assert(jsontree_int64(jsontree_get(jt, "type"), &jtype));
-		cr_assert(jsontree_int64(jsontree_get(jt, "n"), &jn));
-		for (k = 0; k < f.tensors_n; k++)
-			if (gguf_str_eq(f.tensors[k].name, tname))
-				t = &f.tensors[k];
-		cr_assert(t != NULL, "%s: no tensor %s", gpath, tname);
-		cr_assert_eq(t->type, (uint32_t)jtype, "%s", tname);
-		cr_assert(t->size_ok, "%s", tname);
-		dq = kernel_find(KERNEL_DEQUANT, t->type,
-		    KERNEL_ORDER_AS_STORED);
-		cr_assert(dq != NULL, "%s: no kernel for type %u", tname,
-		    t->type);
-
-		ne0 = (size_t)t->ne[0];
-		rows = (size_t)jn / ne0;
-		rbytes = kernel_row_bytes(t->type, ne0);
-		cr_assert(rbytes > 0 && rows * ne0 == (size_t)jn, "%s", tname);
-		cr_assert_eq(t->nbytes, (uint64_t)(rows * rbytes), "%s", tname);
-		cr_assert(f.data_offset + t->offset + t->nbytes <= f.size);
-		data = f.map + f.data_offset + t->offset;
-
-		vals = xcalloc((size_t)jn, sizeof *vals);
-		for (r = 0; r < rows; r++)
-			dq->dequant(data + r * rbytes, vals + r * ne0, ne0);
-		for (k = 0; k < first->n && k < (size_t)jn; k++)
-			cr_assert(first_matches(first->items[k], vals[k]),
-			    "%s %s: value %zu is %.9g, gguf-py says %s", name,
-			    tname, k, (double)vals[k],
-			    first->items[k]->text ? first->items[k]->text :
-			    "?");
-		sha256_init(&h);
-		for (k = 0; k < (size_t)jn; k++)
-			hash_f32_le(&h, vals[k]);
-		sha256_final(&h, digest);
-		sha256_hex(digest, hex);
-		cr_assert_str_eq(hex, want_sha, "%s %s (%s): the values differ "
-		    "from gguf-py's", name, tname, dq->name);
-
-		/* the dot kernel on the real rows, against the reference */
-		x = xcalloc(ne0, sizeof *x);
-		scratch = xcalloc(ne0, sizeof *scratch);
-		for (k = 0; k < ne0; k++)
-			x[k] = (float)((k * 37 % 101) - 50) / 50.0f;
-		for (r = 0; r < rows && r < 4; r++) {
-			const struct kernel *dt = kernel_find(KERNEL_DOT,
-			    t->type, KERNEL_ORDER_AS_STORED);
-			double ref = kernel_reference_dot(t->type,
-			    data + r * rbytes, x, ne0, scratch), mag = 0.0;
-			float got;
-
-			cr_assert(dt != NULL);
-			got = dt->dot(data + r * rbytes, x, ne0);
-			for (k = 0; k < ne0; k++)
-				mag += fabs((double)scratch[k] * x[k]);
-			cr_assert(fabs(got - ref) <= DOT_TOL * (1.0 + mag),
-			    "%s %s row %zu: %s gives %.9g, reference %.9g",
-			    name, tname, r, dt->name, (double)got, ref);
-		}
-		free(x);
-		free(scratch);
-		free(vals);
-	}
+	for (i = 0; i < tensors->n; i++)
+		check_tensor_values(&f, tensors->items[i], name, gpath);
 
 	gguf_close(&f);
 	diag_list_free(&dl);
@@ -993,34 +1025,63 @@ factor_offsets(uint32_t type, int off[2])
 {
 	off[0] = off[1] = -1;
 	switch (type) {
-	case KERNEL_TYPE_Q4_0: case KERNEL_TYPE_Q5_0: case KERNEL_TYPE_Q8_0:
-	case KERNEL_TYPE_IQ4_NL: case KERNEL_TYPE_IQ4_XS:
-	case KERNEL_TYPE_Q1_0: case KERNEL_TYPE_Q2_0:
+	case GGML_TYPE_Q4_0: case GGML_TYPE_Q5_0: case GGML_TYPE_Q8_0:
+	case GGML_TYPE_IQ4_NL: case GGML_TYPE_IQ4_XS:
+	case GGML_TYPE_Q1_0: case GGML_TYPE_Q2_0:
 		off[0] = 0;
 		return true;
-	case KERNEL_TYPE_Q4_1: case KERNEL_TYPE_Q5_1:
-	case KERNEL_TYPE_Q4_K: case KERNEL_TYPE_Q5_K:
+	case GGML_TYPE_Q4_1: case GGML_TYPE_Q5_1:
+	case GGML_TYPE_Q4_K: case GGML_TYPE_Q5_K:
 		off[0] = 0;
 		off[1] = 2;
 		return true;
-	case KERNEL_TYPE_Q2_K:
+	case GGML_TYPE_Q2_K:
 		off[0] = 80;
 		off[1] = 82;
 		return true;
-	case KERNEL_TYPE_Q3_K:
+	case GGML_TYPE_Q3_K:
 		off[0] = 108;
 		return true;
-	case KERNEL_TYPE_Q6_K:
+	case GGML_TYPE_Q6_K:
 		off[0] = 208;
 		return true;
-	case KERNEL_TYPE_TQ1_0:
+	case GGML_TYPE_TQ1_0:
 		off[0] = 52;
 		return true;
-	case KERNEL_TYPE_TQ2_0:
+	case GGML_TYPE_TQ2_0:
 		off[0] = 64;
 		return true;
 	default:
 		return false;
+	}
+}
+
+/*
+ * kernel_fp16_factors, the offsets the capability probe and the byte-order
+ * conversion write and swap, says what the layouts say (factor_offsets)
+ * for every type, and nothing for the types without fp16 factors.
+ */
+Test(kernels, fp16_factors_match_the_layouts)
+{
+	uint32_t type;
+
+	for (type = 0; type < GGML_TYPE_COUNT + 8; type++) {
+		int want[2];
+		unsigned got[2] = { 999, 999 }, n;
+		bool has = factor_offsets(type, want);
+
+		n = kernel_fp16_factors(type, got);
+		cr_assert_eq(n, has ? (want[1] >= 0 ? 2u : 1u) : 0u,
+		    "type %u: %u fp16 factors", type, n);
+		if (n >= 1)
+			cr_assert_eq((int)got[0], want[0], "type %u", type);
+		if (n == 2)
+			cr_assert_eq((int)got[1], want[1], "type %u", type);
+		else
+			cr_assert_eq(got[1], 999, "type %u", type);
+		if (has)
+			cr_assert(kernel_find(KERNEL_DEQUANT, type,
+			    KERNEL_ORDER_AS_STORED) != NULL, "type %u", type);
 	}
 }
 
@@ -1039,7 +1100,7 @@ make_row(uint32_t type, uint8_t *row, size_t nblk, uint64_t *s)
 	for (i = 0; i < nblk * t->size; i++)
 		row[i] = (uint8_t)rng_next(s);
 	switch (type) {
-	case KERNEL_TYPE_F32:
+	case GGML_TYPE_F32:
 		for (i = 0; i < nblk; i++) {
 			float v = 2.0f * rng_unit(s);
 			uint32_t u;
@@ -1049,11 +1110,11 @@ make_row(uint32_t type, uint8_t *row, size_t nblk, uint64_t *s)
 				row[4 * i + k] = (uint8_t)(u >> (8 * k));
 		}
 		return;
-	case KERNEL_TYPE_F16:
+	case GGML_TYPE_F16:
 		for (i = 0; i < nblk; i++)
 			put_half(row + 2 * i, 2.0f * rng_unit(s));
 		return;
-	case KERNEL_TYPE_BF16:
+	case GGML_TYPE_BF16:
 		for (i = 0; i < nblk; i++) {
 			uint16_t b = kernel_f32_to_bf16(2.0f * rng_unit(s));
 
@@ -1061,11 +1122,11 @@ make_row(uint32_t type, uint8_t *row, size_t nblk, uint64_t *s)
 			row[2 * i + 1] = (uint8_t)(b >> 8);
 		}
 		return;
-	case KERNEL_TYPE_MXFP4:
+	case GGML_TYPE_MXFP4:
 		for (i = 0; i < nblk; i++)
 			row[17 * i] = (uint8_t)(120 + rng_next(s) % 16);
 		return;
-	case KERNEL_TYPE_NVFP4:
+	case GGML_TYPE_NVFP4:
 		return;		/* every byte is a valid scale */
 	default:
 		cr_assert(factor_offsets(type, off),
@@ -1076,6 +1137,51 @@ make_row(uint32_t type, uint8_t *row, size_t nblk, uint64_t *s)
 			if (off[k] >= 0)
 				put_half(row + i * t->size + (size_t)off[k],
 				    rng_scale(s));
+}
+
+/*
+ * Every as-stored kernel steps through a row by the table's block size: a
+ * row of three blocks dequantizes to its blocks dequantized one by one
+ * (each at b times the table's size), and the dot kernel with a one-hot x
+ * gives each of its values, exactly; so a kernel whose stride or block
+ * length drifted from the table fails here.
+ */
+Test(kernels, kernels_step_by_the_tables_block_size)
+{
+	static uint8_t row[3 * 292];
+	static float all[3 * 256], one[256], x[3 * 256];
+	const struct kernel *k;
+	uint64_t s = 0x57de;
+	size_t b, i;
+
+	for (k = kernels; k->name != NULL; k++) {
+		const struct ggml_type_info *t = ggml_type_get(k->type);
+		const struct kernel *dt = kernel_find(KERNEL_DOT, k->type,
+		    KERNEL_ORDER_AS_STORED);
+
+		if (k->op != KERNEL_DEQUANT ||
+		    k->order != KERNEL_ORDER_AS_STORED || t->blck == 1)
+			continue;
+		cr_assert(t->blck <= 256 && t->size <= 292 && dt != NULL);
+		make_row(k->type, row, 3, &s);
+		k->dequant(row, all, 3 * t->blck);
+		for (b = 0; b < 3; b++) {
+			k->dequant(row + b * t->size, one, t->blck);
+			cr_assert(memcmp(one, all + b * t->blck, t->blck *
+			    sizeof one[0]) == 0, "%s: block %zu", k->name, b);
+		}
+		memset(x, 0, sizeof x);
+		for (i = 0; i < 3 * t->blck; i++) {
+			float got;
+
+			x[i] = 1.0f;
+			got = dt->dot(row, x, 3 * t->blck);
+			cr_assert(got == all[i], "%s: dot with e_%zu is %.9g, "
+			    "the value %.9g", dt->name, i, (double)got,
+			    (double)all[i]);
+			x[i] = 0.0f;
+		}
+	}
 }
 
 struct dot_stats {
@@ -1265,24 +1371,24 @@ Test(kernels, wrong_kernels_are_caught)
 {
 	struct dot_stats st;
 
-	dot_check(KERNEL_TYPE_Q4_0, wrong_dot_q4_0_no_offset, &st);
+	dot_check(GGML_TYPE_Q4_0, wrong_dot_q4_0_no_offset, &st);
 	cr_assert(st.bad == st.rows, "a Q4_0 dot without the -8 passed on "
 	    "%zu of %zu rows", st.rows - st.bad, st.rows);
 	cr_log_info("q4_0 without -8: %zu of %zu rows rejected, max relative "
 	    "error %.3g", st.bad, st.rows, st.max_rel);
 
-	dot_check(KERNEL_TYPE_Q4_K, wrong_dot_q4_K_interleaved, &st);
+	dot_check(GGML_TYPE_Q4_K, wrong_dot_q4_K_interleaved, &st);
 	cr_assert(st.bad == st.rows, "an interleaved Q4_K dot passed on %zu "
 	    "of %zu rows", st.rows - st.bad, st.rows);
 	cr_log_info("q4_K interleaved: %zu of %zu rows rejected, max "
 	    "relative error %.3g", st.bad, st.rows, st.max_rel);
 
 	/* and the right kernels pass the same check */
-	dot_check(KERNEL_TYPE_Q4_0, must_find(KERNEL_DOT,
-	    KERNEL_TYPE_Q4_0)->dot, &st);
+	dot_check(GGML_TYPE_Q4_0, must_find(KERNEL_DOT,
+	    GGML_TYPE_Q4_0)->dot, &st);
 	cr_assert_eq(st.bad, 0);
-	dot_check(KERNEL_TYPE_Q4_K, must_find(KERNEL_DOT,
-	    KERNEL_TYPE_Q4_K)->dot, &st);
+	dot_check(GGML_TYPE_Q4_K, must_find(KERNEL_DOT,
+	    GGML_TYPE_Q4_K)->dot, &st);
 	cr_assert_eq(st.bad, 0);
 }
 
@@ -1337,18 +1443,18 @@ screen_row(uint32_t type, uint8_t *row, size_t nblk, int fill, int mode,
 
 	for (i = 0; i < nblk * t->size; i++)
 		row[i] = (uint8_t)(fill < 0 ? rng_next(s) : (uint64_t)fill);
-	if (type == KERNEL_TYPE_F32 || type == KERNEL_TYPE_F16 ||
-	    type == KERNEL_TYPE_BF16) {
+	if (type == GGML_TYPE_F32 || type == GGML_TYPE_F16 ||
+	    type == GGML_TYPE_BF16) {
 		for (i = 0; i < nblk; i++) {
 			uint64_t r = rng_next(s);
 			uint16_t h = edge_halves[(r >> 8) % 11];
 
 			if (r % 4 != 0)
 				continue;
-			if (type == KERNEL_TYPE_BF16)
+			if (type == GGML_TYPE_BF16)
 				h = kernel_f32_to_bf16(kernel_fp16_to_f32(h));
 			/* the top 16 bits of an f32, as bf16 */
-			if (type == KERNEL_TYPE_F32)
+			if (type == GGML_TYPE_F32)
 				h = kernel_f32_to_bf16(kernel_fp16_to_f32(h)),
 				row[t->size * i] = row[t->size * i + 1] = 0;
 			row[t->size * (i + 1) - 2] = (uint8_t)h;
@@ -1356,7 +1462,7 @@ screen_row(uint32_t type, uint8_t *row, size_t nblk, int fill, int mode,
 		}
 		return;
 	}
-	if (type == KERNEL_TYPE_MXFP4) {	/* mode 1: all invalid */
+	if (type == GGML_TYPE_MXFP4) {	/* mode 1: all invalid */
 		static const uint8_t edge_e[] = {
 			0, 1, 2, 127, 128, 200, 252, 253, 254, 255,
 		};
@@ -1370,7 +1476,7 @@ screen_row(uint32_t type, uint8_t *row, size_t nblk, int fill, int mode,
 		}
 		return;
 	}
-	if (type == KERNEL_TYPE_NVFP4) {	/* 0x00, 0x7f, 0x80 are 0 */
+	if (type == GGML_TYPE_NVFP4) {	/* 0x00, 0x7f, 0x80 are 0 */
 		static const uint8_t edge_d[] = {
 			0x00, 0x7f, 0x80, 0x01, 0x08, 0x7e, 0xfe, 0xff,
 		};
@@ -1477,7 +1583,7 @@ Test(kernels, screens_agree_with_the_dequantizers)
 			continue;
 		cr_assert(kernel_screen_has(kn->type), "%s: no screen", name);
 		tight = screen_type(kn->type, &s);
-		cr_assert(tight >= (kn->type == KERNEL_TYPE_TQ1_0 ? 0.49 :
+		cr_assert(tight >= (kn->type == GGML_TYPE_TQ1_0 ? 0.49 :
 		    0.99), "%s: the values reach only %.3g of the bound", name,
 		    tight);
 		cr_log_info("screen %s: the values reach %.6f of the bound",
@@ -1497,8 +1603,8 @@ swap_like_gguf_py(uint32_t type, uint8_t *p, size_t nblk)
 	size_t size = ggml_type_get(type)->size, b;
 	int off[2] = { -1, -1 }, k;
 
-	if (type == KERNEL_TYPE_F32 || type == KERNEL_TYPE_F16 ||
-	    type == KERNEL_TYPE_BF16) {
+	if (type == GGML_TYPE_F32 || type == GGML_TYPE_F16 ||
+	    type == GGML_TYPE_BF16) {
 		for (b = 0; b < nblk; b++) {
 			uint8_t *e = p + b * size;
 
@@ -1511,11 +1617,11 @@ swap_like_gguf_py(uint32_t type, uint8_t *p, size_t nblk)
 		}
 		return;
 	}
-	if (type == KERNEL_TYPE_Q4_0 || type == KERNEL_TYPE_Q8_0)
+	if (type == GGML_TYPE_Q4_0 || type == GGML_TYPE_Q8_0)
 		off[0] = 0;
-	else if (type == KERNEL_TYPE_Q4_K)
+	else if (type == GGML_TYPE_Q4_K)
 		off[0] = 0, off[1] = 2;
-	else if (type == KERNEL_TYPE_Q6_K)
+	else if (type == GGML_TYPE_Q6_K)
 		off[0] = 208;
 	for (b = 0; b < nblk; b++)
 		for (k = 0; k < 2; k++)
@@ -1535,9 +1641,9 @@ swap_like_gguf_py(uint32_t type, uint8_t *p, size_t nblk)
 Test(kernels, big_endian_rows_convert_as_gguf_py_swaps_them)
 {
 	static const uint32_t known[] = {
-		KERNEL_TYPE_F32, KERNEL_TYPE_F16, KERNEL_TYPE_BF16,
-		KERNEL_TYPE_Q4_0, KERNEL_TYPE_Q8_0, KERNEL_TYPE_Q4_K,
-		KERNEL_TYPE_Q6_K, KERNEL_TYPE_MXFP4,
+		GGML_TYPE_F32, GGML_TYPE_F16, GGML_TYPE_BF16,
+		GGML_TYPE_Q4_0, GGML_TYPE_Q8_0, GGML_TYPE_Q4_K,
+		GGML_TYPE_Q6_K, GGML_TYPE_MXFP4,
 	};
 	static uint8_t le[4 * 256 * 4], be[sizeof le], out[sizeof le];
 	uint64_t s = 0xe2d1a;
@@ -1550,7 +1656,7 @@ Test(kernels, big_endian_rows_convert_as_gguf_py_swaps_them)
 		make_row(known[i], le, nblk, &s);
 		memcpy(be, le, nblk * t->size);
 		swap_like_gguf_py(known[i], be, nblk);
-		if (known[i] != KERNEL_TYPE_MXFP4)
+		if (known[i] != GGML_TYPE_MXFP4)
 			cr_assert(memcmp(be, le, nblk * t->size) != 0, "%s",
 			    t->name);
 		cr_assert(kernel_be_known(known[i]), "%s", t->name);
@@ -1580,11 +1686,11 @@ Test(kernels, invalid_mxfp4_scales_mark_their_block_nan)
 	uint64_t s = 0x3f;
 	size_t i;
 
-	make_row(KERNEL_TYPE_MXFP4, row, 3, &s);
+	make_row(GGML_TYPE_MXFP4, row, 3, &s);
 	row[17] = 0xff;
-	must_find(KERNEL_DEQUANT, KERNEL_TYPE_MXFP4)->dequant(row, out, 96);
+	must_find(KERNEL_DEQUANT, GGML_TYPE_MXFP4)->dequant(row, out, 96);
 	memcpy(ref, out, sizeof ref);
-	kernel_mark_invalid(KERNEL_TYPE_MXFP4, row, out, 96);
+	kernel_mark_invalid(GGML_TYPE_MXFP4, row, out, 96);
 	for (i = 0; i < 96; i++) {
 		if (i >= 32 && i < 64)
 			cr_assert(isnan(out[i]), "%zu", i);
@@ -1592,6 +1698,6 @@ Test(kernels, invalid_mxfp4_scales_mark_their_block_nan)
 			cr_assert(out[i] == ref[i], "%zu", i);
 	}
 	memcpy(out, ref, sizeof out);
-	kernel_mark_invalid(KERNEL_TYPE_Q8_0, row, out, 32);
+	kernel_mark_invalid(GGML_TYPE_Q8_0, row, out, 32);
 	cr_assert(memcmp(out, ref, sizeof out) == 0);
 }

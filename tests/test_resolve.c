@@ -14,16 +14,29 @@
 #include <unistd.h>
 
 #include "target/captable.h"
+#include "kernels/fp16.h"
 #include "kernels/ggml-types.h"
 #include "ggufw.h"
 #include "plan/resolve.h"
 #include "testutil.h"
 
-/* Every non-dense encoding with kernels, by ggml type id. */
-static const uint32_t quantized[] = {
-	2, 3, 6, 7, 8, 10, 11, 12, 13, 14, 20, 23, 34, 35, 39, 40, 41, 42
-};
-#define N_QUANTIZED (sizeof quantized / sizeof quantized[0])
+/*
+ * quantized_types: every non-dense encoding with kernels (an as-stored dot
+ * kernel in the registry, blocks of more than one element), by ggml type
+ * id, into out[GGML_TYPE_COUNT]; returns how many.
+ */
+static size_t
+quantized_types(uint32_t out[GGML_TYPE_COUNT])
+{
+	const struct kernel *k;
+	size_t n = 0;
+
+	for (k = kernels; k->name != NULL; k++)
+		if (k->op == KERNEL_DOT && k->order == KERNEL_ORDER_AS_STORED &&
+		    ggml_type_get(k->type)->blck > 1 && n < GGML_TYPE_COUNT)
+			out[n++] = k->type;
+	return n;
+}
 
 /* A table feeding exactly one encoding (or none when type is UINT32_MAX). */
 static void
@@ -109,10 +122,12 @@ count_code(const struct run *r, const char *code)
 Test(resolve, every_encoding_present_or_absent_on_desktop_and_mobile)
 {
 	static const char *const profiles[] = { "desktop", "mobile_2gb" };
-	size_t i, p;
+	uint32_t quantized[GGML_TYPE_COUNT];
+	size_t n = quantized_types(quantized), i, p;
 	int present;
 
-	for (i = 0; i < N_QUANTIZED; i++) {
+	cr_assert(n >= 18, "only %zu quantized encodings with kernels", n);
+	for (i = 0; i < n; i++) {
 		uint32_t type = quantized[i];
 		char *path = one_tensor_file(type);
 

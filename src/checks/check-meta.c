@@ -550,33 +550,54 @@ check_experts(struct mt *s)
 
 /* ---- file type and quantization version ------------------------------- */
 
-/* llama_ftype values, their names and the tensor types they stand for. */
+/*
+ * llama_ftype values, their names and the tensor types they stand for
+ * (FT: one type; FT2: either of two).
+ */
+#define FT(ft, name, T) { (ft), (name), { GGML_TYPE_##T, GGML_TYPE_##T } }
+#define FT2(ft, name, T, U) { (ft), (name), { GGML_TYPE_##T, GGML_TYPE_##U } }
+
 static const struct {
 	uint32_t ftype;
 	const char *name;
 	uint32_t types[2];	/* ggml type ids; a second one or the first */
 } ftypes[] = {
-	{ 0, "all F32", { 0, 0 } }, { 1, "F16", { 1, 1 } },
-	{ 2, "Q4_0", { 2, 2 } }, { 3, "Q4_1", { 3, 3 } },
-	{ 7, "Q8_0", { 8, 8 } }, { 8, "Q5_0", { 6, 6 } },
-	{ 9, "Q5_1", { 7, 7 } }, { 10, "Q2_K - Medium", { 10, 10 } },
-	{ 11, "Q3_K - Small", { 11, 11 } },
-	{ 12, "Q3_K - Medium", { 11, 11 } },
-	{ 13, "Q3_K - Large", { 11, 11 } },
-	{ 14, "Q4_K - Small", { 12, 12 } },
-	{ 15, "Q4_K - Medium", { 12, 12 } },
-	{ 16, "Q5_K - Small", { 13, 13 } },
-	{ 17, "Q5_K - Medium", { 13, 13 } }, { 18, "Q6_K", { 14, 14 } },
-	{ 19, "IQ2_XXS", { 16, 16 } }, { 20, "IQ2_XS", { 17, 17 } },
-	{ 21, "Q2_K - Small", { 10, 10 } }, { 22, "IQ3_XS", { 21, 18 } },
-	{ 23, "IQ3_XXS", { 18, 18 } }, { 24, "IQ1_S", { 19, 19 } },
-	{ 25, "IQ4_NL", { 20, 20 } }, { 26, "IQ3_S", { 21, 21 } },
-	{ 27, "IQ3_S mix", { 21, 21 } }, { 28, "IQ2_S", { 17, 22 } },
-	{ 29, "IQ2_M", { 22, 22 } }, { 30, "IQ4_XS", { 23, 23 } },
-	{ 31, "IQ1_M", { 29, 29 } }, { 32, "BF16", { 30, 30 } },
-	{ 36, "TQ1_0", { 34, 34 } }, { 37, "TQ2_0", { 35, 35 } },
-	{ 38, "MXFP4 MoE", { 39, 39 } }, { 39, "NVFP4", { 40, 40 } },
-	{ 40, "Q1_0", { 41, 41 } }, { 41, "Q2_0", { 42, 42 } },
+	FT(0, "all F32", F32),
+	FT(1, "F16", F16),
+	FT(2, "Q4_0", Q4_0),
+	FT(3, "Q4_1", Q4_1),
+	FT(7, "Q8_0", Q8_0),
+	FT(8, "Q5_0", Q5_0),
+	FT(9, "Q5_1", Q5_1),
+	FT(10, "Q2_K - Medium", Q2_K),
+	FT(11, "Q3_K - Small", Q3_K),
+	FT(12, "Q3_K - Medium", Q3_K),
+	FT(13, "Q3_K - Large", Q3_K),
+	FT(14, "Q4_K - Small", Q4_K),
+	FT(15, "Q4_K - Medium", Q4_K),
+	FT(16, "Q5_K - Small", Q5_K),
+	FT(17, "Q5_K - Medium", Q5_K),
+	FT(18, "Q6_K", Q6_K),
+	FT(19, "IQ2_XXS", IQ2_XXS),
+	FT(20, "IQ2_XS", IQ2_XS),
+	FT(21, "Q2_K - Small", Q2_K),
+	FT2(22, "IQ3_XS", IQ3_S, IQ3_XXS),
+	FT(23, "IQ3_XXS", IQ3_XXS),
+	FT(24, "IQ1_S", IQ1_S),
+	FT(25, "IQ4_NL", IQ4_NL),
+	FT(26, "IQ3_S", IQ3_S),
+	FT(27, "IQ3_S mix", IQ3_S),
+	FT2(28, "IQ2_S", IQ2_XS, IQ2_S),
+	FT(29, "IQ2_M", IQ2_S),
+	FT(30, "IQ4_XS", IQ4_XS),
+	FT(31, "IQ1_M", IQ1_M),
+	FT(32, "BF16", BF16),
+	FT(36, "TQ1_0", TQ1_0),
+	FT(37, "TQ2_0", TQ2_0),
+	FT(38, "MXFP4 MoE", MXFP4),
+	FT(39, "NVFP4", NVFP4),
+	FT(40, "Q1_0", Q1_0),
+	FT(41, "Q2_0", Q2_0),
 };
 
 #define FTYPE_GUESSED 1024u

@@ -19,12 +19,10 @@
 bool
 resolve_dense(uint32_t type)
 {
-	switch (type) {
-	case 0: case 1: case 24: case 25: case 26: case 27: case 28: case 30:
-		return true;	/* f32 f16 i8 i16 i32 i64 f64 bf16 */
-	default:
-		return false;
-	}
+	const struct ggml_type_info *ti = ggml_type_get(type);
+
+	/* f32 f16 bf16 f64 i8 i16 i32 i64: the types of one-element blocks */
+	return ti != NULL && ti->blck == 1;
 }
 
 const char *
@@ -48,8 +46,11 @@ resolve_multiplier(uint32_t type, char *buf, size_t bufsz)
 		uint32_t type;
 		double bits;
 	} payload[] = {
-		{ 2, 4.0 }, { 12, 4.0 }, { 6, 5.0 }, { 7, 5.0 }, { 13, 5.0 },
-		{ 14, 6.0 }, { 8, 8.0 }, { 34, 1.625 }, { 35, 2.0 },
+		{ GGML_TYPE_Q4_0, 4.0 }, { GGML_TYPE_Q4_K, 4.0 },
+		{ GGML_TYPE_Q5_0, 5.0 }, { GGML_TYPE_Q5_1, 5.0 },
+		{ GGML_TYPE_Q5_K, 5.0 }, { GGML_TYPE_Q6_K, 6.0 },
+		{ GGML_TYPE_Q8_0, 8.0 }, { GGML_TYPE_TQ1_0, 1.625 },
+		{ GGML_TYPE_TQ2_0, 2.0 },
 	};
 	const struct ggml_type_info *ti = ggml_type_get(type);
 	double bits = 0;

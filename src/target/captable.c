@@ -11,6 +11,7 @@
 
 #include "data/builtin.h"
 #include "target/captable.h"
+#include "kernels/fp16.h"
 #include "kernels/ggml-types.h"
 #include "data/yamlutil.h"
 
@@ -76,7 +77,7 @@ set_entries(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 		    sizeof *t->entries);
 		e = &t->entries[t->n++];
 		memset(e, 0, sizeof *e);
-		e->input = 0;	/* f32 */
+		e->input = GGML_TYPE_F32;
 		e->line = en->start_mark.line + 1;
 		e->col = en->start_mark.column + 1;
 		if (ydoc_fields(d, en, entry_fields, sizeof entry_fields /
@@ -188,20 +189,6 @@ rng_float(uint64_t *s, float lo, float hi)
 	return lo + (hi - lo) * (float)((rng_next(s) >> 40) * (1.0 / 16777216.0));
 }
 
-/* Offsets of the fp16 scale fields in one block (gguf-format.md §5.1). */
-static const struct {
-	uint32_t type;
-	uint8_t n;
-	uint8_t off[2];
-} scale_fields[] = {
-	{ 2, 1, { 0 } }, { 3, 2, { 0, 2 } }, { 6, 1, { 0 } },
-	{ 7, 2, { 0, 2 } }, { 8, 1, { 0 } }, { 10, 2, { 80, 82 } },
-	{ 11, 1, { 108 } }, { 12, 2, { 0, 2 } }, { 13, 2, { 0, 2 } },
-	{ 14, 1, { 208 } }, { 20, 1, { 0 } }, { 23, 1, { 0 } },
-	{ 34, 1, { 52 } }, { 35, 1, { 64 } }, { 41, 1, { 0 } },
-	{ 42, 1, { 0 } },
-};
-
 static void
 put16(uint8_t *p, uint16_t v)
 {
@@ -222,7 +209,8 @@ void
 probe_fill(uint32_t type, uint8_t *row, size_t n, uint64_t *rng)
 {
 	const struct ggml_type_info *ti = ggml_type_get(type);
-	size_t bytes = kernel_row_bytes(type, n), i, b, k;
+	size_t bytes = kernel_row_bytes(type, n), i, b;
+	unsigned off[2], nf, k;
 
 	for (i = 0; i < bytes; i += 8) {	/* 8 random bytes a draw */
 		uint64_t r = rng_next(rng);
@@ -230,31 +218,28 @@ probe_fill(uint32_t type, uint8_t *row, size_t n, uint64_t *rng)
 		for (k = 0; k < 8 && i + k < bytes; k++, r >>= 8)
 			row[i + k] = (uint8_t)r;
 	}
-	if (type == 0) {		/* f32 */
+	if (type == GGML_TYPE_F32) {
 		for (i = 0; i < n; i++) {
 			float v = rng_float(rng, -1.0f, 1.0f);
 
 			memcpy(row + 4 * i, &v, 4);
 		}
-	} else if (type == 1 || type == 30) {	/* f16, bf16 */
+	} else if (type == GGML_TYPE_F16 || type == GGML_TYPE_BF16) {
 		for (i = 0; i < n; i++) {
 			float v = rng_float(rng, -1.0f, 1.0f);
 
-			put16(row + 2 * i, type == 1 ? kernel_f32_to_fp16(v) :
-			    kernel_f32_to_bf16(v));
+			put16(row + 2 * i, type == GGML_TYPE_F16 ?
+			    kernel_f32_to_fp16(v) : kernel_f32_to_bf16(v));
 		}
-	} else if (type == 39) {	/* mxfp4: E8M0 scale, never 0xFF */
+	} else if (type == GGML_TYPE_MXFP4) {	/* E8M0, never 0xFF */
 		for (b = 0; b < bytes / ti->size; b++)
 			row[b * ti->size] = (uint8_t)(118 + rng_next(rng) % 18);
 	}
-	for (k = 0; k < sizeof scale_fields / sizeof scale_fields[0]; k++) {
-		if (scale_fields[k].type != type)
-			continue;
-		for (b = 0; b < bytes / ti->size; b++)
-			for (i = 0; i < scale_fields[k].n; i++)
-				put16(row + b * ti->size +
-				    scale_fields[k].off[i], rand_scale(rng));
-	}
+	/* the fp16 factors (kernels.h), where the block has them */
+	nf = kernel_fp16_factors(type, off);
+	for (b = 0; nf > 0 && b < bytes / ti->size; b++)
+		for (k = 0; k < nf; k++)
+			put16(row + b * ti->size + off[k], rand_scale(rng));
 }
 
 /* ---- the probe -------------------------------------------------------------- */
@@ -303,7 +288,7 @@ entry_kernel(struct cap_entry *e, const struct kernel *registry)
 		    kernel_order_name(e->order));
 		return NULL;
 	}
-	if (e->input != 0) {
+	if (e->input != GGML_TYPE_F32) {
 		e->error = xasprintf("no kernel here takes %s activations; "
 		    "only f32", ggml_type_name(e->input, tb, sizeof tb));
 		return NULL;
@@ -437,7 +422,7 @@ captable_feeds(const struct captable *t, uint32_t type)
 		const struct cap_entry *e = &t->entries[i];
 
 		if (e->op == CAP_MATMUL && e->encoding == type &&
-		    e->input == 0 && e->verified)
+		    e->input == GGML_TYPE_F32 && e->verified)
 			return e;
 	}
 	return NULL;

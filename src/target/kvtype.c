@@ -1,26 +1,33 @@
 /*
- * kvtype.c - KV cache types (see kvtype.h). Block sizes are ggml's
- * (gguf-format.md §3.1); turboquant4 is SKaiNET's TurboQuantPolar(4, 128):
- * a 4-byte seed, four fp16 group scales and 64 bytes of 4-bit codes per
- * 128 elements (skainet-semantics.md §6.3).
+ * kvtype.c - KV cache types (see kvtype.h). llama.cpp's are ggml types, by
+ * ggml's names, with the type table's block geometry (ggml-types.h; the
+ * tests check the names against the table); turboquant4 is SKaiNET's
+ * TurboQuantPolar(4, 128): a 4-byte seed, four fp16 group scales and 64
+ * bytes of 4-bit codes per 128 elements (skainet-semantics.md §6.3).
  */
 #include "config.h"
 
 #include <string.h>
 
+#include "kernels/ggml-types.h"
 #include "target/kvtype.h"
 
+/* The cache type kv, ggml's type T named name. */
+#define GGML_KV(kv, T, name, quantized) \
+	[kv] = { kv, (name), GGML_BLCK_##T, GGML_SIZE_##T, (quantized) }
+
 static const struct kv_type_info kv_types[KV_TYPE_COUNT] = {
-	{ KV_F32, "f32", 1, 4, false },
-	{ KV_F16, "f16", 1, 2, false },
-	{ KV_BF16, "bf16", 1, 2, false },
-	{ KV_Q8_0, "q8_0", 32, 34, true },
-	{ KV_Q4_0, "q4_0", 32, 18, true },
-	{ KV_Q4_1, "q4_1", 32, 20, true },
-	{ KV_IQ4_NL, "iq4_nl", 32, 18, true },
-	{ KV_Q5_0, "q5_0", 32, 22, true },
-	{ KV_Q5_1, "q5_1", 32, 24, true },
-	{ KV_TURBOQUANT4, "turboquant4", 128, 76, true },
+	GGML_KV(KV_F32, F32, "f32", false),
+	GGML_KV(KV_F16, F16, "f16", false),
+	GGML_KV(KV_BF16, BF16, "bf16", false),
+	GGML_KV(KV_Q8_0, Q8_0, "q8_0", true),
+	GGML_KV(KV_Q4_0, Q4_0, "q4_0", true),
+	GGML_KV(KV_Q4_1, Q4_1, "q4_1", true),
+	GGML_KV(KV_IQ4_NL, IQ4_NL, "iq4_nl", true),
+	GGML_KV(KV_Q5_0, Q5_0, "q5_0", true),
+	GGML_KV(KV_Q5_1, Q5_1, "q5_1", true),
+	[KV_TURBOQUANT4] = { KV_TURBOQUANT4, "turboquant4", 128, 4 + 4 * 2 + 64,
+	    true },
 };
 
 const struct kv_type_info *
