@@ -621,6 +621,49 @@ Test(hostile, n_kv_absurd_for_file)
 }
 
 /*
+ * A tensor count that the bytes after the counts could hold (so that the
+ * check of the counts passes) but the bytes after the metadata cannot: one
+ * UINT8 array takes all the room. F006 points at the tensor count, at
+ * offset 8 in every version (in v1 it is 32 bits wide, not elsewhere).
+ */
+Test(hostile, n_tensors_absurd_after_metadata)
+{
+	uint64_t n = (UINT64_C(1) << 20) + 1;	/* past PLAUSIBLE_COUNT */
+	struct test_lint t;
+	struct ggufw w;
+	int v1;
+
+	for (v1 = 0; v1 < 2; v1++) {
+		uint64_t room = n * (v1 ? 20 : 24);	/* smallest infos */
+
+		ggufw_init(&w, false);
+		if (v1) {
+			ggufw_bytes(&w, "GGUF", 4);
+			ggufw_u32(&w, 1);
+			ggufw_u32(&w, (uint32_t)n);
+			ggufw_u32(&w, 1);
+			ggufw_u32(&w, 3);
+			ggufw_bytes(&w, "a.b", 3);
+			ggufw_u32(&w, GGUFW_ARRAY);
+			ggufw_u32(&w, GGUFW_UINT8);
+			ggufw_u32(&w, (uint32_t)room);
+		} else {
+			ggufw_header(&w, "GGUF", 3, n, 1);
+			ggufw_kv_arr_begin(&w, "a.b", GGUFW_UINT8, room);
+		}
+		zeros(&w, (size_t)room);
+		lint_w(&t, &w);
+		ASSERT_HAS(&t, "F006");
+		assert_offset(test_find(&t, "F006"), 8);
+		assert_msg(test_find(&t, "F006"), "after the metadata");
+		cr_assert_eq(t.res.file.kv_n, 1, "the metadata is read");
+		cr_assert_eq(t.res.file.tensors_n, 0, "no tensor is read");
+		test_lint_free(&t);
+		ggufw_free(&w);
+	}
+}
+
+/*
  * Strings, arrays and value types.
  */
 

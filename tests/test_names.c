@@ -458,6 +458,23 @@ add_key(struct ggufw_model *m, const char *arch, const char *spec)
 		ggufw_model_kv_str(m, full, val);
 }
 
+/*
+ * spec_name: a spec's tensor name, fmt with its "%u" (when it has one)
+ * replaced by il. Not snprintf(fmt): a format taken from data is what
+ * -Wformat-nonliteral is there to catch.
+ */
+static void
+spec_name(char *out, size_t n, const char *fmt, uint32_t il)
+{
+	const char *u = strstr(fmt, "%u");
+
+	if (u == NULL)
+		snprintf(out, n, "%s", fmt);
+	else
+		snprintf(out, n, "%.*s%" PRIu32 "%s", (int)(u - fmt), fmt, il,
+		    u + 2);
+}
+
 static void
 add_spec_tensor(struct ggufw_model *m, const char *spec, uint32_t il,
     bool widen)
@@ -473,7 +490,7 @@ add_spec_tensor(struct ggufw_model *m, const char *spec, uint32_t il,
 		p += used;
 		n++;
 	}
-	snprintf(name, sizeof name, fmt, il);
+	spec_name(name, sizeof name, fmt, il);
 	if (widen)
 		ne[0]++;
 	ggufw_model_tensor(m, name, (uint32_t)n, ne, GGUFW_GGML_F32, 1, 4);

@@ -17,6 +17,39 @@
 #include "testutil.h"
 #include "base/util.h"
 
+/*
+ * What make check puts in the environment (TESTS_ENV in Makefile.am), as
+ * defaults compiled in from the build tree (tests_unit_CPPFLAGS), so that
+ * ./tests/unit run by hand finds the program, the sources and the shared
+ * directory. A variable already set wins. The runner sets them before it
+ * starts the tests, which inherit them, as do the programs they run.
+ */
+#ifndef TEST_DEFAULT_BIN
+#define TEST_DEFAULT_BIN "./gguflint"
+#endif
+#ifndef TEST_DEFAULT_SRCDIR
+#define TEST_DEFAULT_SRCDIR "."
+#endif
+#ifndef TEST_DEFAULT_SHARED
+#define TEST_DEFAULT_SHARED "../shared"
+#endif
+#ifndef TEST_DEFAULT_SARIF
+#define TEST_DEFAULT_SARIF ""
+#endif
+
+ReportHook(PRE_ALL)(struct criterion_test_set *set)
+{
+	(void)set;
+	setenv("GGUFLINT_BIN", TEST_DEFAULT_BIN, 0);
+	setenv("GGUFLINT_SRCDIR", TEST_DEFAULT_SRCDIR, 0);
+	/* the built-in data, not an installed copy */
+	setenv("GGUFLINT_DATADIR", "/nonexistent", 0);
+	setenv("GGUFLINT_SHARED", TEST_DEFAULT_SHARED, 0);
+	setenv("SARIF_MULTITOOL", TEST_DEFAULT_SARIF, 0);
+	setenv("ASAN_OPTIONS", "exitcode=86:abort_on_error=0", 0);
+	setenv("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1", 0);
+}
+
 char *
 test_tmpfile(const void *p, size_t n)
 {

@@ -33,6 +33,11 @@
  * (F006, rejected before parsing) above this.
  */
 #define PLAUSIBLE_COUNT (1u << 20)
+/*
+ * The tensor count follows the magic and the version in every version; v1
+ * changes its width (u32, not u64), not its place.
+ */
+#define TENSOR_COUNT_OFFSET 8
 
 static const char *const vtype_names[GGUF_VTYPE_COUNT] = {
 	"UINT8", "INT8", "UINT16", "INT16", "UINT32", "INT32", "FLOAT32",
@@ -760,10 +765,10 @@ parse_tensor_infos(struct rd *r)
 	uint64_t i;
 
 	if (f->n_tensors > remain(r) / min && f->n_tensors > PLAUSIBLE_COUNT) {
-		diag_add(r->dl, "F006", r->v1 ? 4 : 8, SUBJECT_NONE, NULL, 0,
-		    "header declares %" PRIu64 " tensors, but the %" PRIu64
-		    " bytes after the metadata can hold at most %" PRIu64,
-		    f->n_tensors, remain(r), remain(r) / min);
+		diag_add(r->dl, "F006", TENSOR_COUNT_OFFSET, SUBJECT_NONE,
+		    NULL, 0, "header declares %" PRIu64 " tensors, but the %"
+		    PRIu64 " bytes after the metadata can hold at most %"
+		    PRIu64, f->n_tensors, remain(r), remain(r) / min);
 		r->stop = true;
 		return;
 	}
@@ -888,10 +893,12 @@ parse_counts(struct rd *r)
 {
 	struct gguf_file *f = r->f;
 	unsigned min = r->v1 ? MIN_KV_BYTES_V1 : MIN_KV_BYTES;
-	uint64_t off = r->pos;
+	uint64_t off = r->pos, kv_off;
 
-	if (!get_len(r, &f->n_tensors, "tensor count") ||
-	    !get_len(r, &f->n_kv, "metadata count"))
+	if (!get_len(r, &f->n_tensors, "tensor count"))
+		return false;
+	kv_off = r->pos;
+	if (!get_len(r, &f->n_kv, "metadata count"))
 		return false;
 	if ((int64_t)f->n_tensors < 0 || (int64_t)f->n_kv < 0) {
 		diag_add(r->dl, "F006", off, SUBJECT_NONE, NULL, 0, "header "
@@ -906,7 +913,7 @@ parse_counts(struct rd *r)
 	    f->n_tensors > PLAUSIBLE_COUNT)) {
 		bool kv = f->n_kv > remain(r) / min && f->n_kv > PLAUSIBLE_COUNT;
 
-		diag_add(r->dl, "F006", kv ? off + (r->v1 ? 4 : 8) : off,
+		diag_add(r->dl, "F006", kv ? kv_off : off,
 		    SUBJECT_NONE, NULL, 0, "header declares %" PRIu64 " %s, "
 		    "but the remaining %" PRIu64 " bytes can hold at most %"
 		    PRIu64, kv ? f->n_kv : f->n_tensors,
