@@ -278,7 +278,7 @@ add_small_tensor(struct ggufw_model *m)
 	    4);
 }
 
-/* ---- skainet-semantics.md §12.1: Llama-3.2-1B-like ----------------------- */
+/* ---- skainet-semantics.md §12.1: Llama-3.2-1B-like ---------------------- */
 
 Test(plan, skainet_llama1b_kv_bytes)
 {
@@ -536,7 +536,7 @@ Test(plan, llama1b_500MiB_kv_suggestion_is_the_smallest_allowed,
 	test_lint_free(&t);
 }
 
-/* ---- §12.2: synthetic header --------------------------------------------- */
+/* ---- §12.2: synthetic header -------------------------------------------- */
 
 Test(plan, skainet_synthetic_header_weights_396, .init = plan_no_datadir)
 {
@@ -574,7 +574,7 @@ Test(plan, skainet_synthetic_header_weights_396, .init = plan_no_datadir)
 	ggufw_model_free(&m);
 }
 
-/* ---- §12.3: Qwen2.5-0.5B ------------------------------------------------- */
+/* ---- §12.3: Qwen2.5-0.5B ------------------------------------------------ */
 
 Test(plan, skainet_qwen05b_derived)
 {
@@ -586,7 +586,7 @@ Test(plan, skainet_qwen05b_derived)
 	cr_assert_eq(plan_forward_bytes(&g, 2048, 256), 48580096ull);
 }
 
-/* ---- §12.6: PlannerProfileTest at ctx 8192 ------------------------------- */
+/* ---- §12.6: PlannerProfileTest at ctx 8192 ------------------------------ */
 
 /*
  * One 600 MiB weight. Q4_K cannot hold exactly 629145600 bytes (not a
@@ -691,7 +691,7 @@ Test(plan, skainet_profile_ctx8192_desktop_keeps_bf16,
 	test_lint_free(&t);
 }
 
-/* ---- §12.8: BitNet-2B ---------------------------------------------------- */
+/* ---- §12.8: BitNet-2B --------------------------------------------------- */
 
 Test(plan, skainet_bitnet2b_kv)
 {
@@ -708,7 +708,7 @@ Test(plan, skainet_bitnet2b_kv)
 	    1380741120ull - 1193963520ull);
 }
 
-/* ---- llama.cpp: context padding (memory-and-kv.md §3) -------------------- */
+/* ---- llama.cpp: context padding (memory-and-kv.md §3) ------------------- */
 
 Test(plan, pad_ctx_to_256)
 {
@@ -885,7 +885,7 @@ Test(plan, llama_cpp_oracle_llama_gqa, .init = plan_no_datadir)
 	free(dir);
 }
 
-/* ---- llama.cpp: sliding-window attention (§5) ---------------------------- */
+/* ---- llama.cpp: sliding-window attention (§5) --------------------------- */
 
 /* gemma3-like: 26 layers, 4 heads, 1 KV head of 256, window 4096,
  * pattern 6 (layers 5, 11, 17, 23 full; 22 SWA layers). */
@@ -954,7 +954,7 @@ Test(plan, swa_kv_bytes)
 	cr_assert_eq(v, 4 * 32768 * 512ull + 22 * 4608 * 512ull);
 }
 
-/* ---- llama.cpp: MLA (§6) ------------------------------------------------- */
+/* ---- llama.cpp: MLA (§6) ------------------------------------------------ */
 
 static void
 geom_deepseek2(struct model_geom *g, uint32_t n_layer)
@@ -989,7 +989,7 @@ Test(plan, mla_k_only)
 	cr_assert_eq(kv_total(&g, KV_F32, 256, true), 27ull * 256 * 2304);
 }
 
-/* ---- llama.cpp: per-layer head_count_kv (§4) ----------------------------- */
+/* ---- llama.cpp: per-layer head_count_kv (§4) ---------------------------- */
 
 Test(plan, per_layer_kv_heads)
 {
@@ -1017,7 +1017,7 @@ Test(plan, per_layer_kv_heads)
 	cr_assert_eq(k, (256 + 512 + 1024) * 512ull);
 }
 
-/* ---- llama.cpp: recurrent state (§7) ------------------------------------- */
+/* ---- llama.cpp: recurrent state (§7) ------------------------------------ */
 
 Test(plan, recurrent_mamba_state)
 {
