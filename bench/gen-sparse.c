@@ -188,14 +188,15 @@ add_tensors(struct ggufw_model *m, const struct gen_shape *s)
 		    GEN_F32);
 		if (s->n_expert > 0) {
 			int64_t x = s->n_expert;
-			int64_t up[3] = { embd, ff, x }, down[3] = { ff, embd, x };
+			int64_t up[3] = { embd, ff, x };
+			int64_t down[3] = { ff, embd, x };
 
 			add_tensor2(m, LAYER("ffn_gate_inp.weight"), embd, x,
 			    GGUFW_GGML_F32, 1, 4);
 			ggufw_model_tensor(m, LAYER("ffn_gate_exps.weight"), 3,
 			    up, GEN_Q4_K);
-			ggufw_model_tensor(m, LAYER("ffn_up_exps.weight"), 3, up,
-			    GEN_Q4_K);
+			ggufw_model_tensor(m, LAYER("ffn_up_exps.weight"), 3,
+			    up, GEN_Q4_K);
 			ggufw_model_tensor(m, LAYER("ffn_down_exps.weight"), 3,
 			    down, GEN_Q4_K);
 			continue;

@@ -176,6 +176,86 @@ read_hex4(const char *p)
 }
 
 /*
+ * parse_u_escape: decode the \u escape at ps->p (which is '\\' 'u'), a
+ * surrogate pair taking two, append its UTF-8 to sb and step past it.
+ * false on error.
+ */
+static bool
+parse_u_escape(struct jsontree_parser *ps, struct strbuf *sb)
+{
+	long hi, lo;
+
+	if (ps->end - ps->p < 6 || (hi = read_hex4(ps->p + 2)) < 0) {
+		parser_error(ps, "bad \\u escape");
+		return false;
+	}
+	if (hi >= 0xdc00 && hi <= 0xdfff) {
+		parser_error(ps, "unpaired low surrogate \\u%04lx", hi);
+		return false;
+	}
+	if (hi < 0xd800 || hi > 0xdbff) {
+		add_utf8(sb, (uint32_t)hi);
+		ps->p += 6;
+		return true;
+	}
+	if (ps->end - ps->p < 12 || ps->p[6] != '\\' || ps->p[7] != 'u' ||
+	    (lo = read_hex4(ps->p + 8)) < 0xdc00 || lo > 0xdfff) {
+		parser_error(ps, "unpaired high surrogate \\u%04lx", hi);
+		return false;
+	}
+	add_utf8(sb, 0x10000 + (((uint32_t)hi - 0xd800) << 10) +
+	    ((uint32_t)lo - 0xdc00));
+	ps->p += 12;
+	return true;
+}
+
+/*
+ * parse_escape: decode the escape at ps->p (which is '\\'), append the
+ * byte(s) it stands for to sb and step past it.  false on error.
+ */
+static bool
+parse_escape(struct jsontree_parser *ps, struct strbuf *sb)
+{
+	char c;
+
+	if (ps->end - ps->p < 2) {
+		ps->p++;
+		parser_error(ps, "unterminated string");
+		return false;
+	}
+	switch (ps->p[1]) {
+	case '"':
+	case '\\':
+	case '/':
+		c = ps->p[1];
+		break;
+	case 'b':
+		c = '\b';
+		break;
+	case 'f':
+		c = '\f';
+		break;
+	case 'n':
+		c = '\n';
+		break;
+	case 'r':
+		c = '\r';
+		break;
+	case 't':
+		c = '\t';
+		break;
+	case 'u':
+		return parse_u_escape(ps, sb);
+	default:
+		parser_error(ps, "bad escape in string");
+		return false;
+	}
+	strbuf_addc(sb, c);
+	ps->p += 2;
+	return true;
+}
+
+/*
  * parse_string_into: parse a string literal at ps->p (which is '"') and
  * append its decoded bytes to sb.  false on error.
  */
@@ -210,78 +290,13 @@ parse_string_into(struct jsontree_parser *ps, struct strbuf *sb)
 			}
 			strbuf_add(sb, ps->p, k);
 			ps->p += k;
-			continue;
-		}
-		if (c != '\\') {
+		} else if (c == '\\') {
+			if (!parse_escape(ps, sb))
+				return false;
+		} else {
 			strbuf_addc(sb, (char)c);
 			ps->p++;
-			continue;
 		}
-
-		/* An escape. */
-		if (ps->end - ps->p < 2) {
-			ps->p++;
-			parser_error(ps, "unterminated string");
-			return false;
-		}
-		c = (unsigned char)ps->p[1];
-		switch (c) {
-		case '"':
-		case '\\':
-		case '/':
-			strbuf_addc(sb, (char)c);
-			break;
-		case 'b':
-			strbuf_addc(sb, '\b');
-			break;
-		case 'f':
-			strbuf_addc(sb, '\f');
-			break;
-		case 'n':
-			strbuf_addc(sb, '\n');
-			break;
-		case 'r':
-			strbuf_addc(sb, '\r');
-			break;
-		case 't':
-			strbuf_addc(sb, '\t');
-			break;
-		case 'u': {
-			long hi, lo;
-
-			if (ps->end - ps->p < 6 ||
-			    (hi = read_hex4(ps->p + 2)) < 0) {
-				parser_error(ps, "bad \\u escape");
-				return false;
-			}
-			if (hi >= 0xdc00 && hi <= 0xdfff) {
-				parser_error(ps, "unpaired low surrogate "
-				    "\\u%04lx", hi);
-				return false;
-			}
-			if (hi < 0xd800 || hi > 0xdbff) {
-				add_utf8(sb, (uint32_t)hi);
-				ps->p += 6;
-				continue;
-			}
-			if (ps->end - ps->p < 12 || ps->p[6] != '\\' ||
-			    ps->p[7] != 'u' ||
-			    (lo = read_hex4(ps->p + 8)) < 0xdc00 ||
-			    lo > 0xdfff) {
-				parser_error(ps, "unpaired high surrogate "
-				    "\\u%04lx", hi);
-				return false;
-			}
-			add_utf8(sb, 0x10000 + (((uint32_t)hi - 0xd800) << 10) +
-			    ((uint32_t)lo - 0xdc00));
-			ps->p += 12;
-			continue;
-		}
-		default:
-			parser_error(ps, "bad escape in string");
-			return false;
-		}
-		ps->p += 2;
 	}
 }
 

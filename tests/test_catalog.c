@@ -164,7 +164,8 @@ Test(catalog, every_code_used_is_declared_and_every_rule_is_used)
 			memcpy(code, p + 1, 4);
 			code[4] = '\0';
 			cr_expect(catalog_index(&cat, code) >= 0,
-			    "src uses %s, which no rules/*.yaml declares", code);
+			    "src uses %s, which no rules/*.yaml declares",
+			    code);
 		}
 	}
 	for (i = 0; i < cat.n; i++) {

@@ -279,7 +279,8 @@ Test(cli, explain_by_code_or_slug)
 
 	run(&r, "--explain", "F010", NULL, NULL);
 	cr_assert_eq(r.status, 0);
-	cr_assert(strstr(r.out, "F010 tensor-data-out-of-bounds (error") != NULL);
+	cr_assert(strstr(r.out,
+	    "F010 tensor-data-out-of-bounds (error") != NULL);
 	cr_assert(strstr(r.out, "How to fix it:") != NULL);
 	test_run_free(&r);
 	run(&r, "--explain", "git-lfs-pointer", NULL, NULL);
@@ -478,7 +479,8 @@ Test(cli, list_kernels_json_has_the_documented_fields)
 		size_t k;
 
 		for (k = 0; k < sizeof keys / sizeof keys[0]; k++)
-			cr_assert(jsontree_get(e, keys[k]) != NULL, "%s", keys[k]);
+			cr_assert(jsontree_get(e, keys[k]) != NULL, "%s",
+			    keys[k]);
 		verified += jsontree_get(e, "verified")->boolean;
 	}
 	cr_assert_eq(verified, root->n, "every shipped entry verifies");

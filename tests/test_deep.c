@@ -372,7 +372,7 @@ bad_data_file(void)
 	ggufw_model_kv_str(&m, "general.architecture", "llama");
 	ggufw_model_tensor(&m, "nan.weight", 1, n32, 1, 1, 2);	/* f16 */
 	ggufw_model_tensor(&m, "q8.weight", 1, n64, 8, 32, 34);	/* q8_0 */
-	ggufw_model_tensor(&m, "mx.weight", 1, n32, 39, 32, 17);	/* mxfp4 */
+	ggufw_model_tensor(&m, "mx.weight", 1, n32, 39, 32, 17); /* mxfp4 */
 	ggufw_model_tensor(&m, "zero.weight", 1, n32, 0, 1, 4);
 	ggufw_model_tensor(&m, "huge.weight", 1, n32, 0, 1, 4);
 	ggufw_model_tensor(&m, "fine.weight", 1, n32, 0, 1, 4);

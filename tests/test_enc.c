@@ -222,7 +222,8 @@ Test(utf8_valid, examples)
 	cr_assert(enc_utf8_valid(L("")));
 	cr_assert(enc_utf8_valid(L("plain ASCII")));
 	cr_assert(enc_utf8_valid(L("a\0b")));
-	cr_assert(enc_utf8_valid(L("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80")));
+	cr_assert(enc_utf8_valid(L("caf\xc3\xa9 \xe2\x82\xac "
+	    "\xf0\x9f\x98\x80")));
 	cr_assert(enc_utf8_valid(L("\xed\x9f\xbf\xee\x80\x80")));
 	cr_assert(enc_utf8_valid(L("\xf4\x8f\xbf\xbf")));
 	cr_assert(enc_utf8_valid(L("\xef\xbf\xbd")));
@@ -318,7 +319,8 @@ Test(utf8_valid, agrees_with_reference)
 				s[1] = (uint8_t)b;
 				s[2] = (uint8_t)d;
 				if (enc_utf8_valid(s, 3) != ref_valid(s, 3))
-					cr_assert_fail("%02x %02x %02x", a, b, d);
+					cr_assert_fail("%02x %02x %02x",
+					    a, b, d);
 			}
 	for (a = 0xf0; a <= 0xf7; a++)
 		for (b = 0; b < nc; b++)
@@ -330,7 +332,8 @@ Test(utf8_valid, agrees_with_reference)
 					s[3] = c[e];
 					if (enc_utf8_valid(s, 4) !=
 					    ref_valid(s, 4))
-						cr_assert_fail("%02x %02x %02x %02x",
+						cr_assert_fail(
+						    "%02x %02x %02x %02x",
 						    a, c[b], c[d], c[e]);
 				}
 }
@@ -382,7 +385,8 @@ Test(json, non_ascii_is_raw)
 {
 	check_json(L("caf\xc3\xa9"), "\"caf\xc3\xa9\"");
 	check_json(L("\xc2\x80\xc2\x9f"), "\"\xc2\x80\xc2\x9f\"");
-	check_json(L("\xe2\x80\xa8\xe2\x80\xa9"), "\"\xe2\x80\xa8\xe2\x80\xa9\"");
+	check_json(L("\xe2\x80\xa8\xe2\x80\xa9"),
+	    "\"\xe2\x80\xa8\xe2\x80\xa9\"");
 	check_json(L("\xe2\x80\xae"), "\"\xe2\x80\xae\"");
 	check_json(L("\xef\xbb\xbf"), "\"\xef\xbb\xbf\"");
 	check_json(L("\xf0\x9f\x98\x80"), "\"\xf0\x9f\x98\x80\"");
@@ -712,7 +716,8 @@ Test(float, f64_round_trip_and_shortest, .timeout = 600)
 		for (j = 0; j < n; j++) {
 			back = strtod(near[j], NULL);
 			memcpy(&got, &back, sizeof got);
-			cr_assert_neq(got, bits, "%016llx: %s but %s also works",
+			cr_assert_neq(got, bits,
+			    "%016llx: %s but %s also works",
 			    (unsigned long long)bits, strbuf_cstr(&sb),
 			    near[j]);
 		}
@@ -856,8 +861,8 @@ Test(text, random_input_never_leaks_controls)
 		enc_text(&sb, in, n);
 		cr_assert(enc_utf8_valid(sb.buf, sb.len));
 		for (off = 0; off < sb.len;) {
-			size_t len = enc_utf8_next((const uint8_t *)sb.buf + off,
-			    sb.len - off, &cp);
+			const uint8_t *at = (const uint8_t *)sb.buf + off;
+			size_t len = enc_utf8_next(at, sb.len - off, &cp);
 
 			cr_assert_not(text_hidden(cp), "U+%04X leaked",
 			    (unsigned)cp);

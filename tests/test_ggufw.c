@@ -266,148 +266,195 @@ small_model(struct ggufw_model *m, bool be)
 	    3);
 }
 
+/* Where the small model's tensors sit in the data blob, and their sizes. */
+static const uint64_t small_offsets[] = { 0, 128, 320, 512 };
+static const uint64_t small_nbytes[] = { 96, 136, 144, 10 };
+
+/* The builder's own accounting of the small model, before it is written. */
 static void
-check_small_model(bool be)
+check_small_layout(const struct ggufw_model *m)
 {
-	static const uint64_t offsets[] = { 0, 128, 320, 512 };
-	static const uint64_t nbytes[] = { 96, 136, 144, 10 };
+	size_t i;
+
+	cr_assert_eq(m->n_kv, 6);
+	cr_assert_eq(m->data_size, 576);
+	cr_assert_eq(ggufw_model_header_size(m), 512);
+	cr_assert_eq(ggufw_model_file_size(m), 1088);
+	for (i = 0; i < 4; i++) {
+		cr_assert_eq(m->tensors[i].offset, small_offsets[i]);
+		cr_assert_eq(m->tensors[i].nbytes, small_nbytes[i]);
+	}
+}
+
+/* Fields at fixed positions in the written small model. */
+static void
+check_small_fixed(const struct strbuf *out, bool be)
+{
 	static const size_t offset_fields[] = { 342, 383, 416, 449 };
-	struct ggufw_model m;
-	struct strbuf out = STRBUF_INIT, again = STRBUF_INIT;
-	struct strbuf none = STRBUF_INIT, zero = STRBUF_INIT;
-	struct cursor c;
-	uint64_t data;
+	size_t i;
+
+	cr_assert(memcmp(out->buf, "GGUF", 4) == 0);
+	cr_assert_eq(rd(out, 4, 4, be), 3);
+	cr_assert_eq(rd(out, 8, 8, be), 4);
+	cr_assert_eq(rd(out, 16, 8, be), 6);
+	cr_assert_eq(rd(out, 24, 8, be), 20);
+	cr_assert(memcmp(out->buf + 32, "general.architecture", 20) == 0);
+	cr_assert_eq(rd(out, 52, 4, be), GGUFW_STRING);
+	cr_assert_eq(rd(out, 56, 8, be), 5);
+	cr_assert(memcmp(out->buf + 64, "llama", 5) == 0);
+	cr_assert_eq(rd(out, 69, 8, be), 17);
+	for (i = 0; i < 4; i++)
+		cr_assert_eq(rd(out, offset_fields[i], 8, be),
+		    small_offsets[i], "tensor %zu offset", i);
+	if (be) {
+		cr_assert_eq(out->buf[4], 0);
+		cr_assert_eq(out->buf[7], 3);
+	} else {
+		cr_assert_eq(out->buf[4], 3);
+		cr_assert_eq(out->buf[7], 0);
+	}
+}
+
+/* The small model's six KV pairs, read from c->pos = 24 on. */
+static void
+walk_small_kvs(struct cursor *c)
+{
+	cur_expect_str(c, "general.architecture");
+	cr_assert_eq(cur_uint(c, 4), GGUFW_STRING);
+	cur_expect_str(c, "llama");
+	cr_assert_eq(c->pos, 69);
+	cur_expect_str(c, "general.alignment");
+	cr_assert_eq(cur_uint(c, 4), GGUFW_UINT32);
+	cr_assert_eq(cur_uint(c, 4), 64);
+	cur_expect_str(c, "llama.block_count");
+	cr_assert_eq(cur_uint(c, 4), GGUFW_UINT32);
+	cr_assert_eq(cur_uint(c, 4), 2);
+	cr_assert_eq(c->pos, 135);
+	cur_expect_str(c, "tokenizer.ggml.tokens");
+	cr_assert_eq(cur_uint(c, 4), GGUFW_ARRAY);
+	cr_assert_eq(cur_uint(c, 4), GGUFW_STRING);
+	cr_assert_eq(cur_uint(c, 8), 2);
+	cur_expect_str(c, "a");
+	cur_expect_str(c, "bc");
+	cr_assert_eq(c->pos, 199);
+	cur_expect_str(c, "tokenizer.ggml.scores");
+	cr_assert_eq(cur_uint(c, 4), GGUFW_ARRAY);
+	cr_assert_eq(cur_uint(c, 4), GGUFW_FLOAT32);
+	cr_assert_eq(cur_uint(c, 8), 2);
+	cr_assert_eq(cur_uint(c, 4), 0x3f000000);
+	cr_assert_eq(cur_uint(c, 4), 0xbf800000);
+	cur_expect_str(c, "tokenizer.ggml.token_type");
+	cr_assert_eq(cur_uint(c, 4), GGUFW_ARRAY);
+	cr_assert_eq(cur_uint(c, 4), GGUFW_INT32);
+	cr_assert_eq(cur_uint(c, 8), 2);
+	cr_assert_eq(cur_uint(c, 4), 1);
+	cr_assert_eq(cur_uint(c, 4), 3);
+	cr_assert_eq(c->pos, 309);
+}
+
+/* The four tensor infos that follow the KVs, and the header's padding. */
+static void
+walk_small_tensor_infos(struct cursor *c, const struct ggufw_model *m)
+{
+	static const char *const names[] = { "a", "b", "c", "d" };
+	static const uint32_t dims[] = { 2, 2, 1, 1 };
+	static const int32_t types[] = { 0, 8, 12, 1 };
 	size_t i, j;
 
-	small_model(&m, be);
-	cr_assert_eq(m.n_kv, 6);
-	cr_assert_eq(m.data_size, 576);
-	cr_assert_eq(ggufw_model_header_size(&m), 512);
-	cr_assert_eq(ggufw_model_file_size(&m), 1088);
 	for (i = 0; i < 4; i++) {
-		cr_assert_eq(m.tensors[i].offset, offsets[i]);
-		cr_assert_eq(m.tensors[i].nbytes, nbytes[i]);
-	}
-
-	data = ggufw_model_finish(&m, &out, GGUFW_DATA_RANDOM);
-	cr_assert_eq(data, 512);
-	cr_assert_eq(out.len, 1088);
-
-	/* Fixed positions. */
-	cr_assert(memcmp(out.buf, "GGUF", 4) == 0);
-	cr_assert_eq(rd(&out, 4, 4, be), 3);
-	cr_assert_eq(rd(&out, 8, 8, be), 4);
-	cr_assert_eq(rd(&out, 16, 8, be), 6);
-	cr_assert_eq(rd(&out, 24, 8, be), 20);
-	cr_assert(memcmp(out.buf + 32, "general.architecture", 20) == 0);
-	cr_assert_eq(rd(&out, 52, 4, be), GGUFW_STRING);
-	cr_assert_eq(rd(&out, 56, 8, be), 5);
-	cr_assert(memcmp(out.buf + 64, "llama", 5) == 0);
-	cr_assert_eq(rd(&out, 69, 8, be), 17);
-	for (i = 0; i < 4; i++)
-		cr_assert_eq(rd(&out, offset_fields[i], 8, be), offsets[i],
-		    "tensor %zu offset", i);
-	if (be) {
-		cr_assert_eq(out.buf[4], 0);
-		cr_assert_eq(out.buf[7], 3);
-	} else {
-		cr_assert_eq(out.buf[4], 3);
-		cr_assert_eq(out.buf[7], 0);
-	}
-
-	/* Walk the whole header. */
-	c.sb = &out;
-	c.pos = 24;
-	c.be = be;
-	cur_expect_str(&c, "general.architecture");
-	cr_assert_eq(cur_uint(&c, 4), GGUFW_STRING);
-	cur_expect_str(&c, "llama");
-	cr_assert_eq(c.pos, 69);
-	cur_expect_str(&c, "general.alignment");
-	cr_assert_eq(cur_uint(&c, 4), GGUFW_UINT32);
-	cr_assert_eq(cur_uint(&c, 4), 64);
-	cur_expect_str(&c, "llama.block_count");
-	cr_assert_eq(cur_uint(&c, 4), GGUFW_UINT32);
-	cr_assert_eq(cur_uint(&c, 4), 2);
-	cr_assert_eq(c.pos, 135);
-	cur_expect_str(&c, "tokenizer.ggml.tokens");
-	cr_assert_eq(cur_uint(&c, 4), GGUFW_ARRAY);
-	cr_assert_eq(cur_uint(&c, 4), GGUFW_STRING);
-	cr_assert_eq(cur_uint(&c, 8), 2);
-	cur_expect_str(&c, "a");
-	cur_expect_str(&c, "bc");
-	cr_assert_eq(c.pos, 199);
-	cur_expect_str(&c, "tokenizer.ggml.scores");
-	cr_assert_eq(cur_uint(&c, 4), GGUFW_ARRAY);
-	cr_assert_eq(cur_uint(&c, 4), GGUFW_FLOAT32);
-	cr_assert_eq(cur_uint(&c, 8), 2);
-	cr_assert_eq(cur_uint(&c, 4), 0x3f000000);
-	cr_assert_eq(cur_uint(&c, 4), 0xbf800000);
-	cur_expect_str(&c, "tokenizer.ggml.token_type");
-	cr_assert_eq(cur_uint(&c, 4), GGUFW_ARRAY);
-	cr_assert_eq(cur_uint(&c, 4), GGUFW_INT32);
-	cr_assert_eq(cur_uint(&c, 8), 2);
-	cr_assert_eq(cur_uint(&c, 4), 1);
-	cr_assert_eq(cur_uint(&c, 4), 3);
-	cr_assert_eq(c.pos, 309);
-	for (i = 0; i < 4; i++) {
-		static const char *const names[] = { "a", "b", "c", "d" };
-		static const uint32_t dims[] = { 2, 2, 1, 1 };
-		static const int32_t types[] = { 0, 8, 12, 1 };
-
-		cur_expect_str(&c, names[i]);
-		cr_assert_eq(cur_uint(&c, 4), dims[i]);
+		cur_expect_str(c, names[i]);
+		cr_assert_eq(cur_uint(c, 4), dims[i]);
 		for (j = 0; j < dims[i]; j++)
-			cr_assert_eq(cur_uint(&c, 8),
-			    (uint64_t)m.tensors[i].ne[j]);
-		cr_assert_eq(cur_uint(&c, 4), (uint64_t)types[i]);
-		cr_assert_eq(cur_uint(&c, 8), offsets[i]);
+			cr_assert_eq(cur_uint(c, 8),
+			    (uint64_t)m->tensors[i].ne[j]);
+		cr_assert_eq(cur_uint(c, 4), (uint64_t)types[i]);
+		cr_assert_eq(cur_uint(c, 8), small_offsets[i]);
 	}
-	cr_assert_eq(c.pos, 457);
+	cr_assert_eq(c->pos, 457);
 	for (i = 457; i < 512; i++)
-		cr_assert_eq(out.buf[i], 0, "padding byte %zu", i);
+		cr_assert_eq(c->sb->buf[i], 0, "padding byte %zu", i);
+}
 
-	/* Data: padding between tensors is zero, values are finite. */
+/* Data at out + data: padding between tensors is zero, values finite. */
+static void
+check_small_data(const struct strbuf *out, uint64_t data, bool be)
+{
+	const uint64_t *off = small_offsets;
+	size_t i, j;
+
 	for (i = 0; i < 4; i++)
-		for (j = data + offsets[i] + nbytes[i];
-		    j < data + offsets[i] + (i < 3 ? offsets[i + 1] -
-		    offsets[i] : 64); j++)
-			cr_assert_eq(out.buf[j], 0, "tensor %zu pad at %zu", i,
-			    j);
+		for (j = data + off[i] + small_nbytes[i];
+		    j < data + off[i] + (i < 3 ? off[i + 1] - off[i] : 64);
+		    j++)
+			cr_assert_eq(out->buf[j], 0, "tensor %zu pad at %zu",
+			    i, j);
 	for (i = 0; i < 24; i++) {
-		float f = bits_f32((uint32_t)rd(&out, data + 4 * i, 4, be));
+		float f = bits_f32((uint32_t)rd(out, data + 4 * i, 4, be));
 
 		cr_assert(isfinite(f), "a[%zu] not finite", i);
 	}
 	for (i = 0; i < 5; i++) {
-		uint64_t h = rd(&out, data + offsets[3] + 2 * i, 2, be);
+		uint64_t h = rd(out, data + off[3] + 2 * i, 2, be);
 
 		cr_assert_neq(h & 0x7c00, 0x7c00, "d[%zu] not finite", i);
 	}
 	for (i = 0; i < 4; i++) {
 		/* each Q8_0 block's f16 scale */
-		uint64_t h = rd(&out, data + offsets[1] + 34 * i, 2, be);
+		uint64_t h = rd(out, data + off[1] + 34 * i, 2, be);
 
 		cr_assert_neq(h & 0x7c00, 0x7c00, "b block %zu scale", i);
 	}
+}
 
-	/* Deterministic; NONE and ZERO agree with it where they should. */
-	ggufw_model_finish(&m, &again, GGUFW_DATA_RANDOM);
-	cr_assert_eq(again.len, out.len);
-	cr_assert(memcmp(again.buf, out.buf, out.len) == 0);
-	cr_assert_eq(ggufw_model_finish(&m, &none, GGUFW_DATA_NONE), 512);
+/* Deterministic; NONE and ZERO agree with RANDOM's out where they should. */
+static void
+check_small_fills(const struct ggufw_model *m, const struct strbuf *out)
+{
+	struct strbuf again = STRBUF_INIT;
+	struct strbuf none = STRBUF_INIT, zero = STRBUF_INIT;
+	size_t i;
+
+	ggufw_model_finish(m, &again, GGUFW_DATA_RANDOM);
+	cr_assert_eq(again.len, out->len);
+	cr_assert(memcmp(again.buf, out->buf, out->len) == 0);
+	cr_assert_eq(ggufw_model_finish(m, &none, GGUFW_DATA_NONE), 512);
 	cr_assert_eq(none.len, 512);
-	cr_assert(memcmp(none.buf, out.buf, 512) == 0);
-	ggufw_model_finish(&m, &zero, GGUFW_DATA_ZERO);
+	cr_assert(memcmp(none.buf, out->buf, 512) == 0);
+	ggufw_model_finish(m, &zero, GGUFW_DATA_ZERO);
 	cr_assert_eq(zero.len, 1088);
-	cr_assert(memcmp(zero.buf, out.buf, 512) == 0);
+	cr_assert(memcmp(zero.buf, out->buf, 512) == 0);
 	for (i = 512; i < 1088; i++)
 		cr_assert_eq(zero.buf[i], 0);
-
-	strbuf_free(&out);
 	strbuf_free(&again);
 	strbuf_free(&none);
 	strbuf_free(&zero);
+}
+
+static void
+check_small_model(bool be)
+{
+	struct ggufw_model m;
+	struct strbuf out = STRBUF_INIT;
+	struct cursor c;
+	uint64_t data;
+
+	small_model(&m, be);
+	check_small_layout(&m);
+	data = ggufw_model_finish(&m, &out, GGUFW_DATA_RANDOM);
+	cr_assert_eq(data, 512);
+	cr_assert_eq(out.len, 1088);
+	check_small_fixed(&out, be);
+
+	/* Walk the whole header. */
+	c.sb = &out;
+	c.pos = 24;
+	c.be = be;
+	walk_small_kvs(&c);
+	walk_small_tensor_infos(&c, &m);
+
+	check_small_data(&out, data, be);
+	check_small_fills(&m, &out);
+	strbuf_free(&out);
 	ggufw_model_free(&m);
 }
 

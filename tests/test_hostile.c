@@ -324,8 +324,8 @@ Test(hostile, git_lfs_pointer)
 {
 	static const char ptr[] =
 	    "version https://git-lfs.github.com/spec/v1\n"
-	    "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24"
-	    "d17e2393\n"
+	    "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2"
+	    "ca24d17e2393\n"
 	    "size 1234567\n";
 	struct test_lint t;
 

@@ -278,7 +278,7 @@ add_small_tensor(struct ggufw_model *m)
 	    4);
 }
 
-/* ---- skainet-semantics.md §12.1: Llama-3.2-1B-like ----------------------- */
+/* ---- skainet-semantics.md §12.1: Llama-3.2-1B-like ---------------------- */
 
 Test(plan, skainet_llama1b_kv_bytes)
 {
@@ -536,7 +536,7 @@ Test(plan, llama1b_500MiB_kv_suggestion_is_the_smallest_allowed,
 	test_lint_free(&t);
 }
 
-/* ---- §12.2: synthetic header --------------------------------------------- */
+/* ---- §12.2: synthetic header -------------------------------------------- */
 
 Test(plan, skainet_synthetic_header_weights_396, .init = plan_no_datadir)
 {
@@ -574,7 +574,7 @@ Test(plan, skainet_synthetic_header_weights_396, .init = plan_no_datadir)
 	ggufw_model_free(&m);
 }
 
-/* ---- §12.3: Qwen2.5-0.5B ------------------------------------------------- */
+/* ---- §12.3: Qwen2.5-0.5B ------------------------------------------------ */
 
 Test(plan, skainet_qwen05b_derived)
 {
@@ -586,7 +586,7 @@ Test(plan, skainet_qwen05b_derived)
 	cr_assert_eq(plan_forward_bytes(&g, 2048, 256), 48580096ull);
 }
 
-/* ---- §12.6: PlannerProfileTest at ctx 8192 ------------------------------- */
+/* ---- §12.6: PlannerProfileTest at ctx 8192 ------------------------------ */
 
 /*
  * One 600 MiB weight. Q4_K cannot hold exactly 629145600 bytes (not a
@@ -691,7 +691,7 @@ Test(plan, skainet_profile_ctx8192_desktop_keeps_bf16,
 	test_lint_free(&t);
 }
 
-/* ---- §12.8: BitNet-2B ---------------------------------------------------- */
+/* ---- §12.8: BitNet-2B --------------------------------------------------- */
 
 Test(plan, skainet_bitnet2b_kv)
 {
@@ -708,7 +708,7 @@ Test(plan, skainet_bitnet2b_kv)
 	    1380741120ull - 1193963520ull);
 }
 
-/* ---- llama.cpp: context padding (memory-and-kv.md §3) -------------------- */
+/* ---- llama.cpp: context padding (memory-and-kv.md §3) ------------------- */
 
 Test(plan, pad_ctx_to_256)
 {
@@ -793,13 +793,88 @@ oracle_fa(const char *col, bool *fa)
 	return true;
 }
 
+/* The llama-gqa.tsv columns the oracle test reads, by index. */
+struct oracle_cols {
+	size_t n;	/* fields in the header, and so in every row */
+	int file, ctx, tk, tv, fa, ub, kv, k, v, cells;
+};
+
+/* oracle_columns: find the columns in the header line (not modified);
+ * fails the test if one is missing. */
+static void
+oracle_columns(const char *line, struct oracle_cols *c)
+{
+	char *buf = xstrdup(line), *hdr[ORACLE_MAX_COLS];
+
+	c->n = split_tabs(buf, hdr, ORACLE_MAX_COLS);
+	c->file = col_index(hdr, c->n, "model_file");
+	c->ctx = col_index(hdr, c->n, "ctx");
+	c->tk = col_index(hdr, c->n, "type_k");
+	c->tv = col_index(hdr, c->n, "type_v");
+	c->fa = col_index(hdr, c->n, "flash_attn");
+	c->ub = col_index(hdr, c->n, "n_ubatch");
+	c->kv = col_index(hdr, c->n, "kv_bytes");
+	c->k = col_index(hdr, c->n, "k_bytes");
+	c->v = col_index(hdr, c->n, "v_bytes");
+	c->cells = col_index(hdr, c->n, "kv_cells");
+	free(buf);
+}
+
+/*
+ * oracle_row: lint dir/<model_file> with the request of row f (line
+ * lineno of tsv) and assert the plan's cells, K, V and KV bytes equal
+ * the row's.  Returns false, comparing nothing, for a row the plan does
+ * not model (K and V types differ, or flash_attn has +np).
+ */
+static bool
+oracle_row(char *f[], const struct oracle_cols *c, const char *dir,
+    const struct catalog *cat, const char *tsv, size_t lineno)
+{
+	struct lint_options lo = { 0 };
+	struct lint_result res;
+	struct gl_error err;
+	struct profile p;
+	const struct plan *pl;
+	enum kv_type kv;
+	char *gguf;
+	bool fa;
+
+	if (strcmp(f[c->tk], f[c->tv]) != 0 || !oracle_fa(f[c->fa], &fa))
+		return false;
+	cr_assert(kv_type_parse(f[c->tk], &kv) == 0, "%s:%zu: %s", tsv,
+	    lineno, f[c->tk]);
+	prof_hand(&p, 64 * GiB, 0, WEIGHTS_MAPPED, KV_F16, KV_Q8_0, 1.0, fa);
+	p.ubatch = strtoull(f[c->ub], NULL, 10);
+	lo.cat = cat;
+	lo.profile = &p;
+	lo.request.ctx = strtoull(f[c->ctx], NULL, 10);
+	lo.request.kv_set = true;
+	lo.request.kv = kv;
+	gguf = xasprintf("%s/%s", dir, f[c->file]);
+	cr_assert(lint_file(gguf, &lo, &res, &err) == 0, "%s", err.msg);
+	pl = &res.plan;
+	cr_assert(pl->valid, "%s:%zu: no plan", tsv, lineno);
+	cr_assert_eq(pl->ctx_cells, strtoull(f[c->cells], NULL, 10),
+	    "%s:%zu: cells %llu", tsv, lineno,
+	    (unsigned long long)pl->ctx_cells);
+	cr_assert_eq(pl->k_bytes, strtoull(f[c->k], NULL, 10),
+	    "%s:%zu: K %llu", tsv, lineno, (unsigned long long)pl->k_bytes);
+	cr_assert_eq(pl->v_bytes, strtoull(f[c->v], NULL, 10),
+	    "%s:%zu: V %llu", tsv, lineno, (unsigned long long)pl->v_bytes);
+	cr_assert_eq(pl->kv_bytes, strtoull(f[c->kv], NULL, 10),
+	    "%s:%zu: KV %llu", tsv, lineno,
+	    (unsigned long long)pl->kv_bytes);
+	lint_result_free(&res);
+	free(gguf);
+	return true;
+}
+
 Test(plan, llama_cpp_oracle_llama_gqa, .init = plan_no_datadir)
 {
 	const char *shared = test_shared_dir();
-	char *dir, *tsv, *gguf, line[4096], *hdr_buf, *hdr[ORACLE_MAX_COLS];
-	char *f[ORACLE_MAX_COLS];
-	int c_ctx, c_tk, c_tv, c_fa, c_ub, c_kv, c_k, c_v, c_cells, c_file;
-	size_t nh, rows = 0, lineno = 1;
+	char *dir, *tsv, line[4096], *f[ORACLE_MAX_COLS];
+	struct oracle_cols cols;
+	size_t rows = 0, lineno = 1;
 	struct catalog cat;
 	struct gl_error err;
 	FILE *fp;
@@ -816,76 +891,29 @@ Test(plan, llama_cpp_oracle_llama_gqa, .init = plan_no_datadir)
 		    shared);
 	}
 	cr_assert(fgets(line, sizeof line, fp) != NULL, "%s is empty", tsv);
-	hdr_buf = xstrdup(line);
-	nh = split_tabs(hdr_buf, hdr, ORACLE_MAX_COLS);
-	c_file = col_index(hdr, nh, "model_file");
-	c_ctx = col_index(hdr, nh, "ctx");
-	c_tk = col_index(hdr, nh, "type_k");
-	c_tv = col_index(hdr, nh, "type_v");
-	c_fa = col_index(hdr, nh, "flash_attn");
-	c_ub = col_index(hdr, nh, "n_ubatch");
-	c_kv = col_index(hdr, nh, "kv_bytes");
-	c_k = col_index(hdr, nh, "k_bytes");
-	c_v = col_index(hdr, nh, "v_bytes");
-	c_cells = col_index(hdr, nh, "kv_cells");
+	oracle_columns(line, &cols);
 	cr_assert(catalog_load_builtin(&cat, &err) == 0, "%s", err.msg);
 	while (fgets(line, sizeof line, fp) != NULL) {
-		struct lint_options lo = { 0 };
-		struct lint_result res;
-		struct profile p;
-		const struct plan *pl;
-		enum kv_type kv;
-		bool fa;
 		size_t n;
 
 		lineno++;
 		n = split_tabs(line, f, ORACLE_MAX_COLS);
 		if (n == 1 && f[0][0] == '\0')
 			continue;
-		cr_assert_eq(n, nh, "%s:%zu: %zu fields", tsv, lineno, n);
-		if (strcmp(f[c_tk], f[c_tv]) != 0 || !oracle_fa(f[c_fa], &fa))
-			continue;
-		cr_assert(kv_type_parse(f[c_tk], &kv) == 0, "%s:%zu: %s", tsv,
-		    lineno, f[c_tk]);
-		prof_hand(&p, 64 * GiB, 0, WEIGHTS_MAPPED, KV_F16, KV_Q8_0,
-		    1.0, fa);
-		p.ubatch = strtoull(f[c_ub], NULL, 10);
-		lo.cat = &cat;
-		lo.profile = &p;
-		lo.request.ctx = strtoull(f[c_ctx], NULL, 10);
-		lo.request.kv_set = true;
-		lo.request.kv = kv;
-		gguf = xasprintf("%s/%s", dir, f[c_file]);
-		cr_assert(lint_file(gguf, &lo, &res, &err) == 0, "%s", err.msg);
-		pl = &res.plan;
-		cr_assert(pl->valid, "%s:%zu: no plan", tsv, lineno);
-		cr_assert_eq(pl->ctx_cells, strtoull(f[c_cells], NULL, 10),
-		    "%s:%zu: cells %llu", tsv, lineno,
-		    (unsigned long long)pl->ctx_cells);
-		cr_assert_eq(pl->k_bytes, strtoull(f[c_k], NULL, 10),
-		    "%s:%zu: K %llu", tsv, lineno,
-		    (unsigned long long)pl->k_bytes);
-		cr_assert_eq(pl->v_bytes, strtoull(f[c_v], NULL, 10),
-		    "%s:%zu: V %llu", tsv, lineno,
-		    (unsigned long long)pl->v_bytes);
-		cr_assert_eq(pl->kv_bytes, strtoull(f[c_kv], NULL, 10),
-		    "%s:%zu: KV %llu", tsv, lineno,
-		    (unsigned long long)pl->kv_bytes);
-		lint_result_free(&res);
-		free(gguf);
-		rows++;
+		cr_assert_eq(n, cols.n, "%s:%zu: %zu fields", tsv, lineno, n);
+		if (oracle_row(f, &cols, dir, &cat, tsv, lineno))
+			rows++;
 	}
 	fclose(fp);
 	/* 32 rows at 82bb48500: 4 with q8_0 K and f16 V, 2 with -np 4,
 	 * 26 compared. */
 	cr_assert_geq(rows, 26, "only %zu oracle rows compared", rows);
 	catalog_free(&cat);
-	free(hdr_buf);
 	free(tsv);
 	free(dir);
 }
 
-/* ---- llama.cpp: sliding-window attention (§5) ---------------------------- */
+/* ---- llama.cpp: sliding-window attention (§5) --------------------------- */
 
 /* gemma3-like: 26 layers, 4 heads, 1 KV head of 256, window 4096,
  * pattern 6 (layers 5, 11, 17, 23 full; 22 SWA layers). */
@@ -954,7 +982,7 @@ Test(plan, swa_kv_bytes)
 	cr_assert_eq(v, 4 * 32768 * 512ull + 22 * 4608 * 512ull);
 }
 
-/* ---- llama.cpp: MLA (§6) ------------------------------------------------- */
+/* ---- llama.cpp: MLA (§6) ------------------------------------------------ */
 
 static void
 geom_deepseek2(struct model_geom *g, uint32_t n_layer)
@@ -989,7 +1017,7 @@ Test(plan, mla_k_only)
 	cr_assert_eq(kv_total(&g, KV_F32, 256, true), 27ull * 256 * 2304);
 }
 
-/* ---- llama.cpp: per-layer head_count_kv (§4) ----------------------------- */
+/* ---- llama.cpp: per-layer head_count_kv (§4) ---------------------------- */
 
 Test(plan, per_layer_kv_heads)
 {
@@ -1017,7 +1045,7 @@ Test(plan, per_layer_kv_heads)
 	cr_assert_eq(k, (256 + 512 + 1024) * 512ull);
 }
 
-/* ---- llama.cpp: recurrent state (§7) ------------------------------------- */
+/* ---- llama.cpp: recurrent state (§7) ------------------------------------ */
 
 Test(plan, recurrent_mamba_state)
 {

@@ -47,7 +47,7 @@ load_builtin(const char *name, struct profile *p)
 	cr_assert(profile_load(name, p, &err) == 0, "%s: %s", name, err.msg);
 }
 
-/* ---- built-in profiles ---------------------------------------------------- */
+/* ---- built-in profiles --------------------------------------------------- */
 
 Test(profile, builtin_names_are_sorted_and_complete, .init = no_datadir)
 {
@@ -244,7 +244,7 @@ Test(profile, device_profiles_use_llama_cpp_cache_types, .init = no_datadir)
 	}
 }
 
-/* ---- sizes ------------------------------------------------------------------ */
+/* ---- sizes --------------------------------------------------------------- */
 
 static void
 expect_size(const char *s, uint64_t want)
@@ -337,7 +337,7 @@ Test(profile, format_size_picks_a_readable_unit)
 	cr_expect_str_eq(format_size(1ull << 40, buf, sizeof buf), "1.0 TiB");
 }
 
-/* ---- parsing ------------------------------------------------------------------ */
+/* ---- parsing ------------------------------------------------------------- */
 
 /* A profile with the required keys, one a line (lines 1-5). */
 #define BASE \
@@ -483,7 +483,7 @@ Test(profile, a_failed_parse_leaves_nothing_to_free)
 	profile_free(&p);	/* harmless twice */
 }
 
-/* ---- loading ------------------------------------------------------------------ */
+/* ---- loading ------------------------------------------------------------- */
 
 Test(profile, load_reads_a_path, .init = no_datadir)
 {
@@ -653,7 +653,7 @@ Test(profile, data_directory_overrides_the_builtin_copy)
 	free(file2);
 }
 
-/* ---- the man page ------------------------------------------------------------- */
+/* ---- the man page -------------------------------------------------------- */
 
 static char *
 read_man(void)

@@ -155,8 +155,10 @@ Test(resolve, every_encoding_present_or_absent_on_desktop_and_mobile)
 				} else {
 					cr_expect_eq(w->encoding,
 					    FORM_DEQUANTIZE, "type %u", type);
-					cr_expect_eq(w->residency, WEIGHTS_HEAP);
-					cr_expect_eq(w->resident_bytes, 512 * 4 * 4);
+					cr_expect_eq(w->residency,
+					    WEIGHTS_HEAP);
+					cr_expect_eq(w->resident_bytes,
+					    512 * 4 * 4);
 					cr_expect_eq(w->refused, mobile);
 					cr_expect_eq(count_code(&r, mobile ?
 					    "W001" : "W002"), 1, "type %u on "
@@ -164,8 +166,9 @@ Test(resolve, every_encoding_present_or_absent_on_desktop_and_mobile)
 					/* priced at f32 on the heap, or as
 					 * stored when the strict profile
 					 * refuses the load */
-					cr_expect_eq(r.res.plan.weights, mobile ?
-					    w->stored_bytes : 512 * 4 * 4);
+					cr_expect_eq(r.res.plan.weights,
+					    mobile ? w->stored_bytes :
+					    512 * 4 * 4);
 					cr_expect_eq(r.res.plan.weights_heap,
 					    mobile ? 0 : 512 * 4 * 4);
 				}

@@ -438,6 +438,79 @@ Test(sarif, info_is_a_note)
 	free(path);
 }
 
+/* The F017 message of the JSON report differs between files p1 and p2
+ * (the messages quote offsets, which moved). */
+static void
+check_messages_differ(const char *p1, const char *p2)
+{
+	const char *jp1[] = { "--format", "json", "--select", "F017",
+	    p1, NULL };
+	const char *jp2[] = { "--format", "json", "--select", "F017",
+	    p2, NULL };
+	struct jsonnode *j1, *j2;
+
+	j1 = run_json(jp1, 1);
+	j2 = run_json(jp2, 1);
+	cr_assert_str_neq(str_at(j1, "/files/0/diagnostics/0/message"),
+	    str_at(j2, "/files/0/diagnostics/0/message"));
+	jsontree_free(j1);
+	jsontree_free(j2);
+}
+
+/* Logs l1, l2 (the same file, twice) and l3 (the changed, moved file)
+ * give each subject the same fingerprint; different subjects differ. */
+static void
+check_fingerprints_agree(const struct jsonnode *l1,
+    const struct jsonnode *l2, const struct jsonnode *l3)
+{
+	cr_assert_str_eq(fingerprint_of(l1, "F017", NASTY_DECODED),
+	    fingerprint_of(l2, "F017", NASTY_DECODED));
+	cr_assert_str_eq(fingerprint_of(l1, "F017", NASTY_DECODED),
+	    fingerprint_of(l3, "F017", NASTY_DECODED));
+	cr_assert_str_eq(fingerprint_of(l1, "F017", "plain.w"),
+	    fingerprint_of(l3, "F017", "plain.w"));
+	cr_assert_str_eq(fingerprint_of(l1, "F028", "odd.bool"),
+	    fingerprint_of(l3, "F028", "odd.bool"));
+	cr_assert_str_neq(fingerprint_of(l1, "F017", NASTY_DECODED),
+	    fingerprint_of(l1, "F017", "plain.w"));
+}
+
+/* Within one file's results, no two fingerprints are equal, not even
+ * those of the two F017 findings about "plain.w". */
+static void
+check_fingerprints_distinct(const struct jsonnode *log)
+{
+	const struct jsonnode *results;
+	size_t i, j;
+
+	results = jsontree_pointer(log, "/runs/0/results");
+	for (i = 0; i < results->n; i++)
+		for (j = i + 1; j < results->n; j++)
+			cr_assert_str_neq(str_at(jsontree_at(results, i),
+			    "/partialFingerprints/gguflint~1v1"),
+			    str_at(jsontree_at(results, j),
+			    "/partialFingerprints/gguflint~1v1"));
+}
+
+/* Three files in one run (log), one of them twice, n results each: one
+ * run, two artifacts (the schema wants them unique), each result
+ * pointing at its own. */
+static void
+check_one_run_two_artifacts(const struct jsonnode *log, size_t n)
+{
+	const struct jsonnode *results;
+	size_t i;
+
+	cr_assert_eq(jsontree_get(log, "runs")->n, 1);
+	cr_assert_eq(jsontree_pointer(log, "/runs/0/artifacts")->n, 2);
+	results = jsontree_pointer(log, "/runs/0/results");
+	cr_assert_eq(results->n, 3 * n);
+	for (i = 0; i < results->n; i++)
+		cr_assert_eq(int_at(jsontree_at(results, i), "/locations/0/"
+		    "physicalLocation/artifactLocation/index"),
+		    i >= n && i < 2 * n ? 1 : 0);
+}
+
 /*
  * Fingerprints: the same across runs, across a change of the numbers in
  * the messages, and across a move to another directory; different for
@@ -451,8 +524,6 @@ Test(sarif, fingerprints_are_stable_and_distinct)
 	char *sub = xasprintf("%s/moved", dir);
 	char *p2 = xasprintf("%s/moved/model.gguf", dir);
 	struct jsonnode *l1, *l2, *l3, *l4;
-	const struct jsonnode *results;
-	size_t i, j, n;
 
 	build_broken(&a, false);
 	build_broken(&b, true);
@@ -467,57 +538,19 @@ Test(sarif, fingerprints_are_stable_and_distinct)
 	write_file(p2, b.buf, b.len);
 	{
 		const char *argv[] = { "--format", "sarif", p2, NULL };
-		const char *jargv[] = { "--format", "json", "--select", "F017",
-		    p2, NULL };
-		struct jsonnode *j1, *j2;
-		const char *jp1[] = { "--format", "json", "--select", "F017",
-		    p1, NULL };
 
 		l3 = run_json(argv, 1);
-		/* The messages did change (they quote offsets). */
-		j1 = run_json(jp1, 1);
-		j2 = run_json(jargv, 1);
-		cr_assert_str_neq(str_at(j1, "/files/0/diagnostics/0/message"),
-		    str_at(j2, "/files/0/diagnostics/0/message"));
-		jsontree_free(j1);
-		jsontree_free(j2);
 	}
+	check_messages_differ(p1, p2);
 	{
 		const char *argv[] = { "--format", "sarif", p1, p2, p1, NULL };
 
 		l4 = run_json(argv, 1);
 	}
-	cr_assert_str_eq(fingerprint_of(l1, "F017", NASTY_DECODED),
-	    fingerprint_of(l2, "F017", NASTY_DECODED));
-	cr_assert_str_eq(fingerprint_of(l1, "F017", NASTY_DECODED),
-	    fingerprint_of(l3, "F017", NASTY_DECODED));
-	cr_assert_str_eq(fingerprint_of(l1, "F017", "plain.w"),
-	    fingerprint_of(l3, "F017", "plain.w"));
-	cr_assert_str_eq(fingerprint_of(l1, "F028", "odd.bool"),
-	    fingerprint_of(l3, "F028", "odd.bool"));
-	cr_assert_str_neq(fingerprint_of(l1, "F017", NASTY_DECODED),
-	    fingerprint_of(l1, "F017", "plain.w"));
-	/* Within one file's results, no two fingerprints are equal, not
-	 * even those of the two F017 findings about "plain.w". */
-	results = jsontree_pointer(l1, "/runs/0/results");
-	for (i = 0; i < results->n; i++)
-		for (j = i + 1; j < results->n; j++)
-			cr_assert_str_neq(str_at(jsontree_at(results, i),
-			    "/partialFingerprints/gguflint~1v1"),
-			    str_at(jsontree_at(results, j),
-			    "/partialFingerprints/gguflint~1v1"));
-	/* Three files in one run, one of them twice: one run, two
-	 * artifacts (the schema wants them unique), each result pointing at
-	 * its own. */
-	cr_assert_eq(jsontree_get(l4, "runs")->n, 1);
-	cr_assert_eq(jsontree_pointer(l4, "/runs/0/artifacts")->n, 2);
-	results = jsontree_pointer(l4, "/runs/0/results");
-	n = jsontree_pointer(l1, "/runs/0/results")->n;
-	cr_assert_eq(results->n, 3 * n);
-	for (i = 0; i < results->n; i++)
-		cr_assert_eq(int_at(jsontree_at(results, i), "/locations/0/"
-		    "physicalLocation/artifactLocation/index"),
-		    i >= n && i < 2 * n ? 1 : 0);
+	check_fingerprints_agree(l1, l2, l3);
+	check_fingerprints_distinct(l1);
+	check_one_run_two_artifacts(l4,
+	    jsontree_pointer(l1, "/runs/0/results")->n);
 	jsontree_free(l1);
 	jsontree_free(l2);
 	jsontree_free(l3);
