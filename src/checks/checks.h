@@ -41,7 +41,6 @@ struct check_ctx {
 	const struct captable *table;	/* the profile's, probed, or NULL */
 	bool strict;
 	const struct deep_stats *deep;	/* --deep: one per tensor, or NULL */
-	const struct names_db *names;	/* the architecture name maps */
 	const struct model_facts *facts;	/* NULL without the maps or
 						 * a complete header */
 	const struct declset *decls;	/* the declarative rules, or NULL */

@@ -1,6 +1,7 @@
 /*
  * options.h - the command line, parsed into plain data. Nothing is loaded
- * or checked against the catalogue here; run.c does that.
+ * or checked against the catalogue here; the session (session.c) does
+ * that.
  */
 #ifndef GGUFLINT_OPTIONS_H
 #define GGUFLINT_OPTIONS_H
@@ -11,19 +12,19 @@
 
 #include "base/error.h"
 
-enum run_mode {
-	MODE_LINT = 0,
-	MODE_DUMP,
-	MODE_LIST_RULES,
-	MODE_EXPLAIN,
-	MODE_LIST_PROFILES,
-	MODE_LIST_KERNELS,
-	MODE_HELP,
-	MODE_VERSION
+enum cli_mode {
+	CLI_MODE_LINT = 0,
+	CLI_MODE_DUMP,
+	CLI_MODE_LIST_RULES,
+	CLI_MODE_EXPLAIN,
+	CLI_MODE_LIST_PROFILES,
+	CLI_MODE_LIST_KERNELS,
+	CLI_MODE_HELP,
+	CLI_MODE_VERSION
 };
 
 struct options {
-	enum run_mode mode;
+	enum cli_mode mode;
 	const char *format;		/* reporter name */
 	const char *explain;		/* --explain's argument */
 	const char *profile;		/* name or path */

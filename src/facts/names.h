@@ -222,13 +222,4 @@ bool names_key_int(const struct gguf_file *f, const char *key, int64_t *out);
 bool names_key_str(const struct gguf_file *f, const char *key,
     struct gguf_str *out);
 
-/*
- * names_geom: the geometry of f as arch.c reads it: ctx_geom when not NULL,
- * else computed into *scratch (its findings discarded: lint.c reports them
- * when it computes the geometry itself). Returns the one to use.
- */
-const struct model_geom *names_geom(const struct gguf_file *f,
-    const struct model_geom *ctx_geom, struct model_geom *scratch,
-    const struct catalog *cat);
-
 #endif

@@ -3,8 +3,8 @@
  * select or ignore, severity overrides, per-file ignores, suppressions that
  * name a tensor or a key (a binary file cannot carry a "noqa" comment), the
  * severity that fails the run, and a warning budget. Built from the
- * configuration file and the command line (command line wins) by run.c;
- * applied to each file's diagnostics by lint.c.
+ * configuration file and the command line (command line wins) by the
+ * session (cli/session.c); applied to each file's diagnostics by lint.c.
  */
 #ifndef GGUFLINT_POLICY_H
 #define GGUFLINT_POLICY_H
