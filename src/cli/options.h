@@ -49,15 +49,19 @@ struct options {
 };
 
 /*
- * options_parse: fill o from argv. Returns 0, or -1 with err describing the
- * usage error (GL_ERR_USAGE). Strings are borrowed from argv; either way
- * release o with options_free().
+ * options_parse: fill o (zeroed first) from argv with getopt_long, which
+ * may reorder argv (options first) and whose global state (optind) it
+ * resets: not reentrant. --help and --version stop the parse (no files).
+ * Returns 0, or -1 with err describing the usage error (GL_ERR_USAGE).
+ * Strings, files among them, are borrowed from argv, which must outlive
+ * o; either way release o with options_free().
  */
 int options_parse(struct options *o, int argc, char **argv,
     struct gl_error *err);
-/* options_free: free the lists o holds (not the borrowed strings). */
+/* options_free: free the lists o holds (not the borrowed strings); o is
+ * left zeroed. */
 void options_free(struct options *o);
-/* options_usage: print the --help text to fp. */
+/* options_usage: print the --help text to fp (write errors are fp's). */
 void options_usage(FILE *fp);
 
 #endif

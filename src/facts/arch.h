@@ -94,8 +94,11 @@ struct model_geom {
 };
 
 /*
- * arch_read: fill g from the file's metadata, recording M-family findings
- * (wrong key types, bad per-layer arrays, out-of-range values) in dl.
+ * arch_read: fill g (zeroed first) from the metadata of f's parsed header,
+ * recording M-family findings (wrong key types, bad per-layer arrays,
+ * out-of-range values) in dl. It stops at the first key the rest depends
+ * on that is missing (listed in g->missing). g holds no pointers: nothing
+ * to free.
  */
 void arch_read(const struct gguf_file *f, struct model_geom *g,
     struct diag_list *dl);
