@@ -62,8 +62,8 @@ options_usage(FILE *fp)
 {
 	fputs("usage: gguflint [options] FILE...\n"
 	    "\n"
-	    "Lint GGUF model files: is the file well formed, what is it, will it "
-	    "fit the\n"
+	    "Lint GGUF model files: is the file well formed, what is it, "
+	    "will it fit the\n"
 	    "device, and can the device's kernels use its weights as stored?\n"
 	    "A directory FILE stands for every *.gguf below it; - is standard "
 	    "input.\n"
@@ -103,8 +103,8 @@ options_usage(FILE *fp)
 	    "  -h, --help          show this help\n"
 	    "  -V, --version       show the version\n"
 	    "\n"
-	    "Exit status: 0 nothing at or above --fail-on, 1 findings that fail "
-	    "the run,\n"
+	    "Exit status: 0 nothing at or above --fail-on, 1 findings that "
+	    "fail the run,\n"
 	    "2 gguflint could not do its job.\n"
 	    "See gguflint(1) and gguflint-rules(7).\n", fp);
 }

@@ -27,7 +27,8 @@ struct diag {
 	enum severity severity;
 	uint64_t offset;		/* byte offset in the file */
 	enum subject_kind kind;
-	char *subject;			/* raw bytes from the file; may hold NUL */
+	char *subject;			/* raw bytes from the file (may
+					 * hold NUL), or NULL */
 	size_t subject_len;
 	char *message;			/* raw; reporters escape it */
 	char **items;			/* the full list a message abridges */

@@ -34,7 +34,8 @@ struct plan_request {
 
 struct plan_suggestion {
 	char *text;		/* for people */
-	char *args;		/* command-line arguments that apply it, or NULL */
+	char *args;		/* command-line arguments that apply it, or
+				 * NULL */
 	uint64_t saving;	/* bytes it saves, by planning again */
 };
 
@@ -73,7 +74,8 @@ struct plan {
 	bool fits;
 	uint64_t over;			/* bytes over the failing limit */
 
-	bool kv_block_mismatch;		/* a head width the cache type cannot split */
+	bool kv_block_mismatch;		/* a head width the cache type
+					 * cannot split */
 	uint32_t kv_bad_width;
 
 	struct plan_suggestion sugg[PLAN_MAX_SUGGESTIONS];

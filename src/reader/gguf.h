@@ -42,7 +42,8 @@ enum gguf_vtype {
 #define GGUF_MAX_NAME 64			/* names must be shorter */
 #define GGUF_MAX_STRING_LENGTH (1024ull * 1024 * 1024)
 #define GGUF_MAX_ARRAY_ELEMENTS (1024ull * 1024 * 1024)
-#define GGUF_MAX_NESTING 8			/* arrays of arrays skipped to this depth */
+#define GGUF_MAX_NESTING 8		/* arrays of arrays: skipped to
+					 * this depth */
 
 /* A byte string inside the mapped file (not NUL-terminated). */
 struct gguf_str {
@@ -70,7 +71,8 @@ struct gguf_kv {
 	struct gguf_scalar val;		/* when type != ARRAY */
 	uint32_t elem_type;		/* arrays */
 	uint64_t count;			/* arrays: number of elements */
-	uint64_t arr_offset;		/* arrays: offset of the first element */
+	uint64_t arr_offset;		/* arrays: the first element's
+					 * offset */
 };
 
 struct gguf_tensor {

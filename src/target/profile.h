@@ -33,9 +33,11 @@ struct profile {
 	uint64_t context;		/* default context; 0: the model's */
 	enum kv_type kv_cache;		/* default KV cache type */
 	enum kv_type kv_quantized;	/* what auto-quantize switches to */
-	double kv_auto_quantize_above;	/* share of the budget; 1.0: only over */
+	double kv_auto_quantize_above;	/* share of the budget; 1.0:
+					 * only when over it */
 	uint64_t prefill_chunk;		/* tokens per forward pass */
-	uint64_t ubatch;		/* llama.cpp's n_ubatch (SWA cache size) */
+	uint64_t ubatch;		/* llama.cpp's n_ubatch (the SWA
+					 * cache's size) */
 	bool flash_attention;
 	char *kernels;			/* capability table name */
 };
