@@ -47,13 +47,17 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) GL_PRINTF(1, 2);
 
-/* Checked 64-bit arithmetic: return true on overflow (result unspecified). */
+/*
+ * Checked 64-bit arithmetic: return true on overflow (result unspecified).
+ * u64_add_overflow: *r = a + b.
+ */
 static inline bool
 u64_add_overflow(uint64_t a, uint64_t b, uint64_t *r)
 {
 	return __builtin_add_overflow(a, b, r);
 }
 
+/* u64_mul_overflow: *r = a * b; true on overflow. */
 static inline bool
 u64_mul_overflow(uint64_t a, uint64_t b, uint64_t *r)
 {

@@ -73,10 +73,11 @@ void captable_free(struct captable *t);
 /*
  * captable_probe: run each entry's kernel, looked up by name in registry
  * (kernels[] when NULL), on probe data and compare it with the reference
- * (the as-stored dequantizer of kernels[], then a dot product in double),
- * setting its kernel, probed, verified, max_error, probe_us and error (an
- * explanation t owns). Probing again starts afresh. An entry's kernel is
- * borrowed from registry, which must outlive t's use.
+ * (the as-stored dequantizer of kernels[], then a dot product in double).
+ * Each entry gets probed, its kernel (NULL when none fits), verified, and
+ * max_error and probe_us once run, or error (why it is not verified, a
+ * text t owns). Probing again resets verified and error, not the rest.
+ * An entry's kernel is borrowed from registry: it must outlive t's use.
  */
 void captable_probe(struct captable *t, const struct kernel *registry);
 
