@@ -109,19 +109,20 @@ read_model(void *arg)
 	struct pipeline_job *j = arg;
 	const struct lint_options *o = j->o;
 	struct lint_result *res = j->res;
+	const struct names_db *names;
 	bool complete, planned;
 	struct check_ctx ctx;
 	struct gl_error err;
 
-	if (names_db_get(&ctx.names, &err) < 0)
-		ctx.names = NULL;	/* lint_file reported it */
+	if (names_db_get(&names, &err) < 0)
+		names = NULL;		/* lint_file reported it */
 	gguf_parse(&res->file, &res->diags);
 	complete = res->file.header_complete;
 	planned = complete && o->profile != NULL;
 	if (complete) {
 		read_geometry(o, res);
-		if (ctx.names != NULL)
-			read_names(ctx.names, &res->file, &j->facts);
+		if (names != NULL)
+			read_names(names, &res->file, &j->facts);
 	}
 	if (planned)
 		make_plan(o, res);
@@ -138,7 +139,7 @@ read_model(void *arg)
 	ctx.strict = o->strict;
 	ctx.deep = res->deep;
 	ctx.decls = o->decls;
-	ctx.facts = complete && ctx.names != NULL ? &j->facts : NULL;
+	ctx.facts = complete && names != NULL ? &j->facts : NULL;
 	check_all(&ctx, &res->diags);
 }
 

@@ -45,11 +45,15 @@ struct lint_result {
 };
 
 /*
- * lint_file: the pipeline over the file at path, with o (res keeps o's
- * catalogue, profile and table: they must outlive res). Returns 0
- * (findings, if any, are in res->diags), or -1 with err set when the file
- * cannot be read at all or the name maps do not load. Release res with
- * lint_result_free() in both cases.
+ * lint_file: the pipeline over the file at path, with o, into res (zeroed
+ * first; it owns a copy of path and the open file). res keeps o's
+ * catalogue, profile and table (its diagnostics and forms point into
+ * them): they must outlive res; o's policy and rule set are used only
+ * during the call. Returns 0 (findings, if any, are in res->diags), or -1
+ * with err set when the file cannot be read at all (gguf_open's error) or
+ * the name maps do not load (names_db_get's). Release res with
+ * lint_result_free() in both cases. Two threads must not lint at once:
+ * they would share the name maps' one match data (names_match).
  */
 int lint_file(const char *path, const struct lint_options *o,
     struct lint_result *res, struct gl_error *err);

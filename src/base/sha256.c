@@ -146,8 +146,9 @@ sha256_blocks_ni(uint32_t state[8], const uint8_t *block, size_t nblocks)
 				    (const __m128i *)(block + 16 * i)), bswap);
 			else
 				*w = _mm_sha256msg2_epu32(_mm_add_epi32(
-				    _mm_sha256msg1_epu32(m[i % 4], m[(i + 1) % 4]),
-				    _mm_alignr_epi8(m[(i + 3) % 4], m[(i + 2) % 4], 4)),
+				    _mm_sha256msg1_epu32(m[i % 4],
+				    m[(i + 1) % 4]), _mm_alignr_epi8(
+				    m[(i + 3) % 4], m[(i + 2) % 4], 4)),
 				    m[(i + 3) % 4]);
 			tmp = _mm_add_epi32(*w, _mm_loadu_si128(
 			    (const __m128i *)&sha256_k[4 * i]));

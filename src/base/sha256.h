@@ -19,7 +19,9 @@ struct sha256 {
 	size_t nblock;		/* bytes used in block, always < 64 */
 };
 
+/* sha256_init: ctx ready for a new message. */
 void sha256_init(struct sha256 *ctx);
+/* sha256_update: hash the n bytes at p (p may be NULL when n is 0). */
 void sha256_update(struct sha256 *ctx, const void *p, size_t n);
 /*
  * sha256_final: pad, finish, and write the 32-byte digest to out.  The

@@ -29,7 +29,9 @@ struct strset {
 	size_t count, ecap;
 };
 
+/* strset_init: s empty, owning nothing (seeds the process's hash once). */
 void strset_init(struct strset *s);
+/* strset_free: free s's tables (never the strings); s is left empty. */
 void strset_free(struct strset *s);
 
 /* strset_reserve: room for n strings in all, so that inserting them
@@ -38,8 +40,11 @@ void strset_reserve(struct strset *s, size_t n);
 
 /*
  * strset_insert: add (p, n) with value. When an equal string is already
- * present, nothing is added and its value is stored in *existing and 1 is
- * returned; otherwise 0. p must stay valid while the set is used.
+ * present, nothing is added, its value is stored in *existing (unless
+ * existing is NULL) and 1 is returned; otherwise 0. p (NULL allowed when
+ * n is 0) is kept, not copied: it must stay valid while the set is used.
+ * Past UINT32_MAX - 1 strings nothing more is added, and 0 is returned:
+ * a duplicate beyond that count goes unnoticed.
  */
 int strset_insert(struct strset *s, const void *p, size_t n, size_t value,
     size_t *existing);

@@ -37,8 +37,8 @@ report_encoding(const struct check_ctx *c, struct diag_list *dl,
 		    "would dequantize %s to f32 \xe2\x80\x94 about %s\xc3\x97 "
 		    "the bytes (%s) \xe2\x80\x94 and the profile asks to be "
 		    "told rather than to pay that quietly. Convert the file to "
-		    "an encoding table %s can feed, add a verified %s kernel to "
-		    "the table, or use a non-strict profile", name,
+		    "an encoding table %s can feed, add a verified %s kernel "
+		    "to the table, or use a non-strict profile", name,
 		    c->profile->name, e->count, name, e->count == 1 ? "" : "s",
 		    format_size(e->stored, a, sizeof a),
 		    e->count == 1 ? "it" : "them", mult,

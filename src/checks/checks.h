@@ -41,7 +41,6 @@ struct check_ctx {
 	const struct captable *table;	/* the profile's, probed, or NULL */
 	bool strict;
 	const struct deep_stats *deep;	/* --deep: one per tensor, or NULL */
-	const struct names_db *names;	/* the architecture name maps */
 	const struct model_facts *facts;	/* NULL without the maps or
 						 * a complete header */
 	const struct declset *decls;	/* the declarative rules, or NULL */
@@ -68,15 +67,19 @@ extern const struct check checks[];
 void check_file_layout(const struct check_ctx *ctx, struct diag_list *dl);
 /* check_plan: P, the plan's verdict; P009 when a file has no tensors. */
 void check_plan(const struct check_ctx *ctx, struct diag_list *dl);
-/* check_forms: W, weights no verified kernel of ctx->table can feed. */
+/* check_forms: W, weights no verified kernel of ctx->table can feed
+ * (nothing without forms or a table). */
 void check_forms(const struct check_ctx *ctx, struct diag_list *dl);
-/* check_kernels: K, the table's entries the probe did not verify. */
+/* check_kernels: K, the table's entries the probe did not verify
+ * (nothing without ctx->table). */
 void check_kernels(const struct check_ctx *ctx, struct diag_list *dl);
-/* check_declared: the catalogue's declarative rules, over ctx->file. */
+/* check_declared: the declarative rules of ctx->decls (none when NULL),
+ * over ctx->file: declset_check. */
 void check_declared(const struct check_ctx *ctx, struct diag_list *dl);
 /* check_deep: D, what --deep found (nothing when ctx->deep is NULL). */
 void check_deep(const struct check_ctx *ctx, struct diag_list *dl);
-/* check_meta: M, the metadata (nothing when ctx->facts is NULL). */
+/* check_meta: M, the metadata (nothing when ctx->facts is NULL, or in a
+ * shard after the first, which holds no metadata). */
 void check_meta(const struct check_ctx *ctx, struct diag_list *dl);
 /* check_names: N, the tensors against the map (none without facts). */
 void check_names(const struct check_ctx *ctx, struct diag_list *dl);

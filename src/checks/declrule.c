@@ -49,8 +49,8 @@ compile(struct ydoc *d, yaml_node_t *n, pcre2_code **out, char **src,
 	    PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &code, &off, NULL);
 	if (*out == NULL) {
 		pcre2_get_error_message(code, msg, sizeof msg);
-		return ydoc_error(d, n, err, "invalid pattern: %s at offset %zu "
-		    "of the pattern", (const char *)msg, (size_t)off);
+		return ydoc_error(d, n, err, "invalid pattern: %s at offset "
+		    "%zu of the pattern", (const char *)msg, (size_t)off);
 	}
 	if (src != NULL)
 		*src = xstrdup(s);
@@ -266,7 +266,7 @@ declset_free(struct declset *set)
 	set->n = 0;
 }
 
-/* ---- checking ------------------------------------------------------------- */
+/* ---- checking ---------------------------------------------------------- */
 
 static bool
 matches(pcre2_code *re, const void *s, size_t n, pcre2_match_data *md)
@@ -300,9 +300,10 @@ check_keys(const struct declrule *d, const struct rule *r,
 
 		any = any || m;
 		if (d->forbid && m)
-			diag_add(dl, r->code, kv->offset, SUBJECT_KEY, kv->key.p,
-			    (size_t)kv->key.n, "%s: key matches the forbidden "
-			    "pattern /%s/", r->summary, d->forbid_src);
+			diag_add(dl, r->code, kv->offset, SUBJECT_KEY,
+			    kv->key.p, (size_t)kv->key.n, "%s: key matches the "
+			    "forbidden pattern /%s/", r->summary,
+			    d->forbid_src);
 	}
 	if (d->require && !any)
 		diag_add(dl, r->code, 0, SUBJECT_NONE, NULL, 0, "%s: no "
@@ -330,13 +331,14 @@ check_values(const struct declrule *d, const struct rule *r,
 		m = matches(d->require ? d->require : d->forbid, v->p,
 		    (size_t)v->n, md);
 		if (d->forbid && m)
-			diag_add(dl, r->code, kv->offset, SUBJECT_KEY, kv->key.p,
-			    (size_t)kv->key.n, "%s: value matches the "
-			    "forbidden pattern /%s/", r->summary, d->forbid_src);
+			diag_add(dl, r->code, kv->offset, SUBJECT_KEY,
+			    kv->key.p, (size_t)kv->key.n, "%s: value matches "
+			    "the forbidden pattern /%s/", r->summary,
+			    d->forbid_src);
 		else if (d->require && !m)
-			diag_add(dl, r->code, kv->offset, SUBJECT_KEY, kv->key.p,
-			    (size_t)kv->key.n, "%s: value does not match /%s/",
-			    r->summary, d->require_src);
+			diag_add(dl, r->code, kv->offset, SUBJECT_KEY,
+			    kv->key.p, (size_t)kv->key.n, "%s: value does not "
+			    "match /%s/", r->summary, d->require_src);
 	}
 	if (d->require && !any)
 		diag_add(dl, r->code, 0, SUBJECT_NONE, NULL, 0, "%s: the "

@@ -56,19 +56,22 @@ struct declset {
 };
 
 /*
- * declrule_load_file: read the rule file at path and add each rule's entry
- * to cat and its matcher to set. Returns 0, or -1 with err naming
- * FILE:LINE:COL and what was expected (for a bad pattern, PCRE2's message
- * and the offset in the pattern; GL_ERR_PARSE), or why the file could not
- * be read (GL_ERR_IO, GL_ERR_LIMIT). On failure the rules before the bad
- * one stay added, to both.
+ * declrule_load_file: read the rule file at path (at most 8 MiB) and add
+ * each rule's entry to cat (which takes its strings; cat is re-sorted) and
+ * its matcher to set (which owns it; set stays sorted by code). Returns 0,
+ * or -1 with err naming FILE:LINE:COL and what was expected (for a bad
+ * pattern, PCRE2's message and the offset in the pattern; GL_ERR_PARSE),
+ * or why the file could not be read (GL_ERR_IO, GL_ERR_LIMIT). On failure
+ * the rules before the bad one stay added, to both; the bad one's parts
+ * are freed.
  */
 int declrule_load_file(struct catalog *cat, struct declset *set,
     const char *path, struct gl_error *err);
 
 /*
  * declrule_parse: the same for the rule file text (len bytes) named origin
- * in messages. A code or slug already in cat is an error.
+ * in messages (neither kept; each entry's origin is a copy). A code or
+ * slug already in cat is an error.
  */
 int declrule_parse(struct catalog *cat, struct declset *set,
     const char *origin, const char *text, size_t len, struct gl_error *err);
@@ -79,7 +82,10 @@ void declset_free(struct declset *set);
 /*
  * declset_check: record in dl the findings of every rule of set on f, in
  * the order of their codes. Each rule reports under its entry in dl's
- * catalogue; a matcher whose code is not there is skipped.
+ * catalogue; a matcher whose code is not there is skipped. It reads f's
+ * strings from the mapping (run it under the guard) and allocates PCRE2
+ * match data per rule, freed before it returns; when that allocation
+ * fails nothing matches (a require rule then reports, a forbid rule not).
  */
 void declset_check(const struct declset *set, const struct gguf_file *f,
     struct diag_list *dl);

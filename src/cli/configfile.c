@@ -35,8 +35,8 @@ config_find(void)
 	if (getcwd(dir, sizeof dir) == NULL)
 		return NULL;
 	for (;;) {
-		char *path = xasprintf("%s/%s", strcmp(dir, "/") == 0 ? "" : dir,
-		    CONFIG_NAME);
+		char *path = xasprintf("%s/%s", strcmp(dir, "/") == 0 ? "" :
+		    dir, CONFIG_NAME);
 
 		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
 			return path;

@@ -37,20 +37,25 @@ struct declset;
 char *config_find(void);
 
 /*
- * config_load: read the file at path: the rules of its rule files are
- * added to cat (their entries) and decls (their matchers), its decisions
- * to pol (globs become relative to the file's directory), the rest to cfg
- * (which it initialises). Returns 0, or -1 with err naming FILE:LINE:COL
- * and what was expected (GL_ERR_PARSE), or why a file could not be read
- * (GL_ERR_IO, GL_ERR_LIMIT); what was added so far stays added, and cfg
- * must still be freed with config_free().
+ * config_load: read the file at path (at most 1 MiB): the rules of its
+ * rule files are added to cat (their entries) and decls (their matchers),
+ * its decisions to pol (pol->base, replaced, becomes the file's real
+ * directory: globs and relative paths are relative to it), the rest to
+ * cfg (which it initialises; cfg->path is path). Rule names are checked
+ * against cat, rule files' rules included. Returns 0, or -1 with err
+ * naming FILE:LINE:COL and what was expected (GL_ERR_PARSE), or why a file
+ * could not be found or read (GL_ERR_IO, GL_ERR_LIMIT); what was added so
+ * far stays added, and cfg must still be freed with config_free(). All it
+ * adds is owned by cat, decls, pol and cfg; nothing borrows the text.
  */
 int config_load(const char *path, struct catalog *cat, struct declset *decls,
     struct policy *pol, struct config *cfg, struct gl_error *err);
 /*
- * config_parse: the same for text (len bytes) named origin, whose
- * relative paths and globs are relative to dir; load_rules false skips
- * reading the rule files it names (for fuzzing; decls may then be NULL).
+ * config_parse: the same for text (len bytes) named origin (copied into
+ * cfg->path), whose relative paths and globs are relative to dir (copied
+ * into pol->base); load_rules false skips reading the rule files it names
+ * (for fuzzing; decls may then be NULL). Errors as config_load's, but for
+ * GL_ERR_IO and GL_ERR_LIMIT only from a rule file.
  */
 int config_parse(const char *origin, const char *dir, const char *text,
     size_t len, bool load_rules, struct catalog *cat, struct declset *decls,

@@ -62,8 +62,8 @@ options_usage(FILE *fp)
 {
 	fputs("usage: gguflint [options] FILE...\n"
 	    "\n"
-	    "Lint GGUF model files: is the file well formed, what is it, will it "
-	    "fit the\n"
+	    "Lint GGUF model files: is the file well formed, what is it, "
+	    "will it fit the\n"
 	    "device, and can the device's kernels use its weights as stored?\n"
 	    "A directory FILE stands for every *.gguf below it; - is standard "
 	    "input.\n"
@@ -103,8 +103,8 @@ options_usage(FILE *fp)
 	    "  -h, --help          show this help\n"
 	    "  -V, --version       show the version\n"
 	    "\n"
-	    "Exit status: 0 nothing at or above --fail-on, 1 findings that fail "
-	    "the run,\n"
+	    "Exit status: 0 nothing at or above --fail-on, 1 findings that "
+	    "fail the run,\n"
 	    "2 gguflint could not do its job.\n"
 	    "See gguflint(1) and gguflint-rules(7).\n", fp);
 }
@@ -149,9 +149,9 @@ parse_count(const char *s, long *out)
 }
 
 static int
-set_mode(struct options *o, enum run_mode m, struct gl_error *err)
+set_mode(struct options *o, enum cli_mode m, struct gl_error *err)
 {
-	if (o->mode != MODE_LINT && o->mode != m)
+	if (o->mode != CLI_MODE_LINT && o->mode != m)
 		return gl_error_setk(err, GL_ERR_USAGE, "--dump, "
 		    "--list-rules, --list-profiles, --list-kernels and "
 		    "--explain cannot be combined");
@@ -213,7 +213,7 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 		push(&o->ignore, &o->n_ignore, arg);
 		break;
 	case OPT_EXPLAIN:
-		if (set_mode(o, MODE_EXPLAIN, err) < 0)
+		if (set_mode(o, CLI_MODE_EXPLAIN, err) < 0)
 			return -1;
 		o->explain = arg;
 		break;
@@ -236,11 +236,11 @@ set_flag(struct options *o, int c, char **argv, struct gl_error *err)
 		o->deep = true;
 		break;
 	case OPT_LIST_PROFILES:
-		if (set_mode(o, MODE_LIST_PROFILES, err) < 0)
+		if (set_mode(o, CLI_MODE_LIST_PROFILES, err) < 0)
 			return -1;
 		break;
 	case OPT_LIST_KERNELS:
-		if (set_mode(o, MODE_LIST_KERNELS, err) < 0)
+		if (set_mode(o, CLI_MODE_LIST_KERNELS, err) < 0)
 			return -1;
 		break;
 	case OPT_STRICT:
@@ -256,18 +256,18 @@ set_flag(struct options *o, int c, char **argv, struct gl_error *err)
 		o->statistics = true;
 		break;
 	case OPT_DUMP:
-		if (set_mode(o, MODE_DUMP, err) < 0)
+		if (set_mode(o, CLI_MODE_DUMP, err) < 0)
 			return -1;
 		break;
 	case OPT_LIST_RULES:
-		if (set_mode(o, MODE_LIST_RULES, err) < 0)
+		if (set_mode(o, CLI_MODE_LIST_RULES, err) < 0)
 			return -1;
 		break;
 	case 'h':
-		o->mode = MODE_HELP;
+		o->mode = CLI_MODE_HELP;
 		return 1;
 	case 'V':
-		o->mode = MODE_VERSION;
+		o->mode = CLI_MODE_VERSION;
 		return 1;
 	case ':':
 		return gl_error_setk(err, GL_ERR_USAGE, "option %s needs an "
@@ -300,11 +300,12 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 	}
 	o->files = argv + optind;
 	o->n_files = (size_t)(argc - optind);
-	if ((o->mode == MODE_LINT || o->mode == MODE_DUMP) && o->n_files == 0)
+	if ((o->mode == CLI_MODE_LINT || o->mode == CLI_MODE_DUMP) &&
+	    o->n_files == 0)
 		return gl_error_setk(err, GL_ERR_USAGE, "no input file");
-	if ((o->mode == MODE_LIST_RULES || o->mode == MODE_EXPLAIN ||
-	    o->mode == MODE_LIST_PROFILES || o->mode == MODE_LIST_KERNELS) &&
-	    o->n_files > 0)
+	if ((o->mode == CLI_MODE_LIST_RULES || o->mode == CLI_MODE_EXPLAIN ||
+	    o->mode == CLI_MODE_LIST_PROFILES ||
+	    o->mode == CLI_MODE_LIST_KERNELS) && o->n_files > 0)
 		return gl_error_setk(err, GL_ERR_USAGE, "unexpected argument "
 		    "%s", o->files[0]);
 	return 0;

@@ -1,6 +1,7 @@
 /*
  * options.h - the command line, parsed into plain data. Nothing is loaded
- * or checked against the catalogue here; run.c does that.
+ * or checked against the catalogue here; the session (session.c) does
+ * that.
  */
 #ifndef GGUFLINT_OPTIONS_H
 #define GGUFLINT_OPTIONS_H
@@ -11,19 +12,19 @@
 
 #include "base/error.h"
 
-enum run_mode {
-	MODE_LINT = 0,
-	MODE_DUMP,
-	MODE_LIST_RULES,
-	MODE_EXPLAIN,
-	MODE_LIST_PROFILES,
-	MODE_LIST_KERNELS,
-	MODE_HELP,
-	MODE_VERSION
+enum cli_mode {
+	CLI_MODE_LINT = 0,
+	CLI_MODE_DUMP,
+	CLI_MODE_LIST_RULES,
+	CLI_MODE_EXPLAIN,
+	CLI_MODE_LIST_PROFILES,
+	CLI_MODE_LIST_KERNELS,
+	CLI_MODE_HELP,
+	CLI_MODE_VERSION
 };
 
 struct options {
-	enum run_mode mode;
+	enum cli_mode mode;
 	const char *format;		/* reporter name */
 	const char *explain;		/* --explain's argument */
 	const char *profile;		/* name or path */
@@ -48,15 +49,19 @@ struct options {
 };
 
 /*
- * options_parse: fill o from argv. Returns 0, or -1 with err describing the
- * usage error (GL_ERR_USAGE). Strings are borrowed from argv; either way
- * release o with options_free().
+ * options_parse: fill o (zeroed first) from argv with getopt_long, which
+ * may reorder argv (options first) and whose global state (optind) it
+ * resets: not reentrant. --help and --version stop the parse (no files).
+ * Returns 0, or -1 with err describing the usage error (GL_ERR_USAGE).
+ * Strings, files among them, are borrowed from argv, which must outlive
+ * o; either way release o with options_free().
  */
 int options_parse(struct options *o, int argc, char **argv,
     struct gl_error *err);
-/* options_free: free the lists o holds (not the borrowed strings). */
+/* options_free: free the lists o holds (not the borrowed strings); o is
+ * left zeroed. */
 void options_free(struct options *o);
-/* options_usage: print the --help text to fp. */
+/* options_usage: print the --help text to fp (write errors are fp's). */
 void options_usage(FILE *fp);
 
 #endif

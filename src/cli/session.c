@@ -143,8 +143,8 @@ session_setup(const struct options *o, struct session *s,
 		return -1;
 	if (o->config != NULL)
 		path = xstrdup(o->config);
-	else if (!o->no_config && o->mode != MODE_LIST_PROFILES &&
-	    o->mode != MODE_LIST_KERNELS)
+	else if (!o->no_config && o->mode != CLI_MODE_LIST_PROFILES &&
+	    o->mode != CLI_MODE_LIST_KERNELS)
 		path = config_find();
 	if (path != NULL)
 		rc = config_load(path, &s->cat, &s->decls, &s->policy,
@@ -161,7 +161,7 @@ session_setup(const struct options *o, struct session *s,
 	ro.show_plan = o->show_plan;
 	ro.color = use_color(o->color);
 	report_ctx_init(&s->report, &s->cat, &ro);
-	if (o->mode == MODE_LINT && load_target(o, s, err) < 0)
+	if (o->mode == CLI_MODE_LINT && load_target(o, s, err) < 0)
 		return -1;
 	return 0;
 }
@@ -442,18 +442,18 @@ list_kernels(struct session *s, const struct reporter *rep,
 
 /* Whether a reporter implements what a mode needs. */
 static bool
-supports(const struct reporter *rep, enum run_mode m)
+supports(const struct reporter *rep, enum cli_mode m)
 {
 	switch (m) {
-	case MODE_LIST_RULES:
+	case CLI_MODE_LIST_RULES:
 		return rep->rules != NULL;
-	case MODE_EXPLAIN:
+	case CLI_MODE_EXPLAIN:
 		return rep->explain != NULL;
-	case MODE_DUMP:
+	case CLI_MODE_DUMP:
 		return rep->dump != NULL;
-	case MODE_LIST_PROFILES:
+	case CLI_MODE_LIST_PROFILES:
 		return rep->profiles != NULL;
-	case MODE_LIST_KERNELS:
+	case CLI_MODE_LIST_KERNELS:
 		return rep->kernels != NULL;
 	default:
 		return rep->file != NULL;
@@ -469,10 +469,10 @@ session_dispatch(const struct options *o, struct session *s,
 	const struct rule *r;
 
 	switch (o->mode) {
-	case MODE_LIST_RULES:
+	case CLI_MODE_LIST_RULES:
 		rep->rules(&s->report, out);
 		return 0;
-	case MODE_EXPLAIN:
+	case CLI_MODE_EXPLAIN:
 		if ((r = catalog_find(&s->cat, o->explain)) == NULL) {
 			fprintf(stderr, "gguflint: --explain: no rule '%s' "
 			    "(see --list-rules)\n", o->explain);
@@ -480,12 +480,12 @@ session_dispatch(const struct options *o, struct session *s,
 		}
 		rep->explain(&s->report, out, r);
 		return 0;
-	case MODE_DUMP:
+	case CLI_MODE_DUMP:
 		return session_dump_inputs(o, s, rep, out);
-	case MODE_LIST_PROFILES:
+	case CLI_MODE_LIST_PROFILES:
 		rep->profiles(&s->report, out);
 		return 0;
-	case MODE_LIST_KERNELS:
+	case CLI_MODE_LIST_KERNELS:
 		return list_kernels(s, rep, out);
 	default:
 		return session_lint_inputs(o, s, rep, out);
@@ -501,11 +501,11 @@ session_main(const struct options *o)
 	struct gl_error err;
 	int status;
 
-	if (o->mode == MODE_HELP) {
+	if (o->mode == CLI_MODE_HELP) {
 		options_usage(stdout);
 		return fflush(stdout) == 0 ? 0 : 2;
 	}
-	if (o->mode == MODE_VERSION) {
+	if (o->mode == CLI_MODE_VERSION) {
 		printf("gguflint %s\n", PACKAGE_VERSION);
 		return fflush(stdout) == 0 ? 0 : 2;
 	}

@@ -15,7 +15,9 @@
  * stderr. Returns the exit status: 0 clean, 1 when the findings fail the
  * policy, 2 on an operational error (an unreadable file, a bad
  * configuration, a format that cannot show what was asked, an unknown
- * rule to --explain, a failed write to stdout).
+ * rule to --explain, a failed write to stdout). Whatever it built is freed
+ * before it returns, the library's process-wide caches too
+ * (lint_cleanup()): no other thread may be linting meanwhile.
  */
 int session_main(const struct options *o);
 

@@ -42,11 +42,13 @@ struct datafile {
 
 /*
  * datafile_load: contents of the data file NAME. The data directory is
- * $GGUFLINT_DATADIR when set, else the configured pkgdatadir; a file there
- * overrides the built-in one. Returns 0 with out filled (the caller frees
- * it), or -1 with err set: GL_ERR_NOT_FOUND when NAME is neither on disk
- * nor built in, or read_whole_file's error when the file on disk cannot be
- * read (limit 64 MiB).
+ * $GGUFLINT_DATADIR when set (and not empty), else the configured
+ * pkgdatadir; a regular file there overrides the built-in one. Returns 0
+ * with out filled (a copy, NUL-terminated, even of the built-in data: free
+ * it with datafile_free()), or -1 with err set, out untouched and nothing
+ * to free: GL_ERR_NOT_FOUND when NAME is neither on disk nor built in, or
+ * read_whole_file's error when the file on disk cannot be read (limit
+ * 64 MiB).
  */
 int datafile_load(const char *name, struct datafile *out, struct gl_error *err);
 
@@ -64,8 +66,9 @@ const char *builtin_next(const char *dir, size_t *pos);
 
 /*
  * builtin_names: the NAMEs of the built-in files DIR/NAME.yaml, sorted and
- * NULL-terminated. Built on the first call for a DIR and kept (safe from
- * several threads): the same pointer is returned until builtin_names_cleanup().
+ * NULL-terminated (just NULL for a DIR with none). Built on the first call
+ * for a DIR and kept (under a lock: safe from several threads); owned by
+ * this module: the same pointer is returned until builtin_names_cleanup().
  */
 const char *const *builtin_names(const char *dir);
 

@@ -22,21 +22,25 @@ struct ydoc {
 };
 
 /*
- * ydoc_load: the document of text. When text is, byte for byte, one of the
- * built-in data files, the document is rebuilt from its build-time parse
- * (struct ydoc_pre); otherwise libyaml parses it (ydoc_parse). origin (kept,
- * not copied: it must outlive d) names the text in messages. Returns 0, or
- * -1 with err (GL_ERR_PARSE) at the problem mark and nothing to free.
+ * ydoc_load: the document of text (d need not be initialised). When text
+ * is, byte for byte, one of the built-in data files, the document is
+ * rebuilt from its build-time parse (struct ydoc_pre: its strings are the
+ * static tables'); otherwise libyaml parses it (ydoc_parse). origin (kept,
+ * not copied: it must outlive d) names the text in messages; text is not
+ * kept. Returns 0 (free d with ydoc_free()), or -1 with err (GL_ERR_PARSE)
+ * at the problem mark and nothing to free.
  */
 int ydoc_load(struct ydoc *d, const char *origin, const char *text,
     size_t len, struct gl_error *err);
 /*
- * ydoc_parse: the same, always with libyaml. More than one document in
- * text is an error.
+ * ydoc_parse: the same, always with libyaml. A second document with
+ * content in text is an error; text after the first document that
+ * libyaml cannot parse is not noticed.
  */
 int ydoc_parse(struct ydoc *d, const char *origin, const char *text,
     size_t len, struct gl_error *err);
-/* ydoc_free: free the document (again is harmless); its nodes are gone. */
+/* ydoc_free: free the document (again is harmless); every node, scalar and
+ * string borrowed from it is gone. */
 void ydoc_free(struct ydoc *d);
 
 /*
@@ -66,25 +70,39 @@ struct ydoc_pre {
 	struct ydoc_pre_mark mark[2];
 };
 
-/* ydoc_root: the root node, or NULL for an empty document. */
+/*
+ * ydoc_root: the root node, or NULL for an empty document. ydoc_node:
+ * node index (as items and pairs name them), or NULL. Both borrowed from
+ * d: valid until ydoc_free(d).
+ */
 yaml_node_t *ydoc_root(struct ydoc *d);
-/* ydoc_node: node index (as items and pairs name them), or NULL. */
 yaml_node_t *ydoc_node(struct ydoc *d, int index);
 
 /*
  * ydoc_error: err = "ORIGIN:LINE:COL: message" at node n (1:1 when n is
- * NULL), of kind GL_ERR_PARSE; returns -1.
+ * NULL), of kind GL_ERR_PARSE, the message truncated to 767 bytes; err may
+ * be NULL. Returns -1.
  */
 int ydoc_error(const struct ydoc *d, const yaml_node_t *n,
     struct gl_error *err, const char *fmt, ...) GL_PRINTF(4, 5);
 
-/* ydoc_scalar: the scalar's text, or NULL when n is not a scalar. */
+/* ydoc_scalar: the scalar's text (borrowed from the document), or NULL
+ * when n is NULL or not a scalar. */
 const char *ydoc_scalar(const yaml_node_t *n);
 
-/* Typed scalars; each returns 0, or -1 with err saying what was expected. */
+/*
+ * Typed scalars: each stores the value of scalar n and returns 0, or
+ * returns -1 with err (ydoc_error) saying what was expected at n and the
+ * output untouched.
+ *  - ydoc_string: a non-empty string, borrowed from the document.
+ *  - ydoc_strdup: *dst (freed first, on success only) becomes a copy of a
+ *    non-empty string; the caller frees it.
+ *  - ydoc_bool: true/yes/on or false/no/off.
+ *  - ydoc_uint: a decimal integer that fits 64 bits, no sign.
+ *  - ydoc_number: a finite number as strtod reads it.
+ */
 int ydoc_string(struct ydoc *d, yaml_node_t *n, const char **out,
     struct gl_error *err);
-/* ydoc_strdup: *dst (freed first) becomes a copy of a non-empty string. */
 int ydoc_strdup(struct ydoc *d, yaml_node_t *n, char **dst,
     struct gl_error *err);
 int ydoc_bool(struct ydoc *d, yaml_node_t *n, bool *out,
@@ -157,7 +175,9 @@ struct ydoc_field {
  * 0, or -1 with err at the problem: not a mapping, an unknown or duplicate
  * key (at the key), a value its field rejects (at the value), a required
  * key missing (at the mapping). On failure the fields before the problem
- * are stored; what YDOC_STRDUP stored is the caller's to free either way.
+ * are stored; what YDOC_STRDUP stored is the caller's to free either way,
+ * and what YDOC_STRING stored is borrowed from d. Only the first 64 fields
+ * of f are checked for duplicates and for being required.
  */
 int ydoc_fields(struct ydoc *d, yaml_node_t *n, const struct ydoc_field *f,
     size_t nf, void *obj, struct gl_error *err);

@@ -63,7 +63,8 @@ const struct arch_info *arch_find(const char *name);
 const struct arch_info *arch_at(size_t i);
 
 struct model_geom {
-	char arch[64];			/* general.architecture, truncated */
+	char arch[64];			/* general.architecture; "" when
+					 * absent or too long (unusable) */
 	bool has_arch;
 	bool known;			/* a memory model in arch.c's table */
 	enum arch_memory memory;
@@ -94,8 +95,12 @@ struct model_geom {
 };
 
 /*
- * arch_read: fill g from the file's metadata, recording M-family findings
- * (wrong key types, bad per-layer arrays, out-of-range values) in dl.
+ * arch_read: fill g (zeroed first) from the metadata of f's parsed header,
+ * recording M-family findings (wrong key types, bad per-layer arrays,
+ * out-of-range values) in dl. It stops at the first of the keys the rest
+ * depends on (general.architecture, block_count, embedding_length) that
+ * is missing or unusable (listed in g->missing). g holds no pointers:
+ * nothing to free.
  */
 void arch_read(const struct gguf_file *f, struct model_geom *g,
     struct diag_list *dl);

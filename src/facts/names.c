@@ -156,17 +156,3 @@ names_split(const struct gguf_file *f, int64_t *no, int64_t *count)
 	if (!names_key_int(f, "split.count", count) || *count < 1)
 		*count = 1;
 }
-
-const struct model_geom *
-names_geom(const struct gguf_file *f, const struct model_geom *ctx_geom,
-    struct model_geom *scratch, const struct catalog *cat)
-{
-	struct diag_list quiet;
-
-	if (ctx_geom != NULL)
-		return ctx_geom;
-	diag_list_init(&quiet, cat);
-	arch_read(f, scratch, &quiet);
-	diag_list_free(&quiet);
-	return scratch;
-}

@@ -99,8 +99,11 @@ void names_map_free(struct names_map *m);
 /*
  * names_db_load: load every map file rules/arch/NAME.yaml built in
  * (Makefile.am's arch_files, in its order; each may be overridden from the
- * data directory). An architecture named by two maps is an error. Returns
- * 0 or -1 with err set; release db with names_db_free() in both cases.
+ * data directory) into db (zeroed first). An architecture named by two
+ * maps is an error. Returns 0, or -1 with err set: datafile_load's error,
+ * a map's (GL_ERR_PARSE), or, of no particular kind, a second map of one
+ * architecture or no memory for the match data. Release db with
+ * names_db_free() in both cases.
  */
 int names_db_load(struct names_db *db, struct gl_error *err);
 
@@ -119,8 +122,9 @@ void names_db_free(struct names_db *db);
 /*
  * names_db_get: the process-wide database, loaded on the first call (under
  * a lock: any thread may call it) and kept until names_db_cleanup().
- * Returns 0 and *out (owned by this module), or -1 with err (every call,
- * once a load failed, until names_db_cleanup()).
+ * Returns 0 and *out (owned by this module), or -1 with *err a copy of the
+ * load's error (every call, once a load failed, until names_db_cleanup());
+ * err must not be NULL.
  */
 int names_db_get(const struct names_db **out, struct gl_error *err);
 
@@ -131,7 +135,8 @@ int names_db_get(const struct names_db **out, struct gl_error *err);
  */
 void names_db_cleanup(void);
 
-/* names_db_find: the map of architecture arch, or NULL. */
+/* names_db_find: the map of architecture arch (borrowed from db), or
+ * NULL. */
 const struct names_map *names_db_find(const struct names_db *db,
     const char *arch);
 
@@ -141,9 +146,9 @@ const struct names_map *names_db_find(const struct names_db *db,
  * names_match: which tensor of map m the name is: its index and, for a
  * per-layer tensor, the block index in *layer (else -1). Returns -1 when no
  * pattern matches (an index with leading zeros does not match: llama.cpp
- * would never look for it). A layer above INT64_MAX reads as INT64_MAX.
- * It uses db's one match data: two threads must not match with the same
- * db at once.
+ * would never look for it); *layer is then unspecified. A layer above
+ * INT64_MAX reads as INT64_MAX. It uses db's one match data: two threads
+ * must not match with the same db at once.
  */
 long names_match(const struct names_db *db, const struct names_map *m,
     struct gguf_str name, int64_t *layer);
@@ -159,9 +164,12 @@ enum names_kind {
 };
 
 /*
- * names_classify: the kind of f, and its map (NULL unless the kind is
- * NAMES_FOREIGN or NAMES_MODEL). arch receives general.architecture
- * (NUL-terminated, truncated to size) when usable, else "".
+ * names_classify: the kind of f, and its map (borrowed from db; NULL
+ * unless the kind is NAMES_FOREIGN or NAMES_MODEL). arch (size bytes)
+ * receives general.architecture, NUL-terminated, when it is usable: a
+ * string, not empty, without NUL bytes and shorter than size (a longer one
+ * is not truncated: it is unusable); else "". Matches with db's match data
+ * (see names_match).
  */
 enum names_kind names_classify(const struct names_db *db,
     const struct gguf_file *f, const struct names_map **map, char *arch,
@@ -190,9 +198,10 @@ struct names_val {
 };
 
 /*
- * names_expr_parse: compile the expression text. Returns the tree (free it
- * with names_expr_free()), or NULL with *what (static text) saying what was
- * expected at byte offset *at.
+ * names_expr_parse: compile the expression text (NUL-terminated; not
+ * kept). Returns the tree (the caller's: free it with names_expr_free()),
+ * or NULL with *what (static text) saying what was expected at byte offset
+ * *at, and nothing to free.
  */
 struct names_expr *names_expr_parse(const char *text, const char **what,
     size_t *at);
@@ -201,8 +210,9 @@ struct names_expr *names_expr_parse(const char *text, const char **what,
 void names_expr_free(struct names_expr *e);
 
 /*
- * names_eval: the value of e in env; unknown (known false) when a name it
- * needs is, or an operation overflows or divides by zero (see above).
+ * names_eval: the value of e (not NULL) in env; unknown (known false) when
+ * a name it needs is, or an operation overflows or divides by zero (see
+ * above). Allocates nothing.
  */
 struct names_val names_eval(const struct names_expr *e,
     const struct names_env *env);
@@ -211,24 +221,17 @@ struct names_val names_eval(const struct names_expr *e,
 
 /*
  * names_key_int: the integer value of metadata key (any integer type, or
- * a bool as 0/1). Returns false when absent or of another type.
+ * a bool as 0/1) in *out. Returns false, *out untouched, when absent, of
+ * another type, or a UINT64 above INT64_MAX.
  */
 bool names_key_int(const struct gguf_file *f, const char *key, int64_t *out);
 
 /*
- * names_key_str: the string value of key, or false when absent or not a
- * string.
+ * names_key_str: the string value of key in *out (borrowed from f's
+ * mapping: valid while f is open), or false, *out untouched, when absent
+ * or not a string.
  */
 bool names_key_str(const struct gguf_file *f, const char *key,
     struct gguf_str *out);
-
-/*
- * names_geom: the geometry of f as arch.c reads it: ctx_geom when not NULL,
- * else computed into *scratch (its findings discarded: lint.c reports them
- * when it computes the geometry itself). Returns the one to use.
- */
-const struct model_geom *names_geom(const struct gguf_file *f,
-    const struct model_geom *ctx_geom, struct model_geom *scratch,
-    const struct catalog *cat);
 
 #endif

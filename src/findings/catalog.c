@@ -54,8 +54,8 @@ catalog_valid_slug(const char *s)
 	if (*s == '\0' || *s == '-')
 		return false;
 	for (; *s != '\0'; s++)
-		if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) ||
-		    *s == '-'))
+		if (!(islower((unsigned char)*s) ||
+		    isdigit((unsigned char)*s) || *s == '-'))
 			return false;
 	return true;
 }

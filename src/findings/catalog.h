@@ -36,16 +36,22 @@ struct catalog {
 /*
  * catalog_load_builtin: load the catalogue files, rules/NAME.yaml as built in
  * (Makefile.am's data_files, in its order; each may be overridden from the
- * data directory). Returns 0, or -1 with err naming file:line:col and what
- * was expected, or why a file could not be read; cat then holds the rules
- * loaded so far: release it with catalog_free() in both cases.
+ * data directory) into cat, which it empties first without freeing (pass
+ * it unused or freed). Returns 0, or -1 with err naming file:line:col and
+ * what was expected (catalog_add_yaml's), or why a file could not be read
+ * (datafile_load's); cat then holds the rules loaded so far: release it
+ * with catalog_free() in both cases.
  */
 int catalog_load_builtin(struct catalog *cat, struct gl_error *err);
 
 /*
  * catalog_add_yaml: parse one catalogue document (text of length len, named
- * origin in messages) and add its rules. A code or slug already present is
- * an error. Returns 0, or -1 with err set; the rules before the bad one
+ * origin in messages; neither is kept) and add its rules, each owning
+ * copies of its strings; cat is re-sorted by code, so pointers into it do
+ * not survive the call. A code or slug already present is an error.
+ * Returns 0, or -1 with err "ORIGIN:LINE:COL: what": of kind GL_ERR_PARSE
+ * for YAML libyaml cannot read, but of no particular kind (GL_ERR_OTHER)
+ * for a document that says something wrong; the rules before the bad one
  * stay added.
  */
 int catalog_add_yaml(struct catalog *cat, const char *origin,
@@ -64,10 +70,12 @@ void catalog_rule_free(struct rule *r);
  */
 int catalog_add_rule(struct catalog *cat, const struct rule *r);
 
-/* catalog_find: a rule by code or slug (case-insensitive code), or NULL. */
+/* catalog_find: a rule by code or slug (case-insensitive code), or NULL;
+ * borrowed from cat, valid until cat changes. */
 const struct rule *catalog_find(const struct catalog *cat, const char *name);
 
-/* catalog_index: index of the rule with this exact code, or -1. */
+/* catalog_index: index of the rule with this exact code in cat->rules
+ * (a binary search: cat sorted by code, as it is kept), or -1. */
 long catalog_index(const struct catalog *cat, const char *code);
 
 /*

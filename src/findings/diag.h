@@ -27,7 +27,8 @@ struct diag {
 	enum severity severity;
 	uint64_t offset;		/* byte offset in the file */
 	enum subject_kind kind;
-	char *subject;			/* raw bytes from the file; may hold NUL */
+	char *subject;			/* raw bytes from the file (may
+					 * hold NUL), or NULL */
 	size_t subject_len;
 	char *message;			/* raw; reporters escape it */
 	char **items;			/* the full list a message abridges */
@@ -45,9 +46,10 @@ struct diag_list {
 };
 
 /*
- * diag_list_init: an empty list for findings of cat's rules; cat must
- * outlive dl and not change meanwhile (dl counts per rule index). Free it
- * with diag_list_free().
+ * diag_list_init: an empty list for findings of cat's rules (cat not NULL;
+ * borrowed: it must outlive dl and not change meanwhile, as dl counts per
+ * rule index and its diagnostics point at cat's rules). Free it with
+ * diag_list_free().
  */
 void diag_list_init(struct diag_list *dl, const struct catalog *cat);
 /* diag_release: free what one diagnostic owns, not d itself. */
@@ -56,25 +58,29 @@ void diag_release(struct diag *d);
 void diag_list_free(struct diag_list *dl);
 
 /*
- * diag_add: record a finding of rule CODE (which must be in the catalogue;
- * anything else is a bug) at offset, about subject (subj_len bytes, may be
- * NULL for none). The message is printf-formatted. Returns the diagnostic
- * (valid until the next diag_add), or NULL when the rule's cap dropped it.
+ * diag_add: record a finding of rule CODE at offset, about subject
+ * (subj_len bytes, copied; NULL for none, and then kind is SUBJECT_NONE).
+ * The message is printf-formatted into a copy. CODE must be in the
+ * catalogue: anything else is a bug, and aborts. Returns the diagnostic
+ * (owned by dl; valid until the next diag_add or diag_finish), or NULL
+ * when the rule's cap dropped it (it is then only counted).
  */
 struct diag *diag_add(struct diag_list *dl, const char *code, uint64_t offset,
     enum subject_kind kind, const void *subj, size_t subj_len,
     const char *fmt, ...) GL_PRINTF(7, 8);
 
 /*
- * diag_attach_item: add one entry (n raw bytes) to d's list (d may be NULL:
- * nothing happens). For findings whose message names only the first few of
- * many subjects; JSON shows them all.
+ * diag_attach_item: add a copy of one entry (n raw bytes at p) to d's list
+ * (d may be NULL: nothing happens, as after a capped diag_add). For
+ * findings whose message names only the first few of many subjects; JSON
+ * shows them all.
  */
 void diag_attach_item(struct diag *d, const void *p, size_t n);
 
 /*
  * diag_finish: add one summary diagnostic per rule whose findings were
- * capped, then sort by offset, then code (stable for equal keys).
+ * capped (once: the dropped counts are then reset), then sort by offset,
+ * then code (stable for equal keys). Pointers into dl->v do not survive.
  */
 void diag_finish(struct diag_list *dl);
 
@@ -93,9 +99,9 @@ struct diag_filter {
 /*
  * diag_filter_add: add a comma-separated LIST of codes, slugs or family
  * letters to the select (is_ignore false) or ignore list (f starts zeroed;
- * empty items are skipped). Returns 0, or -1 with err (GL_ERR_USAGE) naming
- * the first item the catalogue does not know; the items before it stay
- * added.
+ * empty items are skipped; f owns copies of the items). Returns 0, or -1
+ * with err (GL_ERR_USAGE) naming the first item the catalogue does not
+ * know; the items before it stay added.
  */
 int diag_filter_add(struct diag_filter *f, const struct catalog *cat,
     const char *list, int is_ignore, struct gl_error *err);
@@ -103,7 +109,8 @@ int diag_filter_add(struct diag_filter *f, const struct catalog *cat,
 void diag_filter_free(struct diag_filter *f);
 /* diag_filter_keeps: 1 when f keeps findings of rule r, else 0. */
 int diag_filter_keeps(const struct diag_filter *f, const struct rule *r);
-/* diag_item_matches: item (a code, slug or family letter) names rule r. */
+/* diag_item_matches: 1 when item (a family letter when one character,
+ * else a code, any case, or a slug) names rule r, else 0. */
 int diag_item_matches(const char *item, const struct rule *r);
 
 /* diag_count_at_least: how many diagnostics have severity >= min. */

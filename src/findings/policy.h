@@ -3,8 +3,8 @@
  * select or ignore, severity overrides, per-file ignores, suppressions that
  * name a tensor or a key (a binary file cannot carry a "noqa" comment), the
  * severity that fails the run, and a warning budget. Built from the
- * configuration file and the command line (command line wins) by run.c;
- * applied to each file's diagnostics by lint.c.
+ * configuration file and the command line (command line wins) by the
+ * session (cli/session.c); applied to each file's diagnostics by lint.c.
  */
 #ifndef GGUFLINT_POLICY_H
 #define GGUFLINT_POLICY_H
@@ -44,13 +44,18 @@ struct policy {
 	bool quiet;			/* report only what fails the run */
 };
 
+/* policy_init: p empty, owning nothing: fail on errors, no budget. */
 void policy_init(struct policy *p);
+/* policy_free: free everything p owns; p is left as policy_init leaves it. */
 void policy_free(struct policy *p);
 
 /*
  * policy_apply: to the diagnostics of the file at path: severity
- * overrides, then suppressions, per-file ignores and select/ignore, then
- * --quiet. *warnings receives the warnings counted before --quiet.
+ * overrides (the last that names a rule wins), then suppressions,
+ * per-file ignores and select/ignore, then --quiet. Globs match the path
+ * relative to p->base (when realpath puts it below), the path as given, or
+ * its last component. What is dropped is freed; the order of the rest is
+ * kept. *warnings receives the warnings counted before --quiet.
  */
 void policy_apply(const struct policy *p, const char *path,
     struct diag_list *dl, size_t *warnings);

@@ -18,7 +18,8 @@ enum severity {
  */
 const char *severity_name(enum severity s);
 
-/* severity_names: "info", "warning", "error" (indexed by enum severity), NULL. */
+/* severity_names: "info", "warning", "error" (indexed by enum severity),
+ * then NULL. */
 extern const char *const severity_names[];
 
 /*

@@ -209,7 +209,8 @@ plan_at(const struct planner *pn, uint64_t ctx, enum kv_type kv,
 	pl->budgeted = pl->total - pl->weights_mapped;
 	pl->memory = p->memory;
 	pl->reserve = p->reserve;
-	pl->budget = p->memory - p->reserve;	/* profile.c: reserve <= memory */
+	/* profile.c: reserve <= memory */
+	pl->budget = p->memory - p->reserve;
 	pl->fits_budget = pl->budgeted <= pl->budget;
 	pl->fits_memory = pl->total <= pl->memory;
 	pl->fits = pl->fits_budget && pl->fits_memory;

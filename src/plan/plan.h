@@ -34,7 +34,8 @@ struct plan_request {
 
 struct plan_suggestion {
 	char *text;		/* for people */
-	char *args;		/* command-line arguments that apply it, or NULL */
+	char *args;		/* command-line arguments that apply it, or
+				 * NULL */
 	uint64_t saving;	/* bytes it saves, by planning again */
 };
 
@@ -73,7 +74,8 @@ struct plan {
 	bool fits;
 	uint64_t over;			/* bytes over the failing limit */
 
-	bool kv_block_mismatch;		/* a head width the cache type cannot split */
+	bool kv_block_mismatch;		/* a head width the cache type
+					 * cannot split */
 	uint32_t kv_bad_width;
 
 	struct plan_suggestion sugg[PLAN_MAX_SUGGESTIONS];
@@ -85,18 +87,34 @@ struct plan {
 /*
  * plan_make: plan model g (file f) on profile p as request rq asks, pricing
  * each tensor by its resolved form (forms: one per tensor, or NULL to keep
- * every tensor as stored). Leaves plan->valid false when the file has no
- * tensors. Free with plan_free().
+ * every tensor as stored). plan is overwritten (free an earlier one
+ * first); it owns its texts and borrows nothing of g, f, p or forms.
+ * Leaves plan->valid false when the file has no tensors. Cannot fail;
+ * free the plan with plan_free() either way.
  */
 void plan_make(const struct model_geom *g, const struct gguf_file *f,
     const struct profile *p, const struct plan_request *rq,
     const struct weight_form *forms, struct plan *plan);
+/* plan_free: free the plan's suggestions and notes; plan is zeroed. */
 void plan_free(struct plan *plan);
 
-/* plan_best: the suggestion that fits with the least change, or NULL. */
+/*
+ * plan_best: the first suggestion (in the plan's order) that saves at
+ * least the excess, else the one that saves the most; NULL when there is
+ * none. Borrowed from plan.
+ */
 const struct plan_suggestion *plan_best(const struct plan *plan);
 
-/* The arithmetic, exposed for tests. */
+/*
+ * The arithmetic, exposed for tests; every sum and product saturates at
+ * UINT64_MAX. plan_pad_ctx: ctx (0 as 1) rounded up to 256 cells.
+ * plan_kv_bytes: the KV cache of g (0 unless it has one) at cells, its
+ * sliding-window layers at swa_cells; K and V in *k_bytes, *v_bytes,
+ * their sum returned. plan_swa_cells: the sliding-window cache's cells at
+ * ctx. plan_state_bytes: the recurrent state (0 unless g has one).
+ * plan_forward_bytes: SKaiNET's forward working set at ctx, chunk tokens
+ * a pass.
+ */
 uint64_t plan_pad_ctx(uint64_t ctx);
 uint64_t plan_kv_bytes(const struct model_geom *g, enum kv_type kv,
     uint64_t cells, uint64_t swa_cells, bool flash_attention,
@@ -106,10 +124,5 @@ uint64_t plan_swa_cells(const struct model_geom *g, uint64_t ctx,
 uint64_t plan_state_bytes(const struct model_geom *g);
 uint64_t plan_forward_bytes(const struct model_geom *g, uint64_t ctx,
     uint64_t chunk);
-
-/* plan_render: the plan table, SKaiNET's layout. */
-void plan_render(struct strbuf *out, const struct plan *plan,
-    const struct model_geom *g, const struct profile *p,
-    const char *model_name);
 
 #endif

@@ -37,9 +37,11 @@ struct weight_form {
 bool resolve_dense(uint32_t type);
 
 /*
- * resolve_forms: one form per tensor of f (forms has tensors_n entries).
- * strict is the profile's strictness or --strict. Tensors of unknown size
- * are kept with zero bytes.
+ * resolve_forms: one form per tensor of f (forms has tensors_n entries)
+ * on profile p, with the verified entries of table t (NULL: nothing is
+ * known of the kernels, every weight is kept). strict is the profile's
+ * strictness or --strict. Tensors of unknown size are kept with zero
+ * bytes. A form's entry is borrowed from t: valid while t is.
  */
 void resolve_forms(const struct gguf_file *f, const struct profile *p,
     const struct captable *t, bool strict, struct weight_form *forms);
@@ -48,10 +50,11 @@ void resolve_forms(const struct gguf_file *f, const struct profile *p,
  * resolve_multiplier: SKaiNET's size multiplier of a dequantization to f32
  * for the message ("8.0" for Q4_K: 32 over the payload bits, truncated to
  * tenths) into buf; types SKaiNET has no payload width for use the stored
- * bits per weight.
+ * bits per weight, and a type of unknown size "several". Returns buf.
  */
 const char *resolve_multiplier(uint32_t type, char *buf, size_t bufsz);
 
+/* form_encoding_name: "keep", "dequantize" or "requantize" (static). */
 const char *form_encoding_name(enum form_encoding e);
 
 #endif

@@ -148,7 +148,8 @@ static void
 part_add_avx2(struct part *p, const float *v, size_t n)
 {
 	__m256d s0 = _mm256_setzero_pd(), s1 = s0, q0 = s0, q1 = s0;
-	__m256 lo8 = _mm256_set1_ps(v[0]), hi8 = lo8, zero = _mm256_setzero_ps();
+	__m256 lo8 = _mm256_set1_ps(v[0]), hi8 = lo8;
+	__m256 zero = _mm256_setzero_ps();
 	double sum, sq, lane[4];
 	float lo, hi;
 	uint64_t zeros = 0;
@@ -196,8 +197,8 @@ __attribute__((target("avx2")))
 static void
 part_scan_avx2(struct part *p, const float *v, size_t n)
 {
-	__m256 lo8 = _mm256_set1_ps(v[0]), hi8 = lo8, zero = _mm256_setzero_ps();
-	__m256 bad8 = zero;
+	__m256 lo8 = _mm256_set1_ps(v[0]), hi8 = lo8;
+	__m256 zero = _mm256_setzero_ps(), bad8 = zero;
 	float lo, hi, bad, f[8];
 	uint64_t zeros = 0;
 	size_t i;

@@ -42,7 +42,8 @@ enum gguf_vtype {
 #define GGUF_MAX_NAME 64			/* names must be shorter */
 #define GGUF_MAX_STRING_LENGTH (1024ull * 1024 * 1024)
 #define GGUF_MAX_ARRAY_ELEMENTS (1024ull * 1024 * 1024)
-#define GGUF_MAX_NESTING 8			/* arrays of arrays skipped to this depth */
+#define GGUF_MAX_NESTING 8		/* arrays of arrays: skipped to
+					 * this depth */
 
 /* A byte string inside the mapped file (not NUL-terminated). */
 struct gguf_str {
@@ -70,7 +71,8 @@ struct gguf_kv {
 	struct gguf_scalar val;		/* when type != ARRAY */
 	uint32_t elem_type;		/* arrays */
 	uint64_t count;			/* arrays: number of elements */
-	uint64_t arr_offset;		/* arrays: offset of the first element */
+	uint64_t arr_offset;		/* arrays: the first element's
+					 * offset */
 };
 
 struct gguf_tensor {
@@ -108,42 +110,52 @@ struct gguf_file {
 
 /*
  * gguf_open: open and map path read-only ("-" is standard input; a pipe
- * is first copied to a memory file). Returns 0, or -1 with err set when
- * the file cannot be opened, is not a regular file, or cannot be mapped
- * (GL_ERR_IO), or is too large to map on this host (GL_ERR_LIMIT). An
- * empty file maps to nothing and is not an error here. Either way, release
- * f with gguf_close().
+ * is first copied, whole, to a memory file), filling f (zeroed first; f
+ * owns a copy of path, the descriptor and the mapping). Returns 0, or -1
+ * with err set when the file cannot be opened, is not a regular file, or
+ * cannot be mapped (GL_ERR_IO), or is too large to map on this host
+ * (GL_ERR_LIMIT); f then owns nothing. An empty file maps to nothing and
+ * is not an error here. Either way, release f with gguf_close().
  */
 int gguf_open(struct gguf_file *f, const char *path, struct gl_error *err);
 
 /*
- * gguf_parse: parse the header, recording findings in dl. Never fails:
- * what it could not parse is a finding.
+ * gguf_parse: parse the header, recording findings in dl; a second call
+ * starts afresh (the records of the first are freed). Never fails: what it
+ * could not parse is a finding. The records' strings (struct gguf_str)
+ * point into the mapping: valid until gguf_close(), and only while the
+ * file keeps its size (read them under the guard, guard.h).
  */
 void gguf_parse(struct gguf_file *f, struct diag_list *dl);
 
 /*
  * gguf_open_mem: read size bytes at data instead of a file (for fuzzing and
- * tests); data must outlive f. name is used in messages.
+ * tests); data is borrowed (never freed) and must outlive f. name, copied,
+ * is used in messages. Cannot fail; release f with gguf_close().
  */
 void gguf_open_mem(struct gguf_file *f, const char *name, const void *data,
     uint64_t size);
 
-/* gguf_close: unmap, close and free what f holds; f is left closed. */
+/* gguf_close: unmap, close and free what f holds (a borrowed buffer is
+ * left alone); f is left closed, and closing it again is harmless. */
 void gguf_close(struct gguf_file *f);
 
 /* Accessors for later stages. */
-/* gguf_find_kv: the first KV whose key is exactly key, or NULL. */
+/* gguf_find_kv: the first KV whose key is exactly key, or NULL; borrowed
+ * from f: valid until it is parsed again or closed. */
 const struct gguf_kv *gguf_find_kv(const struct gguf_file *f, const char *key);
 /* gguf_str_eq: the file's string s is, byte for byte, the C string c. */
 bool gguf_str_eq(struct gguf_str s, const char *c);
-const char *gguf_vtype_name(uint32_t t);	/* "UINT8" .. "FLOAT64", "?" */
+/* gguf_vtype_name: "UINT8" .. "FLOAT64", or "?" (static storage). */
+const char *gguf_vtype_name(uint32_t t);
 /* gguf_vtype_size: bytes of a fixed-size value, 0 for STRING/ARRAY/unknown. */
 unsigned gguf_vtype_size(uint32_t t);
 
 /*
- * gguf_arr_get: element i of a fixed-size array (i < kv->count). Returns 0,
- * or -1 for a string or nested array.
+ * gguf_arr_get: element i of a fixed-size array, kv one of f's parsed
+ * records (its bytes are trusted as the parse checked them). Returns 0
+ * with *out set, or -1 for a string or nested array, a scalar, or i at or
+ * past kv->count.
  */
 int gguf_arr_get(const struct gguf_file *f, const struct gguf_kv *kv,
     uint64_t i, struct gguf_scalar *out);
@@ -166,6 +178,8 @@ gguf_swapped(const struct gguf_file *f)
 	return f->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 }
 
+/* gguf_arr_iter_init: it at the first string of kv, one of f's records
+ * (a kv that is no STRING array yields none). */
 static inline void
 gguf_arr_iter_init(struct gguf_arr_iter *it, const struct gguf_file *f,
     const struct gguf_kv *kv)
@@ -179,7 +193,8 @@ gguf_arr_iter_init(struct gguf_arr_iter *it, const struct gguf_file *f,
 	it->swap = gguf_swapped(f);
 }
 
-/* gguf_arr_next_str: the next string; false at the end. */
+/* gguf_arr_next_str: the next string in *out (borrowed from the
+ * mapping); false at the end, or where a length runs past the file. */
 static inline bool
 gguf_arr_next_str(struct gguf_arr_iter *it, struct gguf_str *out)
 {

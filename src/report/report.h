@@ -84,16 +84,23 @@ struct reporter {
  * format does not implement is NULL. */
 extern const struct reporter reporters[];
 
-/* reporter_find: the reporter named name (a --format value), or NULL. */
+/* reporter_find: the reporter named name (a --format value; static
+ * storage), or NULL. */
 const struct reporter *reporter_find(const char *name);
 
 /*
  * The formats' entry points, as the registry holds them (see struct
  * reporter for what each does). Strings from the file are escaped as the
- * format needs (enc.h).
+ * format needs (enc.h). Each only appends to out and cannot fail; what it
+ * is handed is borrowed for the call, and only SARIF's state (copies)
+ * outlives it.
  */
 
-/* text: one line per diagnostic, and the plan after them with --plan. */
+/*
+ * text: one line per diagnostic, and the plan after them with --plan;
+ * begin and end write nothing. profiles loads each built-in profile
+ * itself and lists one that does not load as invalid, with its error.
+ */
 void report_text_begin(struct report_ctx *ctx, struct strbuf *out);
 void report_text_file(struct report_ctx *ctx, struct strbuf *out,
     const struct lint_result *res);
@@ -105,8 +112,11 @@ void report_text_profiles(struct report_ctx *ctx, struct strbuf *out);
 void report_text_kernels(struct report_ctx *ctx, struct strbuf *out,
     const struct captable *t, size_t n);
 
-/* json: one object for the run; each file with its plan, forms and --deep
- * statistics. */
+/*
+ * json: one object for the run; each file with its plan, forms and --deep
+ * statistics, a comma before it unless ctx->first. profiles loads each
+ * built-in profile itself and leaves out one that does not load.
+ */
 void report_json_begin(struct report_ctx *ctx, struct strbuf *out);
 void report_json_file(struct report_ctx *ctx, struct strbuf *out,
     const struct lint_result *res);
@@ -118,7 +128,7 @@ void report_json_profiles(struct report_ctx *ctx, struct strbuf *out);
 void report_json_kernels(struct report_ctx *ctx, struct strbuf *out,
     const struct captable *t, size_t n);
 
-/* report_json_forms: res's weight forms as a JSON array. */
+/* report_json_forms: res's weight forms as a JSON array ([] without). */
 void report_json_forms(struct strbuf *out, const struct lint_result *res);
 /* report_json_deep: res's --deep statistics as a JSON array (one object
  * per tensor scanned), or null when the data was not read. */
@@ -127,7 +137,9 @@ void report_json_deep(struct strbuf *out, const struct lint_result *res);
 /*
  * sarif: one SARIF 2.1.0 log whose rules are ctx->cat (so ctx->cat must
  * not be NULL for it; a NULL one gives an empty rules array). begin makes
- * ctx->sarif (freeing any left), end writes the artifacts and frees it.
+ * ctx->sarif (freeing any left), file adds to it (a copy of each distinct
+ * path), end writes the artifacts and frees it: file and end need a begin
+ * first (ctx->sarif not NULL).
  */
 void report_sarif_begin(struct report_ctx *ctx, struct strbuf *out);
 void report_sarif_file(struct report_ctx *ctx, struct strbuf *out,
@@ -136,17 +148,20 @@ void report_sarif_end(struct report_ctx *ctx, struct strbuf *out);
 /* report_sarif_free: free a SARIF state (NULL is fine). */
 void report_sarif_free(struct report_sarif *s);
 
-/* github: one workflow command per diagnostic. */
+/* github: one workflow command per diagnostic; begin and end write
+ * nothing. */
 void report_github_begin(struct report_ctx *ctx, struct strbuf *out);
 void report_github_file(struct report_ctx *ctx, struct strbuf *out,
     const struct lint_result *res);
 void report_github_end(struct report_ctx *ctx, struct strbuf *out);
 
-/* report-man.c: ctx->cat as the gguflint-rules(7) manual page, in mdoc. */
+/* report-man.c: ctx->cat as the gguflint-rules(7) manual page, in mdoc:
+ * only the built-in families (F M N P W K S D), so a rule file's rules of
+ * another family are left out. */
 void report_rules_mdoc(struct report_ctx *ctx, struct strbuf *out);
 
-/* report-plan.c: res's memory plan, as a text table or a JSON object
- * (null when the lint made none). */
+/* report-plan.c: res's memory plan, as a text table (nothing when the
+ * lint made none) or a JSON object (null when it made none). */
 void report_plan_text(struct strbuf *out, const struct lint_result *res);
 void report_plan_json(struct strbuf *out, const struct lint_result *res);
 

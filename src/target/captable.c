@@ -27,7 +27,7 @@ kernel_order_name(enum kernel_order o)
 	return o == KERNEL_ORDER_KERNEL_FEED ? "kernel_feed" : "as_stored";
 }
 
-/* ---- parsing ---------------------------------------------------------------- */
+/* ---- parsing ----------------------------------------------------------- */
 
 /* encoding and input: a ggml type id. */
 static int
@@ -168,7 +168,7 @@ captable_builtin_names(void)
 	return builtin_names("kernels");
 }
 
-/* ---- probe data ------------------------------------------------------------- */
+/* ---- probe data -------------------------------------------------------- */
 
 static uint64_t
 rng_next(uint64_t *s)
@@ -186,7 +186,8 @@ rng_next(uint64_t *s)
 static float
 rng_float(uint64_t *s, float lo, float hi)
 {
-	return lo + (hi - lo) * (float)((rng_next(s) >> 40) * (1.0 / 16777216.0));
+	return lo + (hi - lo) *
+	    (float)((rng_next(s) >> 40) * (1.0 / 16777216.0));
 }
 
 static void
@@ -200,7 +201,8 @@ put16(uint8_t *p, uint16_t v)
 static uint16_t
 rand_scale(uint64_t *s)
 {
-	float v = rng_float(s, 0.5f, 1.0f) * ldexpf(1.0f, -(int)(rng_next(s) % 8));
+	float v = rng_float(s, 0.5f, 1.0f) *
+	    ldexpf(1.0f, -(int)(rng_next(s) % 8));
 
 	return kernel_f32_to_fp16((rng_next(s) & 1) ? -v : v);
 }
@@ -242,7 +244,7 @@ probe_fill(uint32_t type, uint8_t *row, size_t n, uint64_t *rng)
 			put16(row + b * ti->size + off[k], rand_scale(rng));
 }
 
-/* ---- the probe -------------------------------------------------------------- */
+/* ---- the probe --------------------------------------------------------- */
 
 static double
 now_us(void)
@@ -280,9 +282,10 @@ entry_kernel(struct cap_entry *e, const struct kernel *registry)
 	    (want == KERNEL_DOT && (e->order == KERNEL_ORDER_KERNEL_FEED ?
 	    k->matvec == NULL : k->dot == NULL)) ||
 	    (want == KERNEL_DEQUANT && k->dequant == NULL)) {
-		e->error = xasprintf("kernel %s is a %s kernel for %s (%s), not "
-		    "a %s kernel for %s (%s)", k->name, k->op == KERNEL_DOT ?
-		    "dot" : "dequantize", ggml_type_name(k->type, kb, sizeof kb),
+		e->error = xasprintf("kernel %s is a %s kernel for %s (%s), "
+		    "not a %s kernel for %s (%s)", k->name,
+		    k->op == KERNEL_DOT ? "dot" : "dequantize",
+		    ggml_type_name(k->type, kb, sizeof kb),
 		    kernel_order_name(k->order), want == KERNEL_DOT ? "dot" :
 		    "dequantize", ggml_type_name(e->encoding, tb, sizeof tb),
 		    kernel_order_name(e->order));
@@ -349,7 +352,8 @@ probe_entry(struct cap_entry *e, const struct kernel *registry)
 	if ((e->kernel = entry_kernel(e, registry)) == NULL)
 		return;
 	if (ref == NULL || bytes == 0) {
-		e->error = xstrdup("no reference dequantizer for this encoding");
+		e->error = xstrdup("no reference dequantizer for this "
+		    "encoding");
 		return;
 	}
 	row = xmalloc(bytes);

@@ -52,17 +52,18 @@ struct captable {
 /*
  * captable_load: NAME is a built-in table name (one in the data directory
  * counts), or a path to a YAML file (anything containing '/' or ending in
- * ".yaml"). Returns 0 with t filled, unprobed (free it with
+ * ".yaml"; at most 1 MiB). Returns 0 with t filled, unprobed (free it with
  * captable_free()), or -1 with nothing to free and err set:
  * GL_ERR_NOT_FOUND "unknown capability table" for a name there is no table
  * of, GL_ERR_IO or GL_ERR_LIMIT when the file cannot be read, GL_ERR_PARSE
- * naming file:line:col and what was expected.
+ * naming file:line:col and what was expected. err must not be NULL (its
+ * kind is read).
  */
 int captable_load(const char *name, struct captable *t, struct gl_error *err);
 /*
  * captable_parse: parse one table document (text of len bytes, named origin
- * in messages). Returns 0 with t filled, or -1 (GL_ERR_PARSE) with nothing
- * to free.
+ * in messages; both copied where kept) into t (zeroed first). Returns 0
+ * with t filled, or -1 (GL_ERR_PARSE) with nothing to free.
  */
 int captable_parse(const char *origin, const char *text, size_t len,
     struct captable *t, struct gl_error *err);
@@ -72,13 +73,18 @@ void captable_free(struct captable *t);
 /*
  * captable_probe: run each entry's kernel, looked up by name in registry
  * (kernels[] when NULL), on probe data and compare it with the reference
- * (the registry's as-stored dequantizer, then a dot product in double).
+ * (the as-stored dequantizer of kernels[], then a dot product in double).
+ * Each entry gets probed, its kernel (NULL when none fits), verified, and
+ * max_error and probe_us once run, or error (why it is not verified, a
+ * text t owns). Probing again resets verified and error, not the rest.
+ * An entry's kernel is borrowed from registry: it must outlive t's use.
  */
 void captable_probe(struct captable *t, const struct kernel *registry);
 
 /*
- * captable_feeds: the verified matmul entry for weights of type (f32
- * activations), or NULL when no verified kernel can feed them.
+ * captable_feeds: the first verified matmul entry of t for weights of
+ * type (f32 activations), borrowed from t; NULL when no verified kernel
+ * can feed them, or t is NULL.
  */
 const struct cap_entry *captable_feeds(const struct captable *t,
     uint32_t type);
@@ -87,7 +93,8 @@ const struct cap_entry *captable_feeds(const struct captable *t,
 const char *cap_op_name(enum cap_op op);
 const char *kernel_order_name(enum kernel_order o);
 
-/* captable_builtin_names: NULL-terminated, sorted (static storage). */
+/* captable_builtin_names: the built-in table names, NULL-terminated,
+ * sorted (builtin_names("kernels"): kept until builtin_names_cleanup()). */
 const char *const *captable_builtin_names(void);
 
 /*

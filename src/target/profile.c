@@ -12,7 +12,7 @@
 #include "target/profile.h"
 #include "data/yamlutil.h"
 
-/* ---- fields ----------------------------------------------------------------- */
+/* ---- fields ------------------------------------------------------------ */
 
 /* kv_cache and kv_quantized: an enum kv_type. */
 static int
@@ -57,7 +57,7 @@ static const struct ydoc_field profile_fields[] = {
 #undef P
 #undef POSITIVE
 
-/* ---- loading ---------------------------------------------------------------- */
+/* ---- loading ----------------------------------------------------------- */
 
 static void
 profile_defaults(struct profile *p)
