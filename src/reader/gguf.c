@@ -25,7 +25,8 @@
 /* Smallest possible records, for bounding declared counts. */
 #define MIN_KV_BYTES 13		/* u64 key length, u32 type, 1-byte value */
 #define MIN_KV_BYTES_V1 9
-#define MIN_TENSOR_BYTES 24	/* u64 name length, u32 n_dims, u32 type, u64 offset */
+/* a tensor info: u64 name length, u32 n_dims, u32 type, u64 offset */
+#define MIN_TENSOR_BYTES 24
 #define MIN_TENSOR_BYTES_V1 20
 /*
  * A declared count the remaining bytes cannot hold is a truncation (F003,
@@ -131,7 +132,7 @@ decode_scalar(const uint8_t *p, uint32_t t, bool be, struct gguf_scalar *out)
 	}
 }
 
-/* ---- open / close -------------------------------------------------------- */
+/* ---- open / close ------------------------------------------------------ */
 
 /*
  * "-" is standard input. A regular file there is mapped as it is; a pipe is
@@ -330,7 +331,7 @@ get_string(struct rd *r, struct gguf_str *out, const char *what)
 	return true;
 }
 
-/* ---- metadata ------------------------------------------------------------ */
+/* ---- metadata ---------------------------------------------------------- */
 
 static bool
 check_vtype(struct rd *r, uint64_t off, uint32_t t, const char *what)
@@ -591,7 +592,7 @@ parse_metadata(struct rd *r)
 	check_alignment(r);
 }
 
-/* ---- tensor infos -------------------------------------------------------- */
+/* ---- tensor infos ------------------------------------------------------ */
 
 static void
 check_tensor_type(struct rd *r, struct gguf_tensor *t)
@@ -785,7 +786,7 @@ parse_tensor_infos(struct rd *r)
 	check_duplicate_names(r);
 }
 
-/* ---- magic, version, counts ------------------------------------------------ */
+/* ---- magic, version, counts -------------------------------------------- */
 
 static const char lfs_prefix[] = "version https://git-lfs.github.com/spec/";
 
@@ -874,8 +875,9 @@ parse_preamble(struct rd *r)
 	}
 	f->version = (uint32_t)v;
 	if (v == 0 || v > 3) {
-		diag_add(r->dl, "F002", 4, SUBJECT_NONE, NULL, 0, "GGUF version "
-		    "%" PRIu64 " is not supported (llama.cpp reads 2 and 3)", v);
+		diag_add(r->dl, "F002", 4, SUBJECT_NONE, NULL, 0,
+		    "GGUF version %" PRIu64 " is not supported "
+		    "(llama.cpp reads 2 and 3)", v);
 		return false;
 	}
 	if (v == 1) {
@@ -911,7 +913,8 @@ parse_counts(struct rd *r)
 	if ((f->n_kv > remain(r) / min && f->n_kv > PLAUSIBLE_COUNT) ||
 	    (f->n_tensors > remain(r) / MIN_TENSOR_BYTES_V1 &&
 	    f->n_tensors > PLAUSIBLE_COUNT)) {
-		bool kv = f->n_kv > remain(r) / min && f->n_kv > PLAUSIBLE_COUNT;
+		bool kv = f->n_kv > remain(r) / min &&
+		    f->n_kv > PLAUSIBLE_COUNT;
 
 		diag_add(r->dl, "F006", kv ? kv_off : off,
 		    SUBJECT_NONE, NULL, 0, "header declares %" PRIu64 " %s, "
@@ -954,7 +957,7 @@ gguf_parse(struct gguf_file *f, struct diag_list *dl)
 	f->header_complete = true;
 }
 
-/* ---- accessors ------------------------------------------------------------- */
+/* ---- accessors --------------------------------------------------------- */
 
 const struct gguf_kv *
 gguf_find_kv(const struct gguf_file *f, const char *key)
