@@ -55,7 +55,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct lint_options lo = { 0 };
 	struct lint_result res;
 	size_t i;
-	long r;
+	long *added;
 
 	if (base.n == 0)
 		atexit(lint_cleanup);	/* the caches lint_buffer fills */
@@ -70,9 +70,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		lint_buffer("m.gguf", model, sizeof model, &lo, &res);
 		lint_result_free(&res);
 	}
-	for (i = 0; i < set.n; i++)	/* the built-in ones are base's */
-		if ((r = catalog_index(&cat, set.v[i].code)) >= 0)
-			catalog_rule_free(&cat.rules[r]);
+	/* The built-in entries are base's. Find every added one before
+	 * freeing any: catalog_index compares the codes of all entries. */
+	added = xcalloc(set.n + 1, sizeof *added);
+	for (i = 0; i < set.n; i++)
+		added[i] = catalog_index(&cat, set.v[i].code);
+	for (i = 0; i < set.n; i++)
+		if (added[i] >= 0)
+			catalog_rule_free(&cat.rules[added[i]]);
+	free(added);
 	declset_free(&set);
 	free(cat.rules);
 #else
