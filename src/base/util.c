@@ -56,6 +56,14 @@ xreallocarray(void *p, size_t n, size_t size)
 	return xrealloc(p, total);
 }
 
+void *
+xnonnull(void *p)
+{
+	if (p == NULL)
+		oom();
+	return p;
+}
+
 char *
 xstrdup(const char *s)
 {

@@ -38,6 +38,12 @@ void *xrealloc(void *p, size_t n);
 /* xreallocarray: xrealloc to n*size bytes; exits 2 when that overflows. */
 void *xreallocarray(void *p, size_t n, size_t size);
 /*
+ * xnonnull: p, when it is not NULL; otherwise what the allocators do when
+ * memory runs out (the message, exit 2). For what a library allocates
+ * itself (PCRE2's match data), so that its failure is as fatal as theirs.
+ */
+void *xnonnull(void *p);
+/*
  * xstrdup: a copy of the C string s. xstrndup: a copy of the n bytes at s
  * (all n read, NUL bytes too: s must hold n bytes) and a NUL after them.
  * xasprintf: the printf-formatted string ("" when vsnprintf fails). The
