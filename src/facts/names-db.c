@@ -132,9 +132,7 @@ names_db_load(struct names_db *db, struct gl_error *err)
 	while ((name = builtin_next("rules/arch", &pos)) != NULL)
 		if (db_add(db, name, err) < 0)
 			return -1;
-	db->md = pcre2_match_data_create(db_max_groups(db) + 1, NULL);
-	if (db->md == NULL)
-		return gl_error_set(err, "out of memory (PCRE2 match data)");
+	db->max_group = db_max_groups(db);
 	return 0;
 }
 
@@ -146,7 +144,6 @@ names_db_free(struct names_db *db)
 	for (i = 0; i < db->n; i++)
 		names_map_free(&db->maps[i]);
 	free(db->maps);
-	pcre2_match_data_free(db->md);
 	memset(db, 0, sizeof *db);
 }
 
