@@ -152,3 +152,68 @@ Test(threads, two_models_at_once)
 	}
 	catalog_free(&cat);
 }
+
+/* A lint that waits for the others before it starts. */
+struct first_lint {
+	const struct lint_options *o;
+	const char *path;
+	pthread_barrier_t *start;
+	char *got;
+};
+
+static void *
+lint_first(void *arg)
+{
+	struct first_lint *t = arg;
+
+	pthread_barrier_wait(t->start);
+	t->got = findings(t->o, t->path);
+	return NULL;
+}
+
+/*
+ * The first lints of the process, at once: what is set up on first use
+ * (strset's seed, --deep's choice of code for this CPU, the caches) is set
+ * up once, whichever thread comes first, and both lints see all of it.
+ * Without the D rules' statistics (deep_full false), --deep runs the code
+ * chosen second.
+ */
+Test(threads, first_lints_at_once)
+{
+	struct lint_options lo = { 0 };
+	struct first_lint t[2];
+	pthread_barrier_t start;
+	struct catalog cat;
+	struct gl_error err;
+	pthread_t tid[2];
+	char *path[2], *want;
+	size_t i;
+
+	cr_assert(catalog_load_builtin(&cat, &err) == 0, "%s", err.msg);
+	lo.cat = &cat;
+	lo.deep = true;
+	lo.threads = 1;
+	path[0] = model_file(12, set_extra_block);
+	path[1] = model_file(30, set_bad_shape);
+	cr_assert(pthread_barrier_init(&start, NULL, 2) == 0);
+	for (i = 0; i < 2; i++) {
+		t[i].o = &lo;
+		t[i].path = path[i];
+		t[i].start = &start;
+		t[i].got = NULL;
+		cr_assert(pthread_create(&tid[i], NULL, lint_first,
+		    &t[i]) == 0);
+	}
+	for (i = 0; i < 2; i++)
+		pthread_join(tid[i], NULL);
+	pthread_barrier_destroy(&start);
+	for (i = 0; i < 2; i++) {
+		want = findings(&lo, path[i]);
+		cr_expect_str_eq(t[i].got, want, "model %zu", i);
+		free(want);
+		free(t[i].got);
+		unlink(path[i]);
+		free(path[i]);
+	}
+	catalog_free(&cat);
+}
