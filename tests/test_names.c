@@ -400,6 +400,41 @@ Test(names, builtin_next_walks_one_folder_in_order)
 	cr_expect_eq(pos, builtin_n_files);
 }
 
+/*
+ * err may be NULL (error.h): a failed load of the process-wide copy is
+ * then a -1 alone, on the first call and on those after it.
+ */
+Test(names, shared_database_fails_without_an_error)
+{
+	char dir[] = "/tmp/gguflint-names-XXXXXX", *sub, *file;
+	const struct names_db *db = NULL;
+	FILE *fp;
+
+	cr_assert(mkdtemp(dir) != NULL);
+	sub = xasprintf("%s/rules", dir);
+	mkdir(sub, 0777);
+	free(sub);
+	sub = xasprintf("%s/rules/arch", dir);
+	mkdir(sub, 0777);
+	file = xasprintf("%s/gpt2.yaml", sub);
+	fp = fopen(file, "w");
+	fputs("architectures: [gpt2]\ntensors:\n  - { pattern: '[' }\n", fp);
+	fclose(fp);
+	setenv("GGUFLINT_DATADIR", dir, 1);
+	cr_expect_eq(names_db_get(&db, NULL), -1);
+	cr_expect_eq(names_db_get(&db, NULL), -1, "the failure is kept");
+	cr_expect_null(db);
+	unsetenv("GGUFLINT_DATADIR");
+	unlink(file);
+	rmdir(sub);
+	free(sub);
+	free(file);
+	sub = xasprintf("%s/rules", dir);
+	rmdir(sub);
+	free(sub);
+	rmdir(dir);
+}
+
 /* The process-wide copy: one per process, freed, and loaded again. */
 Test(names, shared_database_is_freed_and_reloaded)
 {

@@ -169,7 +169,7 @@ names_db_get(const struct names_db **out, struct gl_error *err)
 		}
 	}
 	state = shared_state;
-	if (state < 0)
+	if (state < 0 && err != NULL)
 		*err = shared_err;
 	pthread_mutex_unlock(&shared_lock);
 	if (state < 0)

@@ -125,7 +125,7 @@ void names_db_free(struct names_db *db);
  * only read: threads may use it at once, each matching with a matcher of
  * its own. Returns 0 and *out (owned by this module), or -1 with *err a
  * copy of the load's error (every call, once a load failed, until
- * names_db_cleanup()); err must not be NULL.
+ * names_db_cleanup()); err may be NULL (error.h).
  */
 int names_db_get(const struct names_db **out, struct gl_error *err);
 

@@ -118,6 +118,7 @@ captable_parse(const char *origin, const char *text, size_t len,
 int
 captable_load(const char *name, struct captable *t, struct gl_error *err)
 {
+	struct gl_error own;
 	struct datafile df;
 	size_t n = strlen(name);
 	char *data, *rel;
@@ -132,6 +133,8 @@ captable_load(const char *name, struct captable *t, struct gl_error *err)
 		free(data);
 		return rc;
 	}
+	if (err == NULL)
+		err = &own;	/* the kind of datafile_load's is read */
 	rel = xasprintf("kernels/%s.yaml", name);
 	rc = datafile_load(rel, &df, err);
 	free(rel);

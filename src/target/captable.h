@@ -56,8 +56,7 @@ struct captable {
  * captable_free()), or -1 with nothing to free and err set:
  * GL_ERR_NOT_FOUND "unknown capability table" for a name there is no table
  * of, GL_ERR_IO or GL_ERR_LIMIT when the file cannot be read, GL_ERR_PARSE
- * naming file:line:col and what was expected. err must not be NULL (its
- * kind is read).
+ * naming file:line:col and what was expected. err may be NULL (error.h).
  */
 int captable_load(const char *name, struct captable *t, struct gl_error *err);
 /*
