@@ -58,6 +58,7 @@ expect_error(const char *yaml, const char *where, const char *what)
 	    err.msg);
 	cr_assert(strstr(err.msg, what) != NULL, "want %s in: %s", what,
 	    err.msg);
+	cr_assert_eq(err.kind, GL_ERR_PARSE, "%s", err.msg);
 	catalog_free(&cat);
 }
 

@@ -35,9 +35,9 @@ db_check_unique(const struct names_db *db, const struct names_map *m,
 
 	for (j = 0; j < m->n_archs; j++)
 		if ((other = names_db_find(db, m->archs[j])) != NULL)
-			return gl_error_set(err, "%s: architecture '%s' is "
-			    "already mapped by %s", m->origin, m->archs[j],
-			    other->origin);
+			return gl_error_setk(err, GL_ERR_PARSE, "%s: "
+			    "architecture '%s' is already mapped by %s",
+			    m->origin, m->archs[j], other->origin);
 	return 0;
 }
 
@@ -71,13 +71,15 @@ db_check_known(const struct names_map *m, struct gl_error *err)
 
 	for (j = 0; j < m->n_archs; j++) {
 		if ((a = arch_find(m->archs[j])) == NULL)
-			return gl_error_set(err, "%s: architecture '%s' is not "
-			    "one gguflint knows (add it to the table in "
-			    "src/facts/arch.c)", m->origin, m->archs[j]);
+			return gl_error_setk(err, GL_ERR_PARSE, "%s: "
+			    "architecture '%s' is not one gguflint knows (add "
+			    "it to the table in src/facts/arch.c)", m->origin,
+			    m->archs[j]);
 		if (!a->mapped)
-			return gl_error_set(err, "%s: architecture '%s' has no "
-			    "name map in the table of src/facts/arch.c (mark "
-			    "it mapped there)", m->origin, m->archs[j]);
+			return gl_error_setk(err, GL_ERR_PARSE, "%s: "
+			    "architecture '%s' has no name map in the table of "
+			    "src/facts/arch.c (mark it mapped there)",
+			    m->origin, m->archs[j]);
 	}
 	return 0;
 }

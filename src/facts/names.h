@@ -102,8 +102,8 @@ void names_map_free(struct names_map *m);
  * (Makefile.am's arch_files, in its order; each may be overridden from the
  * data directory) into db (zeroed first). An architecture named by two
  * maps is an error. Returns 0, or -1 with err set: datafile_load's error,
- * a map's (GL_ERR_PARSE), or, of no particular kind, a second map of one
- * architecture. Release db with names_db_free() in both cases.
+ * or a map's (GL_ERR_PARSE), a second map of one architecture too. Release
+ * db with names_db_free() in both cases.
  */
 int names_db_load(struct names_db *db, struct gl_error *err);
 
@@ -111,8 +111,11 @@ int names_db_load(struct names_db *db, struct gl_error *err);
  * names_db_check_archs: whether db agrees with arch.h's table, the one list
  * of architectures: each name a map gives is in it and marked mapped, and
  * each entry marked mapped is named by a map. Returns 0, or -1 with err
- * naming the first drift. The tests run it on the built-in maps; a load
- * does not (a map in the data directory may name what it likes).
+ * naming the first drift: a map naming what the table does not map
+ * (GL_ERR_PARSE, at the map), or a mapped entry no map names (of no
+ * particular kind: no file says anything wrong). The tests run it on the
+ * built-in maps; a load does not (a map in the data directory may name
+ * what it likes).
  */
 int names_db_check_archs(const struct names_db *db, struct gl_error *err);
 
