@@ -112,6 +112,46 @@ Test(yamlutil, prebuilt_documents_equal_the_parse)
 	cr_assert(nodes > 3000, "%zu nodes in all", nodes);
 }
 
+/* ydoc_parse of text: "" when it is one document, else the error. */
+static const char *
+parse_error(const char *text)
+{
+	static struct gl_error err;
+	struct ydoc d;
+
+	err.msg[0] = '\0';
+	if (ydoc_parse(&d, "t.yaml", text, strlen(text), &err) == 0) {
+		ydoc_free(&d);
+		return "";
+	}
+	cr_expect_eq(err.kind, GL_ERR_PARSE, "%s", err.msg);
+	return err.msg;
+}
+
+/*
+ * A file is exactly one document: comments or a "..." may follow it; a
+ * second document, even an empty one, or text libyaml cannot parse may
+ * not, and the error says where and what libyaml expected.
+ */
+Test(yamlutil, text_after_the_document)
+{
+	cr_expect_str_eq(parse_error("a: 1\n"), "");
+	cr_expect_str_eq(parse_error("a: 1\n# the end\n"), "");
+	cr_expect_str_eq(parse_error("a: 1\n...\n# the end\n"), "");
+	cr_expect_str_eq(parse_error("a: 1\n---\n[ : : {"), "t.yaml:3:3: "
+	    "invalid YAML after the first document: did not find expected "
+	    "node content");
+	cr_expect_str_eq(parse_error("a: 1\n...\nb: [\n"), "t.yaml:3:1: "
+	    "invalid YAML after the first document: did not find expected "
+	    "<document start>");
+	cr_expect_str_eq(parse_error("a: 1\n--- b\n"), "t.yaml:2:5: "
+	    "expected one YAML document, found another");
+	cr_expect_str_eq(parse_error("a: 1\n---\n"), "t.yaml:3:1: "
+	    "expected one YAML document, found another");
+	cr_expect_str_eq(parse_error("a: [1\n"), "t.yaml:2:1: invalid YAML: "
+	    "did not find expected ',' or ']'");
+}
+
 /* Text that differs from a built-in file in one byte, or is a prefix of
  * one, is parsed: what it says is what loads. */
 Test(yamlutil, other_text_is_parsed)

@@ -107,39 +107,58 @@ ydoc_load(struct ydoc *d, const char *origin, const char *text, size_t len,
 	return 0;
 }
 
+/* libyaml's error at the parser's problem mark; after is "" or " after
+ * the first document". */
+static int
+parser_error(yaml_parser_t *parser, const char *origin, const char *after,
+    struct gl_error *err)
+{
+	yaml_mark_t m = parser->problem_mark;
+
+	return gl_error_setk(err, GL_ERR_PARSE, "%s:%zu:%zu: invalid YAML%s: "
+	    "%s", origin, m.line + 1, m.column + 1, after,
+	    parser->problem ? parser->problem : "parse error");
+}
+
+/*
+ * One document per file: after the first, the parser must find the end of
+ * the stream (comments and a "..." are fine). A second document, even an
+ * empty one, is a mistake, and so is text libyaml cannot parse.
+ */
+static int
+parse_end(yaml_parser_t *parser, const char *origin, struct gl_error *err)
+{
+	yaml_document_t extra;
+	yaml_node_t *root;
+	int rc = 0;
+
+	if (!yaml_parser_load(parser, &extra))
+		return parser_error(parser, origin, " after the first document",
+		    err);
+	if ((root = yaml_document_get_root_node(&extra)) != NULL)
+		rc = gl_error_setk(err, GL_ERR_PARSE, "%s:%zu:%zu: expected "
+		    "one YAML document, found another", origin,
+		    root->start_mark.line + 1, root->start_mark.column + 1);
+	yaml_document_delete(&extra);
+	return rc;
+}
+
 int
 ydoc_parse(struct ydoc *d, const char *origin, const char *text, size_t len,
     struct gl_error *err)
 {
 	yaml_parser_t parser;
-	int rc = 0;
+	int rc;
 
 	memset(d, 0, sizeof *d);
 	d->origin = origin;
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&parser, &d->doc)) {
-		yaml_mark_t m = parser.problem_mark;
-
-		rc = gl_error_setk(err, GL_ERR_PARSE, "%s:%zu:%zu: invalid "
-		    "YAML: %s", origin, m.line + 1, m.column + 1,
-		    parser.problem ? parser.problem : "parse error");
+		rc = parser_error(&parser, origin, "", err);
 	} else {
-		yaml_document_t extra;
-
 		d->loaded = true;
-		/* One document per file: a second one is a mistake. */
-		if (yaml_parser_load(&parser, &extra)) {
-			yaml_node_t *root = yaml_document_get_root_node(&extra);
-
-			if (root != NULL)
-				rc = gl_error_setk(err, GL_ERR_PARSE,
-				    "%s:%zu:%zu: expected one YAML document, "
-				    "found another",
-				    origin, root->start_mark.line + 1,
-				    root->start_mark.column + 1);
-			yaml_document_delete(&extra);
-		}
+		rc = parse_end(&parser, origin, err);
 	}
 	yaml_parser_delete(&parser);
 	if (rc < 0)

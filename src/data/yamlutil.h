@@ -33,9 +33,13 @@ struct ydoc {
 int ydoc_load(struct ydoc *d, const char *origin, const char *text,
     size_t len, struct gl_error *err);
 /*
- * ydoc_parse: the same, always with libyaml. A second document with
- * content in text is an error; text after the first document that
- * libyaml cannot parse is not noticed.
+ * ydoc_parse: the same, always with libyaml. The text must be exactly one
+ * document: anything after it but comments and a "..." is an error at its
+ * FILE:LINE:COL (GL_ERR_PARSE), a second document (even an empty one)
+ * "expected one YAML document, found another", text libyaml cannot parse
+ * "invalid YAML after the first document: " and what libyaml expected.
+ * (A built-in file, which ydoc_load does not parse, was checked the same
+ * way by build-aux/yaml2c when it was compiled in.)
  */
 int ydoc_parse(struct ydoc *d, const char *origin, const char *text,
     size_t len, struct gl_error *err);
