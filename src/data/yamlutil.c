@@ -418,11 +418,31 @@ field_set(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
 	}
 }
 
+/*
+ * Whether key is the key of a pair of mapping n before end (all pairs when
+ * end is NULL). ydoc_fields asks it of pairs whose keys it has accepted, no
+ * two the same: it compares at most one key per field.
+ */
+static bool
+key_given(struct ydoc *d, const yaml_node_t *n, const yaml_node_pair_t *end,
+    const char *key)
+{
+	const yaml_node_pair_t *q;
+	const char *s;
+
+	if (end == NULL)
+		end = n->data.mapping.pairs.top;
+	for (q = n->data.mapping.pairs.start; q < end; q++)
+		if ((s = ydoc_scalar(ydoc_node(d, q->key))) != NULL &&
+		    strcmp(s, key) == 0)
+			return true;
+	return false;
+}
+
 int
 ydoc_fields(struct ydoc *d, yaml_node_t *n, const struct ydoc_field *f,
     size_t nf, void *obj, struct gl_error *err)
 {
-	unsigned char seen[64] = { 0 };
 	yaml_node_pair_t *p;
 	size_t i;
 
@@ -448,13 +468,13 @@ ydoc_fields(struct ydoc *d, yaml_node_t *n, const struct ydoc_field *f,
 			strbuf_free(&sb);
 			return -1;
 		}
-		if (i < sizeof seen && seen[i]++)
+		if (key_given(d, n, p, key))
 			return ydoc_error(d, k, err, "duplicate key '%s'", key);
 		if (field_set(d, &f[i], ydoc_node(d, p->value), obj, err) < 0)
 			return -1;
 	}
 	for (i = 0; i < nf; i++)
-		if (f[i].required && !(i < sizeof seen && seen[i]))
+		if (f[i].required && !key_given(d, n, NULL, f[i].key))
 			return ydoc_error(d, n, err, "missing required key "
 			    "'%s'", f[i].key);
 	return 0;

@@ -180,8 +180,9 @@ struct ydoc_field {
  * key (at the key), a value its field rejects (at the value), a required
  * key missing (at the mapping). On failure the fields before the problem
  * are stored; what YDOC_STRDUP stored is the caller's to free either way,
- * and what YDOC_STRING stored is borrowed from d. Only the first 64 fields
- * of f are checked for duplicates and for being required.
+ * and what YDOC_STRING stored is borrowed from d. A table may have any
+ * number of fields: every one is checked for duplicates and for being
+ * required.
  */
 int ydoc_fields(struct ydoc *d, yaml_node_t *n, const struct ydoc_field *f,
     size_t nf, void *obj, struct gl_error *err);
