@@ -412,10 +412,14 @@ captable_probe(struct captable *t, const struct kernel *registry)
 	if (registry == NULL)
 		registry = kernels;
 	for (i = 0; i < t->n; i++) {
-		free(t->entries[i].error);
-		t->entries[i].error = NULL;
-		t->entries[i].verified = false;
-		probe_entry(&t->entries[i], registry);
+		struct cap_entry *e = &t->entries[i];
+
+		free(e->error);		/* nothing of a probe before stays */
+		e->error = NULL;
+		e->verified = false;
+		e->max_error = 0;
+		e->probe_us = 0;
+		probe_entry(e, registry);
 	}
 	t->probe_us = now_us() - t0;
 }
