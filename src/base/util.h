@@ -29,13 +29,11 @@
  * return is the caller's, to free(3).
  *
  * xmalloc: n uninitialised bytes (n 0 allocates 1). xcalloc: n * size
- * zeroed bytes. xrealloc: p (NULL: a new block) resized to n bytes
- * (0 as 1); p is then no longer valid.
+ * zeroed bytes. xreallocarray: p (NULL: a new block) resized to n * size
+ * bytes (0 as 1), p then no longer valid; exits 2 when n * size overflows.
  */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t n);
-/* xreallocarray: xrealloc to n*size bytes; exits 2 when that overflows. */
 void *xreallocarray(void *p, size_t n, size_t size);
 /*
  * xnonnull: p, when it is not NULL; otherwise what the allocators do when

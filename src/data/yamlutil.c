@@ -255,7 +255,8 @@ ydoc_bool(struct ydoc *d, yaml_node_t *n, bool *out, struct gl_error *err)
 	return ydoc_error(d, n, err, "expected true or false");
 }
 
-int
+/* A decimal integer that fits 64 bits, no sign (as the typed scalars). */
+static int
 ydoc_uint(struct ydoc *d, yaml_node_t *n, uint64_t *out, struct gl_error *err)
 {
 	const char *s = ydoc_scalar(n);
@@ -272,7 +273,8 @@ ydoc_uint(struct ydoc *d, yaml_node_t *n, uint64_t *out, struct gl_error *err)
 	return 0;
 }
 
-int
+/* A finite number as strtod reads it (as the typed scalars). */
+static int
 ydoc_number(struct ydoc *d, yaml_node_t *n, double *out, struct gl_error *err)
 {
 	const char *s = ydoc_scalar(n);
@@ -356,7 +358,7 @@ field_number(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
 {
 	const char *s = ydoc_scalar(n);
 	uint64_t v = 0;
-	double x;
+	double x = 0;
 
 	switch (f->kind) {
 	case YDOC_UINT:

@@ -102,18 +102,13 @@ const char *ydoc_scalar(const yaml_node_t *n);
  *  - ydoc_strdup: *dst (freed first, on success only) becomes a copy of a
  *    non-empty string; the caller frees it.
  *  - ydoc_bool: true/yes/on or false/no/off.
- *  - ydoc_uint: a decimal integer that fits 64 bits, no sign.
- *  - ydoc_number: a finite number as strtod reads it.
+ * (Integers and numbers are read by ydoc_fields' kinds.)
  */
 int ydoc_string(struct ydoc *d, yaml_node_t *n, const char **out,
     struct gl_error *err);
 int ydoc_strdup(struct ydoc *d, yaml_node_t *n, char **dst,
     struct gl_error *err);
 int ydoc_bool(struct ydoc *d, yaml_node_t *n, bool *out,
-    struct gl_error *err);
-int ydoc_uint(struct ydoc *d, yaml_node_t *n, uint64_t *out,
-    struct gl_error *err);
-int ydoc_number(struct ydoc *d, yaml_node_t *n, double *out,
     struct gl_error *err);
 
 /*

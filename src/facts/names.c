@@ -43,7 +43,11 @@ names_key_int(const struct gguf_file *f, const char *key, int64_t *out)
 	}
 }
 
-bool
+/*
+ * The string value of key in *out (borrowed from f's mapping: valid while
+ * f is open), or false, *out untouched, when absent or not a string.
+ */
+static bool
 names_key_str(const struct gguf_file *f, const char *key,
     struct gguf_str *out)
 {

@@ -249,12 +249,4 @@ struct names_val names_eval(const struct names_expr *e,
  */
 bool names_key_int(const struct gguf_file *f, const char *key, int64_t *out);
 
-/*
- * names_key_str: the string value of key in *out (borrowed from f's
- * mapping: valid while f is open), or false, *out untouched, when absent
- * or not a string.
- */
-bool names_key_str(const struct gguf_file *f, const char *key,
-    struct gguf_str *out);
-
 #endif
