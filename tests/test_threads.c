@@ -27,9 +27,9 @@ TestSuite(threads, .fini = lint_cleanup);
 struct lint_thread {
 	const struct lint_options *o;
 	const char *path;
-	const char *want;	/* its findings, linted alone */
-	size_t rounds, bad;	/* lints run, and how many differed */
-	char *first_bad;	/* the findings of the first that did */
+	const char *want;   /* its findings, linted alone */
+	size_t rounds, bad; /* lints run, and how many differed */
+	char *first_bad;    /* the findings of the first that did */
 };
 
 /* The findings of a lint of path, one line each (or its error). */
@@ -94,13 +94,13 @@ model_file(uint32_t n_layer, void (*setup)(struct tiny *))
 static void
 set_extra_block(struct tiny *t)
 {
-	t->extra_block = true;		/* N004 names a block number */
+	t->extra_block = true; /* N004 names a block number */
 }
 
 static void
 set_bad_shape(struct tiny *t)
 {
-	t->bad_shape = "blk.7.attn_k.weight";	/* N003 */
+	t->bad_shape = "blk.7.attn_k.weight"; /* N003 */
 }
 
 /*
@@ -134,17 +134,18 @@ Test(threads, two_models_at_once)
 	}
 	cr_assert(strstr(want[0], "N004") != NULL, "%s", want[0]);
 	cr_assert(strstr(want[1], "N003") != NULL, "%s", want[1]);
-	lint_cleanup();		/* so that the threads fill the caches */
+	lint_cleanup(); /* so that the threads fill the caches */
 	for (i = 0; i < 2; i++)
-		cr_assert(pthread_create(&tid[i], NULL, lint_rounds,
-		    &t[i]) == 0);
+		cr_assert(
+		    pthread_create(&tid[i], NULL, lint_rounds, &t[i]) == 0);
 	for (i = 0; i < 2; i++)
 		pthread_join(tid[i], NULL);
 	for (i = 0; i < 2; i++) {
 		cr_expect_eq(t[i].rounds, ROUNDS);
-		cr_expect_eq(t[i].bad, 0, "%zu of %d lints of model %zu "
-		    "differ; the first:\n%s\nalone:\n%s", t[i].bad, ROUNDS,
-		    i, t[i].first_bad, want[i]);
+		cr_expect_eq(t[i].bad, 0,
+		    "%zu of %d lints of model %zu "
+		    "differ; the first:\n%s\nalone:\n%s",
+		    t[i].bad, ROUNDS, i, t[i].first_bad, want[i]);
 		free(t[i].first_bad);
 		free(want[i]);
 		unlink(path[i]);
@@ -201,8 +202,8 @@ Test(threads, first_lints_at_once)
 		t[i].path = path[i];
 		t[i].start = &start;
 		t[i].got = NULL;
-		cr_assert(pthread_create(&tid[i], NULL, lint_first,
-		    &t[i]) == 0);
+		cr_assert(
+		    pthread_create(&tid[i], NULL, lint_first, &t[i]) == 0);
 	}
 	for (i = 0; i < 2; i++)
 		pthread_join(tid[i], NULL);
