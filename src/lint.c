@@ -22,6 +22,7 @@ struct pipeline_job {
 	const struct lint_options *o;
 	struct lint_result *res;
 	struct model_facts facts;	/* for the checks; freed after them */
+	struct names_matcher *matcher;	/* this lint's, for the name maps */
 };
 
 /*
@@ -49,19 +50,20 @@ read_geometry(const struct lint_options *o, struct lint_result *res)
  * is a shard, and for a model each tensor's entry in the map.
  */
 static void
-read_names(const struct names_db *db, const struct gguf_file *f,
-    struct model_facts *mf)
+read_names(const struct names_db *db, struct names_matcher *mm,
+    const struct gguf_file *f, struct model_facts *mf)
 {
 	size_t i;
 
-	mf->kind = names_classify(db, f, &mf->map, mf->arch, sizeof mf->arch);
+	mf->kind = names_classify(db, mm, f, &mf->map, mf->arch,
+	    sizeof mf->arch);
 	names_split(f, &mf->split_no, &mf->split_count);
 	if (mf->kind != NAMES_MODEL)
 		return;		/* so it has tensors */
 	mf->entry = xcalloc(f->tensors_n, sizeof *mf->entry);
 	mf->layer = xcalloc(f->tensors_n, sizeof *mf->layer);
 	for (i = 0; i < f->tensors_n; i++) {
-		mf->entry[i] = names_match(db, mf->map, f->tensors[i].name,
+		mf->entry[i] = names_match(mf->map, mm, f->tensors[i].name,
 		    &mf->layer[i]);
 		if (mf->entry[i] < 0)
 			mf->layer[i] = -1;
@@ -121,8 +123,10 @@ read_model(void *arg)
 	planned = complete && o->profile != NULL;
 	if (complete) {
 		read_geometry(o, res);
-		if (names != NULL)
-			read_names(names, &res->file, &j->facts);
+		if (names != NULL) {
+			j->matcher = names_matcher_new(names);
+			read_names(names, j->matcher, &res->file, &j->facts);
+		}
 	}
 	if (planned)
 		make_plan(o, res);
@@ -175,6 +179,7 @@ lint_pipeline(const struct lint_options *o, struct lint_result *res)
 		res->plan.valid = false;
 	}
 	facts_free(&j.facts);
+	names_matcher_free(j.matcher);
 	apply_policy(o, res);
 }
 

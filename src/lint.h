@@ -52,8 +52,10 @@ struct lint_result {
  * during the call. Returns 0 (findings, if any, are in res->diags), or -1
  * with err set when the file cannot be read at all (gguf_open's error) or
  * the name maps do not load (names_db_get's). Release res with
- * lint_result_free() in both cases. Two threads must not lint at once:
- * they would share the name maps' one match data (names_match).
+ * lint_result_free() in both cases. Several threads may lint at once
+ * (lint_file or lint_buffer), each into its own res, with the same o: a
+ * lint only reads o and what it points to, fills the process-wide caches
+ * under their locks and matches names with a matcher of its own.
  */
 int lint_file(const char *path, const struct lint_options *o,
     struct lint_result *res, struct gl_error *err);

@@ -58,6 +58,7 @@ expect_error(const char *yaml, const char *where, const char *what)
 	    err.msg);
 	cr_assert(strstr(err.msg, what) != NULL, "want %s in: %s", what,
 	    err.msg);
+	cr_assert_eq(err.kind, GL_ERR_PARSE, "%s", err.msg);
 	catalog_free(&cat);
 }
 
@@ -284,4 +285,63 @@ Test(catalog, declarative_rules_are_an_entry_and_a_matcher)
 	declset_free(&set);
 	cr_expect_eq(set.n, 0);
 	catalog_free(&cat);
+}
+
+/*
+ * An allocator for PCRE2 that fails once told to. A pattern compiled with
+ * it passes it on to the match data made from the pattern, which is what
+ * declset_check makes for each rule.
+ */
+static bool fail_pcre2_alloc;
+
+static void *
+failing_malloc(PCRE2_SIZE n, void *data)
+{
+	(void)data;
+	return fail_pcre2_alloc ? NULL : malloc(n);
+}
+
+static void
+failing_free(void *p, void *data)
+{
+	(void)data;
+	free(p);
+}
+
+/*
+ * Out of memory for a rule's match data is fatal (exit 2, as for xmalloc),
+ * not a rule that silently matches nothing.
+ */
+Test(catalog, declarative_rule_out_of_memory_exits, .exit_code = 2)
+{
+	static const char rules[] =
+	    "- code: X001\n  slug: no-odd-keys\n  severity: error\n"
+	    "  summary: no odd keys\n  fix: remove them\n  match: key\n"
+	    "  forbid: '^odd\\.'\n";
+	pcre2_general_context *gc;
+	pcre2_compile_context *cc;
+	struct declset set = { 0 };
+	struct catalog cat;
+	struct gl_error err;
+	PCRE2_SIZE off;
+	struct ggufw w;
+	int code;
+
+	cr_assert(catalog_load_builtin(&cat, &err) == 0, "%s", err.msg);
+	cr_assert(declrule_parse(&cat, &set, "r.yaml", rules, strlen(rules),
+	    &err) == 0, "%s", err.msg);
+	cr_assert_not_null(gc = pcre2_general_context_create(failing_malloc,
+	    failing_free, NULL));
+	cr_assert_not_null(cc = pcre2_compile_context_create(gc));
+	pcre2_code_free(set.v[0].forbid);
+	set.v[0].forbid = pcre2_compile((PCRE2_SPTR)"^odd\\.",
+	    PCRE2_ZERO_TERMINATED, 0, &code, &off, cc);
+	cr_assert_not_null(set.v[0].forbid);
+	ggufw_init(&w, false);
+	ggufw_header(&w, "GGUF", 3, 0, 1);
+	ggufw_kv_str(&w, "odd.key", "x");
+	cr_assert_eq(lint_count(&cat, &set, &w.out, "X001"), 1);
+	fail_pcre2_alloc = true;
+	lint_count(&cat, &set, &w.out, "X001");
+	cr_assert_fail("the lint went on without the rule's match data");
 }

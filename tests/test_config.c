@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "data/builtin.h"
 #include "ggufw.h"
 #include "testutil.h"
 
@@ -279,6 +280,64 @@ Test(config, errors_name_file_line_col)
 	    "already declared");
 	expect_config_error("rules: [missing.yaml]\n", NULL, "missing.yaml",
 	    "No such file");
+}
+
+/* A garbled second document after a good first one, at line 3 col 3. */
+#define GARBLED "---\n[ : : {\n"
+
+/*
+ * A configuration, rule or profile file is exactly one YAML document: a
+ * second one, or text libyaml cannot parse after the first, is an error at
+ * FILE:LINE:COL saying what was expected (exit 2), not ignored.
+ */
+Test(config, exactly_one_document_per_file)
+{
+	struct datafile df;
+	struct gl_error err;
+	struct project p;
+	struct test_run r;
+	char *cfg, *prof, *want;
+	size_t i, lines = 0;
+
+	expect_config_error("select: [F017]\n" GARBLED, NULL,
+	    ".gguflint.yaml:3:3: invalid YAML after the first document",
+	    "did not find expected node content");
+	expect_config_error("select: [F017]\n--- [F028]\n", NULL,
+	    ".gguflint.yaml:2:5", "expected one YAML document");
+	expect_config_error("rules: [r.yaml]\n", "- code: X001\n  slug: x\n"
+	    "  severity: error\n  summary: s\n  fix: f\n  match: key\n"
+	    "  forbid: x\n" GARBLED, "r.yaml:9:3: invalid YAML after the "
+	    "first document", "did not find expected node content");
+
+	project_init(&p, NULL);
+	cfg = xasprintf("%s/c.yaml", p.dir);
+	write_text(cfg, "select: [F028]\n" GARBLED);
+	run_in(&r, p.dir, "--config", cfg, "m.gguf", NULL, NULL, NULL);
+	cr_assert_eq(r.status, 2, "%s", r.out);
+	want = xasprintf("%s:3:3: invalid YAML after the first document",
+	    cfg);
+	cr_assert(strstr(r.err, want) != NULL, "%s", r.err);
+	test_run_free(&r);
+	free(want);
+
+	cr_assert(datafile_load("profiles/desktop.yaml", &df, &err) == 0);
+	for (i = 0; i < df.len; i++)
+		lines += df.data[i] == '\n';
+	prof = xasprintf("%s/p.yaml", p.dir);
+	want = xasprintf("%.*s" GARBLED, (int)df.len, df.data);
+	write_text(prof, want);
+	free(want);
+	datafile_free(&df);
+	run_in(&r, p.dir, "--profile", prof, "m.gguf", NULL, NULL, NULL);
+	cr_assert_eq(r.status, 2, "%s", r.out);
+	want = xasprintf("%s:%zu:3: invalid YAML after the first document: "
+	    "did not find expected node content", prof, lines + 2);
+	cr_assert(strstr(r.err, want) != NULL, "want %s in: %s", want, r.err);
+	test_run_free(&r);
+	free(want);
+	free(prof);
+	free(cfg);
+	project_free(&p);
 }
 
 Test(config, explicit_config_file)

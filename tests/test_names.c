@@ -185,6 +185,7 @@ Test(names, duplicate_architecture_is_an_error)
 	cr_assert(strstr(err.msg, "architecture 'llama' is already mapped "
 	    "by <builtin>/rules/arch/llama.yaml") != NULL, "%s", err.msg);
 	cr_assert(strstr(err.msg, file) == err.msg, "%s", err.msg);
+	cr_expect_eq(err.kind, GL_ERR_PARSE);
 	unlink(file);
 	rmdir(sub);
 	free(sub);
@@ -312,9 +313,9 @@ Test(names, architecture_table_and_maps_agree)
 
 /*
  * names_db_load and names_db_check_archs with the map file NAME replaced by
- * text: the error of the check ("" when it passes).
+ * text: the error of the check (its message "" when it passes).
  */
-static const char *
+static const struct gl_error *
 load_with_map(const char *name, const char *text)
 {
 	static struct gl_error err;
@@ -347,7 +348,7 @@ load_with_map(const char *name, const char *text)
 	rmdir(sub);
 	free(sub);
 	rmdir(dir);
-	return err.msg;
+	return &err;
 }
 
 /*
@@ -356,25 +357,27 @@ load_with_map(const char *name, const char *text)
  */
 Test(names, map_and_table_drift_is_an_error)
 {
-	const char *msg;
+	const struct gl_error *e;
 
-	msg = load_with_map("gpt2.yaml", "architectures: [gpt2, gpt9]\n"
+	e = load_with_map("gpt2.yaml", "architectures: [gpt2, gpt9]\n"
 	    "tensors: []\n");
-	cr_expect(strstr(msg, "gpt2.yaml: architecture 'gpt9' is not one "
+	cr_expect(strstr(e->msg, "gpt2.yaml: architecture 'gpt9' is not one "
 	    "gguflint knows (add it to the table in src/facts/arch.c)") !=
-	    NULL, "%s", msg);
-	msg = load_with_map("gpt2.yaml", "architectures: [gpt2, phi2]\n"
+	    NULL, "%s", e->msg);
+	cr_expect_eq(e->kind, GL_ERR_PARSE);
+	e = load_with_map("gpt2.yaml", "architectures: [gpt2, phi2]\n"
 	    "tensors: []\n");
-	cr_expect(strstr(msg, "gpt2.yaml: architecture 'phi2' has no name "
-	    "map in the table of src/facts/arch.c") != NULL, "%s", msg);
-	msg = load_with_map("llama.yaml", "architectures: [llama, mistral]\n"
+	cr_expect(strstr(e->msg, "gpt2.yaml: architecture 'phi2' has no name "
+	    "map in the table of src/facts/arch.c") != NULL, "%s", e->msg);
+	cr_expect_eq(e->kind, GL_ERR_PARSE);
+	e = load_with_map("llama.yaml", "architectures: [llama, mistral]\n"
 	    "tensors: []\n");
-	cr_expect_str_eq(msg, "architecture 'llama-embed' has a name map by "
-	    "the table of src/facts/arch.c, and no map of rules/arch/ names "
-	    "it");
-	msg = load_with_map("gpt2.yaml", "architectures: [gpt2]\n"
+	cr_expect_str_eq(e->msg, "architecture 'llama-embed' has a name map "
+	    "by the table of src/facts/arch.c, and no map of rules/arch/ "
+	    "names it");
+	e = load_with_map("gpt2.yaml", "architectures: [gpt2]\n"
 	    "tensors: []\n");
-	cr_expect_str_eq(msg, "");
+	cr_expect_str_eq(e->msg, "");
 }
 
 /* The built-in map files, in the order of Makefile.am's arch_files. */
@@ -398,6 +401,41 @@ Test(names, builtin_next_walks_one_folder_in_order)
 	while ((name = builtin_next("rules", &pos)) != NULL)
 		cr_expect(strchr(name + 6, '/') == NULL, "%s", name);
 	cr_expect_eq(pos, builtin_n_files);
+}
+
+/*
+ * err may be NULL (error.h): a failed load of the process-wide copy is
+ * then a -1 alone, on the first call and on those after it.
+ */
+Test(names, shared_database_fails_without_an_error)
+{
+	char dir[] = "/tmp/gguflint-names-XXXXXX", *sub, *file;
+	const struct names_db *db = NULL;
+	FILE *fp;
+
+	cr_assert(mkdtemp(dir) != NULL);
+	sub = xasprintf("%s/rules", dir);
+	mkdir(sub, 0777);
+	free(sub);
+	sub = xasprintf("%s/rules/arch", dir);
+	mkdir(sub, 0777);
+	file = xasprintf("%s/gpt2.yaml", sub);
+	fp = fopen(file, "w");
+	fputs("architectures: [gpt2]\ntensors:\n  - { pattern: '[' }\n", fp);
+	fclose(fp);
+	setenv("GGUFLINT_DATADIR", dir, 1);
+	cr_expect_eq(names_db_get(&db, NULL), -1);
+	cr_expect_eq(names_db_get(&db, NULL), -1, "the failure is kept");
+	cr_expect_null(db);
+	unsetenv("GGUFLINT_DATADIR");
+	unlink(file);
+	rmdir(sub);
+	free(sub);
+	free(file);
+	sub = xasprintf("%s/rules", dir);
+	rmdir(sub);
+	free(sub);
+	rmdir(dir);
 }
 
 /* The process-wide copy: one per process, freed, and loaded again. */

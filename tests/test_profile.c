@@ -596,6 +596,22 @@ Test(profile, load_failures_carry_their_kind, .init = no_datadir)
 	free(sub);
 }
 
+/*
+ * err may be NULL (error.h): the loads read the kind of datafile_load's
+ * error, and fail the same without one from the caller.
+ */
+Test(profile, load_failures_without_an_error, .init = no_datadir)
+{
+	struct captable t;
+	struct profile p;
+
+	cr_expect_eq(profile_load("toaster", &p, NULL), -1);
+	cr_expect_eq(captable_load("toaster", &t, NULL), -1);
+	cr_expect_eq(profile_load("no/such/file.yaml", &p, NULL), -1);
+	cr_assert_eq(profile_load(PROFILE_DEFAULT, &p, NULL), 0);
+	profile_free(&p);
+}
+
 Test(profile, data_directory_overrides_the_builtin_copy)
 {
 	char dir[] = "/tmp/gguflint-data-XXXXXX";

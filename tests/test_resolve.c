@@ -314,6 +314,38 @@ Test(resolve, probe_catches_a_wrong_kernel)
 	captable_free(&t);
 }
 
+/*
+ * A second probe keeps nothing of the first: an entry whose kernel the
+ * second registry lacks has no error figure or time left from the first.
+ */
+Test(resolve, probe_again_starts_afresh)
+{
+	const struct kernel reg[] = {
+		{ "q4_0.dot.broken", KERNEL_DOT, 2, KERNEL_ORDER_AS_STORED,
+		    NULL, broken_q4_0_dot, NULL },
+		{ NULL, KERNEL_DOT, 0, KERNEL_ORDER_AS_STORED, NULL, NULL,
+		    NULL }
+	};
+	const char *yaml = "name: t\ndescription: d\nentries:\n"
+	    "  - { op: matmul, encoding: q4_0, kernel: q4_0.dot.broken }\n";
+	struct captable t;
+	struct gl_error err;
+
+	cr_assert(captable_parse("t.yaml", yaml, strlen(yaml), &t, &err) == 0,
+	    "%s", err.msg);
+	captable_probe(&t, reg);
+	cr_assert(t.entries[0].max_error > PROBE_TOLERANCE);
+	cr_assert(t.entries[0].kernel == &reg[0]);
+	captable_probe(&t, reg + 1);		/* a registry without it */
+	cr_assert(t.entries[0].probed && !t.entries[0].verified);
+	cr_assert_null(t.entries[0].kernel);
+	cr_assert(strstr(t.entries[0].error, "no kernel named") != NULL,
+	    "%s", t.entries[0].error);
+	cr_expect(t.entries[0].max_error == 0, "%g", t.entries[0].max_error);
+	cr_expect(t.entries[0].probe_us == 0, "%g", t.entries[0].probe_us);
+	captable_free(&t);
+}
+
 /* Every shipped table verifies completely on this machine. */
 Test(resolve, shipped_tables_verify)
 {

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,6 +111,46 @@ Test(yamlutil, prebuilt_documents_equal_the_parse)
 		ydoc_free(&b);
 	}
 	cr_assert(nodes > 3000, "%zu nodes in all", nodes);
+}
+
+/* ydoc_parse of text: "" when it is one document, else the error. */
+static const char *
+parse_error(const char *text)
+{
+	static struct gl_error err;
+	struct ydoc d;
+
+	err.msg[0] = '\0';
+	if (ydoc_parse(&d, "t.yaml", text, strlen(text), &err) == 0) {
+		ydoc_free(&d);
+		return "";
+	}
+	cr_expect_eq(err.kind, GL_ERR_PARSE, "%s", err.msg);
+	return err.msg;
+}
+
+/*
+ * A file is exactly one document: comments or a "..." may follow it; a
+ * second document, even an empty one, or text libyaml cannot parse may
+ * not, and the error says where and what libyaml expected.
+ */
+Test(yamlutil, text_after_the_document)
+{
+	cr_expect_str_eq(parse_error("a: 1\n"), "");
+	cr_expect_str_eq(parse_error("a: 1\n# the end\n"), "");
+	cr_expect_str_eq(parse_error("a: 1\n...\n# the end\n"), "");
+	cr_expect_str_eq(parse_error("a: 1\n---\n[ : : {"), "t.yaml:3:3: "
+	    "invalid YAML after the first document: did not find expected "
+	    "node content");
+	cr_expect_str_eq(parse_error("a: 1\n...\nb: [\n"), "t.yaml:3:1: "
+	    "invalid YAML after the first document: did not find expected "
+	    "<document start>");
+	cr_expect_str_eq(parse_error("a: 1\n--- b\n"), "t.yaml:2:5: "
+	    "expected one YAML document, found another");
+	cr_expect_str_eq(parse_error("a: 1\n---\n"), "t.yaml:3:1: "
+	    "expected one YAML document, found another");
+	cr_expect_str_eq(parse_error("a: [1\n"), "t.yaml:2:1: invalid YAML: "
+	    "did not find expected ',' or ']'");
 }
 
 /* Text that differs from a built-in file in one byte, or is a prefix of
@@ -301,4 +342,51 @@ Test(yamlutil, fields_reject_with_the_kinds_messages)
 	    "k.yaml:2:8: expected a non-negative integer");
 	kinds_error("flag: no\n", "k.yaml:1:1: missing required key 'copy'");
 	kinds_error("copy: x\ncopy: y\n", "k.yaml:2:1: duplicate key 'copy'");
+}
+
+#define WIDE_FIELDS 70		/* more than ydoc_fields ever had room for */
+
+/* ydoc_fields over a table of WIDE_FIELDS integers k0 ... k69, of which
+ * k66 is required: 0, or -1 with the error in err. */
+static int
+wide_parse(const char *text, struct gl_error *err)
+{
+	static char keys[WIDE_FIELDS][8];
+	struct ydoc_field f[WIDE_FIELDS];
+	uint64_t v[WIDE_FIELDS];
+	struct ydoc d;
+	size_t i;
+	int rc;
+
+	memset(f, 0, sizeof f);
+	for (i = 0; i < WIDE_FIELDS; i++) {
+		snprintf(keys[i], sizeof keys[i], "k%zu", i);
+		f[i].key = keys[i];
+		f[i].kind = YDOC_UINT;
+		f[i].off = i * sizeof v[0];
+		f[i].size = sizeof v[0];
+		f[i].max = UINT64_MAX;
+	}
+	f[66].required = true;
+	cr_assert(ydoc_parse(&d, "w.yaml", text, strlen(text), err) == 0);
+	rc = ydoc_fields(&d, ydoc_root(&d), f, WIDE_FIELDS, v, err);
+	ydoc_free(&d);
+	return rc;
+}
+
+/* Every field of a table is checked, however many it has. */
+Test(yamlutil, fields_of_a_wide_table)
+{
+	struct gl_error err;
+
+	cr_expect(wide_parse("k0: 1\nk66: 2\nk69: 3\n", &err) == 0, "%s",
+	    err.msg);
+	cr_expect(wide_parse("k66: 1\nk65: 2\nk65: 3\n", &err) < 0,
+	    "a duplicate key beyond the 64th field");
+	cr_expect_str_eq(err.msg, "w.yaml:3:1: duplicate key 'k65'");
+	cr_expect(wide_parse("k0: 1\nk69: 3\n", &err) < 0,
+	    "a missing required key beyond the 64th field");
+	cr_expect_str_eq(err.msg, "w.yaml:1:1: missing required key 'k66'");
+	cr_expect(wide_parse("k1: 1\nk66: 2\nk1: 3\n", &err) < 0);
+	cr_expect_str_eq(err.msg, "w.yaml:3:1: duplicate key 'k1'");
 }

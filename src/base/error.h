@@ -7,6 +7,11 @@
  * An error carries a kind, so that a caller that must tell failures apart
  * (an unknown profile name from an unreadable profile file) asks the kind,
  * never the message's text.
+ *
+ * The rule for every function that takes one: err may be NULL. The
+ * function then fails the same way and returns the same, and only the
+ * error is not recorded (a function that reads the kind of a callee's
+ * error uses one of its own).
  */
 #ifndef GGUFLINT_ERROR_H
 #define GGUFLINT_ERROR_H
@@ -30,7 +35,8 @@ struct gl_error {
 
 /*
  * gl_error_setk: set err's kind and format its message (truncated to fit);
- * err may be NULL, then nothing is recorded. Always returns -1, for
+ * err may be NULL (see above), then nothing is recorded. Always returns
+ * -1, for
  * `return gl_error_setk(...)`.
  */
 int gl_error_setk(struct gl_error *err, enum gl_error_kind kind,

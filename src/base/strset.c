@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,7 +15,8 @@
 #include "base/strset.h"
 #include "base/util.h"
 
-static uint64_t strset_seed;
+static uint64_t strset_seed;	/* set once (seed_once), then only read */
+static pthread_once_t strset_once = PTHREAD_ONCE_INIT;
 
 static uint64_t
 mix64(uint64_t x)
@@ -32,8 +34,6 @@ seed_once(void)
 {
 	uint64_t s = 0;
 
-	if (strset_seed != 0)
-		return;
 #if defined(HAVE_SYS_RANDOM_H)
 	if (getrandom(&s, sizeof s, GRND_NONBLOCK) != (ssize_t)sizeof s)
 		s = 0;
@@ -65,7 +65,7 @@ hash_bytes(const void *p, size_t n)
 void
 strset_init(struct strset *s)
 {
-	seed_once();
+	pthread_once(&strset_once, seed_once);	/* lints run in threads */
 	memset(s, 0, sizeof *s);
 }
 

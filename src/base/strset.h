@@ -29,7 +29,8 @@ struct strset {
 	size_t count, ecap;
 };
 
-/* strset_init: s empty, owning nothing (seeds the process's hash once). */
+/* strset_init: s empty, owning nothing (seeds the process's hash once,
+ * under pthread_once: any thread may call it). */
 void strset_init(struct strset *s);
 /* strset_free: free s's tables (never the strings); s is left empty. */
 void strset_free(struct strset *s);

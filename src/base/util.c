@@ -36,7 +36,8 @@ xcalloc(size_t n, size_t size)
 	return p;
 }
 
-void *
+/* p (NULL: a new block) resized to n bytes (0 as 1). */
+static void *
 xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
@@ -54,6 +55,14 @@ xreallocarray(void *p, size_t n, size_t size)
 	if (__builtin_mul_overflow(n, size, &total))
 		oom();
 	return xrealloc(p, total);
+}
+
+void *
+xnonnull(void *p)
+{
+	if (p == NULL)
+		oom();
+	return p;
 }
 
 char *

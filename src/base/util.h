@@ -29,14 +29,18 @@
  * return is the caller's, to free(3).
  *
  * xmalloc: n uninitialised bytes (n 0 allocates 1). xcalloc: n * size
- * zeroed bytes. xrealloc: p (NULL: a new block) resized to n bytes
- * (0 as 1); p is then no longer valid.
+ * zeroed bytes. xreallocarray: p (NULL: a new block) resized to n * size
+ * bytes (0 as 1), p then no longer valid; exits 2 when n * size overflows.
  */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t n);
-/* xreallocarray: xrealloc to n*size bytes; exits 2 when that overflows. */
 void *xreallocarray(void *p, size_t n, size_t size);
+/*
+ * xnonnull: p, when it is not NULL; otherwise what the allocators do when
+ * memory runs out (the message, exit 2). For what a library allocates
+ * itself (PCRE2's match data), so that its failure is as fatal as theirs.
+ */
+void *xnonnull(void *p);
 /*
  * xstrdup: a copy of the C string s. xstrndup: a copy of the n bytes at s
  * (all n read, NUL bytes too: s must hold n bytes) and a NUL after them.

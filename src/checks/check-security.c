@@ -192,9 +192,7 @@ check_template(const struct gguf_kv *kv, struct diag_list *dl)
 	memset(&s, 0, sizeof s);
 	s.text = kv->val.v.s.p;
 	s.len = (size_t)kv->val.v.s.n;
-	s.md = pcre2_match_data_create(1, NULL);
-	if (s.md == NULL)
-		return;
+	s.md = xnonnull(pcre2_match_data_create(1, NULL));
 	scan_template(&s);
 	if (s.n > 0)
 		diag_add(dl, "S001", kv->offset, SUBJECT_KEY, kv->key.p,

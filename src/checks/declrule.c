@@ -376,8 +376,8 @@ declrule_check(const struct declrule *d, const struct rule *r,
 {
 	pcre2_match_data *md;
 
-	md = pcre2_match_data_create_from_pattern(d->require ? d->require :
-	    d->forbid, NULL);
+	md = xnonnull(pcre2_match_data_create_from_pattern(d->require ?
+	    d->require : d->forbid, NULL));
 	if (d->match == DECL_KEY)
 		check_keys(d, r, f, dl, md);
 	else if (d->match == DECL_VALUE)

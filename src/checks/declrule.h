@@ -85,7 +85,7 @@ void declset_free(struct declset *set);
  * catalogue; a matcher whose code is not there is skipped. It reads f's
  * strings from the mapping (run it under the guard) and allocates PCRE2
  * match data per rule, freed before it returns; when that allocation
- * fails nothing matches (a require rule then reports, a forbid rule not).
+ * fails it exits, as the allocators of base/util.h do.
  */
 void declset_check(const struct declset *set, const struct gguf_file *f,
     struct diag_list *dl);

@@ -107,39 +107,58 @@ ydoc_load(struct ydoc *d, const char *origin, const char *text, size_t len,
 	return 0;
 }
 
+/* libyaml's error at the parser's problem mark; after is "" or " after
+ * the first document". */
+static int
+parser_error(yaml_parser_t *parser, const char *origin, const char *after,
+    struct gl_error *err)
+{
+	yaml_mark_t m = parser->problem_mark;
+
+	return gl_error_setk(err, GL_ERR_PARSE, "%s:%zu:%zu: invalid YAML%s: "
+	    "%s", origin, m.line + 1, m.column + 1, after,
+	    parser->problem ? parser->problem : "parse error");
+}
+
+/*
+ * One document per file: after the first, the parser must find the end of
+ * the stream (comments and a "..." are fine). A second document, even an
+ * empty one, is a mistake, and so is text libyaml cannot parse.
+ */
+static int
+parse_end(yaml_parser_t *parser, const char *origin, struct gl_error *err)
+{
+	yaml_document_t extra;
+	yaml_node_t *root;
+	int rc = 0;
+
+	if (!yaml_parser_load(parser, &extra))
+		return parser_error(parser, origin, " after the first document",
+		    err);
+	if ((root = yaml_document_get_root_node(&extra)) != NULL)
+		rc = gl_error_setk(err, GL_ERR_PARSE, "%s:%zu:%zu: expected "
+		    "one YAML document, found another", origin,
+		    root->start_mark.line + 1, root->start_mark.column + 1);
+	yaml_document_delete(&extra);
+	return rc;
+}
+
 int
 ydoc_parse(struct ydoc *d, const char *origin, const char *text, size_t len,
     struct gl_error *err)
 {
 	yaml_parser_t parser;
-	int rc = 0;
+	int rc;
 
 	memset(d, 0, sizeof *d);
 	d->origin = origin;
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&parser, &d->doc)) {
-		yaml_mark_t m = parser.problem_mark;
-
-		rc = gl_error_setk(err, GL_ERR_PARSE, "%s:%zu:%zu: invalid "
-		    "YAML: %s", origin, m.line + 1, m.column + 1,
-		    parser.problem ? parser.problem : "parse error");
+		rc = parser_error(&parser, origin, "", err);
 	} else {
-		yaml_document_t extra;
-
 		d->loaded = true;
-		/* One document per file: a second one is a mistake. */
-		if (yaml_parser_load(&parser, &extra)) {
-			yaml_node_t *root = yaml_document_get_root_node(&extra);
-
-			if (root != NULL)
-				rc = gl_error_setk(err, GL_ERR_PARSE,
-				    "%s:%zu:%zu: expected one YAML document, "
-				    "found another",
-				    origin, root->start_mark.line + 1,
-				    root->start_mark.column + 1);
-			yaml_document_delete(&extra);
-		}
+		rc = parse_end(&parser, origin, err);
 	}
 	yaml_parser_delete(&parser);
 	if (rc < 0)
@@ -236,7 +255,8 @@ ydoc_bool(struct ydoc *d, yaml_node_t *n, bool *out, struct gl_error *err)
 	return ydoc_error(d, n, err, "expected true or false");
 }
 
-int
+/* A decimal integer that fits 64 bits, no sign (as the typed scalars). */
+static int
 ydoc_uint(struct ydoc *d, yaml_node_t *n, uint64_t *out, struct gl_error *err)
 {
 	const char *s = ydoc_scalar(n);
@@ -253,7 +273,8 @@ ydoc_uint(struct ydoc *d, yaml_node_t *n, uint64_t *out, struct gl_error *err)
 	return 0;
 }
 
-int
+/* A finite number as strtod reads it (as the typed scalars). */
+static int
 ydoc_number(struct ydoc *d, yaml_node_t *n, double *out, struct gl_error *err)
 {
 	const char *s = ydoc_scalar(n);
@@ -337,7 +358,7 @@ field_number(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
 {
 	const char *s = ydoc_scalar(n);
 	uint64_t v = 0;
-	double x;
+	double x = 0;
 
 	switch (f->kind) {
 	case YDOC_UINT:
@@ -399,11 +420,31 @@ field_set(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
 	}
 }
 
+/*
+ * Whether key is the key of a pair of mapping n before end (all pairs when
+ * end is NULL). ydoc_fields asks it of pairs whose keys it has accepted, no
+ * two the same: it compares at most one key per field.
+ */
+static bool
+key_given(struct ydoc *d, const yaml_node_t *n, const yaml_node_pair_t *end,
+    const char *key)
+{
+	const yaml_node_pair_t *q;
+	const char *s;
+
+	if (end == NULL)
+		end = n->data.mapping.pairs.top;
+	for (q = n->data.mapping.pairs.start; q < end; q++)
+		if ((s = ydoc_scalar(ydoc_node(d, q->key))) != NULL &&
+		    strcmp(s, key) == 0)
+			return true;
+	return false;
+}
+
 int
 ydoc_fields(struct ydoc *d, yaml_node_t *n, const struct ydoc_field *f,
     size_t nf, void *obj, struct gl_error *err)
 {
-	unsigned char seen[64] = { 0 };
 	yaml_node_pair_t *p;
 	size_t i;
 
@@ -429,13 +470,13 @@ ydoc_fields(struct ydoc *d, yaml_node_t *n, const struct ydoc_field *f,
 			strbuf_free(&sb);
 			return -1;
 		}
-		if (i < sizeof seen && seen[i]++)
+		if (key_given(d, n, p, key))
 			return ydoc_error(d, k, err, "duplicate key '%s'", key);
 		if (field_set(d, &f[i], ydoc_node(d, p->value), obj, err) < 0)
 			return -1;
 	}
 	for (i = 0; i < nf; i++)
-		if (f[i].required && !(i < sizeof seen && seen[i]))
+		if (f[i].required && !key_given(d, n, NULL, f[i].key))
 			return ydoc_error(d, n, err, "missing required key "
 			    "'%s'", f[i].key);
 	return 0;

@@ -33,9 +33,13 @@ struct ydoc {
 int ydoc_load(struct ydoc *d, const char *origin, const char *text,
     size_t len, struct gl_error *err);
 /*
- * ydoc_parse: the same, always with libyaml. A second document with
- * content in text is an error; text after the first document that
- * libyaml cannot parse is not noticed.
+ * ydoc_parse: the same, always with libyaml. The text must be exactly one
+ * document: anything after it but comments and a "..." is an error at its
+ * FILE:LINE:COL (GL_ERR_PARSE), a second document (even an empty one)
+ * "expected one YAML document, found another", text libyaml cannot parse
+ * "invalid YAML after the first document: " and what libyaml expected.
+ * (A built-in file, which ydoc_load does not parse, was checked the same
+ * way by build-aux/yaml2c when it was compiled in.)
  */
 int ydoc_parse(struct ydoc *d, const char *origin, const char *text,
     size_t len, struct gl_error *err);
@@ -98,18 +102,13 @@ const char *ydoc_scalar(const yaml_node_t *n);
  *  - ydoc_strdup: *dst (freed first, on success only) becomes a copy of a
  *    non-empty string; the caller frees it.
  *  - ydoc_bool: true/yes/on or false/no/off.
- *  - ydoc_uint: a decimal integer that fits 64 bits, no sign.
- *  - ydoc_number: a finite number as strtod reads it.
+ * (Integers and numbers are read by ydoc_fields' kinds.)
  */
 int ydoc_string(struct ydoc *d, yaml_node_t *n, const char **out,
     struct gl_error *err);
 int ydoc_strdup(struct ydoc *d, yaml_node_t *n, char **dst,
     struct gl_error *err);
 int ydoc_bool(struct ydoc *d, yaml_node_t *n, bool *out,
-    struct gl_error *err);
-int ydoc_uint(struct ydoc *d, yaml_node_t *n, uint64_t *out,
-    struct gl_error *err);
-int ydoc_number(struct ydoc *d, yaml_node_t *n, double *out,
     struct gl_error *err);
 
 /*
@@ -176,8 +175,9 @@ struct ydoc_field {
  * key (at the key), a value its field rejects (at the value), a required
  * key missing (at the mapping). On failure the fields before the problem
  * are stored; what YDOC_STRDUP stored is the caller's to free either way,
- * and what YDOC_STRING stored is borrowed from d. Only the first 64 fields
- * of f are checked for duplicates and for being required.
+ * and what YDOC_STRING stored is borrowed from d. A table may have any
+ * number of fields: every one is checked for duplicates and for being
+ * required.
  */
 int ydoc_fields(struct ydoc *d, yaml_node_t *n, const struct ydoc_field *f,
     size_t nf, void *obj, struct gl_error *err);

@@ -35,9 +35,9 @@ db_check_unique(const struct names_db *db, const struct names_map *m,
 
 	for (j = 0; j < m->n_archs; j++)
 		if ((other = names_db_find(db, m->archs[j])) != NULL)
-			return gl_error_set(err, "%s: architecture '%s' is "
-			    "already mapped by %s", m->origin, m->archs[j],
-			    other->origin);
+			return gl_error_setk(err, GL_ERR_PARSE, "%s: "
+			    "architecture '%s' is already mapped by %s",
+			    m->origin, m->archs[j], other->origin);
 	return 0;
 }
 
@@ -71,13 +71,15 @@ db_check_known(const struct names_map *m, struct gl_error *err)
 
 	for (j = 0; j < m->n_archs; j++) {
 		if ((a = arch_find(m->archs[j])) == NULL)
-			return gl_error_set(err, "%s: architecture '%s' is not "
-			    "one gguflint knows (add it to the table in "
-			    "src/facts/arch.c)", m->origin, m->archs[j]);
+			return gl_error_setk(err, GL_ERR_PARSE, "%s: "
+			    "architecture '%s' is not one gguflint knows (add "
+			    "it to the table in src/facts/arch.c)", m->origin,
+			    m->archs[j]);
 		if (!a->mapped)
-			return gl_error_set(err, "%s: architecture '%s' has no "
-			    "name map in the table of src/facts/arch.c (mark "
-			    "it mapped there)", m->origin, m->archs[j]);
+			return gl_error_setk(err, GL_ERR_PARSE, "%s: "
+			    "architecture '%s' has no name map in the table of "
+			    "src/facts/arch.c (mark it mapped there)",
+			    m->origin, m->archs[j]);
 	}
 	return 0;
 }
@@ -132,9 +134,7 @@ names_db_load(struct names_db *db, struct gl_error *err)
 	while ((name = builtin_next("rules/arch", &pos)) != NULL)
 		if (db_add(db, name, err) < 0)
 			return -1;
-	db->md = pcre2_match_data_create(db_max_groups(db) + 1, NULL);
-	if (db->md == NULL)
-		return gl_error_set(err, "out of memory (PCRE2 match data)");
+	db->max_group = db_max_groups(db);
 	return 0;
 }
 
@@ -146,7 +146,6 @@ names_db_free(struct names_db *db)
 	for (i = 0; i < db->n; i++)
 		names_map_free(&db->maps[i]);
 	free(db->maps);
-	pcre2_match_data_free(db->md);
 	memset(db, 0, sizeof *db);
 }
 
@@ -172,7 +171,7 @@ names_db_get(const struct names_db **out, struct gl_error *err)
 		}
 	}
 	state = shared_state;
-	if (state < 0)
+	if (state < 0 && err != NULL)
 		*err = shared_err;
 	pthread_mutex_unlock(&shared_lock);
 	if (state < 0)

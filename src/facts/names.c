@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <pcre2.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "facts/names.h"
@@ -42,7 +43,11 @@ names_key_int(const struct gguf_file *f, const char *key, int64_t *out)
 	}
 }
 
-bool
+/*
+ * The string value of key in *out (borrowed from f's mapping: valid while
+ * f is open), or false, *out untouched, when absent or not a string.
+ */
+static bool
 names_key_str(const struct gguf_file *f, const char *key,
     struct gguf_str *out)
 {
@@ -77,11 +82,33 @@ match_layer(const char *p, size_t n, int64_t *out)
 	return true;
 }
 
+struct names_matcher {
+	pcre2_match_data *md;
+};
+
+struct names_matcher *
+names_matcher_new(const struct names_db *db)
+{
+	struct names_matcher *mm = xmalloc(sizeof *mm);
+
+	mm->md = xnonnull(pcre2_match_data_create(db->max_group + 1, NULL));
+	return mm;
+}
+
+void
+names_matcher_free(struct names_matcher *mm)
+{
+	if (mm == NULL)
+		return;
+	pcre2_match_data_free(mm->md);
+	free(mm);
+}
+
 long
-names_match(const struct names_db *db, const struct names_map *m,
+names_match(const struct names_map *m, struct names_matcher *mm,
     struct gguf_str name, int64_t *layer)
 {
-	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(db->md);
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(mm->md);
 	size_t i;
 	int rc;
 
@@ -89,7 +116,7 @@ names_match(const struct names_db *db, const struct names_map *m,
 		const struct names_tensor *t = &m->tensors[i];
 
 		rc = pcre2_match(t->re, (PCRE2_SPTR)name.p, (PCRE2_SIZE)name.n,
-		    0, 0, db->md, NULL);
+		    0, 0, mm->md, NULL);
 		if (rc < 0)
 			continue;
 		*layer = -1;
@@ -122,8 +149,9 @@ classify_arch(const struct gguf_file *f, char *arch, size_t size)
 }
 
 enum names_kind
-names_classify(const struct names_db *db, const struct gguf_file *f,
-    const struct names_map **map, char *arch, size_t size)
+names_classify(const struct names_db *db, struct names_matcher *mm,
+    const struct gguf_file *f, const struct names_map **map, char *arch,
+    size_t size)
 {
 	bool have_arch = classify_arch(f, arch, size);
 	struct gguf_str type;
@@ -142,7 +170,7 @@ names_classify(const struct names_db *db, const struct gguf_file *f,
 	if ((*map = names_db_find(db, arch)) == NULL)
 		return NAMES_NO_MAP;
 	for (i = 0; i < f->tensors_n; i++)
-		if (names_match(db, *map, f->tensors[i].name, &layer) >= 0)
+		if (names_match(*map, mm, f->tensors[i].name, &layer) >= 0)
 			return NAMES_MODEL;
 	snprintf(key, sizeof key, "%s.embedding_length", arch);
 	return gguf_find_kv(f, key) != NULL ? NAMES_MODEL : NAMES_FOREIGN;

@@ -76,7 +76,8 @@ struct names_map {
 struct names_db {
 	struct names_map *maps;
 	size_t n;
-	void *md;			/* pcre2_match_data shared by matches */
+	uint32_t max_group;		/* the largest capture group number
+					 * of any pattern (names_matcher) */
 };
 
 /* ---- one map document (names-map.c) ---- */
@@ -101,9 +102,8 @@ void names_map_free(struct names_map *m);
  * (Makefile.am's arch_files, in its order; each may be overridden from the
  * data directory) into db (zeroed first). An architecture named by two
  * maps is an error. Returns 0, or -1 with err set: datafile_load's error,
- * a map's (GL_ERR_PARSE), or, of no particular kind, a second map of one
- * architecture or no memory for the match data. Release db with
- * names_db_free() in both cases.
+ * or a map's (GL_ERR_PARSE), a second map of one architecture too. Release
+ * db with names_db_free() in both cases.
  */
 int names_db_load(struct names_db *db, struct gl_error *err);
 
@@ -111,20 +111,24 @@ int names_db_load(struct names_db *db, struct gl_error *err);
  * names_db_check_archs: whether db agrees with arch.h's table, the one list
  * of architectures: each name a map gives is in it and marked mapped, and
  * each entry marked mapped is named by a map. Returns 0, or -1 with err
- * naming the first drift. The tests run it on the built-in maps; a load
- * does not (a map in the data directory may name what it likes).
+ * naming the first drift: a map naming what the table does not map
+ * (GL_ERR_PARSE, at the map), or a mapped entry no map names (of no
+ * particular kind: no file says anything wrong). The tests run it on the
+ * built-in maps; a load does not (a map in the data directory may name
+ * what it likes).
  */
 int names_db_check_archs(const struct names_db *db, struct gl_error *err);
 
-/* names_db_free: release the maps and the match data; db is zeroed. */
+/* names_db_free: release the maps; db is zeroed. */
 void names_db_free(struct names_db *db);
 
 /*
  * names_db_get: the process-wide database, loaded on the first call (under
- * a lock: any thread may call it) and kept until names_db_cleanup().
- * Returns 0 and *out (owned by this module), or -1 with *err a copy of the
- * load's error (every call, once a load failed, until names_db_cleanup());
- * err must not be NULL.
+ * a lock: any thread may call it) and kept until names_db_cleanup(), then
+ * only read: threads may use it at once, each matching with a matcher of
+ * its own. Returns 0 and *out (owned by this module), or -1 with *err a
+ * copy of the load's error (every call, once a load failed, until
+ * names_db_cleanup()); err may be NULL (error.h).
  */
 int names_db_get(const struct names_db **out, struct gl_error *err);
 
@@ -143,14 +147,33 @@ const struct names_map *names_db_find(const struct names_db *db,
 /* ---- applying the maps to a file (names.c) ---- */
 
 /*
+ * struct names_matcher: the scratch space of matching (PCRE2's match data,
+ * sized for a database's patterns). A database is only read while names
+ * are matched, so several threads may match with one (the process-wide
+ * one) at once, each with its own matcher: a lint makes one per model.
+ */
+struct names_matcher;
+
+/*
+ * names_matcher_new: a matcher for the maps of db (it keeps nothing of db
+ * but the size their patterns need: use it with db's maps only). The
+ * caller's, to free with names_matcher_free(); running out of memory
+ * exits, as the allocators of base/util.h do.
+ */
+struct names_matcher *names_matcher_new(const struct names_db *db);
+
+/* names_matcher_free: release mm (NULL is nothing). */
+void names_matcher_free(struct names_matcher *mm);
+
+/*
  * names_match: which tensor of map m the name is: its index and, for a
  * per-layer tensor, the block index in *layer (else -1). Returns -1 when no
  * pattern matches (an index with leading zeros does not match: llama.cpp
  * would never look for it); *layer is then unspecified. A layer above
- * INT64_MAX reads as INT64_MAX. It uses db's one match data: two threads
- * must not match with the same db at once.
+ * INT64_MAX reads as INT64_MAX. It matches in mm (a matcher for the
+ * database m belongs to), which one thread at a time may use.
  */
-long names_match(const struct names_db *db, const struct names_map *m,
+long names_match(const struct names_map *m, struct names_matcher *mm,
     struct gguf_str name, int64_t *layer);
 
 /* What a file is, as far as the name and metadata rules are concerned. */
@@ -168,12 +191,12 @@ enum names_kind {
  * unless the kind is NAMES_FOREIGN or NAMES_MODEL). arch (size bytes)
  * receives general.architecture, NUL-terminated, when it is usable: a
  * string, not empty, without NUL bytes and shorter than size (a longer one
- * is not truncated: it is unusable); else "". Matches with db's match data
- * (see names_match).
+ * is not truncated: it is unusable); else "". Matches in mm (a matcher
+ * for db; see names_match).
  */
 enum names_kind names_classify(const struct names_db *db,
-    const struct gguf_file *f, const struct names_map **map, char *arch,
-    size_t size);
+    struct names_matcher *mm, const struct gguf_file *f,
+    const struct names_map **map, char *arch, size_t size);
 
 /*
  * names_split: the shard number (split.no, from 0) and count (split.count)
@@ -225,13 +248,5 @@ struct names_val names_eval(const struct names_expr *e,
  * another type, or a UINT64 above INT64_MAX.
  */
 bool names_key_int(const struct gguf_file *f, const char *key, int64_t *out);
-
-/*
- * names_key_str: the string value of key in *out (borrowed from f's
- * mapping: valid while f is open), or false, *out untouched, when absent
- * or not a string.
- */
-bool names_key_str(const struct gguf_file *f, const char *key,
-    struct gguf_str *out);
 
 #endif

@@ -25,8 +25,8 @@ static int
 mark_error(struct gl_error *err, const char *origin, yaml_mark_t m,
     const char *what)
 {
-	return gl_error_set(err, "%s:%zu:%zu: %s", origin, m.line + 1,
-	    m.column + 1, what);
+	return gl_error_setk(err, GL_ERR_PARSE, "%s:%zu:%zu: %s", origin,
+	    m.line + 1, m.column + 1, what);
 }
 
 static const char *

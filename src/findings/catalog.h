@@ -49,10 +49,9 @@ int catalog_load_builtin(struct catalog *cat, struct gl_error *err);
  * origin in messages; neither is kept) and add its rules, each owning
  * copies of its strings; cat is re-sorted by code, so pointers into it do
  * not survive the call. A code or slug already present is an error.
- * Returns 0, or -1 with err "ORIGIN:LINE:COL: what": of kind GL_ERR_PARSE
- * for YAML libyaml cannot read, but of no particular kind (GL_ERR_OTHER)
- * for a document that says something wrong; the rules before the bad one
- * stay added.
+ * Returns 0, or -1 with err "ORIGIN:LINE:COL: what" (GL_ERR_PARSE), for
+ * YAML libyaml cannot read as for a document that says something wrong;
+ * the rules before the bad one stay added.
  */
 int catalog_add_yaml(struct catalog *cat, const char *origin,
     const char *text, size_t len, struct gl_error *err);

@@ -284,9 +284,13 @@ part_add(struct part *p, const float *v, size_t n)
 	    (q[0] + q[1]) + (q[2] + q[3]), lo, hi, zeros);
 }
 
-/* The statistics functions this CPU runs: all of them, and the D rules'. */
+/*
+ * The statistics functions this CPU runs: all of them, and the D rules'.
+ * Set once per process (part_once), by the first deep_scan of any thread.
+ */
 static void (*part_rows)(struct part *, const float *, size_t);
 static void (*part_scan_rows)(struct part *, const float *, size_t);
+static pthread_once_t part_once = PTHREAD_ONCE_INIT;
 
 static void
 part_choose(void)
@@ -645,8 +649,7 @@ deep_scan(const struct gguf_file *f, struct deep_stats *stats,
 	struct deep_job job;
 	size_t i;
 
-	if (part_rows == NULL)
-		part_choose();	/* before any worker starts */
+	pthread_once(&part_once, part_choose);	/* before any worker starts */
 	memset(stats, 0, f->tensors_n * sizeof *stats);
 	memset(&job, 0, sizeof job);
 	job.f = f;

@@ -41,8 +41,9 @@ struct deep_stats {
  * threads workers (0: one per online CPU; at most 64; the calling thread
  * is one). Each worker reads under its own guard (guard.h): a tensor whose
  * pages vanish is marked truncated, not a crash. Cannot fail; allocates
- * nothing that outlives it. The first call picks the statistics code for
- * this CPU and must not race another thread's first call.
+ * nothing that outlives it. Threads may scan at once: the first call of
+ * the process, in whichever thread, picks the statistics code for this
+ * CPU, once (pthread_once).
  *  - With full, all of struct deep_stats, for the JSON report: every value
  *    decoded by the real kernels, and the stored bytes hashed.
  *  - Without, only what the D rules need, in a fraction of the time. A

@@ -54,7 +54,7 @@ gguf_vtype_name(uint32_t t)
 	return t < GGUF_VTYPE_COUNT ? vtype_names[t] : "?";
 }
 
-unsigned
+static unsigned
 gguf_vtype_size(uint32_t t)
 {
 	return t < GGUF_VTYPE_COUNT ? vtype_sizes[t] : 0;

@@ -148,8 +148,6 @@ const struct gguf_kv *gguf_find_kv(const struct gguf_file *f, const char *key);
 bool gguf_str_eq(struct gguf_str s, const char *c);
 /* gguf_vtype_name: "UINT8" .. "FLOAT64", or "?" (static storage). */
 const char *gguf_vtype_name(uint32_t t);
-/* gguf_vtype_size: bytes of a fixed-size value, 0 for STRING/ARRAY/unknown. */
-unsigned gguf_vtype_size(uint32_t t);
 
 /*
  * gguf_arr_get: element i of a fixed-size array, kv one of f's parsed

@@ -16,6 +16,14 @@
 #include "base/enc.h"
 #include "report/report.h"
 
+/* res's weight forms as a JSON array ([] without). */
+static void report_json_forms(struct strbuf *out,
+    const struct lint_result *res);
+/* res's --deep statistics as a JSON array (one object per tensor
+ * scanned), or null when the data was not read. */
+static void report_json_deep(struct strbuf *out,
+    const struct lint_result *res);
+
 void
 report_json_begin(struct report_ctx *ctx, struct strbuf *out)
 {
@@ -234,7 +242,7 @@ report_json_kernels(struct report_ctx *ctx, struct strbuf *out,
 	strbuf_adds(out, "\n]\n");
 }
 
-void
+static void
 report_json_forms(struct strbuf *out, const struct lint_result *res)
 {
 	char tb[16];
@@ -282,7 +290,7 @@ add_double(struct strbuf *out, double v)
 		strbuf_addf(out, "%.17g", v);
 }
 
-void
+static void
 report_json_deep(struct strbuf *out, const struct lint_result *res)
 {
 	size_t i, n = 0;

@@ -128,12 +128,6 @@ void report_json_profiles(struct report_ctx *ctx, struct strbuf *out);
 void report_json_kernels(struct report_ctx *ctx, struct strbuf *out,
     const struct captable *t, size_t n);
 
-/* report_json_forms: res's weight forms as a JSON array ([] without). */
-void report_json_forms(struct strbuf *out, const struct lint_result *res);
-/* report_json_deep: res's --deep statistics as a JSON array (one object
- * per tensor scanned), or null when the data was not read. */
-void report_json_deep(struct strbuf *out, const struct lint_result *res);
-
 /*
  * sarif: one SARIF 2.1.0 log whose rules are ctx->cat (so ctx->cat must
  * not be NULL for it; a NULL one gives an empty rules array). begin makes

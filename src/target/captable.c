@@ -118,6 +118,7 @@ captable_parse(const char *origin, const char *text, size_t len,
 int
 captable_load(const char *name, struct captable *t, struct gl_error *err)
 {
+	struct gl_error own;
 	struct datafile df;
 	size_t n = strlen(name);
 	char *data, *rel;
@@ -132,6 +133,8 @@ captable_load(const char *name, struct captable *t, struct gl_error *err)
 		free(data);
 		return rc;
 	}
+	if (err == NULL)
+		err = &own;	/* the kind of datafile_load's is read */
 	rel = xasprintf("kernels/%s.yaml", name);
 	rc = datafile_load(rel, &df, err);
 	free(rel);
@@ -409,10 +412,14 @@ captable_probe(struct captable *t, const struct kernel *registry)
 	if (registry == NULL)
 		registry = kernels;
 	for (i = 0; i < t->n; i++) {
-		free(t->entries[i].error);
-		t->entries[i].error = NULL;
-		t->entries[i].verified = false;
-		probe_entry(&t->entries[i], registry);
+		struct cap_entry *e = &t->entries[i];
+
+		free(e->error);		/* nothing of a probe before stays */
+		e->error = NULL;
+		e->verified = false;
+		e->max_error = 0;
+		e->probe_us = 0;
+		probe_entry(e, registry);
 	}
 	t->probe_us = now_us() - t0;
 }

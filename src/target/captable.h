@@ -56,8 +56,7 @@ struct captable {
  * captable_free()), or -1 with nothing to free and err set:
  * GL_ERR_NOT_FOUND "unknown capability table" for a name there is no table
  * of, GL_ERR_IO or GL_ERR_LIMIT when the file cannot be read, GL_ERR_PARSE
- * naming file:line:col and what was expected. err must not be NULL (its
- * kind is read).
+ * naming file:line:col and what was expected. err may be NULL (error.h).
  */
 int captable_load(const char *name, struct captable *t, struct gl_error *err);
 /*
@@ -75,8 +74,9 @@ void captable_free(struct captable *t);
  * (kernels[] when NULL), on probe data and compare it with the reference
  * (the as-stored dequantizer of kernels[], then a dot product in double).
  * Each entry gets probed, its kernel (NULL when none fits), verified, and
- * max_error and probe_us once run, or error (why it is not verified, a
- * text t owns). Probing again resets verified and error, not the rest.
+ * max_error and probe_us once run (else 0), or error (why it is not
+ * verified, a text t owns). Probing again starts each entry afresh:
+ * nothing of an earlier probe stays.
  * An entry's kernel is borrowed from registry: it must outlive t's use.
  */
 void captable_probe(struct captable *t, const struct kernel *registry);

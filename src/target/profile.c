@@ -109,6 +109,7 @@ is_path(const char *name)
 int
 profile_load(const char *name, struct profile *p, struct gl_error *err)
 {
+	struct gl_error own;
 	struct datafile df;
 	char *data, *rel;
 	size_t len;
@@ -121,6 +122,8 @@ profile_load(const char *name, struct profile *p, struct gl_error *err)
 		free(data);
 		return rc;
 	}
+	if (err == NULL)
+		err = &own;	/* the kind of datafile_load's is read */
 	rel = xasprintf("profiles/%s.yaml", name);
 	rc = datafile_load(rel, &df, err);
 	free(rel);

@@ -52,7 +52,7 @@ struct profile {
  * GL_ERR_NOT_FOUND "unknown profile" for a name there is no profile of,
  * GL_ERR_IO or GL_ERR_LIMIT when the file cannot be read, GL_ERR_PARSE
  * naming file:line:col and what was expected (or a data file declaring
- * another profile's name). err must not be NULL (its kind is read).
+ * another profile's name). err may be NULL (error.h).
  */
 int profile_load(const char *name, struct profile *p, struct gl_error *err);
 
