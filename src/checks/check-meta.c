@@ -263,7 +263,7 @@ check_vocab_size(struct mt *s)
 			    "refuses the file (\"wrong shape\")", t->ne[1], n);
 	}
 	snprintf(key, sizeof key, "%s.vocab_size", s->arch);
-	if (s->arch[0] != '\0' && names_key_int(f, key, &v) &&
+	if (s->arch[0] != '\0' && gguf_find_int(f, key, &v) &&
 	    (v < 0 || (uint64_t)v != n))
 		diag_add(s->dl, "M009", gguf_find_kv(f, key)->offset,
 		    SUBJECT_KEY, key, strlen(key), "vocab_size is %" PRId64
@@ -529,9 +529,9 @@ check_experts(struct mt *s)
 	const char *why = NULL;
 
 	snprintf(key, sizeof key, "%s.expert_count", s->arch);
-	names_key_int(s->f, key, &n);
+	gguf_find_int(s->f, key, &n);
 	snprintf(key, sizeof key, "%s.expert_used_count", s->arch);
-	names_key_int(s->f, key, &used);
+	gguf_find_int(s->f, key, &used);
 	if (n > 512)
 		why = "more than 512 experts (LLAMA_MAX_EXPERTS)";
 	else if (used > n)

@@ -61,7 +61,7 @@ vocab_size(const struct gguf_file *f, const char *arch)
 	snprintf(key, sizeof key, "%s.vocab_size", arch);
 	if (kv != NULL && kv->type == GGUF_ARRAY && kv->count <= INT64_MAX)
 		n = (int64_t)kv->count;
-	else if (!names_key_int(f, key, &n))
+	else if (!gguf_find_int(f, key, &n))
 		return -1;
 	for (i = 0; i < f->tensors_n; i++)
 		if (gguf_str_eq(f->tensors[i].name, "token_embd.weight") &&

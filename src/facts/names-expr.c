@@ -314,11 +314,11 @@ nx_key_value(const struct names_env *env, const char *name, int64_t *out)
 
 	if (strncmp(name, "general.", 8) == 0 ||
 	    strncmp(name, "tokenizer.", 10) == 0)
-		return names_key_int(env->file, name, out);
+		return gguf_find_int(env->file, name, out);
 	if (env->geom == NULL || !env->geom->has_arch)
 		return false;
 	snprintf(key, sizeof key, "%s.%s", env->geom->arch, name);
-	return names_key_int(env->file, key, out);
+	return gguf_find_int(env->file, key, out);
 }
 
 static struct names_val

@@ -2,7 +2,7 @@
  * names.c - applying the name maps (see names.h) to one file: which tensor
  * of its architecture's map a tensor name is (PCRE2, the block index read
  * from the layer group), what kind of file it is for the name and metadata
- * rules, and the metadata readers those rules share.
+ * rules, and the string reader it needs.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 
@@ -15,33 +15,6 @@
 #include "facts/names.h"
 
 /* ---- metadata ---------------------------------------------------------- */
-
-bool
-names_key_int(const struct gguf_file *f, const char *key, int64_t *out)
-{
-	const struct gguf_kv *kv = gguf_find_kv(f, key);
-
-	if (kv == NULL)
-		return false;
-	switch (kv->type) {
-	case GGUF_UINT8: case GGUF_UINT16: case GGUF_UINT32:
-		*out = (int64_t)kv->val.v.u;
-		return true;
-	case GGUF_UINT64:
-		if (kv->val.v.u > INT64_MAX)
-			return false;
-		*out = (int64_t)kv->val.v.u;
-		return true;
-	case GGUF_INT8: case GGUF_INT16: case GGUF_INT32: case GGUF_INT64:
-		*out = kv->val.v.i;
-		return true;
-	case GGUF_BOOL:
-		*out = kv->val.v.b != 0;
-		return true;
-	default:
-		return false;
-	}
-}
 
 /*
  * The string value of key in *out (borrowed from f's mapping: valid while
@@ -179,8 +152,8 @@ names_classify(const struct names_db *db, struct names_matcher *mm,
 void
 names_split(const struct gguf_file *f, int64_t *no, int64_t *count)
 {
-	if (!names_key_int(f, "split.no", no) || *no < 0)
+	if (!gguf_find_int(f, "split.no", no) || *no < 0)
 		*no = 0;
-	if (!names_key_int(f, "split.count", count) || *count < 1)
+	if (!gguf_find_int(f, "split.count", count) || *count < 1)
 		*count = 1;
 }

@@ -242,11 +242,5 @@ struct names_val names_eval(const struct names_expr *e,
 
 /* ---- what the rules read of a file (names.c) ---- */
 
-/*
- * names_key_int: the integer value of metadata key (any integer type, or
- * a bool as 0/1) in *out. Returns false, *out untouched, when absent, of
- * another type, or a UINT64 above INT64_MAX.
- */
-bool names_key_int(const struct gguf_file *f, const char *key, int64_t *out);
 
 #endif

@@ -970,6 +970,33 @@ gguf_find_kv(const struct gguf_file *f, const char *key)
 	return NULL;
 }
 
+bool
+gguf_find_int(const struct gguf_file *f, const char *key, int64_t *out)
+{
+	const struct gguf_kv *kv = gguf_find_kv(f, key);
+
+	if (kv == NULL)
+		return false;
+	switch (kv->type) {
+	case GGUF_UINT8: case GGUF_UINT16: case GGUF_UINT32:
+		*out = (int64_t)kv->val.v.u;
+		return true;
+	case GGUF_UINT64:
+		if (kv->val.v.u > INT64_MAX)
+			return false;
+		*out = (int64_t)kv->val.v.u;
+		return true;
+	case GGUF_INT8: case GGUF_INT16: case GGUF_INT32: case GGUF_INT64:
+		*out = kv->val.v.i;
+		return true;
+	case GGUF_BOOL:
+		*out = kv->val.v.b != 0;
+		return true;
+	default:
+		return false;
+	}
+}
+
 int
 gguf_arr_get(const struct gguf_file *f, const struct gguf_kv *kv, uint64_t i,
     struct gguf_scalar *out)

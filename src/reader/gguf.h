@@ -144,6 +144,13 @@ void gguf_close(struct gguf_file *f);
 /* gguf_find_kv: the first KV whose key is exactly key, or NULL; borrowed
  * from f: valid until it is parsed again or closed. */
 const struct gguf_kv *gguf_find_kv(const struct gguf_file *f, const char *key);
+
+/*
+ * gguf_find_int: the integer value of metadata key (any integer type, or
+ * a bool as 0/1) in *out. Returns false, *out untouched, when absent, of
+ * another type, or a UINT64 above INT64_MAX.
+ */
+bool gguf_find_int(const struct gguf_file *f, const char *key, int64_t *out);
 /* gguf_str_eq: the file's string s is, byte for byte, the C string c. */
 bool gguf_str_eq(struct gguf_str s, const char *c);
 /* gguf_vtype_name: "UINT8" .. "FLOAT64", or "?" (static storage). */
