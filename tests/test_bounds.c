@@ -168,3 +168,56 @@ Test(bounds, truncated_after_open_is_not_a_crash)
 	unlink(path);
 	free(path);
 }
+
+/* What a fault leaves behind: a diagnostic about a name in the mapping. */
+struct subject_args {
+	struct diag_list *dl;
+	const char *name;	/* in the mapping, past the file's new end */
+};
+
+static void
+add_about(void *arg)
+{
+	struct subject_args *a = arg;
+	struct diag *d;
+
+	d = diag_add(a->dl, "N001", 0, SUBJECT_TENSOR, a->name, 8, "x");
+	diag_attach_item(d, a->name, 8);
+}
+
+/*
+ * A diagnostic whose subject faults is not recorded: the list holds only
+ * whole entries (a counted entry with unset fields made the reporter and
+ * diag_list_free read garbage after F032).
+ */
+Test(bounds, a_subject_that_faults_leaves_the_list_whole)
+{
+	struct catalog cat;
+	struct diag_list dl;
+	struct gguf_file f;
+	struct gl_error err;
+	struct subject_args a = { &dl, NULL };
+	size_t size, i;
+	char *path = slow_file("keys", &size);
+
+	cr_assert(size > 2 * 65536);
+	cr_assert(catalog_load_builtin(&cat, &err) == 0);
+	diag_list_init(&dl, &cat);
+	cr_assert(gguf_open(&f, path, &err) == 0, "%s", err.msg);
+	a.name = (const char *)f.map + size - 64;
+	cr_assert_eq(guard_call(add_about, &a), 0);
+	cr_assert_eq(dl.n, 1);
+	cr_assert_eq(dl.v[0].n_items, 1);
+	cr_assert(truncate(path, 4096) == 0);
+	for (i = 0; i < 3; i++)
+		cr_assert_eq(guard_call(add_about, &a), -1);
+	cr_assert_eq(dl.n, 1, "%zu entries: a faulted one was counted",
+	    dl.n);
+	cr_assert_eq(dl.v[0].n_items, 1);
+	cr_assert_eq(memcmp(dl.v[0].subject, dl.v[0].items[0], 8), 0);
+	gguf_close(&f);
+	diag_list_free(&dl);
+	catalog_free(&cat);
+	unlink(path);
+	free(path);
+}

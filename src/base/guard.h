@@ -11,6 +11,9 @@
  * guard_call: run fn(arg). Returns 0, or -1 when fn touched a page of a
  * mapping beyond the end of its file (fn was abandoned where it stood:
  * memory it allocated may leak, nothing else is harmed). Nests; per thread.
+ * That holds only if fn copies what it reads from the mapping before it
+ * publishes anything: a structure must not be left half-updated by a
+ * fault (diag_add copies a subject before the list counts the entry).
  */
 int guard_call(void (*fn)(void *), void *arg);
 

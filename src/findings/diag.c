@@ -47,28 +47,32 @@ diag_list_free(struct diag_list *dl)
 	memset(dl, 0, sizeof *dl);
 }
 
+/*
+ * Append a diagnostic. The subject is copied before the list changes: it
+ * may point into a mapping that faults (the guard then abandons the call),
+ * and the list must never hold a counted entry with unset fields.
+ */
 static struct diag *
 diag_push(struct diag_list *dl, const struct rule *r, uint64_t offset,
     enum subject_kind kind, const void *subj, size_t subj_len, char *msg)
 {
-	struct diag *d;
+	struct diag nd;
 
+	memset(&nd, 0, sizeof nd);
+	nd.subject = subj != NULL ? xstrndup(subj, subj_len) : NULL;
+	nd.subject_len = subj != NULL ? subj_len : 0;
+	nd.kind = subj != NULL ? kind : SUBJECT_NONE;
+	nd.rule = r;
+	nd.severity = r->severity;
+	nd.offset = offset;
+	nd.message = msg;
 	if (dl->n == dl->cap) {
 		dl->cap = dl->cap ? dl->cap * 2 : 16;
 		dl->v = xreallocarray(dl->v, dl->cap, sizeof *dl->v);
 	}
-	d = &dl->v[dl->n++];
-	d->rule = r;
-	d->severity = r->severity;
-	d->offset = offset;
-	d->kind = subj != NULL ? kind : SUBJECT_NONE;
-	d->subject = subj != NULL ? xstrndup(subj, subj_len) : NULL;
-	d->subject_len = subj != NULL ? subj_len : 0;
-	d->message = msg;
-	d->seq = dl->n - 1;
-	d->items = NULL;
-	d->n_items = 0;
-	return d;
+	nd.seq = dl->n;
+	dl->v[dl->n] = nd;
+	return &dl->v[dl->n++];
 }
 
 struct diag *
@@ -114,10 +118,13 @@ diag_cmp(const void *pa, const void *pb)
 void
 diag_attach_item(struct diag *d, const void *p, size_t n)
 {
+	char *item;
+
 	if (d == NULL)
 		return;
+	item = xstrndup(p, n);	/* first: p may fault (diag_push) */
 	d->items = xreallocarray(d->items, d->n_items + 1, sizeof *d->items);
-	d->items[d->n_items++] = xstrndup(p, n);
+	d->items[d->n_items++] = item;
 }
 
 void
