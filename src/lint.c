@@ -21,6 +21,7 @@
 struct pipeline_job {
 	const struct lint_options *o;
 	struct lint_result *res;
+	const struct names_db *names;	/* the name maps, or NULL: none */
 	struct model_facts facts;	/* for the checks; freed after them */
 	struct names_matcher *matcher;	/* this lint's, for the name maps */
 };
@@ -111,13 +112,10 @@ read_model(void *arg)
 	struct pipeline_job *j = arg;
 	const struct lint_options *o = j->o;
 	struct lint_result *res = j->res;
-	const struct names_db *names;
+	const struct names_db *names = j->names;
 	bool complete, planned;
 	struct check_ctx ctx;
-	struct gl_error err;
 
-	if (names_db_get(&names, &err) < 0)
-		names = NULL;		/* lint_file reported it */
 	gguf_parse(&res->file, &res->diags);
 	complete = res->file.header_complete;
 	planned = complete && o->profile != NULL;
@@ -161,13 +159,15 @@ apply_policy(const struct lint_options *o, struct lint_result *res)
 
 /* The pipeline over res->file, opened: fills in the rest of res. */
 static void
-lint_pipeline(const struct lint_options *o, struct lint_result *res)
+lint_pipeline(const struct lint_options *o, const struct names_db *names,
+    struct lint_result *res)
 {
 	struct pipeline_job j;
 
 	memset(&j, 0, sizeof j);
 	j.o = o;
 	j.res = res;
+	j.names = names;
 	res->profile = o->profile;
 	res->table = o->table;
 	if (guard_call(read_model, &j) < 0) {
@@ -183,20 +183,29 @@ lint_pipeline(const struct lint_options *o, struct lint_result *res)
 	apply_policy(o, res);
 }
 
+/* An empty result for name: nothing open (fd -1, not standard input). */
+static void
+result_init(struct lint_result *res, const char *name,
+    const struct catalog *cat)
+{
+	memset(res, 0, sizeof *res);
+	res->file.fd = -1;
+	res->path = xstrdup(name);
+	diag_list_init(&res->diags, cat);
+}
+
 int
 lint_file(const char *path, const struct lint_options *o,
     struct lint_result *res, struct gl_error *err)
 {
 	const struct names_db *names;
 
-	memset(res, 0, sizeof *res);
-	res->path = xstrdup(path);
-	diag_list_init(&res->diags, o->cat);
+	result_init(res, path, o->cat);
 	if (names_db_get(&names, err) < 0)
 		return -1;	/* a broken name map in the data directory */
 	if (gguf_open(&res->file, path, err) < 0)
 		return -1;
-	lint_pipeline(o, res);
+	lint_pipeline(o, names, res);
 	return 0;
 }
 
@@ -204,11 +213,13 @@ void
 lint_buffer(const char *name, const void *data, uint64_t size,
     const struct lint_options *o, struct lint_result *res)
 {
-	memset(res, 0, sizeof *res);
-	res->path = xstrdup(name);
-	diag_list_init(&res->diags, o->cat);
+	const struct names_db *names;
+
+	result_init(res, name, o->cat);
+	if (names_db_get(&names, NULL) < 0)
+		names = NULL;	/* the M and N checks are skipped */
 	gguf_open_mem(&res->file, name, data, size);
-	lint_pipeline(o, res);
+	lint_pipeline(o, names, res);
 }
 
 void
@@ -222,6 +233,7 @@ lint_result_free(struct lint_result *res)
 	diag_list_free(&res->diags);
 	free(res->path);
 	memset(res, 0, sizeof *res);
+	res->file.fd = -1;	/* freeing again closes nothing */
 }
 
 void

@@ -34,7 +34,10 @@ struct lint_options {
 struct lint_result {
 	char *path;
 	struct gguf_file file;		/* kept open for reporters and --dump */
-	struct model_geom *geom;	/* NULL without a complete header */
+	struct model_geom *geom;	/* NULL when the header did not parse
+					 * completely; may stay set after
+					 * F032 (then file.header_complete
+					 * and plan.valid are false) */
 	struct plan plan;		/* plan.valid false when none */
 	struct weight_form *forms;	/* one per tensor, or NULL */
 	struct deep_stats *deep;	/* --deep: one per tensor, or NULL */

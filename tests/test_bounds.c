@@ -19,6 +19,7 @@
 #include "findings/diag.h"
 #include "ggufw.h"
 #include "base/guard.h"
+#include "lint.h"
 #include "testutil.h"
 
 #define N_RECORDS 200000
@@ -220,4 +221,34 @@ Test(bounds, a_subject_that_faults_leaves_the_list_whole)
 	catalog_free(&cat);
 	unlink(path);
 	free(path);
+}
+
+/*
+ * A result that never opened a file, or is freed twice, closes nothing:
+ * a zeroed result's fd 0 is standard input, and a long-running caller's
+ * fd 0 may be any file by then.
+ */
+Test(bounds, freeing_a_result_closes_no_one_elses_fd)
+{
+	struct catalog cat;
+	struct lint_options o = { 0 };
+	struct lint_result res;
+	struct gl_error err;
+	int fd = open("/dev/null", O_RDONLY);
+
+	cr_assert(fd >= 0);
+	if (fd != 0) {			/* make fd 0 a file of ours */
+		cr_assert(dup2(fd, 0) == 0);
+		close(fd);
+	}
+	cr_assert(catalog_load_builtin(&cat, &err) == 0);
+	o.cat = &cat;
+	lint_buffer("m.gguf", "GGUF", 4, &o, &res);
+	lint_result_free(&res);
+	lint_result_free(&res);
+	cr_assert(fcntl(0, F_GETFD) != -1, "fd 0 was closed");
+	cr_assert(lint_file("/nonexistent/m.gguf", &o, &res, &err) < 0);
+	lint_result_free(&res);
+	cr_assert(fcntl(0, F_GETFD) != -1, "fd 0 was closed");
+	catalog_free(&cat);
 }
