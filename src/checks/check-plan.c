@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -117,7 +118,8 @@ check_fit(const struct check_ctx *c, struct diag_list *dl)
 void
 check_plan(const struct check_ctx *c, struct diag_list *dl)
 {
-	if (c->plan == NULL || !c->plan->valid) {
+	assert(c->plan != NULL);	/* the table's needs_plan */
+	if (!c->plan->valid) {
 		if (c->file->tensors_n == 0)
 			diag_add(dl, "P009", 0, SUBJECT_NONE, NULL, 0, "no "
 			    "tensors (a vocabulary-only file?): nothing to "

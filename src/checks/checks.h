@@ -47,8 +47,10 @@ struct check_ctx {
 };
 
 struct check {
-	const char *name;	/* for --debug and tests */
-	char family;		/* the family its codes belong to */
+	/* name and family are for a reader of the table (and a debugger):
+	 * the pipeline reads only the flags below and run. */
+	const char *name;
+	char family;		/* the family of its codes, 0: several */
 	bool needs_header;	/* run only when the header parsed completely */
 	bool needs_plan;	/* run only when there is a plan (ctx->plan) */
 	void (*run)(const struct check_ctx *ctx, struct diag_list *dl);

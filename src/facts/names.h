@@ -240,7 +240,4 @@ void names_expr_free(struct names_expr *e);
 struct names_val names_eval(const struct names_expr *e,
     const struct names_env *env);
 
-/* ---- what the rules read of a file (names.c) ---- */
-
-
 #endif
