@@ -217,20 +217,16 @@ static bool
 read_arch_name(struct rd *r)
 {
 	const struct gguf_kv *kv = gguf_find_kv(r->f, "general.architecture");
-	size_t n;
 
 	if (kv == NULL || kv->type != GGUF_STRING) {
 		missing(r->g, "%s", "general.architecture");
 		return false;
 	}
-	n = (size_t)kv->val.v.s.n;
-	if (n == 0 || n >= sizeof r->g->arch ||
-	    memchr(kv->val.v.s.p, '\0', n) != NULL) {
+	if (!gguf_find_name(r->f, "general.architecture", r->g->arch,
+	    sizeof r->g->arch)) {
 		missing(r->g, "%s", "general.architecture (unusable value)");
 		return false;
 	}
-	memcpy(r->g->arch, kv->val.v.s.p, n);
-	r->g->arch[n] = '\0';
 	r->g->has_arch = true;
 	return true;
 }

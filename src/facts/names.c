@@ -106,27 +106,13 @@ names_match(const struct names_map *m, struct names_matcher *mm,
 
 /* ---- what a file is ---------------------------------------------------- */
 
-/* general.architecture into arch when it is a usable name. */
-static bool
-classify_arch(const struct gguf_file *f, char *arch, size_t size)
-{
-	struct gguf_str s;
-
-	arch[0] = '\0';
-	if (!names_key_str(f, "general.architecture", &s) || s.n == 0 ||
-	    s.n >= size || memchr(s.p, '\0', (size_t)s.n) != NULL)
-		return false;
-	memcpy(arch, s.p, (size_t)s.n);
-	arch[s.n] = '\0';
-	return true;
-}
-
 enum names_kind
 names_classify(const struct names_db *db, struct names_matcher *mm,
     const struct gguf_file *f, const struct names_map **map, char *arch,
     size_t size)
 {
-	bool have_arch = classify_arch(f, arch, size);
+	bool have_arch = gguf_find_name(f, "general.architecture", arch,
+	    size);
 	struct gguf_str type;
 	char key[160];
 	int64_t layer;

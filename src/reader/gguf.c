@@ -971,6 +971,24 @@ gguf_find_kv(const struct gguf_file *f, const char *key)
 }
 
 bool
+gguf_find_name(const struct gguf_file *f, const char *key, char *buf,
+    size_t size)
+{
+	const struct gguf_kv *kv = gguf_find_kv(f, key);
+	size_t n;
+
+	buf[0] = '\0';
+	if (kv == NULL || kv->type != GGUF_STRING)
+		return false;
+	n = (size_t)kv->val.v.s.n;
+	if (n == 0 || n >= size || memchr(kv->val.v.s.p, '\0', n) != NULL)
+		return false;
+	memcpy(buf, kv->val.v.s.p, n);
+	buf[n] = '\0';
+	return true;
+}
+
+bool
 gguf_find_int(const struct gguf_file *f, const char *key, int64_t *out)
 {
 	const struct gguf_kv *kv = gguf_find_kv(f, key);

@@ -151,6 +151,15 @@ const struct gguf_kv *gguf_find_kv(const struct gguf_file *f, const char *key);
  * another type, or a UINT64 above INT64_MAX.
  */
 bool gguf_find_int(const struct gguf_file *f, const char *key, int64_t *out);
+
+/*
+ * gguf_find_name: copy the string value of metadata key into buf (size
+ * bytes), NUL-terminated, when it is a usable name: a string, not empty,
+ * shorter than size, without a NUL byte. Returns true then; false, with
+ * buf "", otherwise (absent, of another type, or unusable).
+ */
+bool gguf_find_name(const struct gguf_file *f, const char *key, char *buf,
+    size_t size);
 /* gguf_str_eq: the file's string s is, byte for byte, the C string c. */
 bool gguf_str_eq(struct gguf_str s, const char *c);
 /* gguf_vtype_name: "UINT8" .. "FLOAT64", or "?" (static storage). */
