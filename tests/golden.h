@@ -47,6 +47,9 @@ struct tiny {
 	const char *template_name;	/* tokenizer.chat_template.NAME */
 	const char *rope_scaling;	/* ARCH.rope.scaling.type */
 	uint32_t n_expert, n_expert_used;	/* written when non-zero */
+	bool zero_heads, zero_heads_kv;	/* head_count, head_count_kv
+					 * written as 0 (the tensors keep
+					 * n_head's, n_head_kv's shapes) */
 	/* tensors */
 	bool no_tensors;		/* a vocabulary-only file */
 	const char *drop;		/* a tensor not written */

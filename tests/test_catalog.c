@@ -35,6 +35,8 @@ Test(catalog, builtin_loads_with_every_field)
 
 		cr_assert_eq(r->code[0], r->family);
 		cr_assert(*r->slug && *r->summary && *r->rationale && *r->fix);
+		cr_assert(r->basis != NULL && *r->basis, "%s: no basis",
+		    r->code);
 		if (i > 0)
 			cr_assert(strcmp(cat.rules[i - 1].code, r->code) < 0);
 	}
@@ -64,7 +66,7 @@ expect_error(const char *yaml, const char *where, const char *what)
 
 #define RULE(extra) \
 	"- code: F100\n  slug: x-y\n  family: F\n" extra \
-	"  summary: s\n  rationale: r\n  fix: f\n"
+	"  summary: s\n  rationale: r\n  basis: b\n  fix: f\n"
 
 Test(catalog, errors_name_the_place_and_what_was_expected)
 {
@@ -77,12 +79,18 @@ Test(catalog, errors_name_the_place_and_what_was_expected)
 	expect_error("code: F100\n", "t.yaml:1:1", "sequence");
 	expect_error("- [unclosed\n", "t.yaml:", "");
 	expect_error(RULE("  severity: error\n") RULE("  severity: info\n"),
-	    "t.yaml:8:3", "already declared");
+	    "t.yaml:9:3", "already declared");
 	expect_error("- code: f1\n", "t.yaml:1:9", "capital letter");
 	expect_error(RULE("  severity: [error]\n"), "t.yaml:4:13", "scalar");
 	expect_error("- code: M100\n  slug: x-y\n  family: F\n"
+	    "  severity: info\n  summary: s\n  rationale: r\n  basis: b\n"
+	    "  fix: f\n", "t.yaml:1:3", "family");
+	/* a built-in rule must say what decides its severity */
+	expect_error("- code: F100\n  slug: x-y\n  family: F\n"
 	    "  severity: info\n  summary: s\n  rationale: r\n  fix: f\n",
-	    "t.yaml:1:3", "family");
+	    "t.yaml:1:3", "missing key 'basis'");
+	expect_error(RULE("  severity: info\n  basis: again\n"), "t.yaml:",
+	    "duplicate key");
 }
 
 Test(catalog, data_directory_overrides_the_builtin_copy)
@@ -234,7 +242,7 @@ Test(catalog, declarative_rules_are_an_entry_and_a_matcher)
 	    "- code: X001\n  slug: license-mit\n  severity: error\n"
 	    "  summary: the licence must be mit\n  fix: relicense\n"
 	    "  match: value\n  key: '^general\\.license$'\n"
-	    "  require: '^mit$'\n";
+	    "  require: '^mit$'\n  basis: the team's licence policy\n";
 	static const char dup[] =
 	    "- code: X003\n  slug: no-odd-keys\n  severity: info\n"
 	    "  summary: no odd keys\n  fix: remove them\n  match: key\n"
@@ -258,6 +266,9 @@ Test(catalog, declarative_rules_are_an_entry_and_a_matcher)
 	cr_expect_eq(r->severity, SEV_ERROR);
 	cr_expect_str_eq(r->origin, "r.yaml:8");
 	cr_expect_str_eq(r->rationale, r->summary);
+	cr_expect_str_eq(r->basis, "the team's licence policy");
+	cr_expect_str_eq(catalog_find(&cat, "X002")->basis,
+	    "a declarative rule of r.yaml:1", "the default basis");
 	cr_assert_eq(set.n, 2);
 	cr_expect_str_eq(set.v[0].code, "X001");
 	cr_expect_eq(set.v[0].match, DECL_VALUE);

@@ -26,7 +26,8 @@ example(void)
 }
 
 /* A small file with a duplicate tensor name (F017) and a bad bool (F028),
- * whose tensor names carry an escape sequence and a newline. */
+ * both errors, whose tensor names carry an escape sequence and a newline
+ * (S002, an error too); the plan is incomplete (P005, a warning). */
 static char *
 broken_file(void)
 {
@@ -170,7 +171,7 @@ Test(cli, json_output_has_the_documented_fields)
 	d = jsontree_pointer(root, "/files/0/diagnostics/0");
 	cr_assert_str_eq(jsontree_str(jsontree_get(d, "code")), "F028");
 	cr_assert_str_eq(jsontree_str(jsontree_get(d, "slug")), "invalid-bool");
-	cr_assert_str_eq(jsontree_str(jsontree_get(d, "severity")), "warning");
+	cr_assert_str_eq(jsontree_str(jsontree_get(d, "severity")), "error");
 	cr_assert_str_eq(jsontree_str(jsontree_get(d, "subject")), "odd.bool");
 	cr_assert_str_eq(jsontree_str(jsontree_get(d, "subject_kind")), "key");
 	cr_assert(jsontree_get(d, "message") != NULL);
@@ -226,8 +227,13 @@ Test(cli, select_and_ignore_change_findings_and_status)
 	struct test_run r;
 	char *path = broken_file();
 
-	run(&r, "--ignore", "F017", path, NULL);
+	run(&r, "--ignore", "F017,F028,S002", path, NULL);
 	cr_assert_eq(r.status, 0, "only a warning is left: %s", r.out);
+	cr_assert(strstr(r.out, "warning: P005") != NULL, "%s", r.out);
+	cr_assert(!strstr(r.out, "F017") && !strstr(r.out, "F028"));
+	test_run_free(&r);
+	run(&r, "--ignore", "F017", path, NULL);
+	cr_assert_eq(r.status, 1, "F028 is an error: %s", r.out);
 	cr_assert(strstr(r.out, "F028") != NULL && !strstr(r.out, "F017"));
 	test_run_free(&r);
 	run(&r, "--select", "duplicate-tensor-name", path, NULL);
@@ -282,6 +288,17 @@ Test(cli, explain_by_code_or_slug)
 	cr_assert(strstr(r.out,
 	    "F010 tensor-data-out-of-bounds (error") != NULL);
 	cr_assert(strstr(r.out, "How to fix it:") != NULL);
+	cr_assert(strstr(r.out, "\nWhy it is an error:\n  llama.cpp refuses "
+	    "the file") != NULL, "the basis of the severity: %s", r.out);
+	test_run_free(&r);
+	run(&r, "--explain", "F005", "--format", "json");
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.out, "\"basis\": \"The file is valid GGUF") !=
+	    NULL, "%s", r.out);
+	test_run_free(&r);
+	run(&r, "--explain", "P009", NULL, NULL);
+	cr_assert(strstr(r.out, "\nWhy it is information only:\n") != NULL,
+	    "%s", r.out);
 	test_run_free(&r);
 	run(&r, "--explain", "git-lfs-pointer", NULL, NULL);
 	cr_assert_eq(r.status, 0);

@@ -36,14 +36,16 @@ write_text(const char *path, const char *text)
 }
 
 /*
- * The model: llama with a BOOL of byte 7 (F028 warning, key odd.bool), a
- * duplicate tensor name (F017 error, tensor dup.weight), a 1 MiB F32
- * matrix big.weight and general.license "proprietary".
+ * The model: llama with a BOOL of byte 7 (F028 error, key odd.bool), a
+ * duplicate tensor name (F017 error, tensor dup.weight), an empty tensor
+ * (F027 warning, tensor empty.weight), a 1 MiB F32 matrix big.weight and
+ * general.license "proprietary".
  */
 static void
 project_init(struct project *p, const char *config)
 {
 	static const int64_t small[] = { 32 }, big[] = { 512, 512 };
+	static const int64_t none[] = { 0 };
 	struct ggufw_model m;
 	struct strbuf sb = STRBUF_INIT;
 	struct ggufw *w;
@@ -61,6 +63,7 @@ project_init(struct project *p, const char *config)
 	ggufw_model_tensor(&m, "dup.weight", 1, small, 0, 1, 4);
 	ggufw_model_tensor(&m, "dup.weight", 1, small, 0, 1, 4);
 	ggufw_model_tensor(&m, "big.weight", 2, big, 0, 1, 4);
+	ggufw_model_tensor(&m, "empty.weight", 1, none, 0, 1, 4);
 	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
 	cr_assert(ggufw_write_file(p->model, sb.buf, sb.len) == 0);
 	strbuf_free(&sb);
@@ -100,10 +103,10 @@ Test(config, found_upward_and_applied)
 	struct project p;
 	struct test_run r;
 
-	project_init(&p, "# test\nignore: [F017]\n");
+	project_init(&p, "# test\nignore: [F017, F028]\n");
 	run_in(&r, p.sub, "--select=F", "../m.gguf", NULL, NULL, NULL, NULL);
 	cr_assert_eq(r.status, 0, "F017 ignored by the file: %s", r.out);
-	cr_assert(strstr(r.out, "F028") != NULL);
+	cr_assert(strstr(r.out, "F027") != NULL);
 	cr_assert(strstr(r.out, "F017") == NULL);
 	test_run_free(&r);
 	/* --no-config: the file is not read */
@@ -143,13 +146,21 @@ Test(config, severity_override_and_fail_on)
 	struct project p;
 	struct test_run r;
 
-	project_init(&p, "select: [F028]\nseverity:\n  invalid-bool: error\n");
+	project_init(&p, "select: [F027]\nseverity:\n  zero-size-tensor: "
+	    "error\n");
 	run_in(&r, p.dir, "m.gguf", NULL, NULL, NULL, NULL, NULL);
 	cr_assert_eq(r.status, 1, "a warning raised to error: %s", r.out);
-	cr_assert(strstr(r.out, ": error: F028") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, ": error: F027") != NULL, "%s", r.out);
 	test_run_free(&r);
 	project_free(&p);
-	project_init(&p, "select: [F028]\nfail-on: warning\n");
+	project_init(&p, "select: [F028]\nseverity:\n  invalid-bool: "
+	    "warning\n");
+	run_in(&r, p.dir, "m.gguf", NULL, NULL, NULL, NULL, NULL);
+	cr_assert_eq(r.status, 0, "an error lowered to warning: %s", r.out);
+	cr_assert(strstr(r.out, ": warning: F028") != NULL, "%s", r.out);
+	test_run_free(&r);
+	project_free(&p);
+	project_init(&p, "select: [F027]\nfail-on: warning\n");
 	run_in(&r, p.dir, "m.gguf", NULL, NULL, NULL, NULL, NULL);
 	cr_assert_eq(r.status, 1, "fail-on warning");
 	test_run_free(&r);
@@ -164,7 +175,8 @@ Test(config, per_file_ignores_and_suppressions)
 	struct project p;
 	struct test_run r;
 
-	project_init(&p, "select: [F]\nper-file-ignores:\n  \"m.*\": [F028]\n"
+	project_init(&p, "select: [F]\nper-file-ignores:\n"
+	    "  \"m.*\": [F027, F028]\n"
 	    "suppress:\n  - { rule: F017, tensor: dup.weight }\n");
 	run_in(&r, p.sub, "../m.gguf", NULL, NULL, NULL, NULL, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.out);
@@ -348,10 +360,10 @@ Test(config, explicit_config_file)
 
 	project_init(&p, NULL);
 	cfg = xasprintf("%s/sub/other.yaml", p.dir);
-	write_text(cfg, "select: [F028]\n");
+	write_text(cfg, "select: [F027]\n");
 	run_in(&r, p.dir, "--config", cfg, "m.gguf", NULL, NULL, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.out);
-	cr_assert(strstr(r.out, "F028") != NULL && !strstr(r.out, "F017"));
+	cr_assert(strstr(r.out, "F027") != NULL && !strstr(r.out, "F017"));
 	test_run_free(&r);
 	run_in(&r, p.dir, "--config", "/nonexistent.yaml", "m.gguf", NULL, NULL,
 	    NULL);
@@ -369,20 +381,20 @@ Test(config, quiet_statistics_max_warnings_color)
 	project_init(&p, "select: [F]\n");
 	run_in(&r, p.dir, "--quiet", "m.gguf", NULL, NULL, NULL, NULL);
 	cr_assert_eq(r.status, 1);
-	cr_assert(strstr(r.out, "F017") != NULL && !strstr(r.out, "F028"),
+	cr_assert(strstr(r.out, "F017") != NULL && !strstr(r.out, "F027"),
 	    "--quiet shows only what fails the run: %s", r.out);
 	test_run_free(&r);
 	run_in(&r, p.dir, "--statistics", "m.gguf", NULL, NULL, NULL, NULL);
 	cr_assert(strstr(r.out, "     1  F017 duplicate-tensor-name") != NULL,
 	    "%s", r.out);
 	test_run_free(&r);
-	run_in(&r, p.dir, "--ignore=F017", "--max-warnings=0", "m.gguf", NULL,
-	    NULL, NULL);
+	run_in(&r, p.dir, "--ignore=F017,F028", "--max-warnings=0", "m.gguf",
+	    NULL, NULL, NULL);
 	cr_assert_eq(r.status, 1, "one warning over a budget of 0");
 	cr_assert(strstr(r.err, "max-warnings") != NULL);
 	test_run_free(&r);
-	run_in(&r, p.dir, "--ignore=F017", "--max-warnings=1", "m.gguf", NULL,
-	    NULL, NULL);
+	run_in(&r, p.dir, "--ignore=F017,F028", "--max-warnings=1", "m.gguf",
+	    NULL, NULL, NULL);
 	cr_assert_eq(r.status, 0);
 	test_run_free(&r);
 	run_in(&r, p.dir, "--color=always", "m.gguf", NULL, NULL, NULL, NULL);

@@ -34,6 +34,8 @@ static void set_dup(struct tiny *t) { t->dup_token = true; }
 static void set_tok_unknown(struct tiny *t) { t->tok_model = "sentencepiece"; }
 static void set_tok_t5(struct tiny *t) { t->tok_model = "t5"; }
 static void set_ftype_q4km(struct tiny *t) { t->file_type = 15; }
+static void set_zero_heads(struct tiny *t) { t->zero_heads = true; }
+static void set_zero_heads_kv(struct tiny *t) { t->zero_heads_kv = true; }
 
 static void
 set_vocab_only_no_eps(struct tiny *t)
@@ -89,6 +91,9 @@ static const struct golden_case cases[] = {
 	{ "M014-ok-q8_0", "M014", 0, set_q8 },
 	{ "M015-no-quant-version", "M015", 1, set_q8_no_qver },
 	{ "M015-ok", "M015", 0, set_q8 },
+	{ "M016-head-count-0", "M016", 1, set_zero_heads },
+	{ "M016-head-count-kv-0", "M016", 1, set_zero_heads_kv },
+	{ "M016-ok", "M016", 0, NULL },
 };
 
 Test(meta, golden_cases)
@@ -372,5 +377,84 @@ Test(meta, duplicate_tokens_in_a_large_vocabulary)
 		    "%s: %s", want, test_find(&t, "M012")->message);
 		test_lint_free(&t);
 	}
+	strbuf_free(&sb);
+}
+
+/*
+ * A llama of two layers whose head_count_kv is the per-layer array [1, 0]:
+ * layer 1 has no attention (a hybrid model's recurrent layer), unless
+ * attn_k says it has, with its 0 KV heads (M016).
+ */
+static void
+hybrid_model(struct strbuf *out, bool layer1_attn_k)
+{
+	static const uint32_t kv[] = { 1, 0 };
+	static const int64_t norm[] = { 8 }, q[] = { 8, 8 }, k[] = { 8, 4 };
+	static const int64_t up[] = { 8, 16 }, down[] = { 16, 8 };
+	static const char *const ffn[] = { "ffn_gate", "ffn_up", "ffn_down" };
+	struct ggufw_model m;
+	char name[64];
+	uint32_t il, i;
+
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	ggufw_model_kv_u32(&m, "llama.context_length", 256);
+	ggufw_model_kv_u32(&m, "llama.embedding_length", 8);
+	ggufw_model_kv_u32(&m, "llama.block_count", 2);
+	ggufw_model_kv_u32(&m, "llama.feed_forward_length", 16);
+	ggufw_model_kv_u32(&m, "llama.attention.head_count", 2);
+	ggufw_model_kv_arr_u32(&m, "llama.attention.head_count_kv", kv, 2);
+	ggufw_model_kv_f32(&m, "llama.attention.layer_norm_rms_epsilon",
+	    1e-5f);
+	for (il = 0; il < 2; il++) {
+		snprintf(name, sizeof name, "blk.%u.attn_norm.weight", il);
+		ggufw_model_tensor(&m, name, 1, norm, GGUFW_GGML_F32, 1, 4);
+		if (il == 0 || layer1_attn_k) {
+			snprintf(name, sizeof name, "blk.%u.attn_k.weight", il);
+			ggufw_model_tensor(&m, name, 2, k, GGUFW_GGML_F32, 1,
+			    4);
+		}
+		if (il == 0) {
+			ggufw_model_tensor(&m, "blk.0.attn_q.weight", 2, q,
+			    GGUFW_GGML_F32, 1, 4);
+			ggufw_model_tensor(&m, "blk.0.attn_v.weight", 2, k,
+			    GGUFW_GGML_F32, 1, 4);
+			ggufw_model_tensor(&m, "blk.0.attn_output.weight", 2,
+			    q, GGUFW_GGML_F32, 1, 4);
+		}
+		for (i = 0; i < 3; i++) {
+			snprintf(name, sizeof name, "blk.%u.%s.weight", il,
+			    ffn[i]);
+			ggufw_model_tensor(&m, name, 2, i < 2 ? up : down,
+			    GGUFW_GGML_F32, 1, 4);
+		}
+	}
+	ggufw_model_finish(&m, out, GGUFW_DATA_ZERO);
+	ggufw_model_free(&m);
+}
+
+/* M016 is per layer: 0 KV heads are fine where no weight needs them. */
+Test(meta, zero_heads_only_where_attention_weights_are)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct test_lint t;
+	const struct diag *d;
+
+	hybrid_model(&sb, false);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_assert_eq(test_count(&t, "M016"), 0, "%s", test_codes(&t));
+	test_lint_free(&t);
+	strbuf_reset(&sb);
+	hybrid_model(&sb, true);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_assert_eq(test_count(&t, "M016"), 1, "%s", test_codes(&t));
+	d = test_find(&t, "M016");
+	cr_assert_eq(d->severity, SEV_ERROR);
+	cr_assert_str_eq(d->subject, "llama.attention.head_count_kv");
+	cr_assert(strstr(d->message, "is 0 for 1 layer holding attention "
+	    "weights (the first: layer 1): llama.cpp expects "
+	    "blk.1.attn_k.weight with a dimension of 0") != NULL, "%s",
+	    d->message);
+	test_lint_free(&t);
 	strbuf_free(&sb);
 }

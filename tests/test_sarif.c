@@ -238,6 +238,8 @@ check_log(const struct jsonnode *log)
 		    str_at(c, "/summary"));
 		cr_assert(strlen(str_at(r, "/fullDescription/text")) > 0);
 		cr_assert(strlen(str_at(r, "/help/text")) > 0);
+		cr_assert(strlen(str_at(r, "/properties/basis")) > 0,
+		    "%s: the basis of its severity", str_at(r, "/id"));
 		cr_assert_str_eq(str_at(r, "/defaultConfiguration/level"),
 		    level_of(str_at(c, "/severity")));
 		cr_assert_str_eq(str_at(r, "/properties/family"),
@@ -396,9 +398,12 @@ Test(sarif, findings_are_results_that_match_the_json_report)
 	check_results_match_json(log, json);
 	r = find_result(log, "F028", "odd.bool", 8);
 	cr_assert(r != NULL);
-	cr_assert_str_eq(str_at(r, "/level"), "warning");
+	cr_assert_str_eq(str_at(r, "/level"), "error");
 	cr_assert_str_eq(str_at(r, "/locations/0/logicalLocations/0/kind"),
 	    "property");
+	r = find_result(log, "P005", NULL, 0);
+	cr_assert(r != NULL, "the incomplete plan");
+	cr_assert_str_eq(str_at(r, "/level"), "warning");
 	r = find_result(log, "F017", NASTY_DECODED, strlen(NASTY_DECODED));
 	cr_assert(r != NULL, "the nasty name, decoded, is a logical location");
 	cr_assert_str_eq(str_at(r, "/level"), "error");
@@ -907,7 +912,7 @@ Test(github, lines_follow_the_workflow_command_format)
 	write_file(epath, em.buf, em.len);
 	{
 		const char *argv[] = { "--format", "github", "--select",
-		    "F017,F028,P009", path, epath, NULL };
+		    "F017,F028,P005,P009", path, epath, NULL };
 
 		test_run_bin(&r, argv, NULL, 0);
 	}
@@ -931,8 +936,8 @@ Test(github, lines_follow_the_workflow_command_format)
 			continue;
 		cr_assert(strstr(line, want_file) != NULL, "%s", line);
 	}
-	cr_assert_eq(n, 5, "F028, F017 three times, P009: %d lines", n);
-	cr_assert_eq(errors, 3);
+	cr_assert_eq(n, 6, "F028, F017 three times, P005, P009: %d lines", n);
+	cr_assert_eq(errors, 4);
 	cr_assert_eq(warnings, 1);
 	cr_assert_eq(notices, 1);
 	/* Data: '%' escaped; ':' and ',' kept; the rest as the text
@@ -940,8 +945,10 @@ Test(github, lines_follow_the_workflow_command_format)
 	cr_assert(strstr(r.out, ",title=F017 duplicate-tensor-name::") != NULL);
 	cr_assert(strstr(r.out, " [tensor: evil\"\\\\\\u{0001}\\xff%25:,"
 	    "\\r\\n.w]") != NULL, "%s", r.out);
-	cr_assert(strstr(r.out, "::warning ") != NULL &&
+	cr_assert(strstr(r.out, "::error ") != NULL &&
 	    strstr(r.out, "title=F028 invalid-bool::") != NULL);
+	cr_assert(strstr(r.out, "::warning ") != NULL &&
+	    strstr(r.out, "title=P005 estimate-incomplete::") != NULL);
 	cr_assert(strstr(r.out, " [key: odd.bool]") != NULL);
 	regfree(&re);
 	free(copy);

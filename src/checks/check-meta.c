@@ -4,8 +4,9 @@
  * of each mapped architecture and of the tokenizer, their types, the
  * tokenizer's internal consistency (array lengths, element types, the
  * vocabulary against token_embd, special token ids, token types,
- * duplicates), values llama.cpp aborts on (rope scaling type, expert
- * counts), general.file_type against the tensors, and
+ * duplicates), attention weights in layers with no heads, values
+ * llama.cpp aborts on (rope scaling type, expert counts),
+ * general.file_type against the tensors, and
  * general.quantization_version.
  *
  * Vocabulary-only files get the tokenizer rules and nothing that needs
@@ -123,6 +124,120 @@ check_map_keys(struct mt *s)
 		snprintf(key, sizeof key, "%s.%s", s->arch, k->key);
 		require_key(s, key, k->type, required, "");
 	}
+}
+
+/* ---- attention heads ---------------------------------------------------- */
+
+/* Layers whose weights need heads the metadata gives as 0. */
+struct zero_heads {
+	const char *stem;	/* the first such weight, "attn_q.weight" */
+	uint32_t first;		/* its layer */
+	uint32_t layers;	/* how many layers */
+	bool seen[ARCH_MAX_LAYERS];
+};
+
+/* The name of a block tensor after "blk.N.", or NULL. */
+static const char *
+block_stem(struct gguf_str name, size_t *len)
+{
+	size_t i = 4;
+
+	if (name.n < 6 || memcmp(name.p, "blk.", 4) != 0)
+		return NULL;
+	while (i < name.n && name.p[i] >= '0' && name.p[i] <= '9')
+		i++;
+	if (i == 4 || i >= name.n || name.p[i] != '.')
+		return NULL;
+	*len = (size_t)name.n - i - 1;
+	return name.p + i + 1;
+}
+
+/* The weights llama.cpp sizes by the query heads, and by the KV heads. */
+static const char *const query_weights[] = {
+	"attn_q.weight", "attn_qkv.weight", "attn_output.weight", NULL
+};
+static const char *const kv_weights[] = {
+	"attn_k.weight", "attn_v.weight", "attn_qkv.weight", NULL
+};
+
+/* The entry of list that is the stem [stem, stem + len), or NULL. */
+static const char *
+stem_among(const char *stem, size_t len, const char *const list[])
+{
+	for (; *list != NULL; list++)
+		if (len == strlen(*list) && memcmp(stem, *list, len) == 0)
+			return *list;
+	return NULL;
+}
+
+static void
+zero_heads_add(struct zero_heads *z, const char *stem, uint32_t il)
+{
+	if (z->seen[il])
+		return;
+	z->seen[il] = true;
+	if (z->layers++ == 0 || il < z->first) {
+		z->first = il;
+		z->stem = stem;
+	}
+}
+
+static void
+zero_heads_report(struct mt *s, const struct zero_heads *z,
+    const char *suffix, const char *heads)
+{
+	const struct gguf_kv *kv;
+	char key[160];
+
+	if (z->layers == 0)
+		return;
+	snprintf(key, sizeof key, "%s.%s", s->arch, suffix);
+	kv = gguf_find_kv(s->f, key);
+	diag_add(s->dl, "M016", kv != NULL ? kv->offset : 0, SUBJECT_KEY, key,
+	    strlen(key), "%s is 0 for %" PRIu32 " layer%s holding attention "
+	    "weights (the first: layer %" PRIu32 "): llama.cpp expects blk.%"
+	    PRIu32 ".%s with a dimension of 0 (%s x head width) and refuses "
+	    "the file (\"wrong shape\")", suffix, z->layers,
+	    z->layers == 1 ? "" : "s", z->first, z->first, z->stem, heads);
+}
+
+/*
+ * M016: a layer holding weights sized by the query heads (attn_q,
+ * attn_qkv, attn_output) or by the KV heads (attn_k, attn_v, attn_qkv)
+ * whose head count is 0 in the metadata. KV heads are judged only when
+ * head_count_kv is given: otherwise they are the query heads, already
+ * reported.
+ */
+static void
+check_heads(struct mt *s)
+{
+	const struct model_geom *g = s->c->geom;
+	const int64_t *layer = s->c->facts->layer;
+	struct zero_heads q, k;
+	const char *stem;
+	size_t i, len;
+
+	if (g == NULL || layer == NULL || !g->has_n_head)
+		return;
+	memset(&q, 0, sizeof q);
+	memset(&k, 0, sizeof k);
+	for (i = 0; i < s->f->tensors_n; i++) {
+		const char *w;
+		uint32_t il;
+
+		stem = block_stem(s->f->tensors[i].name, &len);
+		if (stem == NULL || layer[i] < 0 || layer[i] >= g->n_layer)
+			continue;
+		il = (uint32_t)layer[i];
+		if ((w = stem_among(stem, len, query_weights)) != NULL &&
+		    g->n_head[il] == 0)
+			zero_heads_add(&q, w, il);
+		if ((w = stem_among(stem, len, kv_weights)) != NULL &&
+		    g->has_n_head_kv && g->n_head_kv[il] == 0)
+			zero_heads_add(&k, w, il);
+	}
+	zero_heads_report(s, &q, "attention.head_count", "heads");
+	zero_heads_report(s, &k, "attention.head_count_kv", "KV heads");
 }
 
 /* ---- the tokenizer ----------------------------------------------------- */
@@ -735,8 +850,10 @@ check_meta(const struct check_ctx *c, struct diag_list *dl)
 	s.arch = c->facts->arch;
 	if (s.kind == NAMES_NO_ARCH && has_tokenizer_keys(c->file))
 		check_arch_name(&s);
-	if (s.kind == NAMES_MODEL)
+	if (s.kind == NAMES_MODEL) {
 		check_map_keys(&s);
+		check_heads(&s);
+	}
 	if (has_tokenizer(&s))
 		check_tokenizer(&s);
 	if (s.arch[0] != '\0') {

@@ -124,6 +124,7 @@ static const struct ydoc_field rule_fields[] = {
 	    .expect = "expected a severity: error, warning or info" },
 	{ "summary", true, .kind = YDOC_STRDUP, R(r.summary) },
 	{ "rationale", false, .kind = YDOC_STRDUP, R(r.rationale) },
+	{ "basis", false, .kind = YDOC_STRDUP, R(r.basis) },
 	{ "fix", true, .kind = YDOC_STRDUP, R(r.fix) },
 	{ "match", true, .kind = YDOC_ENUM, R(d.match), .names = match_names,
 	    .expect = "expected what to match: key, value or tensor" },
@@ -146,6 +147,7 @@ parsed_free(struct parsed *p)
 	free(p->r.slug);
 	free(p->r.summary);
 	free(p->r.rationale);
+	free(p->r.basis);
 	free(p->r.fix);
 	free(p->r.origin);
 	declrule_free(&p->d);
@@ -192,6 +194,8 @@ parse_rule(struct catalog *cat, struct declset *set, struct ydoc *d,
 	if (p.r.rationale == NULL)
 		p.r.rationale = xstrdup(p.r.summary);
 	p.r.origin = xasprintf("%s:%zu", d->origin, n->start_mark.line + 1);
+	if (p.r.basis == NULL)
+		p.r.basis = xasprintf("a declarative rule of %s", p.r.origin);
 	if (catalog_add_rule(cat, &p.r) < 0) {
 		ydoc_error(d, n, err, "code %s or slug %s is already declared",
 		    p.r.code, p.r.slug);

@@ -71,7 +71,9 @@ int declrule_load_file(struct catalog *cat, struct declset *set,
 /*
  * declrule_parse: the same for the rule file text (len bytes) named origin
  * in messages (neither kept; each entry's origin is a copy). A code or
- * slug already in cat is an error.
+ * slug already in cat is an error. A rule's rationale defaults to its
+ * summary, and the basis of its severity to "a declarative rule of
+ * ORIGIN:LINE".
  */
 int declrule_parse(struct catalog *cat, struct declset *set,
     const char *origin, const char *text, size_t len, struct gl_error *err);

@@ -282,6 +282,23 @@ read_vocab(struct rd *r)
 	missing(r->g, "%s", "the vocabulary size");
 }
 
+/*
+ * The query and KV head counts, per layer; the KV heads default to the
+ * query heads, as in llama.cpp. Returns whether head_count was read.
+ */
+static bool
+read_heads(struct rd *r)
+{
+	struct model_geom *g = r->g;
+
+	g->has_n_head = geom_layers(r, "attention.head_count", g->n_head, 0);
+	g->has_n_head_kv = geom_layers(r, "attention.head_count_kv",
+	    g->n_head_kv, 0);
+	if (!g->has_n_head_kv)
+		memcpy(g->n_head_kv, g->n_head, sizeof g->n_head);
+	return g->has_n_head;
+}
+
 /* Heads and head widths of an attention model. */
 static bool
 read_attention(struct rd *r)
@@ -289,13 +306,10 @@ read_attention(struct rd *r)
 	struct model_geom *g = r->g;
 	uint32_t v;
 
-	if (!geom_layers(r, "attention.head_count", g->n_head, 0) ||
-	    g->n_head[0] == 0) {
+	if (!read_heads(r) || g->n_head[0] == 0) {
 		missing(g, "%s.attention.head_count", g->arch);
 		return false;
 	}
-	if (!geom_layers(r, "attention.head_count_kv", g->n_head_kv, 0))
-		memcpy(g->n_head_kv, g->n_head, sizeof g->n_head);
 	g->head_k = g->head_v = g->n_embd / g->n_head[0];
 	if (geom_u32(r, "attention.key_length", &v))
 		g->head_k = v;
@@ -424,7 +438,7 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 	switch (kind) {
 	case ARCH_KIND_ENCODER:
 		g->memory = ARCH_MEM_NONE;
-		geom_layers(&r, "attention.head_count", g->n_head, 0);
+		read_heads(&r);
 		g->plannable = true;
 		break;
 	case ARCH_KIND_MAMBA:

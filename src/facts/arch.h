@@ -76,6 +76,9 @@ struct model_geom {
 	uint64_t ctx_key_offset;	/* of context_length, for messages */
 	uint32_t n_head[ARCH_MAX_LAYERS];
 	uint32_t n_head_kv[ARCH_MAX_LAYERS];
+	bool has_n_head;		/* head_count was read (it may be 0) */
+	bool has_n_head_kv;		/* head_count_kv too: n_head_kv is not
+					 * n_head's copy */
 	uint32_t n_ff[ARCH_MAX_LAYERS];
 	uint32_t head_k, head_v;		/* full-attention layers */
 	uint32_t head_k_swa, head_v_swa;	/* sliding-window layers */

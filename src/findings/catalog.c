@@ -2,7 +2,8 @@
  * catalog.c - loading the rule catalogue from YAML with libyaml (catalog.h).
  *
  * A catalogue file is a sequence of mappings, each with exactly the keys
- * code, slug, family, severity, summary, rationale and fix, all scalars.
+ * code, slug, family, severity, summary, rationale, basis and fix, all
+ * scalars: a built-in rule must say what decides its severity (basis).
  */
 #include "config.h"
 
@@ -17,7 +18,8 @@
 #include "data/yamlutil.h"
 
 static const char *const rule_fields[] = {
-	"code", "slug", "family", "severity", "summary", "rationale", "fix"
+	"code", "slug", "family", "severity", "summary", "rationale", "basis",
+	"fix"
 };
 #define N_RULE_FIELDS (sizeof rule_fields / sizeof rule_fields[0])
 
@@ -117,7 +119,7 @@ rule_from_node(struct catalog *cat, yaml_document_t *doc, yaml_node_t *map,
 		if (f == N_RULE_FIELDS)
 			return mark_error(err, origin, k->start_mark,
 			    "unknown key; expected one of code, slug, family, "
-			    "severity, summary, rationale, fix");
+			    "severity, summary, rationale, basis, fix");
 		if (val[f] != NULL)
 			return mark_error(err, origin, k->start_mark,
 			    "duplicate key");
@@ -157,7 +159,8 @@ rule_from_node(struct catalog *cat, yaml_document_t *doc, yaml_node_t *map,
 	severity_parse(val[3], &r->severity);
 	r->summary = xstrdup(val[4]);
 	r->rationale = xstrdup(val[5]);
-	r->fix = xstrdup(val[6]);
+	r->basis = xstrdup(val[6]);
+	r->fix = xstrdup(val[7]);
 	r->origin = xasprintf("%s:%zu", origin, map->start_mark.line + 1);
 	return 0;
 }
@@ -226,6 +229,7 @@ catalog_rule_free(struct rule *r)
 	free(r->slug);
 	free(r->summary);
 	free(r->rationale);
+	free(r->basis);
 	free(r->fix);
 	free(r->origin);
 }

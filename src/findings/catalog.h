@@ -24,6 +24,8 @@ struct rule {
 	enum severity severity;	/* default severity */
 	char *summary;
 	char *rationale;
+	char *basis;		/* what decides the severity: the spec's
+				 * clause or the runtime's behaviour */
 	char *fix;
 	char *origin;		/* file:line where it was declared */
 };
@@ -48,7 +50,9 @@ int catalog_load_builtin(struct catalog *cat, struct gl_error *err);
  * catalog_add_yaml: parse one catalogue document (text of length len, named
  * origin in messages; neither is kept) and add its rules, each owning
  * copies of its strings; cat is re-sorted by code, so pointers into it do
- * not survive the call. A code or slug already present is an error.
+ * not survive the call. Every rule needs all of struct rule's texts, the
+ * basis of its severity among them; a missing key, or a code or slug
+ * already present, is an error.
  * Returns 0, or -1 with err "ORIGIN:LINE:COL: what" (GL_ERR_PARSE), for
  * YAML libyaml cannot read as for a document that says something wrong;
  * the rules before the bad one stay added.

@@ -487,6 +487,10 @@ parse_kv(struct rd *r, struct gguf_kv *kv)
 	if (kv->key.n == 0)
 		FINDING(r, "F012", kv->offset, "metadata key of length 0 "
 		    "(llama.cpp rejects it; older builds abort)");
+	else if (kv->key.n > GGUF_MAX_KEY_LENGTH)
+		FINDING(r, "F033", kv->offset, "metadata key of %" PRIu64
+		    " bytes; the GGUF spec allows at most %d", kv->key.n,
+		    GGUF_MAX_KEY_LENGTH);
 	if (!get_uint(r, 4, &t, "value type"))
 		return false;
 	if (!check_vtype(r, r->pos - 4, (uint32_t)t, "value type"))
@@ -567,7 +571,7 @@ check_alignment(struct rd *r)
 		    kv->key.n, "general.alignment is %" PRIu64 "; the spec "
 		    "requires a multiple of 8", a);
 	else if (a > (1u << 20))
-		diag_add(r->dl, "F015", kv->offset, SUBJECT_KEY, kv->key.p,
+		diag_add(r->dl, "F034", kv->offset, SUBJECT_KEY, kv->key.p,
 		    kv->key.n, "general.alignment is %" PRIu64 " (over 1 MiB); "
 		    "32-bit readers overflow padding arithmetic with it", a);
 }

@@ -40,6 +40,7 @@ enum gguf_vtype {
 #define GGUF_DEFAULT_ALIGNMENT 32
 #define GGUF_MAX_DIMS 4
 #define GGUF_MAX_NAME 64			/* names must be shorter */
+#define GGUF_MAX_KEY_LENGTH 65535	/* the spec's key grammar */
 #define GGUF_MAX_STRING_LENGTH (1024ull * 1024 * 1024)
 #define GGUF_MAX_ARRAY_ELEMENTS (1024ull * 1024 * 1024)
 #define GGUF_MAX_NESTING 8		/* arrays of arrays: skipped to

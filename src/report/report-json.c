@@ -160,6 +160,8 @@ report_json_explain(struct report_ctx *ctx, struct strbuf *out,
 	add_str(out, r->summary);
 	strbuf_adds(out, ", \"rationale\": ");
 	add_str(out, r->rationale);
+	strbuf_adds(out, ", \"basis\": ");
+	add_str(out, r->basis);
 	strbuf_adds(out, ", \"fix\": ");
 	add_str(out, r->fix);
 	strbuf_adds(out, "}\n");

@@ -38,14 +38,20 @@ static const char intro[] =
 	".Pq Li tensor-data-out-of-bounds ;\n"
 	"a default\n"
 	".Em severity ;\n"
-	"a one-line summary; a rationale; and a fix.\n"
+	"a one-line summary; a rationale; the\n"
+	".Em basis\n"
+	"of its severity, the clause of the specification or the behaviour "
+	"of\n"
+	"a runtime that decides it; and a fix.\n"
 	".Pp\n"
 	"The severities are:\n"
 	".Bl -tag -width warning\n"
 	".It Sy error\n"
 	"the file breaks the GGUF specification, current llama.cpp would "
 	"refuse\n"
-	"it, crash on it or misread it, or it does not fit the device.\n"
+	"it, crash on it or misread it, it does not fit the device, or a "
+	"strict\n"
+	"profile forbids what the target would have to do.\n"
 	"An error makes\n"
 	".Nm gguflint\n"
 	"exit with status 1.\n"
@@ -64,7 +70,7 @@ static const char intro[] =
 	"prints a rule's rationale as well.\n"
 	"Each entry below gives the code, the slug, the default severity, "
 	"the\n"
-	"summary, and what to do about it.\n";
+	"summary, the basis of the severity, and what to do about it.\n";
 
 /* One word, escaped for roff: backslashes, `quoted` words. */
 static void
@@ -162,6 +168,8 @@ report_rules_mdoc(struct report_ctx *ctx, struct strbuf *out)
 			strbuf_addf(out, ".It Sy %s Cm %s Pq %s\n", r->code,
 			    r->slug, severity_name(r->severity));
 			add_text(out, r->summary);
+			strbuf_adds(out, ".Pp\n.Em Severity :\n");
+			add_text(out, r->basis);
 			strbuf_adds(out, ".Pp\n");
 			add_text(out, r->fix);
 		}

@@ -177,7 +177,8 @@ add_rule(struct strbuf *out, const struct rule *r)
 	    sarif_level(r->severity), r->family);
 	if (tag != NULL)
 		strbuf_addf(out, ", \"%s\"", tag);
-	strbuf_adds(out, "]");
+	strbuf_adds(out, "], \"basis\": ");
+	add_prose(out, r->basis);
 	if (r->family == 'S')
 		strbuf_addf(out, ", \"security-severity\": \"%s\"",
 		    security_severity(r->severity));

@@ -111,6 +111,10 @@ report_text_explain(struct report_ctx *ctx, struct strbuf *out,
 	add_indented(out, r->summary);
 	strbuf_adds(out, "\nWhy it matters:\n");
 	add_indented(out, r->rationale);
+	strbuf_addf(out, "\nWhy it is %s:\n", r->severity == SEV_ERROR ?
+	    "an error" : r->severity == SEV_WARNING ? "a warning" :
+	    "information only");
+	add_indented(out, r->basis);
 	strbuf_adds(out, "\nHow to fix it:\n");
 	add_indented(out, r->fix);
 }
