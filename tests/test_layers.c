@@ -33,7 +33,8 @@
  * The layers, bottom-up. A file may include its own folder and the folders
  * in its "may" list, each of which must come earlier in this table (the
  * table is checked for that). The lists are the includes the code has, not
- * everything below: a new edge is a decision, made here and in HACKING.md.
+ * everything below: a new edge is a decision, made here and in HACKING.md,
+ * and an edge no file uses fails includes_follow_the_table.
  */
 static const struct layer {
 	const char *name;
@@ -51,7 +52,7 @@ static const struct layer {
 	{ "checks", "base data facts findings kernels plan reader target" },
 	{ "lint", "base checks data facts findings plan reader target" },
 	{ "report", "base findings kernels lint" },
-	{ "cli", "base checks data findings report target" },
+	{ "cli", "base checks data findings lint report target" },
 	{ "main", "cli" },
 };
 #define N_LAYERS (sizeof layers / sizeof layers[0])
@@ -460,12 +461,34 @@ shown(enum inc_kind kind, const char *inc, char *buf, size_t size)
 	return buf;
 }
 
+/* What a scan of the tree saw: the exceptions and the edges it used. */
+struct scan {
+	bool used[N_EXCEPTIONS + 1];
+	bool edge[N_LAYERS][N_LAYERS];
+};
+
+/* note_edge: mark in sc the edge of the allowed include inc of rel. */
+static void
+note_edge(struct scan *sc, const char *rel, const char *inc)
+{
+	int from = file_layer(rel), to = -1;
+	const char *slash = strchr(inc, '/');
+
+	if (strcmp(inc, "lint.h") == 0)
+		to = layer_index("lint", 4);
+	else if (slash != NULL)
+		to = layer_index(inc, (size_t)(slash - inc));
+	if (sc != NULL && from >= 0 && to >= 0)
+		sc->edge[from][to] = true;
+}
+
 /*
  * check_text: check the includes of text, the contents of the file rel;
- * the problems are appended to out, one a line; used as is_exception's.
+ * the problems are appended to out, one a line. sc, when not NULL, gets
+ * the exceptions and the edges used.
  */
 static void
-check_text(const char *top, const char *rel, const char *text, bool *used,
+check_text(const char *top, const char *rel, const char *text, struct scan *sc,
     struct strbuf *out)
 {
 	struct strbuf line = STRBUF_INIT;
@@ -482,7 +505,11 @@ check_text(const char *top, const char *rel, const char *text, bool *used,
 		if (kind == INC_NONE)
 			continue;
 		why = include_problem(top, rel, kind, inc, buf, sizeof buf);
-		if (why != NULL && !is_exception(rel, inc, used))
+		if (why == NULL &&
+		    (kind == INC_QUOTE || angle_is_ours(top, inc)))
+			note_edge(sc, rel, inc);
+		if (why != NULL &&
+		    !is_exception(rel, inc, sc != NULL ? sc->used : NULL))
 			strbuf_addf(out, "  %s:%u: #include %s: %s\n", rel,
 			    lineno, shown(kind, inc, name, sizeof name), why);
 	}
@@ -492,7 +519,8 @@ check_text(const char *top, const char *rel, const char *text, bool *used,
 
 /* Check the includes of one file; the problems are appended to out. */
 static void
-check_file(const char *top, const char *path, bool *used, struct strbuf *out)
+check_file(const char *top, const char *path, struct scan *sc,
+    struct strbuf *out)
 {
 	const char *rel = path + strlen(top) + 1;
 	struct strbuf text = STRBUF_INIT;
@@ -505,7 +533,7 @@ check_file(const char *top, const char *path, bool *used, struct strbuf *out)
 		strbuf_add(&text, chunk, n);
 	cr_assert(!ferror(fp), "cannot read %s", path);
 	fclose(fp);
-	check_text(top, rel, strbuf_cstr(&text), used, out);
+	check_text(top, rel, strbuf_cstr(&text), sc, out);
 	strbuf_free(&text);
 }
 
@@ -701,26 +729,37 @@ Test(layers, includes_follow_the_table)
 {
 	const char *top = test_srcdir();
 	struct strbuf out = STRBUF_INIT;
-	bool used[N_EXCEPTIONS + 1] = { false };
+	struct scan *sc = xcalloc(1, sizeof *sc);
 	char **paths = NULL;
-	size_t i, n = 0;
+	size_t i, j, n = 0;
 
 	collect(top, "src", &paths, &n);
 	collect(top, "kernels", &paths, &n);
 	cr_assert(n > 50, "only %zu files below %s/src and %s/kernels", n, top,
 	    top);
 	for (i = 0; i < n; i++)
-		check_file(top, paths[i], used, &out);
+		check_file(top, paths[i], sc, &out);
 	for (i = 0; exceptions[i].file != NULL; i++)
-		if (!used[i])
+		if (!sc->used[i])
 			strbuf_addf(&out,
 			    "  %s no longer includes \"%s\": remove its "
 			    "exception from tests/test_layers.c\n",
 			    exceptions[i].file, exceptions[i].include);
+	/* the lists are the edges the code has: an unused one goes */
+	for (i = 0; i < N_LAYERS; i++)
+		for (j = 0; j < N_LAYERS; j++)
+			if (i != j && layer_may((int)i, (int)j) &&
+			    !sc->edge[i][j])
+				strbuf_addf(&out,
+				    "  no file of %s includes %s: take it "
+				    "out of %s's list\n",
+				    layers[i].name, layers[j].name,
+				    layers[i].name);
 	cr_assert(out.len == 0,
 	    "includes that break the layering (see HACKING.md):\n%s",
 	    strbuf_cstr(&out));
 	strbuf_free(&out);
+	free(sc);
 	test_tree_files_free(paths, n);
 }
 

@@ -15,11 +15,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/error.h"
+#include "base/guard.h"
+#include "base/util.h"
 #include "checks/declrule.h"
 #include "cli/configfile.h"
-#include "base/guard.h"
-#include "report/report.h"
+#include "cli/options.h"
 #include "cli/session.h"
+#include "findings/catalog.h"
+#include "findings/diag.h"
+#include "findings/policy.h"
+#include "findings/severity.h"
+#include "lint.h"
+#include "report/report.h"
+#include "target/captable.h"
+#include "target/kvtype.h"
+#include "target/profile.h"
 
 /* Everything one invocation needs, built from the configuration and the
  * options. */
