@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <regex.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <string.h>
 #include <unistd.h>
@@ -521,6 +522,53 @@ Test(cli, list_profiles_text_and_json)
 	cr_assert(strstr(r.out, "mobile_2gb") != NULL);
 	cr_assert(strstr(r.out, "strict") != NULL);
 	test_run_free(&r);
+}
+
+/*
+ * A built-in profile that does not load (here a broken copy in the data
+ * directory) is an operational error in every format, as a table is for
+ * --list-kernels: its file:line:col on stderr, the others listed, exit
+ * status 2.
+ */
+Test(cli, list_profiles_fails_on_a_broken_profile)
+{
+	static const char *const formats[] = { "text", "json" };
+	char dir[] = "/tmp/gguflint-profiles-XXXXXX";
+	char *sub, *file, *want;
+	struct test_run r;
+	size_t i;
+	FILE *fp;
+
+	cr_assert(mkdtemp(dir) != NULL);
+	sub = xasprintf("%s/profiles", dir);
+	file = xasprintf("%s/desktop.yaml", sub);
+	cr_assert(mkdir(sub, 0700) == 0);
+	cr_assert((fp = fopen(file, "w")) != NULL);
+	fputs("name: desktop\nmemory: [1, 2\n", fp);
+	cr_assert(fclose(fp) == 0);
+	setenv("GGUFLINT_DATADIR", dir, 1);
+	want = xasprintf("gguflint: %s:3:1: ", file);
+	for (i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+		const char *argv[] = { "--list-profiles", "-f", formats[i],
+			NULL };
+
+		test_run_bin(&r, argv, NULL, 0);
+		cr_expect_eq(r.status, 2, "%s: status %d", formats[i],
+		    r.status);
+		cr_expect(strstr(r.err, want) != NULL, "%s: stderr %s",
+		    formats[i], r.err);
+		cr_expect(strstr(r.out, "mobile_2gb") != NULL &&
+		    strstr(r.out, "invalid") == NULL, "%s: stdout %s",
+		    formats[i], r.out);
+		test_run_free(&r);
+	}
+	unsetenv("GGUFLINT_DATADIR");
+	unlink(file);
+	rmdir(sub);
+	rmdir(dir);
+	free(want);
+	free(file);
+	free(sub);
 }
 
 /* A directory is searched for *.gguf, in sorted order, hidden ones

@@ -451,6 +451,36 @@ list_kernels(struct session *s, const struct reporter *rep,
 	return status;
 }
 
+/* --list-profiles: load every built-in profile, report them with rep; 2
+ * when one could not be loaded (the others are still shown). */
+static int
+list_profiles(struct session *s, const struct reporter *rep,
+    struct strbuf *out)
+{
+	const char *const *names = profile_builtin_names();
+	struct profile *p;
+	struct gl_error err;
+	size_t n = 0, i;
+	int status = 0;
+
+	for (i = 0; names[i] != NULL; i++)
+		;
+	p = xcalloc(i + 1, sizeof *p);
+	for (i = 0; names[i] != NULL; i++) {
+		if (profile_load(names[i], &p[n], &err) < 0) {
+			fail(&err);
+			status = 2;
+			continue;
+		}
+		n++;
+	}
+	rep->profiles(&s->report, out, p, n);
+	for (i = 0; i < n; i++)
+		profile_free(&p[i]);
+	free(p);
+	return status;
+}
+
 /* Whether a reporter implements what a mode needs. */
 static bool
 supports(const struct reporter *rep, enum cli_mode m)
@@ -494,8 +524,7 @@ session_dispatch(const struct options *o, struct session *s,
 	case CLI_MODE_DUMP:
 		return session_dump_inputs(o, s, rep, out);
 	case CLI_MODE_LIST_PROFILES:
-		rep->profiles(&s->report, out);
-		return 0;
+		return list_profiles(s, rep, out);
 	case CLI_MODE_LIST_KERNELS:
 		return list_kernels(s, rep, out);
 	default:

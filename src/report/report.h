@@ -69,8 +69,9 @@ struct reporter {
 	/* The header, for --dump in this format. */
 	void (*dump)(struct report_ctx *ctx, struct strbuf *out,
 	    const struct gguf_file *f);
-	/* The built-in profiles, for --list-profiles. */
-	void (*profiles)(struct report_ctx *ctx, struct strbuf *out);
+	/* The n loaded built-in profiles p, for --list-profiles. */
+	void (*profiles)(struct report_ctx *ctx, struct strbuf *out,
+	    const struct profile *p, size_t n);
 	/* The n probed capability tables t, for --list-kernels. */
 	void (*kernels)(struct report_ctx *ctx, struct strbuf *out,
 	    const struct captable *t, size_t n);
@@ -98,8 +99,7 @@ const struct reporter *reporter_find(const char *name);
 
 /*
  * text: one line per diagnostic, and the plan after them with --plan;
- * begin and end write nothing. profiles loads each built-in profile
- * itself and lists one that does not load as invalid, with its error.
+ * begin and end write nothing.
  */
 void report_text_begin(struct report_ctx *ctx, struct strbuf *out);
 void report_text_file(struct report_ctx *ctx, struct strbuf *out,
@@ -108,14 +108,14 @@ void report_text_end(struct report_ctx *ctx, struct strbuf *out);
 void report_text_rules(struct report_ctx *ctx, struct strbuf *out);
 void report_text_explain(struct report_ctx *ctx, struct strbuf *out,
     const struct rule *r);
-void report_text_profiles(struct report_ctx *ctx, struct strbuf *out);
+void report_text_profiles(struct report_ctx *ctx, struct strbuf *out,
+    const struct profile *p, size_t n);
 void report_text_kernels(struct report_ctx *ctx, struct strbuf *out,
     const struct captable *t, size_t n);
 
 /*
  * json: one object for the run; each file with its plan, forms and --deep
- * statistics, a comma before it unless ctx->first. profiles loads each
- * built-in profile itself and leaves out one that does not load.
+ * statistics, a comma before it unless ctx->first.
  */
 void report_json_begin(struct report_ctx *ctx, struct strbuf *out);
 void report_json_file(struct report_ctx *ctx, struct strbuf *out,
@@ -124,7 +124,8 @@ void report_json_end(struct report_ctx *ctx, struct strbuf *out);
 void report_json_rules(struct report_ctx *ctx, struct strbuf *out);
 void report_json_explain(struct report_ctx *ctx, struct strbuf *out,
     const struct rule *r);
-void report_json_profiles(struct report_ctx *ctx, struct strbuf *out);
+void report_json_profiles(struct report_ctx *ctx, struct strbuf *out,
+    const struct profile *p, size_t n);
 void report_json_kernels(struct report_ctx *ctx, struct strbuf *out,
     const struct captable *t, size_t n);
 
