@@ -51,7 +51,7 @@ static const struct layer {
 	{ "plan", "base facts kernels reader target" },
 	{ "checks", "base data facts findings kernels plan reader target" },
 	{ "lint", "base checks data facts findings plan reader target" },
-	{ "report", "base findings kernels lint" },
+	{ "report", "base facts findings kernels lint plan reader target" },
 	{ "cli", "base checks data findings lint report target" },
 	{ "main", "cli" },
 };

@@ -9,9 +9,11 @@
 #include <string.h>
 
 #include "base/enc.h"
-#include "kernels/ggml-types.h"
-#include "report/report.h"
 #include "base/sha256.h"
+#include "base/util.h"
+#include "kernels/ggml-types.h"
+#include "reader/gguf.h"
+#include "report/report.h"
 
 #define DUMP_HEAD 3	/* array elements shown */
 

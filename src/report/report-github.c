@@ -15,6 +15,9 @@
 #include <string.h>
 
 #include "base/enc.h"
+#include "base/util.h"
+#include "findings/diag.h"
+#include "lint.h"
 #include "report/report.h"
 
 static const char *

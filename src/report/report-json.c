@@ -11,10 +11,20 @@
 #include <math.h>
 #include <string.h>
 
-#include "kernels/ggml-types.h"
-
 #include "base/enc.h"
+#include "base/util.h"
+#include "findings/catalog.h"
+#include "findings/diag.h"
+#include "findings/severity.h"
+#include "kernels/ggml-types.h"
+#include "lint.h"
+#include "plan/resolve.h"
+#include "reader/deep.h"
+#include "reader/gguf.h"
 #include "report/report.h"
+#include "target/captable.h"
+#include "target/kvtype.h"
+#include "target/profile.h"
 
 /* res's weight forms as a JSON array ([] without). */
 static void report_json_forms(struct strbuf *out,

@@ -10,8 +10,15 @@
 
 #include "base/enc.h"
 #include "base/units.h"
+#include "base/util.h"
+#include "findings/catalog.h"
+#include "findings/diag.h"
+#include "findings/severity.h"
 #include "kernels/ggml-types.h"
+#include "lint.h"
 #include "report/report.h"
+#include "target/captable.h"
+#include "target/profile.h"
 
 void
 report_text_begin(struct report_ctx *ctx, struct strbuf *out)

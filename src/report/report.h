@@ -12,8 +12,12 @@
 #ifndef GGUFLINT_REPORT_H
 #define GGUFLINT_REPORT_H
 
+#include "base/util.h"
 #include "findings/catalog.h"
 #include "lint.h"
+#include "reader/gguf.h"
+#include "target/captable.h"
+#include "target/profile.h"
 
 /* What the reporters are asked to show beyond the diagnostics. */
 struct report_opts {
