@@ -18,6 +18,7 @@
 #include "data/builtin.h"
 #include "ggufw.h"
 #include "jsontree.h"
+#include "report/report.h"
 #include "testutil.h"
 
 static char *
@@ -219,6 +220,59 @@ Test(cli, json_of_several_files_is_one_object)
 	test_run_free(&r);
 	unlink(path);
 	free(path);
+	free(ex);
+}
+
+/*
+ * The reporters keep ctx->first themselves: a caller that only calls the
+ * entry points (the session, fuzz-lint, any new one) gets JSON's files
+ * separated by commas, and every file and dump entry point clears it.
+ */
+Test(cli, reporters_keep_the_first_file_flag)
+{
+	struct lint_options lo = { 0 };
+	struct strbuf out = STRBUF_INIT;
+	const struct reporter *r = reporter_find("json");
+	char *ex = example(), *jerr = NULL;
+	struct lint_result res;
+	struct report_ctx rc;
+	struct gl_error err;
+	struct jsonnode *root;
+	struct catalog cat;
+
+	cr_assert(catalog_load_builtin(&cat, &err) == 0, "%s", err.msg);
+	lo.cat = &cat;
+	cr_assert(lint_file(ex, &lo, &res, &err) == 0, "%s", err.msg);
+	report_ctx_init(&rc, &cat, NULL);
+	r->begin(&rc, &out);
+	r->file(&rc, &out, &res);
+	r->file(&rc, &out, &res);
+	r->end(&rc, &out);
+	report_ctx_free(&rc);
+	root = jsontree_parse(out.buf, out.len, &jerr);
+	cr_assert(root != NULL, "not JSON (%s): %s", jerr, strbuf_cstr(&out));
+	cr_expect_eq(jsontree_get(root, "files")->n, 2);
+	jsontree_free(root);
+	for (r = reporters; r->name != NULL; r++) {
+		report_ctx_init(&rc, &cat, NULL);
+		if (r->file != NULL) {
+			r->begin(&rc, &out);
+			r->file(&rc, &out, &res);
+			cr_expect(!rc.first, "%s: file left first", r->name);
+			r->end(&rc, &out);
+		}
+		report_ctx_free(&rc);
+		report_ctx_init(&rc, &cat, NULL);
+		if (r->dump != NULL) {
+			r->dump(&rc, &out, &res.file);
+			cr_expect(!rc.first, "%s: dump left first", r->name);
+		}
+		report_ctx_free(&rc);
+	}
+	strbuf_free(&out);
+	lint_result_free(&res);
+	catalog_free(&cat);
+	lint_cleanup();
 	free(ex);
 }
 

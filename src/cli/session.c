@@ -311,7 +311,6 @@ session_lint_inputs(const struct options *o, struct session *s,
 			status = 2;
 		} else {
 			rep->file(&s->report, out, &res);
-			s->report.first = false;
 			failed = failed || policy_fails(&s->policy, &res.diags);
 			warnings += res.warnings;
 			for (j = 0; j < res.diags.n; j++)
@@ -375,7 +374,7 @@ session_dump_inputs(const struct options *o, struct session *s,
 	struct gl_error err;
 	struct file_list fl;
 	bool json = strcmp(o->format, "json") == 0;
-	size_t i, shown = 0;
+	size_t i;
 	int status = 0;
 
 	report_ctx_init(&plain, &s->cat, NULL);
@@ -388,11 +387,13 @@ session_dump_inputs(const struct options *o, struct session *s,
 			struct dump_args da = { rep, &s->report, out,
 			    &res.file };
 
+			/* the dump clears first, even when it faults */
 			if (fl.n > 1 && json)
-				strbuf_adds(out, shown++ ? ",\n" : "[\n");
+				strbuf_adds(out, s->report.first ? "[\n" :
+				    ",\n");
 			else if (fl.n > 1)
-				strbuf_addf(out, "%s==> %s <==\n", shown++ ?
-				    "\n" : "", fl.v[i]);
+				strbuf_addf(out, "%s==> %s <==\n",
+				    s->report.first ? "" : "\n", fl.v[i]);
 			if (guard_call(dump_guarded, &da) < 0)
 				strbuf_adds(out, "\n(the file shrank while it "
 				    "was being printed)\n");
@@ -410,7 +411,7 @@ session_dump_inputs(const struct options *o, struct session *s,
 			return -1;
 		}
 	}
-	if (fl.n > 1 && json && shown > 0) {
+	if (fl.n > 1 && json && !s->report.first) {
 		strbuf_adds(out, "]\n");
 		if (write_out(out) < 0)
 			status = -1;

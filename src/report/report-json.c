@@ -102,6 +102,7 @@ report_json_file(struct report_ctx *ctx, struct strbuf *out,
 
 	if (!ctx->first)
 		strbuf_adds(out, ",");
+	ctx->first = false;
 	strbuf_adds(out, "\n  {\"path\": ");
 	add_str(out, res->path);
 	strbuf_adds(out, ", \"profile\": ");

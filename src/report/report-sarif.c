@@ -451,6 +451,7 @@ report_sarif_file(struct report_ctx *ctx, struct strbuf *out,
 	struct report_sarif *s = ctx->sarif;
 	size_t i, artifact;
 
+	ctx->first = false;
 	artifact = artifact_index(s, res);
 	for (i = 0; i < res->diags.n; i++) {
 		strbuf_adds(out, s->n_results++ ? ",\n      " : "\n      ");

@@ -44,6 +44,7 @@ report_text_file(struct report_ctx *ctx, struct strbuf *out,
 {
 	size_t i;
 
+	ctx->first = false;
 	for (i = 0; i < res->diags.n; i++) {
 		const struct diag *d = &res->diags.v[i];
 

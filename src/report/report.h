@@ -34,8 +34,9 @@ struct report_ctx {
 	 * lists and SARIF's log describes. It outlives the context. */
 	const struct catalog *cat;
 	struct report_opts opts;
-	/* No file reported yet: the caller clears it after each call of
-	 * file (JSON separates the files with commas). */
+	/* No file reported yet: set by report_ctx_init, cleared by every
+	 * file and dump entry point as it starts (JSON separates the files
+	 * with commas; the caller may read it, and never sets it). */
 	bool first;
 	/* Made by SARIF's begin, freed by its end or by report_ctx_free. */
 	struct report_sarif *sarif;
@@ -57,7 +58,8 @@ void report_ctx_free(struct report_ctx *ctx);
 /*
  * A reporter. Each entry point appends to out and cannot fail (memory
  * exhaustion aborts, as everywhere). Lint output is begin, then file once
- * per linted file (in order), then end, all with the same context.
+ * per linted file (in order), then end, all with the same context; file
+ * and dump clear ctx->first.
  */
 struct reporter {
 	const char *name;	/* the --format value */
@@ -165,8 +167,9 @@ void report_plan_text(struct strbuf *out, const struct lint_result *res);
 void report_plan_json(struct strbuf *out, const struct lint_result *res);
 
 /* dump.c: the header of f (metadata, tensor infos), for --dump, as text
- * or JSON; ctx is not read. Strings are read from f's mapping: run it
- * under the guard when the file may shrink (guard.h). */
+ * or JSON; of ctx, only first is touched (cleared, before anything is
+ * read from f). Strings are read from f's mapping: run it under the guard
+ * when the file may shrink (guard.h). */
 void dump_text(struct report_ctx *ctx, struct strbuf *out,
     const struct gguf_file *f);
 void dump_json(struct report_ctx *ctx, struct strbuf *out,
