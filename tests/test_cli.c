@@ -378,15 +378,22 @@ Test(cli, usage_and_operational_errors_exit_2)
 
 Test(cli, write_error_is_an_error)
 {
+	static const char *const modes[] = { "--list-rules", "--help",
+		"--version" };
 	struct test_run r;
-	const char *argv[] = { "--list-rules", NULL };
+	size_t i;
 
 	if (access("/dev/full", W_OK) != 0)
 		cr_skip_test("no /dev/full");
-	test_run_bin(&r, argv, "/dev/full", 0);
-	cr_assert_eq(r.status, 2);
-	cr_assert(strstr(r.err, "error writing output") != NULL);
-	test_run_free(&r);
+	for (i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+		const char *argv[] = { modes[i], NULL };
+
+		test_run_bin(&r, argv, "/dev/full", 0);
+		cr_expect_eq(r.status, 2, "%s: status %d", modes[i], r.status);
+		cr_expect(strstr(r.err, "gguflint: error writing output: ") !=
+		    NULL, "%s: stderr \"%s\"", modes[i], r.err);
+		test_run_free(&r);
+	}
 }
 
 Test(cli, dump_text_and_json)

@@ -56,6 +56,16 @@ write_out(struct strbuf *buf)
 	return 0;
 }
 
+/* write_failed: say that stdout failed (errno's reason); returns the
+ * exit status 2. */
+static int
+write_failed(void)
+{
+	fprintf(stderr, "gguflint: error writing output: %s\n",
+	    strerror(errno));
+	return 2;
+}
+
 /* fail: print err, once, to stderr; returns the exit status 2. */
 static int
 fail(const struct gl_error *err)
@@ -136,14 +146,14 @@ use_color(enum color_mode m)
 
 /*
  * session_setup: build s from the built-in catalogue, the configuration
- * file and o (and, to lint, the target). On failure returns -1 with err
- * set; s is then only fit for session_free, which it always needs.
+ * file and o (and, to lint, the target), for the reporter rep. On failure
+ * returns -1 with err set; s is then only fit for session_free, which it
+ * always needs.
  */
 static int
-session_setup(const struct options *o, struct session *s,
-    struct gl_error *err)
+session_setup(const struct options *o, const struct reporter *rep,
+    struct session *s, struct gl_error *err)
 {
-	const struct reporter *rep;
 	struct report_opts ro;
 	char *path = NULL;
 	int rc = 0;
@@ -167,8 +177,7 @@ session_setup(const struct options *o, struct session *s,
 	s->lo.decls = &s->decls;
 	s->lo.policy = &s->policy;
 	s->lo.deep = o->deep;
-	rep = reporter_find(o->format);
-	s->lo.deep_full = rep != NULL && rep->deep_stats;
+	s->lo.deep_full = rep->deep_stats;
 	ro.show_plan = o->show_plan;
 	ro.color = use_color(o->color);
 	report_ctx_init(&s->report, &s->cat, &ro);
@@ -542,13 +551,14 @@ session_main(const struct options *o)
 	struct gl_error err;
 	int status;
 
-	if (o->mode == CLI_MODE_HELP) {
-		options_usage(stdout);
-		return fflush(stdout) == 0 ? 0 : 2;
-	}
-	if (o->mode == CLI_MODE_VERSION) {
-		printf("gguflint %s\n", PACKAGE_VERSION);
-		return fflush(stdout) == 0 ? 0 : 2;
+	if (o->mode == CLI_MODE_HELP || o->mode == CLI_MODE_VERSION) {
+		if (o->mode == CLI_MODE_HELP)
+			options_usage(stdout);
+		else
+			printf("gguflint %s\n", PACKAGE_VERSION);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			return write_failed();
+		return 0;
 	}
 	if (rep == NULL || !supports(rep, o->mode)) {
 		fprintf(stderr, "gguflint: format '%s' %s\n", o->format,
@@ -556,17 +566,14 @@ session_main(const struct options *o)
 		    "cannot show this");
 		return 2;
 	}
-	if (session_setup(o, &s, &err) < 0) {
+	if (session_setup(o, rep, &s, &err) < 0) {
 		session_free(&s);
 		return fail(&err);
 	}
 	status = session_dispatch(o, &s, rep, &out);
 	if (status < 0 || write_out(&out) < 0 || fflush(stdout) != 0 ||
-	    ferror(stdout)) {
-		fprintf(stderr, "gguflint: error writing output: %s\n",
-		    strerror(errno));
-		status = 2;
-	}
+	    ferror(stdout))
+		status = write_failed();
 	strbuf_free(&out);
 	session_free(&s);
 	return status;
