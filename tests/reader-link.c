@@ -1,10 +1,11 @@
 /*
  * reader-link.c - a build-time check of the reader's dependencies: it reads
  * a GGUF header (and, with --deep, the tensor data) and prints the tensor
- * count. Makefile.am links it against libgguflint.a and libyaml but not
- * PCRE2, so if the reader, the findings it records or anything they use
- * comes to need the checks (declrule.o, names.o: PCRE2), `make check`
- * fails to link.
+ * count. Makefile.am links it against libgguflint-reader.a, the objects of
+ * base, data, findings, reader and kernels alone, and libyaml, so if the
+ * reader, the findings it records or anything they use comes to call the
+ * facts, the target, the plan, the checks, a reporter or the cli,
+ * `make check` fails to link.
  *
  * Usage: reader-link [--deep] FILE.gguf; exit 0, or 2 when FILE cannot be
  * read (or the built-in catalogue cannot be loaded).

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <regex.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include "data/builtin.h"
 #include "ggufw.h"
 #include "jsontree.h"
+#include "report/report.h"
 #include "testutil.h"
 
 static char *
@@ -222,6 +224,59 @@ Test(cli, json_of_several_files_is_one_object)
 	free(ex);
 }
 
+/*
+ * The reporters keep ctx->first themselves: a caller that only calls the
+ * entry points (the session, fuzz-lint, any new one) gets JSON's files
+ * separated by commas, and every file and dump entry point clears it.
+ */
+Test(cli, reporters_keep_the_first_file_flag)
+{
+	struct lint_options lo = { 0 };
+	struct strbuf out = STRBUF_INIT;
+	const struct reporter *r = reporter_find("json");
+	char *ex = example(), *jerr = NULL;
+	struct lint_result res;
+	struct report_ctx rc;
+	struct gl_error err;
+	struct jsonnode *root;
+	struct catalog cat;
+
+	cr_assert(catalog_load_builtin(&cat, &err) == 0, "%s", err.msg);
+	lo.cat = &cat;
+	cr_assert(lint_file(ex, &lo, &res, &err) == 0, "%s", err.msg);
+	report_ctx_init(&rc, &cat, NULL);
+	r->begin(&rc, &out);
+	r->file(&rc, &out, &res);
+	r->file(&rc, &out, &res);
+	r->end(&rc, &out);
+	report_ctx_free(&rc);
+	root = jsontree_parse(out.buf, out.len, &jerr);
+	cr_assert(root != NULL, "not JSON (%s): %s", jerr, strbuf_cstr(&out));
+	cr_expect_eq(jsontree_get(root, "files")->n, 2);
+	jsontree_free(root);
+	for (r = reporters; r->name != NULL; r++) {
+		report_ctx_init(&rc, &cat, NULL);
+		if (r->file != NULL) {
+			r->begin(&rc, &out);
+			r->file(&rc, &out, &res);
+			cr_expect(!rc.first, "%s: file left first", r->name);
+			r->end(&rc, &out);
+		}
+		report_ctx_free(&rc);
+		report_ctx_init(&rc, &cat, NULL);
+		if (r->dump != NULL) {
+			r->dump(&rc, &out, &res.file);
+			cr_expect(!rc.first, "%s: dump left first", r->name);
+		}
+		report_ctx_free(&rc);
+	}
+	strbuf_free(&out);
+	lint_result_free(&res);
+	catalog_free(&cat);
+	lint_cleanup();
+	free(ex);
+}
+
 Test(cli, select_and_ignore_change_findings_and_status)
 {
 	struct test_run r;
@@ -340,15 +395,22 @@ Test(cli, usage_and_operational_errors_exit_2)
 
 Test(cli, write_error_is_an_error)
 {
+	static const char *const modes[] = { "--list-rules", "--help",
+		"--version" };
 	struct test_run r;
-	const char *argv[] = { "--list-rules", NULL };
+	size_t i;
 
 	if (access("/dev/full", W_OK) != 0)
 		cr_skip_test("no /dev/full");
-	test_run_bin(&r, argv, "/dev/full", 0);
-	cr_assert_eq(r.status, 2);
-	cr_assert(strstr(r.err, "error writing output") != NULL);
-	test_run_free(&r);
+	for (i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+		const char *argv[] = { modes[i], NULL };
+
+		test_run_bin(&r, argv, "/dev/full", 0);
+		cr_expect_eq(r.status, 2, "%s: status %d", modes[i], r.status);
+		cr_expect(strstr(r.err, "gguflint: error writing output: ") !=
+		    NULL, "%s: stderr \"%s\"", modes[i], r.err);
+		test_run_free(&r);
+	}
 }
 
 Test(cli, dump_text_and_json)
@@ -538,6 +600,53 @@ Test(cli, list_profiles_text_and_json)
 	cr_assert(strstr(r.out, "mobile_2gb") != NULL);
 	cr_assert(strstr(r.out, "strict") != NULL);
 	test_run_free(&r);
+}
+
+/*
+ * A built-in profile that does not load (here a broken copy in the data
+ * directory) is an operational error in every format, as a table is for
+ * --list-kernels: its file:line:col on stderr, the others listed, exit
+ * status 2.
+ */
+Test(cli, list_profiles_fails_on_a_broken_profile)
+{
+	static const char *const formats[] = { "text", "json" };
+	char dir[] = "/tmp/gguflint-profiles-XXXXXX";
+	char *sub, *file, *want;
+	struct test_run r;
+	size_t i;
+	FILE *fp;
+
+	cr_assert(mkdtemp(dir) != NULL);
+	sub = xasprintf("%s/profiles", dir);
+	file = xasprintf("%s/desktop.yaml", sub);
+	cr_assert(mkdir(sub, 0700) == 0);
+	cr_assert((fp = fopen(file, "w")) != NULL);
+	fputs("name: desktop\nmemory: [1, 2\n", fp);
+	cr_assert(fclose(fp) == 0);
+	setenv("GGUFLINT_DATADIR", dir, 1);
+	want = xasprintf("gguflint: %s:3:1: ", file);
+	for (i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+		const char *argv[] = { "--list-profiles", "-f", formats[i],
+			NULL };
+
+		test_run_bin(&r, argv, NULL, 0);
+		cr_expect_eq(r.status, 2, "%s: status %d", formats[i],
+		    r.status);
+		cr_expect(strstr(r.err, want) != NULL, "%s: stderr %s",
+		    formats[i], r.err);
+		cr_expect(strstr(r.out, "mobile_2gb") != NULL &&
+		    strstr(r.out, "invalid") == NULL, "%s: stdout %s",
+		    formats[i], r.out);
+		test_run_free(&r);
+	}
+	unsetenv("GGUFLINT_DATADIR");
+	unlink(file);
+	rmdir(sub);
+	rmdir(dir);
+	free(want);
+	free(file);
+	free(sub);
 }
 
 /* A directory is searched for *.gguf, in sorted order, hidden ones

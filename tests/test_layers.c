@@ -1,8 +1,13 @@
 /*
- * test_layers.c - who may include whom. Every #include "..." of src/ and
- * kernels/ is checked against the layer table below, the one place where
- * the rule is written down (HACKING.md shows the same table, and a test
- * here checks that it does).
+ * test_layers.c - who may include whom. Every include of src/ and kernels/
+ * is checked against the layer table below, the one place where the rule
+ * is written down (HACKING.md shows the same table, and a test here checks
+ * that it does). The files are read as the preprocessor reads them
+ * (comments, continued lines, #include_next, "..." and <...>); a <...>
+ * include is the project's when its first folder is a layer's or it names
+ * a file of src/ or kernels/, and a system header's otherwise (not
+ * checked). A "." or ".." segment, an absolute path or an include through
+ * a macro is refused outright: the checker could not tell where it goes.
  *
  * A file's folder is its layer: src/reader/gguf.c is in reader, every file
  * of kernels/ in kernels, src/lint.[ch] in lint and src/main.c in main. An
@@ -28,7 +33,8 @@
  * The layers, bottom-up. A file may include its own folder and the folders
  * in its "may" list, each of which must come earlier in this table (the
  * table is checked for that). The lists are the includes the code has, not
- * everything below: a new edge is a decision, made here and in HACKING.md.
+ * everything below: a new edge is a decision, made here and in HACKING.md,
+ * and an edge no file uses fails includes_follow_the_table.
  */
 static const struct layer {
 	const char *name;
@@ -45,8 +51,8 @@ static const struct layer {
 	{ "plan", "base facts kernels reader target" },
 	{ "checks", "base data facts findings kernels plan reader target" },
 	{ "lint", "base checks data facts findings plan reader target" },
-	{ "report", "base findings kernels lint" },
-	{ "cli", "base checks data findings report target" },
+	{ "report", "base facts findings kernels lint plan reader target" },
+	{ "cli", "base checks data findings lint report target" },
 	{ "main", "cli" },
 };
 #define N_LAYERS (sizeof layers / sizeof layers[0])
@@ -193,54 +199,342 @@ include_error(const char *top, const char *rel, const char *inc, char *buf,
 	return buf;
 }
 
-/* The quoted name of an #include "..." line, into name; 0 when none. */
+/*
+ * A source text as the preprocessor reads its directives (C11 5.1.1.2,
+ * phases 1 to 3): trigraphs replaced, lines ending in a backslash joined
+ * to the next, each comment one space. So "/ * * / #include", a "#" and
+ * "include" split by a backslash-newline and "??=include" are all seen
+ * as the compiler sees them.
+ */
+struct pp_text {
+	/* the text, trigraphs replaced, unspliced */
+	char *buf;
+	/* the offsets in buf where a backslash-newline was */
+	size_t *splice;
+	size_t n_splice;
+	/* where pp_next goes on, the newlines and splices before it */
+	size_t pos, nl, k;
+};
+
+/* The character at s[*i] after phase 1 (a trigraph is one); *i moves on. */
+static char
+pp_char(const char *s, size_t *i)
+{
+	static const char from[] = "=/'()!<>-", to[] = "#\\^[]|{}~";
+	const char *f;
+
+	if (s[*i] == '?' && s[*i + 1] == '?' && s[*i + 2] != '\0' &&
+	    (f = strchr(from, s[*i + 2])) != NULL) {
+		*i += 3;
+		return to[f - from];
+	}
+	return s[(*i)++];
+}
+
+/* pp_init: t over text (copied; NUL-terminated); free it with pp_free. */
+static void
+pp_init(struct pp_text *t, const char *text)
+{
+	struct strbuf b = STRBUF_INIT;
+	size_t i = 0, cap = 0;
+
+	memset(t, 0, sizeof *t);
+	while (text[i] != '\0') {
+		char c = pp_char(text, &i);
+		size_t j = i + strspn(text + i, " \t\f\v\r");
+
+		/* GCC joins a backslash and a newline with blanks between */
+		if (c == '\\' && text[j] == '\n') {
+			if (t->n_splice == cap) {
+				cap = cap ? 2 * cap : 16;
+				t->splice = xreallocarray(t->splice, cap,
+				    sizeof *t->splice);
+			}
+			t->splice[t->n_splice++] = b.len;
+			i = j + 1;
+			continue;
+		}
+		strbuf_addc(&b, c);
+	}
+	t->buf = strbuf_detach(&b);
+}
+
+static void
+pp_free(struct pp_text *t)
+{
+	free(t->buf);
+	free(t->splice);
+}
+
+/*
+ * pp_next: the next logical line of t into line (comments as one space,
+ * string and character literals kept), and the physical line it starts
+ * on into *lineno; 0 at the end of the text.
+ */
 static int
+pp_next(struct pp_text *t, struct strbuf *line, unsigned *lineno)
+{
+	const char *b = t->buf;
+	size_t i = t->pos;
+	char quote = 0;
+	bool block = false;
+
+	if (b[i] == '\0')
+		return 0;
+	while (t->k < t->n_splice && t->splice[t->k] < i)
+		t->k++;
+	*lineno = (unsigned)(1 + t->nl + t->k);
+	strbuf_reset(line);
+	for (; b[i] != '\0'; i++) {
+		if (block) {
+			if (b[i] == '\n')
+				t->nl++;
+			else if (b[i] == '*' && b[i + 1] == '/') {
+				block = false;
+				i++;
+			}
+		} else if (b[i] == '\n') {
+			t->nl++;
+			i++;
+			break;
+		} else if (quote != 0) {
+			if (b[i] == '\\' && b[i + 1] != '\0' &&
+			    b[i + 1] != '\n')
+				strbuf_addc(line, b[i++]);
+			else if (b[i] == quote)
+				quote = 0;
+			strbuf_addc(line, b[i]);
+		} else if (b[i] == '/' && b[i + 1] == '*') {
+			block = true;
+			i++;
+			strbuf_addc(line, ' ');
+		} else if (b[i] == '/' && b[i + 1] == '/') {
+			i += strcspn(b + i, "\n") - 1;
+			strbuf_addc(line, ' ');
+		} else {
+			if (b[i] == '"' || b[i] == '\'')
+				quote = b[i];
+			strbuf_addc(line, b[i]);
+		}
+	}
+	t->pos = i;
+	return 1;
+}
+
+/*
+ * What a directive line includes: nothing, "name", <name>, or something
+ * else (a macro, or nothing the checker can read).
+ */
+enum inc_kind {
+	INC_NONE,
+	INC_QUOTE,
+	INC_ANGLE,
+	INC_OTHER
+};
+
+#define BLANKS " \t\f\v\r"
+#define IDENT_CHARS \
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
+/*
+ * parse_include: what the logical line includes, with #include,
+ * #include_next or #import ("#" may be "%:"), as a whole word; the name
+ * between the quotes or the brackets into name, or for INC_OTHER the rest
+ * of the line (cut to size).
+ */
+static enum inc_kind
 parse_include(const char *line, char *name, size_t size)
 {
-	const char *p = line + strspn(line, " \t"), *end;
+	const char *p = line + strspn(line, BLANKS), *end;
+	size_t n;
+	char close;
 
-	if (*p++ != '#')
-		return 0;
-	p += strspn(p, " \t");
-	if (strncmp(p, "include", 7) != 0)
-		return 0;
-	p += 7;
-	p += strspn(p, " \t");
-	if (*p++ != '"' || (end = strchr(p, '"')) == NULL ||
-	    (size_t)(end - p) >= size)
-		return 0;
-	memcpy(name, p, (size_t)(end - p));
-	name[end - p] = '\0';
-	return 1;
+	if (*p == '#')
+		p++;
+	else if (p[0] == '%' && p[1] == ':')
+		p += 2;
+	else
+		return INC_NONE;
+	p += strspn(p, BLANKS);
+	n = strspn(p, IDENT_CHARS);
+	if (!(n == 7 && strncmp(p, "include", n) == 0) &&
+	    !(n == 12 && strncmp(p, "include_next", n) == 0) &&
+	    !(n == 6 && strncmp(p, "import", n) == 0))
+		return INC_NONE;
+	p += n;
+	p += strspn(p, BLANKS);
+	close = *p == '"' ? '"' : *p == '<' ? '>' : '\0';
+	if (close != '\0' && (end = strchr(p + 1, close)) != NULL &&
+	    (size_t)(end - p - 1) < size) {
+		memcpy(name, p + 1, (size_t)(end - p - 1));
+		name[end - p - 1] = '\0';
+		return close == '"' ? INC_QUOTE : INC_ANGLE;
+	}
+	snprintf(name, size, "%s", p);
+	name[strcspn(name, BLANKS)] = '\0';
+	return INC_OTHER;
+}
+
+/* 1 when a segment of the path inc is "." or "..". */
+static int
+has_dot_segment(const char *inc)
+{
+	const char *p = inc;
+
+	for (;;) {
+		size_t n = strcspn(p, "/");
+
+		if ((n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.'))
+			return 1;
+		if (p[n] == '\0')
+			return 0;
+		p += n + 1;
+	}
+}
+
+/*
+ * angle_is_ours: 1 when #include <inc> is a project include: its first
+ * segment is src, kernels or a layer's folder, or it names a file of src/
+ * or kernels/ (the compiler has -I src and -I the top directory); a system
+ * header is 0.
+ */
+static int
+angle_is_ours(const char *top, const char *inc)
+{
+	size_t n = strcspn(inc, "/");
+	char *path;
+	int ours;
+
+	if (inc[n] == '/' && n == 3 && strncmp(inc, "src", n) == 0)
+		return 1;
+	if (inc[n] == '/' && layer_index(inc, n) >= 0)
+		return 1;
+	path = xasprintf("%s/src/%s", top, inc);
+	ours = file_exists(path);
+	free(path);
+	if (!ours) {
+		path = xasprintf("%s/kernels/%s", top, inc);
+		ours = file_exists(path);
+		free(path);
+	}
+	return ours;
+}
+
+/*
+ * include_problem: why the file rel may not have the include of kind kind
+ * naming inc, or NULL when it may (a system header always may). The
+ * message is static or in buf.
+ */
+static const char *
+include_problem(const char *top, const char *rel, enum inc_kind kind,
+    const char *inc, char *buf, size_t bufsz)
+{
+	static const char macro[] = "an include through a macro (or "
+				    "unreadable) cannot be checked: name the "
+				    "header in \"\" or <>";
+	static const char dots[] = "an include may not have a \".\" or "
+				   "\"..\" segment: name the folder of the "
+				   "header";
+
+	if (kind == INC_OTHER)
+		return macro;
+	if (inc[0] == '/')
+		return "an include may not be an absolute path";
+	if (has_dot_segment(inc))
+		return dots;
+	if (kind == INC_ANGLE && !angle_is_ours(top, inc))
+		return NULL;
+	return include_error(top, rel, inc, buf, bufsz);
+}
+
+/* shown: inc as the include wrote it ("inc", <inc>), into buf. */
+static const char *
+shown(enum inc_kind kind, const char *inc, char *buf, size_t size)
+{
+	if (kind == INC_QUOTE)
+		snprintf(buf, size, "\"%s\"", inc);
+	else if (kind == INC_ANGLE)
+		snprintf(buf, size, "<%s>", inc);
+	else
+		snprintf(buf, size, "%s", inc);
+	return buf;
+}
+
+/* What a scan of the tree saw: the exceptions and the edges it used. */
+struct scan {
+	bool used[N_EXCEPTIONS + 1];
+	bool edge[N_LAYERS][N_LAYERS];
+};
+
+/* note_edge: mark in sc the edge of the allowed include inc of rel. */
+static void
+note_edge(struct scan *sc, const char *rel, const char *inc)
+{
+	int from = file_layer(rel), to = -1;
+	const char *slash = strchr(inc, '/');
+
+	if (strcmp(inc, "lint.h") == 0)
+		to = layer_index("lint", 4);
+	else if (slash != NULL)
+		to = layer_index(inc, (size_t)(slash - inc));
+	if (sc != NULL && from >= 0 && to >= 0)
+		sc->edge[from][to] = true;
+}
+
+/*
+ * check_text: check the includes of text, the contents of the file rel;
+ * the problems are appended to out, one a line. sc, when not NULL, gets
+ * the exceptions and the edges used.
+ */
+static void
+check_text(const char *top, const char *rel, const char *text, struct scan *sc,
+    struct strbuf *out)
+{
+	struct strbuf line = STRBUF_INIT;
+	struct pp_text t;
+	char inc[256], buf[256], name[260];
+	unsigned lineno;
+
+	pp_init(&t, text);
+	while (pp_next(&t, &line, &lineno)) {
+		enum inc_kind kind = parse_include(strbuf_cstr(&line), inc,
+		    sizeof inc);
+		const char *why;
+
+		if (kind == INC_NONE)
+			continue;
+		why = include_problem(top, rel, kind, inc, buf, sizeof buf);
+		if (why == NULL &&
+		    (kind == INC_QUOTE || angle_is_ours(top, inc)))
+			note_edge(sc, rel, inc);
+		if (why != NULL &&
+		    !is_exception(rel, inc, sc != NULL ? sc->used : NULL))
+			strbuf_addf(out, "  %s:%u: #include %s: %s\n", rel,
+			    lineno, shown(kind, inc, name, sizeof name), why);
+	}
+	pp_free(&t);
+	strbuf_free(&line);
 }
 
 /* Check the includes of one file; the problems are appended to out. */
 static void
-check_file(const char *top, const char *path, bool *used, struct strbuf *out)
+check_file(const char *top, const char *path, struct scan *sc,
+    struct strbuf *out)
 {
 	const char *rel = path + strlen(top) + 1;
+	struct strbuf text = STRBUF_INIT;
 	FILE *fp = fopen(path, "r");
-	char line[4096], inc[256], buf[256];
-	unsigned lineno = 0;
-	bool at_start = true;
+	char chunk[4096];
+	size_t n;
 
 	cr_assert(fp != NULL, "cannot open %s", path);
-	while (fgets(line, sizeof line, fp) != NULL) {
-		bool whole = strchr(line, '\n') != NULL;
-		const char *why;
-
-		if (at_start)
-			lineno++;
-		if (!at_start || !parse_include(line, inc, sizeof inc))
-			why = NULL;
-		else
-			why = include_error(top, rel, inc, buf, sizeof buf);
-		if (why != NULL && !is_exception(rel, inc, used))
-			strbuf_addf(out, "  %s:%u: #include \"%s\": %s\n", rel,
-			    lineno, inc, why);
-		at_start = whole;
-	}
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		strbuf_add(&text, chunk, n);
+	cr_assert(!ferror(fp), "cannot read %s", path);
 	fclose(fp);
+	check_text(top, rel, strbuf_cstr(&text), sc, out);
+	strbuf_free(&text);
 }
 
 /* Every .c and .h below top/dir, appended to *paths. */
@@ -358,30 +652,114 @@ Test(layers, checker_rejects_planted_includes)
 	}
 }
 
+/*
+ * The reading of the includes, on planted files: every way the compiler
+ * accepts to include a header must be seen, and what is no include (a
+ * comment, a string, a system header) must not be.
+ */
+Test(layers, checker_reads_includes_as_the_compiler_does)
+{
+	static const char *const bad[][2] = {
+		{ "src/reader/gguf.c", "#include <report/report.h>\n" },
+		{ "src/reader/gguf.c",
+		    "#include \"reader/../report/report.h\"\n" },
+		{ "src/reader/gguf.c", "#include \"./reader/gguf.h\"\n" },
+		{ "kernels/feed.c",
+		    "#include \"kernels/../src/base/util.h\"\n" },
+		{ "kernels/feed.c", "#include <lint.h>\n" },
+		{ "kernels/feed.c", "#include <src/base/util.h>\n" },
+		{ "src/lint.c", "/**/ #include \"cli/session.h\"\n" },
+		{ "src/lint.c",
+		    "/* one\n   two */ #include \"cli/session.h\"\n" },
+		{ "src/lint.c", "#include_next \"cli/session.h\"\n" },
+		{ "src/lint.c", "#import \"cli/session.h\"\n" },
+		{ "src/lint.c", "#define H \"cli/session.h\"\n#include H\n" },
+		{ "src/lint.c", "  #  include\t\"cli/session.h\"\n" },
+		{ "src/lint.c", "#include\"cli/session.h\"\n" },
+		{ "src/lint.c", "#\\\ninclude \"cli/session.h\"\n" },
+		{ "src/lint.c", "#inc\\\nlude \"cli/session.h\"\n" },
+		{ "src/lint.c", "%:include \"cli/session.h\"\n" },
+		{ "src/lint.c", "?\?=include \"cli/session.h\"\n" },
+		{ "src/lint.c", "#include \"/usr/include/cli/session.h\"\n" },
+		{ "src/lint.c", "#include <cli/session.h> /* a comment */\n" },
+	};
+	static const char *const good[][2] = {
+		{ "src/lint.c", "#include <stdio.h>\n#include <sys/stat.h>\n" },
+		{ "src/lint.c", "#include <pcre2.h>\n#include \"config.h\"\n" },
+		{ "src/lint.c", "// #include \"cli/session.h\"\n" },
+		{ "src/lint.c", "/* #include \"cli/session.h\" */\n" },
+		{ "src/lint.c", "/*\n#include \"cli/session.h\"\n*/\n" },
+		{ "src/lint.c",
+		    "const char *s = \"#include \\\"cli/x.h\\\"\";\n" },
+		{ "src/lint.c",
+		    "const char *s = \"/*\";\n#include <stdio.h>\n" },
+		{ "src/lint.c", "#includes \"cli/session.h\"\n" },
+		{ "src/lint.c", "#pragma include \"cli/session.h\"\n" },
+		/* a stray "#" after a token: no directive (and no build) */
+		{ "src/lint.c", "int x; /*\n*/ #include \"cli/session.h\"\n" },
+		{ "src/reader/gguf.c", "#include <reader/gguf.h>\n" },
+		{ "src/main.c", "/**/ # include \"cli/session.h\"\n" },
+		{ "kernels/feed.c", "#include \"kernels-impl.h\"\n" },
+	};
+	const char *top = test_srcdir();
+	struct strbuf out = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		check_text(top, bad[i][0], bad[i][1], NULL, &out);
+		cr_expect(out.len > 0, "%s with this text was accepted:\n%s",
+		    bad[i][0], bad[i][1]);
+		strbuf_reset(&out);
+	}
+	for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+		check_text(top, good[i][0], good[i][1], NULL, &out);
+		cr_expect(out.len == 0, "%s with this text:\n%s\nrejected:\n%s",
+		    good[i][0], good[i][1], strbuf_cstr(&out));
+		strbuf_reset(&out);
+	}
+	/* the line of a problem is the physical line the directive is on */
+	check_text(top, "src/lint.c", "/*\n\n*/\n#\\\n include \"cli/x.h\"\n",
+	    NULL, &out);
+	cr_expect(strstr(strbuf_cstr(&out), "src/lint.c:4:") != NULL,
+	    "the problem is on the wrong line: %s", strbuf_cstr(&out));
+	strbuf_free(&out);
+}
+
 Test(layers, includes_follow_the_table)
 {
 	const char *top = test_srcdir();
 	struct strbuf out = STRBUF_INIT;
-	bool used[N_EXCEPTIONS + 1] = { false };
+	struct scan *sc = xcalloc(1, sizeof *sc);
 	char **paths = NULL;
-	size_t i, n = 0;
+	size_t i, j, n = 0;
 
 	collect(top, "src", &paths, &n);
 	collect(top, "kernels", &paths, &n);
 	cr_assert(n > 50, "only %zu files below %s/src and %s/kernels", n, top,
 	    top);
 	for (i = 0; i < n; i++)
-		check_file(top, paths[i], used, &out);
+		check_file(top, paths[i], sc, &out);
 	for (i = 0; exceptions[i].file != NULL; i++)
-		if (!used[i])
+		if (!sc->used[i])
 			strbuf_addf(&out,
 			    "  %s no longer includes \"%s\": remove its "
 			    "exception from tests/test_layers.c\n",
 			    exceptions[i].file, exceptions[i].include);
+	/* the lists are the edges the code has: an unused one goes */
+	for (i = 0; i < N_LAYERS; i++)
+		for (j = 0; j < N_LAYERS; j++)
+			if (i != j && layer_may((int)i, (int)j) &&
+			    !sc->edge[i][j])
+				strbuf_addf(&out,
+				    "  no file of %s includes %s: take it "
+				    "out of %s's list\n",
+				    layers[i].name, layers[j].name,
+				    layers[i].name);
 	cr_assert(out.len == 0,
 	    "includes that break the layering (see HACKING.md):\n%s",
 	    strbuf_cstr(&out));
 	strbuf_free(&out);
+	free(sc);
 	test_tree_files_free(paths, n);
 }
 

@@ -15,11 +15,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/error.h"
+#include "base/guard.h"
+#include "base/util.h"
 #include "checks/declrule.h"
 #include "cli/configfile.h"
-#include "base/guard.h"
-#include "report/report.h"
+#include "cli/options.h"
 #include "cli/session.h"
+#include "findings/catalog.h"
+#include "findings/diag.h"
+#include "findings/policy.h"
+#include "findings/severity.h"
+#include "lint.h"
+#include "report/report.h"
+#include "target/captable.h"
+#include "target/kvtype.h"
+#include "target/profile.h"
 
 /* Everything one invocation needs, built from the configuration and the
  * options. */
@@ -43,6 +54,16 @@ write_out(struct strbuf *buf)
 		return -1;
 	strbuf_reset(buf);
 	return 0;
+}
+
+/* write_failed: say that stdout failed (errno's reason); returns the
+ * exit status 2. */
+static int
+write_failed(void)
+{
+	fprintf(stderr, "gguflint: error writing output: %s\n",
+	    strerror(errno));
+	return 2;
 }
 
 /* fail: print err, once, to stderr; returns the exit status 2. */
@@ -125,14 +146,14 @@ use_color(enum color_mode m)
 
 /*
  * session_setup: build s from the built-in catalogue, the configuration
- * file and o (and, to lint, the target). On failure returns -1 with err
- * set; s is then only fit for session_free, which it always needs.
+ * file and o (and, to lint, the target), for the reporter rep. On failure
+ * returns -1 with err set; s is then only fit for session_free, which it
+ * always needs.
  */
 static int
-session_setup(const struct options *o, struct session *s,
-    struct gl_error *err)
+session_setup(const struct options *o, const struct reporter *rep,
+    struct session *s, struct gl_error *err)
 {
-	const struct reporter *rep;
 	struct report_opts ro;
 	char *path = NULL;
 	int rc = 0;
@@ -156,8 +177,7 @@ session_setup(const struct options *o, struct session *s,
 	s->lo.decls = &s->decls;
 	s->lo.policy = &s->policy;
 	s->lo.deep = o->deep;
-	rep = reporter_find(o->format);
-	s->lo.deep_full = rep != NULL && rep->deep_stats;
+	s->lo.deep_full = rep->deep_stats;
 	ro.show_plan = o->show_plan;
 	ro.color = use_color(o->color);
 	report_ctx_init(&s->report, &s->cat, &ro);
@@ -300,7 +320,6 @@ session_lint_inputs(const struct options *o, struct session *s,
 			status = 2;
 		} else {
 			rep->file(&s->report, out, &res);
-			s->report.first = false;
 			failed = failed || policy_fails(&s->policy, &res.diags);
 			warnings += res.warnings;
 			for (j = 0; j < res.diags.n; j++)
@@ -364,7 +383,7 @@ session_dump_inputs(const struct options *o, struct session *s,
 	struct gl_error err;
 	struct file_list fl;
 	bool json = strcmp(o->format, "json") == 0;
-	size_t i, shown = 0;
+	size_t i;
 	int status = 0;
 
 	report_ctx_init(&plain, &s->cat, NULL);
@@ -377,11 +396,13 @@ session_dump_inputs(const struct options *o, struct session *s,
 			struct dump_args da = { rep, &s->report, out,
 			    &res.file };
 
+			/* the dump clears first, even when it faults */
 			if (fl.n > 1 && json)
-				strbuf_adds(out, shown++ ? ",\n" : "[\n");
+				strbuf_adds(out, s->report.first ? "[\n" :
+				    ",\n");
 			else if (fl.n > 1)
-				strbuf_addf(out, "%s==> %s <==\n", shown++ ?
-				    "\n" : "", fl.v[i]);
+				strbuf_addf(out, "%s==> %s <==\n",
+				    s->report.first ? "" : "\n", fl.v[i]);
 			if (guard_call(dump_guarded, &da) < 0)
 				strbuf_adds(out, "\n(the file shrank while it "
 				    "was being printed)\n");
@@ -399,7 +420,7 @@ session_dump_inputs(const struct options *o, struct session *s,
 			return -1;
 		}
 	}
-	if (fl.n > 1 && json && shown > 0) {
+	if (fl.n > 1 && json && !s->report.first) {
 		strbuf_adds(out, "]\n");
 		if (write_out(out) < 0)
 			status = -1;
@@ -437,6 +458,36 @@ list_kernels(struct session *s, const struct reporter *rep,
 	for (i = 0; i < n; i++)
 		captable_free(&t[i]);
 	free(t);
+	return status;
+}
+
+/* --list-profiles: load every built-in profile, report them with rep; 2
+ * when one could not be loaded (the others are still shown). */
+static int
+list_profiles(struct session *s, const struct reporter *rep,
+    struct strbuf *out)
+{
+	const char *const *names = profile_builtin_names();
+	struct profile *p;
+	struct gl_error err;
+	size_t n = 0, i;
+	int status = 0;
+
+	for (i = 0; names[i] != NULL; i++)
+		;
+	p = xcalloc(i + 1, sizeof *p);
+	for (i = 0; names[i] != NULL; i++) {
+		if (profile_load(names[i], &p[n], &err) < 0) {
+			fail(&err);
+			status = 2;
+			continue;
+		}
+		n++;
+	}
+	rep->profiles(&s->report, out, p, n);
+	for (i = 0; i < n; i++)
+		profile_free(&p[i]);
+	free(p);
 	return status;
 }
 
@@ -483,8 +534,7 @@ session_dispatch(const struct options *o, struct session *s,
 	case CLI_MODE_DUMP:
 		return session_dump_inputs(o, s, rep, out);
 	case CLI_MODE_LIST_PROFILES:
-		rep->profiles(&s->report, out);
-		return 0;
+		return list_profiles(s, rep, out);
 	case CLI_MODE_LIST_KERNELS:
 		return list_kernels(s, rep, out);
 	default:
@@ -501,13 +551,14 @@ session_main(const struct options *o)
 	struct gl_error err;
 	int status;
 
-	if (o->mode == CLI_MODE_HELP) {
-		options_usage(stdout);
-		return fflush(stdout) == 0 ? 0 : 2;
-	}
-	if (o->mode == CLI_MODE_VERSION) {
-		printf("gguflint %s\n", PACKAGE_VERSION);
-		return fflush(stdout) == 0 ? 0 : 2;
+	if (o->mode == CLI_MODE_HELP || o->mode == CLI_MODE_VERSION) {
+		if (o->mode == CLI_MODE_HELP)
+			options_usage(stdout);
+		else
+			printf("gguflint %s\n", PACKAGE_VERSION);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			return write_failed();
+		return 0;
 	}
 	if (rep == NULL || !supports(rep, o->mode)) {
 		fprintf(stderr, "gguflint: format '%s' %s\n", o->format,
@@ -515,17 +566,14 @@ session_main(const struct options *o)
 		    "cannot show this");
 		return 2;
 	}
-	if (session_setup(o, &s, &err) < 0) {
+	if (session_setup(o, rep, &s, &err) < 0) {
 		session_free(&s);
 		return fail(&err);
 	}
 	status = session_dispatch(o, &s, rep, &out);
 	if (status < 0 || write_out(&out) < 0 || fflush(stdout) != 0 ||
-	    ferror(stdout)) {
-		fprintf(stderr, "gguflint: error writing output: %s\n",
-		    strerror(errno));
-		status = 2;
-	}
+	    ferror(stdout))
+		status = write_failed();
 	strbuf_free(&out);
 	session_free(&s);
 	return status;

@@ -9,9 +9,11 @@
 #include <string.h>
 
 #include "base/enc.h"
-#include "kernels/ggml-types.h"
-#include "report/report.h"
 #include "base/sha256.h"
+#include "base/util.h"
+#include "kernels/ggml-types.h"
+#include "reader/gguf.h"
+#include "report/report.h"
 
 #define DUMP_HEAD 3	/* array elements shown */
 
@@ -211,7 +213,7 @@ dump_json(struct report_ctx *ctx, struct strbuf *out,
 {
 	size_t i;
 
-	(void)ctx;
+	ctx->first = false;
 	strbuf_addf(out, "{\n  \"version\": %" PRIu32 ",\n  \"endianness\": "
 	    "\"%s\",\n  \"tensor_count\": %" PRIu64 ",\n  \"kv_count\": %"
 	    PRIu64 ",\n  \"alignment\": %" PRIu32 ",\n  \"data_offset\": ",
@@ -255,7 +257,7 @@ dump_text(struct report_ctx *ctx, struct strbuf *out,
 	size_t i;
 	uint32_t j;
 
-	(void)ctx;
+	ctx->first = false;
 	strbuf_addf(out, "GGUF v%" PRIu32 ", %s-endian, %" PRIu64 " tensors, %"
 	    PRIu64 " metadata entries, alignment %" PRIu32, f->version,
 	    f->big_endian ? "big" : "little", f->n_tensors, f->n_kv,

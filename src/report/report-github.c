@@ -15,6 +15,9 @@
 #include <string.h>
 
 #include "base/enc.h"
+#include "base/util.h"
+#include "findings/diag.h"
+#include "lint.h"
 #include "report/report.h"
 
 static const char *
@@ -84,7 +87,7 @@ report_github_file(struct report_ctx *ctx, struct strbuf *out,
 	struct strbuf title = STRBUF_INIT;
 	size_t i;
 
-	(void)ctx;
+	ctx->first = false;
 	for (i = 0; i < res->diags.n; i++) {
 		const struct diag *d = &res->diags.v[i];
 

@@ -11,10 +11,20 @@
 #include <math.h>
 #include <string.h>
 
-#include "kernels/ggml-types.h"
-
 #include "base/enc.h"
+#include "base/util.h"
+#include "findings/catalog.h"
+#include "findings/diag.h"
+#include "findings/severity.h"
+#include "kernels/ggml-types.h"
+#include "lint.h"
+#include "plan/resolve.h"
+#include "reader/deep.h"
+#include "reader/gguf.h"
 #include "report/report.h"
+#include "target/captable.h"
+#include "target/kvtype.h"
+#include "target/profile.h"
 
 /* res's weight forms as a JSON array ([] without). */
 static void report_json_forms(struct strbuf *out,
@@ -92,6 +102,7 @@ report_json_file(struct report_ctx *ctx, struct strbuf *out,
 
 	if (!ctx->first)
 		strbuf_adds(out, ",");
+	ctx->first = false;
 	strbuf_adds(out, "\n  {\"path\": ");
 	add_str(out, res->path);
 	strbuf_adds(out, ", \"profile\": ");
@@ -168,40 +179,34 @@ report_json_explain(struct report_ctx *ctx, struct strbuf *out,
 }
 
 void
-report_json_profiles(struct report_ctx *ctx, struct strbuf *out)
+report_json_profiles(struct report_ctx *ctx, struct strbuf *out,
+    const struct profile *p, size_t n)
 {
-	const char *const *names = profile_builtin_names();
-	struct gl_error err;
-	struct profile p;
-	bool first = true;
+	size_t i;
 
 	(void)ctx;
 	strbuf_adds(out, "[");
-	for (; *names != NULL; names++) {
-		if (profile_load(*names, &p, &err) < 0)
-			continue;
-		strbuf_adds(out, first ? "\n  {\"name\": " :
-		    ",\n  {\"name\": ");
-		first = false;
-		add_str(out, p.name);
+	for (i = 0; i < n; i++) {
+		strbuf_adds(out, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
+		add_str(out, p[i].name);
 		strbuf_adds(out, ", \"description\": ");
-		add_str(out, p.description);
+		add_str(out, p[i].description);
 		strbuf_addf(out, ", \"memory_bytes\": %" PRIu64 ", "
 		    "\"reserve_bytes\": %" PRIu64 ", \"weights\": \"%s\", "
 		    "\"strict\": %s, \"context\": %" PRIu64 ", "
 		    "\"kv_cache\": \"%s\", \"kv_quantized\": \"%s\", "
 		    "\"kv_auto_quantize_above\": %g, \"prefill_chunk\": %"
 		    PRIu64 ", \"ubatch\": %" PRIu64 ", "
-		    "\"flash_attention\": %s, \"kernels\": ", p.memory,
-		    p.reserve, p.weights == WEIGHTS_MAPPED ? "mapped" : "heap",
-		    p.strict ? "true" : "false", p.context,
-		    kv_type_info(p.kv_cache)->name,
-		    kv_type_info(p.kv_quantized)->name,
-		    p.kv_auto_quantize_above, p.prefill_chunk, p.ubatch,
-		    p.flash_attention ? "true" : "false");
-		add_str(out, p.kernels);
+		    "\"flash_attention\": %s, \"kernels\": ", p[i].memory,
+		    p[i].reserve,
+		    p[i].weights == WEIGHTS_MAPPED ? "mapped" : "heap",
+		    p[i].strict ? "true" : "false", p[i].context,
+		    kv_type_info(p[i].kv_cache)->name,
+		    kv_type_info(p[i].kv_quantized)->name,
+		    p[i].kv_auto_quantize_above, p[i].prefill_chunk,
+		    p[i].ubatch, p[i].flash_attention ? "true" : "false");
+		add_str(out, p[i].kernels);
 		strbuf_adds(out, "}");
-		profile_free(&p);
 	}
 	strbuf_adds(out, "\n]\n");
 }

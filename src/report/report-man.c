@@ -8,6 +8,9 @@
 
 #include <string.h>
 
+#include "base/util.h"
+#include "findings/catalog.h"
+#include "findings/severity.h"
 #include "report/report.h"
 
 static const char *const families[][2] = {

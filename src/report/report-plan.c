@@ -11,7 +11,13 @@
 
 #include "base/enc.h"
 #include "base/units.h"
+#include "base/util.h"
+#include "facts/arch.h"
+#include "lint.h"
+#include "plan/plan.h"
 #include "report/report.h"
+#include "target/kvtype.h"
+#include "target/profile.h"
 
 #define W_SECTION 10
 #define W_DETAIL 26

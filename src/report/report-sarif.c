@@ -22,8 +22,12 @@
 #include <string.h>
 
 #include "base/enc.h"
-#include "report/report.h"
 #include "base/sha256.h"
+#include "base/util.h"
+#include "findings/catalog.h"
+#include "findings/diag.h"
+#include "lint.h"
+#include "report/report.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 /* The key of partialFingerprints; bump its version if the recipe changes. */
@@ -448,6 +452,7 @@ report_sarif_file(struct report_ctx *ctx, struct strbuf *out,
 	struct report_sarif *s = ctx->sarif;
 	size_t i, artifact;
 
+	ctx->first = false;
 	artifact = artifact_index(s, res);
 	for (i = 0; i < res->diags.n; i++) {
 		strbuf_adds(out, s->n_results++ ? ",\n      " : "\n      ");

@@ -10,8 +10,15 @@
 
 #include "base/enc.h"
 #include "base/units.h"
+#include "base/util.h"
+#include "findings/catalog.h"
+#include "findings/diag.h"
+#include "findings/severity.h"
 #include "kernels/ggml-types.h"
+#include "lint.h"
 #include "report/report.h"
+#include "target/captable.h"
+#include "target/profile.h"
 
 void
 report_text_begin(struct report_ctx *ctx, struct strbuf *out)
@@ -37,6 +44,7 @@ report_text_file(struct report_ctx *ctx, struct strbuf *out,
 {
 	size_t i;
 
+	ctx->first = false;
 	for (i = 0; i < res->diags.n; i++) {
 		const struct diag *d = &res->diags.v[i];
 
@@ -120,27 +128,19 @@ report_text_explain(struct report_ctx *ctx, struct strbuf *out,
 }
 
 void
-report_text_profiles(struct report_ctx *ctx, struct strbuf *out)
+report_text_profiles(struct report_ctx *ctx, struct strbuf *out,
+    const struct profile *p, size_t n)
 {
-	const char *const *names = profile_builtin_names();
-	struct gl_error err;
-	struct profile p;
 	char a[32], b[32];
+	size_t i;
 
 	(void)ctx;
-	for (; *names != NULL; names++) {
-		if (profile_load(*names, &p, &err) < 0) {
-			strbuf_addf(out, "%-22s (invalid: %s)\n", *names,
-			    err.msg);
-			continue;
-		}
-		strbuf_addf(out, "%-22s %9s %9s  %-6s %-6s %s\n", p.name,
-		    format_size(p.memory, a, sizeof a),
-		    format_size(p.reserve, b, sizeof b),
-		    p.weights == WEIGHTS_MAPPED ? "mapped" : "heap",
-		    p.strict ? "strict" : "", p.description);
-		profile_free(&p);
-	}
+	for (i = 0; i < n; i++)
+		strbuf_addf(out, "%-22s %9s %9s  %-6s %-6s %s\n", p[i].name,
+		    format_size(p[i].memory, a, sizeof a),
+		    format_size(p[i].reserve, b, sizeof b),
+		    p[i].weights == WEIGHTS_MAPPED ? "mapped" : "heap",
+		    p[i].strict ? "strict" : "", p[i].description);
 }
 
 void

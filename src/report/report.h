@@ -12,8 +12,12 @@
 #ifndef GGUFLINT_REPORT_H
 #define GGUFLINT_REPORT_H
 
+#include "base/util.h"
 #include "findings/catalog.h"
 #include "lint.h"
+#include "reader/gguf.h"
+#include "target/captable.h"
+#include "target/profile.h"
 
 /* What the reporters are asked to show beyond the diagnostics. */
 struct report_opts {
@@ -30,8 +34,9 @@ struct report_ctx {
 	 * lists and SARIF's log describes. It outlives the context. */
 	const struct catalog *cat;
 	struct report_opts opts;
-	/* No file reported yet: the caller clears it after each call of
-	 * file (JSON separates the files with commas). */
+	/* No file reported yet: set by report_ctx_init, cleared by every
+	 * file and dump entry point as it starts (JSON separates the files
+	 * with commas; the caller may read it, and never sets it). */
 	bool first;
 	/* Made by SARIF's begin, freed by its end or by report_ctx_free. */
 	struct report_sarif *sarif;
@@ -53,7 +58,8 @@ void report_ctx_free(struct report_ctx *ctx);
 /*
  * A reporter. Each entry point appends to out and cannot fail (memory
  * exhaustion aborts, as everywhere). Lint output is begin, then file once
- * per linted file (in order), then end, all with the same context.
+ * per linted file (in order), then end, all with the same context; file
+ * and dump clear ctx->first.
  */
 struct reporter {
 	const char *name;	/* the --format value */
@@ -69,8 +75,9 @@ struct reporter {
 	/* The header, for --dump in this format. */
 	void (*dump)(struct report_ctx *ctx, struct strbuf *out,
 	    const struct gguf_file *f);
-	/* The built-in profiles, for --list-profiles. */
-	void (*profiles)(struct report_ctx *ctx, struct strbuf *out);
+	/* The n loaded built-in profiles p, for --list-profiles. */
+	void (*profiles)(struct report_ctx *ctx, struct strbuf *out,
+	    const struct profile *p, size_t n);
 	/* The n probed capability tables t, for --list-kernels. */
 	void (*kernels)(struct report_ctx *ctx, struct strbuf *out,
 	    const struct captable *t, size_t n);
@@ -98,8 +105,7 @@ const struct reporter *reporter_find(const char *name);
 
 /*
  * text: one line per diagnostic, and the plan after them with --plan;
- * begin and end write nothing. profiles loads each built-in profile
- * itself and lists one that does not load as invalid, with its error.
+ * begin and end write nothing.
  */
 void report_text_begin(struct report_ctx *ctx, struct strbuf *out);
 void report_text_file(struct report_ctx *ctx, struct strbuf *out,
@@ -108,14 +114,14 @@ void report_text_end(struct report_ctx *ctx, struct strbuf *out);
 void report_text_rules(struct report_ctx *ctx, struct strbuf *out);
 void report_text_explain(struct report_ctx *ctx, struct strbuf *out,
     const struct rule *r);
-void report_text_profiles(struct report_ctx *ctx, struct strbuf *out);
+void report_text_profiles(struct report_ctx *ctx, struct strbuf *out,
+    const struct profile *p, size_t n);
 void report_text_kernels(struct report_ctx *ctx, struct strbuf *out,
     const struct captable *t, size_t n);
 
 /*
  * json: one object for the run; each file with its plan, forms and --deep
- * statistics, a comma before it unless ctx->first. profiles loads each
- * built-in profile itself and leaves out one that does not load.
+ * statistics, a comma before it unless ctx->first.
  */
 void report_json_begin(struct report_ctx *ctx, struct strbuf *out);
 void report_json_file(struct report_ctx *ctx, struct strbuf *out,
@@ -124,7 +130,8 @@ void report_json_end(struct report_ctx *ctx, struct strbuf *out);
 void report_json_rules(struct report_ctx *ctx, struct strbuf *out);
 void report_json_explain(struct report_ctx *ctx, struct strbuf *out,
     const struct rule *r);
-void report_json_profiles(struct report_ctx *ctx, struct strbuf *out);
+void report_json_profiles(struct report_ctx *ctx, struct strbuf *out,
+    const struct profile *p, size_t n);
 void report_json_kernels(struct report_ctx *ctx, struct strbuf *out,
     const struct captable *t, size_t n);
 
@@ -160,8 +167,9 @@ void report_plan_text(struct strbuf *out, const struct lint_result *res);
 void report_plan_json(struct strbuf *out, const struct lint_result *res);
 
 /* dump.c: the header of f (metadata, tensor infos), for --dump, as text
- * or JSON; ctx is not read. Strings are read from f's mapping: run it
- * under the guard when the file may shrink (guard.h). */
+ * or JSON; of ctx, only first is touched (cleared, before anything is
+ * read from f). Strings are read from f's mapping: run it under the guard
+ * when the file may shrink (guard.h). */
 void dump_text(struct report_ctx *ctx, struct strbuf *out,
     const struct gguf_file *f);
 void dump_json(struct report_ctx *ctx, struct strbuf *out,
