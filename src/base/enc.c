@@ -190,6 +190,12 @@ enc_json_string(struct strbuf *sb, const void *s, size_t n)
 	strbuf_addc(sb, '"');
 }
 
+void
+enc_json_cstr(struct strbuf *sb, const char *s)
+{
+	enc_json_string(sb, s, strlen(s));
+}
+
 /*
  * struct enc_dec: a decimal read back from printf's "%.*e" output, worth
  * (neg ? -1 : 1) * d[0].d[1]...d[ndig-1] * 10^exp.  The digits are ASCII

@@ -45,6 +45,9 @@ size_t enc_utf8_next(const uint8_t *s, size_t n, uint32_t *cp);
  */
 void enc_json_string(struct strbuf *sb, const void *s, size_t n);
 
+/* enc_json_cstr: enc_json_string of the NUL-terminated string s. */
+void enc_json_cstr(struct strbuf *sb, const char *s);
+
 /*
  * enc_f32, enc_f64: append v as the decimal with the fewest significant
  * digits that reads back (strtof, strtod) as exactly v at that width, and

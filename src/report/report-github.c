@@ -20,18 +20,8 @@
 #include "lint.h"
 #include "report/report.h"
 
-static const char *
-github_command(enum severity s)
-{
-	switch (s) {
-	case SEV_ERROR:
-		return "error";
-	case SEV_WARNING:
-		return "warning";
-	default:
-		return "notice";
-	}
-}
+/* The workflow command of each severity (indexed by enum severity). */
+static const char *const github_command[] = { "notice", "warning", "error" };
 
 /* Append s (terminal-safe already) escaped as data or a property value. */
 static void
@@ -91,7 +81,7 @@ report_github_file(struct report_ctx *ctx, struct strbuf *out,
 	for (i = 0; i < res->diags.n; i++) {
 		const struct diag *d = &res->diags.v[i];
 
-		strbuf_addf(out, "::%s file=", github_command(d->severity));
+		strbuf_addf(out, "::%s file=", github_command[d->severity]);
 		add_field(out, res->path, strlen(res->path), true);
 		strbuf_reset(&title);
 		strbuf_addf(&title, "%s %s", d->rule->code, d->rule->slug);

@@ -41,12 +41,6 @@ report_json_begin(struct report_ctx *ctx, struct strbuf *out)
 	strbuf_adds(out, "{\"version\": 1, \"files\": [");
 }
 
-static void
-add_str(struct strbuf *out, const char *s)
-{
-	enc_json_string(out, s, strlen(s));
-}
-
 static const char *
 kind_name(enum subject_kind k)
 {
@@ -64,13 +58,13 @@ static void
 add_diag(struct strbuf *out, const struct diag *d)
 {
 	strbuf_adds(out, "{\"code\": ");
-	add_str(out, d->rule->code);
+	enc_json_cstr(out, d->rule->code);
 	strbuf_adds(out, ", \"slug\": ");
-	add_str(out, d->rule->slug);
+	enc_json_cstr(out, d->rule->slug);
 	strbuf_adds(out, ", \"severity\": ");
-	add_str(out, severity_name(d->severity));
+	enc_json_cstr(out, severity_name(d->severity));
 	strbuf_adds(out, ", \"message\": ");
-	add_str(out, d->message);
+	enc_json_cstr(out, d->message);
 	strbuf_addf(out, ", \"offset\": %" PRIu64 ", \"subject\": ", d->offset);
 	if (d->subject != NULL)
 		enc_json_string(out, d->subject, d->subject_len);
@@ -78,7 +72,7 @@ add_diag(struct strbuf *out, const struct diag *d)
 		strbuf_adds(out, "null");
 	strbuf_adds(out, ", \"subject_kind\": ");
 	if (kind_name(d->kind) != NULL)
-		add_str(out, kind_name(d->kind));
+		enc_json_cstr(out, kind_name(d->kind));
 	else
 		strbuf_adds(out, "null");
 	if (d->n_items > 0) {	/* the full list the message abridges */
@@ -87,7 +81,7 @@ add_diag(struct strbuf *out, const struct diag *d)
 		strbuf_adds(out, ", \"items\": [");
 		for (i = 0; i < d->n_items; i++) {
 			strbuf_adds(out, i ? ", " : "");
-			add_str(out, d->items[i]);
+			enc_json_cstr(out, d->items[i]);
 		}
 		strbuf_adds(out, "]");
 	}
@@ -104,10 +98,10 @@ report_json_file(struct report_ctx *ctx, struct strbuf *out,
 		strbuf_adds(out, ",");
 	ctx->first = false;
 	strbuf_adds(out, "\n  {\"path\": ");
-	add_str(out, res->path);
+	enc_json_cstr(out, res->path);
 	strbuf_adds(out, ", \"profile\": ");
 	if (res->profile != NULL)
-		add_str(out, res->profile->name);
+		enc_json_cstr(out, res->profile->name);
 	else
 		strbuf_adds(out, "null");
 	strbuf_adds(out, ", \"diagnostics\": [");
@@ -143,14 +137,14 @@ report_json_rules(struct report_ctx *ctx, struct strbuf *out)
 		const struct rule *r = &cat->rules[i];
 
 		strbuf_adds(out, i ? ",\n  {\"code\": " : "\n  {\"code\": ");
-		add_str(out, r->code);
+		enc_json_cstr(out, r->code);
 		strbuf_adds(out, ", \"slug\": ");
-		add_str(out, r->slug);
+		enc_json_cstr(out, r->slug);
 		strbuf_addf(out, ", \"family\": \"%c\", \"severity\": ",
 		    r->family);
-		add_str(out, severity_name(r->severity));
+		enc_json_cstr(out, severity_name(r->severity));
 		strbuf_adds(out, ", \"summary\": ");
-		add_str(out, r->summary);
+		enc_json_cstr(out, r->summary);
 		strbuf_adds(out, "}");
 	}
 	strbuf_adds(out, "\n]\n");
@@ -162,19 +156,19 @@ report_json_explain(struct report_ctx *ctx, struct strbuf *out,
 {
 	(void)ctx;
 	strbuf_adds(out, "{\"code\": ");
-	add_str(out, r->code);
+	enc_json_cstr(out, r->code);
 	strbuf_adds(out, ", \"slug\": ");
-	add_str(out, r->slug);
+	enc_json_cstr(out, r->slug);
 	strbuf_addf(out, ", \"family\": \"%c\", \"severity\": ", r->family);
-	add_str(out, severity_name(r->severity));
+	enc_json_cstr(out, severity_name(r->severity));
 	strbuf_adds(out, ", \"summary\": ");
-	add_str(out, r->summary);
+	enc_json_cstr(out, r->summary);
 	strbuf_adds(out, ", \"rationale\": ");
-	add_str(out, r->rationale);
+	enc_json_cstr(out, r->rationale);
 	strbuf_adds(out, ", \"basis\": ");
-	add_str(out, r->basis);
+	enc_json_cstr(out, r->basis);
 	strbuf_adds(out, ", \"fix\": ");
-	add_str(out, r->fix);
+	enc_json_cstr(out, r->fix);
 	strbuf_adds(out, "}\n");
 }
 
@@ -188,9 +182,9 @@ report_json_profiles(struct report_ctx *ctx, struct strbuf *out,
 	strbuf_adds(out, "[");
 	for (i = 0; i < n; i++) {
 		strbuf_adds(out, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
-		add_str(out, p[i].name);
+		enc_json_cstr(out, p[i].name);
 		strbuf_adds(out, ", \"description\": ");
-		add_str(out, p[i].description);
+		enc_json_cstr(out, p[i].description);
 		strbuf_addf(out, ", \"memory_bytes\": %" PRIu64 ", "
 		    "\"reserve_bytes\": %" PRIu64 ", \"weights\": \"%s\", "
 		    "\"strict\": %s, \"context\": %" PRIu64 ", "
@@ -205,7 +199,7 @@ report_json_profiles(struct report_ctx *ctx, struct strbuf *out,
 		    kv_type_info(p[i].kv_quantized)->name,
 		    p[i].kv_auto_quantize_above, p[i].prefill_chunk,
 		    p[i].ubatch, p[i].flash_attention ? "true" : "false");
-		add_str(out, p[i].kernels);
+		enc_json_cstr(out, p[i].kernels);
 		strbuf_adds(out, "}");
 	}
 	strbuf_adds(out, "\n]\n");
@@ -228,19 +222,19 @@ report_json_kernels(struct report_ctx *ctx, struct strbuf *out,
 			strbuf_adds(out, first ? "\n  {\"table\": " :
 			    ",\n  {\"table\": ");
 			first = false;
-			add_str(out, t[i].name);
+			enc_json_cstr(out, t[i].name);
 			strbuf_addf(out, ", \"op\": \"%s\", \"encoding\": "
 			    "\"%s\", \"order\": \"%s\", \"kernel\": ",
 			    cap_op_name(e->op), ggml_type_name(e->encoding, tb,
 			    sizeof tb), kernel_order_name(e->order));
-			add_str(out, e->kernel_name);
+			enc_json_cstr(out, e->kernel_name);
 			strbuf_addf(out, ", \"verified\": %s, \"max_error\": "
 			    "%.17g, \"probe_us\": %.3f, \"error\": ",
 			    e->verified ? "true" : "false",
 			    isfinite(e->max_error) ? e->max_error : -1.0,
 			    e->probe_us);
 			if (e->error != NULL)
-				add_str(out, e->error);
+				enc_json_cstr(out, e->error);
 			else
 				strbuf_adds(out, "null");
 			strbuf_adds(out, "}");
@@ -278,7 +272,7 @@ report_json_forms(struct strbuf *out, const struct lint_result *res)
 		    WEIGHTS_MAPPED ? "mapped" : "heap", w->refused ? "true" :
 		    "false", w->stored_bytes, w->resident_bytes);
 		if (w->entry != NULL)
-			add_str(out, w->entry->kernel_name);
+			enc_json_cstr(out, w->entry->kernel_name);
 		else
 			strbuf_adds(out, "null");
 		strbuf_adds(out, "}");

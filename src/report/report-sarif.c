@@ -61,24 +61,8 @@ report_sarif_free(struct report_sarif *s)
 	free(s);
 }
 
-static void
-add_str(struct strbuf *out, const char *s)
-{
-	enc_json_string(out, s, strlen(s));
-}
-
-static const char *
-sarif_level(enum severity s)
-{
-	switch (s) {
-	case SEV_ERROR:
-		return "error";
-	case SEV_WARNING:
-		return "warning";
-	default:
-		return "note";
-	}
-}
+/* SARIF's level of each severity (indexed by enum severity). */
+static const char *const sarif_level[] = { "note", "warning", "error" };
 
 /* A tag naming the family, for code scanning's filters. */
 static const char *
@@ -167,9 +151,9 @@ add_rule(struct strbuf *out, const struct rule *r)
 	const char *tag = family_tag(r->family);
 
 	strbuf_adds(out, "{\"id\": ");
-	add_str(out, r->code);
+	enc_json_cstr(out, r->code);
 	strbuf_adds(out, ", \"name\": ");
-	add_str(out, r->slug);
+	enc_json_cstr(out, r->slug);
 	strbuf_adds(out, ", \"shortDescription\": {\"text\": ");
 	add_prose(out, r->summary);
 	strbuf_adds(out, "}, \"fullDescription\": {\"text\": ");
@@ -178,7 +162,7 @@ add_rule(struct strbuf *out, const struct rule *r)
 	add_prose(out, r->fix);
 	strbuf_addf(out, "}, \"defaultConfiguration\": {\"level\": \"%s\"}, "
 	    "\"properties\": {\"family\": \"%c\", \"tags\": [\"gguf\"",
-	    sarif_level(r->severity), r->family);
+	    sarif_level[r->severity], r->family);
 	if (tag != NULL)
 		strbuf_addf(out, ", \"%s\"", tag);
 	strbuf_adds(out, "], \"basis\": ");
@@ -363,11 +347,11 @@ add_result(const struct report_ctx *ctx, struct strbuf *out,
 
 	index = rule_index(ctx->cat, d);
 	strbuf_adds(out, "{\"ruleId\": ");
-	add_str(out, d->rule->code);
+	enc_json_cstr(out, d->rule->code);
 	if (index >= 0)
 		strbuf_addf(out, ", \"ruleIndex\": %ld", index);
 	strbuf_addf(out, ", \"level\": \"%s\", \"message\": {\"text\": ",
-	    sarif_level(d->severity));
+	    sarif_level[d->severity]);
 	strbuf_adds(&msg, d->message);
 	if (d->subject != NULL) {
 		strbuf_addf(&msg, " [%s: ", subject_label(d->kind));
@@ -393,7 +377,7 @@ add_result(const struct report_ctx *ctx, struct strbuf *out,
 	strbuf_addf(out, "}],\n        \"partialFingerprints\": {\""
 	    SARIF_FINGERPRINT_KEY "\": \"%s\"},\n        \"properties\": "
 	    "{\"slug\": ", fp);
-	add_str(out, d->rule->slug);
+	enc_json_cstr(out, d->rule->slug);
 	strbuf_addf(out, ", \"byteOffset\": %" PRIu64, d->offset);
 	if (d->subject != NULL)
 		strbuf_addf(out, ", \"subjectKind\": \"%s\"",
@@ -434,12 +418,12 @@ report_sarif_begin(struct report_ctx *ctx, struct strbuf *out)
 	    " \"runs\": [{\n"
 	    "    \"tool\": {\"driver\": {\"name\": \"gguflint\", "
 	    "\"version\": ");
-	add_str(out, PACKAGE_VERSION);
+	enc_json_cstr(out, PACKAGE_VERSION);
 #ifdef PACKAGE_URL
 	/* Set by AC_INIT's fifth argument; none is known yet. */
 	if (PACKAGE_URL[0] != '\0') {
 		strbuf_adds(out, ", \"informationUri\": ");
-		add_str(out, PACKAGE_URL);
+		enc_json_cstr(out, PACKAGE_URL);
 	}
 #endif
 	add_rules(out, ctx->cat);
