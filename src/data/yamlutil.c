@@ -213,28 +213,46 @@ ydoc_scalar(const yaml_node_t *n)
 	return (const char *)n->data.scalar.value;
 }
 
+/* A non-empty string, or one valid accepts (when valid is not NULL); a bad
+ * one is expect, or "expected a non-empty string" without one. */
+static int
+string_value(struct ydoc *d, yaml_node_t *n, bool (*valid)(const char *),
+    const char *expect, const char **out, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+
+	if (s == NULL || (valid != NULL ? !valid(s) : *s == '\0'))
+		return ydoc_error(d, n, err, "%s", expect != NULL ? expect :
+		    "expected a non-empty string");
+	*out = s;
+	return 0;
+}
+
+/* *dst (freed first, on success only) = a copy of string_value's. */
+static int
+strdup_value(struct ydoc *d, yaml_node_t *n, bool (*valid)(const char *),
+    const char *expect, char **dst, struct gl_error *err)
+{
+	const char *s = NULL;
+
+	if (string_value(d, n, valid, expect, &s, err) < 0)
+		return -1;
+	free(*dst);
+	*dst = xstrdup(s);
+	return 0;
+}
+
 int
 ydoc_string(struct ydoc *d, yaml_node_t *n, const char **out,
     struct gl_error *err)
 {
-	const char *s = ydoc_scalar(n);
-
-	if (s == NULL || *s == '\0')
-		return ydoc_error(d, n, err, "expected a non-empty string");
-	*out = s;
-	return 0;
+	return string_value(d, n, NULL, NULL, out, err);
 }
 
 int
 ydoc_strdup(struct ydoc *d, yaml_node_t *n, char **dst, struct gl_error *err)
 {
-	const char *s = NULL;
-
-	if (ydoc_string(d, n, &s, err) < 0)
-		return -1;
-	free(*dst);
-	*dst = xstrdup(s);
-	return 0;
+	return strdup_value(d, n, NULL, NULL, dst, err);
 }
 
 int
@@ -298,19 +316,6 @@ field_error(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
 {
 	return ydoc_error(d, n, err, "%s", f->expect != NULL ? f->expect :
 	    dflt);
-}
-
-/* YDOC_STRDUP and YDOC_STRING: the value, when good. */
-static int
-field_string(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
-    const char **out, struct gl_error *err)
-{
-	const char *s = ydoc_scalar(n);
-
-	if (s == NULL || (f->valid != NULL ? !f->valid(s) : *s == '\0'))
-		return field_error(d, f, n, "expected a non-empty string", err);
-	*out = s;
-	return 0;
 }
 
 /* A YDOC_ENUM value that is none of the names. */
@@ -398,19 +403,16 @@ field_set(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
     void *obj, struct gl_error *err)
 {
 	char *dst = (char *)(f->at != NULL ? f->at(obj) : obj) + f->off;
-	const char *s;
 
 	switch (f->kind) {
 	case YDOC_CUSTOM:
 		return f->set(d, n, dst, err);
 	case YDOC_STRDUP:
-		if (field_string(d, f, n, &s, err) < 0)
-			return -1;
-		free(*(char **)dst);
-		*(char **)dst = xstrdup(s);
-		return 0;
+		return strdup_value(d, n, f->valid, f->expect,
+		    (char **)(void *)dst, err);
 	case YDOC_STRING:
-		return field_string(d, f, n, (const char **)(void *)dst, err);
+		return string_value(d, n, f->valid, f->expect,
+		    (const char **)(void *)dst, err);
 	case YDOC_BOOL:
 		return ydoc_bool(d, n, (bool *)dst, err);
 	case YDOC_IGNORE:

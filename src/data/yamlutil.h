@@ -121,8 +121,8 @@ int ydoc_bool(struct ydoc *d, yaml_node_t *n, bool *out,
 enum ydoc_kind {
 	YDOC_CUSTOM = 0,	/* set(d, value, dst, err) reads it */
 	YDOC_STRDUP,	/* char *: a copy of a non-empty string (the old one
-			 * freed); with valid, of one valid accepts ("expected
-			 * a non-empty string") */
+			 * freed), or with valid, of a string valid accepts
+			 * ("expected a non-empty string") */
 	YDOC_STRING,	/* const char *: the same, borrowed from the document
 			 * (good until ydoc_free) */
 	YDOC_BOOL,	/* bool: true/yes/on or false/no/off ("expected true
@@ -151,7 +151,9 @@ enum ydoc_kind {
  * struct ydoc_field: one key of a mapping with a fixed set of keys and how
  * its value is read: a table of them, written with designated initializers
  * (.kind = YDOC_SIZE, YDOC_AT(struct profile, memory)), describes the
- * mapping. Each kind uses the members its comment names.
+ * mapping. Each kind uses the members its comment names. set's dst is
+ * where the field is stored: the member when the entry has a YDOC_AT, and
+ * for an entry without one the whole object (obj, or at(obj)).
  */
 struct ydoc_field {
 	const char *key;
