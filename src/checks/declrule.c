@@ -107,34 +107,32 @@ f_types(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 /* In the order of enum decl_match. */
 static const char *const match_names[] = { "key", "value", "tensor", NULL };
 
-#define R(member) YDOC_AT(struct parsed, member)
+#define R(kind, member) YDOC_##kind##_AT(struct parsed, member)
 
 static const struct ydoc_field rule_fields[] = {
-	{ "code", true, .kind = YDOC_STRDUP, R(r.code),
-	    .valid = catalog_valid_code, .expect = "expected a code of one "
-	    "capital letter and three digits (e.g. X001)" },
-	{ "slug", true, .kind = YDOC_STRDUP, R(r.slug),
-	    .valid = catalog_valid_slug, .expect = "expected a slug of "
-	    "lowercase letters, digits and '-'" },
-	{ "family", false, .kind = YDOC_STRING, R(family),
-	    .valid = catalog_valid_family,
+	{ "code", true, R(STRDUP, r.code), .valid = catalog_valid_code,
+	    .expect = "expected a code of one capital letter and three "
+	    "digits (e.g. X001)" },
+	{ "slug", true, R(STRDUP, r.slug), .valid = catalog_valid_slug,
+	    .expect = "expected a slug of lowercase letters, digits and "
+	    "'-'" },
+	{ "family", false, R(STRING, family), .valid = catalog_valid_family,
 	    .expect = "expected a family: one capital letter" },
-	{ "severity", true, .kind = YDOC_ENUM, R(r.severity),
-	    .names = severity_names,
+	{ "severity", true, R(ENUM, r.severity), .names = severity_names,
 	    .expect = "expected a severity: error, warning or info" },
-	{ "summary", true, .kind = YDOC_STRDUP, R(r.summary) },
-	{ "rationale", false, .kind = YDOC_STRDUP, R(r.rationale) },
-	{ "basis", false, .kind = YDOC_STRDUP, R(r.basis) },
-	{ "fix", true, .kind = YDOC_STRDUP, R(r.fix) },
-	{ "match", true, .kind = YDOC_ENUM, R(d.match), .names = match_names,
+	{ "summary", true, R(STRDUP, r.summary) },
+	{ "rationale", false, R(STRDUP, r.rationale) },
+	{ "basis", false, R(STRDUP, r.basis) },
+	{ "fix", true, R(STRDUP, r.fix) },
+	{ "match", true, R(ENUM, d.match), .names = match_names,
 	    .expect = "expected what to match: key, value or tensor" },
 	{ "key", false, .set = f_key },
 	{ "require", false, .set = f_require },
 	{ "forbid", false, .set = f_forbid },
 	{ "types", false, .set = f_types },
-	{ "min_bytes", false, .kind = YDOC_SIZE, R(d.min_bytes),
+	{ "min_bytes", false, R(SIZE, d.min_bytes),
 	    .expect = "expected a size such as \"1 MiB\"" },
-	{ "min_dims", false, .kind = YDOC_UINT, R(d.min_dims), .max = 4,
+	{ "min_dims", false, R(UINT, d.min_dims), .max = 4,
 	    .expect = "expected 0 to 4 dimensions" },
 };
 

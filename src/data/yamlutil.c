@@ -382,8 +382,12 @@ field_number(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
 	case YDOC_NUMBER:
 		if (ydoc_number(d, n, &x, err) < 0)
 			return -1;
-		if (f->expect != NULL && (!(x > f->lo) || x > f->hi))
-			return ydoc_error(d, n, err, "%s", f->expect);
+		if (!(x > f->lo) || x > f->hi) {
+			if (f->expect != NULL)
+				return ydoc_error(d, n, err, "%s", f->expect);
+			return ydoc_error(d, n, err, "expected a number above "
+			    "%g and at most %g", f->lo, f->hi);
+		}
 		*(double *)dst = x;
 		return 0;
 	default:	/* YDOC_ENUM */
@@ -422,6 +426,73 @@ field_set(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
 	}
 }
 
+/* A table entry that cannot be right: a bug in the table, not the input. */
+static void
+field_bug(const struct ydoc_field *f, const char *what)
+{
+	fprintf(stderr, "gguflint: bug: the ydoc_fields table's entry for "
+	    "'%s': %s\n", f->key != NULL ? f->key : "(no key)", what);
+	abort();
+}
+
+/* The size of the member a kind stores into, or 0: any (YDOC_UINT and
+ * YDOC_ENUM are checked apart). */
+static size_t
+kind_width(enum ydoc_kind kind)
+{
+	switch (kind) {
+	case YDOC_STRDUP:
+		return sizeof(char *);
+	case YDOC_STRING:
+		return sizeof(const char *);
+	case YDOC_BOOL:
+		return sizeof(bool);
+	case YDOC_SIZE:
+		return sizeof(uint64_t);
+	case YDOC_NUMBER:
+		return sizeof(double);
+	default:
+		return 0;
+	}
+}
+
+/* Abort, naming the key, when entry f cannot be right (yamlutil.h). */
+static void
+field_check(const struct ydoc_field *f)
+{
+	enum ydoc_kind k = f->kind;
+	bool is_str = k == YDOC_STRDUP || k == YDOC_STRING;
+	bool is_int = k == YDOC_UINT || k == YDOC_ENUM;
+
+	if (f->key == NULL)
+		field_bug(f, "no key");
+	if ((unsigned)k > YDOC_IGNORE)
+		field_bug(f, "no such kind");
+	if ((k == YDOC_CUSTOM) != (f->set != NULL))
+		field_bug(f, k == YDOC_CUSTOM ? "YDOC_CUSTOM without set" :
+		    "set, which only YDOC_CUSTOM calls");
+	if (kind_width(k) != 0 && f->size != kind_width(k))
+		field_bug(f, "its member is not of its kind's size");
+	if (is_int && f->size != 1 && f->size != 2 && f->size != 4 &&
+	    f->size != 8)
+		field_bug(f, "an integer member not of 1, 2, 4 or 8 bytes");
+	if (k == YDOC_UINT && (f->max == 0 || f->max < f->min))
+		field_bug(f, "YDOC_UINT needs max > 0 and max >= min");
+	if (k == YDOC_NUMBER && !(f->lo < f->hi))
+		field_bug(f, "YDOC_NUMBER needs lo < hi");
+	if (k == YDOC_ENUM && (f->names == NULL || f->names[0] == NULL))
+		field_bug(f, "YDOC_ENUM without names");
+	if ((f->valid != NULL && !is_str) ||
+	    (f->names != NULL && k != YDOC_ENUM))
+		field_bug(f, "valid or names, which its kind does not read");
+	if ((k != YDOC_UINT && (f->min != 0 || f->max != 0)) ||
+	    (k != YDOC_NUMBER && (f->lo != 0 || f->hi != 0)))
+		field_bug(f, "a range, which its kind does not read");
+	if (f->expect != NULL && (k == YDOC_BOOL || k == YDOC_CUSTOM ||
+	    k == YDOC_IGNORE))
+		field_bug(f, "expect, which its kind does not read");
+}
+
 /*
  * Whether key is the key of a pair of mapping n before end (all pairs when
  * end is NULL). ydoc_fields asks it of pairs whose keys it has accepted, no
@@ -450,6 +521,8 @@ ydoc_fields(struct ydoc *d, yaml_node_t *n, const struct ydoc_field *f,
 	yaml_node_pair_t *p;
 	size_t i;
 
+	for (i = 0; i < nf; i++)
+		field_check(&f[i]);
 	if (n == NULL || n->type != YAML_MAPPING_NODE)
 		return ydoc_error(d, n, err, "expected a mapping");
 	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;

@@ -46,16 +46,17 @@ static const char *const op_names[] = { "matmul", "get_rows", NULL };
 static const char *const order_names[] = { "as_stored", "kernel_feed",
 	NULL };
 
-#define E(member) YDOC_AT(struct cap_entry, member)
+#define E(kind, member) YDOC_##kind##_AT(struct cap_entry, member)
 
 static const struct ydoc_field entry_fields[] = {
-	{ "op", true, .kind = YDOC_ENUM, E(op), .names = op_names,
+	{ "op", true, E(ENUM, op), .names = op_names,
 	    .expect = "expected an operation: matmul or get_rows" },
-	{ "encoding", true, .set = set_type, E(encoding) },
-	{ "input", false, .set = set_type, E(input) },
-	{ "order", false, .kind = YDOC_ENUM, E(order), .names = order_names,
+	{ "encoding", true, .set = set_type,
+	    YDOC_AT(struct cap_entry, encoding) },
+	{ "input", false, .set = set_type, YDOC_AT(struct cap_entry, input) },
+	{ "order", false, E(ENUM, order), .names = order_names,
 	    .expect = "expected a byte order: as_stored or kernel_feed" },
-	{ "kernel", true, .kind = YDOC_STRDUP, E(kernel_name) },
+	{ "kernel", true, E(STRDUP, kernel_name) },
 };
 
 #undef E
@@ -88,9 +89,8 @@ set_entries(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 }
 
 static const struct ydoc_field table_fields[] = {
-	{ "name", true, .kind = YDOC_STRDUP, YDOC_AT(struct captable, name) },
-	{ "description", true, .kind = YDOC_STRDUP,
-	    YDOC_AT(struct captable, description) },
+	{ "name", true, YDOC_STRDUP_AT(struct captable, name) },
+	{ "description", true, YDOC_STRDUP_AT(struct captable, description) },
 	{ "entries", true, .set = set_entries },
 };
 
