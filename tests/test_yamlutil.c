@@ -147,10 +147,14 @@ Test(yamlutil, text_after_the_document)
 	cr_expect_str_eq(parse_error("a: 1\n...\nb: [\n"), "t.yaml:3:1: "
 	    "invalid YAML after the first document: did not find expected "
 	    "<document start>");
-	cr_expect_str_eq(parse_error("a: 1\n--- b\n"), "t.yaml:2:5: "
+	/* at the second document's "---", even when it is empty (its root
+	 * is then past the end of the text) */
+	cr_expect_str_eq(parse_error("a: 1\n--- b\n"), "t.yaml:2:1: "
 	    "expected one YAML document, found another");
-	cr_expect_str_eq(parse_error("a: 1\n---\n"), "t.yaml:3:1: "
+	cr_expect_str_eq(parse_error("a: 1\n---\n"), "t.yaml:2:1: "
 	    "expected one YAML document, found another");
+	cr_expect_str_eq(parse_error("a: 1\n# c\n...\n--- # d\n\nb: 2\n"),
+	    "t.yaml:4:1: expected one YAML document, found another");
 	cr_expect_str_eq(parse_error("a: [1\n"), "t.yaml:2:1: invalid YAML: "
 	    "did not find expected ',' or ']'");
 }

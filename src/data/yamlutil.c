@@ -129,16 +129,17 @@ static int
 parse_end(yaml_parser_t *parser, const char *origin, struct gl_error *err)
 {
 	yaml_document_t extra;
-	yaml_node_t *root;
 	int rc = 0;
 
 	if (!yaml_parser_load(parser, &extra))
 		return parser_error(parser, origin, " after the first document",
 		    err);
-	if ((root = yaml_document_get_root_node(&extra)) != NULL)
+	/* at its start (the "---"), not its root: an empty document's
+	 * root is past the end of the text */
+	if (yaml_document_get_root_node(&extra) != NULL)
 		rc = gl_error_setk(err, GL_ERR_PARSE, "%s:%zu:%zu: expected "
 		    "one YAML document, found another", origin,
-		    root->start_mark.line + 1, root->start_mark.column + 1);
+		    extra.start_mark.line + 1, extra.start_mark.column + 1);
 	yaml_document_delete(&extra);
 	return rc;
 }

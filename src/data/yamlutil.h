@@ -36,8 +36,9 @@ int ydoc_load(struct ydoc *d, const char *origin, const char *text,
  * ydoc_parse: the same, always with libyaml. The text must be exactly one
  * document: anything after it but comments and a "..." is an error at its
  * FILE:LINE:COL (GL_ERR_PARSE), a second document (even an empty one)
- * "expected one YAML document, found another", text libyaml cannot parse
- * "invalid YAML after the first document: " and what libyaml expected.
+ * "expected one YAML document, found another" at its "---", text libyaml
+ * cannot parse "invalid YAML after the first document: " and what libyaml
+ * expected.
  * (A built-in file, which ydoc_load does not parse, was checked the same
  * way by build-aux/yaml2c when it was compiled in.)
  */
