@@ -299,6 +299,40 @@ Test(catalog, declarative_rules_are_an_entry_and_a_matcher)
 }
 
 /*
+ * A rule file's family, when given, is the code's letter, as in a
+ * catalogue file, and fails with the catalogue's words at the rule.
+ */
+Test(catalog, declarative_rule_family_is_the_code_letter)
+{
+	static const char good[] =
+	    "- code: X001\n  slug: one\n  family: X\n  severity: info\n"
+	    "  summary: s\n  fix: f\n  match: key\n  forbid: x\n";
+	static const char bad[] =
+	    "- code: X002\n  slug: two\n  severity: info\n"
+	    "  summary: s\n  fix: f\n  match: key\n  forbid: x\n"
+	    "- code: X003\n  slug: three\n  family: Y\n  severity: info\n"
+	    "  summary: s\n  fix: f\n  match: key\n  forbid: x\n";
+	struct declset set = { 0 };
+	struct catalog cat;
+	struct gl_error err;
+
+	cr_assert(catalog_load_builtin(&cat, &err) == 0, "%s", err.msg);
+	cr_assert(declrule_parse(&cat, &set, "g.yaml", good, strlen(good),
+	    &err) == 0, "%s", err.msg);
+	cr_expect_eq(catalog_find(&cat, "X001")->family, 'X');
+	cr_assert(declrule_parse(&cat, &set, "b.yaml", bad, strlen(bad),
+	    &err) < 0, "family Y for code X003 was accepted");
+	cr_expect_str_eq(err.msg, "b.yaml:8:3: the code's letter must be the "
+	    "rule's family");
+	cr_expect_eq(err.kind, GL_ERR_PARSE);
+	cr_expect_not_null(catalog_find(&cat, "X002"), "the rule before stays");
+	cr_expect_null(catalog_find(&cat, "X003"));
+	cr_expect_eq(set.n, 2);
+	declset_free(&set);
+	catalog_free(&cat);
+}
+
+/*
  * An allocator for PCRE2 that fails once told to. A pattern compiled with
  * it passes it on to the match data made from the pattern, which is what
  * declset_check makes for each rule.

@@ -29,8 +29,9 @@ static void declrule_free(struct declrule *d);
 struct parsed {
 	struct rule r;
 	struct declrule d;
-	const char *family;	/* as written, or NULL; the code's letter
-				 * is the family */
+	const char *family;	/* as written (borrowed from the document),
+				 * or NULL; it must be the code's letter,
+				 * which is the family */
 };
 
 static int
@@ -177,6 +178,11 @@ parse_rule(struct catalog *cat, struct declset *set, struct ydoc *d,
 	if (ydoc_fields(d, n, rule_fields, sizeof rule_fields /
 	    sizeof rule_fields[0], &p, err) < 0)
 		goto fail;
+	if (p.family != NULL && p.family[0] != p.r.code[0]) {
+		ydoc_error(d, n, err, "the code's letter must be the rule's "
+		    "family");
+		goto fail;
+	}
 	p.r.family = p.r.code[0];
 	if ((p.d.require == NULL) == (p.d.forbid == NULL)) {
 		ydoc_error(d, n, err, "expected exactly one of require and "
