@@ -298,6 +298,57 @@ Test(catalog, declarative_rules_are_an_entry_and_a_matcher)
 	catalog_free(&cat);
 }
 
+/* One rule of a rule file, with code and slug. */
+#define DECL(code, slug) "- code: " code "\n  slug: " slug "\n" \
+	"  severity: info\n  summary: s\n  fix: f\n  match: key\n" \
+	"  forbid: x\n"
+
+/*
+ * Rules added in any order leave the catalogue and the set sorted by
+ * code; a code or slug taken, as catalog_find finds it (a slug that is a
+ * code but for its case too), is refused.
+ */
+Test(catalog, declarative_rules_keep_both_sorted)
+{
+	static const char *const taken[] = {
+		DECL("X005", "again"), DECL("X100", "five"),
+		DECL("X101", "f010"), DECL("F010", "new-slug"),
+	};
+	static const char rules[] = DECL("X007", "seven") DECL("X003",
+	    "three") DECL("Y001", "y-one") DECL("X005", "five")
+	    DECL("A999", "a-last") DECL("X004", "four");
+	struct declset set = { 0 };
+	struct catalog cat;
+	struct gl_error err;
+	size_t i, n;
+
+	cr_assert(catalog_load_builtin(&cat, &err) == 0, "%s", err.msg);
+	n = cat.n;
+	cr_assert(declrule_parse(&cat, &set, "r.yaml", rules, strlen(rules),
+	    &err) == 0, "%s", err.msg);
+	cr_assert_eq(cat.n, n + 6);
+	cr_assert_eq(set.n, 6);
+	for (i = 1; i < cat.n; i++)
+		cr_expect(strcmp(cat.rules[i - 1].code, cat.rules[i].code) < 0,
+		    "catalogue: %s before %s", cat.rules[i - 1].code,
+		    cat.rules[i].code);
+	for (i = 1; i < set.n; i++)
+		cr_expect(strcmp(set.v[i - 1].code, set.v[i].code) < 0,
+		    "set: %s before %s", set.v[i - 1].code, set.v[i].code);
+	cr_expect_str_eq(set.v[0].code, "A999");
+	cr_expect_str_eq(set.v[5].code, "Y001");
+	for (i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+		cr_expect(declrule_parse(&cat, &set, "t.yaml", taken[i],
+		    strlen(taken[i]), &err) < 0, "took %s", taken[i]);
+		cr_expect(strstr(err.msg, "is already declared") != NULL,
+		    "%s", err.msg);
+	}
+	cr_expect_eq(cat.n, n + 6);
+	cr_expect_eq(set.n, 6);
+	declset_free(&set);
+	catalog_free(&cat);
+}
+
 /*
  * A rule file's family, when given, is the code's letter, as in a
  * catalogue file, and fails with the catalogue's words at the rule.

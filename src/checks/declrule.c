@@ -152,20 +152,25 @@ parsed_free(struct parsed *p)
 	declrule_free(&p->d);
 }
 
-static int
-declrule_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct declrule *)a)->code,
-	    ((const struct declrule *)b)->code);
-}
-
-/* Add m to set, taking what it owns; the set stays sorted by code. */
+/* Add m to set, taking what it owns; the set stays sorted by code (m's is
+ * in no other matcher: the catalogue took it first). */
 static void
 declset_add(struct declset *set, const struct declrule *m)
 {
+	size_t lo = 0, hi = set->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(m->code, set->v[mid].code) < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
 	set->v = xreallocarray(set->v, set->n + 1, sizeof *set->v);
-	set->v[set->n++] = *m;
-	qsort(set->v, set->n, sizeof *set->v, declrule_cmp);
+	memmove(&set->v[lo + 1], &set->v[lo], (set->n - lo) * sizeof *set->v);
+	set->v[lo] = *m;
+	set->n++;
 }
 
 static int
