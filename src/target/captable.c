@@ -118,31 +118,11 @@ captable_parse(const char *origin, const char *text, size_t len,
 int
 captable_load(const char *name, struct captable *t, struct gl_error *err)
 {
-	struct gl_error own;
 	struct datafile df;
-	size_t n = strlen(name);
-	char *data, *rel;
-	size_t len;
 	int rc;
 
-	if (strchr(name, '/') != NULL ||
-	    (n > 5 && strcmp(name + n - 5, ".yaml") == 0)) {
-		if (read_whole_file(name, 1u << 20, &data, &len, err) < 0)
-			return -1;
-		rc = captable_parse(name, data, len, t, err);
-		free(data);
-		return rc;
-	}
-	if (err == NULL)
-		err = &own;	/* the kind of datafile_load's is read */
-	rel = xasprintf("kernels/%s.yaml", name);
-	rc = datafile_load(rel, &df, err);
-	free(rel);
-	if (rc < 0 && err->kind == GL_ERR_NOT_FOUND)
-		return gl_error_setk(err, GL_ERR_NOT_FOUND, "unknown "
-		    "capability table '%s' (see --list-kernels, or give a "
-		    "path to a YAML file)", name);
-	if (rc < 0)
+	if (datafile_resolve("kernels", name, "capability table",
+	    "--list-kernels", &df, err) < 0)
 		return -1;
 	rc = captable_parse(df.origin, df.data, df.len, t, err);
 	datafile_free(&df);

@@ -98,44 +98,18 @@ profile_parse(const char *origin, const char *text, size_t len,
 	return 0;
 }
 
-static int
-is_path(const char *name)
-{
-	size_t n = strlen(name);
-
-	return strchr(name, '/') != NULL ||
-	    (n > 5 && strcmp(name + n - 5, ".yaml") == 0);
-}
-
 int
 profile_load(const char *name, struct profile *p, struct gl_error *err)
 {
-	struct gl_error own;
 	struct datafile df;
-	char *data, *rel;
-	size_t len;
-	int rc;
+	int builtin, rc;
 
-	if (is_path(name)) {
-		if (read_whole_file(name, 1u << 20, &data, &len, err) < 0)
-			return -1;
-		rc = profile_parse(name, data, len, p, err);
-		free(data);
-		return rc;
-	}
-	if (err == NULL)
-		err = &own;	/* the kind of datafile_load's is read */
-	rel = xasprintf("profiles/%s.yaml", name);
-	rc = datafile_load(rel, &df, err);
-	free(rel);
-	if (rc < 0 && err->kind == GL_ERR_NOT_FOUND)
-		return gl_error_setk(err, GL_ERR_NOT_FOUND, "unknown profile "
-		    "'%s' (see --list-profiles, or give a path to a YAML "
-		    "file)", name);
-	if (rc < 0)
+	builtin = datafile_resolve("profiles", name, "profile",
+	    "--list-profiles", &df, err);
+	if (builtin < 0)
 		return -1;
 	rc = profile_parse(df.origin, df.data, df.len, p, err);
-	if (rc == 0 && strcmp(p->name, name) != 0) {
+	if (rc == 0 && builtin && strcmp(p->name, name) != 0) {
 		gl_error_setk(err, GL_ERR_PARSE, "%s: declares the profile "
 		    "'%s', but is loaded as '%s'", df.origin, p->name, name);
 		profile_free(p);
