@@ -298,6 +298,91 @@ Test(catalog, declarative_rules_are_an_entry_and_a_matcher)
 	catalog_free(&cat);
 }
 
+/* One rule of a rule file, with code and slug. */
+#define DECL(code, slug) "- code: " code "\n  slug: " slug "\n" \
+	"  severity: info\n  summary: s\n  fix: f\n  match: key\n" \
+	"  forbid: x\n"
+
+/*
+ * Rules added in any order leave the catalogue and the set sorted by
+ * code; a code or slug taken, as catalog_find finds it (a slug that is a
+ * code but for its case too), is refused.
+ */
+Test(catalog, declarative_rules_keep_both_sorted)
+{
+	static const char *const taken[] = {
+		DECL("X005", "again"), DECL("X100", "five"),
+		DECL("X101", "f010"), DECL("F010", "new-slug"),
+	};
+	static const char rules[] = DECL("X007", "seven") DECL("X003",
+	    "three") DECL("Y001", "y-one") DECL("X005", "five")
+	    DECL("A999", "a-last") DECL("X004", "four");
+	struct declset set = { 0 };
+	struct catalog cat;
+	struct gl_error err;
+	size_t i, n;
+
+	cr_assert(catalog_load_builtin(&cat, &err) == 0, "%s", err.msg);
+	n = cat.n;
+	cr_assert(declrule_parse(&cat, &set, "r.yaml", rules, strlen(rules),
+	    &err) == 0, "%s", err.msg);
+	cr_assert_eq(cat.n, n + 6);
+	cr_assert_eq(set.n, 6);
+	for (i = 1; i < cat.n; i++)
+		cr_expect(strcmp(cat.rules[i - 1].code, cat.rules[i].code) < 0,
+		    "catalogue: %s before %s", cat.rules[i - 1].code,
+		    cat.rules[i].code);
+	for (i = 1; i < set.n; i++)
+		cr_expect(strcmp(set.v[i - 1].code, set.v[i].code) < 0,
+		    "set: %s before %s", set.v[i - 1].code, set.v[i].code);
+	cr_expect_str_eq(set.v[0].code, "A999");
+	cr_expect_str_eq(set.v[5].code, "Y001");
+	for (i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+		cr_expect(declrule_parse(&cat, &set, "t.yaml", taken[i],
+		    strlen(taken[i]), &err) < 0, "took %s", taken[i]);
+		cr_expect(strstr(err.msg, "is already declared") != NULL,
+		    "%s", err.msg);
+	}
+	cr_expect_eq(cat.n, n + 6);
+	cr_expect_eq(set.n, 6);
+	declset_free(&set);
+	catalog_free(&cat);
+}
+
+/*
+ * A rule file's family, when given, is the code's letter, as in a
+ * catalogue file, and fails with the catalogue's words at the rule.
+ */
+Test(catalog, declarative_rule_family_is_the_code_letter)
+{
+	static const char good[] =
+	    "- code: X001\n  slug: one\n  family: X\n  severity: info\n"
+	    "  summary: s\n  fix: f\n  match: key\n  forbid: x\n";
+	static const char bad[] =
+	    "- code: X002\n  slug: two\n  severity: info\n"
+	    "  summary: s\n  fix: f\n  match: key\n  forbid: x\n"
+	    "- code: X003\n  slug: three\n  family: Y\n  severity: info\n"
+	    "  summary: s\n  fix: f\n  match: key\n  forbid: x\n";
+	struct declset set = { 0 };
+	struct catalog cat;
+	struct gl_error err;
+
+	cr_assert(catalog_load_builtin(&cat, &err) == 0, "%s", err.msg);
+	cr_assert(declrule_parse(&cat, &set, "g.yaml", good, strlen(good),
+	    &err) == 0, "%s", err.msg);
+	cr_expect_eq(catalog_find(&cat, "X001")->family, 'X');
+	cr_assert(declrule_parse(&cat, &set, "b.yaml", bad, strlen(bad),
+	    &err) < 0, "family Y for code X003 was accepted");
+	cr_expect_str_eq(err.msg, "b.yaml:8:3: the code's letter must be the "
+	    "rule's family");
+	cr_expect_eq(err.kind, GL_ERR_PARSE);
+	cr_expect_not_null(catalog_find(&cat, "X002"), "the rule before stays");
+	cr_expect_null(catalog_find(&cat, "X003"));
+	cr_expect_eq(set.n, 2);
+	declset_free(&set);
+	catalog_free(&cat);
+}
+
 /*
  * An allocator for PCRE2 that fails once told to. A pattern compiled with
  * it passes it on to the match data made from the pattern, which is what

@@ -315,7 +315,7 @@ Test(config, exactly_one_document_per_file)
 	    ".gguflint.yaml:3:3: invalid YAML after the first document",
 	    "did not find expected node content");
 	expect_config_error("select: [F017]\n--- [F028]\n", NULL,
-	    ".gguflint.yaml:2:5", "expected one YAML document");
+	    ".gguflint.yaml:2:1", "expected one YAML document");
 	expect_config_error("rules: [r.yaml]\n", "- code: X001\n  slug: x\n"
 	    "  severity: error\n  summary: s\n  fix: f\n  match: key\n"
 	    "  forbid: x\n" GARBLED, "r.yaml:9:3: invalid YAML after the "

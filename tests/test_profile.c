@@ -291,6 +291,22 @@ Test(profile, parse_size_accepts_binary_units)
 	expect_size("16777215 TiB", 18446742974197923840ull);
 }
 
+/* A fraction is truncated exactly: never rounded up to the next byte, or
+ * to the next unit, however many nines it has. */
+Test(profile, parse_size_truncates_exactly)
+{
+	expect_size("5.99999999999999999999", 5);
+	expect_size("1.99999999999999999999K", 2047);
+	expect_size("0.99999999999999999999999999999999999999999999999999 TiB",
+	    1099511627775ull);
+	expect_size("0.0009765625 KiB", 1);	/* exactly 1/1024 */
+	expect_size("0.00097656249999999999999999 KiB", 0);
+	expect_size("0.1 KiB", 102);		/* 102.4 */
+	expect_size("0.30000000000000000000 GiB", 322122547);
+	expect_size("16777214.99999999999999999999999999999999999999999999 TiB",
+	    18446742974197923840ull - 1);
+}
+
 Test(profile, parse_size_rejects_what_is_not_a_size)
 {
 	expect_bad_size("lots");

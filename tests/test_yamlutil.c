@@ -7,6 +7,8 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,10 +147,14 @@ Test(yamlutil, text_after_the_document)
 	cr_expect_str_eq(parse_error("a: 1\n...\nb: [\n"), "t.yaml:3:1: "
 	    "invalid YAML after the first document: did not find expected "
 	    "<document start>");
-	cr_expect_str_eq(parse_error("a: 1\n--- b\n"), "t.yaml:2:5: "
+	/* at the second document's "---", even when it is empty (its root
+	 * is then past the end of the text) */
+	cr_expect_str_eq(parse_error("a: 1\n--- b\n"), "t.yaml:2:1: "
 	    "expected one YAML document, found another");
-	cr_expect_str_eq(parse_error("a: 1\n---\n"), "t.yaml:3:1: "
+	cr_expect_str_eq(parse_error("a: 1\n---\n"), "t.yaml:2:1: "
 	    "expected one YAML document, found another");
+	cr_expect_str_eq(parse_error("a: 1\n# c\n...\n--- # d\n\nb: 2\n"),
+	    "t.yaml:4:1: expected one YAML document, found another");
 	cr_expect_str_eq(parse_error("a: [1\n"), "t.yaml:2:1: invalid YAML: "
 	    "did not find expected ',' or ']'");
 }
@@ -206,6 +212,7 @@ struct kinds {
 	long wide;
 	uint64_t bytes;
 	double share;
+	double ratio;
 	enum { KIND_A, KIND_B, KIND_C } which;
 	int custom;
 	struct other *other;	/* where "other" goes (at) */
@@ -234,24 +241,25 @@ other_of(void *o)
 
 static const char *const which_names[] = { "a", "b", "c", NULL };
 
-#define K(member) YDOC_AT(struct kinds, member)
+#define K(kind, member) YDOC_##kind##_AT(struct kinds, member)
 
 static const struct ydoc_field kind_fields[] = {
-	{ "copy", true, .kind = YDOC_STRDUP, K(copy) },
-	{ "borrowed", false, .kind = YDOC_STRING, K(borrowed),
-	    .valid = two_letters, .expect = "expected two letters" },
-	{ "flag", false, .kind = YDOC_BOOL, K(flag) },
-	{ "small", false, .kind = YDOC_UINT, K(small), .min = 2,
-	    .max = 1000, .expect = "expected 2 to 255" },
-	{ "mid", false, .kind = YDOC_UINT, K(mid), .max = UINT64_MAX },
-	{ "wide", false, .kind = YDOC_UINT, K(wide), .max = 1000000000 },
-	{ "bytes", false, .kind = YDOC_SIZE, K(bytes) },
-	{ "share", false, .kind = YDOC_NUMBER, K(share), .lo = 0, .hi = 1,
+	{ "copy", true, K(STRDUP, copy) },
+	{ "borrowed", false, K(STRING, borrowed), .valid = two_letters,
+	    .expect = "expected two letters" },
+	{ "flag", false, K(BOOL, flag) },
+	{ "small", false, K(UINT, small), .min = 2, .max = 1000,
+	    .expect = "expected 2 to 255" },
+	{ "mid", false, K(UINT, mid), .max = UINT64_MAX },
+	{ "wide", false, K(UINT, wide), .max = 1000000000 },
+	{ "bytes", false, K(SIZE, bytes) },
+	{ "share", false, K(NUMBER, share), .lo = 0, .hi = 1,
 	    .expect = "expected a share" },
-	{ "which", false, .kind = YDOC_ENUM, K(which), .names = which_names },
-	{ "custom", false, .set = set_custom, K(custom) },
-	{ "other", false, .kind = YDOC_UINT, .at = other_of,
-	    YDOC_AT(struct other, n), .max = 7 },
+	{ "ratio", false, K(NUMBER, ratio), .lo = -1, .hi = 1 },
+	{ "which", false, K(ENUM, which), .names = which_names },
+	{ "custom", false, .set = set_custom, YDOC_AT(struct kinds, custom) },
+	{ "other", false, .at = other_of, YDOC_UINT_AT(struct other, n),
+	    .max = 7 },
 	{ "later", false, .kind = YDOC_IGNORE },
 };
 
@@ -296,7 +304,8 @@ Test(yamlutil, fields_store_each_kind_at_its_member)
 
 	cr_assert(kinds_parse("copy: text\nborrowed: ab\nflag: yes\n"
 	    "small: 255\nmid: 4294967295\nwide: 1000000000\nbytes: 1.5 KiB\n"
-	    "share: 1\nwhich: c\ncustom: four\nother: 7\nlater: [x]\n", &k,
+	    "share: 1\nratio: -0.5\nwhich: c\ncustom: four\nother: 7\n"
+	    "later: [x]\n", &k,
 	    &err) == 0, "%s", err.msg);
 	cr_expect_str_eq(k.copy, "text");
 	cr_expect_str_eq(k.borrowed, "ab");
@@ -306,6 +315,7 @@ Test(yamlutil, fields_store_each_kind_at_its_member)
 	cr_expect_eq(k.wide, 1000000000L);
 	cr_expect_eq(k.bytes, 1536);
 	cr_expect(k.share == 1.0);
+	cr_expect(k.ratio == -0.5);
 	cr_expect_eq(k.which, KIND_C);
 	cr_expect_eq(k.custom, 4);
 	cr_expect_eq(k.other->n, 7);
@@ -336,6 +346,11 @@ Test(yamlutil, fields_reject_with_the_kinds_messages)
 	kinds_error("copy: x\nshare: 0\n", "k.yaml:2:8: expected a share");
 	kinds_error("copy: x\nshare: 1.5\n", "k.yaml:2:8: expected a share");
 	kinds_error("copy: x\nshare: lots\n", "k.yaml:2:8: expected a number");
+	/* a range is checked without an expect too, with the kind's words */
+	kinds_error("copy: x\nratio: 1.5\n",
+	    "k.yaml:2:8: expected a number above -1 and at most 1");
+	kinds_error("copy: x\nratio: -1\n",
+	    "k.yaml:2:8: expected a number above -1 and at most 1");
 	kinds_error("copy: x\nwhich: d\n",
 	    "k.yaml:2:8: expected one of: a, b, c");
 	kinds_error("copy: x\nother: 8\n",
@@ -389,4 +404,95 @@ Test(yamlutil, fields_of_a_wide_table)
 	cr_expect_str_eq(err.msg, "w.yaml:1:1: missing required key 'k66'");
 	cr_expect(wide_parse("k1: 1\nk66: 2\nk1: 3\n", &err) < 0);
 	cr_expect_str_eq(err.msg, "w.yaml:3:1: duplicate key 'k1'");
+}
+
+/* ---- a table that cannot be right ------------------------------------- */
+
+static int
+set_nothing(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
+{
+	(void)d;
+	(void)n;
+	(void)dst;
+	(void)err;
+	return 0;
+}
+
+static const char *const no_names[] = { NULL };
+
+/* Entries no table may have: each one alone is a bug. */
+static const struct ydoc_field bad_fields[] = {
+	{ "size4", false, .kind = YDOC_SIZE, .size = 4 },
+	{ "number4", false, .kind = YDOC_NUMBER, .size = 4, .lo = 0, .hi = 1 },
+	{ "bool4", false, .kind = YDOC_BOOL, .size = 4 },
+	{ "strdup4", false, .kind = YDOC_STRDUP, .size = 4 },
+	{ "uint3", false, .kind = YDOC_UINT, .size = 3, .max = 9 },
+	{ "custom", false, .kind = YDOC_CUSTOM },
+	{ "set", false, .kind = YDOC_BOOL, .size = sizeof(bool),
+	    .set = set_nothing },
+	{ "max0", false, .kind = YDOC_UINT, .size = 8 },
+	{ "max_below_min", false, .kind = YDOC_UINT, .size = 8, .min = 5,
+	    .max = 4 },
+	{ "no_range", false, .kind = YDOC_NUMBER, .size = sizeof(double) },
+	{ "no_names", false, .kind = YDOC_ENUM, .size = 4, .names = no_names },
+	{ "bool_expect", false, .kind = YDOC_BOOL, .size = sizeof(bool),
+	    .expect = "expected yes" },
+	{ NULL, false, .kind = YDOC_IGNORE },
+};
+
+/* ydoc_fields with bad_fields[i] and a good field over a document that
+ * gives only the good one: the bad entry aborts all the same. */
+static void
+bad_table(size_t i)
+{
+	static const char text[] = "good: 1\n";
+	struct ydoc_field f[2] = {
+		{ "good", false, .kind = YDOC_UINT, .size = 8, .max = 9 },
+	};
+	uint64_t v[2] = { 0 };
+	struct gl_error err;
+	struct ydoc d;
+
+	cr_assert(i < sizeof bad_fields / sizeof bad_fields[0]);
+	f[1] = bad_fields[i];
+	cr_redirect_stderr();	/* the bug's message */
+	cr_assert(ydoc_parse(&d, "b.yaml", text, strlen(text), &err) == 0);
+	cr_expect(ydoc_fields(&d, ydoc_root(&d), f, 2, v, &err) == 0,
+	    "%s", err.msg);
+	ydoc_free(&d);
+	cr_assert_fail("the table with '%s' was taken", bad_fields[i].key);
+}
+
+#define BAD_TABLE(name, i) \
+	Test(yamlutil, bad_table_##name, .signal = SIGABRT) { bad_table(i); }
+
+BAD_TABLE(size_of_4_bytes, 0)
+BAD_TABLE(number_of_4_bytes, 1)
+BAD_TABLE(bool_of_4_bytes, 2)
+BAD_TABLE(strdup_of_4_bytes, 3)
+BAD_TABLE(uint_of_3_bytes, 4)
+BAD_TABLE(custom_without_set, 5)
+BAD_TABLE(set_of_another_kind, 6)
+BAD_TABLE(uint_with_max_0, 7)
+BAD_TABLE(uint_with_max_below_min, 8)
+BAD_TABLE(number_without_range, 9)
+BAD_TABLE(enum_without_names, 10)
+BAD_TABLE(bool_with_expect, 11)
+BAD_TABLE(no_key, 12)
+
+/* The good field alone is taken: what aborts above is the bad entry. */
+Test(yamlutil, bad_table_control)
+{
+	static const char text[] = "good: 1\n";
+	struct ydoc_field f = { "good", false, .kind = YDOC_UINT, .size = 8,
+		.max = 9 };
+	uint64_t v = 0;
+	struct gl_error err;
+	struct ydoc d;
+
+	cr_assert(ydoc_parse(&d, "b.yaml", text, strlen(text), &err) == 0);
+	cr_expect(ydoc_fields(&d, ydoc_root(&d), &f, 1, &v, &err) == 0,
+	    "%s", err.msg);
+	cr_expect_eq(v, 1);
+	ydoc_free(&d);
 }

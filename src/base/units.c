@@ -12,6 +12,33 @@
 #include "base/units.h"
 #include "base/util.h"
 
+/* The largest unit's shift, and so the most fraction digits that count. */
+#define MAX_SHIFT 40
+
+/*
+ * floor(0.D * 2^shift) for the fraction digits D (n of them, values 0-9,
+ * n <= MAX_SHIFT), exactly: D doubled shift times, each carry out of it
+ * the next bit. No digit after the first shift can change the result (a
+ * multiple of 2^-shift has at most shift decimals). D is overwritten.
+ */
+static uint64_t
+frac_bytes(unsigned char *dig, size_t n, unsigned shift)
+{
+	uint64_t bytes = 0;
+	unsigned i, v, carry;
+	size_t k;
+
+	for (i = 0; i < shift; i++) {
+		for (carry = 0, k = n; k-- > 0;) {
+			v = dig[k] * 2u + carry;
+			dig[k] = (unsigned char)(v % 10);
+			carry = v / 10;
+		}
+		bytes = bytes * 2 + carry;
+	}
+	return bytes;
+}
+
 int
 parse_size(const char *s, uint64_t *out)
 {
@@ -25,10 +52,10 @@ parse_size(const char *s, uint64_t *out)
 		{ "G", 30 }, { "GB", 30 }, { "GiB", 30 },
 		{ "T", 40 }, { "TB", 40 }, { "TiB", 40 },
 	};
+	unsigned char dig[MAX_SHIFT];
 	unsigned long long whole;
+	size_t i, n_dig = 0;
 	char *end;
-	double frac = 0;
-	size_t i;
 
 	while (isspace((unsigned char)*s))
 		s++;
@@ -41,13 +68,13 @@ parse_size(const char *s, uint64_t *out)
 	if (errno != 0)
 		return -1;
 	if (*end == '.') {
-		double scale = 0.1;
-
 		if (!isdigit((unsigned char)end[1]))
 			return -1;
-		/* digits only: strtod would also take an exponent */
-		for (end++; isdigit((unsigned char)*end); end++, scale /= 10)
-			frac += (*end - '0') * scale;
+		/* digits only (strtod would also take an exponent), of which
+		 * the first MAX_SHIFT count */
+		for (end++; isdigit((unsigned char)*end); end++)
+			if (n_dig < MAX_SHIFT)
+				dig[n_dig++] = (unsigned char)(*end - '0');
 	}
 	while (isspace((unsigned char)*end))
 		end++;
@@ -60,8 +87,8 @@ parse_size(const char *s, uint64_t *out)
 		if (shift > 0 && whole > (UINT64_MAX >> shift))
 			return -1;
 		bytes = (uint64_t)whole << shift;
-		if (u64_add_overflow(bytes,
-		    (uint64_t)(frac * (double)(1ull << shift)), &bytes))
+		if (u64_add_overflow(bytes, frac_bytes(dig, n_dig, shift),
+		    &bytes))
 			return -1;
 		*out = bytes;
 		return 0;

@@ -29,8 +29,9 @@ static void declrule_free(struct declrule *d);
 struct parsed {
 	struct rule r;
 	struct declrule d;
-	const char *family;	/* as written, or NULL; the code's letter
-				 * is the family */
+	const char *family;	/* as written (borrowed from the document),
+				 * or NULL; it must be the code's letter,
+				 * which is the family */
 };
 
 static int
@@ -107,34 +108,32 @@ f_types(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 /* In the order of enum decl_match. */
 static const char *const match_names[] = { "key", "value", "tensor", NULL };
 
-#define R(member) YDOC_AT(struct parsed, member)
+#define R(kind, member) YDOC_##kind##_AT(struct parsed, member)
 
 static const struct ydoc_field rule_fields[] = {
-	{ "code", true, .kind = YDOC_STRDUP, R(r.code),
-	    .valid = catalog_valid_code, .expect = "expected a code of one "
-	    "capital letter and three digits (e.g. X001)" },
-	{ "slug", true, .kind = YDOC_STRDUP, R(r.slug),
-	    .valid = catalog_valid_slug, .expect = "expected a slug of "
-	    "lowercase letters, digits and '-'" },
-	{ "family", false, .kind = YDOC_STRING, R(family),
-	    .valid = catalog_valid_family,
+	{ "code", true, R(STRDUP, r.code), .valid = catalog_valid_code,
+	    .expect = "expected a code of one capital letter and three "
+	    "digits (e.g. X001)" },
+	{ "slug", true, R(STRDUP, r.slug), .valid = catalog_valid_slug,
+	    .expect = "expected a slug of lowercase letters, digits and "
+	    "'-'" },
+	{ "family", false, R(STRING, family), .valid = catalog_valid_family,
 	    .expect = "expected a family: one capital letter" },
-	{ "severity", true, .kind = YDOC_ENUM, R(r.severity),
-	    .names = severity_names,
+	{ "severity", true, R(ENUM, r.severity), .names = severity_names,
 	    .expect = "expected a severity: error, warning or info" },
-	{ "summary", true, .kind = YDOC_STRDUP, R(r.summary) },
-	{ "rationale", false, .kind = YDOC_STRDUP, R(r.rationale) },
-	{ "basis", false, .kind = YDOC_STRDUP, R(r.basis) },
-	{ "fix", true, .kind = YDOC_STRDUP, R(r.fix) },
-	{ "match", true, .kind = YDOC_ENUM, R(d.match), .names = match_names,
+	{ "summary", true, R(STRDUP, r.summary) },
+	{ "rationale", false, R(STRDUP, r.rationale) },
+	{ "basis", false, R(STRDUP, r.basis) },
+	{ "fix", true, R(STRDUP, r.fix) },
+	{ "match", true, R(ENUM, d.match), .names = match_names,
 	    .expect = "expected what to match: key, value or tensor" },
 	{ "key", false, .set = f_key },
 	{ "require", false, .set = f_require },
 	{ "forbid", false, .set = f_forbid },
 	{ "types", false, .set = f_types },
-	{ "min_bytes", false, .kind = YDOC_SIZE, R(d.min_bytes),
+	{ "min_bytes", false, R(SIZE, d.min_bytes),
 	    .expect = "expected a size such as \"1 MiB\"" },
-	{ "min_dims", false, .kind = YDOC_UINT, R(d.min_dims), .max = 4,
+	{ "min_dims", false, R(UINT, d.min_dims), .max = 4,
 	    .expect = "expected 0 to 4 dimensions" },
 };
 
@@ -153,20 +152,25 @@ parsed_free(struct parsed *p)
 	declrule_free(&p->d);
 }
 
-static int
-declrule_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct declrule *)a)->code,
-	    ((const struct declrule *)b)->code);
-}
-
-/* Add m to set, taking what it owns; the set stays sorted by code. */
+/* Add m to set, taking what it owns; the set stays sorted by code (m's is
+ * in no other matcher: the catalogue took it first). */
 static void
 declset_add(struct declset *set, const struct declrule *m)
 {
+	size_t lo = 0, hi = set->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(m->code, set->v[mid].code) < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
 	set->v = xreallocarray(set->v, set->n + 1, sizeof *set->v);
-	set->v[set->n++] = *m;
-	qsort(set->v, set->n, sizeof *set->v, declrule_cmp);
+	memmove(&set->v[lo + 1], &set->v[lo], (set->n - lo) * sizeof *set->v);
+	set->v[lo] = *m;
+	set->n++;
 }
 
 static int
@@ -179,6 +183,11 @@ parse_rule(struct catalog *cat, struct declset *set, struct ydoc *d,
 	if (ydoc_fields(d, n, rule_fields, sizeof rule_fields /
 	    sizeof rule_fields[0], &p, err) < 0)
 		goto fail;
+	if (p.family != NULL && p.family[0] != p.r.code[0]) {
+		ydoc_error(d, n, err, "the code's letter must be the rule's "
+		    "family");
+		goto fail;
+	}
 	p.r.family = p.r.code[0];
 	if ((p.d.require == NULL) == (p.d.forbid == NULL)) {
 		ydoc_error(d, n, err, "expected exactly one of require and "

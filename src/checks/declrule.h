@@ -57,7 +57,7 @@ struct declset {
 
 /*
  * declrule_load_file: read the rule file at path (at most 8 MiB) and add
- * each rule's entry to cat (which takes its strings; cat is re-sorted) and
+ * each rule's entry to cat (which takes its strings; cat stays sorted) and
  * its matcher to set (which owns it; set stays sorted by code). Returns 0,
  * or -1 with err naming FILE:LINE:COL and what was expected (for a bad
  * pattern, PCRE2's message and the offset in the pattern; GL_ERR_PARSE),

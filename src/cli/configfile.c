@@ -208,7 +208,7 @@ c_per_file(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 	return 0;
 }
 
-#define S(member) .kind = YDOC_STRDUP, YDOC_AT(struct suppression, member)
+#define S(member) YDOC_STRDUP_AT(struct suppression, member)
 
 /* One suppression: { rule, tensor | key, files }; the rule is checked
  * against the catalogue by c_suppress(). */
@@ -272,8 +272,8 @@ pol_of(void *o)
 
 static const struct ydoc_field config_fields[] = {
 	{ "profile", false, .set = c_profile },
-	{ "ctx", false, .kind = YDOC_UINT, .at = cfg_of,
-	    YDOC_AT(struct config, ctx), .min = 1, .max = UINT32_MAX,
+	{ "ctx", false, .at = cfg_of, YDOC_UINT_AT(struct config, ctx),
+	    .min = 1, .max = UINT32_MAX,
 	    .expect = "expected a context length from 1 to 4294967295" },
 	{ "kv", false, .set = c_kv },
 	{ "strict", false, .set = c_strict },
@@ -283,11 +283,11 @@ static const struct ydoc_field config_fields[] = {
 	{ "per-file-ignores", false, .set = c_per_file },
 	{ "suppress", false, .set = c_suppress },
 	{ "rules", false, .kind = YDOC_IGNORE },	/* load_rule_files() */
-	{ "fail-on", false, .kind = YDOC_ENUM, .at = pol_of,
-	    YDOC_AT(struct policy, fail_on), .names = severity_names,
+	{ "fail-on", false, .at = pol_of, YDOC_ENUM_AT(struct policy, fail_on),
+	    .names = severity_names,
 	    .expect = "expected error, warning or info" },
-	{ "max-warnings", false, .kind = YDOC_UINT, .at = pol_of,
-	    YDOC_AT(struct policy, max_warnings), .max = 1000000000,
+	{ "max-warnings", false, .at = pol_of,
+	    YDOC_UINT_AT(struct policy, max_warnings), .max = 1000000000,
 	    .expect = "expected at most 1000000000" },
 };
 

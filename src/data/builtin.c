@@ -85,6 +85,35 @@ datafile_load(const char *name, struct datafile *out, struct gl_error *err)
 	    name);
 }
 
+int
+datafile_resolve(const char *dir, const char *name, const char *what,
+    const char *list, struct datafile *out, struct gl_error *err)
+{
+	struct gl_error own;
+	size_t n = strlen(name);
+	char *rel;
+	int rc;
+
+	if (err == NULL)
+		err = &own;	/* the kind of datafile_load's is read */
+	if (strchr(name, '/') != NULL ||
+	    (n > 5 && strcmp(name + n - 5, ".yaml") == 0)) {
+		if (read_whole_file(name, 1u << 20, &out->data, &out->len,
+		    err) < 0)
+			return -1;
+		out->origin = xstrdup(name);
+		return 0;
+	}
+	rel = xasprintf("%s/%s.yaml", dir, name);
+	rc = datafile_load(rel, out, err);
+	free(rel);
+	if (rc < 0 && err->kind == GL_ERR_NOT_FOUND)
+		return gl_error_setk(err, GL_ERR_NOT_FOUND, "unknown %s '%s' "
+		    "(see %s, or give a path to a YAML file)", what, name,
+		    list);
+	return rc < 0 ? -1 : 1;
+}
+
 void
 datafile_free(struct datafile *df)
 {

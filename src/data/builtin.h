@@ -52,6 +52,20 @@ struct datafile {
  */
 int datafile_load(const char *name, struct datafile *out, struct gl_error *err);
 
+/*
+ * datafile_resolve: the text NAME stands for where a built-in name or a
+ * path may be given (--profile, a profile's kernels): a path when NAME
+ * contains '/' or ends in ".yaml" (that file, at most 1 MiB, its origin
+ * NAME), else the data file DIR/NAME.yaml (datafile_load's). Returns 0 for
+ * a path or 1 for a data file, with out filled (free it with
+ * datafile_free()), or -1 with err set and nothing to free: the path's
+ * read_whole_file error, datafile_load's when the data file cannot be
+ * read, and GL_ERR_NOT_FOUND "unknown WHAT 'NAME' (see LIST, or give a
+ * path to a YAML file)" when there is none. err may be NULL (error.h).
+ */
+int datafile_resolve(const char *dir, const char *name, const char *what,
+    const char *list, struct datafile *out, struct gl_error *err);
+
 /* datafile_free: release what datafile_load filled in; df is left empty. */
 void datafile_free(struct datafile *df);
 

@@ -129,16 +129,17 @@ static int
 parse_end(yaml_parser_t *parser, const char *origin, struct gl_error *err)
 {
 	yaml_document_t extra;
-	yaml_node_t *root;
 	int rc = 0;
 
 	if (!yaml_parser_load(parser, &extra))
 		return parser_error(parser, origin, " after the first document",
 		    err);
-	if ((root = yaml_document_get_root_node(&extra)) != NULL)
+	/* at its start (the "---"), not its root: an empty document's
+	 * root is past the end of the text */
+	if (yaml_document_get_root_node(&extra) != NULL)
 		rc = gl_error_setk(err, GL_ERR_PARSE, "%s:%zu:%zu: expected "
 		    "one YAML document, found another", origin,
-		    root->start_mark.line + 1, root->start_mark.column + 1);
+		    extra.start_mark.line + 1, extra.start_mark.column + 1);
 	yaml_document_delete(&extra);
 	return rc;
 }
@@ -213,28 +214,46 @@ ydoc_scalar(const yaml_node_t *n)
 	return (const char *)n->data.scalar.value;
 }
 
+/* A non-empty string, or one valid accepts (when valid is not NULL); a bad
+ * one is expect, or "expected a non-empty string" without one. */
+static int
+string_value(struct ydoc *d, yaml_node_t *n, bool (*valid)(const char *),
+    const char *expect, const char **out, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+
+	if (s == NULL || (valid != NULL ? !valid(s) : *s == '\0'))
+		return ydoc_error(d, n, err, "%s", expect != NULL ? expect :
+		    "expected a non-empty string");
+	*out = s;
+	return 0;
+}
+
+/* *dst (freed first, on success only) = a copy of string_value's. */
+static int
+strdup_value(struct ydoc *d, yaml_node_t *n, bool (*valid)(const char *),
+    const char *expect, char **dst, struct gl_error *err)
+{
+	const char *s = NULL;
+
+	if (string_value(d, n, valid, expect, &s, err) < 0)
+		return -1;
+	free(*dst);
+	*dst = xstrdup(s);
+	return 0;
+}
+
 int
 ydoc_string(struct ydoc *d, yaml_node_t *n, const char **out,
     struct gl_error *err)
 {
-	const char *s = ydoc_scalar(n);
-
-	if (s == NULL || *s == '\0')
-		return ydoc_error(d, n, err, "expected a non-empty string");
-	*out = s;
-	return 0;
+	return string_value(d, n, NULL, NULL, out, err);
 }
 
 int
 ydoc_strdup(struct ydoc *d, yaml_node_t *n, char **dst, struct gl_error *err)
 {
-	const char *s = NULL;
-
-	if (ydoc_string(d, n, &s, err) < 0)
-		return -1;
-	free(*dst);
-	*dst = xstrdup(s);
-	return 0;
+	return strdup_value(d, n, NULL, NULL, dst, err);
 }
 
 int
@@ -298,19 +317,6 @@ field_error(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
 {
 	return ydoc_error(d, n, err, "%s", f->expect != NULL ? f->expect :
 	    dflt);
-}
-
-/* YDOC_STRDUP and YDOC_STRING: the value, when good. */
-static int
-field_string(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
-    const char **out, struct gl_error *err)
-{
-	const char *s = ydoc_scalar(n);
-
-	if (s == NULL || (f->valid != NULL ? !f->valid(s) : *s == '\0'))
-		return field_error(d, f, n, "expected a non-empty string", err);
-	*out = s;
-	return 0;
 }
 
 /* A YDOC_ENUM value that is none of the names. */
@@ -377,8 +383,12 @@ field_number(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
 	case YDOC_NUMBER:
 		if (ydoc_number(d, n, &x, err) < 0)
 			return -1;
-		if (f->expect != NULL && (!(x > f->lo) || x > f->hi))
-			return ydoc_error(d, n, err, "%s", f->expect);
+		if (!(x > f->lo) || x > f->hi) {
+			if (f->expect != NULL)
+				return ydoc_error(d, n, err, "%s", f->expect);
+			return ydoc_error(d, n, err, "expected a number above "
+			    "%g and at most %g", f->lo, f->hi);
+		}
 		*(double *)dst = x;
 		return 0;
 	default:	/* YDOC_ENUM */
@@ -398,19 +408,16 @@ field_set(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
     void *obj, struct gl_error *err)
 {
 	char *dst = (char *)(f->at != NULL ? f->at(obj) : obj) + f->off;
-	const char *s;
 
 	switch (f->kind) {
 	case YDOC_CUSTOM:
 		return f->set(d, n, dst, err);
 	case YDOC_STRDUP:
-		if (field_string(d, f, n, &s, err) < 0)
-			return -1;
-		free(*(char **)dst);
-		*(char **)dst = xstrdup(s);
-		return 0;
+		return strdup_value(d, n, f->valid, f->expect,
+		    (char **)(void *)dst, err);
 	case YDOC_STRING:
-		return field_string(d, f, n, (const char **)(void *)dst, err);
+		return string_value(d, n, f->valid, f->expect,
+		    (const char **)(void *)dst, err);
 	case YDOC_BOOL:
 		return ydoc_bool(d, n, (bool *)dst, err);
 	case YDOC_IGNORE:
@@ -418,6 +425,73 @@ field_set(struct ydoc *d, const struct ydoc_field *f, yaml_node_t *n,
 	default:
 		return field_number(d, f, n, dst, err);
 	}
+}
+
+/* A table entry that cannot be right: a bug in the table, not the input. */
+static void
+field_bug(const struct ydoc_field *f, const char *what)
+{
+	fprintf(stderr, "gguflint: bug: the ydoc_fields table's entry for "
+	    "'%s': %s\n", f->key != NULL ? f->key : "(no key)", what);
+	abort();
+}
+
+/* The size of the member a kind stores into, or 0: any (YDOC_UINT and
+ * YDOC_ENUM are checked apart). */
+static size_t
+kind_width(enum ydoc_kind kind)
+{
+	switch (kind) {
+	case YDOC_STRDUP:
+		return sizeof(char *);
+	case YDOC_STRING:
+		return sizeof(const char *);
+	case YDOC_BOOL:
+		return sizeof(bool);
+	case YDOC_SIZE:
+		return sizeof(uint64_t);
+	case YDOC_NUMBER:
+		return sizeof(double);
+	default:
+		return 0;
+	}
+}
+
+/* Abort, naming the key, when entry f cannot be right (yamlutil.h). */
+static void
+field_check(const struct ydoc_field *f)
+{
+	enum ydoc_kind k = f->kind;
+	bool is_str = k == YDOC_STRDUP || k == YDOC_STRING;
+	bool is_int = k == YDOC_UINT || k == YDOC_ENUM;
+
+	if (f->key == NULL)
+		field_bug(f, "no key");
+	if ((unsigned)k > YDOC_IGNORE)
+		field_bug(f, "no such kind");
+	if ((k == YDOC_CUSTOM) != (f->set != NULL))
+		field_bug(f, k == YDOC_CUSTOM ? "YDOC_CUSTOM without set" :
+		    "set, which only YDOC_CUSTOM calls");
+	if (kind_width(k) != 0 && f->size != kind_width(k))
+		field_bug(f, "its member is not of its kind's size");
+	if (is_int && f->size != 1 && f->size != 2 && f->size != 4 &&
+	    f->size != 8)
+		field_bug(f, "an integer member not of 1, 2, 4 or 8 bytes");
+	if (k == YDOC_UINT && (f->max == 0 || f->max < f->min))
+		field_bug(f, "YDOC_UINT needs max > 0 and max >= min");
+	if (k == YDOC_NUMBER && !(f->lo < f->hi))
+		field_bug(f, "YDOC_NUMBER needs lo < hi");
+	if (k == YDOC_ENUM && (f->names == NULL || f->names[0] == NULL))
+		field_bug(f, "YDOC_ENUM without names");
+	if ((f->valid != NULL && !is_str) ||
+	    (f->names != NULL && k != YDOC_ENUM))
+		field_bug(f, "valid or names, which its kind does not read");
+	if ((k != YDOC_UINT && (f->min != 0 || f->max != 0)) ||
+	    (k != YDOC_NUMBER && (f->lo != 0 || f->hi != 0)))
+		field_bug(f, "a range, which its kind does not read");
+	if (f->expect != NULL && (k == YDOC_BOOL || k == YDOC_CUSTOM ||
+	    k == YDOC_IGNORE))
+		field_bug(f, "expect, which its kind does not read");
 }
 
 /*
@@ -448,6 +522,8 @@ ydoc_fields(struct ydoc *d, yaml_node_t *n, const struct ydoc_field *f,
 	yaml_node_pair_t *p;
 	size_t i;
 
+	for (i = 0; i < nf; i++)
+		field_check(&f[i]);
 	if (n == NULL || n->type != YAML_MAPPING_NODE)
 		return ydoc_error(d, n, err, "expected a mapping");
 	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;

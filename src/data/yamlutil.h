@@ -36,8 +36,9 @@ int ydoc_load(struct ydoc *d, const char *origin, const char *text,
  * ydoc_parse: the same, always with libyaml. The text must be exactly one
  * document: anything after it but comments and a "..." is an error at its
  * FILE:LINE:COL (GL_ERR_PARSE), a second document (even an empty one)
- * "expected one YAML document, found another", text libyaml cannot parse
- * "invalid YAML after the first document: " and what libyaml expected.
+ * "expected one YAML document, found another" at its "---", text libyaml
+ * cannot parse "invalid YAML after the first document: " and what libyaml
+ * expected.
  * (A built-in file, which ydoc_load does not parse, was checked the same
  * way by build-aux/yaml2c when it was compiled in.)
  */
@@ -121,8 +122,8 @@ int ydoc_bool(struct ydoc *d, yaml_node_t *n, bool *out,
 enum ydoc_kind {
 	YDOC_CUSTOM = 0,	/* set(d, value, dst, err) reads it */
 	YDOC_STRDUP,	/* char *: a copy of a non-empty string (the old one
-			 * freed); with valid, of one valid accepts ("expected
-			 * a non-empty string") */
+			 * freed), or with valid, of a string valid accepts
+			 * ("expected a non-empty string") */
 	YDOC_STRING,	/* const char *: the same, borrowed from the document
 			 * (good until ydoc_free) */
 	YDOC_BOOL,	/* bool: true/yes/on or false/no/off ("expected true
@@ -135,23 +136,66 @@ enum ydoc_kind {
 	YDOC_SIZE,	/* uint64_t: a size, parse_size ("expected a size such
 			 * as \"2 GiB\", \"700 MiB\" or a number of bytes") */
 	YDOC_NUMBER,	/* double: a finite number ("expected a number",
-			 * whatever expect says); with expect, also above lo
-			 * and at most hi */
+			 * whatever expect says) above lo and at most hi
+			 * ("expected a number above LO and at most HI") */
 	YDOC_ENUM,	/* an enum member (stored as YDOC_UINT): the index of
 			 * the value in names, NULL-terminated ("expected one
 			 * of: NAME, ...") */
 	YDOC_IGNORE	/* any value, unread: the caller reads it itself */
 };
 
-/* YDOC_AT(type, member): .off and .size of a field stored in member. */
+/*
+ * Where a field is stored: YDOC_AT(type, member) gives .off and .size of
+ * member, of any type (what YDOC_CUSTOM's set reads it as). The per-kind
+ * ones also give .kind and fail to compile when the member is not of the
+ * kind's type: YDOC_STRDUP_AT (char *), YDOC_STRING_AT (const char *),
+ * YDOC_BOOL_AT (bool), YDOC_SIZE_AT (uint64_t), YDOC_NUMBER_AT (double),
+ * and YDOC_UINT_AT and YDOC_ENUM_AT (a member of 1, 2, 4 or 8 bytes).
+ */
 #define YDOC_AT(type, member) .off = offsetof(type, member), \
 	.size = sizeof(((type *)0)->member)
+#define YDOC_TYPED_AT_(kind_, type, member, mtype) .kind = (kind_), \
+	.off = _Generic(&((type *)0)->member, mtype *: \
+	    offsetof(type, member)), .size = sizeof(((type *)0)->member)
+#define YDOC_STRDUP_AT(type, member) \
+	YDOC_TYPED_AT_(YDOC_STRDUP, type, member, char *)
+#define YDOC_STRING_AT(type, member) \
+	YDOC_TYPED_AT_(YDOC_STRING, type, member, const char *)
+#define YDOC_BOOL_AT(type, member) \
+	YDOC_TYPED_AT_(YDOC_BOOL, type, member, bool)
+#define YDOC_SIZE_AT(type, member) \
+	YDOC_TYPED_AT_(YDOC_SIZE, type, member, uint64_t)
+#define YDOC_NUMBER_AT(type, member) \
+	YDOC_TYPED_AT_(YDOC_NUMBER, type, member, double)
+/* An integer member's size, or a negative array's: a compile error. */
+#define YDOC_INT_SIZE_(type, member) (sizeof(((type *)0)->member) + \
+	0 * sizeof(char[YDOC_INT_WIDTH_(sizeof(((type *)0)->member)) ? 1 : \
+	-1]))
+#define YDOC_INT_WIDTH_(n) ((n) == 1 || (n) == 2 || (n) == 4 || (n) == 8)
+#define YDOC_UINT_AT(type, member) .kind = YDOC_UINT, \
+	.off = offsetof(type, member), .size = YDOC_INT_SIZE_(type, member)
+#define YDOC_ENUM_AT(type, member) .kind = YDOC_ENUM, \
+	.off = offsetof(type, member), .size = YDOC_INT_SIZE_(type, member)
 
 /*
  * struct ydoc_field: one key of a mapping with a fixed set of keys and how
  * its value is read: a table of them, written with designated initializers
- * (.kind = YDOC_SIZE, YDOC_AT(struct profile, memory)), describes the
- * mapping. Each kind uses the members its comment names.
+ * ({ "memory", true, YDOC_SIZE_AT(struct profile, memory) }), describes
+ * the mapping. Each kind uses the members its comment names, and only
+ * those.
+ * set's dst is where the field is stored: the member when the entry has a
+ * YDOC_AT, and for an entry without one the whole object (obj, or
+ * at(obj)).
+ *
+ * A table that cannot be right is a bug, caught on its first use, before
+ * any value is read: ydoc_fields prints what is wrong with which key and
+ * aborts. Each entry needs a key and a known kind; a member whose size is
+ * its kind's (char *, const char *, bool, uint64_t, double; 1, 2, 4 or 8
+ * bytes for YDOC_UINT and YDOC_ENUM); set for YDOC_CUSTOM (and for no
+ * other kind); for YDOC_UINT max > 0 and max >= min; for YDOC_NUMBER
+ * lo < hi (-HUGE_VAL and HUGE_VAL for any number); for YDOC_ENUM names
+ * with at least one; and valid, names, min, max, lo, hi and expect only
+ * where its kind reads them.
  */
 struct ydoc_field {
 	const char *key;
@@ -177,7 +221,8 @@ struct ydoc_field {
  * are stored; what YDOC_STRDUP stored is the caller's to free either way,
  * and what YDOC_STRING stored is borrowed from d. A table may have any
  * number of fields: every one is checked for duplicates and for being
- * required.
+ * required. A table that cannot be right (struct ydoc_field) is a bug: it
+ * aborts, on every call, before n is looked at.
  */
 int ydoc_fields(struct ydoc *d, yaml_node_t *n, const struct ydoc_field *f,
     size_t nf, void *obj, struct gl_error *err);

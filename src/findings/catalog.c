@@ -249,12 +249,36 @@ catalog_free(struct catalog *cat)
 int
 catalog_add_rule(struct catalog *cat, const struct rule *r)
 {
-	if (catalog_find(cat, r->code) != NULL ||
-	    catalog_find(cat, r->slug) != NULL)
+	size_t i, lo = 0, hi = cat->n;
+	char up[5];
+
+	/* A valid code, in capitals, is taken only by a code (no slug has
+	 * a capital), found by binary search; a slug by a slug, one by one,
+	 * or by the code it spells in capitals (catalog_find's sense). */
+	for (i = 0; i < 4 && r->slug[i] != '\0'; i++)
+		up[i] = (char)toupper((unsigned char)r->slug[i]);
+	up[i] = '\0';
+	if (r->slug[i] == '\0' && catalog_index(cat, up) >= 0)
 		return -1;
+	for (i = 0; i < cat->n; i++)
+		if (strcmp(cat->rules[i].slug, r->slug) == 0)
+			return -1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(r->code, cat->rules[mid].code);
+
+		if (c == 0)
+			return -1;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
 	cat->rules = xreallocarray(cat->rules, cat->n + 1, sizeof *cat->rules);
-	cat->rules[cat->n++] = *r;
-	qsort(cat->rules, cat->n, sizeof *cat->rules, rule_cmp);
+	memmove(&cat->rules[lo + 1], &cat->rules[lo],
+	    (cat->n - lo) * sizeof *cat->rules);
+	cat->rules[lo] = *r;
+	cat->n++;
 	return 0;
 }
 

@@ -67,9 +67,11 @@ void catalog_rule_free(struct rule *r);
 
 /*
  * catalog_add_rule: add a copy of r, taking ownership of its strings,
- * unless its code or slug is taken. Returns 0, or -1 when taken (the
- * strings are then still the caller's). The rules are re-sorted by code,
- * so pointers into cat->rules and indexes do not survive the call.
+ * unless its code or slug is taken (as catalog_find finds them). r's code
+ * and slug are valid (catalog_valid_code, _slug), as every entry's is.
+ * Returns 0, or -1 when taken (the strings are then still the caller's).
+ * r goes in at its place by code, so the rules stay sorted, and pointers
+ * into cat->rules and indexes do not survive the call.
  */
 int catalog_add_rule(struct catalog *cat, const struct rule *r);
 

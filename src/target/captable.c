@@ -46,16 +46,17 @@ static const char *const op_names[] = { "matmul", "get_rows", NULL };
 static const char *const order_names[] = { "as_stored", "kernel_feed",
 	NULL };
 
-#define E(member) YDOC_AT(struct cap_entry, member)
+#define E(kind, member) YDOC_##kind##_AT(struct cap_entry, member)
 
 static const struct ydoc_field entry_fields[] = {
-	{ "op", true, .kind = YDOC_ENUM, E(op), .names = op_names,
+	{ "op", true, E(ENUM, op), .names = op_names,
 	    .expect = "expected an operation: matmul or get_rows" },
-	{ "encoding", true, .set = set_type, E(encoding) },
-	{ "input", false, .set = set_type, E(input) },
-	{ "order", false, .kind = YDOC_ENUM, E(order), .names = order_names,
+	{ "encoding", true, .set = set_type,
+	    YDOC_AT(struct cap_entry, encoding) },
+	{ "input", false, .set = set_type, YDOC_AT(struct cap_entry, input) },
+	{ "order", false, E(ENUM, order), .names = order_names,
 	    .expect = "expected a byte order: as_stored or kernel_feed" },
-	{ "kernel", true, .kind = YDOC_STRDUP, E(kernel_name) },
+	{ "kernel", true, E(STRDUP, kernel_name) },
 };
 
 #undef E
@@ -88,9 +89,8 @@ set_entries(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 }
 
 static const struct ydoc_field table_fields[] = {
-	{ "name", true, .kind = YDOC_STRDUP, YDOC_AT(struct captable, name) },
-	{ "description", true, .kind = YDOC_STRDUP,
-	    YDOC_AT(struct captable, description) },
+	{ "name", true, YDOC_STRDUP_AT(struct captable, name) },
+	{ "description", true, YDOC_STRDUP_AT(struct captable, description) },
 	{ "entries", true, .set = set_entries },
 };
 
@@ -118,31 +118,11 @@ captable_parse(const char *origin, const char *text, size_t len,
 int
 captable_load(const char *name, struct captable *t, struct gl_error *err)
 {
-	struct gl_error own;
 	struct datafile df;
-	size_t n = strlen(name);
-	char *data, *rel;
-	size_t len;
 	int rc;
 
-	if (strchr(name, '/') != NULL ||
-	    (n > 5 && strcmp(name + n - 5, ".yaml") == 0)) {
-		if (read_whole_file(name, 1u << 20, &data, &len, err) < 0)
-			return -1;
-		rc = captable_parse(name, data, len, t, err);
-		free(data);
-		return rc;
-	}
-	if (err == NULL)
-		err = &own;	/* the kind of datafile_load's is read */
-	rel = xasprintf("kernels/%s.yaml", name);
-	rc = datafile_load(rel, &df, err);
-	free(rel);
-	if (rc < 0 && err->kind == GL_ERR_NOT_FOUND)
-		return gl_error_setk(err, GL_ERR_NOT_FOUND, "unknown "
-		    "capability table '%s' (see --list-kernels, or give a "
-		    "path to a YAML file)", name);
-	if (rc < 0)
+	if (datafile_resolve("kernels", name, "capability table",
+	    "--list-kernels", &df, err) < 0)
 		return -1;
 	rc = captable_parse(df.origin, df.data, df.len, t, err);
 	datafile_free(&df);

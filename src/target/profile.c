@@ -29,29 +29,30 @@ set_kv(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
 /* In the order of enum weights_residency. */
 static const char *const weights_names[] = { "heap", "mapped", NULL };
 
-#define P(member) YDOC_AT(struct profile, member)
-#define POSITIVE .kind = YDOC_UINT, .min = 1, .max = UINT32_MAX, \
+#define P(kind, member) YDOC_##kind##_AT(struct profile, member)
+#define POSITIVE .min = 1, .max = UINT32_MAX, \
 	.expect = "expected an integer from 1 to 4294967295"
 
 static const struct ydoc_field profile_fields[] = {
-	{ "name", true, .kind = YDOC_STRDUP, P(name) },
-	{ "description", true, .kind = YDOC_STRDUP, P(description) },
-	{ "memory", true, .kind = YDOC_SIZE, P(memory) },
-	{ "reserve", true, .kind = YDOC_SIZE, P(reserve) },
-	{ "weights", true, .kind = YDOC_ENUM, P(weights),
-	    .names = weights_names, .expect = "expected mapped or heap" },
-	{ "strict", false, .kind = YDOC_BOOL, P(strict) },
-	{ "context", false, POSITIVE, P(context) },
-	{ "kv_cache", false, .set = set_kv, P(kv_cache) },
-	{ "kv_quantized", false, .set = set_kv, P(kv_quantized) },
-	{ "kv_auto_quantize_above", false, .kind = YDOC_NUMBER,
-	    P(kv_auto_quantize_above), .lo = 0, .hi = 1e6,
+	{ "name", true, P(STRDUP, name) },
+	{ "description", true, P(STRDUP, description) },
+	{ "memory", true, P(SIZE, memory) },
+	{ "reserve", true, P(SIZE, reserve) },
+	{ "weights", true, P(ENUM, weights), .names = weights_names,
+	    .expect = "expected mapped or heap" },
+	{ "strict", false, P(BOOL, strict) },
+	{ "context", false, P(UINT, context), POSITIVE },
+	{ "kv_cache", false, .set = set_kv, YDOC_AT(struct profile, kv_cache) },
+	{ "kv_quantized", false, .set = set_kv,
+	    YDOC_AT(struct profile, kv_quantized) },
+	{ "kv_auto_quantize_above", false,
+	    P(NUMBER, kv_auto_quantize_above), .lo = 0, .hi = 1e6,
 	    .expect = "expected a share of the budget above 0 (1.0 switches "
 	    "only when the plan does not fit)" },
-	{ "prefill_chunk", false, POSITIVE, P(prefill_chunk) },
-	{ "ubatch", false, POSITIVE, P(ubatch) },
-	{ "flash_attention", false, .kind = YDOC_BOOL, P(flash_attention) },
-	{ "kernels", false, .kind = YDOC_STRDUP, P(kernels) },
+	{ "prefill_chunk", false, P(UINT, prefill_chunk), POSITIVE },
+	{ "ubatch", false, P(UINT, ubatch), POSITIVE },
+	{ "flash_attention", false, P(BOOL, flash_attention) },
+	{ "kernels", false, P(STRDUP, kernels) },
 };
 
 #undef P
@@ -97,44 +98,18 @@ profile_parse(const char *origin, const char *text, size_t len,
 	return 0;
 }
 
-static int
-is_path(const char *name)
-{
-	size_t n = strlen(name);
-
-	return strchr(name, '/') != NULL ||
-	    (n > 5 && strcmp(name + n - 5, ".yaml") == 0);
-}
-
 int
 profile_load(const char *name, struct profile *p, struct gl_error *err)
 {
-	struct gl_error own;
 	struct datafile df;
-	char *data, *rel;
-	size_t len;
-	int rc;
+	int builtin, rc;
 
-	if (is_path(name)) {
-		if (read_whole_file(name, 1u << 20, &data, &len, err) < 0)
-			return -1;
-		rc = profile_parse(name, data, len, p, err);
-		free(data);
-		return rc;
-	}
-	if (err == NULL)
-		err = &own;	/* the kind of datafile_load's is read */
-	rel = xasprintf("profiles/%s.yaml", name);
-	rc = datafile_load(rel, &df, err);
-	free(rel);
-	if (rc < 0 && err->kind == GL_ERR_NOT_FOUND)
-		return gl_error_setk(err, GL_ERR_NOT_FOUND, "unknown profile "
-		    "'%s' (see --list-profiles, or give a path to a YAML "
-		    "file)", name);
-	if (rc < 0)
+	builtin = datafile_resolve("profiles", name, "profile",
+	    "--list-profiles", &df, err);
+	if (builtin < 0)
 		return -1;
 	rc = profile_parse(df.origin, df.data, df.len, p, err);
-	if (rc == 0 && strcmp(p->name, name) != 0) {
+	if (rc == 0 && builtin && strcmp(p->name, name) != 0) {
 		gl_error_setk(err, GL_ERR_PARSE, "%s: declares the profile "
 		    "'%s', but is loaded as '%s'", df.origin, p->name, name);
 		profile_free(p);
