@@ -862,6 +862,14 @@ Test(cli, output_failures_name_the_file_and_leave_nothing)
 	cr_assert(access(rofile, F_OK) != 0);
 	cr_assert_eq(entries(ro), 0);
 	test_run_free(&r);
+	/* a failed write names FILE too */
+	if (access("/dev/full", W_OK) == 0) {
+		run(&r, "-o", "/dev/full", "--list-rules", NULL);
+		cr_assert_eq(r.status, 2);
+		cr_assert(strstr(r.err, "error writing /dev/full: ") != NULL,
+		    "%s", r.err);
+		test_run_free(&r);
+	}
 	free(file);
 	file = xasprintf("%s/report", dir);
 	data = xasprintf("echo old > %s", file);
