@@ -1,11 +1,13 @@
 /*
  * test_cli.c - the program end to end: exit statuses, the text and JSON
  * output contracts, --select/--ignore, --list-rules, --explain, --dump,
- * escaping of hostile strings, and write errors.
+ * escaping of hostile strings, write errors, --exit-zero and --output.
  */
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -742,4 +744,327 @@ Test(cli, standard_input)
 	free(out);
 	free(cmd);
 	free(ex);
+}
+
+/* ---- --exit-zero and --output ------------------------------------------ */
+
+/* Findings exit 0 with --exit-zero (or exit-zero: true in the
+ * configuration), reported as usual; what stops gguflint is still 2. */
+Test(cli, exit_zero_keeps_the_report_and_status_2)
+{
+	char *path = broken_file(), *out;
+	char *cfg = test_tmpfile("exit-zero: true\n", 16);
+	char *bad = test_tmpfile("exit-zero: maybe\n", 17);
+	const char *warn[] = { "--no-config", "--ignore=F017,F028,S002",
+	    "--max-warnings=0", path, NULL, NULL };
+	struct test_run r;
+
+	run(&r, "--no-config", path, NULL, NULL);
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	out = xstrdup(r.out);
+	test_run_free(&r);
+	run(&r, "--no-config", "--exit-zero", path, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_str_eq(r.out, out, "the same report");
+	test_run_free(&r);
+	run(&r, "--config", cfg, path, NULL);
+	cr_assert_eq(r.status, 0, "exit-zero: true: %s", r.err);
+	test_run_free(&r);
+	run(&r, "--config", bad, path, NULL);
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err, ":1:12: expected true or false") != NULL,
+	    "%s", r.err);
+	test_run_free(&r);
+	test_run_bin(&r, warn, NULL, 0);
+	cr_assert_eq(r.status, 1, "over --max-warnings: %s", r.err);
+	test_run_free(&r);
+	warn[4] = "--exit-zero";
+	test_run_bin(&r, warn, NULL, 0);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.err, "more than --max-warnings") != NULL);
+	test_run_free(&r);
+	run(&r, "--no-config", "--exit-zero", path, "/nonexistent/x.gguf");
+	cr_assert_eq(r.status, 2, "a missing file is still 2");
+	test_run_free(&r);
+	unlink(path);
+	unlink(cfg);
+	unlink(bad);
+	free(path);
+	free(cfg);
+	free(bad);
+	free(out);
+}
+
+/* path's contents (it must exist); *len its length. */
+static char *
+slurp(const char *path, size_t *len)
+{
+	struct gl_error err;
+	char *data;
+
+	cr_assert(read_whole_file(path, 1u << 24, &data, len, &err) == 0,
+	    "%s", err.msg);
+	return data;
+}
+
+/* 1 when dir has an entry (. and .. aside), else 0. */
+static int
+entries(const char *dir)
+{
+	char *cmd = xasprintf("test $(ls -A %s | wc -l) -eq 0", dir);
+	int n = system(cmd);
+
+	free(cmd);
+	return n == 0 ? 0 : 1;
+}
+
+static void
+remove_tree(const char *dir)
+{
+	char *cmd = xasprintf("chmod -R u+w %s; rm -rf %s", dir, dir);
+
+	cr_assert(system(cmd) == 0);
+	free(cmd);
+}
+
+/* --output FILE holds exactly what stdout would have, in every format and
+ * mode; stderr and the status are the same, stdout is empty, and nothing
+ * else is left in FILE's folder. */
+Test(cli, output_holds_what_stdout_would)
+{
+	static const char *const modes[][2] = {
+		{ "--format=text", "--plan" }, { "--format=json", "--plan" },
+		{ "--format=sarif", NULL }, { "--format=github", NULL },
+		{ "--statistics", "--deep" }, { "--dump", NULL },
+		{ "--dump", "--format=json" }, { "--list-rules", NULL },
+		{ "--list-profiles", "--format=json" }, { "--explain", "F010" },
+	};
+	char dir[] = "/tmp/gguflint-out-XXXXXX";
+	char *path = broken_file(), *file, *data;
+	struct test_run a, b;
+	size_t i, len;
+
+	cr_assert(mkdtemp(dir) != NULL);
+	file = xasprintf("%s/report", dir);
+	for (i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+		bool model = strncmp(modes[i][0], "--list", 6) != 0 &&
+		    strcmp(modes[i][0], "--explain") != 0;
+		const char *argv[] = { "--no-config", modes[i][0],
+		    modes[i][1], NULL, NULL, NULL, NULL };
+		size_t k = modes[i][1] != NULL ? 3 : 2;
+
+		if (model)
+			argv[k++] = path;
+		test_run_bin(&a, argv, NULL, 0);
+		argv[k++] = "-o";
+		argv[k] = file;
+		test_run_bin(&b, argv, NULL, 0);
+		cr_expect_eq(b.status, a.status, "%s", modes[i][0]);
+		cr_expect_str_eq(b.err, a.err, "%s", modes[i][0]);
+		cr_expect_str_empty(b.out, "%s", modes[i][0]);
+		data = slurp(file, &len);
+		cr_expect(len == a.out_len && memcmp(data, a.out, len) == 0,
+		    "%s %s: the file differs from stdout:\n%s\n---\n%s",
+		    modes[i][0], modes[i][1] ? modes[i][1] : "", data, a.out);
+		cr_expect(len > 0);
+		free(data);
+		unlink(file);
+		cr_expect_eq(entries(dir), 0, "no temporary file left");
+		test_run_free(&a);
+		test_run_free(&b);
+	}
+	remove_tree(dir);
+	unlink(path);
+	free(path);
+	free(file);
+}
+
+/* Whether dir has an entry, waiting up to 10 s for one. */
+static bool
+wait_entry(const char *dir)
+{
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		if (entries(dir) != 0)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/* The file appears only when the report is complete: while gguflint
+ * waits for the rest of its input, FILE does not exist yet. */
+Test(cli, output_appears_only_when_complete)
+{
+	char dir[] = "/tmp/gguflint-out-XXXXXX";
+	const char *bin = getenv("GGUFLINT_BIN");
+	char *ex = example(), *file, *tmp, *model, *data;
+	size_t len, half, n;
+	int fds[2], st;
+	pid_t pid;
+
+	cr_assert(bin != NULL && mkdtemp(dir) != NULL && pipe(fds) == 0);
+	file = xasprintf("%s/report.json", dir);
+	model = slurp(ex, &len);
+	pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		dup2(fds[0], 0);
+		close(fds[0]);
+		close(fds[1]);
+		execl(bin, bin, "--no-config", "--format=json", "-o", file,
+		    "-", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[0]);
+	tmp = xasprintf("%s.tmp-%ld", file, (long)pid);
+	half = len / 2;
+	for (n = 0; n < half; n += (size_t)write(fds[1], model + n, half - n))
+		;
+	cr_assert(wait_entry(dir), "gguflint created nothing");
+	cr_assert(access(file, F_OK) != 0, "FILE exists before the end");
+	cr_assert(access(tmp, F_OK) == 0, "expected %s", tmp);
+	for (; n < len; n += (size_t)write(fds[1], model + n, len - n))
+		;
+	close(fds[1]);
+	cr_assert(waitpid(pid, &st, 0) == pid && WIFEXITED(st));
+	cr_assert_eq(WEXITSTATUS(st), 0);
+	cr_assert(access(tmp, F_OK) != 0, "the temporary file is gone");
+	data = slurp(file, &len);
+	cr_assert(strstr(data, "\"path\": \"-\"") != NULL, "%s", data);
+	remove_tree(dir);
+	free(data);
+	free(model);
+	free(tmp);
+	free(file);
+	free(ex);
+}
+
+/* A file that cannot be created is an error naming it (exit 2), and
+ * nothing is left behind; a run that fails before its report leaves an
+ * existing FILE as it was. */
+Test(cli, output_failures_name_the_file_and_leave_nothing)
+{
+	char dir[] = "/tmp/gguflint-out-XXXXXX";
+	char *ex = example(), *file, *ro, *rofile, *data;
+	struct test_run r;
+	size_t len;
+
+	cr_assert(mkdtemp(dir) != NULL);
+	file = xasprintf("%s/no/such/dir/report.json", dir);
+	run(&r, "-o", file, ex, NULL);
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err, file) != NULL, "%s", r.err);
+	cr_assert_str_empty(r.out);
+	cr_assert_eq(entries(dir), 0, "nothing created");
+	test_run_free(&r);
+	/* a read-only folder (for root, whom modes do not stop: /sys) */
+	ro = xasprintf("%s/ro", dir);
+	cr_assert(mkdir(ro, 0555) == 0);
+	rofile = access(ro, W_OK) == 0 ? xstrdup("/sys/gguflint-report") :
+	    xasprintf("%s/report", ro);
+	run(&r, "--output", rofile, ex, NULL);
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err, rofile) != NULL, "%s", r.err);
+	cr_assert(access(rofile, F_OK) != 0);
+	cr_assert_eq(entries(ro), 0);
+	test_run_free(&r);
+	/* a failed write names FILE too */
+	if (access("/dev/full", W_OK) == 0) {
+		run(&r, "-o", "/dev/full", "--list-rules", NULL);
+		cr_assert_eq(r.status, 2);
+		cr_assert(strstr(r.err, "error writing /dev/full: ") != NULL,
+		    "%s", r.err);
+		test_run_free(&r);
+	}
+	free(file);
+	file = xasprintf("%s/report", dir);
+	data = xasprintf("echo old > %s", file);
+	cr_assert(system(data) == 0);
+	free(data);
+	run(&r, "-o", file, "--config=/nonexistent/c.yaml", ex);
+	cr_assert_eq(r.status, 2);
+	data = slurp(file, &len);
+	cr_assert_str_eq(data, "old\n", "FILE kept as it was");
+	free(data);
+	test_run_free(&r);
+	run(&r, "-o", file, "--no-config", ex);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	data = slurp(file, &len);
+	cr_assert_eq(len, 0, "replaced: %s", data);
+	free(data);
+	test_run_free(&r);
+	remove_tree(dir);
+	free(file);
+	free(ro);
+	free(rofile);
+	free(ex);
+}
+
+/* What the terminal's side of pty m has received, waiting for it briefly. */
+static char *
+pty_drain(int m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct pollfd p = { m, POLLIN, 0 };
+	char chunk[4096];
+	ssize_t n;
+
+	while (poll(&p, 1, 200) > 0 && (n = read(m, chunk, sizeof chunk)) > 0)
+		strbuf_add(&sb, chunk, (size_t)n);
+	return strbuf_detach(&sb);
+}
+
+/* --color auto decides by FILE, not by the terminal on stdout: no ANSI
+ * codes in FILE unless --color always. */
+Test(cli, output_colour_follows_the_file)
+{
+	char dir[] = "/tmp/gguflint-out-XXXXXX";
+	char *path = broken_file(), *file, *data, *seen;
+	const char *argv[] = { "--no-config", "--color=auto", path, NULL,
+	    NULL, NULL };
+	int m = posix_openpt(O_RDWR | O_NOCTTY);
+	struct test_run r;
+	const char *tty;
+	size_t len;
+
+	if (m < 0 || grantpt(m) < 0 || unlockpt(m) < 0 ||
+	    (tty = ptsname(m)) == NULL)
+		cr_skip_test("no pseudo-terminal");
+	cr_assert(mkdtemp(dir) != NULL);
+	file = xasprintf("%s/report.txt", dir);
+	setenv("TERM", "xterm", 1);
+	unsetenv("NO_COLOR");
+	test_run_bin(&r, argv, tty, 0);	/* the terminal: colours */
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	seen = pty_drain(m);
+	cr_assert(strstr(seen, "\x1b[") != NULL, "no colour on a tty: %s",
+	    seen);
+	free(seen);
+	test_run_free(&r);
+	argv[3] = "-o";
+	argv[4] = file;
+	test_run_bin(&r, argv, tty, 0);
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	data = slurp(file, &len);
+	cr_assert(strstr(data, "error: F017") != NULL, "%s", data);
+	cr_assert(strchr(data, '\x1b') == NULL, "ANSI codes in FILE: %s",
+	    data);
+	free(data);
+	seen = pty_drain(m);
+	cr_assert_str_empty(seen, "nothing on the terminal: %s", seen);
+	free(seen);
+	test_run_free(&r);
+	argv[1] = "--color=always";
+	test_run_bin(&r, argv, tty, 0);
+	data = slurp(file, &len);
+	cr_assert(strchr(data, '\x1b') != NULL, "--color always: %s", data);
+	free(data);
+	test_run_free(&r);
+	close(m);
+	remove_tree(dir);
+	unlink(path);
+	free(path);
+	free(file);
 }

@@ -289,6 +289,8 @@ static const struct ydoc_field config_fields[] = {
 	{ "max-warnings", false, .at = pol_of,
 	    YDOC_UINT_AT(struct policy, max_warnings), .max = 1000000000,
 	    .expect = "expected at most 1000000000" },
+	{ "exit-zero", false, .kind = YDOC_BOOL, .at = cfg_of,
+	    YDOC_AT(struct config, exit_zero) },
 };
 
 /* rules: [paths] first, so that the other keys may name their rules. */

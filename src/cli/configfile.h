@@ -3,8 +3,9 @@
  * directory upward (or given with --config). It sets the profile, context,
  * KV cache type and strictness, the rules selected or ignored, severity
  * overrides, per-file ignores, suppressions naming a tensor or a key, extra
- * rule files, the severity that fails the run and a warning budget. The
- * format is documented in gguflint-profile(5); command-line flags win.
+ * rule files, the severity that fails the run, a warning budget and
+ * whether findings exit 0 (exit-zero). The format is documented in
+ * gguflint-profile(5); command-line flags win.
  */
 #ifndef GGUFLINT_CONFIGFILE_H
 #define GGUFLINT_CONFIGFILE_H
@@ -25,6 +26,7 @@ struct config {
 	char *kv;		/* or NULL */
 	bool has_strict;
 	bool strict;
+	bool exit_zero;		/* exit-zero: findings exit 0 */
 };
 
 struct declset;

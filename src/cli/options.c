@@ -27,7 +27,8 @@ enum {
 	OPT_MAX_WARNINGS,
 	OPT_STATISTICS,
 	OPT_COLOR,
-	OPT_DEEP
+	OPT_DEEP,
+	OPT_EXIT_ZERO
 };
 
 static const struct option long_options[] = {
@@ -43,6 +44,8 @@ static const struct option long_options[] = {
 	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "max-warnings", required_argument, NULL, OPT_MAX_WARNINGS },
+	{ "exit-zero", no_argument, NULL, OPT_EXIT_ZERO },
+	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "statistics", no_argument, NULL, OPT_STATISTICS },
 	{ "color", required_argument, NULL, OPT_COLOR },
@@ -92,6 +95,12 @@ options_usage(FILE *fp)
 	    "(default), warning, info\n"
 	    "      --max-warnings N  fail when there are more than N "
 	    "warnings\n"
+	    "      --exit-zero     exit 0 even when findings fail the run "
+	    "(2 stays 2)\n"
+	    "  -o, --output FILE   write the report (also --dump's, --list-*'s)"
+	    " to FILE,\n"
+	    "                      whole once complete; errors stay on "
+	    "stderr\n"
 	    "  -q, --quiet         report only what fails the run\n"
 	    "      --statistics    also count the findings per rule\n"
 	    "      --color WHEN    auto (default), always or never\n"
@@ -182,6 +191,12 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 	case OPT_CONFIG:
 		o->config = arg;
 		break;
+	case 'o':
+		if (*arg == '\0')
+			return gl_error_setk(err, GL_ERR_USAGE, "--output: "
+			    "expected a file name");
+		o->output = arg;
+		break;
 	case OPT_FAIL_ON:
 		if (strcmp(arg, "error") != 0 &&
 		    strcmp(arg, "warning") != 0 &&
@@ -255,6 +270,9 @@ set_flag(struct options *o, int c, char **argv, struct gl_error *err)
 	case OPT_STATISTICS:
 		o->statistics = true;
 		break;
+	case OPT_EXIT_ZERO:
+		o->exit_zero = true;
+		break;
 	case OPT_DUMP:
 		if (set_mode(o, CLI_MODE_DUMP, err) < 0)
 			return -1;
@@ -289,7 +307,7 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 	o->max_warnings = -1;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":f:p:c:qhV", long_options,
+	while ((c = getopt_long(argc, argv, ":f:p:c:o:qhV", long_options,
 	    NULL)) != -1) {
 		rc = optarg != NULL && c != ':' && c != '?' ?
 		    set_value(o, c, optarg, err) : set_flag(o, c, argv, err);

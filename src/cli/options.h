@@ -37,6 +37,8 @@ struct options {
 	bool no_config;			/* --no-config */
 	const char *fail_on;		/* --fail-on LEVEL, or NULL */
 	long max_warnings;		/* --max-warnings N, or -1 */
+	bool exit_zero;			/* --exit-zero: 1 becomes 0 */
+	const char *output;		/* --output FILE, or NULL: stdout */
 	bool quiet;			/* --quiet */
 	bool statistics;		/* --statistics */
 	enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color;

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,6 +297,99 @@ free_files(struct file_list *fl)
 }
 
 /*
+ * --output FILE: stdout becomes a new file beside FILE, put in FILE's
+ * place once the report is complete, so that FILE is never half a report;
+ * a FILE that exists and is not a regular file (a device, a pipe, a
+ * symbolic link) is written in place. Everything that writes to stdout,
+ * and the colour decision, follow.
+ */
+struct output {
+	const char *name;	/* FILE, or "output": stdout */
+	char *tmp;		/* FILE.tmp-PID, or NULL: in place */
+	int saved;		/* the original stdout, or -1 */
+	bool open;		/* stdout is the file */
+};
+
+/* output_open: point stdout at path's file (nothing with path NULL).
+ * Returns 0, or -1 with err naming path, nothing created. */
+static int
+output_open(const char *path, struct output *k, struct gl_error *err)
+{
+	struct stat st;
+	int fd, e;
+
+	memset(k, 0, sizeof *k);
+	k->name = path != NULL ? path : "output";
+	k->saved = -1;
+	if (path == NULL)
+		return 0;
+	if (fflush(stdout) != 0)
+		return gl_error_setk(err, GL_ERR_IO, "error writing output: "
+		    "%s", strerror(errno));
+	if (lstat(path, &st) < 0 || S_ISREG(st.st_mode)) {
+		k->tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
+		fd = open(k->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+	} else
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (fd >= 0 && fd != STDOUT_FILENO)
+		k->saved = dup(STDOUT_FILENO);	/* -1: stdout was closed */
+	if (fd < 0 || (fd != STDOUT_FILENO && dup2(fd, STDOUT_FILENO) < 0)) {
+		e = errno;
+		if (fd >= 0) {
+			close(fd);
+			if (k->tmp != NULL)
+				unlink(k->tmp);
+		}
+		if (k->saved >= 0)
+			close(k->saved);
+		free(k->tmp);
+		return gl_error_setk(err, GL_ERR_IO, "--output %s: %s", path,
+		    strerror(e));
+	}
+	if (fd != STDOUT_FILENO)
+		close(fd);
+	k->open = true;
+	return 0;
+}
+
+/*
+ * output_close: give stdout back and, with keep, put the file in FILE's
+ * place: returns 0, or -1 with errno when closing or renaming it failed.
+ * Without keep, or on failure, the temporary file is removed. Once done,
+ * later calls return 0.
+ */
+static int
+output_close(struct output *k, bool keep)
+{
+	bool flushed;
+	int rc = 0, e = 0;
+
+	if (!k->open)
+		return 0;
+	k->open = false;
+	flushed = fflush(stdout) == 0;
+	if ((close(STDOUT_FILENO) < 0 || !flushed) && keep) {
+		e = errno;
+		rc = -1;
+	}
+	/* what a failed flush left in the buffer must not reach stdout */
+	if (k->saved >= 0 && flushed)
+		dup2(k->saved, STDOUT_FILENO);
+	if (k->saved >= 0)
+		close(k->saved);
+	if (k->tmp != NULL && rc == 0 && keep && rename(k->tmp, k->name) < 0) {
+		e = errno;
+		rc = -1;
+	}
+	if (k->tmp != NULL && (rc < 0 || !keep))
+		unlink(k->tmp);
+	free(k->tmp);
+	k->tmp = NULL;
+	errno = e;
+	return rc;
+}
+
+/*
  * session_lint_inputs: lint every input of o (directories expanded) and
  * report each with rep; then --statistics and --max-warnings. Returns the
  * exit status (0, 1 or 2), or -1 when stdout failed.
@@ -547,6 +641,7 @@ session_main(const struct options *o)
 {
 	const struct reporter *rep = reporter_find(o->format);
 	struct strbuf out = STRBUF_INIT;
+	struct output sink;
 	struct session s;
 	struct gl_error err;
 	int status;
@@ -566,14 +661,23 @@ session_main(const struct options *o)
 		    "cannot show this");
 		return 2;
 	}
+	if (output_open(o->output, &sink, &err) < 0)
+		return fail(&err);
 	if (session_setup(o, rep, &s, &err) < 0) {
+		output_close(&sink, false);
 		session_free(&s);
 		return fail(&err);
 	}
 	status = session_dispatch(o, &s, rep, &out);
 	if (status < 0 || write_out(&out) < 0 || fflush(stdout) != 0 ||
-	    ferror(stdout))
-		status = write_failed();
+	    ferror(stdout) || output_close(&sink, true) < 0) {
+		fprintf(stderr, "gguflint: error writing %s: %s\n", sink.name,
+		    strerror(errno));
+		output_close(&sink, false);
+		status = 2;
+	}
+	if (status == 1 && (o->exit_zero || s.cfg.exit_zero))
+		status = 0;	/* findings do not fail the run */
 	strbuf_free(&out);
 	session_free(&s);
 	return status;
