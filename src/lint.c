@@ -28,8 +28,9 @@ struct pipeline_job {
 
 /*
  * Stage 2, the geometry. Its findings (M002-M004) are recorded with a
- * profile only, as the plan's; without one the M checks find the keys of
- * a wrong type themselves.
+ * profile only, as the plan's. Without one they are dropped: the M checks
+ * find the keys of a wrong type (M002) themselves, and M003/M004 go
+ * unreported, as they always have without a profile.
  */
 static void
 read_geometry(const struct lint_options *o, struct lint_result *res)
