@@ -161,67 +161,89 @@ Test(names, display_names_and_ids)
 	names_map_free(&m);
 }
 
+/*
+ * A data directory holding one name map, rules/arch/NAME with TEXT, set as
+ * $GGUFLINT_DATADIR until map_dir_remove. Returns the map's path.
+ */
+struct map_dir {
+	char dir[32];
+	char *file;		/* DIR/rules/arch/NAME */
+};
+
+static const char *
+map_dir_make(struct map_dir *md, const char *name, const char *text)
+{
+	char *sub;
+	FILE *fp;
+
+	strcpy(md->dir, "/tmp/gguflint-names-XXXXXX");
+	cr_assert(mkdtemp(md->dir) != NULL);
+	sub = xasprintf("%s/rules", md->dir);
+	mkdir(sub, 0777);
+	free(sub);
+	sub = xasprintf("%s/rules/arch", md->dir);
+	mkdir(sub, 0777);
+	md->file = xasprintf("%s/%s", sub, name);
+	free(sub);
+	cr_assert_not_null(fp = fopen(md->file, "w"));
+	fputs(text, fp);
+	fclose(fp);
+	setenv("GGUFLINT_DATADIR", md->dir, 1);
+	return md->file;
+}
+
+static void
+map_dir_remove(struct map_dir *md)
+{
+	char *sub;
+
+	unsetenv("GGUFLINT_DATADIR");
+	unlink(md->file);
+	free(md->file);
+	sub = xasprintf("%s/rules/arch", md->dir);
+	rmdir(sub);
+	free(sub);
+	sub = xasprintf("%s/rules", md->dir);
+	rmdir(sub);
+	free(sub);
+	rmdir(md->dir);
+}
+
 /* Two maps claiming one architecture is an error. */
 Test(names, duplicate_architecture_is_an_error)
 {
-	char dir[] = "/tmp/gguflint-names-XXXXXX", *sub, *file;
+	struct map_dir md;
+	const char *file;
 	struct names_db db;
 	struct gl_error err;
-	FILE *fp;
 
-	cr_assert(mkdtemp(dir) != NULL);
-	sub = xasprintf("%s/rules", dir);
-	mkdir(sub, 0777);
-	free(sub);
-	sub = xasprintf("%s/rules/arch", dir);
-	mkdir(sub, 0777);
-	file = xasprintf("%s/qwen2.yaml", sub);
-	fp = fopen(file, "w");
-	fputs("architectures: [qwen2, llama]\ntensors: []\n", fp);
-	fclose(fp);
-	setenv("GGUFLINT_DATADIR", dir, 1);
+	file = map_dir_make(&md, "qwen2.yaml",
+	    "architectures: [qwen2, llama]\ntensors: []\n");
 	cr_assert(names_db_load(&db, &err) < 0);
 	names_db_free(&db);
 	cr_assert(strstr(err.msg, "architecture 'llama' is already mapped "
 	    "by <builtin>/rules/arch/llama.yaml") != NULL, "%s", err.msg);
 	cr_assert(strstr(err.msg, file) == err.msg, "%s", err.msg);
 	cr_expect_eq(err.kind, GL_ERR_PARSE);
-	unlink(file);
-	rmdir(sub);
-	free(sub);
-	free(file);
-	sub = xasprintf("%s/rules", dir);
-	rmdir(sub);
-	free(sub);
-	rmdir(dir);
+	map_dir_remove(&md);
 }
 
 /* A map on disk replaces the built-in one: here one that knows inv_freq. */
 Test(names, data_directory_overrides_a_map)
 {
-	char dir[] = "/tmp/gguflint-names-XXXXXX", *sub, *file;
-	struct strbuf sb = STRBUF_INIT;
+	struct map_dir md;
+	struct strbuf sb = STRBUF_INIT, text = STRBUF_INIT;
 	struct datafile df;
 	struct gl_error err;
 	struct test_lint t;
 	struct tiny m;
-	FILE *fp;
 
 	cr_assert(datafile_load("rules/arch/llama.yaml", &df, &err) == 0);
-	cr_assert(mkdtemp(dir) != NULL);
-	sub = xasprintf("%s/rules", dir);
-	mkdir(sub, 0777);
-	free(sub);
-	sub = xasprintf("%s/rules/arch", dir);
-	mkdir(sub, 0777);
-	file = xasprintf("%s/llama.yaml", sub);
-	fp = fopen(file, "w");
-	fwrite(df.data, 1, df.len, fp);
-	fputs("  - pattern: 'model\\.layers\\.(?<layer>\\d+)\\.self_attn\\."
-	    "rotary_emb\\.inv_freq'\n    optional: true\n", fp);
-	fclose(fp);
+	strbuf_add(&text, df.data, df.len);
+	strbuf_adds(&text, "  - pattern: 'model\\.layers\\.(?<layer>\\d+)\\."
+	    "self_attn\\.rotary_emb\\.inv_freq'\n    optional: true\n");
 	datafile_free(&df);
-	setenv("GGUFLINT_DATADIR", dir, 1);
+	map_dir_make(&md, "llama.yaml", strbuf_cstr(&text));
 	tiny_init(&m);
 	set_unmapped(&m);
 	tiny_build(&m, &sb);
@@ -229,35 +251,19 @@ Test(names, data_directory_overrides_a_map)
 	cr_assert_eq(test_count(&t, "N001"), 0, "%s", test_codes(&t));
 	test_lint_free(&t);
 	strbuf_free(&sb);
-	unlink(file);
-	rmdir(sub);
-	free(sub);
-	free(file);
-	sub = xasprintf("%s/rules", dir);
-	rmdir(sub);
-	free(sub);
-	rmdir(dir);
+	strbuf_free(&text);
+	map_dir_remove(&md);
 }
 
 /* A broken map makes linting fail (exit 2), naming the place. */
 Test(names, broken_map_is_an_operational_error)
 {
-	char dir[] = "/tmp/gguflint-names-XXXXXX", *sub, *file;
+	struct map_dir md;
 	const char *argv[] = { "x.gguf", NULL };
 	struct test_run r;
-	FILE *fp;
 
-	cr_assert(mkdtemp(dir) != NULL);
-	sub = xasprintf("%s/rules", dir);
-	mkdir(sub, 0777);
-	free(sub);
-	sub = xasprintf("%s/rules/arch", dir);
-	mkdir(sub, 0777);
-	file = xasprintf("%s/gpt2.yaml", sub);
-	fp = fopen(file, "w");
-	fputs("architectures: [gpt2]\ntensors:\n  - { pattern: '[' }\n", fp);
-	fclose(fp);
-	setenv("GGUFLINT_DATADIR", dir, 1);
+	map_dir_make(&md, "gpt2.yaml", "architectures: [gpt2]\n"
+	    "tensors:\n  - { pattern: '[' }\n");
 	argv[0] = "/dev/null";
 	test_run_bin(&r, argv, NULL, 0);
 	cr_assert_eq(r.status, 2, "%s", r.out);
@@ -265,14 +271,7 @@ Test(names, broken_map_is_an_operational_error)
 	    "missing terminating ] for character class at offset 1") != NULL,
 	    "%s", r.err);
 	test_run_free(&r);
-	unlink(file);
-	rmdir(sub);
-	free(sub);
-	free(file);
-	sub = xasprintf("%s/rules", dir);
-	rmdir(sub);
-	free(sub);
-	rmdir(dir);
+	map_dir_remove(&md);
 }
 
 /* ---- the architectures: arch.c's table and the maps agree ------------- */
@@ -319,35 +318,16 @@ static const struct gl_error *
 load_with_map(const char *name, const char *text)
 {
 	static struct gl_error err;
-	char dir[] = "/tmp/gguflint-names-XXXXXX", *sub, *file;
+	struct map_dir md;
 	struct names_db db;
-	FILE *fp;
 
 	err.msg[0] = '\0';
-	cr_assert(mkdtemp(dir) != NULL);
-	sub = xasprintf("%s/rules", dir);
-	mkdir(sub, 0777);
-	free(sub);
-	sub = xasprintf("%s/rules/arch", dir);
-	mkdir(sub, 0777);
-	file = xasprintf("%s/%s", sub, name);
-	fp = fopen(file, "w");
-	fputs(text, fp);
-	fclose(fp);
-	setenv("GGUFLINT_DATADIR", dir, 1);
+	map_dir_make(&md, name, text);
 	cr_assert(names_db_load(&db, &err) == 0, "%s", err.msg);
 	if (names_db_check_archs(&db, &err) == 0)
 		err.msg[0] = '\0';
 	names_db_free(&db);
-	unsetenv("GGUFLINT_DATADIR");
-	unlink(file);
-	rmdir(sub);
-	free(sub);
-	free(file);
-	sub = xasprintf("%s/rules", dir);
-	rmdir(sub);
-	free(sub);
-	rmdir(dir);
+	map_dir_remove(&md);
 	return &err;
 }
 
@@ -409,33 +389,15 @@ Test(names, builtin_next_walks_one_folder_in_order)
  */
 Test(names, shared_database_fails_without_an_error)
 {
-	char dir[] = "/tmp/gguflint-names-XXXXXX", *sub, *file;
+	struct map_dir md;
 	const struct names_db *db = NULL;
-	FILE *fp;
 
-	cr_assert(mkdtemp(dir) != NULL);
-	sub = xasprintf("%s/rules", dir);
-	mkdir(sub, 0777);
-	free(sub);
-	sub = xasprintf("%s/rules/arch", dir);
-	mkdir(sub, 0777);
-	file = xasprintf("%s/gpt2.yaml", sub);
-	fp = fopen(file, "w");
-	fputs("architectures: [gpt2]\ntensors:\n  - { pattern: '[' }\n", fp);
-	fclose(fp);
-	setenv("GGUFLINT_DATADIR", dir, 1);
+	map_dir_make(&md, "gpt2.yaml", "architectures: [gpt2]\n"
+	    "tensors:\n  - { pattern: '[' }\n");
 	cr_expect_eq(names_db_get(&db, NULL), -1);
 	cr_expect_eq(names_db_get(&db, NULL), -1, "the failure is kept");
 	cr_expect_null(db);
-	unsetenv("GGUFLINT_DATADIR");
-	unlink(file);
-	rmdir(sub);
-	free(sub);
-	free(file);
-	sub = xasprintf("%s/rules", dir);
-	rmdir(sub);
-	free(sub);
-	rmdir(dir);
+	map_dir_remove(&md);
 }
 
 /* The process-wide copy: one per process, freed, and loaded again. */
