@@ -53,12 +53,12 @@ read_geometry(const struct lint_options *o, struct lint_result *res)
  */
 static void
 read_names(const struct names_db *db, struct names_matcher *mm,
-    const struct gguf_file *f, struct model_facts *mf)
+    const struct gguf_file *f, const struct model_geom *g,
+    struct model_facts *mf)
 {
 	size_t i;
 
-	mf->kind = names_classify(db, mm, f, &mf->map, mf->arch,
-	    sizeof mf->arch);
+	mf->kind = names_classify(db, mm, f, g->arch, &mf->map);
 	names_split(f, &mf->split_no, &mf->split_count);
 	if (mf->kind != NAMES_MODEL)
 		return;		/* so it has tensors */
@@ -124,7 +124,8 @@ read_model(void *arg)
 		read_geometry(o, res);
 		if (names != NULL) {
 			j->matcher = names_matcher_new(names);
-			read_names(names, j->matcher, &res->file, &j->facts);
+			read_names(names, j->matcher, &res->file, res->geom,
+			    &j->facts);
 		}
 	}
 	if (planned)

@@ -30,7 +30,7 @@ struct mt {
 	const struct check_ctx *c;
 	const struct gguf_file *f;
 	struct diag_list *dl;
-	enum names_kind kind;		/* kind, map, arch: c->facts' */
+	enum names_kind kind;		/* kind, map: c->facts'; arch: geom's */
 	const struct names_map *map;
 	const char *arch;
 	const struct gguf_kv *tokens;	/* a STRING array, or NULL */
@@ -847,7 +847,7 @@ check_meta(const struct check_ctx *c, struct diag_list *dl)
 	s.dl = dl;
 	s.kind = c->facts->kind;
 	s.map = c->facts->map;
-	s.arch = c->facts->arch;
+	s.arch = c->geom->arch;
 	if (s.kind == NAMES_NO_ARCH && has_tokenizer_keys(c->file))
 		check_arch_name(&s);
 	if (s.kind == NAMES_MODEL) {

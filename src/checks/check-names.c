@@ -337,11 +337,11 @@ check_model(const struct check_ctx *c, struct diag_list *dl)
 	memset(&s, 0, sizeof s);
 	s.c = c;
 	s.map = mf->map;
-	s.arch = mf->arch;
+	s.arch = c->geom->arch;
 	s.dl = dl;
 	s.env.file = c->file;
 	s.env.geom = c->geom;
-	s.env.n_vocab = vocab_size(c->file, mf->arch);
+	s.env.n_vocab = vocab_size(c->file, c->geom->arch);
 	s.slots = s.env.geom->n_layer ? s.env.geom->n_layer : 1;
 	s.entry = mf->entry;
 	s.layer = mf->layer;
@@ -360,7 +360,7 @@ check_names(const struct check_ctx *c, struct diag_list *dl)
 		return;		/* the maps did not load (lint_buffer) */
 	switch (c->facts->kind) {
 	case NAMES_NO_MAP:
-		no_map(c, c->facts->arch, dl);
+		no_map(c, c->geom->arch, dl);
 		break;
 	case NAMES_NOT_MODEL:
 		not_model(c, dl);

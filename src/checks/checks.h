@@ -15,14 +15,14 @@
 
 /*
  * The model facts (stage 2) as the name maps see them, computed once per
- * file by lint.c: what the file is, its architecture, whether it is a
- * shard, and each tensor's role in the architecture's map. A check is
- * given them only for a complete header, and so with the geometry.
+ * file by lint.c: what the file is, whether it is a shard, and each
+ * tensor's role in the architecture's map. A check is given them only for
+ * a complete header, and so with the geometry, whose arch is the one the
+ * map was chosen by.
  */
 struct model_facts {
 	enum names_kind kind;		/* see names_classify */
 	const struct names_map *map;	/* NULL unless FOREIGN or MODEL */
-	char arch[64];			/* general.architecture, or "" */
 	int64_t split_no;		/* names_split: 0 of 1 when whole */
 	int64_t split_count;
 	/* per tensor, only for NAMES_MODEL (else NULL): */

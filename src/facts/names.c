@@ -108,11 +108,8 @@ names_match(const struct names_map *m, struct names_matcher *mm,
 
 enum names_kind
 names_classify(const struct names_db *db, struct names_matcher *mm,
-    const struct gguf_file *f, const struct names_map **map, char *arch,
-    size_t size)
+    const struct gguf_file *f, const char *arch, const struct names_map **map)
 {
-	bool have_arch = gguf_find_name(f, "general.architecture", arch,
-	    size);
 	struct gguf_str type;
 	char key[160];
 	int64_t layer;
@@ -124,7 +121,7 @@ names_classify(const struct names_db *db, struct names_matcher *mm,
 	if (names_key_str(f, "general.type", &type) &&
 	    !gguf_str_eq(type, "model"))
 		return NAMES_NOT_MODEL;
-	if (!have_arch)
+	if (arch[0] == '\0')
 		return NAMES_NO_ARCH;
 	if ((*map = names_db_find(db, arch)) == NULL)
 		return NAMES_NO_MAP;

@@ -188,15 +188,13 @@ enum names_kind {
 
 /*
  * names_classify: the kind of f, and its map (borrowed from db; NULL
- * unless the kind is NAMES_FOREIGN or NAMES_MODEL). arch (size bytes)
- * receives general.architecture, NUL-terminated, when it is usable: a
- * string, not empty, without NUL bytes and shorter than size (a longer one
- * is not truncated: it is unusable); else "". Matches in mm (a matcher
- * for db; see names_match).
+ * unless the kind is NAMES_FOREIGN or NAMES_MODEL). arch is f's usable
+ * general.architecture as the geometry read it (model_geom.arch), "" when
+ * it has none. Matches in mm (a matcher for db; see names_match).
  */
 enum names_kind names_classify(const struct names_db *db,
-    struct names_matcher *mm, const struct gguf_file *f,
-    const struct names_map **map, char *arch, size_t size);
+    struct names_matcher *mm, const struct gguf_file *f, const char *arch,
+    const struct names_map **map);
 
 /*
  * names_split: the shard number (split.no, from 0) and count (split.count)
