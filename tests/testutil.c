@@ -36,6 +36,9 @@
 #ifndef TEST_DEFAULT_SARIF
 #define TEST_DEFAULT_SARIF ""
 #endif
+#ifndef TEST_DEFAULT_LLAMA
+#define TEST_DEFAULT_LLAMA ""
+#endif
 
 ReportHook(PRE_ALL)(struct criterion_test_set *set)
 {
@@ -46,6 +49,7 @@ ReportHook(PRE_ALL)(struct criterion_test_set *set)
 	setenv("GGUFLINT_DATADIR", "/nonexistent", 0);
 	setenv("GGUFLINT_SHARED", TEST_DEFAULT_SHARED, 0);
 	setenv("SARIF_MULTITOOL", TEST_DEFAULT_SARIF, 0);
+	setenv("GGUFLINT_LLAMA", TEST_DEFAULT_LLAMA, 0);
 	setenv("ASAN_OPTIONS", "exitcode=86:abort_on_error=0", 0);
 	setenv("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1", 0);
 }
