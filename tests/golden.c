@@ -123,7 +123,8 @@ add_tokens(struct ggufw_model *m, const struct tiny *t)
 
 	for (i = 0; i < t->n_vocab; i++)
 		tok[i] = i == 0 ? xstrdup("<unk>") : i == 1 ? xstrdup("<s>") :
-		    i == 2 ? xstrdup("</s>") : xasprintf("t%u", i);
+		    i == 2 ? xstrdup("</s>") : i == 3 && t->tok3 != NULL ?
+		    xstrdup(t->tok3) : xasprintf("t%u", i);
 	if (t->dup_token && t->n_vocab > 5) {
 		free(tok[5]);
 		tok[5] = xstrdup(tok[4]);

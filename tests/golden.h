@@ -39,6 +39,7 @@ struct tiny {
 	uint32_t n_scores, n_types;	/* array lengths (n_vocab) */
 	bool scores_u8;			/* scores as UINT8[] */
 	int32_t bad_type;		/* token_type of token 3; 0: normal */
+	const char *tok3;		/* the text of token 3; NULL: "t3" */
 	int64_t bos;			/* bos_token_id; -1: omit */
 	bool bos_i32;			/* stored as INT32 */
 	uint32_t vocab_size_key;	/* ARCH.vocab_size; 0: omit */

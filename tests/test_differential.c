@@ -15,6 +15,13 @@
  * values, truncations, all in the header), GGUFLINT_DIFF_MUTANTS of them
  * (default 1500; raise it to fuzz longer). Where gguflint reports an F
  * error that ggml accepts (gguflint is stricter), the test only counts it.
+ *
+ * The second test does the same one level up, with llama.cpp's model
+ * loader (tests/llama-load, built by make check where the headers of the
+ * pinned build are installed): every file of the golden cases and the
+ * corpus that libllama refuses must make gguflint, with a llama.cpp
+ * profile, exit 1 with an error; the table of both verdicts is logged.
+ *
  * A big-endian file (F005) is not judged: ggml refuses it on this
  * little-endian host whatever else is wrong, and loads it on a big-endian
  * one, so F005 is a warning by design.
@@ -436,5 +443,207 @@ Test(differential, ggml_refuses_implies_f_error, .timeout = 600)
 	cr_assert(missed == 0, "%zu files ggml refuses pass gguflint's F "
 	    "checks (the first 20 are logged above)", missed);
 	free(vd);
+	seeds_free(&sd);
+}
+
+/*
+ * llama.cpp's model loader against gguflint with a llama.cpp profile.
+ */
+
+#define LOADER_PROFILE "laptop_16gb"
+
+/*
+ * Files llama.cpp refuses that gguflint passes today, each with why: the
+ * known gaps. The test fails on any other such file, and on a gap listed
+ * here that is closed (remove it with the change that closes it).
+ */
+static const struct {
+	const char *file, *why;
+} known_gaps[] = {
+	{ "N001-unmapped-tensor.gguf", "N001 is a warning on every profile; "
+	    "llama.cpp refuses unknown tensors" },
+	{ "llama-tiny-unmapped.gguf", "the same" },
+	{ "llama-tiny-be.gguf", "F005 is a warning; a llama.cpp profile of a "
+	    "little-endian host refuses a big-endian file" },
+	{ "N005-no-map.gguf", "an architecture llama.cpp loads only as a "
+	    "companion (clip) is not a finding" },
+	{ "test-le-v3.gguf", "a file naming llama whose tensors are none of "
+	    "llama's is not checked for llama's keys" },
+};
+
+static bool
+is_known_gap(const char *base, bool *seen)
+{
+	for (size_t i = 0; i < sizeof known_gaps / sizeof known_gaps[0]; i++)
+		if (strcmp(base, known_gaps[i].file) == 0) {
+			seen[i] = true;
+			return true;
+		}
+	return false;
+}
+
+/* tests/llama-load beside the program under test, or NULL. */
+static char *
+llama_load_bin(void)
+{
+	const char *bin = getenv("GGUFLINT_BIN");
+	const char *slash = bin != NULL ? strrchr(bin, '/') : NULL;
+	char *path;
+
+	if (slash == NULL)
+		return NULL;
+	path = xasprintf("%.*s/tests/llama-load", (int)(slash - bin), bin);
+	if (access(path, X_OK) != 0) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* Run llama-load on every seed; its stdout (one verdict line a file). */
+static char *
+loader_verdicts(const char *prog, const struct diff_seeds *sd)
+{
+	const char *dir = getenv("GGUFLINT_LLAMA");
+	char *cpu = xasprintf("%s/cpu", dir);
+	char **argv = xcalloc(sd->n + 3, sizeof *argv);
+	int fds[2], status;
+	struct strbuf out = STRBUF_INIT;
+	char buf[4096];
+	ssize_t got;
+	pid_t pid;
+
+	argv[0] = (char *)prog;
+	argv[1] = cpu;
+	for (size_t i = 0; i < sd->n; i++)
+		argv[i + 2] = sd->paths[i];
+	cr_assert(pipe(fds) == 0);
+	fflush(NULL);
+	pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		freopen("/dev/null", "w", stderr);
+		execv(prog, argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while ((got = read(fds[0], buf, sizeof buf)) > 0)
+		strbuf_add(&out, buf, (size_t)got);
+	close(fds[0]);
+	cr_assert(waitpid(pid, &status, 0) == pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "%s failed (status %d)", prog, status);
+	free(argv);
+	free(cpu);
+	return strbuf_detach(&out);
+}
+
+/* The error codes of a text report, space-separated (static). */
+static const char *
+error_codes(const char *text)
+{
+	static char codes[512];
+	const char *p = text;
+
+	codes[0] = '\0';
+	while ((p = strstr(p, ": error: ")) != NULL) {
+		p += strlen(": error: ");
+		if (strlen(codes) + 6 < sizeof codes) {
+			strncat(codes, p, 4);
+			strcat(codes, " ");
+		}
+	}
+	return codes;
+}
+
+/* One verdict line: its letter, and the seed path it names. */
+static const char *
+verdict_of(const char *lines, const char *path, char *letter,
+    const char **reason)
+{
+	const char *p = lines;
+	size_t n = strlen(path);
+
+	while (p != NULL && *p != '\0') {
+		if (strncmp(p + 2, path, n) == 0 &&
+		    (p[2 + n] == '\n' || p[2 + n] == '\t')) {
+			*letter = p[0];
+			*reason = p[2 + n] == '\t' ? p + 3 + n : "";
+			return p;
+		}
+		p = strchr(p, '\n');
+		p = p != NULL ? p + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* Whether a seed of this base name is in the run (the corpus is
+ * optional). */
+static bool
+has_seed(const struct diff_seeds *sd, const char *base)
+{
+	for (size_t i = 0; i < sd->n; i++)
+		if (strcmp(strrchr(sd->paths[i], '/') + 1, base) == 0)
+			return true;
+	return false;
+}
+
+Test(differential, llama_refuses_implies_error, .timeout = 600)
+{
+	char *prog = llama_load_bin(), *lines;
+	struct diff_seeds sd;
+	size_t i, missed = 0, refused = 0, gaps = 0;
+	bool seen[sizeof known_gaps / sizeof known_gaps[0]] = { false };
+
+	if (prog == NULL || llama_base_lib() == NULL)
+		cr_skip_test("tests/llama-load or llama.cpp's libraries are "
+		    "absent: run build-aux/install-llama, then make check");
+	seeds_load(&sd);
+	lines = loader_verdicts(prog, &sd);
+	for (i = 0; i < sd.n; i++) {
+		const char *argv[] = { "--no-config", "-p", LOADER_PROFILE,
+			"--color", "never", sd.paths[i], NULL };
+		const char *reason, *codes;
+		struct test_run r;
+		char v = '?';
+		int len;
+
+		cr_assert(verdict_of(lines, sd.paths[i], &v, &reason) != NULL,
+		    "no verdict for %s", sd.paths[i]);
+		len = (int)strcspn(reason, "\n");
+		test_run_bin(&r, argv, NULL, 0);
+		codes = error_codes(r.out);
+		cr_log_info("llama.cpp %c | gguflint exit %d [%s] | %s | "
+		    "%.*s", v, r.status, codes, strrchr(sd.paths[i], '/') + 1,
+		    len, reason);
+		if (v != 'A' && v != 'V') {
+			refused++;
+			if ((r.status != 1 || codes[0] == '\0') &&
+			    is_known_gap(strrchr(sd.paths[i], '/') + 1, seen))
+				gaps++;
+			else if (r.status != 1 || codes[0] == '\0') {
+				missed++;
+				cr_log_error("%s: llama.cpp refuses it (%.*s) "
+				    "but gguflint exits %d", sd.paths[i], len,
+				    reason, r.status);
+			}
+		}
+		test_run_free(&r);
+	}
+	cr_log_info("llama loader: %zu files, llama.cpp refused %zu, "
+	    "gguflint passed %zu of those (%zu known gaps)", sd.n, refused,
+	    missed + gaps, gaps);
+	cr_assert(missed == 0, "%zu files llama.cpp refuses pass gguflint "
+	    "(-p %s)", missed, LOADER_PROFILE);
+	for (i = 0; i < sizeof known_gaps / sizeof known_gaps[0]; i++)
+		cr_expect(seen[i] || !has_seed(&sd, known_gaps[i].file),
+		    "%s is listed as a known gap (%s) but gguflint now "
+		    "refuses it: remove it from known_gaps", known_gaps[i].file,
+		    known_gaps[i].why);
+	free(lines);
+	free(prog);
 	seeds_free(&sd);
 }
