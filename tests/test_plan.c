@@ -125,6 +125,7 @@ prof_hand(struct profile *p, uint64_t memory, uint64_t reserve,
 	p->prefill_chunk = 256;
 	p->ubatch = 512;
 	p->flash_attention = fa;
+	p->runtime = RUNTIME_SKAINET;	/* these are SKaiNET's cases */
 }
 
 static uint64_t

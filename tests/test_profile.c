@@ -205,13 +205,13 @@ Test(profile, device_profiles_use_llama_cpp_cache_types, .init = no_datadir)
 		enum weights_residency weights;
 		const char *kernels;
 	} dev[] = {
-		{ "mobile_4gb", 4 * GiB, WEIGHTS_MAPPED, "mobile" },
-		{ "mobile_8gb", 8 * GiB, WEIGHTS_MAPPED, "mobile" },
+		{ "mobile_4gb", 4 * GiB, WEIGHTS_MAPPED, "cpu" },
+		{ "mobile_8gb", 8 * GiB, WEIGHTS_MAPPED, "cpu" },
 		{ "rpi5_8gb", 8 * GiB, WEIGHTS_MAPPED, "cpu" },
-		{ "jetson_orin_nano_8gb", 8 * GiB, WEIGHTS_HEAP, "cuda" },
+		{ "jetson_orin_nano_8gb", 8 * GiB, WEIGHTS_MAPPED, "cuda" },
 		{ "laptop_16gb", 16 * GiB, WEIGHTS_MAPPED, "cpu" },
-		{ "gpu_8gb", 8 * GiB, WEIGHTS_HEAP, "cuda" },
-		{ "gpu_24gb", 24 * GiB, WEIGHTS_HEAP, "cuda" },
+		{ "gpu_8gb", 32 * GiB, WEIGHTS_MAPPED, "cuda" },
+		{ "gpu_24gb", 32 * GiB, WEIGHTS_MAPPED, "cuda" },
 		{ "mac_16gb", 16 * GiB, WEIGHTS_MAPPED, "metal" },
 	};
 	size_t i;

@@ -294,13 +294,6 @@ profile_load(const char *name, struct profile *p, struct gl_error *err)
 	if (builtin < 0)
 		return -1;
 	rc = profile_parse(df.origin, df.data, df.len, p, err);
-	if (rc == 0 && builtin && !p->runtime_set) {
-		gl_error_setk(err, GL_ERR_PARSE, "%s: a built-in profile must "
-		    "name its runtime (runtime: skainet or llama.cpp)",
-		    df.origin);
-		profile_free(p);
-		rc = -1;
-	}
 	if (rc == 0 && builtin && strcmp(p->name, name) != 0) {
 		gl_error_setk(err, GL_ERR_PARSE, "%s: declares the profile "
 		    "'%s', but is loaded as '%s'", df.origin, p->name, name);
