@@ -739,3 +739,24 @@ Test(profile, man_page_example_parses)
 	profile_free(&p);
 	free(man);
 }
+
+/* Every built-in profile names its runtime; SKaiNET's are the four. */
+Test(profile, every_builtin_names_its_runtime, .init = no_datadir)
+{
+	const char *const *names = profile_builtin_names();
+	size_t i, skainet = 0;
+
+	for (i = 0; names[i] != NULL; i++) {
+		struct profile p;
+
+		load_builtin(names[i], &p);
+		cr_expect(p.runtime_set, "%s names no runtime", names[i]);
+		if (p.runtime == RUNTIME_SKAINET)
+			skainet++;
+		else
+			cr_expect(p.kv_auto_quantize_above >= 1.0 &&
+			    p.kv_cache == KV_F16, "%s", names[i]);
+		profile_free(&p);
+	}
+	cr_expect_eq(skainet, 4);
+}
