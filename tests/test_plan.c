@@ -1923,7 +1923,7 @@ Test(plan, e2e_bad_arguments_exit_2, .init = plan_no_datadir)
 	ggufw_model_free(&m);
 }
 
-/* ---- llama.cpp plans ------------------------------------------------------ */
+/* ---- llama.cpp plans ---------------------------------------------------- */
 
 /* A 2-D tensor of type ty, ne[1] rows of 4096, named name. */
 static void

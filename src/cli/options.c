@@ -220,8 +220,8 @@ set_llama(struct options *o, int c, const char *arg, struct gl_error *err)
 	case 'b':
 		if (parse_pos(arg, UINT32_MAX, c == 'b' ? &o->batch :
 		    &o->ubatch) < 0)
-			return gl_error_setk(err, GL_ERR_USAGE, "%s: expected a "
-			    "batch size from 1 to 4294967295, not '%s'",
+			return gl_error_setk(err, GL_ERR_USAGE, "%s: expected "
+			    "a batch size from 1 to 4294967295, not '%s'",
 			    c == 'b' ? "--batch-size" : "--ubatch-size", arg);
 		break;
 	case OPT_PARALLEL:
@@ -234,8 +234,8 @@ set_llama(struct options *o, int c, const char *arg, struct gl_error *err)
 		if (parse_count(arg, &o->ngl) < 0 && strcmp(arg, "-1") != 0 &&
 		    strcmp(arg, "all") != 0)
 			return gl_error_setk(err, GL_ERR_USAGE,
-			    "--n-gpu-layers: expected a number of layers, -1 or "
-			    "all, not '%s'", arg);
+			    "--n-gpu-layers: expected a number of layers, -1 "
+			    "or all, not '%s'", arg);
 		if (strcmp(arg, "-1") == 0 || strcmp(arg, "all") == 0)
 			o->ngl = -1;
 		break;

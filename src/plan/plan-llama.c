@@ -143,8 +143,8 @@ tensor_layer(const struct gguf_tensor *t, uint32_t n_layer)
 	size_t i;
 
 	if (len > 4 && memcmp(s, "blk.", 4) == 0) {
-		for (i = 4; i < len && s[i] >= '0' && s[i] <= '9' && il < 1 << 20;
-		    i++)
+		for (i = 4; i < len && s[i] >= '0' && s[i] <= '9' &&
+		    il < 1 << 20; i++)
 			il = il * 10 + (s[i] - '0');
 		return i > 4 && i < len && s[i] == '.' ? il : -1;
 	}

@@ -496,9 +496,9 @@ suggest_ngl(const struct planner *pn, struct plan *pl)
 			break;
 	}
 	if (n >= 0 && t.fits)
-		add_sugg(pl, xasprintf("-ngl %" PRId64 " (the most layers that "
-		    "fit on %s)", n, pl->dev[1].name), xasprintf("-ngl %" PRId64,
-		    n), pl->over);
+		add_sugg(pl, xasprintf("-ngl %" PRId64 " (the most layers "
+		    "that fit on %s)", n, pl->dev[1].name),
+		    xasprintf("-ngl %" PRId64, n), pl->over);
 }
 
 void

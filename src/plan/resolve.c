@@ -103,7 +103,8 @@ resolve_one(const struct gguf_tensor *t, const struct profile *p,
 	 * a heap copy. */
 	if (p->runtime == RUNTIME_LLAMA_CPP) {
 		w->entry = captable_feeds(tab, t->type);
-		if (!profile_gpu(p) && plan_tensor_repacked(t, p->cpu_features)) {
+		if (!profile_gpu(p) &&
+		    plan_tensor_repacked(t, p->cpu_features)) {
 			w->order = KERNEL_ORDER_KERNEL_FEED;
 			w->residency = WEIGHTS_HEAP;
 		}

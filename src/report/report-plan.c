@@ -114,14 +114,15 @@ llama_table(struct strbuf *out, const struct plan *pl)
 	for (i = 0; i < pl->n_dev; i++) {
 		const struct plan_device *v = &pl->dev[i];
 		const char *dev = v->name;
+		uint64_t resident = v->model_bytes - v->mapped_bytes;
 
 		if (v->mapped_bytes > 0)
-			line(out, "weights", "mapped, as stored", v->mapped_bytes,
-			    "mapped (page cache, evictable \xe2\x80\x94 not heap)");
+			line(out, "weights", "mapped, as stored",
+			    v->mapped_bytes, "mapped (page cache, evictable "
+			    "\xe2\x80\x94 not heap)");
 		if (v->model_bytes > v->mapped_bytes) {
 			snprintf(d, sizeof d, "%s, as stored", dev);
-			line(out, "weights", d, v->model_bytes - v->mapped_bytes,
-			    "resident");
+			line(out, "weights", d, resident, "resident");
 		}
 		if (v->repack_bytes > 0) {
 			snprintf(f, sizeof f, "heap copy of %zu tensors in "
@@ -142,7 +143,8 @@ llama_table(struct strbuf *out, const struct plan *pl)
 			    pl->compute_estimated ? "estimated (formula "
 			    "fitted on llama)" : NULL);
 		if (v->output_bytes > 0)
-			line(out, "output", "logits, f32", v->output_bytes, NULL);
+			line(out, "output", "logits, f32", v->output_bytes,
+			    NULL);
 	}
 }
 
@@ -187,14 +189,17 @@ verdict(struct strbuf *out, const struct plan *pl)
 		    "memory: %s of %s in all\n", format_size(pl->weights_mapped,
 		    a, sizeof a), format_size(pl->total, b, sizeof b),
 		    format_size(pl->memory, c, sizeof c));
-	for (i = 1; i < pl->n_dev; i++)
-		if (!pl->dev[i].host)
-			strbuf_addf(out, "  %s total %s of %s  %s\n",
-			    pl->dev[i].name, format_size(pl->dev[i].total_bytes,
-			    a, sizeof a), format_size(pl->dev[i].memory_bytes, b,
-			    sizeof b), pl->dev[i].total_bytes <=
-			    pl->dev[i].memory_bytes ? "\xe2\x9c\x94 fits" :
-			    "\xe2\x9c\x98 does not fit");
+	for (i = 1; i < pl->n_dev; i++) {
+		const struct plan_device *v = &pl->dev[i];
+
+		if (v->host)
+			continue;
+		strbuf_addf(out, "  %s total %s of %s  %s\n", v->name,
+		    format_size(v->total_bytes, a, sizeof a),
+		    format_size(v->memory_bytes, b, sizeof b),
+		    v->total_bytes <= v->memory_bytes ? "\xe2\x9c\x94 fits" :
+		    "\xe2\x9c\x98 does not fit");
+	}
 	if (pl->n_sugg == 0)
 		return;
 	strbuf_adds(out, "  suggestions: ");
