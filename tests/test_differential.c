@@ -460,11 +460,6 @@ Test(differential, ggml_refuses_implies_f_error, .timeout = 600)
 static const struct {
 	const char *file, *why;
 } known_gaps[] = {
-	{ "N001-unmapped-tensor.gguf", "N001 is a warning on every profile; "
-	    "llama.cpp refuses unknown tensors" },
-	{ "llama-tiny-unmapped.gguf", "the same" },
-	{ "llama-tiny-be.gguf", "F005 is a warning; a llama.cpp profile of a "
-	    "little-endian host refuses a big-endian file" },
 	{ "N005-no-map.gguf", "an architecture llama.cpp loads only as a "
 	    "companion (clip) is not a finding" },
 	{ "test-le-v3.gguf", "a file naming llama whose tensors are none of "
