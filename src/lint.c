@@ -4,10 +4,10 @@
  * tensor data with --deep, then every check of the registry (7), then the
  * user's policy. A split model is its shards, each read and checked as a
  * file, and a view of the whole (the first shard's metadata, every
- * shard's tensors) that the model's stages read. The facts are computed here once and handed to the
- * checks, which do not compute them again. The file is read under
- * guard_call(), so a file truncated while it is read is reported (F032),
- * not a crash.
+ * shard's tensors) that the model's stages read. The facts are computed
+ * here once and handed to the checks, which do not compute them again.
+ * The file is read under guard_call(), so a file truncated while it is
+ * read is reported (F032), not a crash.
  */
 #include "config.h"
 
@@ -391,13 +391,15 @@ route_diags(struct model_job *mj)
 }
 
 /* The model's stages over the view (stages 2 to 7 but the per-file
- * checks), with the first result holding the geometry and the plan. */
+ * checks), with the first result holding the geometry and the plan; no
+ * plan (and no missing-tensor findings) when a shard is missing. */
 static void
 read_whole(struct model_job *mj)
 {
 	const struct lint_options *o = mj->o;
 	struct lint_result *first = &mj->m->res[0];
-	bool planned = o->profile != NULL;
+	bool whole = mj->m->n == mj->sc.n;	/* no shard missing */
+	bool planned = o->profile != NULL && whole;
 	struct check_ctx ctx;
 
 	read_geometry(o, &mj->view, &first->geom, &mj->dl);
@@ -406,8 +408,7 @@ read_whole(struct model_job *mj)
 		read_names(mj->names, mj->matcher, &mj->view, first->geom,
 		    &mj->facts);
 		mj->facts.split_no = 0;	/* the whole model, when complete */
-		mj->facts.split_count = mj->m->n == mj->sc.n ? 1 :
-		    (int64_t)mj->sc.n;
+		mj->facts.split_count = whole ? 1 : (int64_t)mj->sc.n;
 	}
 	if (planned)
 		make_plan(o, &mj->view, first->geom, &mj->forms, &first->plan);

@@ -31,21 +31,21 @@
 
 /* What one shard of a test's split differs in from gguf-split's. */
 struct shard_fault {
-	bool absent;		/* not written */
-	int64_t no;		/* split.no; -1: its index */
-	int64_t count;		/* split.count; -1: the number of shards */
-	int64_t tensors;	/* split.tensors.count; -1: the model's */
-	bool no_i32;		/* split.no as INT32 */
-	bool no_key;		/* split.no left out */
-	const char *meta;	/* a string key with a value of its own */
-	bool dup_first;		/* also holds the model's first tensor */
-	bool drop_last;		/* its last tensor left out */
+	bool absent;	  /* not written */
+	int64_t no;	  /* split.no; -1: its index */
+	int64_t count;	  /* split.count; -1: the number of shards */
+	int64_t tensors;  /* split.tensors.count; -1: the model's */
+	bool no_i32;	  /* split.no as INT32 */
+	bool no_key;	  /* split.no left out */
+	const char *meta; /* a string key with a value of its own */
+	bool dup_first;	  /* also holds the model's first tensor */
+	bool drop_last;	  /* its last tensor left out */
 };
 
 struct split_case {
-	unsigned n;				/* shards */
+	unsigned n; /* shards */
 	struct shard_fault f[MAX_SHARDS];
-	bool sparse;				/* data as a hole */
+	bool sparse; /* data as a hole */
 };
 
 static void
@@ -76,8 +76,8 @@ add_tensor(struct ggufw_model *s, const struct ggufw_model_tensor *t)
 
 /* The split keys of shard k, with its fault. */
 static void
-add_split_keys(struct ggufw_model *s, const struct split_case *c,
-    unsigned k, size_t n_tensors)
+add_split_keys(struct ggufw_model *s, const struct split_case *c, unsigned k,
+    size_t n_tensors)
 {
 	const struct shard_fault *f = &c->f[k];
 	int64_t no = f->no >= 0 ? f->no : (int64_t)k;
@@ -86,10 +86,10 @@ add_split_keys(struct ggufw_model *s, const struct split_case *c,
 		ggufw_model_kv_i32(s, "split.no", (int32_t)no);
 	else if (!f->no_key)
 		ggufw_model_kv_u16(s, "split.no", (uint16_t)no);
-	ggufw_model_kv_u16(s, "split.count", (uint16_t)(f->count >= 0 ?
-	    f->count : (int64_t)c->n));
-	ggufw_model_kv_i32(s, "split.tensors.count", (int32_t)(f->tensors >=
-	    0 ? f->tensors : (int64_t)n_tensors));
+	ggufw_model_kv_u16(s, "split.count",
+	    (uint16_t)(f->count >= 0 ? f->count : (int64_t)c->n));
+	ggufw_model_kv_i32(s, "split.tensors.count",
+	    (int32_t)(f->tensors >= 0 ? f->tensors : (int64_t)n_tensors));
 }
 
 /* build_shard: s, shard k of whole as c says (tensors [k*T/n, (k+1)*T/n)). */
@@ -101,7 +101,7 @@ build_shard(const struct ggufw_model *whole, const struct split_case *c,
 	size_t i;
 
 	ggufw_model_init(s, false, whole->alignment);
-	if (k == 0) {	/* all of the model's metadata, as it was */
+	if (k == 0) { /* all of the model's metadata, as it was */
 		strbuf_add(&s->kv.out, whole->kv.out.buf, whole->kv.out.len);
 		s->n_kv = whole->n_kv;
 	}
@@ -143,8 +143,8 @@ write_split(const struct ggufw_model *whole, const char *prefix,
 		else {
 			strbuf_reset(&out);
 			ggufw_model_finish(&s, &out, GGUFW_DATA_ZERO);
-			cr_assert(ggufw_write_file(path, out.buf, out.len) ==
-			    0, "%s: %s", path, strerror(errno));
+			cr_assert(ggufw_write_file(path, out.buf, out.len) == 0,
+			    "%s: %s", path, strerror(errno));
 		}
 		free(path);
 		ggufw_model_free(&s);
@@ -155,7 +155,7 @@ write_split(const struct ggufw_model *whole, const char *prefix,
 /* A test's folder and what was linted in it. */
 struct fixture {
 	char dir[64];
-	char *prefix;		/* dir/m */
+	char *prefix; /* dir/m */
 	struct catalog cat;
 	struct profile prof;
 	bool have_prof;
@@ -244,8 +244,9 @@ count(const struct fixture *fx, long k, const char *code)
 
 	for (i = 0; i < fx->m.n; i++)
 		for (j = 0; j < fx->m.res[i].diags.n; j++)
-			if ((k < 0 || (size_t)k == i) && strcmp(
-			    fx->m.res[i].diags.v[j].rule->code, code) == 0)
+			if ((k < 0 || (size_t)k == i) &&
+			    strcmp(fx->m.res[i].diags.v[j].rule->code, code) ==
+				0)
 				c++;
 	return c;
 }
@@ -260,7 +261,7 @@ codes(const struct fixture *fx)
 	buf[0] = '\0';
 	for (i = 0; i < fx->m.n; i++)
 		for (j = 0; j < fx->m.res[i].diags.n && n + 16 < sizeof buf;
-		    j++)
+		     j++)
 			n += (size_t)snprintf(buf + n, sizeof buf - n,
 			    "%zu:%s ", fx->m.res[i].shard_no,
 			    fx->m.res[i].diags.v[j].rule->code);
@@ -275,8 +276,8 @@ message(const struct fixture *fx, const char *code)
 
 	for (i = 0; i < fx->m.n; i++)
 		for (j = 0; j < fx->m.res[i].diags.n; j++)
-			if (strcmp(fx->m.res[i].diags.v[j].rule->code,
-			    code) == 0)
+			if (strcmp(fx->m.res[i].diags.v[j].rule->code, code) ==
+			    0)
 				return fx->m.res[i].diags.v[j].message;
 	cr_assert_fail("no %s; got: %s", code, codes(fx));
 	return NULL;
@@ -405,8 +406,10 @@ Test(split, missing_shard_named)
 	cr_expect(strstr(message(&fx, "F040"), want) != NULL, "%s",
 	    message(&fx, "F040"));
 	free(want);
-	/* a partial model: no missing-tensor findings beside F040 */
+	/* a partial model: no missing-tensor findings beside F040, and no
+	 * plan of part of it */
 	cr_expect_eq(count(&fx, -1, "N002"), 0, "%s", codes(&fx));
+	cr_expect(!fx.m.res[0].plan.valid);
 	fixture_free(&fx);
 }
 
@@ -520,8 +523,8 @@ Test(split, metadata_in_later_shard)
 
 	fixture_init(&fx);
 	case_init(&c, 3);
-	c.f[1].meta = "general.name";		/* shard 1 lacks it */
-	c.f[2].meta = "tokenizer.ggml.model";	/* another value */
+	c.f[1].meta = "general.name";	      /* shard 1 lacks it */
+	c.f[2].meta = "tokenizer.ggml.model"; /* another value */
 	split_and_lint(&fx, &c);
 	cr_expect_eq(count(&fx, 1, "F044"), 1, "%s", codes(&fx));
 	cr_expect_eq(count(&fx, 2, "F044"), 1, "%s", codes(&fx));
@@ -558,8 +561,8 @@ Test(split, tensor_count)
 	c.f[1].drop_last = true;
 	split_and_lint(&fx, &c);
 	cr_expect_eq(count(&fx, 0, "F046"), 1, "%s", codes(&fx));
-	cr_expect(strstr(message(&fx, "F046"), "hold 38 tensors") != NULL,
-	    "%s", message(&fx, "F046"));
+	cr_expect(strstr(message(&fx, "F046"), "hold 38 tensors") != NULL, "%s",
+	    message(&fx, "F046"));
 	fixture_free(&fx);
 }
 
@@ -636,8 +639,54 @@ Test(split, whole_file_with_split_keys)
 	split_tiny(&fx, &c);
 	lint_shard(&fx, 0, 1);
 	cr_expect_eq(count(&fx, 0, "F047"), 1, "%s", codes(&fx));
-	cr_expect(strstr(message(&fx, "F047"), "all 39 tensors") != NULL,
-	    "%s", message(&fx, "F047"));
+	cr_expect(strstr(message(&fx, "F047"), "all 39 tensors") != NULL, "%s",
+	    message(&fx, "F047"));
+	fixture_free(&fx);
+}
+
+/* subject_in: whether result k has a finding about tensor name. */
+static bool
+subject_in(const struct fixture *fx, size_t k, const char *name)
+{
+	const struct diag_list *dl = &fx->m.res[k].diags;
+	size_t j;
+
+	for (j = 0; j < dl->n; j++)
+		if (dl->v[j].kind == SUBJECT_TENSOR &&
+		    dl->v[j].subject_len == strlen(name) &&
+		    memcmp(dl->v[j].subject, name, dl->v[j].subject_len) == 0)
+			return true;
+	return false;
+}
+
+/* A model-wide check's finding about a tensor is reported at the shard
+ * holding it, at that tensor's offset in that shard. */
+Test(split, tensor_findings_at_their_shard)
+{
+	struct ggufw_model whole;
+	struct split_case c;
+	struct fixture fx;
+	const struct gguf_tensor *t;
+	struct tiny tn;
+	size_t j;
+
+	fixture_init(&fx);
+	tiny_init(&tn);
+	tn.n_layer = 4;
+	tn.bad_shape = "output.weight";	/* the last tensor */
+	tiny_model(&tn, &whole);
+	case_init(&c, 3);
+	write_split(&whole, fx.prefix, &c);
+	ggufw_model_free(&whole);
+	lint_shard(&fx, 0, 3);
+	cr_assert_eq(fx.m.n, 3);
+	cr_expect(subject_in(&fx, 2, "output.weight"), "%s", codes(&fx));
+	cr_expect(!subject_in(&fx, 0, "output.weight"), "%s", codes(&fx));
+	t = &fx.m.res[2].file.tensors[fx.m.res[2].file.tensors_n - 1];
+	for (j = 0; j < fx.m.res[2].diags.n; j++)
+		if (fx.m.res[2].diags.v[j].kind == SUBJECT_TENSOR)
+			cr_expect_eq(fx.m.res[2].diags.v[j].offset,
+			    t->offset_info);
 	fixture_free(&fx);
 }
 
@@ -660,16 +709,15 @@ Test(split, grouping)
 	cr_expect(!ml.v[1].split && ml.v[1].n == 1);
 	cr_expect(ml.v[2].split && ml.v[2].n == 4 && ml.v[2].given[2]);
 	models_free(&ml);
-	cr_expect(!models_shard_name("-00001-of-00002.gguf", &plen, &no,
-	    &cnt));
-	cr_expect(!models_shard_name("m-00003-of-00002.gguf", &plen, &no,
-	    &cnt));
-	cr_expect(!models_shard_name("m-00000-of-00002.gguf", &plen, &no,
-	    &cnt));
-	cr_expect(!models_shard_name("m-0001-of-00002.gguf", &plen, &no,
-	    &cnt));
-	cr_expect(models_shard_name("m-00002-of-00002.gguf", &plen, &no,
-	    &cnt) && plen == 1 && no == 2 && cnt == 2);
+	cr_expect(!models_shard_name("-00001-of-00002.gguf", &plen, &no, &cnt));
+	cr_expect(
+	    !models_shard_name("m-00003-of-00002.gguf", &plen, &no, &cnt));
+	cr_expect(
+	    !models_shard_name("m-00000-of-00002.gguf", &plen, &no, &cnt));
+	cr_expect(!models_shard_name("m-0001-of-00002.gguf", &plen, &no, &cnt));
+	cr_expect(
+	    models_shard_name("m-00002-of-00002.gguf", &plen, &no, &cnt) &&
+	    plen == 1 && no == 2 && cnt == 2);
 }
 
 /* run: the program on argv; its status. */
@@ -700,8 +748,7 @@ Test(split, command_line)
 		const char *argv[] = { "--format", "json", fx.dir, NULL };
 
 		cr_expect_eq(run(&r, argv), 0, "%s%s", r.out, r.err);
-		for (n = 0, p = r.out; (p = strstr(p, "\"path\"")) != NULL;
-		    p++)
+		for (n = 0, p = r.out; (p = strstr(p, "\"path\"")) != NULL; p++)
 			n++;
 		cr_expect_eq(n, 3, "%s", r.out);
 		cr_expect(strstr(r.out, "\"split\": {\"model\": ") != NULL,

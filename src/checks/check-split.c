@@ -74,6 +74,8 @@ check_joined(const struct gguf_file *f, const struct split_keys *k,
 	uint64_t end = f->data_offset, e, at[2];
 	size_t i;
 
+	if (!f->header_complete)
+		return;		/* no data section to end */
 	for (i = 0; i < f->tensors_n; i++) {
 		const struct gguf_tensor *t = &f->tensors[i];
 
@@ -95,7 +97,7 @@ check_joined(const struct gguf_file *f, const struct split_keys *k,
 		    at[i], k->count);
 		return;
 	}
-	if (k->no == 0 && k->tensors >= 0 && f->header_complete &&
+	if (k->no == 0 && k->tensors >= 0 &&
 	    (uint64_t)k->tensors == f->tensors_n && f->tensors_n > 0)
 		diag_add(dl, "F047", kv_off(k->kv_count), SUBJECT_NONE, NULL,
 		    0, "this file holds all %" PRId64 " tensors of the model, "
@@ -113,13 +115,15 @@ check_unnamed(const struct split_shard *s)
 	read_keys(s->file, &k, s->dl);
 	if (k.count <= 1)
 		return;		/* not split, or a key F048 reported */
-	diag_add(s->dl, "F042", kv_off(k.kv_count), SUBJECT_NONE, NULL, 0,
+	diag_add(s->dl, "F042", k.kv_count->offset, SUBJECT_KEY,
+	    k.kv_count->key.p, k.kv_count->key.n,
 	    "split.count is %" PRId64 ", but the file is not named "
 	    "PREFIX-%05" PRId64 "-of-%05" PRId64 ".gguf: llama.cpp finds the "
 	    "other shards by that name", k.count, k.no >= 0 ? k.no + 1 : 1,
 	    k.count);
 	if (k.no > 0)
-		diag_add(s->dl, "F041", kv_off(k.kv_no), SUBJECT_NONE, NULL, 0,
+		diag_add(s->dl, "F041", k.kv_no->offset, SUBJECT_KEY,
+		    k.kv_no->key.p, k.kv_no->key.n,
 		    "this is shard %" PRId64 " of %" PRId64 " (split.no %"
 		    PRId64 "): llama.cpp loads a split model from its first "
 		    "shard only", k.no + 1, k.count, k.no);
@@ -156,8 +160,9 @@ check_first(const struct split_ctx *sc, const struct split_keys *k)
 
 	if (k->count != (int64_t)sc->n && k->kv_count != NULL &&
 	    k->count >= 0)
-		diag_add(s->dl, "F042", k->kv_count->offset, SUBJECT_NONE,
-		    NULL, 0, "named as shard 1 of %zu, but split.count is %"
+		diag_add(s->dl, "F042", k->kv_count->offset, SUBJECT_KEY,
+		    k->kv_count->key.p, k->kv_count->key.n,
+		    "named as shard 1 of %zu, but split.count is %"
 		    PRId64 ": llama.cpp derives the names of %s", sc->n,
 		    k->count, k->count > 1 ? "the other shards from it, and "
 		    "this name does not match them" : "no other shard, and "
@@ -168,8 +173,9 @@ check_first(const struct split_ctx *sc, const struct split_keys *k)
 		    "loads it alone, without the other shards' tensors",
 		    sc->n);
 	if (k->kv_no != NULL && k->no != 0)
-		diag_add(s->dl, "F041", k->kv_no->offset, SUBJECT_NONE, NULL,
-		    0, "the first shard's split.no is %" PRId64 ", not 0",
+		diag_add(s->dl, "F041", k->kv_no->offset, SUBJECT_KEY,
+		    k->kv_no->key.p, k->kv_no->key.n,
+		    "the first shard's split.no is %" PRId64 ", not 0",
 		    k->no);
 	if (k->count > 1 && k->kv_tensors == NULL)
 		diag_add(s->dl, "F048", kv_off(k->kv_count), SUBJECT_NONE,
@@ -262,19 +268,22 @@ check_later(const struct split_ctx *sc, size_t i,
 		    "of %zu has no split.no, which llama.cpp requires", i + 1,
 		    sc->n);
 	else if (k.no >= 0 && k.no != (int64_t)i)
-		diag_add(s->dl, "F041", k.kv_no->offset, SUBJECT_NONE, NULL,
-		    0, "named as shard %zu of %zu, but its split.no is %"
+		diag_add(s->dl, "F041", k.kv_no->offset, SUBJECT_KEY,
+		    k.kv_no->key.p, k.kv_no->key.n,
+		    "named as shard %zu of %zu, but its split.no is %"
 		    PRId64 " (expected %zu)", i + 1, sc->n, k.no, i);
 	if (k1 != NULL && k.kv_count != NULL && k1->count >= 0 &&
 	    k.count >= 0 && k.count != k1->count)
-		diag_add(s->dl, "F043", k.kv_count->offset, SUBJECT_NONE,
-		    NULL, 0, "split.count is %" PRId64 ", the first shard's %"
+		diag_add(s->dl, "F043", k.kv_count->offset, SUBJECT_KEY,
+		    k.kv_count->key.p, k.kv_count->key.n,
+		    "split.count is %" PRId64 ", the first shard's %"
 		    PRId64 ": this shard belongs to another split", k.count,
 		    k1->count);
 	if (k1 != NULL && k.kv_tensors != NULL && k1->tensors >= 0 &&
 	    k.tensors >= 0 && k.tensors != k1->tensors)
-		diag_add(s->dl, "F043", k.kv_tensors->offset, SUBJECT_NONE,
-		    NULL, 0, "split.tensors.count is %" PRId64 ", the first "
+		diag_add(s->dl, "F043", k.kv_tensors->offset, SUBJECT_KEY,
+		    k.kv_tensors->key.p, k.kv_tensors->key.n,
+		    "split.tensors.count is %" PRId64 ", the first "
 		    "shard's %" PRId64 ": this shard belongs to another split",
 		    k.tensors, k1->tensors);
 	if (k.count > 1)
@@ -359,7 +368,8 @@ check_split(const struct split_ctx *sc)
 	if (all && k1.kv_tensors != NULL && k1.tensors >= 0 &&
 	    (uint64_t)k1.tensors != total)
 		diag_add(sc->shard[0].dl, "F046", k1.kv_tensors->offset,
-		    SUBJECT_NONE, NULL, 0, "split.tensors.count is %" PRId64
+		    SUBJECT_KEY, k1.kv_tensors->key.p, k1.kv_tensors->key.n,
+		    "split.tensors.count is %" PRId64
 		    ", but the %zu shards hold %" PRIu64 " tensors", k1.tensors,
 		    sc->n, total);
 }

@@ -95,8 +95,8 @@ void check_security(const struct check_ctx *ctx, struct diag_list *dl);
 
 /* One file of a model, for check_split. */
 struct split_shard {
-	const char *path;		/* as given, or derived from a shard's */
-	const struct gguf_file *file;	/* NULL: it could not be opened */
+	const char *path;		/* given, or derived from a name */
+	const struct gguf_file *file;	/* NULL: could not be opened */
 	const char *why;		/* then: why not ("is missing", ...) */
 	struct diag_list *dl;		/* its findings; NULL when absent */
 };

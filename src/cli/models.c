@@ -14,7 +14,7 @@
 #include "base/util.h"
 #include "cli/models.h"
 
-#define SHARD_SUFFIX_LEN 20	/* "-00001-of-00004.gguf" */
+#define SHARD_SUFFIX_LEN 20 /* "-00001-of-00004.gguf" */
 
 /* digits5: the number written in the 5 decimal digits at p, or -1. */
 static long
@@ -88,15 +88,14 @@ find(const struct model_list *ml, const char *first)
 
 /* add_shard: path, shard no of count, into its model (made when new). */
 static void
-add_shard(struct model_list *ml, const char *path, size_t plen,
-    unsigned no, unsigned count)
+add_shard(struct model_list *ml, const char *path, size_t plen, unsigned no,
+    unsigned count)
 {
 	struct model_input *in;
 	char *first;
 	unsigned i;
 
-	first = xasprintf("%.*s-%05u-of-%05u.gguf", (int)plen, path, 1u,
-	    count);
+	first = xasprintf("%.*s-%05u-of-%05u.gguf", (int)plen, path, 1u, count);
 	if ((in = find(ml, first)) == NULL) {
 		in = push(ml, count, true);
 		in->path[0] = first;
