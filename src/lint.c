@@ -269,6 +269,7 @@ struct model_job {
 	const struct lint_options *o;
 	const struct names_db *names;	/* or NULL: none */
 	struct lint_model *m;		/* the results of the present files */
+	size_t cap;			/* room in m->res */
 	struct split_shard *ss;		/* every shard, as check_split sees
 					 * them */
 	struct split_ctx sc;
@@ -471,9 +472,13 @@ open_shards(const struct model_input *in, struct model_job *mj,
 	size_t i;
 
 	for (i = 0; i < in->n; i++) {
+		mj->ss[i].path = in->path[i];
+		if (m->n == mj->cap) {	/* it appeared since it was counted */
+			mj->ss[i].why = "is missing";
+			continue;
+		}
 		res = &m->res[m->n];
 		result_init(res, in->path[i], mj->o->cat);
-		mj->ss[i].path = in->path[i];
 		if (gguf_open(&res->file, in->path[i], &e) < 0) {
 			lint_result_free(res);
 			if (in->given[i]) {
@@ -535,7 +540,10 @@ lint_split(const struct model_input *in, const struct lint_options *o,
 	mj.o = o;
 	mj.names = names;
 	mj.m = m;
-	m->res = xcalloc(in->n, sizeof *m->res);
+	for (i = 0; i < in->n; i++)	/* a name may claim 99999 shards */
+		if (in->given[i] || access(in->path[i], F_OK) == 0)
+			mj.cap++;
+	m->res = xcalloc(mj.cap + 1, sizeof *m->res);
 	mj.ss = xcalloc(in->n, sizeof *mj.ss);
 	mj.base = xcalloc(in->n, sizeof *mj.base);
 	strset_init(&mj.owner);

@@ -5,16 +5,22 @@
  * INT32 in the first shard; the split keys and their tensors only in the
  * others), clean at several sizes and with one fault planted per case;
  * the plan of the whole model; the shards found beside one given, by a
- * directory walk, and given alone.
+ * directory walk, and given alone. With llama.cpp's libraries installed
+ * ($GGUFLINT_LLAMA), each case is also loaded by libllama in a child, and
+ * gguflint must find an error exactly where llama.cpp refuses the model.
  */
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -673,7 +679,7 @@ Test(split, tensor_findings_at_their_shard)
 	fixture_init(&fx);
 	tiny_init(&tn);
 	tn.n_layer = 4;
-	tn.bad_shape = "output.weight";	/* the last tensor */
+	tn.bad_shape = "output.weight"; /* the last tensor */
 	tiny_model(&tn, &whole);
 	case_init(&c, 3);
 	write_split(&whole, fx.prefix, &c);
@@ -775,4 +781,223 @@ Test(split, command_line)
 	free(s2);
 	free(s3);
 	fixture_free(&fx);
+}
+
+/* ---- llama.cpp, the oracle ----------------------------------------------- */
+
+/*
+ * What the child calls. llama_model_params is passed and returned by
+ * value: a buffer larger than the struct stands for it (a struct above 16
+ * bytes goes through memory on the x86-64 and AArch64 ABIs, so the callee
+ * reads and writes its own size at the start), and the defaults are kept.
+ */
+struct params_blob {
+	unsigned char b[512];
+};
+typedef struct params_blob (*defaults_fn)(void);
+typedef void *(*load_fn)(const char *path, struct params_blob p);
+typedef void (*load_all_fn)(const char *dir);
+typedef void (*log_cb)(int level, const char *text, void *user);
+typedef void (*log_set_fn)(log_cb cb, void *user);
+
+static void
+log_to_stderr(int level, const char *text, void *user)
+{
+	(void)level;
+	(void)user;
+	fputs(text, stderr);
+}
+
+/* llama_dir: $GGUFLINT_LLAMA/cpu when its libraries are there, or NULL. */
+static char *
+llama_dir(void)
+{
+	const char *top = getenv("GGUFLINT_LLAMA");
+	char *dir, *lib;
+	bool ok;
+
+	if (top == NULL || top[0] == '\0')
+		return NULL;
+	dir = xasprintf("%s/cpu", top);
+	lib = xasprintf("%s/libggml-base.so", dir);
+	ok = access(lib, R_OK) == 0;
+	free(lib);
+	if (!ok)
+		free(dir);
+	return ok ? dir : NULL;
+}
+
+/* The child: load path with libllama; exit 0 loaded, 1 refused, 3 the
+ * libraries would not load. */
+static void
+llama_child(const char *dir, const char *path)
+{
+	static const char *const libs[] = { "libggml-base.so",
+		"libggml.v0.5.0.so", "libllama.v0.5.0.so" };
+	void *h[3];
+	char *lib;
+	size_t i;
+
+	alarm(60);
+	for (i = 0; i < 3; i++) {
+		lib = xasprintf("%s/%s", dir, libs[i]);
+		h[i] = dlopen(lib, RTLD_NOW | RTLD_GLOBAL);
+		free(lib);
+		if (h[i] == NULL)
+			_exit(3);
+	}
+	((log_set_fn)dlsym(h[2], "llama_log_set"))(log_to_stderr, NULL);
+	((load_all_fn)dlsym(h[1], "ggml_backend_load_all_from_path"))(dir);
+	_exit(((load_fn)dlsym(h[2], "llama_model_load_from_file"))(path,
+		  ((defaults_fn)dlsym(h[2], "llama_model_default_params"))()) !=
+		    NULL ?
+		0 :
+		1);
+}
+
+/* llama_loads: 0 when libllama loads path, 1 when it refuses it, 2 when it
+ * dies (a failed assertion); its log in log_path. */
+static int
+llama_loads(const char *dir, const char *path, const char *log_path)
+{
+	pid_t pid;
+	int st, fd;
+
+	fflush(NULL);
+	pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || dup2(fd, STDERR_FILENO) < 0 ||
+		    dup2(fd, STDOUT_FILENO) < 0)
+			_exit(3);
+		llama_child(dir, path);
+	}
+	cr_assert(waitpid(pid, &st, 0) == pid);
+	cr_assert(!WIFEXITED(st) || WEXITSTATUS(st) != 3,
+	    "libllama did not load from %s", dir);
+	cr_assert(!WIFSIGNALED(st) || WTERMSIG(st) != SIGALRM,
+	    "libllama took over 60 s on %s", path);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 2;
+}
+
+/* log_has: whether the file at path holds text. */
+static bool
+log_has(const char *path, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool found;
+
+	append_file(&sb, path);
+	strbuf_addc(&sb, '\0');
+	found = strstr(sb.buf, text) != NULL;
+	strbuf_free(&sb);
+	return found;
+}
+
+/* One case for the oracle: a fault, what llama.cpp says, and whether it
+ * loads (0), refuses (1) or dies (2). */
+struct oracle_case {
+	const char *name;
+	void (*plant)(struct split_case *c);
+	int want;
+	const char *says; /* in its log, or NULL */
+};
+
+static void
+plant_none(struct split_case *c)
+{
+	(void)c;
+}
+static void
+plant_index(struct split_case *c)
+{
+	c->f[2].no = 1;
+}
+static void
+plant_count(struct split_case *c)
+{
+	c->f[1].count = 4;
+}
+static void
+plant_meta(struct split_case *c)
+{
+	c->f[1].meta = "general.name";
+}
+static void
+plant_dup(struct split_case *c)
+{
+	c->f[2].dup_first = true;
+}
+static void
+plant_drop(struct split_case *c)
+{
+	c->f[1].drop_last = true;
+}
+static void
+plant_missing(struct split_case *c)
+{
+	c->f[1].absent = true;
+}
+static void
+plant_first_type(struct split_case *c)
+{
+	c->f[0].no_i32 = true;
+}
+static void
+plant_later_type(struct split_case *c)
+{
+	c->f[1].no_i32 = true;
+}
+
+static const struct oracle_case oracle_cases[] = {
+	{ "clean", plant_none, 0, NULL },
+	{ "index", plant_index, 1, "invalid split file idx" },
+	{ "count", plant_count, 0, NULL }, /* F043: a warning */
+	{ "meta", plant_meta, 0, NULL },   /* F044: a warning */
+	{ "dup", plant_dup, 1, "is duplicated" },
+	{ "drop", plant_drop, 1, "tensors expected but" },
+	{ "missing", plant_missing, 1, "failed to load GGUF split" },
+	{ "first-type", plant_first_type, 1, "wrong type" },
+	{ "later-type", plant_later_type, 2, "GGML_ASSERT" },
+};
+
+Test(split, llama_cpp_agrees, .timeout = 600)
+{
+	const struct oracle_case *oc;
+	struct split_case c;
+	struct fixture fx;
+	char *dir = llama_dir(), *first, *log;
+	size_t i;
+	int got;
+
+	if (dir == NULL)
+		cr_skip_test(
+		    "llama.cpp's libraries are not installed "
+		    "($GGUFLINT_LLAMA/cpu: run build-aux/install-llama)");
+	for (i = 0; i < sizeof oracle_cases / sizeof oracle_cases[0]; i++) {
+		oc = &oracle_cases[i];
+		fixture_init(&fx);
+		case_init(&c, 3);
+		oc->plant(&c);
+		split_and_lint(&fx, &c);
+		first = shard_path(fx.prefix, 0, 3);
+		log = xasprintf("%s/llama.log", fx.dir);
+		got = llama_loads(dir, first, log);
+		cr_expect_eq(got, oc->want, "%s: libllama %d, expected %d",
+		    oc->name, got, oc->want);
+		if (oc->says != NULL)
+			cr_expect(log_has(log, oc->says),
+			    "%s: no '%s' in its "
+			    "log",
+			    oc->name, oc->says);
+		cr_expect_eq(errors(&fx) > 0, got != 0,
+		    "%s: libllama %d, "
+		    "gguflint: %s",
+		    oc->name, got, codes(&fx));
+		free(first);
+		free(log);
+		fixture_free(&fx);
+	}
+	free(dir);
 }
