@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "checks/checks.h"
 #include "cli/models.h"
 #include "findings/catalog.h"
 #include "ggufw.h"
@@ -715,14 +716,11 @@ Test(split, grouping)
 	cr_expect(!ml.v[1].split && ml.v[1].n == 1);
 	cr_expect(ml.v[2].split && ml.v[2].n == 4 && ml.v[2].given[2]);
 	models_free(&ml);
-	cr_expect(!models_shard_name("-00001-of-00002.gguf", &plen, &no, &cnt));
-	cr_expect(
-	    !models_shard_name("m-00003-of-00002.gguf", &plen, &no, &cnt));
-	cr_expect(
-	    !models_shard_name("m-00000-of-00002.gguf", &plen, &no, &cnt));
-	cr_expect(!models_shard_name("m-0001-of-00002.gguf", &plen, &no, &cnt));
-	cr_expect(
-	    models_shard_name("m-00002-of-00002.gguf", &plen, &no, &cnt) &&
+	cr_expect(!split_parse_name("-00001-of-00002.gguf", &plen, &no, &cnt));
+	cr_expect(!split_parse_name("m-00003-of-00002.gguf", &plen, &no, &cnt));
+	cr_expect(!split_parse_name("m-00000-of-00002.gguf", &plen, &no, &cnt));
+	cr_expect(!split_parse_name("m-0001-of-00002.gguf", &plen, &no, &cnt));
+	cr_expect(split_parse_name("m-00002-of-00002.gguf", &plen, &no, &cnt) &&
 	    plen == 1 && no == 2 && cnt == 2);
 }
 
@@ -766,6 +764,13 @@ Test(split, command_line)
 
 		cr_expect_eq(run(&r, argv), 0, "%s%s", r.out, r.err);
 		cr_expect_eq(r.out[0], '\0', "%s", r.out);
+		test_run_free(&r);
+	}
+	{ /* --dump shows each file; a shard is no misnamed file */
+		const char *argv[] = { "--dump", s2, NULL };
+
+		cr_expect_eq(run(&r, argv), 0, "%s", r.err);
+		cr_expect(strstr(r.err, "F04") == NULL, "%s", r.err);
 		test_run_free(&r);
 	}
 	cr_assert(unlink(s3) == 0);

@@ -10,11 +10,14 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "base/strset.h"
 #include "base/util.h"
 #include "checks/checks.h"
+
+#define SHARD_SUFFIX_LEN 20	/* "-00001-of-00004.gguf" */
 
 /* The split keys of one file, as read. */
 struct split_keys {
@@ -106,12 +109,55 @@ check_joined(const struct gguf_file *f, const struct split_keys *k,
 		    k->count);
 }
 
+/* digits5: the number written in the 5 decimal digits at p, or -1. */
+static long
+digits5(const char *p)
+{
+	long v = 0;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return -1;
+		v = v * 10 + (p[i] - '0');
+	}
+	return v;
+}
+
+bool
+split_parse_name(const char *path, size_t *prefix_len, unsigned *no,
+    unsigned *count)
+{
+	size_t n = strlen(path);
+	const char *s;
+	long a, b;
+
+	if (n <= SHARD_SUFFIX_LEN)
+		return false;
+	s = path + n - SHARD_SUFFIX_LEN;
+	if (s[0] != '-' || memcmp(s + 6, "-of-", 4) != 0 ||
+	    strcmp(s + 15, ".gguf") != 0)
+		return false;
+	a = digits5(s + 1);
+	b = digits5(s + 10);
+	if (a < 1 || b < 1 || a > b)
+		return false;
+	*prefix_len = n - SHARD_SUFFIX_LEN;
+	*no = (unsigned)a;
+	*count = (unsigned)b;
+	return true;
+}
+
 /* A file given by a name that is not a shard's: only its own keys. */
 static void
 check_unnamed(const struct split_shard *s)
 {
 	struct split_keys k;
+	size_t plen;
+	unsigned no, count;
 
+	if (split_parse_name(s->path, &plen, &no, &count))
+		return;		/* a shard's, linted alone: lint_input's */
 	read_keys(s->file, &k, s->dl);
 	if (k.count <= 1)
 		return;		/* not split, or a key F048 reported */

@@ -12,48 +12,8 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "checks/checks.h"
 #include "cli/models.h"
-
-#define SHARD_SUFFIX_LEN 20 /* "-00001-of-00004.gguf" */
-
-/* digits5: the number written in the 5 decimal digits at p, or -1. */
-static long
-digits5(const char *p)
-{
-	long v = 0;
-	int i;
-
-	for (i = 0; i < 5; i++) {
-		if (p[i] < '0' || p[i] > '9')
-			return -1;
-		v = v * 10 + (p[i] - '0');
-	}
-	return v;
-}
-
-bool
-models_shard_name(const char *path, size_t *prefix_len, unsigned *no,
-    unsigned *count)
-{
-	size_t n = strlen(path);
-	const char *s;
-	long a, b;
-
-	if (n <= SHARD_SUFFIX_LEN)
-		return false;
-	s = path + n - SHARD_SUFFIX_LEN;
-	if (s[0] != '-' || memcmp(s + 6, "-of-", 4) != 0 ||
-	    strcmp(s + 15, ".gguf") != 0)
-		return false;
-	a = digits5(s + 1);
-	b = digits5(s + 10);
-	if (a < 1 || b < 1 || a > b)
-		return false;
-	*prefix_len = n - SHARD_SUFFIX_LEN;
-	*no = (unsigned)a;
-	*count = (unsigned)b;
-	return true;
-}
 
 /* push: a new model of n files at the end of ml, paths to be filled in. */
 static struct model_input *
@@ -116,7 +76,7 @@ models_group(char *const *paths, size_t n, struct model_list *ml)
 
 	memset(ml, 0, sizeof *ml);
 	for (i = 0; i < n; i++) {
-		if (models_shard_name(paths[i], &plen, &no, &count) &&
+		if (split_parse_name(paths[i], &plen, &no, &count) &&
 		    plen <= (size_t)INT_MAX) {
 			add_shard(ml, paths[i], plen, no, count);
 			continue;

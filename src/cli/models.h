@@ -19,15 +19,6 @@ struct model_list {
 };
 
 /*
- * models_shard_name: whether path is named as shard no of count of a split
- * model, PREFIX-%05d-of-%05d.gguf with PREFIX not empty and 1 <= no <=
- * count; then *prefix_len is PREFIX's length (the name without its last
- * 20 bytes), and no and count are set.
- */
-bool models_shard_name(const char *path, size_t *prefix_len, unsigned *no,
-    unsigned *count);
-
-/*
  * models_group: ml (zeroed first), the models of the n paths, in the
  * order of the first path of each: a path alone is a model of one file; a
  * shard's name makes a model of count files, PREFIX-00001-of-COUNT.gguf
