@@ -47,6 +47,7 @@ struct shard_fault {
 	const char *meta; /* a string key with a value of its own */
 	bool dup_first;	  /* also holds the model's first tensor */
 	bool drop_last;	  /* its last tensor left out */
+	const struct ggufw_model *from; /* its tensors of this model */
 };
 
 struct split_case {
@@ -120,7 +121,8 @@ build_shard(const struct ggufw_model *whole, const struct split_case *c,
 	if (c->f[k].drop_last && hi > lo)
 		hi--;
 	for (i = lo; i < hi; i++)
-		add_tensor(s, &whole->tensors[i]);
+		add_tensor(s,
+		    &(c->f[k].from ? c->f[k].from : whole)->tensors[i]);
 }
 
 /* shard_path: PREFIX-%05u-of-%05u.gguf (caller frees). */
@@ -1005,4 +1007,44 @@ Test(split, llama_cpp_agrees, .timeout = 600)
 		fixture_free(&fx);
 	}
 	free(dir);
+}
+
+/* A shard of another model of the same split layout (the counts agree):
+ * its tensors' shapes, checked over the whole model, at that shard; and
+ * llama.cpp refuses the model. */
+Test(split, shard_of_another_model)
+{
+	struct ggufw_model whole, other;
+	struct split_case c;
+	struct fixture fx;
+	struct tiny t;
+	char *dir, *first, *log;
+
+	fixture_init(&fx);
+	whole_model(&whole, 4);
+	tiny_init(&t);
+	t.n_layer = 4;
+	t.n_embd = 16;
+	t.n_ff = 32;
+	tiny_model(&t, &other);
+	case_init(&c, 3);
+	c.f[1].from = &other;
+	write_split(&whole, fx.prefix, &c);
+	ggufw_model_free(&whole);
+	ggufw_model_free(&other);
+	lint_shard(&fx, 0, 3);
+	cr_assert_eq(fx.m.n, 3);
+	cr_expect(errors(&fx) > 0, "%s", codes(&fx));
+	cr_expect_eq(diag_count_at_least(&fx.m.res[1].diags, SEV_ERROR),
+	    errors(&fx), "%s", codes(&fx));
+	if ((dir = llama_dir()) != NULL) { /* which llama.cpp refuses */
+		first = shard_path(fx.prefix, 0, 3);
+		log = xasprintf("%s/llama.log", fx.dir);
+		cr_expect_eq(llama_loads(dir, first, log), 1);
+		cr_expect(log_has(log, "wrong shape"));
+		free(first);
+		free(log);
+		free(dir);
+	}
+	fixture_free(&fx);
 }
