@@ -759,6 +759,10 @@ Test(split, command_line)
 		cr_expect_eq(n, 3, "%s", r.out);
 		cr_expect(strstr(r.out, "\"split\": {\"model\": ") != NULL,
 		    "%s", r.out);
+		for (n = 0, p = r.out;
+		     (p = strstr(p, "\"plan\": null")) != NULL; p++)
+			n++;
+		cr_expect_eq(n, 2, "the later shards have no plan: %s", r.out);
 		test_run_free(&r);
 	}
 	{
