@@ -258,15 +258,21 @@ add_tensors(struct ggufw_model *m, const struct tiny *t)
 }
 
 void
+tiny_model(const struct tiny *t, struct ggufw_model *m)
+{
+	ggufw_model_init(m, false, 32);
+	add_hparams(m, t);
+	add_general(m, t);
+	add_tokenizer(m, t);
+	add_tensors(m, t);
+}
+
+void
 tiny_build(const struct tiny *t, struct strbuf *out)
 {
 	struct ggufw_model m;
 
-	ggufw_model_init(&m, false, 32);
-	add_hparams(&m, t);
-	add_general(&m, t);
-	add_tokenizer(&m, t);
-	add_tensors(&m, t);
+	tiny_model(t, &m);
 	ggufw_model_finish(&m, out, GGUFW_DATA_ZERO);
 	ggufw_model_free(&m);
 }

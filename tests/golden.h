@@ -72,6 +72,11 @@ void tiny_init(struct tiny *t);
 /* tiny_build: append the whole file to out. */
 void tiny_build(const struct tiny *t, struct strbuf *out);
 
+/* tiny_model: m (initialised here; free it with ggufw_model_free), the
+ * builder of t's file, for a test that lays it out itself. */
+struct ggufw_model;
+void tiny_model(const struct tiny *t, struct ggufw_model *m);
+
 struct golden_case {
 	const char *name;		/* file name without extension */
 	const char *code;		/* the rule the case is about */

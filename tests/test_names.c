@@ -1048,7 +1048,11 @@ Test(names, split_shards)
 	set_second_shard(&m);
 	tiny_build(&m, &sb);
 	test_lint_bytes(&t, sb.buf, sb.len);
-	cr_assert_eq(t.res.diags.n, 0, "%s", test_codes(&t));
+	/* no M or N finding; given alone (not by its shard name), the
+	 * split checks say it is shard 2 of 2 (F041) and misnamed (F042) */
+	cr_assert_eq(t.res.diags.n, 2, "%s", test_codes(&t));
+	cr_assert_eq(test_count(&t, "F041"), 1, "%s", test_codes(&t));
+	cr_assert_eq(test_count(&t, "F042"), 1, "%s", test_codes(&t));
 	test_lint_free(&t);
 	strbuf_free(&sb);
 }

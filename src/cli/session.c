@@ -21,6 +21,7 @@
 #include "base/util.h"
 #include "checks/declrule.h"
 #include "cli/configfile.h"
+#include "cli/models.h"
 #include "cli/options.h"
 #include "cli/session.h"
 #include "findings/catalog.h"
@@ -418,44 +419,60 @@ output_close(struct output *k, bool keep)
 	return rc;
 }
 
+/* count_result: what one result adds to the run's verdict and counts. */
+static void
+count_result(const struct session *s, const struct lint_result *res,
+    bool *failed, size_t *warnings, size_t *count)
+{
+	size_t j;
+
+	*failed = *failed || policy_fails(&s->policy, &res->diags);
+	*warnings += res->warnings;
+	for (j = 0; j < res->diags.n; j++)
+		count[res->diags.v[j].rule - s->cat.rules]++;
+}
+
 /*
- * session_lint_inputs: lint every input of o (directories expanded) and
- * report each with rep; then --statistics and --max-warnings. Returns the
- * exit status (0, 1 or 2), or -1 when stdout failed.
+ * session_lint_inputs: lint every input of o (directories expanded, the
+ * shards of a split model grouped into one model) and report each file
+ * with rep; then --statistics and --max-warnings. Returns the exit status
+ * (0, 1 or 2), or -1 when stdout failed.
  */
 static int
 session_lint_inputs(const struct options *o, struct session *s,
     const struct reporter *rep, struct strbuf *out)
 {
 	size_t *count = xcalloc(s->cat.n + 1, sizeof *count);
-	size_t i, j, warnings = 0;
+	size_t i, k, warnings = 0;
 	struct file_list fl;
-	struct lint_result res;
+	struct model_list ml;
+	struct lint_model m;
 	struct gl_error err;
 	int status = 0;
 	bool failed = false;
 
 	expand_files(o, &fl);
+	models_group(fl.v, fl.n, &ml);
+	free_files(&fl);
 	rep->begin(&s->report, out);
-	for (i = 0; i < fl.n; i++) {
-		if (lint_file(fl.v[i], &s->lo, &res, &err) < 0) {
+	for (i = 0; i < ml.n; i++) {
+		if (lint_input(&ml.v[i], &s->lo, &m, &err) < 0) {
 			fail(&err);
 			status = 2;
-		} else {
-			rep->file(&s->report, out, &res);
-			failed = failed || policy_fails(&s->policy, &res.diags);
-			warnings += res.warnings;
-			for (j = 0; j < res.diags.n; j++)
-				count[res.diags.v[j].rule - s->cat.rules]++;
-		}
-		lint_result_free(&res);
+		} else
+			for (k = 0; k < m.n; k++) {
+				rep->file(&s->report, out, &m.res[k]);
+				count_result(s, &m.res[k], &failed, &warnings,
+				    count);
+			}
+		lint_model_free(&m);
 		if (write_out(out) < 0) {
 			free(count);
-			free_files(&fl);
+			models_free(&ml);
 			return -1;
 		}
 	}
-	free_files(&fl);
+	models_free(&ml);
 	rep->end(&s->report, out);
 	if (o->statistics) {
 		if (write_out(out) < 0 || fflush(stdout) != 0) {

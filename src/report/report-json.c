@@ -104,6 +104,12 @@ report_json_file(struct report_ctx *ctx, struct strbuf *out,
 		enc_json_cstr(out, res->profile->name);
 	else
 		strbuf_adds(out, "null");
+	if (res->model != NULL) {	/* a shard of a split model */
+		strbuf_adds(out, ", \"split\": {\"model\": ");
+		enc_json_cstr(out, res->model);
+		strbuf_addf(out, ", \"no\": %zu, \"count\": %zu}",
+		    res->shard_no, res->shards);
+	}
 	strbuf_adds(out, ", \"diagnostics\": [");
 	for (i = 0; i < res->diags.n; i++) {
 		strbuf_adds(out, i ? ",\n    " : "\n    ");

@@ -221,6 +221,8 @@ report_plan_text(struct strbuf *out, const struct lint_result *res)
 		return;
 	strbuf_adds(out, "\n");
 	enc_text(out, res->path, strlen(res->path));
+	if (res->shards > 1)
+		strbuf_addf(out, " (%zu shards)", res->shards);
 	strbuf_addf(out, " \xc2\xb7 %s", g->has_arch ? g->arch : "unknown");
 	if (g->n_layer > 0)
 		strbuf_addf(out, " \xc2\xb7 %" PRIu32 " layers", g->n_layer);
