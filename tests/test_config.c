@@ -244,6 +244,21 @@ Test(config, llama_settings_and_command_line_wins)
 	test_run_free(&r);
 	free(model);
 	project_free(&p);
+	/* n_gpu_layers: all is every layer and the output one; 0 is none */
+	project_init(&p, "profile: gpu_8gb\nn_gpu_layers: all\n");
+	model = write_gemma3(p.dir);
+	run_in(&r, p.dir, "--format=json", "g.gguf", NULL, NULL, NULL, NULL);
+	cr_assert(has_json(&r, "n_gpu_layers", "7"), "%s", r.out);
+	test_run_free(&r);
+	free(model);
+	project_free(&p);
+	project_init(&p, "profile: gpu_8gb\nn_gpu_layers: 0\n");
+	model = write_gemma3(p.dir);
+	run_in(&r, p.dir, "--format=json", "g.gguf", NULL, NULL, NULL, NULL);
+	cr_assert(has_json(&r, "n_gpu_layers", "0"), "%s", r.out);
+	test_run_free(&r);
+	free(model);
+	project_free(&p);
 }
 
 Test(config, severity_override_and_fail_on)
