@@ -107,30 +107,37 @@ merge_filter(const struct options *o, struct session *s, struct gl_error *err)
 	return 0;
 }
 
-/* llama.cpp's settings of the request: -ctk -ctv -fa -ub -b -np -ngl. */
+/*
+ * llama.cpp's settings of the request: -ctk -ctv -fa -ub -b -np -ngl
+ * --no-mmap --swa-full, else the configuration file's. --kv on the
+ * command line sets K and V over the file's cache_type_k and _v.
+ */
 static int
-llama_request(const struct options *o, struct plan_request *rq,
-    struct gl_error *err)
+llama_request(const struct options *o, const struct config *cfg,
+    struct plan_request *rq, struct gl_error *err)
 {
-	if (o->kv_k != NULL && kv_type_parse(o->kv_k, &rq->kv_k) < 0)
+	const char *k = o->kv_k ? o->kv_k : o->kv ? NULL : cfg->kv_k;
+	const char *v = o->kv_v ? o->kv_v : o->kv ? NULL : cfg->kv_v;
+	const char *fa = o->flash_attn ? o->flash_attn : cfg->flash_attn;
+
+	if (k != NULL && kv_type_parse(k, &rq->kv_k) < 0)
 		return gl_error_set(err, "--cache-type-k: unknown KV cache "
-		    "type '%s' (expected one of %s)", o->kv_k, kv_type_names());
-	if (o->kv_v != NULL && kv_type_parse(o->kv_v, &rq->kv_v) < 0)
+		    "type '%s' (expected one of %s)", k, kv_type_names());
+	if (v != NULL && kv_type_parse(v, &rq->kv_v) < 0)
 		return gl_error_set(err, "--cache-type-v: unknown KV cache "
-		    "type '%s' (expected one of %s)", o->kv_v, kv_type_names());
-	rq->kv_k_set = o->kv_k != NULL;
-	rq->kv_v_set = o->kv_v != NULL;
-	if (o->flash_attn != NULL)
-		rq->fa = strcmp(o->flash_attn, "on") == 0 ? PLAN_FA_ON :
-		    strcmp(o->flash_attn, "off") == 0 ? PLAN_FA_OFF :
-		    PLAN_FA_AUTO;
-	rq->ubatch = o->ubatch;
-	rq->batch = o->batch;
-	rq->n_seq = o->n_seq;
-	rq->ngl_set = o->ngl != -2;
-	rq->ngl = o->ngl;
-	rq->no_mmap = o->no_mmap;
-	rq->swa_full = o->swa_full;
+		    "type '%s' (expected one of %s)", v, kv_type_names());
+	rq->kv_k_set = k != NULL;
+	rq->kv_v_set = v != NULL;
+	if (fa != NULL)
+		rq->fa = strcmp(fa, "on") == 0 ? PLAN_FA_ON :
+		    strcmp(fa, "off") == 0 ? PLAN_FA_OFF : PLAN_FA_AUTO;
+	rq->ubatch = o->ubatch ? o->ubatch : cfg->ubatch;
+	rq->batch = o->batch ? o->batch : cfg->batch;
+	rq->n_seq = o->n_seq ? o->n_seq : cfg->n_seq;
+	rq->ngl_set = o->ngl != -2 || cfg->has_ngl;
+	rq->ngl = o->ngl != -2 ? o->ngl : cfg->ngl;
+	rq->no_mmap = o->no_mmap || cfg->no_mmap;
+	rq->swa_full = o->swa_full || cfg->swa_full;
 	return 0;
 }
 
@@ -148,7 +155,7 @@ load_target(const struct options *o, struct session *s, struct gl_error *err)
 			    "'%s' (expected one of %s)", kv, kv_type_names());
 		rq->kv_set = true;
 	}
-	if (llama_request(o, rq, err) < 0)
+	if (llama_request(o, &s->cfg, rq, err) < 0)
 		return -1;
 	if (profile_load(o->profile ? o->profile : s->cfg.profile ?
 	    s->cfg.profile : PROFILE_DEFAULT, &s->profile, err) < 0)

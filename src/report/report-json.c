@@ -191,6 +191,12 @@ report_json_profiles(struct report_ctx *ctx, struct strbuf *out,
 		enc_json_cstr(out, p[i].name);
 		strbuf_adds(out, ", \"description\": ");
 		enc_json_cstr(out, p[i].description);
+		strbuf_addf(out, ", \"runtime\": \"%s\", \"backend\": ",
+		    profile_runtime_name(p[i].runtime));
+		if (p[i].runtime == RUNTIME_LLAMA_CPP && p[i].backend != NULL)
+			enc_json_cstr(out, p[i].backend);
+		else
+			strbuf_adds(out, "null");
 		strbuf_addf(out, ", \"memory_bytes\": %" PRIu64 ", "
 		    "\"reserve_bytes\": %" PRIu64 ", \"weights\": \"%s\", "
 		    "\"strict\": %s, \"context\": %" PRIu64 ", "
