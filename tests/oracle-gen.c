@@ -1,10 +1,13 @@
 /*
  * oracle-gen.c - writes the oracle's sparse models (oraclegen.h) for
- * tests/oracle/measure.sh: oracle-gen DIR [WTYPE [ARCH...]] writes
+ * tests/oracle/measure.sh: oracle-gen --list prints the architectures,
+ * one a line; oracle-gen DIR [WTYPE [ARCH...]] writes
  * DIR/ARCH.gguf for each architecture (all of them by default), matrices
  * in WTYPE (q4_0 by default), and says on stderr which it could not.
  * Exit 0 when every model was written, 1 otherwise.
  */
+#include "config.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +36,11 @@ main(int argc, char **argv)
 	if (argc < 2) {
 		fprintf(stderr, "usage: oracle-gen DIR [WTYPE [ARCH...]]\n");
 		return 2;
+	}
+	if (strcmp(argv[1], "--list") == 0) {
+		for (size_t i = 0; oraclegen_arch(i) != NULL; i++)
+			printf("%s\n", oraclegen_arch(i));
+		return 0;
 	}
 	if (argc > 3) {
 		for (int i = 3; i < argc; i++)

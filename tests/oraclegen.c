@@ -6,6 +6,8 @@
  * checks evaluate them; the tensors are then the map's required ones
  * (plus a few optional ones a real file of the family has).
  */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,9 +32,10 @@ struct og_spec {
 	const char *extra;
 };
 
-#define OG_ATTN                                                         \
-	"u:context_length=8192 u:embedding_length=512 u:block_count=4 "  \
-	"u:feed_forward_length=1536 u:attention.head_count=8 "
+#define OG_ATTN_L(n) \
+	"u:context_length=8192 u:embedding_length=512 u:block_count=" #n \
+	" u:feed_forward_length=1536 u:attention.head_count=8 "
+#define OG_ATTN OG_ATTN_L(4)
 #define OG_KV2 "u:attention.head_count_kv=2 "
 #define OG_RMS "f:attention.layer_norm_rms_epsilon=1e-5 "
 #define OG_LN "f:attention.layer_norm_epsilon=1e-5 "
@@ -44,51 +47,53 @@ static const struct og_spec og_specs[] = {
 	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
 	{ "qwen2moe",
 	    OG_ATTN OG_KV2 OG_RMS "u:expert_count=8 u:expert_used_count=2 "
-			   "u:expert_feed_forward_length=256 "
-			   "u:expert_shared_feed_forward_length=512",
-	    "output.weight attn_q.bias attn_k.bias attn_v.bias "
-	    "ffn_gate_inp_shexp.weight ffn_gate_shexp.weight "
-	    "ffn_up_shexp.weight ffn_down_shexp.weight" },
-	{ "qwen3", OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=128 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:expert_shared_feed_forward_length=512",
+	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
+	{ "qwen3",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=128 "
 				  "u:attention.value_length=128",
 	    "output.weight" },
 	{ "qwen3moe",
-	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=128 "
-			   "u:attention.value_length=128 u:expert_count=8 "
-			   "u:expert_used_count=2 "
-			   "u:expert_feed_forward_length=256",
+	    OG_ATTN OG_KV2 OG_RMS
+	    "u:attention.key_length=128 "
+	    "u:attention.value_length=128 u:expert_count=8 "
+	    "u:expert_used_count=2 "
+	    "u:expert_feed_forward_length=256",
 	    "output.weight" },
-	{ "gemma", OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=64 "
+	{ "gemma",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=64 "
 				  "u:attention.value_length=64",
 	    "" },
 	{ "gemma2",
 	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=64 "
-			   "u:attention.value_length=64 "
-			   "u:attention.sliding_window=4096 "
-			   "f:attn_logit_softcapping=50 "
-			   "f:final_logit_softcapping=30",
+				  "u:attention.value_length=64 "
+				  "u:attention.sliding_window=4096 "
+				  "f:attn_logit_softcapping=50 "
+				  "f:final_logit_softcapping=30",
 	    "" },
 	{ "gemma3",
-	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=64 "
-			   "u:attention.value_length=64 "
-			   "u:attention.sliding_window=512",
+	    OG_ATTN_L(6) OG_KV2 OG_RMS "u:attention.key_length=64 "
+				       "u:attention.value_length=64 "
+				       "u:attention.sliding_window=512",
 	    "" },
 	{ "phi3",
 	    OG_ATTN OG_KV2 OG_RMS "u:rope.dimension_count=64 "
-			   "u:attention.sliding_window=2047",
+				  "u:attention.sliding_window=2047",
 	    "output.weight" },
 	{ "deepseek2",
-	    OG_ATTN OG_RMS "u:attention.head_count_kv=1 u:leading_dense_block_count=1 "
-			   "u:expert_feed_forward_length=256 "
-			   "u:expert_shared_count=1 u:expert_count=8 "
-			   "u:expert_used_count=2 f:expert_weights_scale=1 "
-			   "u:attention.q_lora_rank=192 "
-			   "u:attention.kv_lora_rank=128 "
-			   "u:attention.key_length=160 "
-			   "u:attention.value_length=128 "
-			   "u:attention.key_length_mla=96 "
-			   "u:attention.value_length_mla=64 "
-			   "u:rope.dimension_count=32",
+	    OG_ATTN OG_RMS
+	    "u:attention.head_count_kv=1 u:leading_dense_block_count=1 "
+	    "u:expert_feed_forward_length=256 "
+	    "u:expert_shared_count=1 u:expert_count=8 "
+	    "u:expert_used_count=2 f:expert_weights_scale=1 "
+	    "u:attention.q_lora_rank=192 "
+	    "u:attention.kv_lora_rank=128 "
+	    "u:attention.key_length=160 "
+	    "u:attention.value_length=128 "
+	    "u:attention.key_length_mla=96 "
+	    "u:attention.value_length_mla=64 "
+	    "u:rope.dimension_count=32",
 	    "output.weight" },
 	{ "mamba",
 	    "u:context_length=1048576 u:embedding_length=512 "
@@ -101,7 +106,7 @@ static const struct og_spec og_specs[] = {
 	    "u:context_length=512 u:embedding_length=512 u:block_count=4 "
 	    "u:feed_forward_length=1536 u:attention.head_count=8 "
 	    "u:attention.head_count_kv=8 b:attention.causal=0 " OG_LN
-			  "u:pooling_type=1 u:tokenizer.ggml.token_type_count=2",
+	    "u:pooling_type=1 u:tokenizer.ggml.token_type_count=2",
 	    "" },
 	{ "falcon", OG_ATTN OG_KV2 OG_LN, "output.weight" },
 	{ "gpt2", OG_ATTN OG_KV2 OG_LN, "output.weight" },
@@ -112,15 +117,14 @@ static const struct og_spec og_specs[] = {
 const char *
 oraclegen_arch(size_t i)
 {
-	return i < sizeof og_specs / sizeof og_specs[0] ? og_specs[i].arch
-							 : NULL;
+	return i < sizeof og_specs / sizeof og_specs[0] ? og_specs[i].arch :
+							  NULL;
 }
 
 static void
 og_key(char *out, size_t n, const char *arch, const char *k)
 {
-	if (strncmp(k, "general.", 8) == 0 ||
-	    strncmp(k, "tokenizer.", 10) == 0)
+	if (strncmp(k, "general.", 8) == 0 || strncmp(k, "tokenizer.", 10) == 0)
 		snprintf(out, n, "%s", k);
 	else
 		snprintf(out, n, "%s.%s", arch, k);
@@ -183,7 +187,9 @@ og_vocab(struct ggufw_model *m)
 	for (int i = 0; i < OG_N_VOCAB; i++) {
 		if (i < 3)
 			snprintf(names[i], sizeof names[i], "%s",
-			    i == 0 ? "<unk>" : i == 1 ? "<s>" : "</s>");
+			    i == 0     ? "<unk>" :
+				i == 1 ? "<s>" :
+					 "</s>");
 		else if (i < 259)
 			snprintf(names[i], sizeof names[i], "<0x%02X>", i - 3);
 		else
@@ -194,8 +200,7 @@ og_vocab(struct ggufw_model *m)
 	}
 	ggufw_model_kv_str(m, "tokenizer.ggml.model", "llama");
 	ggufw_model_kv_arr_str(m, "tokenizer.ggml.tokens", toks, OG_N_VOCAB);
-	ggufw_model_kv_arr_f32(m, "tokenizer.ggml.scores", scores,
-	    OG_N_VOCAB);
+	ggufw_model_kv_arr_f32(m, "tokenizer.ggml.scores", scores, OG_N_VOCAB);
 	ggufw_model_kv_arr_i32(m, "tokenizer.ggml.token_type", types,
 	    OG_N_VOCAB);
 	ggufw_model_kv_u32(m, "tokenizer.ggml.bos_token_id", 1);
@@ -213,6 +218,9 @@ static const struct og_type og_types[] = {
 	{ "f16", 1, 1, 2 },
 	{ "q4_0", 2, 32, 18 },
 	{ "q8_0", 8, 32, 34 },
+	{ "q4_K", 12, 256, 144 },
+	{ "q6_K", 14, 256, 210 },
+	{ "iq4_nl", 20, 32, 18 },
 };
 
 static const struct og_type *
@@ -227,18 +235,18 @@ og_type_find(const char *name)
 /* og_keeps_f32: what a quantized file keeps in f32: vectors, norms and
  * the small state and routing tensors. */
 static bool
-og_keeps_f32(const char *name, size_t n_dims, int64_t ne0)
+og_keeps_f32(const char *name, size_t n_dims, int64_t ne0, uint32_t blck)
 {
-	static const char *const small[] = { "norm", ".bias", "ssm_a",
-		"ssm_d", "ssm_conv1d", "ssm_dt", "gate_inp", "exp_probs",
-		"token_types", NULL };
+	static const char *const small[] = { "norm", ".bias", "ssm_a", "ssm_d",
+		"ssm_conv1d", "ssm_dt", "gate_inp", "exp_probs", "token_types",
+		NULL };
 
 	if (n_dims < 2)
 		return true;
 	for (size_t i = 0; small[i]; i++)
 		if (strstr(name, small[i]))
 			return true;
-	return ne0 % 32 != 0;
+	return ne0 % blck != 0;
 }
 
 static bool
@@ -300,17 +308,17 @@ og_tensor(struct ggufw_model *m, const struct names_tensor *t,
 		}
 		ne[d] = v.v;
 	}
-	ty = og_keeps_f32(name, t->n_dims, ne[0]) ? &og_types[0] : wt;
-	ggufw_model_tensor(m, name, (uint32_t)t->n_dims, ne, ty->id,
-	    ty->blck, ty->size);
+	ty = og_keeps_f32(name, t->n_dims, ne[0], wt->blck) ? &og_types[0] : wt;
+	ggufw_model_tensor(m, name, (uint32_t)t->n_dims, ne, ty->id, ty->blck,
+	    ty->size);
 	return 0;
 }
 
 /* og_tensors: the map's tensors, the global ones then layer by layer. */
 static int
 og_tensors(struct ggufw_model *m, const struct names_map *map,
-    const struct og_spec *s, struct names_env *env,
-    const struct og_type *wt, char *why, size_t whylen)
+    const struct og_spec *s, struct names_env *env, const struct og_type *wt,
+    char *why, size_t whylen)
 {
 	for (int64_t il = -1; il < (int64_t)env->geom->n_layer; il++) {
 		env->layer = il;
@@ -321,8 +329,10 @@ og_tensors(struct ggufw_model *m, const struct names_map *map,
 				continue;
 			w = og_wanted(map, t, s, env);
 			if (w < 0) {
-				snprintf(why, whylen, "required tensor %s has "
-				    "no literal name or no shape", t->display);
+				snprintf(why, whylen,
+				    "required tensor %s has "
+				    "no literal name or no shape",
+				    t->display);
 				return -1;
 			}
 			if (w && og_tensor(m, t, env, wt, why, whylen) != 0)

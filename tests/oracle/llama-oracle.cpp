@@ -38,6 +38,7 @@ struct oracle_opts {
 /* What the log told: summed over every cache llama.cpp made. */
 struct oracle_log {
 	std::string pending, first_error;
+	bool pending_error = false;
 	double k_mib = 0, v_mib = 0, r_mib = 0, s_mib = 0, out_mib = 0;
 	int fa_auto = -1; /* 1 enabled, 0 disabled, -1 not resolved */
 	bool fa_forced = false;
@@ -46,7 +47,7 @@ struct oracle_log {
 static oracle_log g_log;
 
 static void
-oracle_line(const std::string &l)
+oracle_line(const std::string &l, bool is_error)
 {
 	const char *s = l.c_str();
 	const char *p;
@@ -73,8 +74,7 @@ oracle_line(const std::string &l)
 		g_log.fa_auto = 0;
 	if (strstr(s, "enabling flash_attn since"))
 		g_log.fa_forced = true;
-	if (g_log.first_error.empty() &&
-	    (strstr(s, "error") || strstr(s, "failed to")))
+	if (g_log.first_error.empty() && is_error)
 		g_log.first_error = l;
 	if (getenv("LLAMA_ORACLE_LOG"))
 		fprintf(stderr, "%s\n", s);
@@ -83,12 +83,13 @@ oracle_line(const std::string &l)
 static void
 oracle_log_cb(ggml_log_level level, const char *text, void *ud)
 {
-	(void)level;
 	(void)ud;
+	if (level != GGML_LOG_LEVEL_CONT)
+		g_log.pending_error = level == GGML_LOG_LEVEL_ERROR;
 	g_log.pending += text;
 	size_t nl;
 	while ((nl = g_log.pending.find('\n')) != std::string::npos) {
-		oracle_line(g_log.pending.substr(0, nl));
+		oracle_line(g_log.pending.substr(0, nl), g_log.pending_error);
 		g_log.pending.erase(0, nl + 1);
 	}
 }
