@@ -108,6 +108,15 @@ static const struct og_spec og_specs[] = {
 	    "u:attention.head_count_kv=8 b:attention.causal=0 " OG_LN
 	    "u:pooling_type=1 u:tokenizer.ggml.token_type_count=2",
 	    "" },
+	{ "nomic-bert",
+	    "u:context_length=2048 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=1536 u:attention.head_count=8 "
+	    "u:attention.head_count_kv=8 b:attention.causal=0 " OG_LN
+	    "u:pooling_type=1 u:tokenizer.ggml.token_type_count=2",
+	    "token_types.weight" },
+	{ "olmo2", OG_ATTN OG_KV2 OG_RMS, "" },
+	{ "starcoder2", OG_ATTN OG_KV2 OG_LN,
+	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
 	{ "falcon", OG_ATTN OG_KV2 OG_LN, "output.weight" },
 	{ "gpt2", OG_ATTN OG_KV2 OG_LN, "output.weight" },
 };
