@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/oracle/measure.sh - regenerates the published tables of what
 # llama.cpp allocates (tests/oracle/measured-*.tsv) over the full matrix:
-# every generated architecture, two CPU variants, three contexts, flash
+# every generated architecture (17), two CPU variants, three contexts, flash
 # attention on and off, three cache-type pairs, one and four sequences;
 # and Vulkan (llvmpipe) with full and partial offload.
 #
