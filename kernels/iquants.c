@@ -149,8 +149,9 @@ kernel_dot_iq4_xs(const void *row, const float *x, size_t n)
  * function that decodes one sub-block into its 32 signed levels q and the
  * 4 group scales dl, and one driver does the rest, so that the
  * dequantizer (y = dl*q) and the dot (sum of dl*(q . x) over the groups)
- * read the layouts in one place. dl*q is ggml's expression: a level times
- * dl, one rounding, then the sign, which rounds alike either way. ----
+ * read the layouts in one place. ggml rounds dl times the level and then
+ * applies the sign; q carries the sign already (a product by +-1, exact),
+ * and rounding is symmetric, so dl*q has the same bits. ----
  */
 
 #define QK_GRID GGML_QK_K
@@ -177,6 +178,9 @@ static const uint8_t iq3xxs_levels[8] = { 4, 12, 20, 28, 36, 44, 52, 62 };
 static const uint8_t iq3s_levels[8] = { 1, 3, 5, 7, 9, 11, 13, 15 };
 static const int8_t iq1_levels[4] = { -1, 0, 1, 0 };
 
+/* A sign bit as a factor: a multiplication, not a branch on random bits. */
+static const float iq_sign[2] = { 1.0f, -1.0f };
+
 /*
  * iq_signs: the 8 sign bits a 7-bit sign index stands for (IQ2_XXS,
  * IQ2_XS, IQ3_XXS): the index is the first 7, the eighth makes the count
@@ -194,11 +198,9 @@ iq_point8(uint16_t p, unsigned signs, float *q)
 {
 	int j;
 
-	for (j = 0; j < 8; j++) {
-		float v = (float)iq2_levels[p >> (2 * j) & 3];
-
-		q[j] = signs >> j & 1 ? -v : v;
-	}
+	for (j = 0; j < 8; j++)
+		q[j] = (float)iq2_levels[p >> (2 * j) & 3] *
+		    iq_sign[signs >> j & 1];
 }
 
 /* iq_point4: the 4 levels of point p of a 3-bit-code grid, signed. */
@@ -207,11 +209,8 @@ iq_point4(uint16_t p, const uint8_t lv[8], unsigned signs, float *q)
 {
 	int j;
 
-	for (j = 0; j < 4; j++) {
-		float v = (float)lv[p >> (3 * j) & 7];
-
-		q[j] = signs >> j & 1 ? -v : v;
-	}
+	for (j = 0; j < 4; j++)
+		q[j] = (float)lv[p >> (3 * j) & 7] * iq_sign[signs >> j & 1];
 }
 
 /* iq_point1: the 8 values level + delta of point p of the IQ1 grid. */
@@ -238,8 +237,8 @@ iq2_xxs_sub(const uint8_t *b, int ib, float d, float *q, float *dl)
 
 	for (l = 0; l < 4; l++) {
 		dl[l] = d * (0.5f + (float)(aux >> 28)) * 0.25f;
-		iq_point8(kernel_grid_iq2xxs[p[l]], iq_signs(aux >> 7 * l & 127),
-		    q + 8 * l);
+		iq_point8(kernel_grid_iq2xxs[p[l]],
+		    iq_signs(aux >> 7 * l & 127), q + 8 * l);
 	}
 }
 
@@ -342,7 +341,7 @@ static void
 iq1_s_sub(const uint8_t *b, int ib, float d, float *q, float *dl)
 {
 	unsigned h = kernel_le16(b + 34 + 2 * ib);
-	float delta = h & 0x8000 ? -IQ1_DELTA : IQ1_DELTA;
+	float delta = IQ1_DELTA * iq_sign[h >> 15];
 	int l;
 
 	for (l = 0; l < 4; l++) {
@@ -371,7 +370,7 @@ iq1_m_sub(const uint8_t *b, int ib, float d, float *q, float *dl)
 
 		dl[l] = d * (float)(2 * (sc >> 3 * (l / 2) & 7) + 1);
 		iq_point1(kernel_grid_iq1s[b[4 * ib + l] | (h & 7) << 8],
-		    h & 8 ? -IQ1_DELTA : IQ1_DELTA, q + 8 * l);
+		    IQ1_DELTA * iq_sign[h >> 3 & 1], q + 8 * l);
 	}
 }
 
@@ -389,7 +388,7 @@ iq_block_d(const struct iq_grid_type *t, const uint8_t *b)
 	    kernel_half(b);
 }
 
-static inline void
+static void
 iq_grid_dequant(const struct iq_grid_type *t, const uint8_t *b, float *out,
     size_t n)
 {

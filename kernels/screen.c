@@ -51,10 +51,10 @@ static const struct block_screen {
 	{ GGML_TYPE_IQ4_NL, 0, 0, 127, 0 },	/* L in -127..113 */
 	{ GGML_TYPE_IQ4_XS, 0, 0, 4064, 0 },	/* (ls - 32)*L */
 	/* the grid i-quants (iquants.c): s <= 15 (IQ1: 7), L a grid level */
-	{ GGML_TYPE_IQ2_XXS, 0, 0, 166.625, 0 },	/* (s + 1/2)/4*L, L <= 43 */
+	{ GGML_TYPE_IQ2_XXS, 0, 0, 166.625, 0 }, /* (s + .5)L/4, L <= 43 */
 	{ GGML_TYPE_IQ2_XS, 0, 0, 166.625, 0 },		/* the same */
 	{ GGML_TYPE_IQ2_S, 0, 0, 166.625, 0 },		/* the same */
-	{ GGML_TYPE_IQ3_XXS, 0, 0, 480.5, 0 },	/* (s + 1/2)/2*L, L <= 62 */
+	{ GGML_TYPE_IQ3_XXS, 0, 0, 480.5, 0 },	/* (s + .5)L/2, L <= 62 */
 	{ GGML_TYPE_IQ3_S, 0, 0, 465, 0 },	/* (2s + 1)*L, L <= 15 */
 	{ GGML_TYPE_IQ1_S, 0, 0, 16.875, 0 },	/* (2s + 1)*(L +- 1/8) */
 	{ GGML_TYPE_TQ1_0, 52, 52, 2, 0 },	/* t - 1, t <= 2 */

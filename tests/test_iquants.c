@@ -527,8 +527,8 @@ Test(iquants, known_iq3_s)
  * IQ1_S, d = 0.5. Sub-block 0: points 0, 1, 256, 1000 (low bytes in qs,
  * bits 8-10 in qh[0] bits 3l..), s = 7, delta negative: qh[0] = 0xf640,
  * dl = 7.5, y = 7.5 * (level - 1/8). Sub-block 1: point 2047 (all +1) four
- * times, s = 0, delta positive: 0.5 * 1.125. The rest zero: point 0 (all
- * -1) at 0.5 * -0.875.
+ * times, s = 4 (bit 14), delta positive (bit 15 clear): qh[1] = 0x4fff,
+ * 0.5 * 9 * 1.125. The rest zero: point 0 (all -1) at 0.5 * -0.875.
  */
 Test(iquants, known_iq1_s)
 {
@@ -540,11 +540,11 @@ Test(iquants, known_iq1_s)
 	int g, j;
 
 	put16(b + 34, 0xf640);
-	put16(b + 36, 0x0fff);
+	put16(b + 36, 0x4fff);
 	for (g = 0; g < 4; g++)
 		for (j = 0; j < 8; j++)
 			want[8 * g + j] = 7.5f * (pt1(p[g], j) - 0.125f);
-	fill(want, 32, 64, 0.5625f);
+	fill(want, 32, 64, 5.0625f);
 	fill(want, 64, 256, -0.4375f);
 	cr_assert_eq(want[0], -8.4375f);	/* 7.5 * -1.125 */
 	cr_assert_eq(want[8], 6.5625f);		/* 7.5 * 0.875 */
@@ -657,9 +657,10 @@ Test(iquants, shipped_tables_claim_and_verify_the_grid_types)
 			}
 		}
 		for (t = 0; t < N_GRID_TYPES; t++)
-			cr_expect(seen[t] == 3, "%s: type %u: matmul %s, get_rows "
-			    "%s", tables[ti], grid_types[t], seen[t] & 1 ? "ok" :
-			    "missing", seen[t] & 2 ? "ok" : "missing");
+			cr_expect(seen[t] == 3, "%s: type %u: matmul %s, "
+			    "get_rows %s", tables[ti], grid_types[t],
+			    seen[t] & 1 ? "ok" : "missing",
+			    seen[t] & 2 ? "ok" : "missing");
 		captable_free(&tab);
 	}
 }

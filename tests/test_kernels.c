@@ -1452,6 +1452,17 @@ decode_truth(uint32_t type, const uint8_t *row, size_t n, float *out,
 	}
 }
 
+/* A factor for screen_row by mode (below): random, zero or the largest. */
+static uint16_t
+screen_half(int mode, uint64_t *s)
+{
+	uint64_t r = rng_next(s);
+
+	return mode == 1 ? (r & 1 ? 0x8000 : 0) : mode == 2 ?
+	    (r & 1 ? 0xfbff : 0x7bff) : r % 3 == 0 ?
+	    edge_halves[(r >> 8) % 11] : kernel_f32_to_fp16(rng_scale(s));
+}
+
 /*
  * A row of nblk blocks whose bytes are fill (or random when fill < 0) and
  * whose factors are, by mode: 0 a mix of edge values and random finite
@@ -1517,25 +1528,14 @@ screen_row(uint32_t type, uint8_t *row, size_t nblk, int fill, int mode,
 		return;
 	}
 	if (type == GGML_TYPE_IQ1_M) {	/* d in nibbles, as in make_row */
-		for (i = 0; i < nblk; i++) {
-			uint64_t r = rng_next(s);
-
-			put_iq1_m_d(row + i * t->size, mode == 1 ?
-			    (r & 1 ? 0x8000 : 0) : mode == 2 ?
-			    (r & 1 ? 0xfbff : 0x7bff) : r % 3 == 0 ?
-			    edge_halves[(r >> 8) % 11] :
-			    kernel_f32_to_fp16(rng_scale(s)));
-		}
+		for (i = 0; i < nblk; i++)
+			put_iq1_m_d(row + i * t->size, screen_half(mode, s));
 		return;
 	}
 	cr_assert(factor_offsets(type, off));
 	for (i = 0; i < nblk; i++)
 		for (k = 0; k < 2; k++) {
-			uint64_t r = rng_next(s);
-			uint16_t h = mode == 1 ? (r & 1 ? 0x8000 : 0) :
-			    mode == 2 ? (r & 1 ? 0xfbff : 0x7bff) :
-			    r % 3 == 0 ? edge_halves[(r >> 8) % 11] :
-			    kernel_f32_to_fp16(rng_scale(s));
+			uint16_t h = screen_half(mode, s);
 
 			if (off[k] < 0)
 				continue;
