@@ -150,8 +150,8 @@ kernel_dot_iq4_xs(const void *row, const float *x, size_t n)
  * 4 group scales dl, and one driver does the rest, so that the
  * dequantizer (y = dl*q) and the dot (sum of dl*(q . x) over the groups)
  * read the layouts in one place. ggml rounds dl times the level and then
- * applies the sign; q carries the sign already (a product by +-1, exact),
- * and rounding is symmetric, so dl*q has the same bits. ----
+ * applies the sign; q is the level with its sign already (negation is
+ * exact), and rounding is symmetric, so dl*q has the same bits. ----
  */
 
 #define QK_GRID GGML_QK_K
@@ -172,14 +172,23 @@ _Static_assert(GGML_SIZE_IQ3_S == 2 + 64 + 8 + 32 + 4,
 _Static_assert(GGML_SIZE_IQ1_S == 2 + 32 + 16, "IQ1_S: d, qs, qh");
 _Static_assert(GGML_SIZE_IQ1_M == 32 + 16 + 8, "IQ1_M: qs, qh, scales");
 
-/* The levels the grids' codes index (iq-grids.c); code 3 is unused. */
-static const uint8_t iq2_levels[4] = { 8, 25, 43, 0 };
-static const uint8_t iq3xxs_levels[8] = { 4, 12, 20, 28, 36, 44, 52, 62 };
-static const uint8_t iq3s_levels[8] = { 1, 3, 5, 7, 9, 11, 13, 15 };
-static const int8_t iq1_levels[4] = { -1, 0, 1, 0 };
-
-/* A sign bit as a factor: a multiplication, not a branch on random bits. */
-static const float iq_sign[2] = { 1.0f, -1.0f };
+/*
+ * The levels the grids' codes index (iq-grids.c), as floats, and for the
+ * signed grids with the sign bit above the code: entry c | s << w is level
+ * c negated when s is set (a load, not a branch on random sign bits).
+ * Code 3 of the 2-bit grids is unused.
+ */
+static const float iq2_levels[8] = { 8, 25, 43, 0, -8, -25, -43, -0.0f };
+static const float iq3xxs_levels[16] = {
+	4, 12, 20, 28, 36, 44, 52, 62,
+	-4, -12, -20, -28, -36, -44, -52, -62,
+};
+static const float iq3s_levels[16] = {
+	1, 3, 5, 7, 9, 11, 13, 15,
+	-1, -3, -5, -7, -9, -11, -13, -15,
+};
+static const float iq1_levels[4] = { -1, 0, 1, 0 };
+static const float iq1_deltas[2] = { IQ1_DELTA, -IQ1_DELTA };	/* by sign */
 
 /*
  * iq_signs: the 8 sign bits a 7-bit sign index stands for (IQ2_XXS,
@@ -199,18 +208,17 @@ iq_point8(uint16_t p, unsigned signs, float *q)
 	int j;
 
 	for (j = 0; j < 8; j++)
-		q[j] = (float)iq2_levels[p >> (2 * j) & 3] *
-		    iq_sign[signs >> j & 1];
+		q[j] = iq2_levels[(p >> (2 * j) & 3) | (signs >> j & 1) << 2];
 }
 
 /* iq_point4: the 4 levels of point p of a 3-bit-code grid, signed. */
 static inline void
-iq_point4(uint16_t p, const uint8_t lv[8], unsigned signs, float *q)
+iq_point4(uint16_t p, const float lv[16], unsigned signs, float *q)
 {
 	int j;
 
 	for (j = 0; j < 4; j++)
-		q[j] = (float)lv[p >> (3 * j) & 7] * iq_sign[signs >> j & 1];
+		q[j] = lv[(p >> (3 * j) & 7) | (signs >> j & 1) << 3];
 }
 
 /* iq_point1: the 8 values level + delta of point p of the IQ1 grid. */
@@ -220,7 +228,7 @@ iq_point1(uint16_t p, float delta, float *q)
 	int j;
 
 	for (j = 0; j < 8; j++)
-		q[j] = (float)iq1_levels[p >> (2 * j) & 3] + delta;
+		q[j] = iq1_levels[p >> (2 * j) & 3] + delta;
 }
 
 /*
@@ -341,7 +349,7 @@ static void
 iq1_s_sub(const uint8_t *b, int ib, float d, float *q, float *dl)
 {
 	unsigned h = kernel_le16(b + 34 + 2 * ib);
-	float delta = IQ1_DELTA * iq_sign[h >> 15];
+	float delta = iq1_deltas[h >> 15];
 	int l;
 
 	for (l = 0; l < 4; l++) {
@@ -370,7 +378,7 @@ iq1_m_sub(const uint8_t *b, int ib, float d, float *q, float *dl)
 
 		dl[l] = d * (float)(2 * (sc >> 3 * (l / 2) & 7) + 1);
 		iq_point1(kernel_grid_iq1s[b[4 * ib + l] | (h & 7) << 8],
-		    IQ1_DELTA * iq_sign[h >> 3 & 1], q + 8 * l);
+		    iq1_deltas[h >> 3 & 1], q + 8 * l);
 	}
 }
 

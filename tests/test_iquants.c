@@ -272,17 +272,16 @@ Test(iquants, dequantizers_match_ggml_bit_for_bit)
 		    reply->size[i] == t->size, "%s: ggml's block is %lld "
 		    "values in %llu bytes", t->name, (long long)reply->blck[i],
 		    (unsigned long long)reply->size[i]);
-		if (!reply->has_to_float[i]) {
+		if (reply->has_to_float[i]) {
+			diff = oracle_compare(&c[i], t->name);
+			cr_log_info("%-8s %zu values, %zu differ from ggml's",
+			    t->name, c[i].n, diff);
+			cr_expect(diff == 0, "%s: %zu of %zu values differ "
+			    "from ggml's", t->name, diff, c[i].n);
+			bad += diff;
+			total += c[i].n;
+		} else
 			cr_log_info("%s: ggml has no to_float", t->name);
-			continue;
-		}
-		diff = oracle_compare(&c[i], t->name);
-		cr_log_info("%-8s %zu values, %zu differ from ggml's", t->name,
-		    c[i].n, diff);
-		cr_expect(diff == 0, "%s: %zu of %zu values differ from ggml's",
-		    t->name, diff, c[i].n);
-		bad += diff;
-		total += c[i].n;
 		free(c[i].row);
 		free(c[i].ours);
 	}
@@ -463,20 +462,20 @@ Test(iquants, known_iq2_s)
 
 /*
  * IQ3_XXS, d = 0.5. Sub-block 0: points (0, 1), (2, 100), (255, 0), (1,
- * 2) for the halves of its 4 groups, sign indices 0, 1, 64, 127 (0x00,
- * 0x81, 0xc0, 0xff), s = 15: dl = 0.5 * 15.5 / 2 = 3.875. The rest zero:
+ * 2) for the halves of its 4 groups, sign indices 0, 1, 72, 127 (0x00,
+ * 0x81, 0x48, 0xff), s = 15: dl = 0.5 * 15.5 / 2 = 3.875. The rest zero:
  * point 0 (all 4) at dl = 0.125.
  */
 Test(iquants, known_iq3_xxs)
 {
 	static const uint64_t p[8] = { 0x04040404, 0x04040414, 0x04040424,
 		0x14040c1c, 0x3e341c04, 0x04040404, 0x04040414, 0x04040424 };
-	static const unsigned sg[4] = { 0x00, 0x81, 0xc0, 0xff };
+	static const unsigned sg[4] = { 0x00, 0x81, 0x48, 0xff };
 	uint8_t b[98] = { 0x00, 0x38, 0, 1, 2, 100, 255, 0, 1, 2 };
 	float want[256];
 	int g, j;
 
-	put32(b + 66, 1u << 7 | 64u << 14 | 127u << 21 | 15u << 28);
+	put32(b + 66, 1u << 7 | 72u << 14 | 127u << 21 | 15u << 28);
 	for (g = 0; g < 4; g++)
 		for (j = 0; j < 8; j++)
 			want[8 * g + j] = (sg[g] >> j & 1 ? -3.875f :
@@ -484,15 +483,16 @@ Test(iquants, known_iq3_xxs)
 	fill(want, 32, 256, 0.5f);
 	cr_assert_eq(want[4], 77.5f);		/* 20 * 3.875 */
 	cr_assert_eq(want[15], -77.5f);		/* element 3 of point 100 */
-	cr_assert_eq(want[19], 240.25f);	/* 62 * 3.875 */
-	cr_assert_eq(want[23], -15.5f);		/* 4 * 3.875, negated */
+	cr_assert_eq(want[19], -240.25f);	/* 62 * 3.875, negated */
+	cr_assert_eq(want[22], -15.5f);		/* 4 * 3.875, negated */
+	cr_assert_eq(want[23], 15.5f);
 	check_block(GGML_TYPE_IQ3_XXS, b, want);
 }
 
 /*
  * IQ3_S, d = 0.25. Sub-block 0: points 0, 1, 256, 300, 511, 0, 0, 0
  * (low bytes in qs, bit 8 of point k in bit k of qh[0] = 0x1c), signs
- * 0x00, 0xf0, 0x01, 0xaa, scales[0] = 0x27: s = 7 for sub-block 0 (dl =
+ * 0x00, 0xf0, 0x05, 0xaa, scales[0] = 0x27: s = 7 for sub-block 0 (dl =
  * 0.25 * 15 = 3.75), 2 for sub-block 1 (1.25). The rest: point 0 (all 1)
  * at dl = 0.25.
  */
@@ -500,7 +500,7 @@ Test(iquants, known_iq3_s)
 {
 	static const uint64_t p[8] = { 0x01010101, 0x01010103, 0x05090507,
 		0x07030503, 0x0f0f0101, 0x01010101, 0x01010101, 0x01010101 };
-	static const unsigned sg[4] = { 0x00, 0xf0, 0x01, 0xaa };
+	static const unsigned sg[4] = { 0x00, 0xf0, 0x05, 0xaa };
 	uint8_t b[110] = { 0x00, 0x34, 0x00, 0x01, 0x00, 0x2c, 0xff };
 	float want[256];
 	int g, j;
@@ -518,8 +518,9 @@ Test(iquants, known_iq3_s)
 	cr_assert_eq(want[4], 11.25f);		/* 3 * 3.75 */
 	cr_assert_eq(want[10], 33.75f);		/* 9 * 3.75 */
 	cr_assert_eq(want[15], -26.25f);	/* -7 * 3.75 */
-	cr_assert_eq(want[16], -3.75f);		/* bit 0 of 0x01 */
-	cr_assert_eq(want[18], 56.25f);		/* 15 * 3.75 */
+	cr_assert_eq(want[16], -3.75f);		/* bit 0 of 0x05 */
+	cr_assert_eq(want[18], -56.25f);	/* 15 * 3.75, bit 2 */
+	cr_assert_eq(want[19], 56.25f);		/* 15 * 3.75 */
 	check_block(GGML_TYPE_IQ3_S, b, want);
 }
 
