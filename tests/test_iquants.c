@@ -3,7 +3,10 @@
  * bit: every type the registry dequantizes, on many random blocks (fp16
  * scales kept finite), decoded by gguflint here and by the to_float of
  * llama.cpp's libggml-base (ggml_get_type_traits) in a child process, so
- * that a crash or a hang in the library is a failure, not ours. Then the
+ * that a crash or a hang in the library is a failure, not ours; and the
+ * screens' verdict on NaN and infinite values against ggml's own row
+ * validation (ggml_validate_row_data, what llama.cpp's --check-tensors
+ * runs), on rows with and without a bad factor. Then the
  * grid i-quants (IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS, IQ3_S, IQ1_S, IQ1_M):
  * known values from blocks built by hand (the grid points written as
  * ggml-common.h writes them, not as iq-grids.c packs them), and the
@@ -123,30 +126,38 @@ rand_row(uint32_t type, uint8_t *row, size_t nblk, uint64_t *s)
 }
 
 /*
- * The child: load the library, decode every case into the shared
- * mapping. Exit 0, or 3 with the reason in reply->error.
+ * In the child: load lib (under the time limit) and return its symbol
+ * name, or exit 3 with the reason in error.
  */
+static void *
+oracle_symbol(const char *lib, const char *name, char *error, size_t len)
+{
+	void *h, *sym;
+
+	alarm(ORACLE_SECONDS);
+	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	if (h == NULL) {
+		snprintf(error, len, "%.200s", dlerror());
+		_exit(3);
+	}
+	sym = dlsym(h, name);
+	if (sym == NULL) {
+		snprintf(error, len, "no %.100s", name);
+		_exit(3);
+	}
+	return sym;
+}
+
+/* The child: decode every case into the shared mapping, then exit 0. */
 static void
 oracle_child(const char *lib, struct oracle_case *c, size_t n,
     struct oracle_reply *reply)
 {
 	const struct ggml_traits_abi *(*traits)(int);
-	void *h;
 	size_t i;
 
-	alarm(ORACLE_SECONDS);
-	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-	if (h == NULL) {
-		snprintf(reply->error, sizeof reply->error, "%.200s",
-		    dlerror());
-		_exit(3);
-	}
-	*(void **)&traits = dlsym(h, "ggml_get_type_traits");
-	if (traits == NULL) {
-		snprintf(reply->error, sizeof reply->error, "no "
-		    "ggml_get_type_traits");
-		_exit(3);
-	}
+	*(void **)&traits = oracle_symbol(lib, "ggml_get_type_traits",
+	    reply->error, sizeof reply->error);
 	for (i = 0; i < n; i++, reply->done++) {
 		const struct ggml_traits_abi *t = traits((int)c[i].type);
 
@@ -220,23 +231,47 @@ oracle_elements(void)
 	return n;
 }
 
+/*
+ * oracle_wait: wait for the child pid, which writes error and counts the
+ * cases it finished in *done; asserts that it finished all n of them.
+ */
+static void
+oracle_wait(pid_t pid, const char *lib, const char *error,
+    const volatile size_t *done, size_t n)
+{
+	int st;
+
+	cr_assert(pid >= 0);
+	cr_assert(waitpid(pid, &st, 0) == pid);
+	cr_assert(!WIFSIGNALED(st), "ggml's child died of signal %d%s after "
+	    "%zu of %zu types", WTERMSIG(st), WTERMSIG(st) == SIGALRM ?
+	    " (the time limit)" : "", *done, n);
+	cr_assert(WEXITSTATUS(st) == 0, "loading %s: %s", lib, error);
+	cr_assert_eq(*done, n);
+}
+
 /* Run the child over the cases; asserts it finished them all. */
 static void
 oracle_run(const char *lib, struct oracle_case *c, size_t n,
     struct oracle_reply *reply)
 {
 	pid_t pid = fork();
-	int st;
 
-	cr_assert(pid >= 0);
 	if (pid == 0)
 		oracle_child(lib, c, n, reply);
-	cr_assert(waitpid(pid, &st, 0) == pid);
-	cr_assert(!WIFSIGNALED(st), "ggml's child died of signal %d%s after "
-	    "%zu of %zu types", WTERMSIG(st), WTERMSIG(st) == SIGALRM ?
-	    " (the time limit)" : "", reply->done, n);
-	cr_assert(WEXITSTATUS(st) == 0, "loading %s: %s", lib, reply->error);
-	cr_assert_eq(reply->done, n);
+	oracle_wait(pid, lib, reply->error, &reply->done, n);
+}
+
+/* $GGUFLINT_LLAMA's libggml-base.so into lib, or skip the test. */
+static void
+oracle_lib(char *lib, size_t len)
+{
+	const char *dir = getenv("GGUFLINT_LLAMA");
+
+	snprintf(lib, len, "%s/cpu/libggml-base.so", dir != NULL ? dir : "");
+	if (dir == NULL || access(lib, R_OK) != 0)
+		cr_skip_test("%s is absent: run build-aux/install-llama to "
+		    "compare gguflint's kernels with ggml's", lib);
 }
 
 /*
@@ -247,18 +282,13 @@ oracle_run(const char *lib, struct oracle_case *c, size_t n,
 Test(iquants, dequantizers_match_ggml_bit_for_bit)
 {
 	static struct oracle_case c[MAX_TYPES];
-	const char *dir = getenv("GGUFLINT_LLAMA");
 	size_t n, i, elems = oracle_elements(), bad = 0, total = 0;
 	size_t map_bytes = sizeof(struct oracle_reply) + elems * sizeof(float);
 	struct oracle_reply *reply;
 	uint64_t s = 0x16a1c0de;
 	char lib[4096];
 
-	snprintf(lib, sizeof lib, "%s/cpu/libggml-base.so",
-	    dir != NULL ? dir : "");
-	if (dir == NULL || access(lib, R_OK) != 0)
-		cr_skip_test("%s is absent: run build-aux/install-llama to "
-		    "compare the dequantizers with ggml's", lib);
+	oracle_lib(lib, sizeof lib);
 	reply = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE,
 	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	cr_assert(reply != MAP_FAILED);
@@ -287,6 +317,177 @@ Test(iquants, dequantizers_match_ggml_bit_for_bit)
 	}
 	cr_assert(total > 0 && bad == 0);
 	munmap(reply, map_bytes);
+}
+
+/* ---- ggml's validation against the screens ---- */
+
+#define VROWS 96
+
+/* One type's rows for ggml_validate_row_data, and the screens' verdict. */
+struct validate_case {
+	uint32_t type;
+	size_t n, bytes;	/* elements and bytes of a row */
+	uint8_t *rows;		/* VROWS of them */
+	bool ours[VROWS];	/* kernel_screen found no NaN or infinity */
+};
+
+struct validate_reply {
+	char error[256];
+	size_t done;
+	bool valid[MAX_TYPES][VROWS];
+};
+
+/* Make the fp16 at p the edge value h. */
+static void
+put_edge16(uint8_t *p, uint16_t h)
+{
+	p[0] = (uint8_t)h;
+	p[1] = (uint8_t)(h >> 8);
+}
+
+/*
+ * corrupt_row: in two rows of three, make one factor of one block (one
+ * value of a float type) NaN or infinite: an fp16 factor (IQ1_M's d in its
+ * nibbles), an MXFP4 scale 0xFF, an F32 or BF16 value.
+ */
+static void
+corrupt_row(uint32_t type, uint8_t *row, size_t nblk, uint64_t *s)
+{
+	static const uint16_t edge[4] = { 0x7c00, 0xfc00, 0x7e00, 0xfe01 };
+	const struct ggml_type_info *t = ggml_type_get(type);
+	uint64_t r = rng_next(s);
+	uint8_t *b = row + (r >> 8) % nblk * t->size;
+	uint16_t h = edge[(r >> 16) % 4];
+	unsigned off[2], nf, k;
+
+	if (r % 3 == 0)
+		return;
+	if (type == GGML_TYPE_F32) {
+		put_edge16(b, 0);
+		put_edge16(b + 2, h & 0x0200 ? 0x7fc1 : (h & 0x8000) | 0x7f80);
+	} else if (type == GGML_TYPE_BF16)
+		put_edge16(b, h & 0x0200 ? 0x7fc1 : (h & 0x8000) | 0x7f80);
+	else if (type == GGML_TYPE_MXFP4)
+		b[0] = 0xff;
+	else if (type == GGML_TYPE_IQ1_M)
+		for (k = 0; k < 4; k++)
+			b[49 + 2 * k] = (uint8_t)((b[49 + 2 * k] & 0x0f) |
+			    (h >> 4 * k & 15) << 4);
+	else if ((nf = kernel_fp16_factors(type, off)) > 0)
+		put_edge16(b + off[(r >> 24) % nf], h);
+	else if (type == GGML_TYPE_F16)
+		put_edge16(b, h);
+}
+
+/*
+ * MXFP4 scales of 253 and 254 are valid for ggml, but 12 * 2^(e - 128)
+ * overflows: their values dequantize to infinity, and the screen counts
+ * them (as D001 does). Outside the comparison: such scales become 252.
+ */
+static void
+mxfp4_finite(uint32_t type, uint8_t *row, size_t nblk)
+{
+	size_t i;
+
+	for (i = 0; type == GGML_TYPE_MXFP4 && i < nblk; i++)
+		if (row[17 * i] > 252 && row[17 * i] < 255)
+			row[17 * i] = 252;
+}
+
+/* The cases: every type with a screen and a dequantizer. */
+static size_t
+validate_cases(struct validate_case *c, uint64_t *s)
+{
+	const struct kernel *k;
+	size_t n = 0, r;
+
+	for (k = kernels; k->name != NULL; k++) {
+		const struct ggml_type_info *t = ggml_type_get(k->type);
+		size_t nblk = t->blck == 1 ? 64 : 4;
+
+		if (k->op != KERNEL_DEQUANT ||
+		    k->order != KERNEL_ORDER_AS_STORED ||
+		    !kernel_screen_has(k->type))
+			continue;
+		cr_assert(n < MAX_TYPES);
+		c[n].type = k->type;
+		c[n].n = nblk * t->blck;
+		c[n].bytes = nblk * t->size;
+		c[n].rows = xmalloc(VROWS * c[n].bytes);
+		for (r = 0; r < VROWS; r++) {
+			uint8_t *row = c[n].rows + r * c[n].bytes;
+			struct kernel_screen ks = { 0, 0, false, false };
+
+			rand_row(k->type, row, nblk, s);
+			mxfp4_finite(k->type, row, nblk);
+			corrupt_row(k->type, row, nblk, s);
+			cr_assert(kernel_screen(k->type, row, c[n].n, &ks));
+			c[n].ours[r] = ks.nonfinite == 0;
+		}
+		n++;
+	}
+	return n;
+}
+
+static void
+validate_child(const char *lib, const struct validate_case *c, size_t n,
+    struct validate_reply *reply)
+{
+	bool (*validate)(int, const void *, size_t);
+	size_t i, r;
+
+	*(void **)&validate = oracle_symbol(lib, "ggml_validate_row_data",
+	    reply->error, sizeof reply->error);
+	if (freopen("/dev/null", "w", stderr) == NULL)	/* its messages */
+		_exit(4);
+	for (i = 0; i < n; i++, reply->done++)
+		for (r = 0; r < VROWS; r++)
+			reply->valid[i][r] = validate((int)c[i].type,
+			    c[i].rows + r * c[i].bytes, c[i].bytes);
+	_exit(0);
+}
+
+/*
+ * What llama.cpp's loader checks (--check-tensors: ggml_validate_row_data)
+ * and what the screens say agree: a row is invalid for ggml exactly when
+ * the screen finds NaN or infinite values in it (IQ1_M's d rebuilt from
+ * its nibbles by both), on rows with and without a bad factor.
+ */
+Test(iquants, screens_agree_with_ggml_validation)
+{
+	static struct validate_case c[MAX_TYPES];
+	struct validate_reply *reply;
+	uint64_t s = 0x7a11dull;
+	size_t n, i, r, bad = 0;
+	char lib[4096];
+	pid_t pid;
+
+	oracle_lib(lib, sizeof lib);
+	reply = mmap(NULL, sizeof *reply, PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	cr_assert(reply != MAP_FAILED);
+	n = validate_cases(c, &s);
+	pid = fork();
+	if (pid == 0)
+		validate_child(lib, c, n, reply);
+	oracle_wait(pid, lib, reply->error, &reply->done, n);
+	for (i = 0; i < n; i++) {
+		const char *name = ggml_type_get(c[i].type)->name;
+		size_t invalid = 0, differ = 0;
+
+		for (r = 0; r < VROWS; r++) {
+			invalid += !reply->valid[i][r];
+			differ += reply->valid[i][r] != c[i].ours[r];
+		}
+		cr_log_info("%-8s %d rows, %zu invalid for ggml, %zu judged "
+		    "otherwise by the screen", name, VROWS, invalid, differ);
+		cr_expect(differ == 0, "%s: the screen and ggml disagree on "
+		    "%zu of %d rows", name, differ, VROWS);
+		bad += differ;
+		free(c[i].rows);
+	}
+	cr_assert(n > 0 && bad == 0);
+	munmap(reply, sizeof *reply);
 }
 
 /* ---- known values of the grid i-quants ---- */
