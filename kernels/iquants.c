@@ -466,9 +466,13 @@ static const struct iq_grid_type iq1_m = {
 	GGML_SIZE_IQ1_M, true, iq1_m_sub
 };
 
-/* The kernels of each grid type, as the registry names them. */
+/*
+ * The kernels of each grid type, as the registry names them. Not built
+ * twice (KERNEL_CLONES): their loops are table lookups, and inlined into
+ * AVX2 clones they ran no faster.
+ */
 
-KERNEL_CLONES void
+void
 kernel_dequant_iq2_xxs(const void *restrict row, float *restrict out, size_t n)
 {
 	iq_grid_dequant(&iq2_xxs, row, out, n);
@@ -480,7 +484,7 @@ kernel_dot_iq2_xxs(const void *row, const float *x, size_t n)
 	return iq_grid_dot(&iq2_xxs, row, x, n);
 }
 
-KERNEL_CLONES void
+void
 kernel_dequant_iq2_xs(const void *restrict row, float *restrict out, size_t n)
 {
 	iq_grid_dequant(&iq2_xs, row, out, n);
@@ -492,7 +496,7 @@ kernel_dot_iq2_xs(const void *row, const float *x, size_t n)
 	return iq_grid_dot(&iq2_xs, row, x, n);
 }
 
-KERNEL_CLONES void
+void
 kernel_dequant_iq2_s(const void *restrict row, float *restrict out, size_t n)
 {
 	iq_grid_dequant(&iq2_s, row, out, n);
@@ -504,7 +508,7 @@ kernel_dot_iq2_s(const void *row, const float *x, size_t n)
 	return iq_grid_dot(&iq2_s, row, x, n);
 }
 
-KERNEL_CLONES void
+void
 kernel_dequant_iq3_xxs(const void *restrict row, float *restrict out, size_t n)
 {
 	iq_grid_dequant(&iq3_xxs, row, out, n);
@@ -516,7 +520,7 @@ kernel_dot_iq3_xxs(const void *row, const float *x, size_t n)
 	return iq_grid_dot(&iq3_xxs, row, x, n);
 }
 
-KERNEL_CLONES void
+void
 kernel_dequant_iq3_s(const void *restrict row, float *restrict out, size_t n)
 {
 	iq_grid_dequant(&iq3_s, row, out, n);
@@ -528,7 +532,7 @@ kernel_dot_iq3_s(const void *row, const float *x, size_t n)
 	return iq_grid_dot(&iq3_s, row, x, n);
 }
 
-KERNEL_CLONES void
+void
 kernel_dequant_iq1_s(const void *restrict row, float *restrict out, size_t n)
 {
 	iq_grid_dequant(&iq1_s, row, out, n);
@@ -540,7 +544,7 @@ kernel_dot_iq1_s(const void *row, const float *x, size_t n)
 	return iq_grid_dot(&iq1_s, row, x, n);
 }
 
-KERNEL_CLONES void
+void
 kernel_dequant_iq1_m(const void *restrict row, float *restrict out, size_t n)
 {
 	iq_grid_dequant(&iq1_m, row, out, n);
