@@ -197,6 +197,38 @@ device_runs(const struct planner *pn, size_t i)
 	    ggml_type_get(pn->f->tensors[i].type)->blck == 1;
 }
 
+/*
+ * Tied embeddings: without output.weight llama.cpp loads token_embd a
+ * second time as the output matrix, multiplied by mul_mat, so the CPU
+ * repacks that copy (an encoder has no output matrix).
+ */
+static void
+tied_output(const struct planner *pn, struct plan *pl)
+{
+	const struct gguf_tensor *emb = NULL;
+	size_t i;
+
+	if (pn->g->memory == ARCH_MEM_NONE || pl->n_dev > 1)
+		return;
+	for (i = 0; i < pn->f->tensors_n; i++) {
+		const struct gguf_tensor *t = &pn->f->tensors[i];
+
+		if (t->name.n == 13 && memcmp(t->name.p, "output.weight",
+		    13) == 0)
+			return;
+		if (t->name.n == 17 && memcmp(t->name.p,
+		    "token_embd.weight", 17) == 0)
+			emb = t;
+	}
+	if (emb == NULL || !emb->size_ok || emb->ne[2] != 1 ||
+	    emb->ne[3] != 1 || emb->ne[1] < 2 ||
+	    !plan_repacks(emb->type, emb->ne[1], pn->p->cpu_features))
+		return;
+	pl->dev[0].repack_bytes = sadd(pl->dev[0].repack_bytes,
+	    pad32(emb->nbytes));
+	pl->n_repacked++;
+}
+
 void
 plan_llama_weights(const struct planner *pn, struct plan *pl)
 {
@@ -241,6 +273,7 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 		pl->dev[0].mapped_bytes = hi - lo;
 		pl->dev[0].model_bytes = sadd(pl->dev[0].model_bytes, hi - lo);
 	}
+	tied_output(pn, pl);
 	pl->weights_as_stored = pl->weights;
 	pl->weights_mapped = pl->dev[0].mapped_bytes;
 	pl->repack_bytes = pl->dev[0].repack_bytes;
@@ -356,8 +389,9 @@ compute_graph(const struct model_geom *g, const struct graph_shape *s,
     uint64_t ub, uint64_t n_kv, uint64_t n_swa, bool fa)
 {
 	uint64_t emb = g->n_embd, u = smul(4, ub), out = 0, attn, ffn, mask;
-	uint64_t qd = smul(g->head_k, g->n_head[0]);
-	uint64_t gqa = smul(g->head_k, g->n_head_kv[0]);
+	uint64_t hk = g->head_k ? g->head_k : g->n_head[0] ? emb /
+	    g->n_head[0] : 0;	/* an encoder's geometry has no KV widths */
+	uint64_t qd = smul(hk, g->n_head[0]), gqa = smul(hk, g->n_head_kv[0]);
 	bool enc = g->memory == ARCH_MEM_NONE;
 
 	if (enc)
@@ -369,7 +403,8 @@ compute_graph(const struct model_geom *g, const struct graph_shape *s,
 		    3));
 	} else {
 		out = smul(u, sadd(sadd(g->n_vocab, smul(2, emb)), 1));
-		attn = smul(u, sadd(sadd(smul(3, emb), smul(2, qd)),
+		/* KQV and its merged copy; one Q-wide output with FA */
+		attn = smul(u, sadd(sadd(smul(3, emb), smul(fa ? 1 : 2, qd)),
 		    sadd(smul(2, gqa), 5)));
 		ffn = smul(u, sadd(sadd(s->ffn, smul(4, emb)), 7));
 	}
