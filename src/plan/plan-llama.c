@@ -79,8 +79,9 @@ plan_repacks(uint32_t type, int64_t ne1, uint32_t f)
 static bool
 read_by_rows(const char *name)
 {
-	static const char *const rows[] = { "token_embd.", "pos_embd.", "position_embd.",
-	    "token_types.", "per_layer_token_embd.", "enc.token_embd." };
+	static const char *const rows[] = { "token_embd.", "pos_embd.",
+	    "position_embd.", "token_types.", "per_layer_token_embd.",
+	    "enc.token_embd." };
 	size_t i;
 
 	for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
@@ -298,7 +299,7 @@ device_layers(const struct model_geom *g, int64_t ngl)
  * attention and FFN run in parallel (falcon) and whether it is an encoder.
  */
 struct graph_shape {
-	uint64_t ffn;		/* f32 columns of the FFN phase's intermediates */
+	uint64_t ffn;		/* f32 columns of the FFN's intermediates */
 	bool gated;		/* the dense FFN has a gate (or a fused one) */
 	bool parallel;		/* falcon: attention output live in the FFN */
 };
