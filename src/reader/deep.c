@@ -57,9 +57,9 @@ tensor_in_file(const struct gguf_file *f, size_t i, uint64_t *off)
 {
 	const struct gguf_tensor *t = &f->tensors[i];
 
-	return t->size_ok && !u64_add_overflow(f->data_offset, t->offset, off) &&
-	    *off <= f->size && t->nbytes <= f->size - *off &&
-	    source_can_view(&f->src);
+	return t->size_ok && source_can_view(&f->src) &&
+	    !u64_add_overflow(f->data_offset, t->offset, off) &&
+	    *off <= f->size && t->nbytes <= f->size - *off;
 }
 
 /* Partial statistics of one decoding or screening item. */

@@ -1,8 +1,8 @@
 /*
  * gguf.h - the GGUF reader: reads a file's header through a byte source
  * (source.h) into memory it owns, and parses it (magic, version, counts,
- * metadata, tensor infos) without touching tensor data. Versions 2 and 3 in either byte order are read; version 1 is read
- * and reported.
+ * metadata, tensor infos) without touching tensor data. Versions 2 and 3
+ * in either byte order are read; version 1 is read and reported.
  *
  * Every count and length is checked against the bytes that remain before it
  * is used, every size computation is overflow-checked, and memory grows only
