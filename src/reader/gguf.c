@@ -38,8 +38,11 @@
 /* The header window: read first, and the most padding it keeps. */
 #define HEAD_FIRST (1u << 20)
 #define PAD_KEEP (1u << 20)
+#define HEAD_AHEAD (1u << 20)	/* read past what a record needs */
 /* A stream's size until its end is reached: larger than any file. */
 #define SIZE_UNKNOWN ((uint64_t)INT64_MAX)
+/* The most of a pipe kept for its header (llama.cpp's largest string). */
+#define STREAM_HEAD_MAX (GGUF_MAX_STRING_LENGTH + (1u << 20))
 
 static const char *const vtype_names[GGUF_VTYPE_COUNT] = {
 	"UINT8", "INT8", "UINT16", "INT16", "UINT32", "INT32", "FLOAT32",
@@ -218,7 +221,11 @@ struct rd {
 	bool stop;			/* the rest cannot be parsed */
 	enum subject_kind skind;	/* what is being parsed, for messages */
 	struct gguf_str subj;
-	uint64_t want;			/* measuring: the window needed */
+	/* measuring (dl NULL): the window grows as the parse needs */
+	struct gl_error *err;		/* a read's failure */
+	bool failed;			/* a read failed: err says why */
+	bool have_align;		/* the first general.alignment... */
+	struct gguf_kv align;		/* ...as parsed (its value only) */
 };
 
 /*
@@ -252,23 +259,46 @@ window_left(const struct rd *r)
 	    (size_t)(r)->subj.n, __VA_ARGS__)
 
 /*
- * The file holds n more bytes, the window does not: a measuring parse
- * stops and asks for them; a recording one can only have a window that the
- * file's shrinking cut short (gguf_open reads all the header asks for).
+ * The file holds n more bytes, the window does not. A measuring parse
+ * grows it (by them and HEAD_AHEAD more) and goes on: true when it now holds
+ * them. A recording one can only have a window that the file's shrinking
+ * cut short (gguf_open read all the header needs): F032.
  */
-static void
-window_short(struct rd *r, uint64_t n, const char *what)
+static bool
+window_grow(struct rd *r, uint64_t n, const char *what)
 {
-	r->stop = true;
+	struct gguf_file *f = r->f;
+	uint64_t want = r->pos + n, ahead;
+
+	/* and a little more, to read on in few reads (the source doubles
+	 * its memory, not the bytes it reads) */
+	ahead = remain(r) - n < HEAD_AHEAD ? remain(r) - n : HEAD_AHEAD;
+	want += ahead;
+
 	if (r->dl == NULL) {
-		r->want = r->pos + n;
-		return;
+		if (f->src.kind == SOURCE_STREAM && want > STREAM_HEAD_MAX &&
+		    r->pos + n <= STREAM_HEAD_MAX)
+			want = STREAM_HEAD_MAX;
+		if (f->src.kind == SOURCE_STREAM && want > STREAM_HEAD_MAX) {
+			r->failed = true;
+			gl_error_setk(r->err, GL_ERR_LIMIT, "a header of over "
+			    "%llu bytes is not read from a pipe: name the file",
+			    (unsigned long long)STREAM_HEAD_MAX);
+		} else if (source_head(&f->src, want, r->err) < 0) {
+			r->failed = true;
+		}
+		sync_window(f);
+		if (!r->failed && n <= window_left(r) && n <= remain(r))
+			return true;
+		r->stop = true;
+		return false;
 	}
+	r->stop = true;
 	FINDING(r, "F032", r->pos, "the file shrank while its header was "
 	    "being read: %s at offset %" PRIu64 " needs %" PRIu64 " bytes, "
 	    "but only %" PRIu64 " of the %" PRIu64 " bytes it had when "
-	    "opened could be read", what, r->pos, n, r->f->avail,
-	    r->f->size);
+	    "opened could be read", what, r->pos, n, f->avail, f->size);
+	return false;
 }
 
 /* need: true when n bytes remain; otherwise an F003 finding and stop. */
@@ -279,10 +309,10 @@ need(struct rd *r, uint64_t n, const char *what)
 		return false;
 	if (n <= remain(r) && n <= window_left(r))
 		return true;
-	if (n <= remain(r)) {
-		window_short(r, n, what);
-		return false;
-	}
+	if (n <= remain(r) && window_grow(r, n, what))
+		return true;
+	if (r->stop)
+		return false;	/* no more of the file can be read */
 	FINDING(r, "F003", r->pos, "header truncated: %s at offset %" PRIu64
 	    " needs %" PRIu64 " bytes, but the file ends %" PRIu64
 	    " bytes later (file size %" PRIu64 ")", what, r->pos, n,
@@ -410,9 +440,14 @@ skip_elements(struct rd *r, uint64_t off, uint32_t t, uint64_t count,
 		if (count > remain(r) / (r->v1 ? 4 : 8))
 			return need(r, count * (r->v1 ? 4 : 8),
 			    "array of strings");
-		for (i = skip_strings(r, count); i < count; i++)
+		/* get_string where skip_strings stops: an end of the window
+		 * (grown, then the fast loop goes on) or a finding */
+		for (i = skip_strings(r, count); i < count;
+		    i += skip_strings(r, count - i)) {
 			if (!get_string(r, &s, "string array element"))
 				return false;
+			i++;
+		}
 		return true;
 	}
 	if (t == GGUF_ARRAY) {
@@ -544,7 +579,9 @@ check_duplicate_keys(struct rd *r)
 static void
 check_alignment(struct rd *r)
 {
-	const struct gguf_kv *kv = gguf_find_kv(r->f, "general.alignment");
+	const struct gguf_kv *kv = r->dl == NULL ?
+	    (r->have_align ? &r->align : NULL) :
+	    gguf_find_kv(r->f, "general.alignment");
 	uint64_t a;
 
 	if (kv == NULL)
@@ -575,6 +612,28 @@ check_alignment(struct rd *r)
 		    "32-bit readers overflow padding arithmetic with it", a);
 }
 
+/*
+ * A measuring parse keeps no records (their strings would move as the
+ * window grows): only the first general.alignment, for the data offset.
+ * Its key is compared where it lies in the window, which holds it still.
+ */
+static void
+measure_kv(struct rd *r)
+{
+	static const char align[] = "general.alignment";
+	struct gguf_kv kv;
+	uint64_t at;
+
+	if (!parse_kv(r, &kv) || r->have_align)
+		return;
+	at = kv.offset + (r->v1 ? 4 : 8);
+	if (kv.key.n == sizeof align - 1 &&
+	    memcmp(r->f->map + at, align, sizeof align - 1) == 0) {
+		r->align = kv;
+		r->have_align = true;
+	}
+}
+
 static void
 parse_metadata(struct rd *r)
 {
@@ -583,6 +642,10 @@ parse_metadata(struct rd *r)
 	struct gguf_file *f = r->f;
 
 	for (i = 0; i < f->n_kv && !r->stop; i++) {
+		if (r->dl == NULL) {
+			measure_kv(r);
+			continue;
+		}
 		if (f->kv_n == cap) {
 			cap = cap ? cap * 2 : 32;
 			f->kv = xreallocarray(f->kv, cap, sizeof *f->kv);
@@ -778,6 +841,12 @@ parse_tensor_infos(struct rd *r)
 		return;
 	}
 	for (i = 0; i < f->n_tensors && !r->stop; i++) {
+		if (r->dl == NULL) {	/* measuring: no records */
+			struct gguf_tensor t;
+
+			parse_tensor(r, &t);
+			continue;
+		}
 		if (f->tensors_n == cap) {
 			cap = cap ? cap * 2 : 32;
 			f->tensors = xreallocarray(f->tensors, cap,
@@ -953,26 +1022,27 @@ records_reset(struct gguf_file *f)
 
 /*
  * One parse of the window, recording findings in dl, or, dl NULL,
- * measuring: returns how many bytes of the file the window must hold for
- * the parse to go on (0: it holds all the header needs).
+ * measuring: growing the window as the header needs, and keeping no
+ * records. Returns 0, or -1 with err when a measuring parse could not
+ * read what it needed.
  */
-static uint64_t
-parse_window(struct gguf_file *f, struct diag_list *dl)
+static int
+parse_window(struct gguf_file *f, struct diag_list *dl, struct gl_error *err)
 {
 	struct rd r;
 
 	memset(&r, 0, sizeof r);
 	r.f = f;
 	r.dl = dl;
+	r.err = err;
 	records_reset(f);	/* parsing again starts afresh */
 	if (!parse_preamble(&r) || !parse_counts(&r))
-		return r.want;
+		return r.failed ? -1 : 0;
 	parse_metadata(&r);
+	if (!r.stop)
+		parse_tensor_infos(&r);
 	if (r.stop)
-		return r.want;
-	parse_tensor_infos(&r);
-	if (r.stop)
-		return r.want;
+		return r.failed ? -1 : 0;
 	f->infos_end = r.pos;
 	/* Cannot overflow: pos <= size < 2^63 and alignment < 2^32. */
 	u64_pad_overflow(r.pos, f->alignment, &f->data_offset);
@@ -983,7 +1053,7 @@ parse_window(struct gguf_file *f, struct diag_list *dl)
 void
 gguf_parse(struct gguf_file *f, struct diag_list *dl)
 {
-	parse_window(f, dl);
+	parse_window(f, dl, NULL);
 }
 
 /*
@@ -999,36 +1069,31 @@ padding_want(const struct gguf_file *f)
 		return 0;
 	if (end - f->infos_end > PAD_KEEP)
 		end = f->infos_end + PAD_KEEP;
-	return end > f->avail ? end : 0;
+	return end;
 }
 
 /*
- * Read the header into the window: a first window, then a measuring parse
- * at a time, growing the window (at least doubling it) until a parse asks
- * for nothing more or the file ends. A stream is then counted to its end.
+ * Read the header into the window: a first window, then one measuring
+ * parse that grows it as the header's lengths ask, then the padding. A
+ * stream is then counted to its end. The records are forgotten: gguf_parse
+ * makes them again, over the window that stays.
  */
 static int
 read_header(struct gguf_file *f, struct gl_error *err)
 {
-	uint64_t want = HEAD_FIRST, need;
-
-	for (;;) {
-		if (source_head(&f->src, want, err) < 0)
+	if (source_head(&f->src, HEAD_FIRST, err) < 0)
+		return -1;
+	sync_window(f);
+	if (!f->src.shrank && f->avail < f->size) {
+		if (parse_window(f, NULL, err) < 0)
 			return -1;
-		sync_window(f);
-		if (f->src.shrank || f->avail >= f->size)
-			break;	/* gguf_parse reports a shrunk file */
-		need = parse_window(f, NULL);
-		if (need == 0)
-			need = padding_want(f);
-		if (need <= f->avail)
-			break;
-		want = f->avail * 2 > need ? f->avail * 2 : need;
+		if (source_head(&f->src, padding_want(f), err) < 0)
+			return -1;
 	}
 	if (source_drain(&f->src, err) < 0)
 		return -1;
 	sync_window(f);
-	records_reset(f);	/* they point into older windows */
+	records_reset(f);
 	return 0;
 }
 

@@ -88,20 +88,27 @@ source_open_mem(struct source *s, const void *data, uint64_t size)
 	s->size_known = true;
 }
 
-/* Room for want bytes in the window; -1 with err when there is none. */
+/* Room for want bytes in the window (its capacity at least doubles, so
+ * that growing it costs little); -1 with err when there is none. */
 static int
 head_reserve(struct source *s, uint64_t want, struct gl_error *err)
 {
 	uint8_t *p;
 
+	uint64_t cap = (uint64_t)s->head_cap * 2;
+
 	if (want <= s->head_cap)
 		return 0;
-	if ((uint64_t)(size_t)want != want ||
-	    (p = realloc(s->head, (size_t)want)) == NULL)
+	if (cap < want)
+		cap = want;
+	if (s->size_known && cap > s->size)
+		cap = s->size;	/* want <= size */
+	if ((uint64_t)(size_t)cap != cap ||
+	    (p = realloc(s->head, (size_t)cap)) == NULL)
 		return gl_error_setk(err, GL_ERR_LIMIT, "no memory for a "
-		    "header window of %llu bytes", (unsigned long long)want);
+		    "header window of %llu bytes", (unsigned long long)cap);
 	s->head = p;
-	s->head_cap = (size_t)want;
+	s->head_cap = (size_t)cap;
 	return 0;
 }
 
