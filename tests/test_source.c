@@ -284,19 +284,25 @@ truncated_run(const char *stop, off_t cut, const char *fmt, bool deep)
 	free(path);
 }
 
-/* Cut to 0 and to 4 KiB after the header was read, in every format, with
- * and without --deep (which then reads data that is gone). */
+/*
+ * Cut to 0 and to 4 KiB after the header was read, after it was parsed
+ * (the checks then read it), and after the lint (the report then prints
+ * the tensors' names, and with --deep their statistics), in every format,
+ * with and without --deep (which then reads data that is gone).
+ */
 Test(source, truncated_after_the_header_read_is_f032, .timeout = 120)
 {
+	static const char *const stops[] = { "header", "parsed", "linted" };
 	static const off_t cuts[] = { 0, 4096 };
-	size_t i, c;
+	size_t s, i, c;
 	int deep;
 
-	for (c = 0; c < 2; c++)
-		for (i = 0; i < 4; i++)
-			for (deep = 0; deep < 2; deep++)
-				truncated_run("header", cuts[c], formats[i],
-				    deep);
+	for (s = 0; s < 3; s++)
+		for (c = 0; c < 2; c++)
+			for (i = 0; i < 4; i++)
+				for (deep = 0; deep < 2; deep++)
+					truncated_run(stops[s], cuts[c],
+					    formats[i], deep);
 }
 
 /* Cut before the header was read: what could be read is reported, F032. */

@@ -1054,6 +1054,7 @@ void
 gguf_parse(struct gguf_file *f, struct diag_list *dl)
 {
 	parse_window(f, dl, NULL);
+	source_test_stop("parsed");
 }
 
 /*
@@ -1102,6 +1103,7 @@ gguf_recheck(const struct gguf_file *f, struct diag_list *dl)
 {
 	uint64_t now;
 
+	source_test_stop("linted");
 	if (f->src.shrank || !source_shrank_now(&f->src, &now))
 		return false;
 	diag_add(dl, "F032", 0, SUBJECT_NONE, NULL, 0, "the file shrank "
