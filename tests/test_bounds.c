@@ -278,3 +278,39 @@ Test(bounds, freeing_a_result_closes_no_one_elses_fd)
 	cr_assert(fcntl(0, F_GETFD) != -1, "fd 0 was closed");
 	catalog_free(&cat);
 }
+
+/*
+ * N001 keeps the name of every one of 100 000 unmapped tensors, in file
+ * order, for JSON (the list doubles as it grows: it was copied again for
+ * each name, quadratic wherever realloc could not grow it in place).
+ */
+Test(bounds, n001_lists_every_unmapped_tensor, .timeout = 60)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ggufw_model m;
+	struct test_lint t;
+	const struct diag *d;
+	int64_t ne[1] = { 4 };
+	char name[32];
+	size_t i, n = 100000;
+
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	ggufw_model_kv_u32(&m, "llama.embedding_length", 4);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof name, "extra.%zu", i);
+		ggufw_model_tensor(&m, name, 1, ne, 0, 1, 4);
+	}
+	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	ggufw_model_free(&m);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	d = test_find(&t, "N001");
+	cr_assert(d != NULL, "%s", test_codes(&t));
+	cr_assert_eq(d->n_items, n);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof name, "extra.%zu", i);
+		cr_assert_str_eq(d->items[i], name);
+	}
+	test_lint_free(&t);
+	strbuf_free(&sb);
+}
