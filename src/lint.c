@@ -211,7 +211,7 @@ lint_file(const char *path, const struct lint_options *o,
 	    err) < 0)
 		return -1;
 	lint_pipeline(o, names, res);
-	return 0;
+	return gguf_read_error(&res->file, err);	/* it stopped reading */
 }
 
 void

@@ -253,6 +253,28 @@ Test(source, big_model_under_an_address_space_limit, .timeout = 120)
 	free(mid);
 }
 
+/*
+ * A header whose window does not fit in memory (a 32 MiB header under a
+ * 16 MiB address-space limit) is an operational failure, exit 2, not a
+ * finding: the parse stopped reading, and says why.
+ */
+Test(source, no_memory_for_the_window_is_exit_2, .timeout = 60)
+{
+	char *path = model_file(32u << 20, true, 1u << 20);
+	const char *argv[] = { "--no-config", path, NULL };
+	struct run r;
+
+	if (test_have_asan())
+		cr_skip_test("ASan reserves more address space than the limit");
+	run(&r, argv, NULL, NULL, 0, -1, 16ull << 20);
+	cr_assert_eq(r.status, 2, "status %d: %s", r.status, r.out);
+	cr_assert(strstr(r.out, "no memory for a header window") != NULL,
+	    "%s", r.out);
+	cr_assert(strstr(r.out, "F032") == NULL, "%s", r.out);
+	unlink(path);
+	free(path);
+}
+
 /* ---- a file truncated while it is linted -------------------------------- */
 
 static const char *const formats[] = { "text", "json", "sarif", "github" };
@@ -328,7 +350,7 @@ pipe_from(const char *path, pid_t *writer)
 	*writer = fork();
 	cr_assert(*writer >= 0);
 	if (*writer == 0) {
-		static char buf[1 << 16];
+		static char buf[1 << 20];
 		int fd = open(path, O_RDONLY);
 		ssize_t n;
 
@@ -384,7 +406,7 @@ Test(source, a_pipe_is_read_for_its_header_and_counted, .timeout = 120)
 	unlink(path);
 	free(path);
 
-	big = model_file(1u << 16, true, 1ull << 30);
+	big = model_file(1u << 16, true, 400ull << 20);
 	if (!test_have_asan()) {
 		run_piped(&b, big, pipe_argv, 256ull << 20);
 		cr_assert_eq(b.status, 0, "status %d: %s", b.status, b.out);

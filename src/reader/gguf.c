@@ -222,8 +222,10 @@ struct rd {
 	enum subject_kind skind;	/* what is being parsed, for messages */
 	struct gguf_str subj;
 	/* measuring (dl NULL): the window grows as the parse needs */
-	struct gl_error *err;		/* a read's failure */
+	struct gl_error *err;		/* a read's failure (never NULL) */
 	bool failed;			/* a read failed: err says why */
+	struct gguf_kv *cur_kv;		/* the record being made, if any */
+	struct gguf_tensor *cur_t;
 	bool have_align;		/* the first general.alignment... */
 	struct gguf_kv align;		/* ...as parsed (its value only) */
 };
@@ -258,46 +260,99 @@ window_left(const struct rd *r)
 	    (r)->skind != SUBJECT_NONE ? (r)->subj.p : NULL,		\
 	    (size_t)(r)->subj.n, __VA_ARGS__)
 
+/* p, a string of the window that moved from old to f->map, moved too. */
+static void
+rebase_one(const struct gguf_file *f, const uint8_t *old, const char **p)
+{
+	if (*p != NULL)
+		*p = (const char *)f->map + ((uintptr_t)*p - (uintptr_t)old);
+}
+
 /*
- * The file holds n more bytes, the window does not. A measuring parse
- * grows it (by them and HEAD_AHEAD more) and goes on: true when it now holds
- * them. A recording one can only have a window that the file's shrinking
- * cut short (gguf_open read all the header needs): F032.
+ * After the window moved: every string of the records made so far, of
+ * the one being made (the cur_ pointers) and of the subject follows it.
+ */
+static void
+rebase(struct rd *r, const uint8_t *old)
+{
+	struct gguf_file *f = r->f;
+	size_t i;
+
+	for (i = 0; i < f->kv_n; i++) {
+		rebase_one(f, old, &f->kv[i].key.p);
+		if (f->kv[i].type == GGUF_STRING)
+			rebase_one(f, old, &f->kv[i].val.v.s.p);
+	}
+	if (r->cur_kv != NULL) {
+		rebase_one(f, old, &r->cur_kv->key.p);
+		if (r->cur_kv->type == GGUF_STRING)
+			rebase_one(f, old, &r->cur_kv->val.v.s.p);
+	}
+	for (i = 0; i < f->tensors_n; i++)
+		rebase_one(f, old, &f->tensors[i].name.p);
+	if (r->cur_t != NULL)
+		rebase_one(f, old, &r->cur_t->name.p);
+	rebase_one(f, old, &r->subj.p);
+}
+
+/*
+ * Grow the window to want bytes (a file's, or while measuring a stream's,
+ * at most STREAM_HEAD_MAX of it), the records following it. Returns
+ * false, with r->failed and r->err when a read failed.
+ */
+static bool
+grow_to(struct rd *r, uint64_t want)
+{
+	struct gguf_file *f = r->f;
+	const uint8_t *old = f->map;
+	int rc;
+
+	if (f->src.kind == SOURCE_STREAM && want > STREAM_HEAD_MAX) {
+		r->failed = true;
+		return gl_error_setk(r->err, GL_ERR_LIMIT, "a header of over "
+		    "%llu bytes is not read from a pipe: name the file",
+		    (unsigned long long)STREAM_HEAD_MAX) == 0;
+	}
+	rc = source_head(&f->src, want, r->err);
+	sync_window(f);
+	if (old != NULL && f->map != old)
+		rebase(r, old);
+	if (rc < 0)
+		r->failed = true;
+	return rc == 0;
+}
+
+/*
+ * The file holds n more bytes, the window does not: a file's window, or
+ * a stream's while it is measured (gguf_open), grows by them and
+ * HEAD_AHEAD more (the source doubles its memory, not the bytes it
+ * reads), and the parse goes on: true when it now holds them. Otherwise
+ * the parse stops: where a read failed, with r->failed (an operational
+ * failure: gguf_read_error), else the file shrank while its header was
+ * read: F032.
  */
 static bool
 window_grow(struct rd *r, uint64_t n, const char *what)
 {
 	struct gguf_file *f = r->f;
 	uint64_t want = r->pos + n, ahead;
+	bool can = f->src.kind == SOURCE_FILE ||
+	    (f->src.kind == SOURCE_STREAM && r->dl == NULL);
 
-	/* and a little more, to read on in few reads (the source doubles
-	 * its memory, not the bytes it reads) */
 	ahead = remain(r) - n < HEAD_AHEAD ? remain(r) - n : HEAD_AHEAD;
-	want += ahead;
-
-	if (r->dl == NULL) {
-		if (f->src.kind == SOURCE_STREAM && want > STREAM_HEAD_MAX &&
-		    r->pos + n <= STREAM_HEAD_MAX)
-			want = STREAM_HEAD_MAX;
-		if (f->src.kind == SOURCE_STREAM && want > STREAM_HEAD_MAX) {
-			r->failed = true;
-			gl_error_setk(r->err, GL_ERR_LIMIT, "a header of over "
-			    "%llu bytes is not read from a pipe: name the file",
-			    (unsigned long long)STREAM_HEAD_MAX);
-		} else if (source_head(&f->src, want, r->err) < 0) {
-			r->failed = true;
-		}
-		sync_window(f);
-		if (!r->failed && n <= window_left(r) && n <= remain(r))
-			return true;
-		r->stop = true;
-		return false;
-	}
+	if (f->src.kind == SOURCE_STREAM && want <= STREAM_HEAD_MAX &&
+	    want + ahead > STREAM_HEAD_MAX)
+		ahead = STREAM_HEAD_MAX - want;
+	if (can && grow_to(r, want + ahead) && n <= window_left(r) &&
+	    n <= remain(r))
+		return true;
 	r->stop = true;
-	FINDING(r, "F032", r->pos, "the file shrank while its header was "
-	    "being read: %s at offset %" PRIu64 " needs %" PRIu64 " bytes, "
-	    "but only %" PRIu64 " of the %" PRIu64 " bytes it had when "
-	    "opened could be read", what, r->pos, n, f->avail, f->size);
+	if (!r->failed && n <= remain(r))
+		FINDING(r, "F032", r->pos, "the file shrank while its header "
+		    "was being read: %s at offset %" PRIu64 " needs %" PRIu64
+		    " bytes, but only %" PRIu64 " of the %" PRIu64 " bytes it "
+		    "had when opened could be read", what, r->pos, n,
+		    f->avail, f->size);
 	return false;
 }
 
@@ -650,8 +705,10 @@ parse_metadata(struct rd *r)
 			cap = cap ? cap * 2 : 32;
 			f->kv = xreallocarray(f->kv, cap, sizeof *f->kv);
 		}
-		if (parse_kv(r, &f->kv[f->kv_n]))
+		r->cur_kv = &f->kv[f->kv_n];
+		if (parse_kv(r, r->cur_kv))
 			f->kv_n++;
+		r->cur_kv = NULL;
 	}
 	r->skind = SUBJECT_NONE;
 	if (r->dl != NULL)
@@ -852,8 +909,10 @@ parse_tensor_infos(struct rd *r)
 			f->tensors = xreallocarray(f->tensors, cap,
 			    sizeof *f->tensors);
 		}
-		if (parse_tensor(r, &f->tensors[f->tensors_n]))
+		r->cur_t = &f->tensors[f->tensors_n];
+		if (parse_tensor(r, r->cur_t))
 			f->tensors_n++;
+		r->cur_t = NULL;
 	}
 	r->skind = SUBJECT_NONE;
 	if (r->dl != NULL)
@@ -1004,6 +1063,22 @@ parse_counts(struct rd *r)
 	return true;
 }
 
+/*
+ * What the window must hold after a complete header: the padding up to
+ * the data too (check-file reads it), of at most PAD_KEEP bytes.
+ */
+static uint64_t
+padding_want(const struct gguf_file *f)
+{
+	uint64_t end = f->data_offset;
+
+	if (!f->header_complete)
+		return 0;
+	if (end - f->infos_end > PAD_KEEP)
+		end = f->infos_end + PAD_KEEP;
+	return end;
+}
+
 /* Forget what a parse found: the records and what follows from them. */
 static void
 records_reset(struct gguf_file *f)
@@ -1034,20 +1109,25 @@ parse_window(struct gguf_file *f, struct diag_list *dl, struct gl_error *err)
 	memset(&r, 0, sizeof r);
 	r.f = f;
 	r.dl = dl;
-	r.err = err;
+	r.err = err != NULL ? err : &f->read_err;
+	f->read_failed = false;
 	records_reset(f);	/* parsing again starts afresh */
-	if (!parse_preamble(&r) || !parse_counts(&r))
-		return r.failed ? -1 : 0;
-	parse_metadata(&r);
-	if (!r.stop)
-		parse_tensor_infos(&r);
-	if (r.stop)
-		return r.failed ? -1 : 0;
-	f->infos_end = r.pos;
-	/* Cannot overflow: pos <= size < 2^63 and alignment < 2^32. */
-	u64_pad_overflow(r.pos, f->alignment, &f->data_offset);
-	f->header_complete = true;
-	return 0;
+	if (parse_preamble(&r) && parse_counts(&r)) {
+		parse_metadata(&r);
+		if (!r.stop)
+			parse_tensor_infos(&r);
+	}
+	if (!r.stop) {
+		f->infos_end = r.pos;
+		/* No overflow: pos <= size < 2^63 and alignment < 2^32. */
+		u64_pad_overflow(r.pos, f->alignment, &f->data_offset);
+		f->header_complete = true;
+		/* the padding too, for its check (short read: less of it) */
+		if (f->src.kind == SOURCE_FILE && padding_want(f) > f->avail)
+			grow_to(&r, padding_want(f));
+	}
+	f->read_failed = dl != NULL && r.failed;
+	return r.failed ? -1 : 0;
 }
 
 void
@@ -1058,26 +1138,11 @@ gguf_parse(struct gguf_file *f, struct diag_list *dl)
 }
 
 /*
- * What the window must hold after a complete header: the padding up to
- * the data too (check-file reads it), of at most PAD_KEEP bytes.
- */
-static uint64_t
-padding_want(const struct gguf_file *f)
-{
-	uint64_t end = f->data_offset;
-
-	if (!f->header_complete)
-		return 0;
-	if (end - f->infos_end > PAD_KEEP)
-		end = f->infos_end + PAD_KEEP;
-	return end;
-}
-
-/*
- * Read the header into the window: a first window, then one measuring
- * parse that grows it as the header's lengths ask, then the padding. A
- * stream is then counted to its end. The records are forgotten: gguf_parse
- * makes them again, over the window that stays.
+ * Read the first window of the header. A file's grows as gguf_parse
+ * needs; a stream's is grown here by one measuring parse, as the
+ * header's lengths ask, then its padding, and the stream is counted to
+ * its end. The records are forgotten: gguf_parse makes them again, over
+ * the window that stays.
  */
 static int
 read_header(struct gguf_file *f, struct gl_error *err)
@@ -1085,7 +1150,7 @@ read_header(struct gguf_file *f, struct gl_error *err)
 	if (source_head(&f->src, HEAD_FIRST, err) < 0)
 		return -1;
 	sync_window(f);
-	if (!f->src.shrank && f->avail < f->size) {
+	if (f->src.kind == SOURCE_STREAM && f->avail < f->size) {
 		if (parse_window(f, NULL, err) < 0)
 			return -1;
 		if (source_head(&f->src, padding_want(f), err) < 0)
@@ -1096,6 +1161,15 @@ read_header(struct gguf_file *f, struct gl_error *err)
 	sync_window(f);
 	records_reset(f);
 	return 0;
+}
+
+int
+gguf_read_error(const struct gguf_file *f, struct gl_error *err)
+{
+	if (!f->read_failed)
+		return 0;
+	return gl_error_setk(err, f->read_err.kind, "%s: %s", f->path,
+	    f->read_err.msg);
 }
 
 bool

@@ -94,11 +94,15 @@ struct gguf_file {
 	const uint8_t *map;		/* the header window: the file's
 					 * first avail bytes, in memory
 					 * the source owns (or the
-					 * caller's buffer) */
+					 * caller's buffer); moves as
+					 * gguf_parse grows it */
 	uint64_t avail;			/* bytes at map (<= size) */
 	uint64_t size;			/* of the file, as opened */
 	bool borrowed;			/* map is the caller's memory */
 	struct source src;		/* where the bytes come from */
+	bool read_failed;		/* the last gguf_parse could not
+					 * read: read_err says why */
+	struct gl_error read_err;
 
 	bool is_gguf;			/* magic and version understood */
 	bool big_endian;
@@ -117,17 +121,18 @@ struct gguf_file {
 
 /*
  * gguf_open: open path ("-" is standard input: a file redirected there is
- * read as a file, a pipe as a stream) and read its header into memory f
- * owns: a first window (1 MiB), grown geometrically as the header's own
- * lengths ask, never past the file's end. Nothing is mapped. A stream is
- * then read to its end and counted (its size bounds the tensor data),
- * its bytes past the header discarded. f is zeroed first and owns a copy
- * of path, the descriptor and the window. Returns 0, or -1 with err set
- * when the file cannot be opened, is not a regular file, or cannot be
- * read (GL_ERR_IO), or its header needs more memory than there is
- * (GL_ERR_LIMIT); f then owns nothing. An empty file is not an error
- * here, nor a file that shrinks while its header is read (gguf_parse
- * reports it). Either way, release f with gguf_close().
+ * read as a file, a pipe as a stream) and read the first window of its
+ * header (1 MiB) into memory f owns; nothing is mapped. gguf_parse reads
+ * a file's on as the header needs. A pipe's header is read whole here,
+ * the window grown as the header's own lengths ask (at most 1 GiB), then
+ * the pipe is read to its end and counted (its size bounds the tensor
+ * data), its bytes past the header discarded. f is zeroed first and owns
+ * a copy of path, the descriptor and the window. Returns 0, or -1 with
+ * err set when the file cannot be opened, is not a regular file, or
+ * cannot be read (GL_ERR_IO), or the window needs more memory than there
+ * is (GL_ERR_LIMIT); f then owns nothing. An empty file is not an error
+ * here, nor a file that shrinks while it is read (gguf_parse reports it).
+ * Either way, release f with gguf_close().
  */
 int gguf_open(struct gguf_file *f, const char *path, struct gl_error *err);
 
@@ -145,13 +150,24 @@ int gguf_open_opts(struct gguf_file *f, const char *path, unsigned flags,
 
 /*
  * gguf_parse: parse the header, recording findings in dl; a second call
- * starts afresh (the records of the first are freed). Never fails: what it
- * could not parse is a finding (F032 where the file shrank before its
- * header was read whole). The records' strings (struct gguf_str) point
- * into the window, memory f owns: valid until gguf_close(), whatever
- * happens to the file meanwhile.
+ * starts afresh (the records of the first are freed). A file's window
+ * grows as the header needs (and over its padding, at most 1 MiB of it),
+ * by at least 1 MiB at a time; its size at open bounds it. What it could
+ * not parse is a finding (F032 where the file shrank before the header
+ * was read whole); a read that fails stops it (gguf_read_error). The records' strings
+ * (struct gguf_str) point into the window, memory f owns: valid until
+ * gguf_close() or the next gguf_parse(), whatever happens to the file.
  */
 void gguf_parse(struct gguf_file *f, struct diag_list *dl);
+
+/*
+ * gguf_read_error: 0 when the last gguf_parse read what it needed (or
+ * found the file shorter: a finding); -1 with err (GL_ERR_IO, or
+ * GL_ERR_LIMIT: no memory for the window) when a read failed and the
+ * header could not be parsed whole: an operational failure (exit 2), not
+ * a finding.
+ */
+int gguf_read_error(const struct gguf_file *f, struct gl_error *err);
 
 /*
  * gguf_recheck: after the lint, F032 in dl when the file is now shorter

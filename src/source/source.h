@@ -114,9 +114,10 @@ void source_close(struct source *s);
  * source_test_stop: a hook for the tests: when $GGUFLINT_TEST_STOP names
  * point, the process stops itself (SIGSTOP) there, so that a test can
  * change the file at a known moment and let it go on (SIGCONT). The
- * reader's points: "open" (opened, nothing read), "header" (the header
- * read into the window), "parsed" (its records made), "linted" (every
- * check done, nothing reported yet: gguf_recheck).
+ * reader's points: "open" (opened, nothing read), "header" (gguf_open
+ * done: a file's first window read, a pipe's whole header), "parsed"
+ * (the records made), "linted" (every check done, nothing reported yet:
+ * gguf_recheck).
  */
 void source_test_stop(const char *point);
 
