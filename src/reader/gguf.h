@@ -154,9 +154,10 @@ int gguf_open_opts(struct gguf_file *f, const char *path, unsigned flags,
  * grows as the header needs (and over its padding, at most 1 MiB of it),
  * by at least 1 MiB at a time; its size at open bounds it. What it could
  * not parse is a finding (F032 where the file shrank before the header
- * was read whole); a read that fails stops it (gguf_read_error). The records' strings
- * (struct gguf_str) point into the window, memory f owns: valid until
- * gguf_close() or the next gguf_parse(), whatever happens to the file.
+ * was read whole); a read that fails stops it (gguf_read_error). The
+ * records' strings (struct gguf_str) point into the window, memory f
+ * owns: valid until gguf_close() or the next gguf_parse(), whatever
+ * happens to the file.
  */
 void gguf_parse(struct gguf_file *f, struct diag_list *dl);
 
