@@ -211,6 +211,8 @@ source_drain(struct source *s, struct gl_error *err)
 	if (s->kind != SOURCE_STREAM || s->size_known)
 		return 0;
 	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	/* a larger pipe, fewer calls (refused above the system's limit) */
+	(void)fcntl(s->fd, F_SETPIPE_SZ, (int)DRAIN_CHUNK);
 	for (;;) {
 		got = null >= 0 ? drain_splice(s->fd, null) : -1;
 		if (got < 0) {	/* not a pipe, say: read it */
