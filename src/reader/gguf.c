@@ -221,11 +221,12 @@ struct rd {
 	bool stop;			/* the rest cannot be parsed */
 	enum subject_kind skind;	/* what is being parsed, for messages */
 	struct gguf_str subj;
-	/* measuring (dl NULL): the window grows as the parse needs */
+	/* growing the window (window_grow) */
 	struct gl_error *err;		/* a read's failure (never NULL) */
 	bool failed;			/* a read failed: err says why */
 	struct gguf_kv *cur_kv;		/* the record being made, if any */
 	struct gguf_tensor *cur_t;
+	/* measuring (dl NULL), which keeps no records */
 	bool have_align;		/* the first general.alignment... */
 	struct gguf_kv align;		/* ...as parsed (its value only) */
 };
@@ -308,10 +309,11 @@ grow_to(struct rd *r, uint64_t want)
 	int rc;
 
 	if (f->src.kind == SOURCE_STREAM && want > STREAM_HEAD_MAX) {
+		gl_error_setk(r->err, GL_ERR_LIMIT, "a header of over %llu "
+		    "bytes is not read from a pipe: name the file",
+		    (unsigned long long)STREAM_HEAD_MAX);
 		r->failed = true;
-		return gl_error_setk(r->err, GL_ERR_LIMIT, "a header of over "
-		    "%llu bytes is not read from a pipe: name the file",
-		    (unsigned long long)STREAM_HEAD_MAX) == 0;
+		return false;
 	}
 	rc = source_head(&f->src, want, r->err);
 	sync_window(f);
