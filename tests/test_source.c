@@ -48,8 +48,9 @@ model_file(size_t min_header, bool sparse, uint64_t data_bytes)
 		tok[i] = xasprintf("tok%06zu", i);
 	ne[1] = (int64_t)(data_bytes / 2 / 2304 + 1);	/* 2304 B a row */
 	ggufw_model_init(&m, false, 32);
-	ggufw_model_kv_str(&m, "general.architecture", "llama");
-	ggufw_model_kv_arr_str(&m, "tokenizer.ggml.tokens", tok, n_tok);
+	/* a header of min_header bytes, of no architecture: not a model
+	 * llama.cpp would check for its keys (M001) */
+	ggufw_model_kv_arr_str(&m, "test.strings", tok, n_tok);
 	ggufw_model_tensor(&m, "a.weight", 2, ne, 12, 256, 144);
 	ggufw_model_tensor(&m, "b.weight", 2, ne, 12, 256, 144);
 	if (sparse) {
