@@ -119,6 +119,30 @@ static const struct og_spec og_specs[] = {
 	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
 	{ "falcon", OG_ATTN OG_KV2 OG_LN, "output.weight" },
 	{ "gpt2", OG_ATTN OG_KV2 OG_LN, "output.weight" },
+	{ "gpt-oss",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=64 "
+				  "u:attention.value_length=64 "
+				  "u:attention.sliding_window=128 "
+				  "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256",
+	    "" },
+	{ "llama4",
+	    OG_ATTN OG_KV2 OG_RMS "u:rope.dimension_count=64 "
+				  "u:expert_count=8 u:expert_used_count=1 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:interleave_moe_layer_step=2",
+	    "output.weight" },
+	{ "cohere2",
+	    OG_ATTN OG_KV2 OG_LN "u:attention.sliding_window=256 "
+				 "f:logit_scale=0.25",
+	    "" },
+	{ "glm4moe",
+	    OG_ATTN OG_KV2 OG_RMS "u:rope.dimension_count=32 "
+				  "u:leading_dense_block_count=1 "
+				  "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:expert_shared_count=1",
+	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
 };
 
 #define OG_N_VOCAB 512

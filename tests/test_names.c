@@ -70,7 +70,9 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 	static const char *const archs[] = {
 		"llama", "qwen2", "qwen3", "qwen2moe", "qwen3moe", "gemma2",
 		"gemma3", "phi3", "deepseek2", "mamba", "falcon", "gpt2",
-		"bert", "starcoder2", "olmo2", "nomic-bert", NULL
+		"bert", "starcoder2", "olmo2", "nomic-bert", "gpt-oss",
+		"llama4", "glm4moe",
+		"cohere2", /* @@NEXT_ARCH@@ */ NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -866,6 +868,106 @@ static const char *const nomic_bert_tensors[] = {
 	"L blk.%u.layer_output_norm.bias 16", NULL
 };
 
+static const char *const gptoss_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.attention.head_count 2",
+	"u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 4", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const gptoss_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.post_attention_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_output.bias 16", "L blk.%u.attn_sinks.weight 2",
+	"L blk.%u.ffn_gate_inp.weight 16 4", "L blk.%u.ffn_gate_inp.bias 4",
+	"L blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L blk.%u.ffn_up_exps.weight 16 8 4",
+	"L blk.%u.ffn_down_exps.weight 8 16 4",
+	"L blk.%u.ffn_gate_exps.bias 8 4", "L blk.%u.ffn_up_exps.bias 8 4",
+	"L blk.%u.ffn_down_exps.bias 16 4", NULL
+};
+
+static const char *const llama4_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 1",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.interleave_moe_layer_step 2",
+	"str tokenizer.ggml.model llama", NULL
+};
+/* block 0 dense, block 1 experts (every second block) */
+static const char *const llama4_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
+static const char *const cohere2_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 4", "f32 ARCH.logit_scale 0.25",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const cohere2_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL
+};
+
+static const char *const glm4moe_keys[] = {
+	BASE_KEYS(16, 3), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "u32 ARCH.nextn_predict_layers 1",
+	"str tokenizer.ggml.model llama", NULL
+};
+/* block 0 dense, block 1 experts, block 2 multi-token prediction */
+static const char *const glm4moe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_q.bias 16", "L blk.%u.attn_k.bias 8",
+	"L blk.%u.attn_v.bias 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.post_attention_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-2 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-2 blk.%u.exp_probs_b.bias 4",
+	"L1-2 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-2 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_down_shexp.weight 8 16",
+	"L2-2 blk.%u.nextn.eh_proj.weight 32 16",
+	"L2-2 blk.%u.nextn.enorm.weight 16",
+	"L2-2 blk.%u.nextn.hnorm.weight 16", NULL
+};
+
+/* @@NEXT_MODEL@@ */
+
 Test(names, every_mapped_architecture_round_trips)
 {
 	static const struct {
@@ -900,6 +1002,15 @@ Test(names, every_mapped_architecture_round_trips)
 		  "blk.%u.attn_k_norm.weight" },
 		{ { "nomic-bert", 2, nomic_bert_keys, nomic_bert_tensors },
 		  "blk.%u.attn_qkv.weight" },
+		{ { "gpt-oss", 2, gptoss_keys, gptoss_tensors },
+		  "blk.%u.attn_sinks.weight" },
+		{ { "llama4", 2, llama4_keys, llama4_tensors },
+		  "blk.%u.ffn_up_shexp.weight" },
+		{ { "cohere2", 2, cohere2_keys, cohere2_tensors },
+		  "blk.%u.attn_k.weight" },
+		{ { "glm4moe", 3, glm4moe_keys, glm4moe_tensors },
+		  "blk.%u.exp_probs_b.bias" },
+		/* @@NEXT_ROW@@ */
 	};
 	size_t i;
 
