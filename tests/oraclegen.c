@@ -143,6 +143,25 @@ static const struct og_spec og_specs[] = {
 				  "u:expert_feed_forward_length=256 "
 				  "u:expert_shared_count=1",
 	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
+	{ "mamba2",
+	    "u:context_length=1048576 u:embedding_length=512 "
+	    "u:block_count=4 u:feed_forward_length=0 "
+	    "u:attention.head_count=0 u:ssm.conv_kernel=4 "
+	    "u:ssm.inner_size=1024 u:ssm.state_size=64 "
+	    "u:ssm.time_step_rank=16 u:ssm.group_count=2 " OG_RMS,
+	    "" },
+	{ "lfm2",
+	    OG_ATTN OG_RMS "a:attention.head_count_kv=0,2,0,2 "
+			   "u:shortconv.l_cache=3",
+	    "" },
+	{ "granitehybrid",
+	    OG_ATTN OG_RMS "a:attention.head_count_kv=0,0,0,2 "
+			   "u:ssm.conv_kernel=4 u:ssm.inner_size=1024 "
+			   "u:ssm.state_size=64 u:ssm.time_step_rank=16 "
+			   "u:ssm.group_count=1 f:logit_scale=8 "
+			   "f:residual_scale=0.22 f:embedding_scale=12 "
+			   "f:attention.scale=0.0078125",
+	    "output.weight" },
 };
 
 #define OG_N_VOCAB 512
