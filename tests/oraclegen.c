@@ -136,12 +136,14 @@ static const struct og_spec og_specs[] = {
 	    OG_ATTN OG_KV2 OG_LN "u:attention.sliding_window=256 "
 				 "f:logit_scale=0.25",
 	    "" },
+	/* the fifth block is an MTP layer the file leaves out */
 	{ "glm4moe",
-	    OG_ATTN OG_KV2 OG_RMS "u:rope.dimension_count=32 "
-				  "u:leading_dense_block_count=1 "
-				  "u:expert_count=8 u:expert_used_count=2 "
-				  "u:expert_feed_forward_length=256 "
-				  "u:expert_shared_count=1",
+	    OG_ATTN_L(5) OG_KV2 OG_RMS "u:rope.dimension_count=32 "
+				       "u:nextn_predict_layers=1 "
+				       "u:leading_dense_block_count=1 "
+				       "u:expert_count=8 u:expert_used_count=2 "
+				       "u:expert_feed_forward_length=256 "
+				       "u:expert_shared_count=1",
 	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
 	{ "mamba2",
 	    "u:context_length=1048576 u:embedding_length=512 "
