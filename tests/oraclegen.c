@@ -77,6 +77,12 @@ static const struct og_spec og_specs[] = {
 				       "u:attention.value_length=64 "
 				       "u:attention.sliding_window=512",
 	    "" },
+	/* 22 blocks: the last two reuse the caches of blocks 18 and 19 */
+	{ "gemma3n",
+	    OG_ATTN_L(22) OG_KV2 OG_RMS "u:attention.key_length=64 "
+					"u:attention.value_length=64 "
+					"u:attention.sliding_window=512",
+	    "" },
 	{ "phi3",
 	    OG_ATTN OG_KV2 OG_RMS "u:rope.dimension_count=64 "
 				  "u:attention.sliding_window=2047",

@@ -72,7 +72,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"gemma3", "phi3", "deepseek2", "mamba", "falcon", "gpt2",
 		"bert", "starcoder2", "olmo2", "nomic-bert", "gpt-oss",
 		"llama4", "glm4moe", "cohere2", "mamba2", "lfm2",
-		"granitehybrid", NULL
+		"granitehybrid", "gemma3n", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1045,6 +1045,38 @@ static const char *const granitehybrid_tensors[] = {
 	NULL
 };
 
+static const char *const gemma3n_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 4",
+	"str tokenizer.ggml.model llama", NULL
+};
+/* 256-wide per-layer inputs, 4 AltUp streams, LAuReL rank 64 */
+static const char *const gemma3n_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G altup_proj.weight 16 16 3", "G altup_unembd_proj.weight 16 16 3",
+	"G per_layer_token_embd.weight 512 16",
+	"G per_layer_model_proj.weight 16 512",
+	"G per_layer_proj_norm.weight 256",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_q_norm.weight 8",
+	"L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.post_attention_norm.weight 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate.weight 16 32",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16",
+	"L blk.%u.post_ffw_norm.weight 16", "L blk.%u.inp_gate.weight 16 256",
+	"L blk.%u.proj.weight 256 16", "L blk.%u.post_norm.weight 16",
+	"L blk.%u.altup_correct_coef.weight 4 4",
+	"L blk.%u.altup_correct_scale.weight 16",
+	"L blk.%u.altup_predict_coef.weight 4 16",
+	"L blk.%u.altup_router.weight 16 4",
+	"L blk.%u.altup_router_norm.weight 16",
+	"L blk.%u.laurel_l.weight 16 64", "L blk.%u.laurel_r.weight 64 16",
+	"L blk.%u.laurel_post_norm.weight 16", NULL
+};
+
 Test(names, every_mapped_architecture_round_trips)
 {
 	static const struct {
@@ -1096,6 +1128,8 @@ Test(names, every_mapped_architecture_round_trips)
 		{ { "granitehybrid", 2, granitehybrid_keys,
 		    granitehybrid_tensors },
 		  "blk.%u.ssm_in.weight" },
+		{ { "gemma3n", 2, gemma3n_keys, gemma3n_tensors },
+		  "per_layer_token_embd.weight" },
 	};
 	size_t i;
 

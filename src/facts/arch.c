@@ -31,6 +31,7 @@ static const struct arch_info arch_table[] = {
 	{ "gemma", ARCH_KIND_ATTN, true },
 	{ "gemma2", ARCH_KIND_GEMMA2, true },
 	{ "gemma3", ARCH_KIND_GEMMA3, true },
+	{ "gemma3n", ARCH_KIND_GEMMA3N, true },
 	{ "deepseek", ARCH_KIND_ATTN, false },
 	{ "deepseek2", ARCH_KIND_DEEPSEEK2, true },
 	{ "gpt-oss", ARCH_KIND_GPTOSS, true },
@@ -352,6 +353,8 @@ swa_pattern_default(enum arch_kind kind)
 	case ARCH_KIND_COHERE2:
 	case ARCH_KIND_LLAMA4:
 		return 4;
+	case ARCH_KIND_GEMMA3N:
+		return 5;
 	default:
 		return 6;
 	}
@@ -523,6 +526,8 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 		g->plannable = read_attention(&r);
 		if (kind == ARCH_KIND_DEEPSEEK2)
 			read_mla(&r);
+		if (kind == ARCH_KIND_GEMMA3N)
+			g->n_layer_kv = 20;	/* llama.cpp's constant */
 		read_swa(&r, kind);
 		break;
 	}

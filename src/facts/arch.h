@@ -32,6 +32,8 @@ enum arch_kind {
 	ARCH_KIND_ATTN = 0,	/* standard attention, no SWA */
 	ARCH_KIND_GEMMA2,	/* SWA always: window 4096, pattern 2 */
 	ARCH_KIND_GEMMA3,	/* SWA when sliding_window > 0: pattern 6 */
+	ARCH_KIND_GEMMA3N,	/* SWA pattern 5; a cache in the first 20
+				   layers only */
 	ARCH_KIND_PHI3,		/* sliding_window read, SWA disabled */
 	ARCH_KIND_DEEPSEEK2,	/* MLA when both *_mla keys are set */
 	ARCH_KIND_GPTOSS,	/* SWA when sliding_window > 0: pattern 2 */
@@ -95,6 +97,9 @@ struct model_geom {
 	bool swa;
 	uint32_t n_swa;			/* window */
 	bool is_swa[ARCH_MAX_LAYERS];
+	uint32_t n_layer_kv;		/* layers from the first with a cache
+					 * of their own (later ones reuse
+					 * one); 0: every layer */
 	/* MLA (deepseek2) */
 	bool mla;
 	uint32_t kv_lora_rank;

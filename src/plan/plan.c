@@ -59,6 +59,8 @@ plan_kv_split_bytes(const struct model_geom *g, enum kv_type kt,
 	uint64_t k = 0, v = 0, vmax = 0;
 	uint32_t il, main = g->n_layer - g->n_layer_nextn;
 
+	if (g->n_layer_kv > 0 && g->n_layer_kv < main)
+		main = g->n_layer_kv;	/* the others reuse a cache */
 	if (g->memory != ARCH_MEM_KV && g->memory != ARCH_MEM_HYBRID) {
 		*k_bytes = *v_bytes = 0;
 		return 0;
@@ -73,7 +75,7 @@ plan_kv_split_bytes(const struct model_geom *g, enum kv_type kt,
 		if (w > vmax)
 			vmax = w;
 	}
-	/* Recurrent layers and MTP layers have no cache. */
+	/* Recurrent layers, MTP layers and reusing layers have no cache. */
 	for (il = 0; il < main; il++) {
 		bool swa = g->swa && g->is_swa[il];
 		uint64_t c = swa ? swa_cells : cells;
