@@ -77,6 +77,12 @@ static const struct og_spec og_specs[] = {
 				       "u:attention.value_length=64 "
 				       "u:attention.sliding_window=512",
 	    "" },
+	/* 22 blocks: the last two reuse the caches of blocks 18 and 19 */
+	{ "gemma3n",
+	    OG_ATTN_L(22) OG_KV2 OG_RMS "u:attention.key_length=64 "
+					"u:attention.value_length=64 "
+					"u:attention.sliding_window=512",
+	    "" },
 	{ "phi3",
 	    OG_ATTN OG_KV2 OG_RMS "u:rope.dimension_count=64 "
 				  "u:attention.sliding_window=2047",
@@ -119,6 +125,51 @@ static const struct og_spec og_specs[] = {
 	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
 	{ "falcon", OG_ATTN OG_KV2 OG_LN, "output.weight" },
 	{ "gpt2", OG_ATTN OG_KV2 OG_LN, "output.weight" },
+	{ "gpt-oss",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=64 "
+				  "u:attention.value_length=64 "
+				  "u:attention.sliding_window=128 "
+				  "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256",
+	    "" },
+	{ "llama4",
+	    OG_ATTN OG_KV2 OG_RMS "u:rope.dimension_count=64 "
+				  "u:expert_count=8 u:expert_used_count=1 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:interleave_moe_layer_step=2",
+	    "output.weight" },
+	{ "cohere2",
+	    OG_ATTN OG_KV2 OG_LN "u:attention.sliding_window=256 "
+				 "f:logit_scale=0.25",
+	    "" },
+	/* the fifth block is an MTP layer the file leaves out */
+	{ "glm4moe",
+	    OG_ATTN_L(5) OG_KV2 OG_RMS "u:rope.dimension_count=32 "
+				       "u:nextn_predict_layers=1 "
+				       "u:leading_dense_block_count=1 "
+				       "u:expert_count=8 u:expert_used_count=2 "
+				       "u:expert_feed_forward_length=256 "
+				       "u:expert_shared_count=1",
+	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
+	{ "mamba2",
+	    "u:context_length=1048576 u:embedding_length=512 "
+	    "u:block_count=4 u:feed_forward_length=0 "
+	    "u:attention.head_count=0 u:ssm.conv_kernel=4 "
+	    "u:ssm.inner_size=1024 u:ssm.state_size=64 "
+	    "u:ssm.time_step_rank=16 u:ssm.group_count=2 " OG_RMS,
+	    "" },
+	{ "lfm2",
+	    OG_ATTN OG_RMS "a:attention.head_count_kv=0,2,0,2 "
+			   "u:shortconv.l_cache=3",
+	    "" },
+	{ "granitehybrid",
+	    OG_ATTN OG_RMS "a:attention.head_count_kv=0,0,0,2 "
+			   "u:ssm.conv_kernel=4 u:ssm.inner_size=1024 "
+			   "u:ssm.state_size=64 u:ssm.time_step_rank=16 "
+			   "u:ssm.group_count=1 f:logit_scale=8 "
+			   "f:residual_scale=0.22 f:embedding_scale=12 "
+			   "f:attention.scale=0.0078125",
+	    "output.weight" },
 };
 
 #define OG_N_VOCAB 512

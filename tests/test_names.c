@@ -70,7 +70,9 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 	static const char *const archs[] = {
 		"llama", "qwen2", "qwen3", "qwen2moe", "qwen3moe", "gemma2",
 		"gemma3", "phi3", "deepseek2", "mamba", "falcon", "gpt2",
-		"bert", "starcoder2", "olmo2", "nomic-bert", NULL
+		"bert", "starcoder2", "olmo2", "nomic-bert", "gpt-oss",
+		"llama4", "glm4moe", "cohere2", "mamba2", "lfm2",
+		"granitehybrid", "gemma3n", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -424,7 +426,8 @@ Test(names, shared_database_is_freed_and_reloaded)
 
 /*
  * A model from a compact description: keys as "u32 KEY V", "f32 KEY V",
- * "str KEY V", "i32 KEY V" ("ARCH" in KEY is replaced), tensors as
+ * "str KEY V", "i32 KEY V", "a32 KEY V,V,..." (an array of uint32; "ARCH"
+ * in KEY is replaced), tensors as
  * "G NAME DIMS..." (global) or "L[a-b] NAME DIMS..." (in every block, or in
  * blocks a to b), NAME with %u for the block. Every model gets a 16-token
  * vocabulary.
@@ -435,6 +438,21 @@ struct arch_model {
 	const char *const *keys;
 	const char *const *tensors;
 };
+
+/* A per-layer array of uint32, "1,0,1". */
+static void
+add_key_array(struct ggufw_model *m, const char *key, const char *list)
+{
+	uint32_t v[16];
+	size_t n = 0;
+	char *end;
+
+	while (n < 16 && *list != '\0') {
+		v[n++] = (uint32_t)strtoul(list, &end, 10);
+		list = *end == ',' ? end + 1 : end;
+	}
+	ggufw_model_kv_arr_u32(m, key, v, n);
+}
 
 static void
 add_key(struct ggufw_model *m, const char *arch, const char *spec)
@@ -454,6 +472,8 @@ add_key(struct ggufw_model *m, const char *arch, const char *spec)
 		ggufw_model_kv_i32(m, full, (int32_t)strtol(val, NULL, 10));
 	else if (strcmp(type, "f32") == 0)
 		ggufw_model_kv_f32(m, full, strtof(val, NULL));
+	else if (strcmp(type, "a32") == 0)
+		add_key_array(m, full, val);
 	else
 		ggufw_model_kv_str(m, full, val);
 }
@@ -866,6 +886,197 @@ static const char *const nomic_bert_tensors[] = {
 	"L blk.%u.layer_output_norm.bias 16", NULL
 };
 
+static const char *const gptoss_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.attention.head_count 2",
+	"u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 4", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const gptoss_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.post_attention_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_output.bias 16", "L blk.%u.attn_sinks.weight 2",
+	"L blk.%u.ffn_gate_inp.weight 16 4", "L blk.%u.ffn_gate_inp.bias 4",
+	"L blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L blk.%u.ffn_up_exps.weight 16 8 4",
+	"L blk.%u.ffn_down_exps.weight 8 16 4",
+	"L blk.%u.ffn_gate_exps.bias 8 4", "L blk.%u.ffn_up_exps.bias 8 4",
+	"L blk.%u.ffn_down_exps.bias 16 4", NULL
+};
+
+static const char *const llama4_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 1",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.interleave_moe_layer_step 2",
+	"str tokenizer.ggml.model llama", NULL
+};
+/* block 0 dense, block 1 experts (every second block) */
+static const char *const llama4_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
+static const char *const cohere2_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 4", "f32 ARCH.logit_scale 0.25",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const cohere2_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL
+};
+
+static const char *const glm4moe_keys[] = {
+	BASE_KEYS(16, 3), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "u32 ARCH.nextn_predict_layers 1",
+	"str tokenizer.ggml.model llama", NULL
+};
+/* block 0 dense, block 1 experts, block 2 multi-token prediction */
+static const char *const glm4moe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_q.bias 16", "L blk.%u.attn_k.bias 8",
+	"L blk.%u.attn_v.bias 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.post_attention_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-2 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-2 blk.%u.exp_probs_b.bias 4",
+	"L1-2 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-2 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_down_shexp.weight 8 16",
+	"L2-2 blk.%u.nextn.eh_proj.weight 32 16",
+	"L2-2 blk.%u.nextn.enorm.weight 16",
+	"L2-2 blk.%u.nextn.hnorm.weight 16", NULL
+};
+
+static const char *const mamba2_keys[] = {
+	BASE_KEYS(8, 2), "u32 ARCH.ssm.conv_kernel 4",
+	"u32 ARCH.ssm.inner_size 16", "u32 ARCH.ssm.state_size 4",
+	"u32 ARCH.ssm.time_step_rank 2", "u32 ARCH.ssm.group_count 2",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const mamba2_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"L blk.%u.attn_norm.weight 8", "L blk.%u.ssm_in.weight 8 50",
+	"L blk.%u.ssm_conv1d.weight 4 32", "L blk.%u.ssm_conv1d.bias 32",
+	"L blk.%u.ssm_dt.bias 2", "L blk.%u.ssm_a 1 2", "L blk.%u.ssm_d 1 2",
+	"L blk.%u.ssm_norm.weight 8 2", "L blk.%u.ssm_out.weight 16 8", NULL
+};
+
+static const char *const lfm2_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2",
+	"a32 ARCH.attention.head_count_kv 0,1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.shortconv.l_cache 3", "str tokenizer.ggml.model llama", NULL
+};
+/* block 0 a convolution (0 KV heads), block 1 attention */
+static const char *const lfm2_tensors[] = {
+	"G token_embd.weight 16 16", "G token_embd_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16",
+	"L0-0 blk.%u.shortconv.conv.weight 3 16",
+	"L0-0 blk.%u.shortconv.in_proj.weight 16 48",
+	"L0-0 blk.%u.shortconv.out_proj.weight 16 16",
+	"L1-1 blk.%u.attn_q_norm.weight 8", "L1-1 blk.%u.attn_k_norm.weight 8",
+	"L1-1 blk.%u.attn_q.weight 16 16", "L1-1 blk.%u.attn_k.weight 16 8",
+	"L1-1 blk.%u.attn_v.weight 16 8",
+	"L1-1 blk.%u.attn_output.weight 16 16", NULL
+};
+
+static const char *const granitehybrid_keys[] = {
+	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2",
+	"a32 ARCH.attention.head_count_kv 0,1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.ssm.conv_kernel 4", "u32 ARCH.ssm.inner_size 16",
+	"u32 ARCH.ssm.state_size 4", "u32 ARCH.ssm.time_step_rank 2",
+	"u32 ARCH.ssm.group_count 1", "str tokenizer.ggml.model gpt2", NULL
+};
+/* block 0 mamba2 (0 KV heads), block 1 attention */
+static const char *const granitehybrid_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"L blk.%u.attn_norm.weight 8", "L blk.%u.ffn_norm.weight 8",
+	"L blk.%u.ffn_gate.weight 8 32", "L blk.%u.ffn_up.weight 8 32",
+	"L blk.%u.ffn_down.weight 32 8",
+	"L0-0 blk.%u.ssm_in.weight 8 42", "L0-0 blk.%u.ssm_conv1d.weight 4 24",
+	"L0-0 blk.%u.ssm_conv1d.bias 24", "L0-0 blk.%u.ssm_dt.bias 2",
+	"L0-0 blk.%u.ssm_a 1 2", "L0-0 blk.%u.ssm_d 1 2",
+	"L0-0 blk.%u.ssm_norm.weight 16 1", "L0-0 blk.%u.ssm_out.weight 16 8",
+	"L1-1 blk.%u.attn_q.weight 8 8", "L1-1 blk.%u.attn_k.weight 8 4",
+	"L1-1 blk.%u.attn_v.weight 8 4", "L1-1 blk.%u.attn_output.weight 8 8",
+	NULL
+};
+
+static const char *const gemma3n_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 4",
+	"str tokenizer.ggml.model llama", NULL
+};
+/* 256-wide per-layer inputs, 4 AltUp streams, LAuReL rank 64 */
+static const char *const gemma3n_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G altup_proj.weight 16 16 3", "G altup_unembd_proj.weight 16 16 3",
+	"G per_layer_token_embd.weight 512 16",
+	"G per_layer_model_proj.weight 16 512",
+	"G per_layer_proj_norm.weight 256",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_q_norm.weight 8",
+	"L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.post_attention_norm.weight 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate.weight 16 32",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16",
+	"L blk.%u.post_ffw_norm.weight 16", "L blk.%u.inp_gate.weight 16 256",
+	"L blk.%u.proj.weight 256 16", "L blk.%u.post_norm.weight 16",
+	"L blk.%u.altup_correct_coef.weight 4 4",
+	"L blk.%u.altup_correct_scale.weight 16",
+	"L blk.%u.altup_predict_coef.weight 4 16",
+	"L blk.%u.altup_router.weight 16 4",
+	"L blk.%u.altup_router_norm.weight 16",
+	"L blk.%u.laurel_l.weight 16 64", "L blk.%u.laurel_r.weight 64 16",
+	"L blk.%u.laurel_post_norm.weight 16", NULL
+};
+
 Test(names, every_mapped_architecture_round_trips)
 {
 	static const struct {
@@ -900,6 +1111,25 @@ Test(names, every_mapped_architecture_round_trips)
 		  "blk.%u.attn_k_norm.weight" },
 		{ { "nomic-bert", 2, nomic_bert_keys, nomic_bert_tensors },
 		  "blk.%u.attn_qkv.weight" },
+		{ { "gpt-oss", 2, gptoss_keys, gptoss_tensors },
+		  "blk.%u.attn_sinks.weight" },
+		{ { "llama4", 2, llama4_keys, llama4_tensors },
+		  "blk.%u.ffn_up_shexp.weight" },
+		{ { "cohere2", 2, cohere2_keys, cohere2_tensors },
+		  "blk.%u.attn_k.weight" },
+		{ { "glm4moe", 3, glm4moe_keys, glm4moe_tensors },
+		  "blk.%u.exp_probs_b.bias" },
+		{ { "mamba2", 2, mamba2_keys, mamba2_tensors },
+		  "blk.%u.ssm_norm.weight" },
+		{ { "lfm2", 2, lfm2_keys, lfm2_tensors },
+		  "blk.%u.attn_k.weight" },
+		{ { "lfm2", 2, lfm2_keys, lfm2_tensors },
+		  "blk.%u.shortconv.in_proj.weight" },
+		{ { "granitehybrid", 2, granitehybrid_keys,
+		    granitehybrid_tensors },
+		  "blk.%u.ssm_in.weight" },
+		{ { "gemma3n", 2, gemma3n_keys, gemma3n_tensors },
+		  "per_layer_token_embd.weight" },
 	};
 	size_t i;
 

@@ -48,9 +48,10 @@ check_cache_settings(const struct check_ctx *c, struct diag_list *dl)
 		    "scaling is configured", pl->ctx, g->n_ctx_train);
 	if (pl->runtime == RUNTIME_LLAMA_CPP)
 		kv = kv_type_info(pl->kv_v)->name;
-	if (g->memory == ARCH_MEM_KV && kv_type_info(pl->runtime ==
-	    RUNTIME_LLAMA_CPP ? pl->kv_v : pl->kv)->quantized &&
-	    pl->kv != KV_TURBOQUANT4 && !pl->flash_attention)
+	if ((g->memory == ARCH_MEM_KV || g->memory == ARCH_MEM_HYBRID) &&
+	    kv_type_info(pl->runtime == RUNTIME_LLAMA_CPP ? pl->kv_v :
+	    pl->kv)->quantized && pl->kv != KV_TURBOQUANT4 &&
+	    !pl->flash_attention)
 		diag_add(dl, "P006", 0, SUBJECT_NONE, NULL, 0, "a %s V cache "
 		    "needs flash attention, which %s%s turns off: llama.cpp "
 		    "refuses to create the context", kv,

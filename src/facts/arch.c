@@ -31,8 +31,15 @@ static const struct arch_info arch_table[] = {
 	{ "gemma", ARCH_KIND_ATTN, true },
 	{ "gemma2", ARCH_KIND_GEMMA2, true },
 	{ "gemma3", ARCH_KIND_GEMMA3, true },
+	{ "gemma3n", ARCH_KIND_GEMMA3N, true },
 	{ "deepseek", ARCH_KIND_ATTN, false },
 	{ "deepseek2", ARCH_KIND_DEEPSEEK2, true },
+	{ "gpt-oss", ARCH_KIND_GPTOSS, true },
+	{ "llama4", ARCH_KIND_LLAMA4, true },
+	{ "glm4moe", ARCH_KIND_ATTN, true },
+	{ "cohere2", ARCH_KIND_COHERE2, true },
+	{ "lfm2", ARCH_KIND_HYBRID_CONV, true },
+	{ "granitehybrid", ARCH_KIND_HYBRID_SSM, true },
 	{ "falcon", ARCH_KIND_ATTN, true },
 	{ "gpt2", ARCH_KIND_ATTN, true },
 	{ "gptneox", ARCH_KIND_ATTN, false },
@@ -50,6 +57,7 @@ static const struct arch_info arch_table[] = {
 	{ "bitnet", ARCH_KIND_ATTN, false },
 	{ "exaone", ARCH_KIND_ATTN, false },
 	{ "mamba", ARCH_KIND_MAMBA, true },
+	{ "mamba2", ARCH_KIND_MAMBA, true },
 	{ "bert", ARCH_KIND_ENCODER, true },
 	{ "nomic-bert", ARCH_KIND_ENCODER, true },
 	{ "jina-bert-v2", ARCH_KIND_ENCODER, false },
@@ -334,26 +342,59 @@ set_swa_pattern(struct model_geom *g, uint32_t n)
 		g->is_swa[il] = il < main && (n == 0 || il % n < n - 1);
 }
 
+/* The sliding-window pattern llama.cpp assumes for kind (load_hparams). */
+static uint32_t
+swa_pattern_default(enum arch_kind kind)
+{
+	switch (kind) {
+	case ARCH_KIND_GEMMA2:
+	case ARCH_KIND_GPTOSS:
+		return 2;
+	case ARCH_KIND_COHERE2:
+	case ARCH_KIND_LLAMA4:
+		return 4;
+	case ARCH_KIND_GEMMA3N:
+		return 5;
+	default:
+		return 6;
+	}
+}
+
+/*
+ * The window of kind: gemma2's defaults to 4096; llama4's is 8192 (its
+ * chunk) whatever the key says, unless the key says 0 (no chunks).
+ */
+static uint32_t
+swa_window(struct rd *r, enum arch_kind kind)
+{
+	uint32_t window = 0;
+	bool have = geom_u32(r, "attention.sliding_window", &window);
+
+	if (kind == ARCH_KIND_GEMMA2 && !have)
+		return 4096;
+	if (kind == ARCH_KIND_LLAMA4)
+		return have && window == 0 ? 0 : 8192;
+	return window;
+}
+
 static void
 read_swa(struct rd *r, enum arch_kind kind)
 {
 	struct model_geom *g = r->g;
 	const struct gguf_kv *pk;
-	uint32_t window = 0, pattern = kind == ARCH_KIND_GEMMA2 ? 2 : 6, il;
-	bool have = geom_u32(r, "attention.sliding_window", &window);
+	uint32_t window, pattern = swa_pattern_default(kind), il;
 
 	/* phi3: llama.cpp reads the window, then disables SWA. */
 	if (kind == ARCH_KIND_PHI3)
 		return;
 	if (kind == ARCH_KIND_ATTN) {
-		if (have && window > 0 && !g->known)
+		if (geom_u32(r, "attention.sliding_window", &window) &&
+		    window > 0 && !g->known)
 			missing(g, "the sliding-window layout of '%s'",
 			    g->arch);
 		return;
 	}
-	if (kind == ARCH_KIND_GEMMA2 && !have)
-		window = 4096;
-	if (window == 0)
+	if ((window = swa_window(r, kind)) == 0)
 		return;		/* gemma3 without a window: no SWA */
 	pk = arch_kv(r, "attention.sliding_window_pattern");
 	if (pk != NULL && pk->type != GGUF_ARRAY)
@@ -408,6 +449,37 @@ read_ssm(struct rd *r)
 	return ok;
 }
 
+/*
+ * A hybrid: a layer with 0 KV heads is recurrent (mamba2 state, or lfm2's
+ * short convolution), the others attention; a window makes every
+ * attention layer a sliding-window one (lfm2).
+ */
+static bool
+read_hybrid(struct rd *r, enum arch_kind kind)
+{
+	struct model_geom *g = r->g;
+	uint32_t il, main = g->n_layer - g->n_layer_nextn, window = 0;
+	bool ok = read_attention(r);
+
+	for (il = 0; il < main; il++)
+		g->is_recr[il] = g->n_head_kv[il] == 0;
+	if (kind == ARCH_KIND_HYBRID_SSM) {
+		ok = read_ssm(r) && ok;
+	} else if (!geom_u32(r, "shortconv.l_cache",
+	    &g->shortconv_l_cache) || g->shortconv_l_cache == 0) {
+		missing(g, "%s.shortconv.l_cache", g->arch);
+		ok = false;
+	}
+	if (kind == ARCH_KIND_HYBRID_CONV &&
+	    geom_u32(r, "attention.sliding_window", &window) && window > 0) {
+		g->swa = true;
+		g->n_swa = window;
+		for (il = 0; il < main; il++)
+			g->is_swa[il] = !g->is_recr[il];
+	}
+	return ok;
+}
+
 void
 arch_read(const struct gguf_file *f, struct model_geom *g,
     struct diag_list *dl)
@@ -445,10 +517,17 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 		g->memory = ARCH_MEM_RECURRENT;
 		g->plannable = read_ssm(&r);
 		return;		/* no attention, no FFN keys */
+	case ARCH_KIND_HYBRID_SSM:
+	case ARCH_KIND_HYBRID_CONV:
+		g->memory = ARCH_MEM_HYBRID;
+		g->plannable = read_hybrid(&r, kind);
+		break;
 	default:
 		g->plannable = read_attention(&r);
 		if (kind == ARCH_KIND_DEEPSEEK2)
 			read_mla(&r);
+		if (kind == ARCH_KIND_GEMMA3N)
+			g->n_layer_kv = 20;	/* llama.cpp's constant */
 		read_swa(&r, kind);
 		break;
 	}

@@ -22,6 +22,8 @@
 enum arch_memory {
 	ARCH_MEM_KV = 0,	/* a KV cache (possibly with SWA or MLA) */
 	ARCH_MEM_RECURRENT,	/* recurrent state (mamba) */
+	ARCH_MEM_HYBRID,	/* a KV cache for the attention layers,
+				   recurrent state for the others */
 	ARCH_MEM_NONE		/* encoder-only: no cache */
 };
 
@@ -30,9 +32,18 @@ enum arch_kind {
 	ARCH_KIND_ATTN = 0,	/* standard attention, no SWA */
 	ARCH_KIND_GEMMA2,	/* SWA always: window 4096, pattern 2 */
 	ARCH_KIND_GEMMA3,	/* SWA when sliding_window > 0: pattern 6 */
+	ARCH_KIND_GEMMA3N,	/* SWA pattern 5; a cache in the first 20
+				   layers only */
 	ARCH_KIND_PHI3,		/* sliding_window read, SWA disabled */
 	ARCH_KIND_DEEPSEEK2,	/* MLA when both *_mla keys are set */
-	ARCH_KIND_MAMBA,	/* recurrent state */
+	ARCH_KIND_GPTOSS,	/* SWA when sliding_window > 0: pattern 2 */
+	ARCH_KIND_COHERE2,	/* SWA when sliding_window > 0: pattern 4 */
+	ARCH_KIND_LLAMA4,	/* chunked attention, window 8192, pattern
+				   4, unless sliding_window is 0 */
+	ARCH_KIND_MAMBA,	/* recurrent state (mamba, mamba2) */
+	ARCH_KIND_HYBRID_SSM,	/* layers with 0 KV heads are mamba2 */
+	ARCH_KIND_HYBRID_CONV,	/* layers with 0 KV heads are short
+				   convolutions (lfm2) */
 	ARCH_KIND_ENCODER,	/* no cache */
 	ARCH_KIND_UNPLANNED	/* no memory model: planned as standard
 				   attention, and the plan says so (P005) */
@@ -86,11 +97,17 @@ struct model_geom {
 	bool swa;
 	uint32_t n_swa;			/* window */
 	bool is_swa[ARCH_MAX_LAYERS];
+	uint32_t n_layer_kv;		/* layers from the first with a cache
+					 * of their own (later ones reuse
+					 * one); 0: every layer */
 	/* MLA (deepseek2) */
 	bool mla;
 	uint32_t kv_lora_rank;
-	/* recurrent state (mamba) */
+	/* recurrent state (mamba; the recurrent layers of a hybrid) */
 	uint32_t ssm_d_conv, ssm_d_inner, ssm_d_state, ssm_n_group;
+	uint32_t shortconv_l_cache;	/* lfm2's convolution window */
+	bool is_recr[ARCH_MAX_LAYERS];	/* hybrid: a recurrent layer (no
+					 * KV cache) */
 	/* what the plan cannot know, for P005 estimate-incomplete */
 	char missing[ARCH_MAX_MISSING][160];
 	size_t n_missing;

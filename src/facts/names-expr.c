@@ -385,7 +385,9 @@ nx_head_kv(const struct names_env *env)
 	struct names_val v = nx_layer_value(env, env->geom->n_head_kv);
 	int64_t k;
 
-	if (v.known || nx_key_value(env, "attention.head_count_kv", &k))
+	/* read as a per-layer array (0 in a hybrid's recurrent layers) */
+	if (v.known || env->geom->has_n_head_kv ||
+	    nx_key_value(env, "attention.head_count_kv", &k))
 		return v;
 	return nx_layer_value(env, env->geom->n_head);
 }

@@ -57,9 +57,11 @@ plan_kv_split_bytes(const struct model_geom *g, enum kv_type kt,
     uint64_t *k_bytes, uint64_t *v_bytes)
 {
 	uint64_t k = 0, v = 0, vmax = 0;
-	uint32_t il;
+	uint32_t il, main = g->n_layer - g->n_layer_nextn;
 
-	if (g->memory != ARCH_MEM_KV) {
+	if (g->n_layer_kv > 0 && g->n_layer_kv < main)
+		main = g->n_layer_kv;	/* the others reuse a cache */
+	if (g->memory != ARCH_MEM_KV && g->memory != ARCH_MEM_HYBRID) {
 		*k_bytes = *v_bytes = 0;
 		return 0;
 	}
@@ -73,7 +75,8 @@ plan_kv_split_bytes(const struct model_geom *g, enum kv_type kt,
 		if (w > vmax)
 			vmax = w;
 	}
-	for (il = 0; il < g->n_layer; il++) {
+	/* Recurrent layers, MTP layers and reusing layers have no cache. */
+	for (il = 0; il < main; il++) {
 		bool swa = g->swa && g->is_swa[il];
 		uint64_t c = swa ? swa_cells : cells;
 		uint64_t kw = smul(swa ? g->head_k_swa : g->head_k,
@@ -81,6 +84,8 @@ plan_kv_split_bytes(const struct model_geom *g, enum kv_type kt,
 		uint64_t vw = fa ? smul(swa ? g->head_v_swa : g->head_v,
 		    g->n_head_kv[il]) : vmax;
 
+		if (g->is_recr[il])
+			continue;
 		k = sadd(k, smul(kv_row_bytes(kt, kw), c));
 		if (!g->mla)	/* MLA allocates no V */
 			v = sadd(v, smul(kv_row_bytes(vt, vw), c));
@@ -90,18 +95,31 @@ plan_kv_split_bytes(const struct model_geom *g, enum kv_type kt,
 	return sadd(k, v);
 }
 
-/* Per recurrent layer: F32 [n_embd_r + n_embd_s] for one sequence. */
+/*
+ * Per recurrent layer: F32 [n_embd_r + n_embd_s] for one sequence. r is
+ * the convolution's history: (d_conv - 1) x (d_inner + 2 n_group d_state)
+ * for mamba, (l_cache - 1) x n_embd for lfm2; s is d_state x d_inner.
+ */
 uint64_t
 plan_state_bytes(const struct model_geom *g)
 {
-	uint64_t r, s;
+	uint64_t r, s, n = 0;
+	uint32_t il;
 
-	if (g->memory != ARCH_MEM_RECURRENT || g->ssm_d_conv == 0)
+	if (g->memory == ARCH_MEM_RECURRENT)
+		n = g->n_layer - g->n_layer_nextn;
+	else if (g->memory == ARCH_MEM_HYBRID)
+		for (il = 0; il < g->n_layer; il++)
+			n += g->is_recr[il];
+	if (g->shortconv_l_cache > 0)
+		r = smul(g->shortconv_l_cache - 1, g->n_embd);
+	else if (g->ssm_d_conv > 0)
+		r = smul(g->ssm_d_conv - 1, sadd(g->ssm_d_inner,
+		    smul(smul(2, g->ssm_n_group), g->ssm_d_state)));
+	else
 		return 0;
-	r = smul(g->ssm_d_conv - 1, sadd(g->ssm_d_inner,
-	    smul(smul(2, g->ssm_n_group), g->ssm_d_state)));
 	s = smul(g->ssm_d_state, g->ssm_d_inner);
-	return smul(smul(4, sadd(r, s)), g->n_layer);
+	return smul(smul(4, sadd(r, s)), n);
 }
 
 /* SKaiNET: T x (4 emb + 3 ffn + heads x ctx) x 4 + vocab x 4. */
@@ -236,7 +254,7 @@ kv_bad_width(const struct model_geom *g, enum kv_type kv, bool fa)
 	uint32_t il, i;
 
 	if (!k->quantized || kv == KV_TURBOQUANT4 || !g->plannable ||
-	    g->memory != ARCH_MEM_KV)
+	    (g->memory != ARCH_MEM_KV && g->memory != ARCH_MEM_HYBRID))
 		return 0;
 	for (i = 0; i < (g->swa ? 4u : 2u); i++) {
 		if (fa && w[i] % k->blck != 0)
