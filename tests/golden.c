@@ -303,14 +303,18 @@ write_file(const char *path, const void *p, size_t n)
 
 /* gguflint's text output for path, with the source directory removed. */
 static char *
-lint_output(const char *path, const char *rel)
+lint_output(const char *path, const char *rel, const char *version)
 {
-	const char *argv[] = { "--select", "M,N,S", path, NULL };
+	const char *argv[] = { "--select", "M,N,S", path, NULL, NULL, NULL };
 	struct strbuf sb = STRBUF_INIT;
 	struct test_run r;
 	const char *p, *hit;
 	size_t n = strlen(path);
 
+	if (version != NULL) {
+		argv[3] = "--runtime-version";
+		argv[4] = version;
+	}
 	test_run_bin(&r, argv, NULL, 0);
 	cr_assert(r.status == 0 || r.status == 1, "%s: exit %d: %s", path,
 	    r.status, r.err);
@@ -343,12 +347,25 @@ static void
 check_in_process(const struct golden_case *c, const struct strbuf *bytes)
 {
 	struct test_lint t;
+	struct profile p;
+	struct gl_error err;
 
-	test_lint_bytes(&t, bytes->buf, bytes->len);
+	if (c->runtime_version != NULL) {
+		cr_assert(profile_load(PROFILE_DEFAULT, &p, &err) == 0, "%s",
+		    err.msg);
+		p.runtime_version = xstrdup(c->runtime_version);
+		cr_assert(runtime_version_parse(c->runtime_version,
+		    &p.runtime_build) == 0);
+		test_lint_bytes_profile(&t, bytes->buf, bytes->len, &p);
+	} else {
+		test_lint_bytes(&t, bytes->buf, bytes->len);
+	}
 	cr_expect(test_count(&t, c->code) == c->want, "%s: %zu %s, want %zu; "
 	    "got: %s", c->name, test_count(&t, c->code), c->code, c->want,
 	    test_codes(&t));
 	test_lint_free(&t);
+	if (c->runtime_version != NULL)
+		profile_free(&p);
 }
 
 void
@@ -372,7 +389,7 @@ golden_run(const struct golden_case *c)
 	else
 		compare_file(gguf, bytes.buf, bytes.len, "what the builder "
 		    "makes");
-	out = lint_output(gguf, rel);
+	out = lint_output(gguf, rel, c->runtime_version);
 	if (regen())
 		write_file(expected, out, strlen(out));
 	else

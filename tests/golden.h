@@ -82,6 +82,7 @@ struct golden_case {
 	const char *code;		/* the rule the case is about */
 	size_t want;			/* its diagnostics: 0 for a negative */
 	void (*setup)(struct tiny *t);	/* the change; NULL: none */
+	const char *runtime_version;	/* --runtime-version; NULL: none */
 };
 
 /* golden_run: build, compare or regenerate, lint and assert (see above). */
