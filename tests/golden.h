@@ -82,10 +82,12 @@ struct golden_case {
 	const char *code;		/* the rule the case is about */
 	size_t want;			/* its diagnostics: 0 for a negative */
 	void (*setup)(struct tiny *t);	/* the change; NULL: none */
-	const char *runtime_version;	/* --runtime-version; NULL: none */
 };
 
 /* golden_run: build, compare or regenerate, lint and assert (see above). */
 void golden_run(const struct golden_case *c);
+/* golden_run_version: the same under the default profile with
+ * --runtime-version version (in process: its runtime_version). */
+void golden_run_version(const struct golden_case *c, const char *version);
 
 #endif

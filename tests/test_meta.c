@@ -112,6 +112,34 @@ Test(meta, golden_cases)
 		golden_run(&cases[i]);
 }
 
+static void set_arch_zwsp(struct tiny *t) { t->arch = "llama\xe2\x80\x8b"; }
+static void set_arch_qwen3next(struct tiny *t) { t->arch = "qwen3next"; }
+
+/* M019 (no runtime_version) and M018 (under one): the golden cases. */
+Test(meta, golden_runtime_version_cases)
+{
+	static const struct {
+		struct golden_case c;
+		const char *version;
+	} vcases[] = {
+		{ { "M018-runtime-b1000", "M018", 1, NULL }, "b1000" },
+		{ { "M018-qwen3next-b6500", "M018", 1, set_arch_qwen3next },
+		    "b6500" },
+		{ { "M018-unknown-arch-b6500", "M018", 1, set_arch_zwsp },
+		    "b6500" },
+		{ { "M018-ok-b6500", "M018", 0, NULL }, "b6500" },
+		{ { "M018-ok-v0.5.0", "M018", 0, set_arch_qwen3next },
+		    "v0.5.0" },
+		{ { "M019-arch-zero-width-space", "M019", 1, set_arch_zwsp },
+		    NULL },
+		{ { "M019-ok", "M019", 0, NULL }, NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof vcases / sizeof vcases[0]; i++)
+		golden_run_version(&vcases[i].c, vcases[i].version);
+}
+
 /* The clean tiny model: no finding of any M, N or S rule. */
 Test(meta, clean_model_has_no_finding)
 {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/enc.h"
 #include "base/util.h"
 #include "data/builtin.h"
 #include "data/yamlutil.h"
@@ -432,15 +433,24 @@ llv_describe(const struct llv_item *it, char *buf, size_t size)
 		return buf;
 	}
 	len = (size_t)snprintf(buf, size, "%s '", llv_kind_name(it->kind));
-	for (i = 0; i < it->name.n && len + 5 < size; i++) {
-		unsigned char c = (unsigned char)it->name.p[i];
+	for (i = 0; i < it->name.n && len + 12 < size;) {
+		const uint8_t *p = (const uint8_t *)it->name.p + i;
+		uint32_t cp;
+		size_t k = enc_utf8_next(p, (size_t)(it->name.n - i), &cp);
 
-		if (c < 0x20 || c >= 0x7f || c == '\'' || c == '\\')
+		if (k == 1 && cp >= 0x20 && cp < 0x7f)
+			buf[len++] = (char)cp;
+		else if (cp == 0xfffd && !(k == 3 && p[0] == 0xef)) {
 			len += (size_t)snprintf(buf + len, size - len,
-			    "\\x%02x", c);
-		else
-			buf[len++] = (char)c;
+			    "<0x%02x>", p[0]);
+			k = 1;
+		} else
+			len += (size_t)snprintf(buf + len, size - len,
+			    "<U+%04X>", (unsigned)cp);
+		i += k;
 	}
+	if (i < it->name.n && len + 4 < size)
+		len += (size_t)snprintf(buf + len, size - len, "...");
 	snprintf(buf + (len < size ? len : size - 1),
 	    size - (len < size ? len : size - 1), "'");
 	return buf;

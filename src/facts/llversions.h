@@ -122,8 +122,9 @@ struct llv_min llv_min_of(const struct llv_db *db,
     const struct llv_item *items, size_t n);
 
 /* llv_describe: "architecture 'qwen3next'" or "ggml type 39 (mxfp4)"
- * into buf (NUL-terminated, truncated to size); the name is quoted with
- * control and non-ASCII bytes as \xHH. Returns buf. */
+ * into buf (NUL-terminated, truncated to size, "..." when the name is);
+ * in the quoted name, a character outside printable ASCII is <U+XXXX>
+ * ("llama<U+200B>") and a byte that is not UTF-8 <0xHH>. Returns buf. */
 char *llv_describe(const struct llv_item *it, char *buf, size_t size);
 
 #endif
