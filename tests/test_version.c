@@ -5,7 +5,7 @@
  * real loader (tests/llama-load) accepts every architecture and
  * pre-tokenizer the data says it knows, and refuses the planted unknown
  * ones, which gguflint reports (M019). Then runtime_version: the profile
- * key and --runtime-version, and M018 (the golden cases are in
+ * key and --runtime-version, and M018-M020 (the golden cases are in
  * test_meta.c).
  */
 #include "config.h"
@@ -521,13 +521,22 @@ Test(version, m018_against_the_data)
 	lint_at(&t, "qwen3next", NULL);
 	cr_expect_eq(test_count(&t, "M018"), 0);
 	test_lint_free(&t);
-	/* unknown, under a covered version: M018 (an error), not M019 */
+	/* unknown: M019 (an error) under no version or a covered one,
+	 * M020 (a warning) under one newer than the data */
 	lint_at(&t, "qwen9next", "b6500");
-	cr_expect_eq(test_count(&t, "M018"), 1, "%s", test_codes(&t));
-	cr_expect_eq(test_count(&t, "M019"), 0, "%s", test_codes(&t));
+	cr_expect_eq(test_count(&t, "M019"), 1, "%s", test_codes(&t));
+	cr_expect(strstr(test_find(&t, "M019")->message, "the profile's "
+	    "b6500 refuses the file (\"unknown model architecture\")") !=
+	    NULL, "%s", test_find(&t, "M019")->message);
+	cr_expect_eq(test_count(&t, "M018") + test_count(&t, "M020"), 0);
 	test_lint_free(&t);
 	lint_at(&t, "qwen9next", NULL);
 	cr_expect_eq(test_count(&t, "M019"), 1, "%s", test_codes(&t));
+	cr_expect_eq(test_errors(&t), 1, "%s", test_codes(&t));
+	test_lint_free(&t);
+	lint_at(&t, "qwen9next", "b99999");
+	cr_expect_eq(test_count(&t, "M020"), 1, "%s", test_codes(&t));
+	cr_expect_eq(test_count(&t, "M019"), 0, "%s", test_codes(&t));
 	test_lint_free(&t);
 }
 

@@ -1,10 +1,11 @@
 /*
- * check-version.c - M018 and M019, the llama.cpp version a file needs
- * (llversions.h): for a llama.cpp profile, each architecture, pre-tokenizer,
- * projector type and tensor type of the file against the first llama.cpp
- * build that knew it. M018 when the profile's runtime_version is older
- * than what the file needs; M019 when the data knows a name in no release
- * at all (newer than the data, or misspelled).
+ * check-version.c - M018, M019 and M020, the llama.cpp version a file
+ * needs (llversions.h): for a llama.cpp profile, each architecture,
+ * pre-tokenizer, projector type and tensor type of the file against the
+ * first llama.cpp build that knew it. M018 when the profile's
+ * runtime_version is older than what the file needs; M019 when the data
+ * knows a name in no release (newer than the data, or misspelled) and the
+ * profile's runtime is one the data covers; M020 when it is newer.
  */
 #include <stdio.h>
 #include <string.h>
@@ -65,15 +66,26 @@ near_name(const struct vc *v, const struct llv_item *it, bool *odd)
 	return r != NULL ? r->name : NULL;
 }
 
-/* A name the data knows in no release: M018 when the profile's runtime
- * is one the data covers, else M019. */
+/* What llama.cpp says when it refuses a name of kind k. */
+static const char *
+refusal(enum llv_kind k)
+{
+	return k == LLV_ARCH ? "unknown model architecture" :
+	    k == LLV_PRE ? "unknown pre-tokenizer type" :
+	    "unknown projector type";
+}
+
+/*
+ * A name the data knows in no release: M019 when the profile's runtime is
+ * one the data covers (none named: v0.5.0, the llama.cpp gguflint models;
+ * v0.5.0; a build no newer than the newest the data dates), else M020.
+ */
 static void
 unknown(struct vc *v, const struct llv_item *it)
 {
-	char what[160], msg[512], hint[200] = "";
+	char what[160], msg[640], hint[200] = "", rt[64];
 	const char *near;
-	bool odd, covered;
-	size_t len;
+	bool odd;
 
 	llv_describe(it, what, sizeof what);
 	near = near_name(v, it, &odd);
@@ -83,20 +95,23 @@ unknown(struct vc *v, const struct llv_item *it)
 	else if (odd)
 		snprintf(hint, sizeof hint, "; it has characters no "
 		    "llama.cpp name has");
-	covered = v->build != 0 &&
-	    (v->build == RUNTIME_BUILD_V0_5_0 ||
-	    v->build <= v->newest);
-	len = (size_t)snprintf(msg, sizeof msg, "%s is known to no llama.cpp "
-	    "up to %s", what, v->db->release);
-	if (covered)
-		snprintf(msg + len, sizeof msg - len, ", so not to the "
-		    "profile's %s, which refuses the file%s",
-		    v->version, hint);
+	if (v->build != 0 && v->build != RUNTIME_BUILD_V0_5_0 &&
+	    v->build > v->newest) {
+		snprintf(msg, sizeof msg, "%s is known to no llama.cpp up to "
+		    "%s, the newest gguflint's data covers: whether the "
+		    "profile's %s knows it, the data cannot say%s", what,
+		    v->db->release, v->version, hint);
+		add(v, "M020", it, msg);
+		return;
+	}
+	if (v->version != NULL)
+		snprintf(rt, sizeof rt, "the profile's %s", v->version);
 	else
-		snprintf(msg + len, sizeof msg - len, " (newer than gguflint's "
-		    "data, or misspelled): llama.cpp %s refuses it%s",
-		    v->db->release, hint);
-	add(v, covered ? "M018" : "M019", it, msg);
+		snprintf(rt, sizeof rt, "llama.cpp %s", v->db->release);
+	snprintf(msg, sizeof msg, "%s is known to no llama.cpp up to %s: %s "
+	    "refuses the file (\"%s\")%s", what, v->db->release, rt,
+	    refusal(it->kind), hint);
+	add(v, "M019", it, msg);
 }
 
 /* A known name: M018 when it is newer than the profile's runtime. */
