@@ -61,8 +61,8 @@ llama_src(const char *rel)
 	const char *dir = getenv("GGUFLINT_LLAMA_SRC");
 	char *path, *text;
 
-	path = xasprintf("%s/%s", dir != NULL && *dir ? dir :
-	    "/opt/llama/src", rel);
+	path = xasprintf("%s/%s", dir != NULL && *dir ? dir : "/opt/llama/src",
+	    rel);
 	text = slurp(path);
 	free(path);
 	return text;
@@ -126,7 +126,7 @@ Test(version, data_architectures_are_v050s)
 
 	if (src == NULL)
 		cr_skip_test("llama.cpp v0.5.0's source is not at "
-		    "$GGUFLINT_LLAMA_SRC or /opt/llama/src");
+			     "$GGUFLINT_LLAMA_SRC or /opt/llama/src");
 	start = strstr(src, "LLM_ARCH_NAMES");
 	cr_assert(start != NULL);
 	end = strstr(start, "};");
@@ -150,10 +150,10 @@ Test(version, data_pre_tokenizers_are_v050s)
 
 	if (src == NULL)
 		cr_skip_test("llama.cpp v0.5.0's source is not at "
-		    "$GGUFLINT_LLAMA_SRC or /opt/llama/src");
+			     "$GGUFLINT_LLAMA_SRC or /opt/llama/src");
 	start = strstr(src, "missing pre-tokenizer type");
 	end = start != NULL ? strstr(start, "unknown pre-tokenizer type") :
-	    NULL;
+			      NULL;
 	cr_assert(end != NULL);
 	n = quoted_after(start, end, "tokenizer_pre == ", false, names, 512);
 	cr_assert(n > 50, "only %zu pre-tokenizers in llama-vocab.cpp", n);
@@ -175,13 +175,14 @@ Test(version, data_types_are_v050s)
 	if (h == NULL)
 		cr_skip_test("%s is absent: run build-aux/install-llama", path);
 	for (line = strtok_r(h, "\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\n", &save)) {
+	     line = strtok_r(NULL, "\n", &save)) {
 		char name[32];
 		unsigned id;
 		const struct llv_row *r;
 
-		if (sscanf(line, " GGML_TYPE_%31[A-Z0-9_] = %u", name, &id)
-		    != 2 || strcmp(name, "COUNT") == 0)
+		if (sscanf(line, " GGML_TYPE_%31[A-Z0-9_] = %u", name, &id) !=
+			2 ||
+		    strcmp(name, "COUNT") == 0)
 			continue;
 		r = llv_find_type(d, id);
 		cr_expect(r != NULL && strcmp(r->name, name) == 0,
@@ -189,8 +190,10 @@ Test(version, data_types_are_v050s)
 		    r ? r->name : "nothing");
 		seen++;
 	}
-	cr_expect_eq(seen, d->n[LLV_TYPE], "ggml.h has %zu types, the data "
-	    "%zu", seen, d->n[LLV_TYPE]);
+	cr_expect_eq(seen, d->n[LLV_TYPE],
+	    "ggml.h has %zu types, the data "
+	    "%zu",
+	    seen, d->n[LLV_TYPE]);
 	free(h);
 	free(path);
 }
@@ -251,8 +254,9 @@ verdict_of(const char *out, const char *path)
 	size_t n = strlen(path);
 
 	for (; (p = strstr(p, path)) != NULL; p += n)
-		if (p >= out + 2 && p[-1] == ' ' && (p == out + 2 ||
-		    p[-3] == '\n') && (p[n] == '\t' || p[n] == '\n'))
+		if (p >= out + 2 && p[-1] == ' ' &&
+		    (p == out + 2 || p[-3] == '\n') &&
+		    (p[n] == '\t' || p[n] == '\n'))
 			return p - 2;
 	return NULL;
 }
@@ -339,7 +343,8 @@ against_loader(char **names, size_t n, const char *const *bad, size_t nbad,
 	size_t i, total = n + nbad;
 
 	if (prog == NULL)
-		cr_skip_test("tests/llama-load or llama.cpp's libraries are "
+		cr_skip_test(
+		    "tests/llama-load or llama.cpp's libraries are "
 		    "absent: run build-aux/install-llama, then make check");
 	paths = xcalloc(total, sizeof *paths);
 	for (i = 0; i < total; i++)
@@ -397,7 +402,8 @@ Test(version, v050_knows_every_pre_tokenizer_of_the_data, .timeout = 300)
 
 /* ---- runtime_version --------------------------------------------------- */
 
-#define BASE "name: t\ndescription: a test device\nmemory: 2 GiB\n" \
+#define BASE \
+	"name: t\ndescription: a test device\nmemory: 2 GiB\n" \
 	"reserve: 700 MiB\nweights: mapped\n"
 
 Test(version, runtime_version_parses)
@@ -407,11 +413,18 @@ Test(version, runtime_version_parses)
 		int rc;
 		uint32_t build;
 	} cases[] = {
-		{ "b6500", 0, 6500 }, { "b1", 0, 1 }, { "v0.5.0", 0,
-		RUNTIME_BUILD_V0_5_0 }, { "0.5.0", 0, RUNTIME_BUILD_V0_5_0 },
-		{ "6500", -1, 0 }, { "b", -1, 0 }, { "b0", -1, 0 },
-		{ "b06500", -1, 0 }, { "b6500x", -1, 0 }, { "v0.4.0", -1, 0 },
-		{ "b99999999", -1, 0 }, { "", -1, 0 },
+		{ "b6500", 0, 6500 },
+		{ "b1", 0, 1 },
+		{ "v0.5.0", 0, RUNTIME_BUILD_V0_5_0 },
+		{ "0.5.0", 0, RUNTIME_BUILD_V0_5_0 },
+		{ "6500", -1, 0 },
+		{ "b", -1, 0 },
+		{ "b0", -1, 0 },
+		{ "b06500", -1, 0 },
+		{ "b6500x", -1, 0 },
+		{ "v0.4.0", -1, 0 },
+		{ "b99999999", -1, 0 },
+		{ "", -1, 0 },
 	};
 	size_t i;
 
@@ -438,28 +451,30 @@ Test(version, profile_runtime_version)
 	cr_expect_str_eq(p.runtime_version, "b6500");
 	profile_free(&p);
 	cr_assert(profile_parse("t.yaml", bad, strlen(bad), &p, &err) < 0);
-	cr_expect(strstr(err.msg, "t.yaml:6:18: expected a llama.cpp build "
-	    "such as b6500, or v0.5.0") != NULL, "%s", err.msg);
+	cr_expect(strstr(err.msg,
+		      "t.yaml:6:18: expected a llama.cpp build "
+		      "such as b6500, or v0.5.0") != NULL,
+	    "%s", err.msg);
 }
 
 /* A bad version is a usage or configuration error: exit 2, where. */
 Test(version, bad_runtime_version_exits_2)
 {
 	static const char bad[] = BASE "runtime: llama.cpp\n"
-	    "runtime_version: b12x\n";
+				       "runtime_version: b12x\n";
 	char *prof = test_tmpfile(bad, strlen(bad));
 	char *yaml = xasprintf("%s.yaml", prof);
-	const char *argv1[] = { "--runtime-version", "latest", "x.gguf",
-	    NULL };
+	const char *argv1[] = { "--runtime-version", "latest", "x.gguf", NULL };
 	const char *argv2[] = { "-p", yaml, "x.gguf", NULL };
 	struct test_run r;
 
 	cr_assert(rename(prof, yaml) == 0);
 	test_run_bin(&r, argv1, NULL, 0);
 	cr_expect_eq(r.status, 2);
-	cr_expect(strstr(r.err, "--runtime-version: expected a llama.cpp "
-	    "build such as b6500, or v0.5.0, not 'latest'") != NULL, "%s",
-	    r.err);
+	cr_expect(strstr(r.err,
+		      "--runtime-version: expected a llama.cpp "
+		      "build such as b6500, or v0.5.0, not 'latest'") != NULL,
+	    "%s", r.err);
 	test_run_free(&r);
 	test_run_bin(&r, argv2, NULL, 0);
 	cr_expect_eq(r.status, 2);
@@ -484,7 +499,8 @@ lint_at(struct test_lint *t, const char *arch, const char *version)
 	cr_assert(profile_load(PROFILE_DEFAULT, &p, &err) == 0, "%s", err.msg);
 	if (version != NULL) {
 		p.runtime_version = xstrdup(version);
-		cr_assert(runtime_version_parse(version, &p.runtime_build) == 0);
+		cr_assert(
+		    runtime_version_parse(version, &p.runtime_build) == 0);
 	}
 	tiny_init(&m);
 	m.arch = arch;
@@ -505,12 +521,15 @@ Test(version, m018_against_the_data)
 	cr_assert(r != NULL && r->build > 1);
 	snprintf(older, sizeof older, "b%u", (unsigned)r->build - 1);
 	snprintf(newer, sizeof newer, "b%u", (unsigned)r->build);
-	snprintf(want, sizeof want, "architecture 'qwen3next' needs llama.cpp "
-	    "b%u or later (%s)", (unsigned)r->build, r->date);
+	snprintf(want, sizeof want,
+	    "architecture 'qwen3next' needs llama.cpp "
+	    "b%u or later (%s)",
+	    (unsigned)r->build, r->date);
 	lint_at(&t, "qwen3next", older);
 	cr_expect_eq(test_count(&t, "M018"), 1, "%s", test_codes(&t));
-	cr_expect(test_find(&t, "M018") != NULL && strstr(test_find(&t,
-	    "M018")->message, want) != NULL, "want '%s'", want);
+	cr_expect(test_find(&t, "M018") != NULL &&
+		strstr(test_find(&t, "M018")->message, want) != NULL,
+	    "want '%s'", want);
 	test_lint_free(&t);
 	lint_at(&t, "qwen3next", newer);
 	cr_expect_eq(test_count(&t, "M018"), 0, "%s", test_codes(&t));
@@ -525,9 +544,12 @@ Test(version, m018_against_the_data)
 	 * M020 (a warning) under one newer than the data */
 	lint_at(&t, "qwen9next", "b6500");
 	cr_expect_eq(test_count(&t, "M019"), 1, "%s", test_codes(&t));
-	cr_expect(strstr(test_find(&t, "M019")->message, "the profile's "
-	    "b6500 refuses the file (\"unknown model architecture\")") !=
-	    NULL, "%s", test_find(&t, "M019")->message);
+	cr_expect(
+	    strstr(test_find(&t, "M019")->message,
+		"the profile's "
+		"b6500 refuses the file (\"unknown model architecture\")") !=
+		NULL,
+	    "%s", test_find(&t, "M019")->message);
 	cr_expect_eq(test_count(&t, "M018") + test_count(&t, "M020"), 0);
 	test_lint_free(&t);
 	lint_at(&t, "qwen9next", NULL);
@@ -557,9 +579,11 @@ Test(version, json_min_runtime)
 	path = test_tmpfile(sb.buf, sb.len);
 	argv[3] = path;
 	test_run_bin(&run, argv, NULL, 0);
-	snprintf(want, sizeof want, "\"min_runtime\": {\"llama.cpp\": \"b%u\", "
+	snprintf(want, sizeof want,
+	    "\"min_runtime\": {\"llama.cpp\": \"b%u\", "
 	    "\"date\": \"%s\", \"dated\": true, \"known\": true, \"because\": "
-	    "\"architecture 'qwen3next'\"}", (unsigned)r->build, r->date);
+	    "\"architecture 'qwen3next'\"}",
+	    (unsigned)r->build, r->date);
 	cr_expect(strstr(run.out, want) != NULL, "want %s in %s", want,
 	    run.out);
 	test_run_free(&run);

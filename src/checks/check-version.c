@@ -17,22 +17,21 @@
 /* One file against one runtime version. */
 struct vc {
 	const struct llv_db *db;
-	uint32_t build;		/* the profile's runtime_build; 0: none */
-	const char *version;	/* its runtime_version */
+	uint32_t build;	     /* the profile's runtime_build; 0: none */
+	const char *version; /* its runtime_version */
 	struct diag_list *dl;
-	uint32_t newest;	/* the newest build the data dates */
+	uint32_t newest; /* the newest build the data dates */
 };
 
 /* Record a finding of code about item it (its key or first tensor). */
 static struct diag *
-add(struct vc *v, const char *code, const struct llv_item *it,
-    const char *msg)
+add(struct vc *v, const char *code, const struct llv_item *it, const char *msg)
 {
 	if (it->kv != NULL)
 		return diag_add(v->dl, code, it->offset, SUBJECT_KEY,
 		    it->kv->key.p, (size_t)it->kv->key.n, "%s", msg);
-	return diag_add(v->dl, code, it->offset, SUBJECT_TENSOR,
-	    it->name.p, (size_t)it->name.n, "%s", msg);
+	return diag_add(v->dl, code, it->offset, SUBJECT_TENSOR, it->name.p,
+	    (size_t)it->name.n, "%s", msg);
 }
 
 /*
@@ -56,9 +55,9 @@ near_name(const struct vc *v, const struct llv_item *it, bool *odd)
 		    l == '-' || l == '_' || l == '.')
 			buf[n++] = (char)l;
 		else
-			*odd = true;	/* dropped */
+			*odd = true; /* dropped */
 		if (l != c)
-			*odd = true;	/* lowered */
+			*odd = true; /* lowered */
 	}
 	if (!*odd || i < it->name.n)
 		return NULL;
@@ -71,8 +70,8 @@ static const char *
 refusal(enum llv_kind k)
 {
 	return k == LLV_ARCH ? "unknown model architecture" :
-	    k == LLV_PRE ? "unknown pre-tokenizer type" :
-	    "unknown projector type";
+	    k == LLV_PRE     ? "unknown pre-tokenizer type" :
+			       "unknown projector type";
 }
 
 /*
@@ -90,17 +89,21 @@ unknown(struct vc *v, const struct llv_item *it)
 	llv_describe(it, what, sizeof what);
 	near = near_name(v, it, &odd);
 	if (near != NULL)
-		snprintf(hint, sizeof hint, "; without its stray characters "
-		    "it would be '%s'", near);
+		snprintf(hint, sizeof hint,
+		    "; without its stray characters "
+		    "it would be '%s'",
+		    near);
 	else if (odd)
-		snprintf(hint, sizeof hint, "; it has characters no "
+		snprintf(hint, sizeof hint,
+		    "; it has characters no "
 		    "llama.cpp name has");
 	if (v->build != 0 && v->build != RUNTIME_BUILD_V0_5_0 &&
 	    v->build > v->newest) {
-		snprintf(msg, sizeof msg, "%s is known to no llama.cpp up to "
+		snprintf(msg, sizeof msg,
+		    "%s is known to no llama.cpp up to "
 		    "%s, the newest gguflint's data covers: whether the "
-		    "profile's %s knows it, the data cannot say%s", what,
-		    v->db->release, v->version, hint);
+		    "profile's %s knows it, the data cannot say%s",
+		    what, v->db->release, v->version, hint);
 		add(v, "M020", it, msg);
 		return;
 	}
@@ -108,9 +111,10 @@ unknown(struct vc *v, const struct llv_item *it)
 		snprintf(rt, sizeof rt, "the profile's %s", v->version);
 	else
 		snprintf(rt, sizeof rt, "llama.cpp %s", v->db->release);
-	snprintf(msg, sizeof msg, "%s is known to no llama.cpp up to %s: %s "
-	    "refuses the file (\"%s\")%s", what, v->db->release, rt,
-	    refusal(it->kind), hint);
+	snprintf(msg, sizeof msg,
+	    "%s is known to no llama.cpp up to %s: %s "
+	    "refuses the file (\"%s\")%s",
+	    what, v->db->release, rt, refusal(it->kind), hint);
 	add(v, "M019", it, msg);
 }
 
@@ -121,14 +125,13 @@ known(struct vc *v, const struct llv_item *it)
 	char what[160], msg[512];
 
 	if (v->build == 0 || it->row->build == 0 ||
-	    v->build == RUNTIME_BUILD_V0_5_0 ||
-	    it->row->build <= v->build)
+	    v->build == RUNTIME_BUILD_V0_5_0 || it->row->build <= v->build)
 		return;
 	llv_describe(it, what, sizeof what);
-	snprintf(msg, sizeof msg, "%s needs llama.cpp b%u or later (%s); "
+	snprintf(msg, sizeof msg,
+	    "%s needs llama.cpp b%u or later (%s); "
 	    "the profile's runtime_version is %s, which refuses the file",
-	    what, (unsigned)it->row->build, it->row->date,
-	    v->version);
+	    what, (unsigned)it->row->build, it->row->date, v->version);
 	add(v, "M018", it, msg);
 }
 

@@ -36,7 +36,8 @@ set_build(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
 	if (s != NULL && s[0] == 'b' && s[1] >= '0' && s[1] <= '9')
 		v = strtoul(s + 1, &end, 10);
 	if (end == NULL || *end != '\0' || v == 0 || v > 9999999)
-		return ydoc_error(d, n, err, "expected a llama.cpp build "
+		return ydoc_error(d, n, err,
+		    "expected a llama.cpp build "
 		    "such as b6500, or \"\"");
 	*(uint32_t *)dst = (uint32_t)v;
 	return 0;
@@ -50,11 +51,11 @@ set_date(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
 	size_t i;
 
 	for (i = 0; s != NULL && i < 10; i++)
-		if (i == 4 || i == 7 ? s[i] != '-' :
-		    (s[i] < '0' || s[i] > '9'))
+		if (i == 4 || i == 7 ? s[i] != '-' : (s[i] < '0' || s[i] > '9'))
 			break;
 	if (s == NULL || (*s != '\0' && (i != 10 || s[10] != '\0')))
-		return ydoc_error(d, n, err, "expected a date YYYY-MM-DD, "
+		return ydoc_error(d, n, err,
+		    "expected a date YYYY-MM-DD, "
 		    "or \"\"");
 	memcpy(dst, s, strlen(s) + 1);
 	return 0;
@@ -75,29 +76,31 @@ static const struct ydoc_field row_fields[] = {
 
 /* One section: a sequence of rows into db->rows[k]. */
 static int
-parse_rows(struct ydoc *d, yaml_node_t *n, struct llv_db *db,
-    enum llv_kind k, struct gl_error *err)
+parse_rows(struct ydoc *d, yaml_node_t *n, struct llv_db *db, enum llv_kind k,
+    struct gl_error *err)
 {
 	yaml_node_item_t *it;
 	size_t cnt;
 
 	if (n == NULL || n->type != YAML_SEQUENCE_NODE)
-		return ydoc_error(d, n, err, "expected a list of rows "
+		return ydoc_error(d, n, err,
+		    "expected a list of rows "
 		    "{name, build, date, commit}");
 	cnt = (size_t)(n->data.sequence.items.top -
 	    n->data.sequence.items.start);
 	db->rows[k] = xcalloc(cnt ? cnt : 1, sizeof *db->rows[k]);
-	for (it = n->data.sequence.items.start;
-	    it < n->data.sequence.items.top; it++) {
+	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+	     it++) {
 		struct llv_row *r = &db->rows[k][db->n[k]];
 		yaml_node_t *e = ydoc_node(d, *it);
 
 		db->n[k]++;
-		if (ydoc_fields(d, e, row_fields, sizeof row_fields /
-		    sizeof row_fields[0], r, err) < 0)
+		if (ydoc_fields(d, e, row_fields,
+			sizeof row_fields / sizeof row_fields[0], r, err) < 0)
 			return -1;
 		if ((r->build == 0) != (r->date[0] == '\0'))
-			return ydoc_error(d, e, err, "expected a build and a "
+			return ydoc_error(d, e, err,
+			    "expected a build and a "
 			    "date, or neither");
 	}
 	return 0;
@@ -149,7 +152,8 @@ set_releases(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
 
 	if (n == NULL || n->type != YAML_SEQUENCE_NODE ||
 	    n->data.sequence.items.top - n->data.sequence.items.start != 1)
-		return ydoc_error(d, n, err, "expected a list of one release "
+		return ydoc_error(d, n, err,
+		    "expected a list of one release "
 		    "{name, commit, date, knows}");
 	rc = ydoc_fields(d, ydoc_node(d, *n->data.sequence.items.start),
 	    release_fields, sizeof release_fields / sizeof release_fields[0],
@@ -219,7 +223,7 @@ llv_db_free(struct llv_db *db)
 /* ---- the process-wide copy --------------------------------------------- */
 
 static struct llv_db shared_db;
-static int shared_state;	/* 0 not loaded, 1 loaded, -1 failed */
+static int shared_state; /* 0 not loaded, 1 loaded, -1 failed */
 static struct gl_error shared_err;
 static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -269,14 +273,13 @@ const char *
 llv_kind_name(enum llv_kind k)
 {
 	static const char *const names[LLV_NKINDS] = { "architecture",
-	    "pre-tokenizer", "ggml type", "projector type" };
+		"pre-tokenizer", "ggml type", "projector type" };
 
 	return (unsigned)k < LLV_NKINDS ? names[k] : "name";
 }
 
 const struct llv_row *
-llv_find(const struct llv_db *db, enum llv_kind k, const char *name,
-    size_t len)
+llv_find(const struct llv_db *db, enum llv_kind k, const char *name, size_t len)
 {
 	size_t i;
 
@@ -303,8 +306,7 @@ llv_find_type(const struct llv_db *db, uint32_t id)
 static const char *const proj_keys[] = { "clip.projector_type",
 	"clip.vision.projector_type", "clip.audio.projector_type",
 	"clip.gen.audio.projector_type" };
-static const char *const bpe_models[] = { "gpt2", "hybriddna",
-	"whitespace" };
+static const char *const bpe_models[] = { "gpt2", "hybriddna", "whitespace" };
 
 /* The string value of key as an item of kind k (0 or 1 items). */
 static size_t
@@ -331,7 +333,8 @@ bpe_vocab(const struct gguf_file *f)
 	size_t i;
 
 	for (i = 0; kv != NULL && kv->type == GGUF_STRING &&
-	    i < sizeof bpe_models / sizeof bpe_models[0]; i++)
+	     i < sizeof bpe_models / sizeof bpe_models[0];
+	     i++)
 		if (gguf_str_eq(kv->val.v.s, bpe_models[i]))
 			return true;
 	return false;
@@ -345,8 +348,7 @@ type_items(const struct gguf_file *f, const struct llv_db *db,
 	size_t i, j, n = 0;
 
 	for (i = 0; i < f->tensors_n && n < max; i++) {
-		const struct llv_row *r = llv_find_type(db,
-		    f->tensors[i].type);
+		const struct llv_row *r = llv_find_type(db, f->tensors[i].type);
 
 		for (j = 0; r != NULL && j < n; j++)
 			if (out[j].row == r)
@@ -402,11 +404,12 @@ llv_min_of(const struct llv_db *db, const struct llv_item *items, size_t n)
 	for (i = 0; i < n && m.state != LLV_MIN_UNKNOWN; i++)
 		if (items[i].row == NULL)
 			m = (struct llv_min){ LLV_MIN_UNKNOWN, &items[i], 0,
-			    NULL };
+				NULL };
 		else if (items[i].row->build == 0 && m.state != LLV_MIN_UNDATED)
 			m = (struct llv_min){ LLV_MIN_UNDATED, &items[i], 0,
-			    db->release_date };
-	if (m.state == LLV_MIN_NONE && (m.item = llv_newest(items, n)) != NULL) {
+				db->release_date };
+	if (m.state == LLV_MIN_NONE &&
+	    (m.item = llv_newest(items, n)) != NULL) {
 		m.state = LLV_MIN_DATED;
 		m.build = m.item->row->build;
 		m.date = m.item->row->date;
@@ -423,13 +426,13 @@ llv_describe(const struct llv_item *it, char *buf, size_t size)
 		char lower[32] = "";
 
 		for (i = 0; it->row != NULL && it->row->name[i] != '\0' &&
-		    i + 1 < sizeof lower; i++)
-			lower[i] = (char)tolower((unsigned char)
-			    it->row->name[i]);
+		     i + 1 < sizeof lower;
+		     i++)
+			lower[i] = (char)tolower(
+			    (unsigned char)it->row->name[i]);
 		lower[i] = '\0';
-		snprintf(buf, size, "ggml type %u%s%s%s",
-		    (unsigned)it->type_id, lower[0] ? " (" : "", lower,
-		    lower[0] ? ")" : "");
+		snprintf(buf, size, "ggml type %u%s%s%s", (unsigned)it->type_id,
+		    lower[0] ? " (" : "", lower, lower[0] ? ")" : "");
 		return buf;
 	}
 	len = (size_t)snprintf(buf, size, "%s '", llv_kind_name(it->kind));

@@ -16,25 +16,25 @@
 
 /* What a row names; the order of the data file's sections. */
 enum llv_kind {
-	LLV_ARCH = 0,		/* general.architecture */
-	LLV_PRE,		/* tokenizer.ggml.pre (of a BPE vocabulary) */
-	LLV_TYPE,		/* a tensor's ggml type id */
-	LLV_PROJ,		/* clip.projector_type and its kin */
+	LLV_ARCH = 0, /* general.architecture */
+	LLV_PRE,      /* tokenizer.ggml.pre (of a BPE vocabulary) */
+	LLV_TYPE,     /* a tensor's ggml type id */
+	LLV_PROJ,     /* clip.projector_type and its kin */
 	LLV_NKINDS
 };
 
 /* One row: a name and the first build that knew it (0: not dated). */
 struct llv_row {
 	char *name;
-	uint32_t id;		/* LLV_TYPE: the type id */
-	uint32_t build;		/* bNNNN's number; 0: not dated */
-	char date[11];		/* YYYY-MM-DD, or "" */
+	uint32_t id;	/* LLV_TYPE: the type id */
+	uint32_t build; /* bNNNN's number; 0: not dated */
+	char date[11];	/* YYYY-MM-DD, or "" */
 };
 
 struct llv_db {
 	struct llv_row *rows[LLV_NKINDS];
 	size_t n[LLV_NKINDS];
-	char *release;		/* the release whose names the data lists */
+	char *release; /* the release whose names the data lists */
 	char release_date[11];
 };
 
@@ -72,12 +72,12 @@ const struct llv_row *llv_find_type(const struct llv_db *db, uint32_t id);
 /* One thing a file names that a runtime must know. */
 struct llv_item {
 	enum llv_kind kind;
-	struct gguf_str name;		/* from the file (a type: the name
+	struct gguf_str name;	   /* from the file (a type: the name
 					 * of its first tensor) */
-	uint32_t type_id;		/* LLV_TYPE */
-	uint64_t offset;		/* of its key or first tensor info */
-	const struct gguf_kv *kv;	/* its key; NULL for a type */
-	const struct llv_row *row;	/* NULL: the data does not know it */
+	uint32_t type_id;	   /* LLV_TYPE */
+	uint64_t offset;	   /* of its key or first tensor info */
+	const struct gguf_kv *kv;  /* its key; NULL for a type */
+	const struct llv_row *row; /* NULL: the data does not know it */
 };
 
 #define LLV_MAX_ITEMS 96
@@ -102,24 +102,24 @@ const struct llv_item *llv_newest(const struct llv_item *items, size_t n);
 
 /* The oldest llama.cpp a file's items need, as far as the data says. */
 enum llv_min_state {
-	LLV_MIN_NONE = 0,	/* the file names nothing the data dates */
-	LLV_MIN_DATED,		/* build: the newest item's */
-	LLV_MIN_UNDATED,	/* an item known to the release, not dated */
-	LLV_MIN_UNKNOWN		/* an item the data does not know */
+	LLV_MIN_NONE = 0, /* the file names nothing the data dates */
+	LLV_MIN_DATED,	  /* build: the newest item's */
+	LLV_MIN_UNDATED,  /* an item known to the release, not dated */
+	LLV_MIN_UNKNOWN	  /* an item the data does not know */
 };
 
 struct llv_min {
 	enum llv_min_state state;
-	const struct llv_item *item;	/* what decides it (NULL: NONE) */
-	uint32_t build;			/* DATED */
-	const char *date;		/* DATED: the row's; UNDATED: the
+	const struct llv_item *item; /* what decides it (NULL: NONE) */
+	uint32_t build;		     /* DATED */
+	const char *date;	     /* DATED: the row's; UNDATED: the
 					 * release's; else NULL */
 };
 
 /* llv_min_of: the oldest build items[0 .. n) need: an unknown item over
  * an undated one over the newest dated one. Borrows from items and db. */
-struct llv_min llv_min_of(const struct llv_db *db,
-    const struct llv_item *items, size_t n);
+struct llv_min llv_min_of(const struct llv_db *db, const struct llv_item *items,
+    size_t n);
 
 /* llv_describe: "architecture 'qwen3next'" or "ggml type 39 (mxfp4)"
  * into buf (NUL-terminated, truncated to size, "..." when the name is);
