@@ -573,6 +573,7 @@ Test(version, json_min_runtime)
 	struct tiny m;
 	char *path, want[160];
 
+	cr_assert(r != NULL, "no qwen3next in the data");
 	tiny_init(&m);
 	m.arch = "qwen3next";
 	tiny_build(&m, &sb);
