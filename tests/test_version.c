@@ -163,6 +163,26 @@ Test(version, data_pre_tokenizers_are_v050s)
 	free(src);
 }
 
+Test(version, data_projectors_are_v050s)
+{
+	char *src = llama_src("tools/mtmd/clip-impl.h"), *names[512];
+	const char *start, *end;
+	size_t n, i;
+
+	if (src == NULL)
+		cr_skip_test("llama.cpp v0.5.0's source is not at "
+			     "$GGUFLINT_LLAMA_SRC or /opt/llama/src");
+	start = strstr(src, "PROJECTOR_TYPE_NAMES = {");
+	end = start != NULL ? strstr(start, "};") : NULL;
+	cr_assert(end != NULL);
+	n = quoted_after(start, end, "PROJECTOR_TYPE_", true, names, 512);
+	cr_assert(n > 30, "only %zu projector types in clip-impl.h", n);
+	assert_same_set(LLV_PROJ, names, n);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(src);
+}
+
 /* The ggml types: the installed ggml.h of the build (its enum ggml_type). */
 Test(version, data_types_are_v050s)
 {
