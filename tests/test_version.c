@@ -612,3 +612,56 @@ Test(version, json_min_runtime)
 	free(path);
 	strbuf_free(&sb);
 }
+
+/* M018 of a pre-tokenizer (a BPE vocabulary's) and of a tensor type. */
+Test(version, m018_of_pre_tokenizer_and_type)
+{
+	const struct llv_db *d = db();
+	const struct llv_row *pre = llv_find(d, LLV_PRE, "qwen35", 6);
+	const struct llv_row *q8 = llv_find_type(d, 8);
+	struct strbuf sb = STRBUF_INIT;
+	struct gl_error err;
+	struct profile p;
+	struct test_lint t;
+	struct tiny m;
+	char want[128];
+	size_t i, hits = 0;
+
+	cr_assert(pre != NULL && q8 != NULL && q8->build < pre->build);
+	cr_assert(profile_load(PROFILE_DEFAULT, &p, &err) == 0, "%s", err.msg);
+	p.runtime_version = xstrdup("b100");
+	p.runtime_build = 100;
+	tiny_init(&m);
+	m.tok_model = "gpt2";
+	m.str_key = "tokenizer.ggml.pre";
+	m.str_val = "qwen35";
+	m.str_len = 6;
+	m.n_embd = 32;
+	m.n_ff = 64;
+	m.wtype = GGUFW_GGML_Q8_0;
+	tiny_build(&m, &sb);
+	test_lint_bytes_profile(&t, sb.buf, sb.len, &p);
+	/* the architecture, the pre-tokenizer, f32 (b1) is not: q8_0 is */
+	for (i = 0; i < t.res.diags.n; i++) {
+		const struct diag *dg = &t.res.diags.v[i];
+
+		if (strcmp(dg->rule->code, "M018") != 0)
+			continue;
+		hits++;
+		snprintf(want, sizeof want,
+		    "pre-tokenizer 'qwen35' needs "
+		    "llama.cpp b%u",
+		    (unsigned)pre->build);
+		if (strstr(dg->message, "pre-tokenizer") != NULL)
+			cr_expect(strstr(dg->message, want) != NULL, "%s",
+			    dg->message);
+		if (strstr(dg->message, "ggml type") != NULL)
+			cr_expect(strstr(dg->message,
+				      "ggml type 8 (q8_0) needs") != NULL,
+			    "%s", dg->message);
+	}
+	cr_expect_eq(hits, 3, "%s", test_codes(&t));
+	test_lint_free(&t);
+	profile_free(&p);
+	strbuf_free(&sb);
+}
