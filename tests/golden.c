@@ -303,14 +303,18 @@ write_file(const char *path, const void *p, size_t n)
 
 /* gguflint's text output for path, with the source directory removed. */
 static char *
-lint_output(const char *path, const char *rel)
+lint_output(const char *path, const char *rel, const char *version)
 {
-	const char *argv[] = { "--select", "M,N,S", path, NULL };
+	const char *argv[] = { "--select", "M,N,S", path, NULL, NULL, NULL };
 	struct strbuf sb = STRBUF_INIT;
 	struct test_run r;
 	const char *p, *hit;
 	size_t n = strlen(path);
 
+	if (version != NULL) {
+		argv[3] = "--runtime-version";
+		argv[4] = version;
+	}
 	test_run_bin(&r, argv, NULL, 0);
 	cr_assert(r.status == 0 || r.status == 1, "%s: exit %d: %s", path,
 	    r.status, r.err);
@@ -340,19 +344,39 @@ compare_file(const char *path, const void *want, size_t n, const char *what)
 }
 
 static void
-check_in_process(const struct golden_case *c, const struct strbuf *bytes)
+check_in_process(const struct golden_case *c, const struct strbuf *bytes,
+    const char *version)
 {
 	struct test_lint t;
+	struct profile p;
+	struct gl_error err;
 
-	test_lint_bytes(&t, bytes->buf, bytes->len);
+	if (version != NULL) {
+		cr_assert(profile_load(PROFILE_DEFAULT, &p, &err) == 0, "%s",
+		    err.msg);
+		p.runtime_version = xstrdup(version);
+		cr_assert(runtime_version_parse(version,
+		    &p.runtime_build) == 0);
+		test_lint_bytes_profile(&t, bytes->buf, bytes->len, &p);
+	} else {
+		test_lint_bytes(&t, bytes->buf, bytes->len);
+	}
 	cr_expect(test_count(&t, c->code) == c->want, "%s: %zu %s, want %zu; "
 	    "got: %s", c->name, test_count(&t, c->code), c->code, c->want,
 	    test_codes(&t));
 	test_lint_free(&t);
+	if (version != NULL)
+		profile_free(&p);
 }
 
 void
 golden_run(const struct golden_case *c)
+{
+	golden_run_version(c, NULL);
+}
+
+void
+golden_run_version(const struct golden_case *c, const char *version)
 {
 	struct strbuf bytes = STRBUF_INIT;
 	char *gguf, *expected, *rel, *out;
@@ -362,7 +386,7 @@ golden_run(const struct golden_case *c)
 	if (c->setup != NULL)
 		c->setup(&t);
 	tiny_build(&t, &bytes);
-	check_in_process(c, &bytes);
+	check_in_process(c, &bytes, version);
 	gguf = xasprintf("%s/tests/cases/%s.gguf", test_srcdir(), c->name);
 	expected = xasprintf("%s/tests/cases/%s.expected", test_srcdir(),
 	    c->name);
@@ -372,7 +396,7 @@ golden_run(const struct golden_case *c)
 	else
 		compare_file(gguf, bytes.buf, bytes.len, "what the builder "
 		    "makes");
-	out = lint_output(gguf, rel);
+	out = lint_output(gguf, rel, version);
 	if (regen())
 		write_file(expected, out, strlen(out));
 	else

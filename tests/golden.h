@@ -86,5 +86,8 @@ struct golden_case {
 
 /* golden_run: build, compare or regenerate, lint and assert (see above). */
 void golden_run(const struct golden_case *c);
+/* golden_run_version: the same under the default profile with
+ * --runtime-version version (in process: its runtime_version). */
+void golden_run_version(const struct golden_case *c, const char *version);
 
 #endif

@@ -112,6 +112,37 @@ Test(meta, golden_cases)
 		golden_run(&cases[i]);
 }
 
+static void set_arch_zwsp(struct tiny *t) { t->arch = "llama\xe2\x80\x8b"; }
+static void set_arch_mistral3(struct tiny *t) { t->arch = "mistral3"; }
+
+/* M018-M020, without and under a runtime_version: the golden cases. */
+Test(meta, golden_runtime_version_cases)
+{
+	static const struct {
+		struct golden_case c;
+		const char *version;
+	} vcases[] = {
+		{ { "M018-runtime-b1000", "M018", 1, NULL }, "b1000" },
+		{ { "M018-mistral3-b6500", "M018", 1, set_arch_mistral3 },
+		    "b6500" },
+		{ { "M018-ok-b6500", "M018", 0, NULL }, "b6500" },
+		{ { "M018-ok-v0.5.0", "M018", 0, set_arch_mistral3 },
+		    "v0.5.0" },
+		{ { "M019-arch-zero-width-space", "M019", 1, set_arch_zwsp },
+		    NULL },
+		{ { "M019-unknown-arch-b6500", "M019", 1, set_arch_zwsp },
+		    "b6500" },
+		{ { "M019-ok", "M019", 0, NULL }, NULL },
+		{ { "M020-unknown-arch-b99999", "M020", 1, set_arch_zwsp },
+		    "b99999" },
+		{ { "M020-ok-b99999", "M020", 0, NULL }, "b99999" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof vcases / sizeof vcases[0]; i++)
+		golden_run_version(&vcases[i].c, vcases[i].version);
+}
+
 /* The clean tiny model: no finding of any M, N or S rule. */
 Test(meta, clean_model_has_no_finding)
 {

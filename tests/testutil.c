@@ -76,7 +76,8 @@ test_tmpfile(const void *p, size_t n)
 }
 
 void
-test_lint_bytes(struct test_lint *t, const void *p, size_t n)
+test_lint_bytes_profile(struct test_lint *t, const void *p, size_t n,
+    const struct profile *prof)
 {
 	struct lint_options lo = { 0 };
 	struct gl_error err;
@@ -85,7 +86,14 @@ test_lint_bytes(struct test_lint *t, const void *p, size_t n)
 	cr_assert(catalog_load_builtin(&t->cat, &err) == 0, "%s", err.msg);
 	t->path = test_tmpfile(p, n);
 	lo.cat = &t->cat;
+	lo.profile = prof;
 	cr_assert(lint_file(t->path, &lo, &t->res, &err) == 0, "%s", err.msg);
+}
+
+void
+test_lint_bytes(struct test_lint *t, const void *p, size_t n)
+{
+	test_lint_bytes_profile(t, p, n, NULL);
 }
 
 void

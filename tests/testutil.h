@@ -20,6 +20,10 @@ struct test_lint {
 
 /* test_lint_bytes: lint n bytes at p; asserts on operational failure. */
 void test_lint_bytes(struct test_lint *t, const void *p, size_t n);
+/* test_lint_bytes_profile: the same under profile prof (borrowed: it must
+ * outlive t), without a capability table. */
+void test_lint_bytes_profile(struct test_lint *t, const void *p, size_t n,
+    const struct profile *prof);
 void test_lint_free(struct test_lint *t);
 /* test_count: diagnostics with this code. */
 size_t test_count(const struct test_lint *t, const char *code);

@@ -77,6 +77,9 @@ void check_forms(const struct check_ctx *ctx, struct diag_list *dl);
 /* check_kernels: K, the table's entries the probe did not verify
  * (nothing without ctx->table). */
 void check_kernels(const struct check_ctx *ctx, struct diag_list *dl);
+/* check_version: M018-M020, the llama.cpp build a file needs against the
+ * profile's runtime_version (nothing for a SKaiNET profile). */
+void check_version(const struct check_ctx *ctx, struct diag_list *dl);
 /* check_declared: the declarative rules of ctx->decls (none when NULL),
  * over ctx->file: declset_check. */
 void check_declared(const struct check_ctx *ctx, struct diag_list *dl);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "target/profile.h"
 
 enum {
 	OPT_SELECT = 256,
@@ -36,7 +37,8 @@ enum {
 	OPT_PARALLEL,
 	OPT_NGL,
 	OPT_NO_MMAP,
-	OPT_SWA_FULL
+	OPT_SWA_FULL,
+	OPT_RUNTIME_VERSION
 };
 
 static const struct option long_options[] = {
@@ -53,6 +55,7 @@ static const struct option long_options[] = {
 	{ "n-gpu-layers", required_argument, NULL, OPT_NGL },
 	{ "no-mmap", no_argument, NULL, OPT_NO_MMAP },
 	{ "swa-full", no_argument, NULL, OPT_SWA_FULL },
+	{ "runtime-version", required_argument, NULL, OPT_RUNTIME_VERSION },
 	{ "plan", no_argument, NULL, OPT_PLAN },
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
 	{ "list-kernels", no_argument, NULL, OPT_LIST_KERNELS },
@@ -112,6 +115,9 @@ options_usage(FILE *fp)
 	    "      --plan          also print the memory plan\n"
 	    "      --deep          also read the tensor data (NaN/Inf, zeros, "
 	    "statistics)\n"
+	    "      --runtime-version V  the llama.cpp build that will load the "
+	    "files\n"
+	    "                      (bNNNN or v0.5.0; over the profile's)\n"
 	    "  -f, --format FMT    output format: text (default), json, sarif, "
 	    "github\n"
 	    "      --select LIST   only these codes, slugs or families "
@@ -345,6 +351,13 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 		if (set_mode(o, CLI_MODE_EXPLAIN, err) < 0)
 			return -1;
 		o->explain = arg;
+		break;
+	case OPT_RUNTIME_VERSION:
+		if (runtime_version_parse(arg, &o->runtime_build) < 0)
+			return gl_error_setk(err, GL_ERR_USAGE, "--runtime-"
+			    "version: %s, not '%s'", runtime_version_expect(),
+			    arg);
+		o->runtime_version = arg;
 		break;
 	}
 	return 0;

@@ -40,6 +40,8 @@ struct options {
 	bool show_plan;			/* --plan */
 	bool deep;			/* --deep */
 	bool strict;			/* --strict */
+	const char *runtime_version;	/* --runtime-version, or NULL */
+	uint32_t runtime_build;		/* its build (profile.h) */
 	const char *config;		/* --config FILE */
 	bool no_config;			/* --no-config */
 	const char *fail_on;		/* --fail-on LEVEL, or NULL */

@@ -161,6 +161,11 @@ load_target(const struct options *o, struct session *s, struct gl_error *err)
 	    s->cfg.profile : PROFILE_DEFAULT, &s->profile, err) < 0)
 		return -1;
 	s->have_profile = true;
+	if (o->runtime_version != NULL) {
+		free(s->profile.runtime_version);
+		s->profile.runtime_version = xstrdup(o->runtime_version);
+		s->profile.runtime_build = o->runtime_build;
+	}
 	if (captable_load(s->profile.kernels, &s->table, err) < 0)
 		return -1;
 	captable_probe(&s->table, NULL);

@@ -122,6 +122,8 @@ report_json_file(struct report_ctx *ctx, struct strbuf *out,
 	report_json_forms(out, res);
 	strbuf_adds(out, ", \"deep\": ");
 	report_json_deep(out, res);
+	strbuf_adds(out, ", \"min_runtime\": ");
+	report_runtime_json(out, res);
 	strbuf_adds(out, "}");
 }
 

@@ -165,6 +165,10 @@ void report_rules_mdoc(struct report_ctx *ctx, struct strbuf *out);
  * lint made none) or a JSON object (null when it made none). */
 void report_plan_text(struct strbuf *out, const struct lint_result *res);
 void report_plan_json(struct strbuf *out, const struct lint_result *res);
+/* report-plan.c: the oldest llama.cpp res's file needs, as the JSON
+ * object {"llama.cpp": "bNNNN", "date", "dated", "known", "because"}
+ * (null for a SKaiNET profile or when the file names nothing dated). */
+void report_runtime_json(struct strbuf *out, const struct lint_result *res);
 
 /* dump.c: the header of f (metadata, tensor infos), for --dump, as text
  * or JSON; of ctx, only first is touched (cleared, before anything is

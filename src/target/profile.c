@@ -94,6 +94,46 @@ set_runtime(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
 	return 0;
 }
 
+int
+runtime_version_parse(const char *s, uint32_t *build)
+{
+	unsigned long v = 0;
+	char *end = NULL;
+
+	if (s == NULL)
+		return -1;
+	if (strcmp(s, "v0.5.0") == 0 || strcmp(s, "0.5.0") == 0) {
+		*build = RUNTIME_BUILD_V0_5_0;
+		return 0;
+	}
+	if (s[0] == 'b' && s[1] >= '1' && s[1] <= '9')
+		v = strtoul(s + 1, &end, 10);
+	if (end == NULL || *end != '\0' || v == 0 || v > 9999999)
+		return -1;
+	*build = (uint32_t)v;
+	return 0;
+}
+
+const char *
+runtime_version_expect(void)
+{
+	return "expected a llama.cpp build such as b6500, or v0.5.0";
+}
+
+/* runtime_version: a llama.cpp version (runtime_version_parse). */
+static int
+set_version(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
+{
+	struct profile *p = dst;
+	const char *s = ydoc_scalar(n);
+
+	if (runtime_version_parse(s, &p->runtime_build) < 0)
+		return ydoc_error(d, n, err, "%s", runtime_version_expect());
+	free(p->runtime_version);
+	p->runtime_version = xstrdup(s);
+	return 0;
+}
+
 /* In the order of enum weights_residency. */
 static const char *const weights_names[] = { "heap", "mapped", NULL };
 
@@ -134,6 +174,8 @@ static const struct ydoc_field profile_fields[] = {
 	    .expect = "expected a number of sequences from 1 to 256" },
 	{ "gpu_layers", false, P(UINT, gpu_layers), .min = 0,
 	    .max = 100000, .expect = "expected a number of layers" },
+	{ "runtime_version", false, .set = set_version, .off = 0,
+	    .size = sizeof(struct profile) },
 };
 
 #undef P
@@ -312,6 +354,7 @@ profile_free(struct profile *p)
 	free(p->origin);
 	free(p->kernels);
 	free(p->backend);
+	free(p->runtime_version);
 	memset(p, 0, sizeof *p);
 }
 

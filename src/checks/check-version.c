@@ -1,0 +1,176 @@
+/*
+ * check-version.c - M018, M019 and M020, the llama.cpp version a file
+ * needs (llversions.h): for a llama.cpp profile, each architecture,
+ * pre-tokenizer, projector type and tensor type of the file against the
+ * first llama.cpp build that knew it. M018 when the profile's
+ * runtime_version is older than what the file needs; M019 when the data
+ * knows a name in no release (newer than the data, or misspelled) and the
+ * profile's runtime is one the data covers; M020 when it is newer.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "checks/checks.h"
+#include "facts/llversions.h"
+#include "target/profile.h"
+
+/* One file against one runtime version. */
+struct vc {
+	const struct llv_db *db;
+	uint32_t build;	     /* the profile's runtime_build; 0: none */
+	const char *version; /* its runtime_version */
+	struct diag_list *dl;
+	uint32_t newest; /* the newest build the data dates */
+};
+
+/* Record a finding of code about item it (its key or first tensor). */
+static struct diag *
+add(struct vc *v, const char *code, const struct llv_item *it, const char *msg)
+{
+	if (it->kv != NULL)
+		return diag_add(v->dl, code, it->offset, SUBJECT_KEY,
+		    it->kv->key.p, (size_t)it->kv->key.n, "%s", msg);
+	return diag_add(v->dl, code, it->offset, SUBJECT_TENSOR, it->name.p,
+	    (size_t)it->name.n, "%s", msg);
+}
+
+/*
+ * The known name it would be without the bytes no llama.cpp name has (an
+ * invisible character, a space, an upper-case letter), or NULL.
+ */
+static const char *
+near_name(const struct vc *v, const struct llv_item *it, bool *odd)
+{
+	char buf[128];
+	size_t i, n = 0;
+	const struct llv_row *r;
+
+	*odd = false;
+	for (i = 0; i < it->name.n && n + 1 < sizeof buf; i++) {
+		unsigned char c = (unsigned char)it->name.p[i], l = c;
+
+		if (c >= 'A' && c <= 'Z')
+			l = (unsigned char)(c - 'A' + 'a');
+		if ((l >= 'a' && l <= 'z') || (l >= '0' && l <= '9') ||
+		    l == '-' || l == '_' || l == '.')
+			buf[n++] = (char)l;
+		else
+			*odd = true; /* dropped */
+		if (l != c)
+			*odd = true; /* lowered */
+	}
+	if (!*odd || i < it->name.n)
+		return NULL;
+	r = llv_find(v->db, it->kind, buf, n);
+	return r != NULL ? r->name : NULL;
+}
+
+/* What llama.cpp says when it refuses a name of kind k. */
+static const char *
+refusal(enum llv_kind k)
+{
+	return k == LLV_ARCH ? "unknown model architecture" :
+	    k == LLV_PRE     ? "unknown pre-tokenizer type" :
+			       "unknown projector type";
+}
+
+/*
+ * A name the data knows in no release: M019 when the profile's runtime is
+ * one the data covers (none named: v0.5.0, the llama.cpp gguflint models;
+ * v0.5.0; a build no newer than the newest the data dates), else M020.
+ */
+static void
+unknown(struct vc *v, const struct llv_item *it)
+{
+	char what[160], msg[640], hint[200] = "", rt[64];
+	const char *near;
+	bool odd;
+
+	llv_describe(it, what, sizeof what);
+	near = near_name(v, it, &odd);
+	if (near != NULL)
+		snprintf(hint, sizeof hint,
+		    "; without its stray characters "
+		    "it would be '%s'",
+		    near);
+	else if (odd)
+		snprintf(hint, sizeof hint,
+		    "; it has characters no "
+		    "llama.cpp name has");
+	if (v->build != 0 && v->build != RUNTIME_BUILD_V0_5_0 &&
+	    v->build > v->newest) {
+		snprintf(msg, sizeof msg,
+		    "%s is known to no llama.cpp up to "
+		    "%s, the newest gguflint's data covers: whether the "
+		    "profile's %s knows it, the data cannot say%s",
+		    what, v->db->release, v->version, hint);
+		add(v, "M020", it, msg);
+		return;
+	}
+	if (v->version != NULL)
+		snprintf(rt, sizeof rt, "the profile's %s", v->version);
+	else
+		snprintf(rt, sizeof rt, "llama.cpp %s", v->db->release);
+	snprintf(msg, sizeof msg,
+	    "%s is known to no llama.cpp up to %s: %s "
+	    "refuses the file (\"%s\")%s",
+	    what, v->db->release, rt, refusal(it->kind), hint);
+	add(v, "M019", it, msg);
+}
+
+/* A known name: M018 when it is newer than the profile's runtime. */
+static void
+known(struct vc *v, const struct llv_item *it)
+{
+	char what[160], msg[512];
+
+	if (v->build == 0 || it->row->build == 0 ||
+	    v->build == RUNTIME_BUILD_V0_5_0 || it->row->build <= v->build)
+		return;
+	llv_describe(it, what, sizeof what);
+	snprintf(msg, sizeof msg,
+	    "%s needs llama.cpp b%u or later (%s); "
+	    "the profile's runtime_version is %s, which refuses the file",
+	    what, (unsigned)it->row->build, it->row->date, v->version);
+	add(v, "M018", it, msg);
+}
+
+static uint32_t
+newest_build(const struct llv_db *db)
+{
+	uint32_t b = 0;
+	size_t k, i;
+
+	for (k = 0; k < LLV_NKINDS; k++)
+		for (i = 0; i < db->n[k]; i++)
+			if (db->rows[k][i].build > b)
+				b = db->rows[k][i].build;
+	return b;
+}
+
+void
+check_version(const struct check_ctx *ctx, struct diag_list *dl)
+{
+	struct llv_item items[LLV_MAX_ITEMS];
+	const struct profile *p = ctx->profile;
+	struct vc v = { .dl = dl };
+	size_t i, n;
+
+	/* SKaiNET's names are not llama.cpp's; without a profile, the
+	 * runtime is llama.cpp of no named version */
+	if ((p != NULL && p->runtime != RUNTIME_LLAMA_CPP) ||
+	    llv_db_get(&v.db, NULL) < 0)
+		return;
+	if (p != NULL) {
+		v.build = p->runtime_build;
+		v.version = p->runtime_version;
+	}
+	v.newest = newest_build(v.db);
+	n = llv_items(ctx->file, v.db, items, LLV_MAX_ITEMS);
+	for (i = 0; i < n; i++) {
+		if (items[i].row == NULL)
+			unknown(&v, &items[i]);
+		else
+			known(&v, &items[i]);
+	}
+}
