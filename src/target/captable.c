@@ -274,6 +274,13 @@ probe_fill(uint32_t type, uint8_t *row, size_t n, uint64_t *rng)
 	} else if (type == GGML_TYPE_MXFP4) {	/* E8M0, never 0xFF */
 		for (b = 0; b < bytes / ti->size; b++)
 			row[b * ti->size] = (uint8_t)(118 + rng_next(rng) % 18);
+	} else if (type == GGML_TYPE_NVFP4) {
+		/* UE4M3 scales as a quantizer writes them: bit 7 clear, of
+		 * magnitude 2^-4 to 2^3, never 0x7f (NaN in E4M3) */
+		for (b = 0; b < bytes / ti->size; b++)
+			for (k = 0; k < 4; k++)
+				row[b * ti->size + k] = (uint8_t)(0x18 +
+				    rng_next(rng) % 0x38);
 	}
 	/* the fp16 factors (kernels.h), where the block has them */
 	nf = kernel_fp16_factors(type, off);

@@ -1,0 +1,336 @@
+/*
+ * test_runtime.c - the runtime probe (src/runtime/): the test doubles of
+ * tests/fakeggml/ (wrong numbers, an abort, a hang, no claim, another ABI,
+ * too old a ggml) come out as they must without gguflint crashing or
+ * hanging; llama.cpp's real CPU backend and its Vulkan backend on Mesa's
+ * llvmpipe, from $GGUFLINT_LLAMA (build-aux/install-llama), probed for
+ * every encoding gguflint knows (Vulkan: a subset, its shaders compile
+ * slowly), verdicts and NMSE checked; the cache; the command line.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "jsontree.h"
+#include "kernels/ggml-types.h"
+#include "runtime/runtime.h"
+#include "testutil.h"
+
+/* The folder of a test double: beside the program, tests/fakeggml/MODE. */
+static char *
+fake_dir(const char *mode)
+{
+	const char *bin = getenv("GGUFLINT_BIN");
+	const char *slash = bin ? strrchr(bin, '/') : NULL;
+	char *dir;
+
+	cr_assert(slash != NULL, "GGUFLINT_BIN is not a path");
+	dir = xasprintf("%.*s/tests/fakeggml/%s", (int)(slash - bin), bin,
+	    mode);
+	return dir;
+}
+
+/* A fresh, empty cache for the test (the user's is never touched). */
+static void
+private_cache(void)
+{
+	char tmpl[] = "/tmp/gguflint-cache-XXXXXX";
+
+	cr_assert(mkdtemp(tmpl) != NULL);
+	setenv("XDG_CACHE_HOME", tmpl, 1);
+}
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The four cases the test doubles know: q4_0 and q8_0, both operations. */
+static void
+fake_cases(struct rt_case c[4])
+{
+	static const uint32_t enc[2] = { GGML_TYPE_Q4_0, GGML_TYPE_Q8_0 };
+	size_t i;
+
+	memset(c, 0, 4 * sizeof *c);
+	for (i = 0; i < 4; i++) {
+		c[i].op = i % 2 ? RT_GET_ROWS : RT_MUL_MAT;
+		c[i].encoding = enc[i / 2];
+		c[i].row = 256;
+	}
+}
+
+/* Probe the four cases on a double; returns runtime_probe's status. */
+static int
+probe_fake(const char *mode, struct rt_case c[4], struct rt_info *info,
+    struct gl_error *err, unsigned timeout)
+{
+	char *dir = fake_dir(mode);
+	struct rt_request rq = { dir, NULL, true, timeout };
+	int rc;
+
+	private_cache();
+	fake_cases(c);
+	rc = runtime_probe(&rq, c, 4, info, err);
+	free(dir);
+	return rc;
+}
+
+Test(runtime, wrong_numbers_are_unsafe)
+{
+	struct rt_case c[4];
+	struct rt_info info;
+	struct gl_error err;
+	size_t i;
+
+	cr_assert_eq(probe_fake("wrong", c, &info, &err, 0), 0, "%s",
+	    err.msg);
+	cr_assert_str_eq(info.device.name, "Fake0");
+	cr_assert_str_eq(info.version, "0.0.0-fake");
+	for (i = 0; i < 4; i++) {
+		cr_expect_eq(c[i].state, RT_UNSAFE, "case %zu: %s", i,
+		    rt_state_name(c[i].state));
+		cr_expect(c[i].nmse > RT_TOLERANCE, "case %zu: %g", i,
+		    c[i].nmse);
+		cr_expect(c[i].reason && strstr(c[i].reason, "wrong numbers"),
+		    "case %zu: %s", i, c[i].reason);
+	}
+	runtime_cases_free(c, 4);
+	runtime_info_free(&info);
+}
+
+/* Each case aborts its child; every case is still answered, by a fresh
+ * child each, with what the runtime said before it died. */
+Test(runtime, an_abort_is_unsafe_and_the_next_case_goes_on)
+{
+	struct rt_case c[4];
+	struct rt_info info;
+	struct gl_error err;
+	size_t i;
+
+	cr_assert_eq(probe_fake("abort", c, &info, &err, 0), 0, "%s",
+	    err.msg);
+	for (i = 0; i < 4; i++) {
+		cr_expect_eq(c[i].state, RT_UNSAFE, "case %zu", i);
+		cr_expect(c[i].reason && strstr(c[i].reason, "abort") &&
+		    strstr(c[i].reason, "GGML_ASSERT") &&
+		    strstr(c[i].reason, "Fake0"), "case %zu: %s", i,
+		    c[i].reason);
+	}
+	runtime_cases_free(c, 4);
+	runtime_info_free(&info);
+}
+
+Test(runtime, a_hang_is_unsafe_within_the_time_limit, .timeout = 60)
+{
+	struct rt_case c[4];
+	struct rt_info info;
+	struct gl_error err;
+	double t0 = now_s();
+	size_t i;
+
+	cr_assert_eq(probe_fake("hang", c, &info, &err, 1), 0, "%s",
+	    err.msg);
+	cr_expect_lt(now_s() - t0, 20.0, "four 1 s limits took %.1f s",
+	    now_s() - t0);
+	for (i = 0; i < 4; i++) {
+		cr_expect_eq(c[i].state, RT_UNSAFE, "case %zu", i);
+		cr_expect(c[i].reason && strstr(c[i].reason, "hang"),
+		    "case %zu: %s", i, c[i].reason);
+	}
+	runtime_cases_free(c, 4);
+	runtime_info_free(&info);
+}
+
+Test(runtime, an_unclaimed_case_falls_back)
+{
+	struct rt_case c[4];
+	struct rt_info info;
+	struct gl_error err;
+	size_t i;
+
+	cr_assert_eq(probe_fake("refuse", c, &info, &err, 0), 0, "%s",
+	    err.msg);
+	for (i = 0; i < 4; i++)
+		cr_expect_eq(c[i].state, RT_FALLBACK, "case %zu: %s", i,
+		    rt_state_name(c[i].state));
+	runtime_cases_free(c, 4);
+	runtime_info_free(&info);
+}
+
+Test(runtime, another_abi_or_an_old_ggml_is_an_error)
+{
+	static const char *const modes[] = { "abi", "old" };
+	static const char *const says[] = { "another ggml ABI",
+		"lacks ggml_backend_dev_supports_op" };
+	struct rt_case c[4];
+	struct rt_info info;
+	struct gl_error err;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		cr_expect_eq(probe_fake(modes[i], c, &info, &err, 0), -1,
+		    "%s", modes[i]);
+		cr_expect(strstr(err.msg, says[i]) != NULL, "%s: %s",
+		    modes[i], err.msg);
+		runtime_cases_free(c, 4);
+		runtime_info_free(&info);
+	}
+}
+
+/* The command line: exit 2 and a message for a folder without ggml and
+ * for another ABI; the JSON fields of a probed table. */
+Test(runtime, cli_errors_and_json)
+{
+	char *abi = fake_dir("abi"), *wrong = fake_dir("wrong");
+	const char *none[] = { "--list-kernels", "--runtime", "/nonexistent",
+		NULL };
+	const char *bad[] = { "--list-devices", "--runtime", abi, NULL };
+	const char *json[] = { "--list-kernels", "--no-cache", "--runtime",
+		wrong, "-f", "json", NULL };
+	struct test_run r;
+	struct jsonnode *root;
+	char *perr = NULL;
+	size_t i;
+
+	private_cache();
+	test_run_bin(&r, none, NULL, 0);
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "no libggml-base in /nonexistent") != NULL,
+	    "%s", r.err);
+	test_run_free(&r);
+	test_run_bin(&r, bad, NULL, 0);
+	cr_expect_eq(r.status, 0, "listing needs no tensor: %s", r.err);
+	test_run_free(&r);
+	bad[0] = "--list-kernels";
+	test_run_bin(&r, bad, NULL, 0);
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "ABI") != NULL, "%s", r.err);
+	test_run_free(&r);
+	test_run_bin(&r, json, NULL, 0);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	root = jsontree_parse(r.out, r.out_len, &perr);
+	cr_assert(root != NULL && root->type == JSONTREE_ARRAY, "%s", perr);
+	cr_assert_gt(root->n, 2);
+	for (i = 0; i < root->n; i++) {
+		const struct jsonnode *e = jsontree_at(root, i);
+		const char *enc = jsontree_str(jsontree_get(e, "encoding"));
+
+		cr_expect_str_eq(jsontree_str(jsontree_get(e, "device")),
+		    "Fake0");
+		cr_expect(jsontree_get(e, "op") != NULL);
+		cr_expect(jsontree_get(e, "nmse") != NULL);
+		cr_expect_str_eq(jsontree_str(jsontree_get(e, "state")),
+		    "unsafe", "%s", enc);
+	}
+	jsontree_free(root);
+	test_run_free(&r);
+	free(abi);
+	free(wrong);
+}
+
+/* $GGUFLINT_LLAMA/SUB when its libggml-base.so is there, else skip. */
+static char *
+llama_dir(const char *sub)
+{
+	const char *top = getenv("GGUFLINT_LLAMA");
+	char *dir = xasprintf("%s/%s", top ? top : "", sub);
+	char *lib = xasprintf("%s/libggml-base.so", dir);
+	struct stat st;
+	bool ok = top != NULL && *top != '\0' && stat(lib, &st) == 0;
+
+	free(lib);
+	if (!ok) {
+		free(dir);
+		cr_skip_test("llama.cpp's %s libraries are absent (run "
+		    "build-aux/install-llama)", sub);
+	}
+	return dir;
+}
+
+/* Check the answers of a real backend: each verified with an NMSE within
+ * the tolerance (get_rows exact), unless listed as unsafe in bad. */
+static void
+check_real(const struct rt_case *c, size_t n, const uint32_t *bad,
+    size_t nbad)
+{
+	char tb[16];
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		const char *name = ggml_type_name(c[i].encoding, tb, sizeof tb);
+		bool expect_bad = false;
+
+		for (j = 0; j < nbad; j++)
+			expect_bad = expect_bad || (bad[j] == c[i].encoding &&
+			    c[i].op == RT_MUL_MAT);
+		if (expect_bad) {
+			cr_expect_eq(c[i].state, RT_UNSAFE, "%s %s: %s",
+			    rt_op_name(c[i].op), name,
+			    rt_state_name(c[i].state));
+			continue;
+		}
+		cr_expect_eq(c[i].state, RT_VERIFIED, "%s %s: %s (%s)",
+		    rt_op_name(c[i].op), name, rt_state_name(c[i].state),
+		    c[i].reason ? c[i].reason : "");
+		cr_expect_leq(c[i].nmse, RT_TOLERANCE, "%s", name);
+		if (c[i].op == RT_GET_ROWS)
+			cr_expect_eq(c[i].nmse, 0.0, "get_rows %s: %g", name,
+			    c[i].nmse);
+		else if (c[i].encoding != GGML_TYPE_F32)
+			cr_expect_gt(c[i].nmse, 0.0, "mul_mat %s: exact? the "
+			    "activations are quantized", name);
+	}
+}
+
+/* The real CPU backend: every encoding, both operations, then the cache
+ * answers all of them again, fast. */
+Test(runtime, cpu_backend_verifies_every_encoding, .timeout = 300)
+{
+	char *dir = llama_dir("cpu");
+	struct rt_request rq = { dir, "CPU", false, 0 };
+	struct rt_info info, again;
+	struct gl_error err;
+	struct rt_case *c, *d;
+	size_t n, i;
+	double t0;
+
+	private_cache();
+	c = runtime_cases_all(1024, &n);
+	d = runtime_cases_all(1024, &n);
+	cr_assert_gt(n, 30);
+	t0 = now_s();
+	cr_assert_eq(runtime_probe(&rq, c, n, &info, &err), 0, "%s",
+	    err.msg);
+	cr_log_info("CPU: %zu cases in %.0f ms uncached", n,
+	    (now_s() - t0) * 1e3);
+	cr_expect_str_eq(info.device.name, "CPU");
+	cr_expect_str_eq(info.version, "0.25.1");
+	check_real(c, n, NULL, 0);
+	cr_assert_eq(runtime_probe(&rq, d, n, &again, &err), 0);
+	cr_expect_eq(again.n_cached, n);
+	cr_expect_lt(again.probe_ms, 50.0, "cached: %.2f ms", again.probe_ms);
+	for (i = 0; i < n; i++) {
+		cr_expect_eq(d[i].state, c[i].state);
+		cr_expect_eq(d[i].nmse, c[i].nmse, "the cache keeps every bit");
+	}
+	runtime_cases_free(c, n);
+	runtime_cases_free(d, n);
+	free(c);
+	free(d);
+	runtime_info_free(&info);
+	runtime_info_free(&again);
+	free(dir);
+}
