@@ -91,6 +91,57 @@ make_plan(const struct lint_options *o, struct lint_result *res)
 	    &res->plan);
 }
 
+/* The operation a weight tensor t is fed to in llama.cpp. */
+static enum rt_op
+tensor_op(const struct gguf_tensor *t)
+{
+	if (t->n_dims >= 3 && t->ne[2] > 1)
+		return RT_MUL_MAT_ID;	/* experts, stacked */
+	if (memmem(t->name.p, t->name.n, "token_embd", 10) != NULL)
+		return RT_GET_ROWS;
+	return RT_MUL_MAT;
+}
+
+/*
+ * Stage 4 with a runtime: the model's (operation, encoding, row length)
+ * pairs, each probed once on the device. A runtime that does not load is
+ * res->rt_error.
+ */
+static void
+probe_runtime(const struct lint_options *o, struct lint_result *res)
+{
+	const struct gguf_file *f = &res->file;
+	struct gl_error err;
+	size_t i, k;
+
+	for (i = 0; i < f->tensors_n; i++) {
+		const struct gguf_tensor *t = &f->tensors[i];
+		enum rt_op op = tensor_op(t);
+
+		if (t->n_dims < 2 || !t->size_ok || t->ne[0] <= 0 ||
+		    t->ne[0] > 65536 || !runtime_has_reference(t->type))
+			continue;
+		for (k = 0; k < res->n_rt; k++)
+			if (res->rt[k].op == op && res->rt[k].encoding ==
+			    t->type && res->rt[k].row == (uint32_t)t->ne[0])
+				break;
+		if (k == res->n_rt) {
+			res->rt = xreallocarray(res->rt, k + 1,
+			    sizeof *res->rt);
+			memset(&res->rt[k], 0, sizeof *res->rt);
+			res->rt[k].op = op;
+			res->rt[k].encoding = t->type;
+			res->rt[k].row = (uint32_t)t->ne[0];
+			res->rt[k].tag = i;
+			res->n_rt++;
+		}
+		res->rt[k].count++;
+	}
+	if (res->n_rt > 0 && runtime_probe(o->runtime, res->rt, res->n_rt,
+	    &res->rt_info, &err) < 0)
+		res->rt_error = xstrdup(err.msg);
+}
+
 /* Stage 7: every check of the table whose conditions hold. */
 static void
 check_all(const struct check_ctx *ctx, struct diag_list *dl)
@@ -128,6 +179,8 @@ read_model(void *arg)
 			    &j->facts);
 		}
 	}
+	if (complete && o->runtime != NULL)
+		probe_runtime(o, res);
 	if (planned)
 		make_plan(o, res);
 	if (complete && o->deep) {
@@ -144,6 +197,9 @@ read_model(void *arg)
 	ctx.deep = res->deep;
 	ctx.decls = o->decls;
 	ctx.facts = complete && names != NULL ? &j->facts : NULL;
+	ctx.rt = res->rt_error == NULL ? res->rt : NULL;
+	ctx.n_rt = res->rt_error == NULL ? res->n_rt : 0;
+	ctx.rt_info = &res->rt_info;
 	check_all(&ctx, &res->diags);
 }
 
@@ -232,6 +288,10 @@ lint_result_free(struct lint_result *res)
 	free(res->forms);
 	free(res->deep);
 	free(res->geom);
+	runtime_cases_free(res->rt, res->n_rt);
+	free(res->rt);
+	runtime_info_free(&res->rt_info);
+	free(res->rt_error);
 	diag_list_free(&res->diags);
 	free(res->path);
 	memset(res, 0, sizeof *res);

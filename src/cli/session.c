@@ -45,6 +45,7 @@ struct session {
 	bool have_profile;
 	struct captable table;
 	struct lint_options lo;
+	struct rt_request rq;	/* the runtime, when one is given */
 	struct report_ctx report;	/* over cat, for every reporter call */
 };
 
@@ -107,6 +108,13 @@ merge_filter(const struct options *o, struct session *s, struct gl_error *err)
 	return 0;
 }
 
+/* The runtime folder: --runtime, else GGUFLINT_RUNTIME, else NULL. */
+static const char *
+runtime_dir(const struct options *o)
+{
+	return o->runtime != NULL ? o->runtime : runtime_dir_default();
+}
+
 /* The profile, its capability table (probed) and the plan request. */
 static int
 load_target(const struct options *o, struct session *s, struct gl_error *err)
@@ -128,6 +136,10 @@ load_target(const struct options *o, struct session *s, struct gl_error *err)
 	if (captable_load(s->profile.kernels, &s->table, err) < 0)
 		return -1;
 	captable_probe(&s->table, NULL);
+	s->rq.dir = runtime_dir(o) ? runtime_dir(o) : s->table.prov.runtime_dir;
+	s->rq.device = o->device;
+	s->rq.no_cache = o->no_cache;
+	s->lo.runtime = s->rq.dir != NULL ? &s->rq : NULL;
 	s->lo.profile = &s->profile;
 	s->lo.table = &s->table;
 	s->lo.strict = s->profile.strict || o->strict || s->cfg.strict;
@@ -415,6 +427,10 @@ session_lint_inputs(const struct options *o, struct session *s,
 			fail(&err);
 			status = 2;
 		} else {
+			if (res.rt_error != NULL) {
+				fprintf(stderr, "gguflint: %s\n", res.rt_error);
+				status = 2;
+			}
 			rep->file(&s->report, out, &res);
 			failed = failed || policy_fails(&s->policy, &res.diags);
 			warnings += res.warnings;
@@ -525,13 +541,6 @@ session_dump_inputs(const struct options *o, struct session *s,
 	strbuf_free(&diags);
 	free_files(&fl);
 	return status;
-}
-
-/* The runtime folder: --runtime, else GGUFLINT_RUNTIME, else NULL. */
-static const char *
-runtime_dir(const struct options *o)
-{
-	return o->runtime != NULL ? o->runtime : runtime_dir_default();
 }
 
 /* --list-devices: the runtime's devices, reported with rep. */

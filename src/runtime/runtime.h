@@ -49,6 +49,8 @@ struct rt_case {
 	double nmse;		/* when run; else 0 */
 	char *reason;		/* what happened (unsafe, fallback), or NULL */
 	bool cached;		/* the answer came from the cache */
+	size_t tag, count;	/* the caller's (lint: the first tensor of
+				 * the case and how many it covers) */
 };
 
 /* One device of the runtime, as ggml describes it. */
