@@ -50,11 +50,14 @@ static const struct layer {
 	{ "target", "base data kernels" },
 	{ "runtime", "base kernels target" },
 	{ "plan", "base facts kernels reader target" },
-	{ "checks", "base data facts findings kernels plan reader runtime "
+	{ "checks",
+	    "base data facts findings kernels plan reader runtime "
 	    "target" },
-	{ "lint", "base checks data facts findings plan reader runtime "
+	{ "lint",
+	    "base checks data facts findings plan reader runtime "
 	    "target" },
-	{ "report", "base facts findings kernels lint plan reader runtime "
+	{ "report",
+	    "base facts findings kernels lint plan reader runtime "
 	    "target" },
 	{ "cli", "base checks data findings lint report runtime target" },
 	{ "main", "cli" },

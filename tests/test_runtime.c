@@ -23,6 +23,7 @@
 #include "jsontree.h"
 #include "kernels/ggml-types.h"
 #include "runtime/runtime.h"
+#include "target/captable.h"
 #include "testutil.h"
 
 /* The folder of a test double: beside the program, tests/fakeggml/MODE. */
@@ -96,8 +97,7 @@ Test(runtime, wrong_numbers_are_unsafe)
 	struct gl_error err;
 	size_t i;
 
-	cr_assert_eq(probe_fake("wrong", c, &info, &err, 0), 0, "%s",
-	    err.msg);
+	cr_assert_eq(probe_fake("wrong", c, &info, &err, 0), 0, "%s", err.msg);
 	cr_assert_str_eq(info.device.name, "Fake0");
 	cr_assert_str_eq(info.version, "0.0.0-fake");
 	for (i = 0; i < 4; i++) {
@@ -121,14 +121,13 @@ Test(runtime, an_abort_is_unsafe_and_the_next_case_goes_on)
 	struct gl_error err;
 	size_t i;
 
-	cr_assert_eq(probe_fake("abort", c, &info, &err, 0), 0, "%s",
-	    err.msg);
+	cr_assert_eq(probe_fake("abort", c, &info, &err, 0), 0, "%s", err.msg);
 	for (i = 0; i < 4; i++) {
 		cr_expect_eq(c[i].state, RT_UNSAFE, "case %zu", i);
 		cr_expect(c[i].reason && strstr(c[i].reason, "abort") &&
-		    strstr(c[i].reason, "GGML_ASSERT") &&
-		    strstr(c[i].reason, "Fake0"), "case %zu: %s", i,
-		    c[i].reason);
+			strstr(c[i].reason, "GGML_ASSERT") &&
+			strstr(c[i].reason, "Fake0"),
+		    "case %zu: %s", i, c[i].reason);
 	}
 	runtime_cases_free(c, 4);
 	runtime_info_free(&info);
@@ -142,8 +141,7 @@ Test(runtime, a_hang_is_unsafe_within_the_time_limit, .timeout = 60)
 	double t0 = now_s();
 	size_t i;
 
-	cr_assert_eq(probe_fake("hang", c, &info, &err, 1), 0, "%s",
-	    err.msg);
+	cr_assert_eq(probe_fake("hang", c, &info, &err, 1), 0, "%s", err.msg);
 	cr_expect_lt(now_s() - t0, 20.0, "four 1 s limits took %.1f s",
 	    now_s() - t0);
 	for (i = 0; i < 4; i++) {
@@ -162,8 +160,7 @@ Test(runtime, an_unclaimed_case_falls_back)
 	struct gl_error err;
 	size_t i;
 
-	cr_assert_eq(probe_fake("refuse", c, &info, &err, 0), 0, "%s",
-	    err.msg);
+	cr_assert_eq(probe_fake("refuse", c, &info, &err, 0), 0, "%s", err.msg);
 	for (i = 0; i < 4; i++)
 		cr_expect_eq(c[i].state, RT_FALLBACK, "case %zu: %s", i,
 		    rt_state_name(c[i].state));
@@ -182,10 +179,10 @@ Test(runtime, another_abi_or_an_old_ggml_is_an_error)
 	size_t i;
 
 	for (i = 0; i < 2; i++) {
-		cr_expect_eq(probe_fake(modes[i], c, &info, &err, 0), -1,
-		    "%s", modes[i]);
-		cr_expect(strstr(err.msg, says[i]) != NULL, "%s: %s",
-		    modes[i], err.msg);
+		cr_expect_eq(probe_fake(modes[i], c, &info, &err, 0), -1, "%s",
+		    modes[i]);
+		cr_expect(strstr(err.msg, says[i]) != NULL, "%s: %s", modes[i],
+		    err.msg);
 		runtime_cases_free(c, 4);
 		runtime_info_free(&info);
 	}
@@ -256,7 +253,8 @@ llama_dir(const char *sub)
 	if (!ok) {
 		free(dir);
 		cr_skip_test("llama.cpp's %s libraries are absent (run "
-		    "build-aux/install-llama)", sub);
+			     "build-aux/install-llama)",
+		    sub);
 	}
 	return dir;
 }
@@ -264,8 +262,7 @@ llama_dir(const char *sub)
 /* Check the answers of a real backend: each verified with an NMSE within
  * the tolerance (get_rows exact), unless listed as unsafe in bad. */
 static void
-check_real(const struct rt_case *c, size_t n, const uint32_t *bad,
-    size_t nbad)
+check_real(const struct rt_case *c, size_t n, const uint32_t *bad, size_t nbad)
 {
 	char tb[16];
 	size_t i, j;
@@ -275,8 +272,8 @@ check_real(const struct rt_case *c, size_t n, const uint32_t *bad,
 		bool expect_bad = false;
 
 		for (j = 0; j < nbad; j++)
-			expect_bad = expect_bad || (bad[j] == c[i].encoding &&
-			    c[i].op == RT_MUL_MAT);
+			expect_bad = expect_bad ||
+			    (bad[j] == c[i].encoding && c[i].op == RT_MUL_MAT);
 		if (expect_bad) {
 			cr_expect_eq(c[i].state, RT_UNSAFE, "%s %s: %s",
 			    rt_op_name(c[i].op), name,
@@ -291,8 +288,10 @@ check_real(const struct rt_case *c, size_t n, const uint32_t *bad,
 			cr_expect_eq(c[i].nmse, 0.0, "get_rows %s: %g", name,
 			    c[i].nmse);
 		else if (c[i].encoding != GGML_TYPE_F32)
-			cr_expect_gt(c[i].nmse, 0.0, "mul_mat %s: exact? the "
-			    "activations are quantized", name);
+			cr_expect_gt(c[i].nmse, 0.0,
+			    "mul_mat %s: exact? the "
+			    "activations are quantized",
+			    name);
 	}
 }
 
@@ -313,8 +312,7 @@ Test(runtime, cpu_backend_verifies_every_encoding, .timeout = 300)
 	d = runtime_cases_all(1024, &n);
 	cr_assert_gt(n, 30);
 	t0 = now_s();
-	cr_assert_eq(runtime_probe(&rq, c, n, &info, &err), 0, "%s",
-	    err.msg);
+	cr_assert_eq(runtime_probe(&rq, c, n, &info, &err), 0, "%s", err.msg);
 	cr_log_info("CPU: %zu cases in %.0f ms uncached", n,
 	    (now_s() - t0) * 1e3);
 	cr_expect_str_eq(info.device.name, "CPU");
@@ -372,8 +370,7 @@ Test(runtime, vulkan_backend_on_llvmpipe, .timeout = 600)
 		c[n].row = 4096;
 	}
 	t0 = now_s();
-	cr_assert_eq(runtime_probe(&rq, c, n, &info, &err), 0, "%s",
-	    err.msg);
+	cr_assert_eq(runtime_probe(&rq, c, n, &info, &err), 0, "%s", err.msg);
 	cr_log_info("Vulkan: %zu cases in %.0f ms uncached", n,
 	    (now_s() - t0) * 1e3);
 	for (i = 0; i < n; i++)
@@ -403,8 +400,8 @@ small_model(void)
 	ggufw_model_kv_u32(&m, "llama.embedding_length", 256);
 	ggufw_model_kv_u32(&m, "llama.context_length", 64);
 	ggufw_model_kv_u32(&m, "llama.attention.head_count", 1);
-	ggufw_model_tensor(&m, "token_embd.weight", 2, ne, GGUFW_GGML_Q8_0,
-	    32, 34);
+	ggufw_model_tensor(&m, "token_embd.weight", 2, ne, GGUFW_GGML_Q8_0, 32,
+	    34);
 	ggufw_model_tensor(&m, "blk.0.attn_q.weight", 2, ne, GGUFW_GGML_Q4_0,
 	    32, 18);
 	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
@@ -435,8 +432,8 @@ count_code(const struct test_run *r, const char *code, const char **msg)
 		if (msg != NULL && n == 0) {
 			static char keep[1024];
 
-			snprintf(keep, sizeof keep, "%s", jsontree_str(
-			    jsontree_get(d, "message")));
+			snprintf(keep, sizeof keep, "%s",
+			    jsontree_str(jsontree_get(d, "message")));
 			*msg = keep;
 		}
 		n++;
@@ -461,8 +458,12 @@ Test(runtime, model_findings_k002_k003)
 	test_run_bin(&r, argv, NULL, 0);
 	cr_expect_eq(r.status, 1, "%s", r.err);
 	cr_expect_eq(count_code(&r, "K002", &msg), 2, "%s", r.out);
-	cr_expect(msg && strstr(msg, "Fake0") && strstr(msg, "fake ggml, a "
-	    "test double") && strstr(msg, "0.0.0-fake"), "%s", msg);
+	cr_expect(msg && strstr(msg, "Fake0") &&
+		strstr(msg,
+		    "fake ggml, a "
+		    "test double") &&
+		strstr(msg, "0.0.0-fake"),
+	    "%s", msg);
 	test_run_free(&r);
 	argv[5] = refuse;
 	test_run_bin(&r, argv, NULL, 0);
@@ -478,5 +479,122 @@ Test(runtime, model_findings_k002_k003)
 	unlink(path);
 	free(path);
 	free(wrong);
+	free(refuse);
+}
+
+/* mul_mat_id (stacked experts, two per token) on the real CPU backend. */
+Test(runtime, cpu_backend_mul_mat_id, .timeout = 120)
+{
+	static const uint32_t enc[] = { GGML_TYPE_F16, GGML_TYPE_Q4_0,
+		GGML_TYPE_Q4_K, GGML_TYPE_MXFP4 };
+	char *dir = llama_dir("cpu");
+	struct rt_request rq = { dir, "CPU", true, 0 };
+	struct rt_case c[sizeof enc / sizeof enc[0]];
+	struct rt_info info;
+	struct gl_error err;
+	size_t i, n = sizeof enc / sizeof enc[0];
+
+	private_cache();
+	memset(c, 0, sizeof c);
+	for (i = 0; i < n; i++) {
+		c[i].op = RT_MUL_MAT_ID;
+		c[i].encoding = enc[i];
+		c[i].row = 512;
+	}
+	cr_assert_eq(runtime_probe(&rq, c, n, &info, &err), 0, "%s", err.msg);
+	check_real(c, n, NULL, 0);
+	runtime_cases_free(c, n);
+	runtime_info_free(&info);
+	free(dir);
+}
+
+/* Point the runtime_dir of the table at path to a folder that is not. */
+static void
+move_runtime_dir(const char *path)
+{
+	char buf[65536], *at;
+	size_t n;
+	FILE *fp = fopen(path, "r");
+
+	cr_assert(fp != NULL);
+	n = fread(buf, 1, sizeof buf - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	at = strstr(buf, "runtime_dir: \"");
+	cr_assert(at != NULL, "%s", buf);
+	memcpy(at, "runtime_dir: \"/", 15); /* "/tmp/..." becomes "//..." */
+	at[15] = 'X';
+	cr_assert((fp = fopen(path, "w")) != NULL);
+	fwrite(buf, 1, n, fp);
+	cr_assert_eq(fclose(fp), 0);
+}
+
+/*
+ * --write-kernels: the probed table as YAML that loads back as a table,
+ * with its provenance and states; a profile using it, with no runtime,
+ * reports K005 ("recorded on").
+ */
+Test(runtime, write_kernels_loads_back_and_is_labelled)
+{
+	char *refuse = fake_dir("refuse"), *model = small_model();
+	char *yaml = xasprintf("%s.kernels.yaml", model);
+	char *prof = xasprintf("%s.profile.yaml", model);
+	const char *wr[] = { "--list-kernels", "--no-cache", "--runtime",
+		refuse, "--write-kernels", yaml, NULL };
+	const char *lint[] = { "--no-config", "-f", "json", "-p", prof, model,
+		NULL };
+	const char *msg = NULL;
+	struct captable t;
+	struct gl_error err;
+	struct test_run r;
+	FILE *fp;
+	size_t i;
+
+	private_cache();
+	test_run_bin(&r, wr, NULL, 0);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	test_run_free(&r);
+	cr_assert_eq(captable_load(yaml, &t, &err), 0, "%s", err.msg);
+	cr_expect(t.recorded);
+	cr_expect_str_eq(t.prov.device, "Fake0");
+	cr_expect_str_eq(t.prov.version, "0.0.0-fake");
+	cr_expect_str_eq(t.prov.description, "fake ggml, a test double");
+	cr_expect(t.prov.date != NULL && strlen(t.prov.date) == 20);
+	cr_assert_gt(t.n, 2);
+	for (i = 0; i < t.n; i++) { /* the double knows three */
+		uint32_t e = t.entries[i].encoding;
+
+		cr_expect_eq(t.entries[i].state,
+		    e == GGML_TYPE_F32 || e == GGML_TYPE_Q4_0 ||
+			    e == GGML_TYPE_Q8_0 ?
+			CAP_RT_FALLBACK :
+			CAP_RT_UNSAFE,
+		    "entry %zu", i);
+	}
+	captable_free(&t);
+	cr_assert((fp = fopen(prof, "w")) != NULL);
+	fprintf(fp,
+	    "name: recorded\ndescription: a recorded table\n"
+	    "memory: 8 GiB\nreserve: 1 GiB\nweights: mapped\nkernels: %s\n",
+	    yaml);
+	cr_assert_eq(fclose(fp), 0);
+	/* where the table's runtime is: probed, not labelled */
+	test_run_bin(&r, lint, NULL, 0);
+	cr_expect_eq(count_code(&r, "K005", NULL), 0, "%s", r.out);
+	cr_expect_eq(count_code(&r, "K003", NULL), 2, "%s", r.out);
+	test_run_free(&r);
+	/* elsewhere: used as recorded, and labelled */
+	move_runtime_dir(yaml);
+	test_run_bin(&r, lint, NULL, 0);
+	cr_expect_eq(count_code(&r, "K003", NULL), 0, "%s", r.out);
+	cr_expect_eq(count_code(&r, "K005", &msg), 1, "%s %s", r.out, r.err);
+	cr_expect(msg && strstr(msg, "recorded on Fake0"), "%s", msg);
+	test_run_free(&r);
+	unlink(yaml);
+	unlink(prof);
+	unlink(model);
+	free(yaml);
+	free(prof);
+	free(model);
 	free(refuse);
 }

@@ -136,7 +136,12 @@ load_target(const struct options *o, struct session *s, struct gl_error *err)
 	if (captable_load(s->profile.kernels, &s->table, err) < 0)
 		return -1;
 	captable_probe(&s->table, NULL);
-	s->rq.dir = runtime_dir(o) ? runtime_dir(o) : s->table.prov.runtime_dir;
+	/* the table's runtime_dir only where it is: a recorded table used
+	 * elsewhere is used as recorded (K005) */
+	s->rq.dir = runtime_dir(o);
+	if (s->rq.dir == NULL && s->table.prov.runtime_dir != NULL &&
+	    runtime_present(s->table.prov.runtime_dir))
+		s->rq.dir = s->table.prov.runtime_dir;
 	s->rq.device = o->device;
 	s->rq.no_cache = o->no_cache;
 	s->lo.runtime = s->rq.dir != NULL ? &s->rq : NULL;

@@ -112,8 +112,8 @@ slurp(const char *path)
 	buf = xmalloc(CACHE_MAX + 1);
 	n = fread(buf, 1, CACHE_MAX, fp);
 	fclose(fp);
-	if (n == CACHE_MAX || strncmp(buf, CACHE_MAGIC "\n",
-	    sizeof CACHE_MAGIC) != 0) {
+	if (n == CACHE_MAX ||
+	    strncmp(buf, CACHE_MAGIC "\n", sizeof CACHE_MAGIC) != 0) {
 		free(buf);
 		return NULL;
 	}
@@ -164,7 +164,7 @@ rt_cache_load(const char *key, struct rt_case *cases, size_t n,
 	if (text == NULL)
 		return 0;
 	for (line = strtok_r(text, "\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\n", &save)) {
+	     line = strtok_r(NULL, "\n", &save)) {
 		nf = rt_split(line, f, 7);
 		if (f[0][0] == 'V' && nf >= 3 && info->version == NULL) {
 			info->version = xstrdup(f[1]);
@@ -188,7 +188,7 @@ stored_replaced(const char *rec, const struct rt_case *cases, size_t n)
 	size_t i;
 
 	if (sscanf(rec, "C\t%lu\t%lu\t%lu", &op, &enc, &row) != 3)
-		return true;	/* not a record: dropped */
+		return true; /* not a record: dropped */
 	for (i = 0; i < n; i++)
 		if (cases[i].op == op && cases[i].encoding == enc &&
 		    cases[i].row == row && cases[i].state != RT_REFERENCE_ONLY)
@@ -210,14 +210,16 @@ rt_cache_store(const char *key, const struct rt_case *cases, size_t n,
 		free(path);
 		return;
 	}
-	strbuf_addf(&sb, CACHE_MAGIC "\nV\t%s\t%s\nU\t%s\t%s\t%s\t%llu\t%llu\n"
-	    "T\t%s\n", info->version ? info->version : "unknown",
+	strbuf_addf(&sb,
+	    CACHE_MAGIC "\nV\t%s\t%s\nU\t%s\t%s\t%s\t%llu\t%llu\n"
+			"T\t%s\n",
+	    info->version ? info->version : "unknown",
 	    info->commit ? info->commit : "unknown", d->name, d->description,
 	    d->type, (unsigned long long)d->mem_free,
 	    (unsigned long long)d->mem_total, info->date ? info->date : "");
 	if ((old = slurp(path)) != NULL)
 		for (line = strtok_r(old, "\n", &save); line != NULL;
-		    line = strtok_r(NULL, "\n", &save))
+		     line = strtok_r(NULL, "\n", &save))
 			if (line[0] == 'C' && !stored_replaced(line, cases, n))
 				strbuf_addf(&sb, "%s\n", line);
 	free(old);

@@ -43,7 +43,7 @@ struct rt_tensor_head {
 	int64_t ne[4];
 };
 
-#define GGML_TYPE_I32_ID 26	/* ggml's GGML_TYPE_I32 */
+#define GGML_TYPE_I32_ID 26 /* ggml's GGML_TYPE_I32 */
 
 struct rt_ggml {
 	void *base, *main;
@@ -105,13 +105,12 @@ say(const char *fmt, ...)
 		ssize_t w = write(out_fd, buf + off, (size_t)n - off);
 
 		if (w <= 0)
-			_exit(3);	/* the parent is gone */
+			_exit(3); /* the parent is gone */
 		off += (size_t)w;
 	}
 }
 
-static void __attribute__((noreturn))
-fatal(const char *msg)
+static void __attribute__((noreturn)) fatal(const char *msg)
 {
 	char *c = rt_clean(msg, 600);
 
@@ -149,7 +148,8 @@ open_lib(const char *dir, const char *what, const char *const *pats)
 
 	if (path == NULL) {
 		msg = xasprintf("no %s in %s (expected %s): not a ggml "
-		    "runtime folder", what, dir, pats[0]);
+				"runtime folder",
+		    what, dir, pats[0]);
 		fatal(msg);
 	}
 	if ((h = dlopen(path, RTLD_NOW | RTLD_GLOBAL)) == NULL) {
@@ -170,7 +170,8 @@ sym(struct rt_ggml *g, const char *name, bool need)
 		p = dlsym(g->base, name);
 	if (p == NULL && need) {
 		msg = xasprintf("the ggml runtime lacks %s: too old, or not "
-		    "ggml", name);
+				"ggml",
+		    name);
 		fatal(msg);
 	}
 	return p;
@@ -252,7 +253,7 @@ load_runtime(struct rt_ggml *g, const char *dir)
 		free(p);
 		g->main = open_lib(dir, "libggml", main);
 	} else
-		g->main = g->base;	/* a build with one library */
+		g->main = g->base; /* a build with one library */
 	bind_all(g);
 	say("V\t%s\t%s", g->version ? g->version() : "unknown",
 	    g->commit ? g->commit() : "unknown");
@@ -311,18 +312,18 @@ pick_device(struct rt_ggml *g, const char *want)
 
 /* ---- one case ---------------------------------------------------------- */
 
-#define RT_ROWS 16	/* weight rows of a probe (experts: each) */
-#define RT_PICK 4	/* rows get_rows reads out */
+#define RT_ROWS 16 /* weight rows of a probe (experts: each) */
+#define RT_PICK 4  /* rows get_rows reads out */
 #define RT_EXPERTS 4
-#define RT_USED 2	/* experts per token */
-#define RT_TOKENS 32	/* tokens of a mul_mat_id probe */
+#define RT_USED 2    /* experts per token */
+#define RT_TOKENS 32 /* tokens of a mul_mat_id probe */
 
 /* One probe's tensors and host data. */
 struct rt_run {
 	void *ctx, *buf;
-	void *w, *x, *ids, *out;	/* ggml tensors */
-	uint8_t *wdata;			/* weights, as stored */
-	float *wf;			/* weights, dequantized */
+	void *w, *x, *ids, *out; /* ggml tensors */
+	uint8_t *wdata;		 /* weights, as stored */
+	float *wf;		 /* weights, dequantized */
 	float *xdata;
 	int32_t *idata;
 	size_t wbytes, nx, ni, nout;
@@ -339,10 +340,10 @@ check_head(const void *t, int type, int64_t n0, int64_t n1, int64_t n2)
 	if (t == NULL)
 		fatal("the runtime made no tensor (ggml_new_tensor failed)");
 	memcpy(&h, t, sizeof h);
-	if (h.type != type || h.ne[0] != n0 || h.ne[1] != n1 ||
-	    h.ne[2] != n2 || h.ne[3] != 1)
+	if (h.type != type || h.ne[0] != n0 || h.ne[1] != n1 || h.ne[2] != n2 ||
+	    h.ne[3] != 1)
 		fatal("the runtime's tensors are not laid out as gguflint "
-		    "expects (type and ne): another ggml ABI");
+		      "expects (type and ne): another ggml ABI");
 }
 
 /* Why the runtime cannot take type, or NULL when its geometry agrees. */
@@ -355,13 +356,14 @@ type_mismatch(struct rt_ggml *g, uint32_t type)
 	const char *tb = ggml_type_name(type, buf, sizeof buf);
 	if (ti == NULL || rn == NULL || strcmp(rn, tb) != 0)
 		return xasprintf("this runtime does not know %s (its type %u "
-		    "is %s): llama.cpp refuses such a file", tb, type,
-		    rn ? rn : "unnamed");
+				 "is %s): llama.cpp refuses such a file",
+		    tb, type, rn ? rn : "unnamed");
 	if (g->blck_size((int)type) != (int64_t)ti->blck ||
 	    g->type_size((int)type) != ti->size)
-		return xasprintf("this runtime's %s has another block "
-		    "geometry (%lld elements in %zu bytes, not %u in %u)", tb,
-		    (long long)g->blck_size((int)type),
+		return xasprintf(
+		    "this runtime's %s has another block "
+		    "geometry (%lld elements in %zu bytes, not %u in %u)",
+		    tb, (long long)g->blck_size((int)type),
 		    g->type_size((int)type), ti->blck, ti->size);
 	return NULL;
 }
@@ -388,7 +390,7 @@ static void
 make_x(struct rt_run *r, size_t n, uint64_t *rng)
 {
 	r->nx = n;
-	r->xdata = xmalloc(n * sizeof *r->xdata);	/* in [-1, 1) */
+	r->xdata = xmalloc(n * sizeof *r->xdata); /* in [-1, 1) */
 	probe_fill(GGML_TYPE_F32, (uint8_t *)r->xdata, n, rng);
 }
 
@@ -410,8 +412,7 @@ build_mul_mat(struct rt_ggml *g, struct rt_run *r, const struct rt_case *c,
 {
 	size_t k = c->row, m, n;
 
-	r->w = g->new_tensor_2d(r->ctx, (int)c->encoding, (int64_t)k,
-	    RT_ROWS);
+	r->w = g->new_tensor_2d(r->ctx, (int)c->encoding, (int64_t)k, RT_ROWS);
 	check_head(r->w, (int)c->encoding, (int64_t)k, RT_ROWS, 1);
 	r->x = g->new_tensor_2d(r->ctx, GGML_TYPE_F32, (int64_t)k, RT_BATCH);
 	r->out = g->mul_mat(r->ctx, r->w, r->x);
@@ -434,8 +435,7 @@ build_get_rows(struct rt_ggml *g, struct rt_run *r, const struct rt_case *c,
 	static const int32_t pick[RT_PICK] = { 3, 0, 15, 7 };
 	size_t k = c->row, j, i;
 
-	r->w = g->new_tensor_2d(r->ctx, (int)c->encoding, (int64_t)k,
-	    RT_ROWS);
+	r->w = g->new_tensor_2d(r->ctx, (int)c->encoding, (int64_t)k, RT_ROWS);
 	check_head(r->w, (int)c->encoding, (int64_t)k, RT_ROWS, 1);
 	r->ids = g->new_tensor_2d(r->ctx, GGML_TYPE_I32_ID, RT_PICK, 1);
 	r->out = g->get_rows(r->ctx, r->w, r->ids);
@@ -453,25 +453,24 @@ build_get_rows(struct rt_ggml *g, struct rt_run *r, const struct rt_case *c,
 
 /* out[t][u][n] = experts[ids[t][u]][n] . x[t][u]. */
 static void
-build_mul_mat_id(struct rt_ggml *g, struct rt_run *r,
-    const struct rt_case *c, uint64_t *rng)
+build_mul_mat_id(struct rt_ggml *g, struct rt_run *r, const struct rt_case *c,
+    uint64_t *rng)
 {
 	size_t k = c->row, t, u, n, e;
 
-	r->w = g->new_tensor_3d(r->ctx, (int)c->encoding, (int64_t)k,
-	    RT_ROWS, RT_EXPERTS);
+	r->w = g->new_tensor_3d(r->ctx, (int)c->encoding, (int64_t)k, RT_ROWS,
+	    RT_EXPERTS);
 	check_head(r->w, (int)c->encoding, (int64_t)k, RT_ROWS, RT_EXPERTS);
 	r->x = g->new_tensor_3d(r->ctx, GGML_TYPE_F32, (int64_t)k, RT_USED,
 	    RT_TOKENS);
-	r->ids = g->new_tensor_2d(r->ctx, GGML_TYPE_I32_ID, RT_USED,
-	    RT_TOKENS);
+	r->ids = g->new_tensor_2d(r->ctx, GGML_TYPE_I32_ID, RT_USED, RT_TOKENS);
 	r->out = g->mul_mat_id(r->ctx, r->w, r->x, r->ids);
 	check_head(r->out, GGML_TYPE_F32, RT_ROWS, RT_USED, RT_TOKENS);
 	make_weights(r, c->encoding, k, RT_ROWS * RT_EXPERTS, rng);
 	make_x(r, k * RT_USED * RT_TOKENS, rng);
 	r->ni = RT_USED * RT_TOKENS;
 	r->idata = xmalloc(r->ni * sizeof *r->idata);
-	for (t = 0; t < RT_TOKENS; t++)		/* two distinct experts */
+	for (t = 0; t < RT_TOKENS; t++) /* two distinct experts */
 		for (u = 0; u < RT_USED; u++)
 			r->idata[t * RT_USED + u] = (int32_t)((t + u * 3) %
 			    RT_EXPERTS);
@@ -481,9 +480,9 @@ build_mul_mat_id(struct rt_ggml *g, struct rt_run *r,
 		for (u = 0; u < RT_USED; u++)
 			for (n = 0; n < RT_ROWS; n++) {
 				e = (size_t)r->idata[t * RT_USED + u];
-				r->ref[(t * RT_USED + u) * RT_ROWS + n] = dotd(
-				    r->wf + (e * RT_ROWS + n) * k, r->xdata +
-				    (t * RT_USED + u) * k, k);
+				r->ref[(t * RT_USED + u) * RT_ROWS + n] =
+				    dotd(r->wf + (e * RT_ROWS + n) * k,
+					r->xdata + (t * RT_USED + u) * k, k);
 			}
 }
 
@@ -559,20 +558,22 @@ run_case(struct rt_ggml *g, void *dev, void *be, size_t idx,
 	else
 		build_mul_mat_id(g, &r, c, &rng);
 	if (!g->dev_supports_op(dev, r.out)) {
-		answer(idx, RT_FALLBACK, 0, "the device does not claim it: "
+		answer(idx, RT_FALLBACK, 0,
+		    "the device does not claim it: "
 		    "ggml runs it on the CPU");
 		run_free(g, &r);
 		return;
 	}
 	if ((r.buf = g->alloc_ctx_tensors(r.ctx, be)) == NULL) {
-		answer(idx, RT_UNSAFE, 0, "the device could not allocate the "
+		answer(idx, RT_UNSAFE, 0,
+		    "the device could not allocate the "
 		    "probe's tensors");
 		run_free(g, &r);
 		return;
 	}
 	if (g->nbytes(r.w) != r.wbytes)
 		fatal("the runtime sizes tensors unlike ggml (ggml_nbytes): "
-		    "another ggml ABI");
+		      "another ggml ABI");
 	g->tensor_set(r.w, r.wdata, 0, r.wbytes);
 	if (r.x != NULL)
 		g->tensor_set(r.x, r.xdata, 0, r.nx * sizeof *r.xdata);
@@ -594,7 +595,8 @@ run_case(struct rt_ggml *g, void *dev, void *be, size_t idx,
 		answer(idx, RT_VERIFIED, e, NULL);
 	else {
 		why = xasprintf("wrong numbers: NMSE %.3g over the tolerance "
-		    "%.0e", e, RT_TOLERANCE);
+				"%.0e",
+		    e, RT_TOLERANCE);
 		answer(idx, RT_UNSAFE, isfinite(e) ? e : -1, why);
 		free(why);
 	}
@@ -619,8 +621,8 @@ rt_child_main(const struct rt_job *job)
 	dev = pick_device(&g, job->device);
 	say_device(&g, 'U', dev);
 	if ((be = g.dev_init(dev, NULL)) == NULL)
-		fatal(xasprintf("device %s did not initialise",
-		    g.dev_name(dev)));
+		fatal(
+		    xasprintf("device %s did not initialise", g.dev_name(dev)));
 	for (i = job->first; i < job->n; i++)
 		run_case(&g, dev, be, i, &job->cases[i]);
 	say("Z");

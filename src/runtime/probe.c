@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,8 +25,9 @@
 const char *
 rt_op_name(enum rt_op op)
 {
-	return op == RT_MUL_MAT ? "mul_mat" : op == RT_GET_ROWS ? "get_rows" :
-	    "mul_mat_id";
+	return op == RT_MUL_MAT ? "mul_mat" :
+	    op == RT_GET_ROWS	? "get_rows" :
+				  "mul_mat_id";
 }
 
 const char *
@@ -41,7 +43,8 @@ bool
 runtime_has_reference(uint32_t encoding)
 {
 	return kernel_find(KERNEL_DEQUANT, encoding, KERNEL_ORDER_AS_STORED) !=
-	    NULL && kernel_row_bytes(encoding, 256) > 0;
+	    NULL &&
+	    kernel_row_bytes(encoding, 256) > 0;
 }
 
 const char *
@@ -50,6 +53,18 @@ runtime_dir_default(void)
 	const char *d = getenv("GGUFLINT_RUNTIME");
 
 	return d != NULL && *d != '\0' ? d : NULL;
+}
+
+bool
+runtime_present(const char *dir)
+{
+	char *pat = xasprintf("%s/libggml-base*.so*", dir);
+	glob_t g;
+	bool ok = glob(pat, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+
+	globfree(&g);
+	free(pat);
+	return ok;
 }
 
 char *
@@ -104,8 +119,8 @@ runtime_cases_free(struct rt_case *cases, size_t n)
 
 struct child {
 	pid_t pid;
-	int fd;			/* the pipe's read end */
-	int errfd;		/* the child's stderr, a file */
+	int fd;	   /* the pipe's read end */
+	int errfd; /* the child's stderr, a file */
 	char buf[4096];
 	size_t len;
 	bool eof;
@@ -121,7 +136,8 @@ child_start(struct child *ch, const struct rt_job *tmpl, size_t first,
 
 	memset(ch, 0, sizeof *ch);
 	if ((ch->errfd = mkstemp(path)) < 0)
-		return gl_error_setk(err, GL_ERR_IO, "runtime probe: cannot "
+		return gl_error_setk(err, GL_ERR_IO,
+		    "runtime probe: cannot "
 		    "make a file for the child's messages: %s",
 		    strerror(errno));
 	unlink(path);
@@ -158,7 +174,7 @@ child_start(struct child *ch, const struct rt_job *tmpl, size_t first,
 static int
 child_line(struct child *ch, char **line, int timeout_ms)
 {
-	static char got[sizeof ((struct child *)0)->buf];
+	static char got[sizeof((struct child *)0)->buf];
 	char *nl;
 
 	for (;;) {
@@ -198,8 +214,9 @@ static char *
 child_said(int fd)
 {
 	char buf[2048], *best = NULL, *s, *e;
-	off_t end = lseek(fd, 0, SEEK_END), at = end > (off_t)sizeof buf - 1 ?
-	    end - (off_t)sizeof buf + 1 : 0;
+	off_t end = lseek(fd, 0, SEEK_END),
+	      at = end > (off_t)sizeof buf - 1 ? end - (off_t)sizeof buf + 1 :
+						 0;
 	ssize_t n = end > 0 ? pread(fd, buf, (size_t)(end - at), at) : 0;
 
 	if (n <= 0)
@@ -207,8 +224,9 @@ child_said(int fd)
 	buf[n] = '\0';
 	for (s = buf; *s != '\0'; s = e + (*e != '\0')) {
 		e = s + strcspn(s, "\n");
-		if (e > s && (best == NULL || strstr(best, "GGML_ASSERT") ==
-		    NULL || memmem(s, (size_t)(e - s), "GGML_ASSERT", 11)))
+		if (e > s &&
+		    (best == NULL || strstr(best, "GGML_ASSERT") == NULL ||
+			memmem(s, (size_t)(e - s), "GGML_ASSERT", 11)))
 			best = s;
 		if (*e == '\0')
 			break;
@@ -239,9 +257,9 @@ child_end(struct child *ch, bool kill_it)
 		return NULL;
 	}
 	if (WIFSIGNALED(st) && !kill_it)
-		why = xasprintf("%s (%s)%s%s", WTERMSIG(st) == SIGABRT ?
-		    "abort" : "crash", strsignal(WTERMSIG(st)),
-		    *said ? ": " : "", said);
+		why = xasprintf("%s (%s)%s%s",
+		    WTERMSIG(st) == SIGABRT ? "abort" : "crash",
+		    strsignal(WTERMSIG(st)), *said ? ": " : "", said);
 	else if (kill_it)
 		why = xstrdup("hang");
 	else
@@ -280,15 +298,15 @@ rt_device_set(struct rt_device *d, char **f, size_t nf)
 
 /* What one child said, beside the cases it answered. */
 struct child_run {
-	bool ready;		/* the device opened (or the listing began) */
-	bool done;		/* it said Z */
-	char *fatal;		/* its E line */
+	bool ready;  /* the device opened (or the listing began) */
+	bool done;   /* it said Z */
+	char *fatal; /* its E line */
 };
 
 /* One answer line into info or the cases; *next is the next case due. */
 static void
-child_event(char *line, struct rt_info *info, struct rt_case *cases,
-    size_t n, size_t *next, struct child_run *cr)
+child_event(char *line, struct rt_info *info, struct rt_case *cases, size_t n,
+    size_t *next, struct child_run *cr)
 {
 	char *f[6];
 	size_t nf = rt_split(line, f, 6), idx;
@@ -308,8 +326,7 @@ child_event(char *line, struct rt_info *info, struct rt_case *cases,
 		cr->ready = true;
 	} else if (f[0][0] == 'C' && nf >= 5 && cases != NULL &&
 	    (idx = strtoul(f[1], NULL, 10)) == *next && idx < n) {
-		cases[idx].state = (enum rt_state)(strtoul(f[2], NULL, 10) %
-		    4);
+		cases[idx].state = (enum rt_state)(strtoul(f[2], NULL, 10) % 4);
 		cases[idx].nmse = strtod(f[3], NULL);
 		cases[idx].reason = *f[4] ? xstrdup(f[4]) : NULL;
 		(*next)++;
@@ -356,19 +373,24 @@ run_children(const struct rt_job *tmpl, struct rt_case *cases, size_t n,
 		how = child_end(&ch, r < 0);
 		if (cr.fatal != NULL || !cr.ready) {
 			gl_error_set(err, "runtime %s: %s%s%s", tmpl->dir,
-			    cr.fatal ? cr.fatal : "the child loading it "
-			    "ended: ", cr.fatal ? "" : how ? how : "?",
+			    cr.fatal ? cr.fatal :
+				       "the child loading it "
+				       "ended: ",
+			    cr.fatal ? "" :
+				how  ? how :
+				       "?",
 			    !cr.fatal && r < 0 ? " (no answer in time)" : "");
 			free(cr.fatal);
 			free(how);
 			return -1;
 		}
-		if (!cr.done && next < n) {	/* the case it was on */
+		if (!cr.done && next < n) { /* the case it was on */
 			cases[next].state = RT_UNSAFE;
 			cases[next].reason = xasprintf("%s while running on "
-			    "%s%s%u%s", how ? how : "ended early",
-			    info->device.name, r < 0 ? " (no answer in " : "",
-			    r < 0 ? tmo : 0, r < 0 ? " s)" : "");
+						       "%s%s%u%s",
+			    how ? how : "ended early", info->device.name,
+			    r < 0 ? " (no answer in " : "", r < 0 ? tmo : 0,
+			    r < 0 ? " s)" : "");
 			next++;
 		}
 		free(how);
@@ -432,8 +454,8 @@ probe_rest(const struct rt_request *rq, struct rt_case *cases, size_t n,
 	job.cases = todo;
 	job.n = m;
 	if (m > 0) {
-		rc = run_children(&job, todo, m, info, timeout_of(
-		    rq->timeout_s), err);
+		rc = run_children(&job, todo, m, info,
+		    timeout_of(rq->timeout_s), err);
 		free(info->date);
 		info->date = utc_now();
 	}
@@ -449,8 +471,8 @@ probe_rest(const struct rt_request *rq, struct rt_case *cases, size_t n,
 }
 
 int
-runtime_probe(const struct rt_request *rq, struct rt_case *cases,
-    size_t n, struct rt_info *info, struct gl_error *err)
+runtime_probe(const struct rt_request *rq, struct rt_case *cases, size_t n,
+    struct rt_info *info, struct gl_error *err)
 {
 	double t0 = now_ms();
 	char key[33];

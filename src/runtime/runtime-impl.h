@@ -23,11 +23,11 @@
 
 struct rt_job {
 	const char *dir;
-	const char *device;	/* NULL: the first GPU, else the first */
-	bool list;		/* list the devices, run no case */
+	const char *device; /* NULL: the first GPU, else the first */
+	bool list;	    /* list the devices, run no case */
 	const struct rt_case *cases;
-	size_t first, n;	/* run cases[first..n) */
-	int fd;			/* the pipe's write end */
+	size_t first, n; /* run cases[first..n) */
+	int fd;		 /* the pipe's write end */
 };
 
 /* rt_child_main: run job in this (child) process and _exit. */

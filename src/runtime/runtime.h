@@ -23,63 +23,63 @@
 #include "target/captable.h"
 
 enum rt_op {
-	RT_MUL_MAT = 0,		/* weights times a batch of activations */
-	RT_GET_ROWS,		/* rows read out, as an embedding lookup */
-	RT_MUL_MAT_ID		/* expert weights chosen per token */
+	RT_MUL_MAT = 0, /* weights times a batch of activations */
+	RT_GET_ROWS,	/* rows read out, as an embedding lookup */
+	RT_MUL_MAT_ID	/* expert weights chosen per token */
 };
 
 enum rt_state {
-	RT_REFERENCE_ONLY = 0,	/* not probed on a runtime */
-	RT_VERIFIED,		/* claimed and right on the probe data */
-	RT_FALLBACK,		/* not claimed: ggml runs it on the CPU */
-	RT_UNSAFE		/* claimed, but wrong, an abort or a hang */
+	RT_REFERENCE_ONLY = 0, /* not probed on a runtime */
+	RT_VERIFIED,	       /* claimed and right on the probe data */
+	RT_FALLBACK,	       /* not claimed: ggml runs it on the CPU */
+	RT_UNSAFE	       /* claimed, but wrong, an abort or a hang */
 };
 
-#define RT_TOLERANCE 5e-4	/* NMSE bound of a matrix product */
-#define RT_BATCH 512		/* activations of a mul_mat probe */
-#define RT_ROW_DEFAULT 4096	/* row length when no model says one */
+#define RT_TOLERANCE 5e-4   /* NMSE bound of a matrix product */
+#define RT_BATCH 512	    /* activations of a mul_mat probe */
+#define RT_ROW_DEFAULT 4096 /* row length when no model says one */
 
 /* One (operation, encoding, row length) to probe, and its answer. */
 struct rt_case {
 	enum rt_op op;
-	uint32_t encoding;	/* ggml type id of the weights */
-	uint32_t row;		/* elements of a weight row */
+	uint32_t encoding; /* ggml type id of the weights */
+	uint32_t row;	   /* elements of a weight row */
 	/* the answer */
 	enum rt_state state;
-	double nmse;		/* when run; else 0 */
-	char *reason;		/* what happened (unsafe, fallback), or NULL */
-	bool cached;		/* the answer came from the cache */
-	size_t tag, count;	/* the caller's (lint: the first tensor of
+	double nmse;	   /* when run; else 0 */
+	char *reason;	   /* what happened (unsafe, fallback), or NULL */
+	bool cached;	   /* the answer came from the cache */
+	size_t tag, count; /* the caller's (lint: the first tensor of
 				 * the case and how many it covers) */
 };
 
 /* One device of the runtime, as ggml describes it. */
 struct rt_device {
-	char *name;		/* "CPU", "Vulkan0" */
-	char *description;	/* the driver's name of it */
-	char *type;		/* "CPU", "GPU", "IGPU", "ACCEL", "META" */
+	char *name;	   /* "CPU", "Vulkan0" */
+	char *description; /* the driver's name of it */
+	char *type;	   /* "CPU", "GPU", "IGPU", "ACCEL", "META" */
 	uint64_t mem_free, mem_total;
 };
 
 /* What was loaded and on what it ran; runtime_info_free() frees it. */
 struct rt_info {
 	char *dir;
-	char *version;		/* ggml_version(), or "unknown" */
-	char *commit;		/* ggml_commit(), or "unknown" */
-	struct rt_device *devices;	/* runtime_devices() */
+	char *version;		   /* ggml_version(), or "unknown" */
+	char *commit;		   /* ggml_commit(), or "unknown" */
+	struct rt_device *devices; /* runtime_devices() */
 	size_t n_devices;
-	struct rt_device device;	/* the one probed */
-	char *date;		/* when the probe ran (UTC, ISO 8601) */
-	double probe_ms;	/* the whole probe, cache included */
-	size_t n_cached;	/* answers taken from the cache */
+	struct rt_device device; /* the one probed */
+	char *date;		 /* when the probe ran (UTC, ISO 8601) */
+	double probe_ms;	 /* the whole probe, cache included */
+	size_t n_cached;	 /* answers taken from the cache */
 };
 
 struct rt_request {
-	const char *dir;	/* the folder of the libraries */
-	const char *device;	/* ggml's device name; NULL: the first GPU,
+	const char *dir;    /* the folder of the libraries */
+	const char *device; /* ggml's device name; NULL: the first GPU,
 				 * else the first device */
-	bool no_cache;		/* --no-cache: probe afresh */
-	unsigned timeout_s;	/* per case; 0: GGUFLINT_PROBE_TIMEOUT or
+	bool no_cache;	    /* --no-cache: probe afresh */
+	unsigned timeout_s; /* per case; 0: GGUFLINT_PROBE_TIMEOUT or
 				 * 120 */
 };
 
@@ -101,8 +101,8 @@ int runtime_devices(const char *dir, struct rt_info *info,
  * the device is not found or does not initialise (no case answered);
  * free info with runtime_info_free() either way.
  */
-int runtime_probe(const struct rt_request *rq, struct rt_case *cases,
-    size_t n, struct rt_info *info, struct gl_error *err);
+int runtime_probe(const struct rt_request *rq, struct rt_case *cases, size_t n,
+    struct rt_info *info, struct gl_error *err);
 
 /*
  * runtime_cases_all: every encoding gguflint has a reference for, each
@@ -137,6 +137,9 @@ const char *rt_state_name(enum rt_state s);
  * can be verified.
  */
 bool runtime_has_reference(uint32_t encoding);
+
+/* runtime_present: whether dir holds a libggml-base library. */
+bool runtime_present(const char *dir);
 
 /*
  * runtime_dir_default: the folder of the libraries when no option names

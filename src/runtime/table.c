@@ -21,8 +21,9 @@ runtime_cases_all(uint32_t row, size_t *n)
 
 	row = (row + 255) / 256 * 256;
 	for (k = kernels; k->name != NULL; k++) {
-		if (k->op != KERNEL_DEQUANT || k->order !=
-		    KERNEL_ORDER_AS_STORED || !runtime_has_reference(k->type))
+		if (k->op != KERNEL_DEQUANT ||
+		    k->order != KERNEL_ORDER_AS_STORED ||
+		    !runtime_has_reference(k->type))
 			continue;
 		v = xreallocarray(v, m + 2, sizeof *v);
 		memset(&v[m], 0, 2 * sizeof *v);
@@ -39,9 +40,10 @@ runtime_cases_all(uint32_t row, size_t *n)
 static enum cap_state
 state_of(enum rt_state s)
 {
-	return s == RT_VERIFIED ? CAP_RT_VERIFIED : s == RT_FALLBACK ?
-	    CAP_RT_FALLBACK : s == RT_UNSAFE ? CAP_RT_UNSAFE :
-	    CAP_REFERENCE_ONLY;
+	return s == RT_VERIFIED ? CAP_RT_VERIFIED :
+	    s == RT_FALLBACK	? CAP_RT_FALLBACK :
+	    s == RT_UNSAFE	? CAP_RT_UNSAFE :
+				  CAP_REFERENCE_ONLY;
 }
 
 static char *
@@ -51,8 +53,8 @@ dup_or_null(const char *s)
 }
 
 void
-runtime_table(const struct rt_info *info, const struct rt_case *cases,
-    size_t n, struct captable *t)
+runtime_table(const struct rt_info *info, const struct rt_case *cases, size_t n,
+    struct captable *t)
 {
 	const char *dev = info->device.name ? info->device.name : "unknown";
 	char tb[16];
@@ -60,9 +62,9 @@ runtime_table(const struct rt_info *info, const struct rt_case *cases,
 
 	memset(t, 0, sizeof *t);
 	t->name = xasprintf("runtime-%s", dev);
-	t->description = xasprintf("ggml %s on %s (%s)", info->version ?
-	    info->version : "unknown", dev, info->device.description ?
-	    info->device.description : "");
+	t->description = xasprintf("ggml %s on %s (%s)",
+	    info->version ? info->version : "unknown", dev,
+	    info->device.description ? info->device.description : "");
 	t->origin = xstrdup(info->dir ? info->dir : "runtime");
 	t->prov.runtime_dir = dup_or_null(info->dir);
 	t->prov.version = dup_or_null(info->version);
@@ -84,8 +86,8 @@ runtime_table(const struct rt_info *info, const struct rt_case *cases,
 		e->input = GGML_TYPE_F32;
 		e->order = KERNEL_ORDER_AS_STORED;
 		e->kernel_name = xasprintf("%s.%s.scalar",
-		    ggml_type_name(c->encoding, tb, sizeof tb), c->op ==
-		    RT_MUL_MAT ? "dot" : "dequant");
+		    ggml_type_name(c->encoding, tb, sizeof tb),
+		    c->op == RT_MUL_MAT ? "dot" : "dequant");
 		e->state = state_of(c->state);
 		e->nmse = c->nmse;
 		e->reason = dup_or_null(c->reason);

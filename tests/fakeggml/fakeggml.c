@@ -37,13 +37,13 @@
 
 struct fake_tensor {
 #if FAKE_MODE == ABI
-	int64_t pad;		/* not ggml's layout */
+	int64_t pad; /* not ggml's layout */
 #endif
 	int type;
 	void *buffer;
 	int64_t ne[4];
 	size_t nb[4];
-	int op;			/* 0 leaf, 1 mul_mat, 2 get_rows, 3 mul_mat_id */
+	int op; /* 0 leaf, 1 mul_mat, 2 get_rows, 3 mul_mat_id */
 	struct fake_tensor *src[3];
 	void *data;
 	struct fake_tensor *next;
@@ -138,7 +138,7 @@ int
 ggml_backend_dev_type(void *d)
 {
 	(void)d;
-	return 1;	/* GPU */
+	return 1; /* GPU */
 }
 
 void
@@ -273,8 +273,11 @@ ggml_build_forward_expand(void *g, void *t)
 const char *
 ggml_type_name(int type)
 {
-	return type == 0 ? "f32" : type == 2 ? "q4_0" : type == 8 ? "q8_0" :
-	    type == 26 ? "i32" : "NONE";
+	return type == 0 ? "f32" :
+	    type == 2	 ? "q4_0" :
+	    type == 8	 ? "q8_0" :
+	    type == 26	 ? "i32" :
+			   "NONE";
 }
 
 int64_t
@@ -325,8 +328,8 @@ ggml_backend_tensor_set(void *p, const void *data, size_t off, size_t n)
 void
 ggml_backend_tensor_get(const void *p, void *data, size_t off, size_t n)
 {
-	memcpy(data, (const char *)((const struct fake_tensor *)p)->data +
-	    off, n);
+	memcpy(data, (const char *)((const struct fake_tensor *)p)->data + off,
+	    n);
 }
 
 int
