@@ -614,10 +614,9 @@ list_runtime_kernels(const struct options *o, struct session *s,
 	}
 	runtime_table(&info, cases, n, &t);
 	captable_probe(&t, NULL);
+	t.runtime_ms = info.probe_ms;
+	t.runtime_cached = info.n_cached;
 	rep->kernels(&s->report, out, &t, 1);
-	fprintf(stderr, "gguflint: runtime probe of %zu cases on %s: %.1f ms "
-	    "(%zu from the cache)\n", n, info.device.name ? info.device.name :
-	    "?", info.probe_ms, info.n_cached);
 	if (o->write_kernels != NULL)
 		status = write_kernels(o->write_kernels, &t);
 	captable_free(&t);

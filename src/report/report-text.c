@@ -175,6 +175,10 @@ report_text_kernels(struct report_ctx *ctx, struct strbuf *out,
 			    captable_verified_by(&t[i], &t[i].entries[0], vb,
 			    sizeof vb), t[i].prov.commit ? ", commit " : "",
 			    t[i].prov.commit ? t[i].prov.commit : "");
+		if (t[i].live)
+			strbuf_addf(out, "  runtime probe: %.1f ms, %zu of %zu "
+			    "answers from the cache\n", t[i].runtime_ms,
+			    t[i].runtime_cached, t[i].n);
 		for (j = 0; j < t[i].n; j++) {
 			const struct cap_entry *e = &t[i].entries[j];
 

@@ -78,6 +78,8 @@ struct captable {
 	struct cap_provenance prov;	/* recorded: in the file */
 	bool recorded;			/* the file has a recorded: section */
 	bool live;			/* probed on a runtime in this run */
+	double runtime_ms;		/* live: the runtime probe's time */
+	size_t runtime_cached;		/* live: answers from the cache */
 };
 
 /*
