@@ -528,7 +528,45 @@ answer(size_t idx, enum rt_state st, double e, const char *why)
 	free(c);
 }
 
-/* Build, claim, run and compare one case; answers it. */
+/* Run r's claimed operation on the backend and compare; answers it. */
+static void
+compute_and_compare(struct rt_ggml *g, void *be, size_t idx,
+    struct rt_run *r)
+{
+	char *why = NULL;
+	void *gr;
+	double e;
+	int st;
+
+	if (g->nbytes(r->w) != r->wbytes)
+		fatal("the runtime sizes tensors unlike ggml: another ABI");
+	g->tensor_set(r->w, r->wdata, 0, r->wbytes);
+	if (r->x != NULL)
+		g->tensor_set(r->x, r->xdata, 0, r->nx * sizeof *r->xdata);
+	if (r->ids != NULL)
+		g->tensor_set(r->ids, r->idata, 0, r->ni * sizeof *r->idata);
+	gr = g->new_graph(r->ctx);
+	g->build_forward_expand(gr, r->out);
+	if ((st = g->graph_compute(be, gr)) != 0) {
+		why = xasprintf("the computation failed (status %d)", st);
+		answer(idx, RT_UNSAFE, 0, why);
+		free(why);
+		return;
+	}
+	r->y = xmalloc(r->nout * sizeof *r->y);
+	g->tensor_get(r->out, r->y, 0, r->nout * sizeof *r->y);
+	e = nmse(r->y, r->ref, r->nout);
+	if (e <= RT_TOLERANCE) {
+		answer(idx, RT_VERIFIED, e, NULL);
+		return;
+	}
+	why = xasprintf("wrong numbers: NMSE %.3g over the tolerance %.0e", e,
+	    RT_TOLERANCE);
+	answer(idx, RT_UNSAFE, isfinite(e) ? e : -1, why);
+	free(why);
+}
+
+/* Build and claim one case, then run it; answers it. */
 static void
 run_case(struct rt_ggml *g, void *dev, void *be, size_t idx,
     const struct rt_case *c)
@@ -538,7 +576,6 @@ run_case(struct rt_ggml *g, void *dev, void *be, size_t idx,
 	uint64_t rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)c->encoding << 32) ^
 	    (uint64_t)c->op << 24 ^ c->row;
 	char *why = type_mismatch(g, c->encoding);
-	int st;
 
 	if (why != NULL) {
 		answer(idx, RT_UNSAFE, 0, why);
@@ -557,49 +594,13 @@ run_case(struct rt_ggml *g, void *dev, void *be, size_t idx,
 		build_get_rows(g, &r, c, &rng);
 	else
 		build_mul_mat_id(g, &r, c, &rng);
-	if (!g->dev_supports_op(dev, r.out)) {
-		answer(idx, RT_FALLBACK, 0,
-		    "the device does not claim it: "
-		    "ggml runs it on the CPU");
-		run_free(g, &r);
-		return;
-	}
-	if ((r.buf = g->alloc_ctx_tensors(r.ctx, be)) == NULL) {
-		answer(idx, RT_UNSAFE, 0,
-		    "the device could not allocate the "
-		    "probe's tensors");
-		run_free(g, &r);
-		return;
-	}
-	if (g->nbytes(r.w) != r.wbytes)
-		fatal("the runtime sizes tensors unlike ggml (ggml_nbytes): "
-		      "another ggml ABI");
-	g->tensor_set(r.w, r.wdata, 0, r.wbytes);
-	if (r.x != NULL)
-		g->tensor_set(r.x, r.xdata, 0, r.nx * sizeof *r.xdata);
-	if (r.ids != NULL)
-		g->tensor_set(r.ids, r.idata, 0, r.ni * sizeof *r.idata);
-	void *gr = g->new_graph(r.ctx);
-	g->build_forward_expand(gr, r.out);
-	if ((st = g->graph_compute(be, gr)) != 0) {
-		why = xasprintf("the computation failed (ggml status %d)", st);
-		answer(idx, RT_UNSAFE, 0, why);
-		free(why);
-		run_free(g, &r);
-		return;
-	}
-	r.y = xmalloc(r.nout * sizeof *r.y);
-	g->tensor_get(r.out, r.y, 0, r.nout * sizeof *r.y);
-	double e = nmse(r.y, r.ref, r.nout);
-	if (e <= RT_TOLERANCE)
-		answer(idx, RT_VERIFIED, e, NULL);
-	else {
-		why = xasprintf("wrong numbers: NMSE %.3g over the tolerance "
-				"%.0e",
-		    e, RT_TOLERANCE);
-		answer(idx, RT_UNSAFE, isfinite(e) ? e : -1, why);
-		free(why);
-	}
+	if (!g->dev_supports_op(dev, r.out))
+		answer(idx, RT_FALLBACK, 0, "not claimed: ggml runs it on the "
+		    "CPU");
+	else if ((r.buf = g->alloc_ctx_tensors(r.ctx, be)) == NULL)
+		answer(idx, RT_UNSAFE, 0, "no memory for the probe's tensors");
+	else
+		compute_and_compare(g, be, idx, &r);
 	run_free(g, &r);
 }
 
