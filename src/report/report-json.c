@@ -384,6 +384,8 @@ report_json_devices(struct report_ctx *ctx, struct strbuf *out,
 		enc_json_cstr(out, d->description);
 		strbuf_adds(out, ", \"type\": ");
 		enc_json_cstr(out, d->type);
+		strbuf_adds(out, ", \"library\": ");
+		enc_json_cstr(out, d->library ? d->library : "");
 		strbuf_addf(out, ", \"memory_free\": %" PRIu64 ", "
 		    "\"memory_total\": %" PRIu64 "}", d->mem_free,
 		    d->mem_total);

@@ -209,8 +209,11 @@ report_text_devices(struct report_ctx *ctx, struct strbuf *out,
 	for (i = 0; i < info->n_devices; i++) {
 		const struct rt_device *d = &info->devices[i];
 
-		strbuf_addf(out, "  %-10s %-5s %s free of %s  %s\n", d->name,
-		    d->type, format_size(d->mem_free, a, sizeof a),
-		    format_size(d->mem_total, b, sizeof b), d->description);
+		strbuf_addf(out, "  %-10s %-5s %s free of %s  %s%s%s%s\n",
+		    d->name, d->type, format_size(d->mem_free, a, sizeof a),
+		    format_size(d->mem_total, b, sizeof b), d->description,
+		    d->library && *d->library ? " (" : "",
+		    d->library ? d->library : "", d->library && *d->library ?
+		    ")" : "");
 	}
 }

@@ -3,9 +3,9 @@
  * (else ~/.cache/gguflint), one file per (libraries, device asked for),
  * named by a key over each library's real path, size and modification
  * time (runtime-impl.h). A file is text, one record a line:
- *   gguflint-probe 1
+ *   gguflint-probe 2
  *   V <version> <commit>
- *   U <name> <description> <type> <free> <total>
+ *   U <name> <description> <type> <free> <total> <library>
  *   T <date>
  *   C <op> <encoding> <row> <state> <nmse> <reason>
  * A file that does not read as this is ignored: the cache is an aid, and
@@ -25,7 +25,7 @@
 #include "base/sha256.h"
 #include "runtime/runtime-impl.h"
 
-#define CACHE_MAGIC "gguflint-probe 1"
+#define CACHE_MAGIC "gguflint-probe 2"
 #define CACHE_MAX (1u << 20)
 
 int
@@ -211,12 +211,12 @@ rt_cache_store(const char *key, const struct rt_case *cases, size_t n,
 		return;
 	}
 	strbuf_addf(&sb,
-	    CACHE_MAGIC "\nV\t%s\t%s\nU\t%s\t%s\t%s\t%llu\t%llu\n"
-			"T\t%s\n",
+	    CACHE_MAGIC "\nV\t%s\t%s\nU\t%s\t%s\t%s\t%llu\t%llu\t%s\nT\t%s\n",
 	    info->version ? info->version : "unknown",
 	    info->commit ? info->commit : "unknown", d->name, d->description,
 	    d->type, (unsigned long long)d->mem_free,
-	    (unsigned long long)d->mem_total, info->date ? info->date : "");
+	    (unsigned long long)d->mem_total, d->library ? d->library : "",
+	    info->date ? info->date : "");
 	if ((old = slurp(path)) != NULL)
 		for (line = strtok_r(old, "\n", &save); line != NULL;
 		     line = strtok_r(NULL, "\n", &save))

@@ -59,6 +59,7 @@ struct rt_ggml {
 	void (*dev_memory)(void *, size_t *, size_t *);
 	void *(*dev_init)(void *, const char *);
 	bool (*dev_supports_op)(void *, const void *);
+	void *(*dev_backend_reg)(void *);
 	void *(*init)(struct rt_init_params);
 	void (*free)(void *);
 	void *(*new_tensor_2d)(void *, int, int64_t, int64_t);
@@ -199,6 +200,7 @@ bind_all(struct rt_ggml *g)
 	BIND(dev_memory, "ggml_backend_dev_memory", true);
 	BIND(dev_init, "ggml_backend_dev_init", true);
 	BIND(dev_supports_op, "ggml_backend_dev_supports_op", true);
+	BIND(dev_backend_reg, "ggml_backend_dev_backend_reg", false);
 	BIND(init, "ggml_init", true);
 	BIND(free, "ggml_free", true);
 	BIND(new_tensor_2d, "ggml_new_tensor_2d", true);
@@ -272,18 +274,38 @@ dev_type_name(int t)
 	return t >= 0 && t < 5 ? names[t] : "unknown";
 }
 
+/*
+ * The file name of the library that registered dev ("libggml-cpu-zen4.so"),
+ * found by the address of its registry (static data of that library), or
+ * "" when that cannot be told.
+ */
+static const char *
+dev_library(struct rt_ggml *g, void *dev)
+{
+	void *reg = g->dev_backend_reg ? g->dev_backend_reg(dev) : NULL;
+	const char *slash;
+	Dl_info di;
+
+	if (reg == NULL || dladdr(reg, &di) == 0 || di.dli_fname == NULL)
+		return "";
+	slash = strrchr(di.dli_fname, '/');
+	return slash ? slash + 1 : di.dli_fname;
+}
+
 static void
 say_device(struct rt_ggml *g, char tag, void *dev)
 {
 	size_t fr = 0, tot = 0;
 	char *n = rt_clean(g->dev_name(dev), 120);
 	char *d = rt_clean(g->dev_description(dev), 200);
+	char *l = rt_clean(dev_library(g, dev), 120);
 
 	g->dev_memory(dev, &fr, &tot);
-	say("%c\t%s\t%s\t%s\t%zu\t%zu", tag, n, d,
-	    dev_type_name(g->dev_type(dev)), fr, tot);
+	say("%c\t%s\t%s\t%s\t%zu\t%zu\t%s", tag, n, d,
+	    dev_type_name(g->dev_type(dev)), fr, tot, l);
 	free(n);
 	free(d);
+	free(l);
 }
 
 /* The device the job names, or the first GPU, else the first. */

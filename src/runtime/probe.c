@@ -85,6 +85,7 @@ rt_device_free(struct rt_device *d)
 	free(d->name);
 	free(d->description);
 	free(d->type);
+	free(d->library);
 	memset(d, 0, sizeof *d);
 }
 
@@ -294,6 +295,7 @@ rt_device_set(struct rt_device *d, char **f, size_t nf)
 	d->type = xstrdup(nf > 3 ? f[3] : "");
 	d->mem_free = nf > 4 ? strtoull(f[4], NULL, 10) : 0;
 	d->mem_total = nf > 5 ? strtoull(f[5], NULL, 10) : 0;
+	d->library = xstrdup(nf > 6 ? f[6] : "");
 }
 
 /* What one child said, beside the cases it answered. */
@@ -308,8 +310,8 @@ static void
 child_event(char *line, struct rt_info *info, struct rt_case *cases, size_t n,
     size_t *next, struct child_run *cr)
 {
-	char *f[6];
-	size_t nf = rt_split(line, f, 6), idx;
+	char *f[7];
+	size_t nf = rt_split(line, f, 7), idx;
 
 	if (f[0][0] == 'V' && nf >= 3 && info->version == NULL) {
 		info->version = xstrdup(f[1]);

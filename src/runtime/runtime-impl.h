@@ -6,8 +6,9 @@
  * The child writes one line per event to its pipe, fields separated by
  * tabs (texts have tabs and newlines replaced by spaces):
  *   V <version> <commit>                 after loading
- *   D <name> <description> <type> <free> <total>   a device (listing)
- *   U <name> <description> <type> <free> <total>   the device probed
+ *   D <name> <description> <type> <free> <total> <library>   a device
+ *   U <name> <description> <type> <free> <total> <library>   the one
+ *                                        probed
  *   C <index> <state> <nmse> <reason>    one case answered
  *   E <message>                          a fatal error: nothing more comes
  *   Z                                    done

@@ -499,9 +499,10 @@ captable_verified_by(const struct captable *t, const struct cap_entry *e,
 		snprintf(buf, sz, "gguflint's reference only: no runtime "
 		    "found");
 	else if (t->live)
-		snprintf(buf, sz, "runtime ggml %s, %s (%s)", p->version ?
+		snprintf(buf, sz, "runtime ggml %s, %s (%s)%s%s", p->version ?
 		    p->version : "unknown", p->device, p->description ?
-		    p->description : "");
+		    p->description : "", p->driver ? " via " : "",
+		    p->driver ? p->driver : "");
 	else
 		snprintf(buf, sz, "recorded on %s (%s), %s", p->device,
 		    p->description ? p->description : "", p->date ? p->date :
