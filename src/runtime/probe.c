@@ -387,12 +387,17 @@ run_children(const struct rt_job *tmpl, struct rt_case *cases, size_t n,
 			return -1;
 		}
 		if (!cr.done && next < n) { /* the case it was on */
+			char late[48] = "";
+
+			if (r < 0)
+				snprintf(late, sizeof late,
+				    " (no answer in %u "
+				    "s)",
+				    tmo);
 			cases[next].state = RT_UNSAFE;
 			cases[next].reason = xasprintf("%s while running on "
-						       "%s%s%u%s",
-			    how ? how : "ended early", info->device.name,
-			    r < 0 ? " (no answer in " : "", r < 0 ? tmo : 0,
-			    r < 0 ? " s)" : "");
+						       "%s%s",
+			    how ? how : "ended early", info->device.name, late);
 			next++;
 		}
 		free(how);
