@@ -264,26 +264,17 @@ llama_dir(const char *sub)
 }
 
 /* Check the answers of a real backend: each verified with an NMSE within
- * the tolerance (get_rows exact), unless listed as unsafe in bad. */
+ * the tolerance, get_rows exact, a quantized mul_mat not exact (the CPU
+ * and Vulkan backends quantize the activations to 8 bits). */
 static void
-check_real(const struct rt_case *c, size_t n, const uint32_t *bad, size_t nbad)
+check_real(const struct rt_case *c, size_t n)
 {
 	char tb[16];
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
 		const char *name = ggml_type_name(c[i].encoding, tb, sizeof tb);
-		bool expect_bad = false;
 
-		for (j = 0; j < nbad; j++)
-			expect_bad = expect_bad ||
-			    (bad[j] == c[i].encoding && c[i].op == RT_MUL_MAT);
-		if (expect_bad) {
-			cr_expect_eq(c[i].state, RT_UNSAFE, "%s %s: %s",
-			    rt_op_name(c[i].op), name,
-			    rt_state_name(c[i].state));
-			continue;
-		}
 		cr_expect_eq(c[i].state, RT_VERIFIED, "%s %s: %s (%s)",
 		    rt_op_name(c[i].op), name, rt_state_name(c[i].state),
 		    c[i].reason ? c[i].reason : "");
@@ -321,7 +312,7 @@ Test(runtime, cpu_backend_verifies_every_encoding, .timeout = 300)
 	    (now_s() - t0) * 1e3);
 	cr_expect_str_eq(info.device.name, "CPU");
 	cr_expect_str_eq(info.version, "0.25.1");
-	check_real(c, n, NULL, 0);
+	check_real(c, n);
 	cr_assert_eq(runtime_probe(&rq, d, n, &again, &err), 0);
 	cr_expect_eq(again.n_cached, n);
 	cr_expect_lt(again.probe_ms, 50.0, "cached: %.2f ms", again.probe_ms);
@@ -340,18 +331,19 @@ Test(runtime, cpu_backend_verifies_every_encoding, .timeout = 300)
 
 /*
  * The Vulkan backend on Mesa's llvmpipe (GGML_VK_VISIBLE_DEVICES=0): its
- * shaders compile on first use, about 15 s per encoding on a shared
- * machine (every encoding: over six minutes), so a subset: f16, Q4_0,
- * Q4_K and IQ4_XS multiplied, Q4_K read out. IQ4_XS's matrix product
- * disagrees there with the reference beyond the tolerance (NMSE 1.4e-3,
- * the others 8e-5): it must come out unsafe.
+ * shaders compile on first use, about 10 s per encoding on a shared
+ * machine (every encoding: four to six minutes), so a subset: f16, Q4_0,
+ * Q4_K and IQ4_XS multiplied (a batch of 512: the matrix-matrix shaders),
+ * Q4_K read out; each verified, with the NMSE of 8-bit activations.
+ * (IQ4_XS on random valid blocks rather than quantized values gives an
+ * NMSE of 1.4e-3 there: the probe quantizes with the runtime's quantizer
+ * where it has one, as real weights are made.)
  */
 Test(runtime, vulkan_backend_on_llvmpipe, .timeout = 600)
 {
 	static const uint32_t mm[] = { GGML_TYPE_F16, GGML_TYPE_Q4_0,
 		GGML_TYPE_Q4_K, GGML_TYPE_IQ4_XS };
 	static const uint32_t gr[] = { GGML_TYPE_Q4_K };
-	static const uint32_t bad[] = { GGML_TYPE_IQ4_XS };
 	char *dir = llama_dir("vulkan");
 	struct rt_request rq = { dir, "Vulkan0", true, 0 };
 	struct rt_case c[sizeof mm / sizeof mm[0] + sizeof gr / sizeof gr[0]];
@@ -383,7 +375,7 @@ Test(runtime, vulkan_backend_on_llvmpipe, .timeout = 600)
 	cr_expect_str_eq(info.device.name, "Vulkan0");
 	cr_expect(strstr(info.device.description, "llvmpipe") != NULL, "%s",
 	    info.device.description);
-	check_real(c, n, bad, sizeof bad / sizeof bad[0]);
+	check_real(c, n);
 	runtime_cases_free(c, n);
 	runtime_info_free(&info);
 	free(dir);
@@ -506,7 +498,7 @@ Test(runtime, cpu_backend_mul_mat_id, .timeout = 120)
 		c[i].row = 512;
 	}
 	cr_assert_eq(runtime_probe(&rq, c, n, &info, &err), 0, "%s", err.msg);
-	check_real(c, n, NULL, 0);
+	check_real(c, n);
 	runtime_cases_free(c, n);
 	runtime_info_free(&info);
 	free(dir);

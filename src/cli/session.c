@@ -775,6 +775,12 @@ session_main(const struct options *o)
 		    "cannot show this");
 		return 2;
 	}
+	if (o->device != NULL && runtime_dir(o) == NULL &&
+	    o->mode != CLI_MODE_LINT) {
+		fprintf(stderr, "gguflint: --device needs a runtime: --runtime "
+		    "DIR or GGUFLINT_RUNTIME\n");
+		return 2;
+	}
 	if (output_open(o->output, &sink, &err) < 0)
 		return fail(&err);
 	if (session_setup(o, rep, &s, &err) < 0) {

@@ -170,7 +170,7 @@ report_text_kernels(struct report_ctx *ctx, struct strbuf *out,
 		strbuf_addf(out, "%s: %s (%zu of %zu entries verified, probed "
 		    "in %.0f us)\n", t[i].name, t[i].description, ok, t[i].n,
 		    t[i].probe_us);
-		if (t[i].n > 0 && (t[i].live || t[i].recorded))
+		if (t[i].n > 0)
 			strbuf_addf(out, "  verified by: %s%s%s\n",
 			    captable_verified_by(&t[i], &t[i].entries[0], vb,
 			    sizeof vb), t[i].prov.commit ? ", commit " : "",

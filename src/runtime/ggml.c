@@ -60,6 +60,9 @@ struct rt_ggml {
 	void *(*dev_init)(void *, const char *);
 	bool (*dev_supports_op)(void *, const void *);
 	void *(*dev_backend_reg)(void *);
+	size_t (*quantize_chunk)(int, const float *, void *, int64_t, int64_t,
+	    int64_t, const float *);
+	bool (*quantize_requires_imatrix)(int);
 	void *(*init)(struct rt_init_params);
 	void (*free)(void *);
 	void *(*new_tensor_2d)(void *, int, int64_t, int64_t);
@@ -201,6 +204,9 @@ bind_all(struct rt_ggml *g)
 	BIND(dev_init, "ggml_backend_dev_init", true);
 	BIND(dev_supports_op, "ggml_backend_dev_supports_op", true);
 	BIND(dev_backend_reg, "ggml_backend_dev_backend_reg", false);
+	BIND(quantize_chunk, "ggml_quantize_chunk", false);
+	BIND(quantize_requires_imatrix, "ggml_quantize_requires_imatrix",
+	    false);
 	BIND(init, "ggml_init", true);
 	BIND(free, "ggml_free", true);
 	BIND(new_tensor_2d, "ggml_new_tensor_2d", true);
@@ -390,22 +396,43 @@ type_mismatch(struct rt_ggml *g, uint32_t type)
 	return NULL;
 }
 
+/*
+ * Whether the runtime's own quantizer can make the probe's blocks of
+ * type: then they are quantized from random values, as real weights are
+ * (and as ggml's test-backend-ops makes its data); else random valid
+ * blocks (probe_fill).
+ */
+static bool
+can_quantize(struct rt_ggml *g, uint32_t type)
+{
+	return g->quantize_chunk != NULL &&
+	    g->quantize_requires_imatrix != NULL && type != GGML_TYPE_F32 &&
+	    !g->quantize_requires_imatrix((int)type);
+}
+
 /* nrows rows of row elements of type, and their dequantized values. */
 static void
-make_weights(struct rt_run *r, uint32_t type, size_t row, size_t nrows,
-    uint64_t *rng)
+make_weights(struct rt_ggml *g, struct rt_run *r, uint32_t type, size_t row,
+    size_t nrows, uint64_t *rng)
 {
 	const struct kernel *dq = kernel_find(KERNEL_DEQUANT, type,
 	    KERNEL_ORDER_AS_STORED);
 	size_t rb = kernel_row_bytes(type, row), i;
+	float *src;
 
 	r->wbytes = rb * nrows;
 	r->wdata = xmalloc(r->wbytes);
 	r->wf = xmalloc(row * nrows * sizeof *r->wf);
-	for (i = 0; i < nrows; i++) {
-		probe_fill(type, r->wdata + i * rb, row, rng);
+	if (can_quantize(g, type)) {
+		src = r->wf; /* scratch: overwritten below */
+		probe_fill(GGML_TYPE_F32, (uint8_t *)src, row * nrows, rng);
+		g->quantize_chunk((int)type, src, r->wdata, 0, (int64_t)nrows,
+		    (int64_t)row, NULL);
+	} else
+		for (i = 0; i < nrows; i++)
+			probe_fill(type, r->wdata + i * rb, row, rng);
+	for (i = 0; i < nrows; i++)
 		dq->dequant(r->wdata + i * rb, r->wf + i * row, row);
-	}
 }
 
 static void
@@ -439,7 +466,7 @@ build_mul_mat(struct rt_ggml *g, struct rt_run *r, const struct rt_case *c,
 	r->x = g->new_tensor_2d(r->ctx, GGML_TYPE_F32, (int64_t)k, RT_BATCH);
 	r->out = g->mul_mat(r->ctx, r->w, r->x);
 	check_head(r->out, GGML_TYPE_F32, RT_ROWS, RT_BATCH, 1);
-	make_weights(r, c->encoding, k, RT_ROWS, rng);
+	make_weights(g, r, c->encoding, k, RT_ROWS, rng);
 	make_x(r, k * RT_BATCH, rng);
 	r->nout = RT_ROWS * RT_BATCH;
 	r->ref = xmalloc(r->nout * sizeof *r->ref);
@@ -462,7 +489,7 @@ build_get_rows(struct rt_ggml *g, struct rt_run *r, const struct rt_case *c,
 	r->ids = g->new_tensor_2d(r->ctx, GGML_TYPE_I32_ID, RT_PICK, 1);
 	r->out = g->get_rows(r->ctx, r->w, r->ids);
 	check_head(r->out, GGML_TYPE_F32, (int64_t)k, RT_PICK, 1);
-	make_weights(r, c->encoding, k, RT_ROWS, rng);
+	make_weights(g, r, c->encoding, k, RT_ROWS, rng);
 	r->ni = RT_PICK;
 	r->idata = xmalloc(sizeof pick);
 	memcpy(r->idata, pick, sizeof pick);
@@ -488,7 +515,7 @@ build_mul_mat_id(struct rt_ggml *g, struct rt_run *r, const struct rt_case *c,
 	r->ids = g->new_tensor_2d(r->ctx, GGML_TYPE_I32_ID, RT_USED, RT_TOKENS);
 	r->out = g->mul_mat_id(r->ctx, r->w, r->x, r->ids);
 	check_head(r->out, GGML_TYPE_F32, RT_ROWS, RT_USED, RT_TOKENS);
-	make_weights(r, c->encoding, k, RT_ROWS * RT_EXPERTS, rng);
+	make_weights(g, r, c->encoding, k, RT_ROWS * RT_EXPERTS, rng);
 	make_x(r, k * RT_USED * RT_TOKENS, rng);
 	r->ni = RT_USED * RT_TOKENS;
 	r->idata = xmalloc(r->ni * sizeof *r->idata);
@@ -552,8 +579,7 @@ answer(size_t idx, enum rt_state st, double e, const char *why)
 
 /* Run r's claimed operation on the backend and compare; answers it. */
 static void
-compute_and_compare(struct rt_ggml *g, void *be, size_t idx,
-    struct rt_run *r)
+compute_and_compare(struct rt_ggml *g, void *be, size_t idx, struct rt_run *r)
 {
 	char *why = NULL;
 	void *gr;
@@ -617,7 +643,8 @@ run_case(struct rt_ggml *g, void *dev, void *be, size_t idx,
 	else
 		build_mul_mat_id(g, &r, c, &rng);
 	if (!g->dev_supports_op(dev, r.out))
-		answer(idx, RT_FALLBACK, 0, "not claimed: ggml runs it on the "
+		answer(idx, RT_FALLBACK, 0,
+		    "not claimed: ggml runs it on the "
 		    "CPU");
 	else if ((r.buf = g->alloc_ctx_tensors(r.ctx, be)) == NULL)
 		answer(idx, RT_UNSAFE, 0, "no memory for the probe's tensors");
