@@ -112,6 +112,45 @@ void kernel_dequant_iq4_nl(const void *row, float *out, size_t n);
 float kernel_dot_iq4_nl(const void *row, const float *x, size_t n);
 void kernel_dequant_iq4_xs(const void *row, float *out, size_t n);
 float kernel_dot_iq4_xs(const void *row, const float *x, size_t n);
+void kernel_dequant_iq2_xxs(const void *row, float *out, size_t n);
+float kernel_dot_iq2_xxs(const void *row, const float *x, size_t n);
+void kernel_dequant_iq2_xs(const void *row, float *out, size_t n);
+float kernel_dot_iq2_xs(const void *row, const float *x, size_t n);
+void kernel_dequant_iq2_s(const void *row, float *out, size_t n);
+float kernel_dot_iq2_s(const void *row, const float *x, size_t n);
+void kernel_dequant_iq3_xxs(const void *row, float *out, size_t n);
+float kernel_dot_iq3_xxs(const void *row, const float *x, size_t n);
+void kernel_dequant_iq3_s(const void *row, float *out, size_t n);
+float kernel_dot_iq3_s(const void *row, const float *x, size_t n);
+void kernel_dequant_iq1_s(const void *row, float *out, size_t n);
+float kernel_dot_iq1_s(const void *row, const float *x, size_t n);
+void kernel_dequant_iq1_m(const void *row, float *out, size_t n);
+float kernel_dot_iq1_m(const void *row, const float *x, size_t n);
+
+/*
+ * iq-grids.c: the grids of the grid i-quants, a u16 of level codes a
+ * point (the file says how they are packed).
+ */
+extern const uint16_t kernel_grid_iq2xxs[256];
+extern const uint16_t kernel_grid_iq2xs[512];
+extern const uint16_t kernel_grid_iq2s[1024];
+extern const uint16_t kernel_grid_iq3xxs[256];
+extern const uint16_t kernel_grid_iq3s[512];
+extern const uint16_t kernel_grid_iq1s[2048];
+
+/*
+ * kernel_iq1_m_d_bits: the fp16 scale of the IQ1_M block at b, which has
+ * no field of its own: its 4 nibbles, lowest first, are the top nibbles of
+ * the block's 4 little-endian u16 sub-block scales (@48).
+ */
+static inline uint16_t
+kernel_iq1_m_d_bits(const uint8_t *b)
+{
+	return (uint16_t)(kernel_le16(b + 48) >> 12 |
+	    (kernel_le16(b + 50) >> 12) << 4 |
+	    (kernel_le16(b + 52) >> 12) << 8 |
+	    (kernel_le16(b + 54) >> 12) << 12);
+}
 
 /* ternary.c */
 void kernel_dequant_tq1_0(const void *row, float *out, size_t n);

@@ -138,7 +138,8 @@ bool kernel_screen_has(uint32_t type);
  * ones the screens read: the byte offset of the scale d in off[0] and, for
  * a type with a minimum m, of m in off[1]. Returns how many it has (1 or
  * 2; the entries beyond are left alone), or 0 when they are not fp16 (the
- * float types, MXFP4, NVFP4) or type has no kernel.
+ * float types, MXFP4, NVFP4), not at an offset of their own (IQ1_M, whose
+ * d is split over the top nibbles of its scales) or type has no kernel.
  */
 unsigned kernel_fp16_factors(uint32_t type, unsigned off[2]);
 

@@ -50,6 +50,13 @@ const struct kernel kernels[] = {
 
 	SCALAR(iq4_nl, IQ4_NL),
 	SCALAR(iq4_xs, IQ4_XS),
+	SCALAR(iq2_xxs, IQ2_XXS),
+	SCALAR(iq2_xs, IQ2_XS),
+	SCALAR(iq2_s, IQ2_S),
+	SCALAR(iq3_xxs, IQ3_XXS),
+	SCALAR(iq3_s, IQ3_S),
+	SCALAR(iq1_s, IQ1_S),
+	SCALAR(iq1_m, IQ1_M),
 
 	SCALAR(tq1_0, TQ1_0),
 	SCALAR(tq2_0, TQ2_0),

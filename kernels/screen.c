@@ -1,7 +1,8 @@
 /*
  * screen.c - the screens (see kernels.h): what a run of blocks can hold,
  * from their scales alone, for the D rules. MXFP4's and NVFP4's (8-bit
- * scales) are in fp4.c, beside their level table.
+ * scales) are in fp4.c, beside their level table; IQ1_M's (an fp16 split
+ * in nibbles) is here, after the table of the others.
  *
  * Every dequantizer of a block with fp16 factors computes y from a factor
  * d (and, for some, a second one m) times small integers: a sub-block
@@ -49,6 +50,13 @@ static const struct block_screen {
 	{ GGML_TYPE_Q6_K, 208, 208, 4096, 0 },	/* int8 sc, q - 32 */
 	{ GGML_TYPE_IQ4_NL, 0, 0, 127, 0 },	/* L in -127..113 */
 	{ GGML_TYPE_IQ4_XS, 0, 0, 4064, 0 },	/* (ls - 32)*L */
+	/* the grid i-quants (iquants.c): s <= 15 (IQ1: 7), L a grid level */
+	{ GGML_TYPE_IQ2_XXS, 0, 0, 166.625, 0 }, /* (s + .5)L/4, L <= 43 */
+	{ GGML_TYPE_IQ2_XS, 0, 0, 166.625, 0 },		/* the same */
+	{ GGML_TYPE_IQ2_S, 0, 0, 166.625, 0 },		/* the same */
+	{ GGML_TYPE_IQ3_XXS, 0, 0, 480.5, 0 },	/* (s + .5)L/2, L <= 62 */
+	{ GGML_TYPE_IQ3_S, 0, 0, 465, 0 },	/* (2s + 1)*L, L <= 15 */
+	{ GGML_TYPE_IQ1_S, 0, 0, 16.875, 0 },	/* (2s + 1)*(L +- 1/8) */
 	{ GGML_TYPE_TQ1_0, 52, 52, 2, 0 },	/* t - 1, t <= 2 */
 	{ GGML_TYPE_TQ2_0, 64, 64, 2, 0 },	/* q - 1 in -1..2 */
 };
@@ -235,6 +243,30 @@ screen_floats(uint32_t type, const uint8_t *p, uint64_t n,
 	s->maybe_nonzero |= mx != 0;
 }
 
+/*
+ * IQ1_M keeps its fp16 d in the top nibbles of its sub-block scales
+ * (kernel_iq1_m_d_bits), not at an offset of its own: the same rules as
+ * the blocks above, |y| <= |d|*(2*7 + 1)*(1 + 1/8).
+ */
+static void
+screen_iq1_m(const uint8_t *b, uint64_t blocks, struct kernel_screen *s)
+{
+	unsigned maxd = 0;
+	uint64_t i;
+
+	for (i = 0; i < blocks; i++, b += GGML_SIZE_IQ1_M) {
+		unsigned mag = kernel_iq1_m_d_bits(b) & 0x7fffu;
+
+		if (mag >= 0x7c00u)
+			s->nonfinite += GGML_BLCK_IQ1_M;
+		else if (mag > maxd)
+			maxd = mag;
+	}
+	s->bound = fmax(s->bound, (double)kernel_fp16_to_f32((uint16_t)maxd) *
+	    16.875 * SCREEN_MARGIN);
+	s->maybe_nonzero |= maxd != 0;
+}
+
 static const struct block_screen *
 block_screen_find(uint32_t type)
 {
@@ -265,7 +297,7 @@ kernel_screen_has(uint32_t type)
 {
 	return type == GGML_TYPE_F32 || type == GGML_TYPE_F16 ||
 	    type == GGML_TYPE_BF16 || type == GGML_TYPE_MXFP4 ||
-	    type == GGML_TYPE_NVFP4 ||
+	    type == GGML_TYPE_NVFP4 || type == GGML_TYPE_IQ1_M ||
 	    block_screen_find(type) != NULL;
 }
 
@@ -286,6 +318,10 @@ kernel_screen(uint32_t type, const void *row, size_t n,
 	if (type == GGML_TYPE_MXFP4 || type == GGML_TYPE_NVFP4) {
 		(type == GGML_TYPE_MXFP4 ? kernel_screen_mxfp4 :
 		    kernel_screen_nvfp4)(row, n / ti->blck, s);
+		return true;
+	}
+	if (type == GGML_TYPE_IQ1_M) {
+		screen_iq1_m(row, n / ti->blck, s);
 		return true;
 	}
 	if (bs == NULL)

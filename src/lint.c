@@ -1,19 +1,24 @@
 /*
- * lint.c - the pipeline for one file (see lint.h): read the header (stage
+ * lint.c - the pipeline for one model (see lint.h): read the header (stage
  * 1), the model facts (2), the weight forms and the plan (5, 6), the
  * tensor data with --deep, then every check of the registry (7), then the
- * user's policy. The facts are computed here once and handed to the
- * checks, which do not compute them again. The file is read under
- * guard_call(), so a file truncated while it is read is reported (F032),
- * not a crash.
+ * user's policy. A split model is its shards, each read and checked as a
+ * file, and a view of the whole (the first shard's metadata, every
+ * shard's tensors) that the model's stages read. The facts are computed
+ * here once and handed to the checks, which do not compute them again.
+ * The file is read under guard_call(), so a file truncated while it is
+ * read is reported (F032), not a crash.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "checks/checks.h"
 #include "base/guard.h"
+#include "base/strset.h"
 #include "data/builtin.h"
 #include "lint.h"
 
@@ -27,23 +32,24 @@ struct pipeline_job {
 };
 
 /*
- * Stage 2, the geometry. Its findings (M002-M004) are recorded with a
- * profile only, as the plan's. Without one they are dropped: the M checks
- * find the keys of a wrong type (M002) themselves, and M003/M004 go
- * unreported, as they always have without a profile.
+ * Stage 2, the geometry of f into *gp. Its findings (M002-M004) are
+ * recorded in dl with a profile only, as the plan's. Without one they are
+ * dropped: the M checks find the keys of a wrong type (M002) themselves,
+ * and M003/M004 go unreported, as they always have without a profile.
  */
 static void
-read_geometry(const struct lint_options *o, struct lint_result *res)
+read_geometry(const struct lint_options *o, const struct gguf_file *f,
+    struct model_geom **gp, struct diag_list *dl)
 {
 	struct diag_list quiet;
 
-	res->geom = xcalloc(1, sizeof *res->geom);
+	*gp = xcalloc(1, sizeof **gp);
 	if (o->profile != NULL) {
-		arch_read(&res->file, res->geom, &res->diags);
+		arch_read(f, *gp, dl);
 		return;
 	}
-	diag_list_init(&quiet, res->diags.cat);
-	arch_read(&res->file, res->geom, &quiet);
+	diag_list_init(&quiet, dl->cat);
+	arch_read(f, *gp, &quiet);
 	diag_list_free(&quiet);
 }
 
@@ -80,15 +86,16 @@ facts_free(struct model_facts *mf)
 	memset(mf, 0, sizeof *mf);
 }
 
-/* Stages 5 and 6, with a profile: the weight forms and the memory plan. */
+/* Stages 5 and 6, with a profile: the weight forms of f (into *forms)
+ * and the memory plan of the model f with geometry g. */
 static void
-make_plan(const struct lint_options *o, struct lint_result *res)
+make_plan(const struct lint_options *o, const struct gguf_file *f,
+    const struct model_geom *g, struct weight_form **forms,
+    struct plan *plan)
 {
-	res->forms = xcalloc(res->file.tensors_n + 1, sizeof *res->forms);
-	resolve_forms(&res->file, o->profile, o->table, o->strict,
-	    res->forms);
-	plan_make(res->geom, &res->file, o->profile, &o->request, res->forms,
-	    &res->plan);
+	*forms = xcalloc(f->tensors_n + 1, sizeof **forms);
+	resolve_forms(f, o->profile, o->table, o->strict, *forms);
+	plan_make(g, f, o->profile, &o->request, *forms, plan);
 }
 
 /* The operation a weight tensor t is fed to in llama.cpp. */
@@ -142,19 +149,49 @@ probe_runtime(const struct lint_options *o, struct lint_result *res)
 		res->rt_error = xstrdup(err.msg);
 }
 
+/* Which rows of the table a pass runs: all (a file alone), those of each
+ * file of a model (per_file), or those of the model as a whole. */
+enum check_pass {
+	PASS_ALL,
+	PASS_FILE,
+	PASS_MODEL
+};
+
 /* Stage 7: every check of the table whose conditions hold. */
 static void
-check_all(const struct check_ctx *ctx, struct diag_list *dl)
+check_all(const struct check_ctx *ctx, struct diag_list *dl,
+    enum check_pass pass)
 {
 	const struct check *c;
 
 	for (c = checks; c->run != NULL; c++) {
+		if ((pass == PASS_FILE && !c->per_file) ||
+		    (pass == PASS_MODEL && c->per_file))
+			continue;
 		if (c->needs_header && !ctx->file->header_complete)
 			continue;
 		if (c->needs_plan && ctx->plan == NULL)
 			continue;	/* no profile, or no complete header */
 		c->run(ctx, dl);
 	}
+}
+
+/* The split checks of a file alone: what its split keys say of it. */
+static void
+check_alone(struct lint_result *res)
+{
+	struct split_shard s;
+	struct split_ctx sc;
+
+	s.path = res->path;
+	s.file = &res->file;
+	s.why = NULL;
+	s.dl = &res->diags;
+	sc.shard = &s;
+	sc.n = 1;
+	sc.named = false;
+	sc.model_dl = &res->diags;
+	check_split(&sc);
 }
 
 /* Everything that reads the mapped file (arg: the pipeline_job). */
@@ -172,7 +209,7 @@ read_model(void *arg)
 	complete = res->file.header_complete;
 	planned = complete && o->profile != NULL;
 	if (complete) {
-		read_geometry(o, res);
+		read_geometry(o, &res->file, &res->geom, &res->diags);
 		if (names != NULL) {
 			j->matcher = names_matcher_new(names);
 			read_names(names, j->matcher, &res->file, res->geom,
@@ -182,7 +219,7 @@ read_model(void *arg)
 	if (complete && o->runtime != NULL)
 		probe_runtime(o, res);
 	if (planned)
-		make_plan(o, res);
+		make_plan(o, &res->file, res->geom, &res->forms, &res->plan);
 	if (complete && o->deep) {
 		res->deep = xcalloc(res->file.tensors_n + 1, sizeof *res->deep);
 		deep_scan(&res->file, res->deep, o->threads, o->deep_full);
@@ -200,7 +237,8 @@ read_model(void *arg)
 	ctx.rt = res->rt_error == NULL ? res->rt : NULL;
 	ctx.n_rt = res->rt_error == NULL ? res->n_rt : 0;
 	ctx.rt_info = &res->rt_info;
-	check_all(&ctx, &res->diags);
+	check_all(&ctx, &res->diags, PASS_ALL);
+	check_alone(res);
 }
 
 /* After the checks: the policy, and the warnings it leaves. */
@@ -280,6 +318,342 @@ lint_buffer(const char *name, const void *data, uint64_t size,
 	lint_pipeline(o, names, res);
 }
 
+/* ---- a split model -------------------------------------------------- */
+
+/* A split model going through the pipeline: what its stages share. */
+struct model_job {
+	const struct lint_options *o;
+	const struct names_db *names;	/* or NULL: none */
+	struct lint_model *m;		/* the results of the present files */
+	size_t cap;			/* room in m->res */
+	struct split_shard *ss;		/* every shard, as check_split sees
+					 * them */
+	struct split_ctx sc;
+	size_t *base;			/* per result: its first tensor's
+					 * index in the view */
+	struct gguf_file view;		/* the model: the first shard's
+					 * metadata, all shards' tensors */
+	struct strset owner;		/* tensor name -> result index */
+	struct model_facts facts;
+	struct names_matcher *matcher;
+	struct weight_form *forms;	/* one per tensor of the view */
+	struct diag_list dl;		/* the model's findings, unrouted */
+};
+
+/* The per-file stages of one shard (arg: a pipeline_job): the header, the
+ * data with --deep, the checks of a file (F, S, D). */
+static void
+read_shard(void *arg)
+{
+	struct pipeline_job *j = arg;
+	struct lint_result *res = j->res;
+	struct check_ctx ctx;
+
+	gguf_parse(&res->file, &res->diags);
+	if (res->file.header_complete && j->o->deep) {
+		res->deep = xcalloc(res->file.tensors_n + 1, sizeof *res->deep);
+		deep_scan(&res->file, res->deep, j->o->threads,
+		    j->o->deep_full);
+	}
+	memset(&ctx, 0, sizeof ctx);
+	ctx.file = &res->file;
+	ctx.profile = j->o->profile;
+	ctx.table = j->o->table;
+	ctx.strict = j->o->strict;
+	ctx.deep = res->deep;
+	ctx.decls = j->o->decls;
+	check_all(&ctx, &res->diags, PASS_FILE);
+}
+
+/* F032 in res, for a fault under the guard (what of the file shrank). */
+static void
+add_shrank(struct lint_result *res, const char *what)
+{
+	diag_add(&res->diags, "F032", 0, SUBJECT_NONE, NULL, 0, "%s shrank "
+	    "while it was being read (it was %llu bytes when opened); nothing "
+	    "more was checked", what, (unsigned long long)res->file.size);
+	res->file.header_complete = false;	/* do not trust it */
+	res->plan.valid = false;
+}
+
+/*
+ * The view of the model: the first result's file (its metadata) with the
+ * tensors of every result, and who holds each; false (nothing built) when
+ * the first shard is absent or a header is incomplete.
+ */
+static bool
+build_view(struct model_job *mj)
+{
+	struct lint_model *m = mj->m;
+	size_t i, k, n = 0;
+
+	if (mj->ss[0].file == NULL)
+		return false;
+	for (k = 0; k < m->n; k++) {
+		if (!m->res[k].file.header_complete)
+			return false;
+		n += m->res[k].file.tensors_n;
+	}
+	mj->view = m->res[0].file;	/* borrowed: never closed */
+	mj->view.tensors = xcalloc(n + 1, sizeof *mj->view.tensors);
+	mj->view.tensors_n = n;
+	strset_reserve(&mj->owner, n);
+	for (n = 0, k = 0; k < m->n; k++) {
+		const struct gguf_file *f = &m->res[k].file;
+
+		mj->base[k] = n;
+		for (i = 0; i < f->tensors_n; i++, n++) {
+			mj->view.tensors[n] = f->tensors[i];
+			strset_insert(&mj->owner, f->tensors[i].name.p,
+			    f->tensors[i].name.n, k, NULL);
+		}
+	}
+	return true;
+}
+
+/* A copy of d in dl (where the model's finding is reported). */
+static void
+copy_diag(struct diag_list *dl, const struct diag *d)
+{
+	struct diag *c;
+	size_t i;
+
+	c = diag_add(dl, d->rule->code, d->offset, d->kind, d->subject,
+	    d->subject_len, "%s", d->message);
+	if (c == NULL)
+		return;
+	c->severity = d->severity;
+	for (i = 0; i < d->n_items; i++)
+		diag_attach_item(c, d->items[i], strlen(d->items[i]));
+}
+
+/* The model's findings to the results: a tensor's to the shard holding
+ * it (strset_insert finds the first holder), any other to the first. */
+static void
+route_diags(struct model_job *mj)
+{
+	size_t i, k;
+
+	diag_finish(&mj->dl);
+	for (i = 0; i < mj->dl.n; i++) {
+		const struct diag *d = &mj->dl.v[i];
+
+		k = 0;
+		if (d->kind != SUBJECT_TENSOR || d->subject == NULL ||
+		    strset_insert(&mj->owner, d->subject, d->subject_len,
+		    0, &k) == 0)
+			k = 0;	/* no such tensor: added with value 0 */
+		copy_diag(&mj->m->res[k].diags, d);
+	}
+}
+
+/* The model's stages over the view (stages 2 to 7 but the per-file
+ * checks), with the first result holding the geometry and the plan; no
+ * plan (and no missing-tensor findings) when a shard is missing. */
+static void
+read_whole(struct model_job *mj)
+{
+	const struct lint_options *o = mj->o;
+	struct lint_result *first = &mj->m->res[0];
+	bool whole = mj->m->n == mj->sc.n;	/* no shard missing */
+	bool planned = o->profile != NULL && whole;
+	struct check_ctx ctx;
+
+	read_geometry(o, &mj->view, &first->geom, &mj->dl);
+	if (mj->names != NULL) {
+		mj->matcher = names_matcher_new(mj->names);
+		read_names(mj->names, mj->matcher, &mj->view, first->geom,
+		    &mj->facts);
+		mj->facts.split_no = 0;	/* the whole model, when complete */
+		mj->facts.split_count = whole ? 1 : (int64_t)mj->sc.n;
+	}
+	if (planned)
+		make_plan(o, &mj->view, first->geom, &mj->forms, &first->plan);
+	memset(&ctx, 0, sizeof ctx);
+	ctx.file = &mj->view;
+	ctx.geom = first->geom;
+	ctx.profile = o->profile;
+	ctx.plan = planned ? &first->plan : NULL;
+	ctx.forms = mj->forms;
+	ctx.table = o->table;
+	ctx.strict = o->strict;
+	ctx.decls = o->decls;
+	ctx.facts = mj->names != NULL ? &mj->facts : NULL;
+	check_all(&ctx, &mj->dl, PASS_MODEL);
+}
+
+/* What reads several mappings at once (arg: the model_job): the split
+ * checks, then the model's stages and their findings' routing. */
+static void
+read_split(void *arg)
+{
+	struct model_job *mj = arg;
+
+	check_split(&mj->sc);
+	if (!build_view(mj))
+		return;
+	read_whole(mj);
+	route_diags(mj);
+}
+
+/* Each result its own slice of the model's forms. */
+static void
+share_forms(struct model_job *mj)
+{
+	struct lint_model *m = mj->m;
+	size_t k, n;
+
+	if (mj->forms == NULL)
+		return;
+	for (k = 0; k < m->n; k++) {
+		n = m->res[k].file.tensors_n;
+		m->res[k].forms = xcalloc(n + 1, sizeof *m->res[k].forms);
+		memcpy(m->res[k].forms, mj->forms + mj->base[k],
+		    n * sizeof *mj->forms);
+	}
+}
+
+/*
+ * Open every shard of in: a result for each present, in order, and its
+ * entry in ss. Returns 0, or -1 with err for a given file that cannot be
+ * opened.
+ */
+static int
+open_shards(const struct model_input *in, struct model_job *mj,
+    char **why, struct gl_error *err)
+{
+	struct lint_model *m = mj->m;
+	struct lint_result *res;
+	struct gl_error e;
+	size_t i;
+
+	for (i = 0; i < in->n; i++) {
+		mj->ss[i].path = in->path[i];
+		if (m->n == mj->cap) {	/* it appeared since it was counted */
+			mj->ss[i].why = "is missing";
+			continue;
+		}
+		res = &m->res[m->n];
+		result_init(res, in->path[i], mj->o->cat);
+		if (gguf_open(&res->file, in->path[i], &e) < 0) {
+			lint_result_free(res);
+			if (in->given[i]) {
+				*err = e;
+				return -1;
+			}
+			why[i] = access(in->path[i], F_OK) < 0 &&
+			    errno == ENOENT ? xstrdup("is missing") :
+			    xasprintf("cannot be read (%s)", e.msg);
+			mj->ss[i].why = why[i];
+			continue;
+		}
+		res->shard_no = i;
+		res->shards = in->n;
+		res->model = xstrdup(in->path[0]);
+		mj->ss[i].file = &res->file;
+		mj->ss[i].dl = &res->diags;
+		m->n++;
+	}
+	return 0;
+}
+
+/* The per-file stages of every result, then the model's, under the
+ * guard; then the policy. */
+static void
+run_split(struct model_job *mj)
+{
+	struct lint_model *m = mj->m;
+	struct pipeline_job j;
+	size_t k;
+
+	for (k = 0; k < m->n; k++) {
+		memset(&j, 0, sizeof j);
+		j.o = mj->o;
+		j.res = &m->res[k];
+		m->res[k].profile = mj->o->profile;
+		m->res[k].table = mj->o->table;
+		if (guard_call(read_shard, &j) < 0)
+			add_shrank(&m->res[k], "the file");
+	}
+	if (m->n > 0 && guard_call(read_split, mj) < 0)
+		add_shrank(&m->res[0], "a file of the model");
+	share_forms(mj);
+	for (k = 0; k < m->n; k++)
+		apply_policy(mj->o, &m->res[k]);
+}
+
+static int
+lint_split(const struct model_input *in, const struct lint_options *o,
+    const struct names_db *names, struct lint_model *m,
+    struct gl_error *err)
+{
+	struct model_job mj;
+	char **why = xcalloc(in->n, sizeof *why);
+	size_t i;
+	int rc;
+
+	memset(&mj, 0, sizeof mj);
+	mj.o = o;
+	mj.names = names;
+	mj.m = m;
+	for (i = 0; i < in->n; i++)	/* a name may claim 99999 shards */
+		if (in->given[i] || access(in->path[i], F_OK) == 0)
+			mj.cap++;
+	m->res = xcalloc(mj.cap + 1, sizeof *m->res);
+	mj.ss = xcalloc(in->n, sizeof *mj.ss);
+	mj.base = xcalloc(in->n, sizeof *mj.base);
+	strset_init(&mj.owner);
+	diag_list_init(&mj.dl, o->cat);
+	rc = open_shards(in, &mj, why, err);
+	if (rc == 0) {
+		mj.sc.shard = mj.ss;
+		mj.sc.n = in->n;
+		mj.sc.named = true;
+		mj.sc.model_dl = m->n > 0 ? &m->res[0].diags : NULL;
+		run_split(&mj);
+	}
+	for (i = 0; i < in->n; i++)
+		free(why[i]);
+	free(why);
+	free(mj.ss);
+	free(mj.base);
+	free(mj.view.tensors);
+	free(mj.forms);
+	strset_free(&mj.owner);
+	facts_free(&mj.facts);
+	names_matcher_free(mj.matcher);
+	diag_list_free(&mj.dl);
+	return rc;
+}
+
+int
+lint_input(const struct model_input *in, const struct lint_options *o,
+    struct lint_model *m, struct gl_error *err)
+{
+	const struct names_db *names;
+
+	memset(m, 0, sizeof *m);
+	if (!in->split) {
+		m->res = xcalloc(1, sizeof *m->res);
+		m->n = 1;
+		return lint_file(in->path[0], o, &m->res[0], err);
+	}
+	if (names_db_get(&names, err) < 0)
+		return -1;	/* a broken name map in the data directory */
+	return lint_split(in, o, names, m, err);
+}
+
+void
+lint_model_free(struct lint_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		lint_result_free(&m->res[i]);
+	free(m->res);
+	memset(m, 0, sizeof *m);
+}
+
 void
 lint_result_free(struct lint_result *res)
 {
@@ -294,6 +668,7 @@ lint_result_free(struct lint_result *res)
 	free(res->rt_error);
 	diag_list_free(&res->diags);
 	free(res->path);
+	free(res->model);
 	memset(res, 0, sizeof *res);
 	res->file.fd = -1;	/* freeing again closes nothing */
 }

@@ -1,7 +1,8 @@
 /*
- * lint.h - the pipeline for one file: read the header and the model facts,
- * make the weight forms and the plan, apply the checks, filter and sort the
- * diagnostics. The result is data for a reporter; nothing here prints.
+ * lint.h - the pipeline for one model (a file, or the shards of a split
+ * model): read the headers and the model facts, make the weight forms and
+ * the plan, apply the checks, filter and sort the diagnostics. The result
+ * is data for a reporter; nothing here prints.
  */
 #ifndef GGUFLINT_LINT_H
 #define GGUFLINT_LINT_H
@@ -37,6 +38,11 @@ struct lint_options {
 
 struct lint_result {
 	char *path;
+	/* a shard of a split model (lint_input): its place, from 0, among
+	 * shards (0 of 1 for a file alone), and the model's name, the path
+	 * of its first shard (NULL for a file alone) */
+	size_t shard_no, shards;
+	char *model;
 	struct gguf_file file;		/* kept open for reporters and --dump */
 	struct model_geom *geom;	/* NULL when the header did not parse
 					 * completely; may stay set after
@@ -83,6 +89,46 @@ void lint_buffer(const char *name, const void *data, uint64_t size,
 
 /* lint_result_free: release all res owns (the file closed); res is zeroed. */
 void lint_result_free(struct lint_result *res);
+
+/*
+ * A model as the session found it: one file (split false, n 1), or the n
+ * shards of a split model, path[i] the file named PREFIX-%05d-of-%05d.gguf
+ * for shard i + 1 of n, given (named by the user, or found by a directory
+ * walk) or derived from a given one's name (it may not exist).
+ */
+struct model_input {
+	char **path;
+	bool *given;
+	size_t n;
+	bool split;
+};
+
+/* The lint of a model: one result per file present, in shard order. */
+struct lint_model {
+	struct lint_result *res;
+	size_t n;
+};
+
+/*
+ * lint_input: the pipeline over the model in, with o, into m (zeroed
+ * first; it owns its results). A file alone is lint_file's. For a split
+ * model each shard present is read and checked as a file (the F, S and D
+ * families, at its own path), the split structure (F040-F048) is checked
+ * across the shards, and the rest (the plan, the forms, the M, N, K, W and
+ * declarative checks) runs once over the whole model: the first shard's
+ * metadata and every shard's tensors. The plan and the geometry are the
+ * first result's (only); each result has the forms of its own tensors; a
+ * finding about a tensor is reported at the shard holding it, any other at
+ * the first shard present. A derived shard that cannot be opened is a
+ * finding (F040); a given one that cannot be opened is an error: returns
+ * -1 with err set (as lint_file), else 0. Release m with
+ * lint_model_free() in both cases. o as for lint_file.
+ */
+int lint_input(const struct model_input *in, const struct lint_options *o,
+    struct lint_model *m, struct gl_error *err);
+
+/* lint_model_free: release every result of m; m is zeroed. */
+void lint_model_free(struct lint_model *m);
 
 /*
  * lint_cleanup: free the process-wide caches the library fills on first

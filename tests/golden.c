@@ -123,7 +123,8 @@ add_tokens(struct ggufw_model *m, const struct tiny *t)
 
 	for (i = 0; i < t->n_vocab; i++)
 		tok[i] = i == 0 ? xstrdup("<unk>") : i == 1 ? xstrdup("<s>") :
-		    i == 2 ? xstrdup("</s>") : xasprintf("t%u", i);
+		    i == 2 ? xstrdup("</s>") : i == 3 && t->tok3 != NULL ?
+		    xstrdup(t->tok3) : xasprintf("t%u", i);
 	if (t->dup_token && t->n_vocab > 5) {
 		free(tok[5]);
 		tok[5] = xstrdup(tok[4]);
@@ -257,15 +258,21 @@ add_tensors(struct ggufw_model *m, const struct tiny *t)
 }
 
 void
+tiny_model(const struct tiny *t, struct ggufw_model *m)
+{
+	ggufw_model_init(m, false, 32);
+	add_hparams(m, t);
+	add_general(m, t);
+	add_tokenizer(m, t);
+	add_tensors(m, t);
+}
+
+void
 tiny_build(const struct tiny *t, struct strbuf *out)
 {
 	struct ggufw_model m;
 
-	ggufw_model_init(&m, false, 32);
-	add_hparams(&m, t);
-	add_general(&m, t);
-	add_tokenizer(&m, t);
-	add_tensors(&m, t);
+	tiny_model(t, &m);
 	ggufw_model_finish(&m, out, GGUFW_DATA_ZERO);
 	ggufw_model_free(&m);
 }

@@ -39,6 +39,7 @@ struct tiny {
 	uint32_t n_scores, n_types;	/* array lengths (n_vocab) */
 	bool scores_u8;			/* scores as UINT8[] */
 	int32_t bad_type;		/* token_type of token 3; 0: normal */
+	const char *tok3;		/* the text of token 3; NULL: "t3" */
 	int64_t bos;			/* bos_token_id; -1: omit */
 	bool bos_i32;			/* stored as INT32 */
 	uint32_t vocab_size_key;	/* ARCH.vocab_size; 0: omit */
@@ -70,6 +71,11 @@ void tiny_init(struct tiny *t);
 
 /* tiny_build: append the whole file to out. */
 void tiny_build(const struct tiny *t, struct strbuf *out);
+
+/* tiny_model: m (initialised here; free it with ggufw_model_free), the
+ * builder of t's file, for a test that lays it out itself. */
+struct ggufw_model;
+void tiny_model(const struct tiny *t, struct ggufw_model *m);
 
 struct golden_case {
 	const char *name;		/* file name without extension */

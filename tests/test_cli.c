@@ -1,7 +1,8 @@
 /*
  * test_cli.c - the program end to end: exit statuses, the text and JSON
  * output contracts, --select/--ignore, --list-rules, --explain, --dump,
- * escaping of hostile strings, write errors, --exit-zero and --output.
+ * escaping of hostile strings, write errors, --exit-zero, --output and
+ * --list-profiles (each profile's runtime and backend).
  */
 #include "config.h"
 
@@ -21,6 +22,7 @@
 #include "ggufw.h"
 #include "jsontree.h"
 #include "report/report.h"
+#include "target/profile.h"
 #include "testutil.h"
 
 static char *
@@ -602,6 +604,94 @@ Test(cli, list_profiles_text_and_json)
 	cr_assert(strstr(r.out, "mobile_2gb") != NULL);
 	cr_assert(strstr(r.out, "strict") != NULL);
 	test_run_free(&r);
+}
+
+/* The line of --list-profiles' text output that lists profile name. */
+static char *
+profile_line(const char *out, const char *name)
+{
+	size_t len = strlen(name);
+	const char *l, *end;
+
+	for (l = out; *l != '\0'; l = *end ? end + 1 : end) {
+		end = strchr(l, '\n');
+		if (end == NULL)
+			end = l + strlen(l);
+		if (strncmp(l, name, len) == 0 && l[len] == ' ')
+			return xasprintf("%.*s", (int)(end - l), l);
+	}
+	return NULL;
+}
+
+/*
+ * --list-profiles names each profile's runtime, and for llama.cpp its
+ * backend, as the profile file says (the host profile's memory differs
+ * from machine to machine; its runtime and backend do not).
+ */
+Test(cli, list_profiles_runtime_and_backend)
+{
+	const char *json[] = { "--list-profiles", "--format=json", NULL };
+	const char *text[] = { "--list-profiles", NULL };
+	struct jsonnode *root;
+	struct test_run r, t;
+	struct gl_error e;
+	char *err = NULL;
+	size_t i, skainet = 0;
+
+	test_run_bin(&r, json, NULL, 0);
+	test_run_bin(&t, text, NULL, 0);
+	cr_assert_eq(r.status, 0);
+	cr_assert_eq(t.status, 0);
+	root = jsontree_parse(r.out, r.out_len, &err);
+	cr_assert(root != NULL && root->n >= 12, "%s", err);
+	for (i = 0; i < root->n; i++) {
+		const struct jsonnode *j = jsontree_at(root, i);
+		const char *name = jsontree_str(jsontree_get(j, "name"));
+		const struct jsonnode *b = jsontree_get(j, "backend");
+		struct profile p;
+		char *line, *want;
+
+		cr_assert(name != NULL);
+		cr_assert(profile_load(name, &p, &e) == 0, "%s", e.msg);
+		cr_expect_str_eq(jsontree_str(jsontree_get(j, "runtime")),
+		    profile_runtime_name(p.runtime), "%s", name);
+		line = profile_line(t.out, name);
+		cr_assert(line != NULL, "%s not in: %s", name, t.out);
+		if (p.runtime == RUNTIME_SKAINET) {
+			skainet++;
+			cr_expect(b != NULL && b->type == JSONTREE_NULL,
+			    "%s: a SKaiNET profile has no backend", name);
+			want = xstrdup(" skainet ");
+		} else {
+			cr_expect_str_eq(jsontree_str(b), p.backend, "%s",
+			    name);
+			want = xasprintf(" llama.cpp %s ", p.backend);
+		}
+		cr_expect(strstr(line, want) != NULL, "want '%s' in '%s'",
+		    want, line);
+		free(want);
+		free(line);
+		profile_free(&p);
+	}
+	cr_expect_eq(skainet, 4, "desktop, native, mobile_2gb, edge");
+	jsontree_free(root);
+	test_run_free(&r);
+	/* two by name, as their files say */
+	{
+		char *g = profile_line(t.out, "gpu_8gb");
+		char *d = profile_line(t.out, "desktop");
+		char *m = profile_line(t.out, "mac_16gb");
+
+		cr_assert(g && d && m);
+		cr_expect(strstr(g, " llama.cpp cuda ") != NULL, "%s", g);
+		cr_expect(strstr(m, " llama.cpp metal ") != NULL, "%s", m);
+		cr_expect(strstr(d, " skainet ") != NULL &&
+		    strstr(d, "llama.cpp") == NULL, "%s", d);
+		free(g);
+		free(d);
+		free(m);
+	}
+	test_run_free(&t);
 }
 
 /*

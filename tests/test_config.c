@@ -141,6 +141,126 @@ Test(config, command_line_wins)
 	project_free(&p);
 }
 
+/*
+ * A gemma3-shaped model at dir/g.gguf that llama.cpp plans: 6 layers,
+ * head width 256 (any cache type's block divides it), a 512-token window.
+ */
+static char *
+write_gemma3(const char *dir)
+{
+	static const int64_t ne[] = { 256, 64 };
+	struct ggufw_model m;
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xasprintf("%s/g.gguf", dir);
+
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "gemma3");
+	ggufw_model_kv_u32(&m, "gemma3.block_count", 6);
+	ggufw_model_kv_u32(&m, "gemma3.embedding_length", 256);
+	ggufw_model_kv_u32(&m, "gemma3.feed_forward_length", 1024);
+	ggufw_model_kv_u32(&m, "gemma3.context_length", 8192);
+	ggufw_model_kv_u32(&m, "gemma3.vocab_size", 64);
+	ggufw_model_kv_u32(&m, "gemma3.attention.head_count", 1);
+	ggufw_model_kv_u32(&m, "gemma3.attention.head_count_kv", 1);
+	ggufw_model_kv_u32(&m, "gemma3.attention.key_length", 256);
+	ggufw_model_kv_u32(&m, "gemma3.attention.value_length", 256);
+	ggufw_model_kv_u32(&m, "gemma3.attention.sliding_window", 512);
+	ggufw_model_tensor(&m, "token_embd.weight", 2, ne, GGUFW_GGML_F32, 1,
+	    4);
+	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	cr_assert(ggufw_write_file(path, sb.buf, sb.len) == 0);
+	strbuf_free(&sb);
+	ggufw_model_free(&m);
+	return path;
+}
+
+/* Whether the JSON report r holds "key": value (value as JSON text). */
+static bool
+has_json(const struct test_run *r, const char *key, const char *value)
+{
+	char *want = xasprintf("\"%s\": %s", key, value);
+	bool found = strstr(r->out, want) != NULL;
+
+	free(want);
+	return found;
+}
+
+/* The file's llama.cpp settings plan; each flag given wins over its key. */
+Test(config, llama_settings_and_command_line_wins)
+{
+	struct project p;
+	struct test_run r;
+	char *model;
+
+	project_init(&p, "profile: gpu_8gb\nctx: 4096\n"
+	    "cache_type_k: q8_0\ncache_type_v: q4_0\nflash_attn: on\n"
+	    "ubatch_size: 256\nbatch_size: 1024\nparallel: 2\n"
+	    "n_gpu_layers: 3\nno_mmap: true\nswa_full: true\n");
+	model = write_gemma3(p.dir);
+	run_in(&r, p.dir, "--format=json", "g.gguf", NULL, NULL, NULL, NULL);
+	cr_assert(has_json(&r, "k_type", "\"q8_0\""), "%s", r.out);
+	cr_assert(has_json(&r, "v_type", "\"q4_0\""));
+	cr_assert(has_json(&r, "flash_attention", "true"));
+	cr_assert(has_json(&r, "n_ubatch", "256"));
+	cr_assert(has_json(&r, "n_seq", "2"));
+	cr_assert(has_json(&r, "n_gpu_layers", "3"));
+	cr_assert(has_json(&r, "weights_mapped_bytes", "0"), "no_mmap");
+	/* swa_full: the window layers hold the whole stream, 2048 cells */
+	cr_assert(has_json(&r, "swa_cells", "2048"), "%s", r.out);
+	test_run_free(&r);
+	/* the command line wins, key by key; --kv over cache_type_k/_v */
+	{
+		const char *argv[] = { "--format=json", "--kv=f16", "-fa",
+		    "off", "-ub", "128", "-np", "1", "-ngl", "all", "g.gguf",
+		    NULL };
+
+		cr_assert(chdir(p.dir) == 0);
+		test_run_bin(&r, argv, NULL, 0);
+	}
+	cr_assert(has_json(&r, "k_type", "\"f16\""), "%s", r.out);
+	cr_assert(has_json(&r, "v_type", "\"f16\""));
+	cr_assert(has_json(&r, "flash_attention", "false"));
+	cr_assert(has_json(&r, "n_ubatch", "128"));
+	cr_assert(has_json(&r, "n_seq", "1"));
+	cr_assert(has_json(&r, "n_gpu_layers", "7"), "6 + output");
+	cr_assert(has_json(&r, "swa_cells", "4096"), "%s", r.out);
+	test_run_free(&r);
+	/* -ctv over the file's cache_type_v; K stays the file's */
+	run_in(&r, p.dir, "--format=json", "-ctv", "q8_0", "g.gguf", NULL,
+	    NULL);
+	cr_assert(has_json(&r, "k_type", "\"q8_0\""), "%s", r.out);
+	cr_assert(has_json(&r, "v_type", "\"q8_0\""));
+	test_run_free(&r);
+	free(model);
+	project_free(&p);
+	/* without the keys: llama.cpp's defaults, the window's own cells */
+	project_init(&p, "profile: laptop_16gb\nctx: 4096\n");
+	model = write_gemma3(p.dir);
+	run_in(&r, p.dir, "--format=json", "g.gguf", NULL, NULL, NULL, NULL);
+	cr_assert(has_json(&r, "k_type", "\"f16\""), "%s", r.out);
+	cr_assert(has_json(&r, "n_ubatch", "512"));
+	cr_assert(has_json(&r, "swa_cells", "1024"), "%s", r.out);
+	cr_assert(!has_json(&r, "weights_mapped_bytes", "0"), "mapped");
+	test_run_free(&r);
+	free(model);
+	project_free(&p);
+	/* n_gpu_layers: all is every layer and the output one; 0 is none */
+	project_init(&p, "profile: gpu_8gb\nn_gpu_layers: all\n");
+	model = write_gemma3(p.dir);
+	run_in(&r, p.dir, "--format=json", "g.gguf", NULL, NULL, NULL, NULL);
+	cr_assert(has_json(&r, "n_gpu_layers", "7"), "%s", r.out);
+	test_run_free(&r);
+	free(model);
+	project_free(&p);
+	project_init(&p, "profile: gpu_8gb\nn_gpu_layers: 0\n");
+	model = write_gemma3(p.dir);
+	run_in(&r, p.dir, "--format=json", "g.gguf", NULL, NULL, NULL, NULL);
+	cr_assert(has_json(&r, "n_gpu_layers", "0"), "%s", r.out);
+	test_run_free(&r);
+	free(model);
+	project_free(&p);
+}
+
 Test(config, severity_override_and_fail_on)
 {
 	struct project p;
@@ -272,6 +392,29 @@ Test(config, errors_name_file_line_col)
 	    ".gguflint.yaml:2:9", "error, warning or info");
 	expect_config_error("kv: q3_0\n", NULL, ".gguflint.yaml:1:5",
 	    "KV cache type");
+	expect_config_error("cache_type_k: q3_0\n", NULL,
+	    ".gguflint.yaml:1:15", "expected a K cache type: f32");
+	expect_config_error("kv: f16\ncache_type_v: [q8_0]\n", NULL,
+	    ".gguflint.yaml:2:15", "expected a V cache type");
+	expect_config_error("flash_attn: true\n", NULL, ".gguflint.yaml:1:13",
+	    "expected on, off or auto");
+	expect_config_error("ubatch_size: 0\n", NULL, ".gguflint.yaml:1:14",
+	    "batch size from 1 to 4294967295");
+	expect_config_error("batch_size: 4294967296\n", NULL,
+	    ".gguflint.yaml:1:13", "batch size from 1 to 4294967295");
+	expect_config_error("parallel: 257\n", NULL, ".gguflint.yaml:1:11",
+	    "number of sequences from 1 to 256");
+	expect_config_error("n_gpu_layers: -2\n", NULL,
+	    ".gguflint.yaml:1:15", "number of layers from 0 to 1000000000, "
+	    "-1 or all");
+	expect_config_error("n_gpu_layers: 12abc\n", NULL,
+	    ".gguflint.yaml:1:15", "-1 or all");
+	expect_config_error("no_mmap: sometimes\n", NULL,
+	    ".gguflint.yaml:1:10", "expected true or false");
+	expect_config_error("swa_full: 1\n", NULL, ".gguflint.yaml:1:11",
+	    "expected true or false");
+	expect_config_error("parallel: 2\nparallel: 3\n", NULL,
+	    ".gguflint.yaml:2:1", "duplicate key 'parallel'");
 	expect_config_error("suppress:\n  - { tensor: x }\n", NULL,
 	    ".gguflint.yaml:2:5", "missing required key 'rule'");
 	expect_config_error("select: [F\n", NULL, ".gguflint.yaml:",

@@ -18,6 +18,7 @@
 #include "checks/checks.h"
 #include "ggufw.h"
 #include "jsontree.h"
+#include "kernels/ggml-types.h"
 #include "kernels/kernels.h"
 #include "base/sha256.h"
 #include "shared_path.h"
@@ -658,4 +659,142 @@ Test(deep, a_big_endian_file_reads_as_its_little_endian_twin)
 	strbuf_free(&bb);
 	ggufw_model_free(&le);
 	ggufw_model_free(&be);
+}
+
+/* ---- the grid i-quants ---- */
+
+static const uint32_t grid_types[] = { 16, 17, 22, 18, 21, 19, 29 };
+static const char *const grid_kinds[] = { "ok", "nan", "zero", "huge" };
+
+#define N_GRID (sizeof grid_types / sizeof grid_types[0])
+
+/* Make h the fp16 d of the block at b (IQ1_M: the scales' top nibbles). */
+static void
+grid_put_d(uint32_t type, uint8_t *b, uint16_t h)
+{
+	int k;
+
+	if (type != 29) {
+		b[0] = (uint8_t)h;
+		b[1] = (uint8_t)(h >> 8);
+		return;
+	}
+	for (k = 0; k < 4; k++)
+		b[49 + 2 * k] = (uint8_t)((b[49 + 2 * k] & 0x0f) |
+		    (h >> 4 * k & 15) << 4);
+}
+
+/*
+ * Each grid i-quant four times, two blocks a tensor over bytes of a fixed
+ * pattern: "ok" with d = 0.01 (0x211f), "nan" whose block 1 has a NaN d,
+ * "zero" with d = 0 and -0, "huge" with d = 65504.
+ */
+static char *
+grid_file(void)
+{
+	static const int64_t n512[] = { 512 };
+	static const uint16_t d0[4] = { 0x211f, 0x211f, 0x0000, 0x7bff };
+	static const uint16_t d1[4] = { 0x211f, 0x7e00, 0x8000, 0x7bff };
+	struct ggufw_model m;
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t data;
+	uint8_t *p;
+	char *path;
+	size_t t, k, i;
+
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	for (t = 0; t < N_GRID; t++)
+		for (k = 0; k < 4; k++) {
+			const struct ggml_type_info *ti =
+			    ggml_type_get(grid_types[t]);
+			char name[64];
+
+			snprintf(name, sizeof name, "%s.%s.weight", ti->name,
+			    grid_kinds[k]);
+			ggufw_model_tensor(&m, name, 1, n512,
+			    (int32_t)grid_types[t], ti->blck, ti->size);
+		}
+	data = ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	p = (uint8_t *)sb.buf + data;
+	for (i = 0; i < m.n_tensors; i++) {
+		uint32_t type = grid_types[i / 4];
+		unsigned size = ggml_type_get(type)->size;
+		uint8_t *b = p + m.tensors[i].offset;
+
+		for (k = 0; k < 2 * size; k++)
+			b[k] = (uint8_t)(k * 37 + i * 11 + 5);
+		grid_put_d(type, b, d0[i % 4]);
+		grid_put_d(type, b + size, d1[i % 4]);
+	}
+	path = test_tmpfile(sb.buf, sb.len);
+	strbuf_free(&sb);
+	ggufw_model_free(&m);
+	return path;
+}
+
+/* The statistics of "ok": its two blocks decoded here, by the kernel. */
+static void
+grid_check_ok(const struct test_lint *t, size_t i, uint32_t type)
+{
+	const struct kernel *k = kernel_find(KERNEL_DEQUANT, type,
+	    KERNEL_ORDER_AS_STORED);
+	const struct deep_stats *s = &t->res.deep[i];
+	const uint8_t *data = t->res.file.map + t->res.file.data_offset +
+	    t->res.file.tensors[i].offset;
+	float v[512];
+	double sum = 0, mn = INFINITY, mx = -INFINITY;
+	size_t j;
+
+	cr_assert(k != NULL);
+	k->dequant(data, v, 512);
+	for (j = 0; j < 512; j++) {
+		sum += v[j];
+		mn = fmin(mn, v[j]);
+		mx = fmax(mx, v[j]);
+	}
+	cr_assert(s->scanned && s->dequantized && s->exact, "tensor %zu", i);
+	cr_assert(s->count == 512 && s->finite == 512 && s->nonfinite == 0);
+	cr_assert(s->min == mn && s->max == mx, "tensor %zu: %g..%g, "
+	    "decoded %g..%g", i, s->min, s->max, mn, mx);
+	cr_assert(fabs(s->sum - sum) <= 1e-9 * (1 + fabs(sum)));
+	cr_assert(mx > 0 && mn < 0 && mx < 100, "%g..%g", mn, mx);
+}
+
+Test(deep, grid_iquants_have_statistics_and_screens)
+{
+	char *path = grid_file();
+	struct test_lint a, b;
+	size_t t, i;
+
+	lint_deep(&a, path, 2);
+	lint_deep_full(&b, path, 2, false);
+	cr_assert_eq(a.res.file.tensors_n, 4 * N_GRID);
+	light_matches_full(&a, &b, "grid i-quants");
+	for (t = 0; t < N_GRID; t++) {
+		const char *tn = ggml_type_get(grid_types[t])->name;
+		char name[4][64];
+		const struct diag *d;
+
+		for (i = 0; i < 4; i++)
+			snprintf(name[i], sizeof name[i], "%s.%s.weight", tn,
+			    grid_kinds[i]);
+		grid_check_ok(&a, 4 * t, grid_types[t]);
+		cr_assert(!b.res.deep[4 * t].exact, "%s: screened", tn);
+		d = about(&b, "D001", name[1]);
+		cr_assert(d != NULL && strstr(d->message, "256 of 512") !=
+		    NULL, "%s: %s", tn, test_codes(&b));
+		cr_assert(about(&b, "D002", name[2]) != NULL, "%s", tn);
+		cr_assert(about(&b, "D003", name[3]) != NULL, "%s", tn);
+		cr_assert(b.res.deep[4 * t + 3].exact, "%s: decoded", tn);
+		for (i = 0; i < 4; i++)
+			cr_assert((about(&b, "D001", name[i]) != NULL) ==
+			    (i == 1) && (about(&b, "D002", name[i]) != NULL) ==
+			    (i == 2) && (about(&b, "D003", name[i]) != NULL) ==
+			    (i == 3), "%s: %s", name[i], test_codes(&b));
+	}
+	test_lint_free(&a);
+	test_lint_free(&b);
+	unlink(path);
+	free(path);
 }

@@ -109,6 +109,8 @@ static const uint32_t required_types[] = {
 	GGML_TYPE_Q6_K, GGML_TYPE_IQ4_NL, GGML_TYPE_IQ4_XS,
 	GGML_TYPE_TQ1_0, GGML_TYPE_TQ2_0, GGML_TYPE_MXFP4,
 	GGML_TYPE_NVFP4, GGML_TYPE_Q1_0, GGML_TYPE_Q2_0,
+	GGML_TYPE_IQ2_XXS, GGML_TYPE_IQ2_XS, GGML_TYPE_IQ2_S,
+	GGML_TYPE_IQ3_XXS, GGML_TYPE_IQ3_S, GGML_TYPE_IQ1_S, GGML_TYPE_IQ1_M,
 };
 
 Test(kernels, registry_covers_the_encodings)
@@ -130,7 +132,8 @@ Test(kernels, registry_covers_the_encodings)
 	    KERNEL_ORDER_KERNEL_FEED)->matvec != NULL);
 	cr_assert(kernel_find(KERNEL_DOT, GGML_TYPE_Q4_K,
 	    KERNEL_ORDER_KERNEL_FEED) == NULL);
-	cr_assert(kernel_find(KERNEL_DOT, 16, KERNEL_ORDER_AS_STORED) == NULL);
+	cr_assert(kernel_find(KERNEL_DOT, GGML_TYPE_Q8_K,
+	    KERNEL_ORDER_AS_STORED) == NULL);
 	cr_assert(kernel_by_name("q4_0.dot.avx512") == NULL);
 	cr_assert_str_eq(must_find(KERNEL_DOT, GGML_TYPE_Q4_K)->name,
 	    "q4_K.dot.scalar");
@@ -193,10 +196,11 @@ Test(kernels, row_bytes)
 
 Test(kernels, reference_without_a_kernel_is_nan)
 {
-	uint8_t row[66] = { 0 };
+	uint8_t row[292] = { 0 };
 	float x[256] = { 0 }, scratch[256];
 
-	cr_assert(isnan(kernel_reference_dot(16, row, x, 256, scratch)));
+	cr_assert(isnan(kernel_reference_dot(GGML_TYPE_Q8_K, row, x, 256,
+	    scratch)));
 }
 
 /* ---- conversions ---- */
@@ -1028,6 +1032,8 @@ factor_offsets(uint32_t type, int off[2])
 	case GGML_TYPE_Q4_0: case GGML_TYPE_Q5_0: case GGML_TYPE_Q8_0:
 	case GGML_TYPE_IQ4_NL: case GGML_TYPE_IQ4_XS:
 	case GGML_TYPE_Q1_0: case GGML_TYPE_Q2_0:
+	case GGML_TYPE_IQ2_XXS: case GGML_TYPE_IQ2_XS: case GGML_TYPE_IQ2_S:
+	case GGML_TYPE_IQ3_XXS: case GGML_TYPE_IQ3_S: case GGML_TYPE_IQ1_S:
 		off[0] = 0;
 		return true;
 	case GGML_TYPE_Q4_1: case GGML_TYPE_Q5_1:
@@ -1054,6 +1060,20 @@ factor_offsets(uint32_t type, int off[2])
 	default:
 		return false;
 	}
+}
+
+/*
+ * put_iq1_m_d: make h the fp16 d of the IQ1_M block at b: its nibbles,
+ * lowest first, are the top nibbles of the u16 scales sc0..sc3 @48.
+ */
+static void
+put_iq1_m_d(uint8_t *b, uint16_t h)
+{
+	int k;
+
+	for (k = 0; k < 4; k++)
+		b[49 + 2 * k] = (uint8_t)((b[49 + 2 * k] & 0x0f) |
+		    (h >> 4 * k & 15) << 4);
 }
 
 /*
@@ -1128,6 +1148,11 @@ make_row(uint32_t type, uint8_t *row, size_t nblk, uint64_t *s)
 		return;
 	case GGML_TYPE_NVFP4:
 		return;		/* every byte is a valid scale */
+	case GGML_TYPE_IQ1_M:	/* d split over the scales' nibbles */
+		for (i = 0; i < nblk; i++)
+			put_iq1_m_d(row + i * t->size,
+			    kernel_f32_to_fp16(rng_scale(s)));
+		return;
 	default:
 		cr_assert(factor_offsets(type, off),
 		    "no probe-row generator for type %u: add one", type);
@@ -1427,6 +1452,17 @@ decode_truth(uint32_t type, const uint8_t *row, size_t n, float *out,
 	}
 }
 
+/* A factor for screen_row by mode (below): random, zero or the largest. */
+static uint16_t
+screen_half(int mode, uint64_t *s)
+{
+	uint64_t r = rng_next(s);
+
+	return mode == 1 ? (r & 1 ? 0x8000 : 0) : mode == 2 ?
+	    (r & 1 ? 0xfbff : 0x7bff) : r % 3 == 0 ?
+	    edge_halves[(r >> 8) % 11] : kernel_f32_to_fp16(rng_scale(s));
+}
+
 /*
  * A row of nblk blocks whose bytes are fill (or random when fill < 0) and
  * whose factors are, by mode: 0 a mix of edge values and random finite
@@ -1491,14 +1527,15 @@ screen_row(uint32_t type, uint8_t *row, size_t nblk, int fill, int mode,
 		}
 		return;
 	}
+	if (type == GGML_TYPE_IQ1_M) {	/* d in nibbles, as in make_row */
+		for (i = 0; i < nblk; i++)
+			put_iq1_m_d(row + i * t->size, screen_half(mode, s));
+		return;
+	}
 	cr_assert(factor_offsets(type, off));
 	for (i = 0; i < nblk; i++)
 		for (k = 0; k < 2; k++) {
-			uint64_t r = rng_next(s);
-			uint16_t h = mode == 1 ? (r & 1 ? 0x8000 : 0) :
-			    mode == 2 ? (r & 1 ? 0xfbff : 0x7bff) :
-			    r % 3 == 0 ? edge_halves[(r >> 8) % 11] :
-			    kernel_f32_to_fp16(rng_scale(s));
+			uint16_t h = screen_half(mode, s);
 
 			if (off[k] < 0)
 				continue;

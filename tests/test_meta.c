@@ -29,7 +29,13 @@ static void set_vocab_key_ok(struct tiny *t) { t->vocab_size_key = 16; }
 static void set_bos_99(struct tiny *t) { t->bos = 99; }
 static void set_bos_none(struct tiny *t) { t->bos = UINT32_MAX; }
 static void set_type_9(struct tiny *t) { t->bad_type = 9; }
-static void set_type_byte(struct tiny *t) { t->bad_type = 6; }
+static void set_byte_t3(struct tiny *t) { t->bad_type = 6; }
+static void
+set_type_byte(struct tiny *t)
+{
+	t->bad_type = 6;
+	t->tok3 = "<0x41>";
+}
 static void set_dup(struct tiny *t) { t->dup_token = true; }
 static void set_tok_unknown(struct tiny *t) { t->tok_model = "sentencepiece"; }
 static void set_tok_t5(struct tiny *t) { t->tok_model = "t5"; }
@@ -94,6 +100,8 @@ static const struct golden_case cases[] = {
 	{ "M016-head-count-0", "M016", 1, set_zero_heads },
 	{ "M016-head-count-kv-0", "M016", 1, set_zero_heads_kv },
 	{ "M016-ok", "M016", 0, NULL },
+	{ "M017-byte-token-text", "M017", 1, set_byte_t3 },
+	{ "M017-ok", "M017", 0, set_type_byte },
 };
 
 Test(meta, golden_cases)

@@ -70,7 +70,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 	static const char *const archs[] = {
 		"llama", "qwen2", "qwen3", "qwen2moe", "qwen3moe", "gemma2",
 		"gemma3", "phi3", "deepseek2", "mamba", "falcon", "gpt2",
-		"bert", NULL
+		"bert", "starcoder2", "olmo2", "nomic-bert", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -809,6 +809,63 @@ static const char *const bert_tensors[] = {
 	"G cls.bias 2", NULL
 };
 
+static const char *const starcoder2_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const starcoder2_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output_norm.bias 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_norm.bias 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_q.bias 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_k.bias 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_v.bias 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_output.bias 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_norm.bias 16",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_up.bias 32",
+	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.ffn_down.bias 16", NULL
+};
+
+static const char *const olmo2_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const olmo2_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_q_norm.weight 16", "L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.post_attention_norm.weight 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.post_ffw_norm.weight 16",
+	NULL
+};
+
+static const char *const nomic_bert_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-12",
+	"u32 tokenizer.ggml.token_type_count 2",
+	"str tokenizer.ggml.model bert", NULL
+};
+static const char *const nomic_bert_tensors[] = {
+	"G token_embd.weight 16 16", "G token_types.weight 16 2",
+	"G token_embd_norm.weight 16", "G token_embd_norm.bias 16",
+	"L blk.%u.attn_qkv.weight 16 48",
+	"L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_output_norm.weight 16",
+	"L blk.%u.attn_output_norm.bias 16",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_gate.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16",
+	"L blk.%u.layer_output_norm.weight 16",
+	"L blk.%u.layer_output_norm.bias 16", NULL
+};
+
 Test(names, every_mapped_architecture_round_trips)
 {
 	static const struct {
@@ -837,6 +894,12 @@ Test(names, every_mapped_architecture_round_trips)
 		  "position_embd.weight" },
 		{ { "bert", 2, bert_keys, bert_tensors },
 		  "token_types.weight" },
+		{ { "starcoder2", 2, starcoder2_keys, starcoder2_tensors },
+		  "blk.%u.attn_k.bias" },
+		{ { "olmo2", 2, olmo2_keys, olmo2_tensors },
+		  "blk.%u.attn_k_norm.weight" },
+		{ { "nomic-bert", 2, nomic_bert_keys, nomic_bert_tensors },
+		  "blk.%u.attn_qkv.weight" },
 	};
 	size_t i;
 
@@ -1048,7 +1111,11 @@ Test(names, split_shards)
 	set_second_shard(&m);
 	tiny_build(&m, &sb);
 	test_lint_bytes(&t, sb.buf, sb.len);
-	cr_assert_eq(t.res.diags.n, 0, "%s", test_codes(&t));
+	/* no M or N finding; given alone (not by its shard name), the
+	 * split checks say it is shard 2 of 2 (F041) and misnamed (F042) */
+	cr_assert_eq(t.res.diags.n, 2, "%s", test_codes(&t));
+	cr_assert_eq(test_count(&t, "F041"), 1, "%s", test_codes(&t));
+	cr_assert_eq(test_count(&t, "F042"), 1, "%s", test_codes(&t));
 	test_lint_free(&t);
 	strbuf_free(&sb);
 }

@@ -125,6 +125,7 @@ prof_hand(struct profile *p, uint64_t memory, uint64_t reserve,
 	p->prefill_chunk = 256;
 	p->ubatch = 512;
 	p->flash_attention = fa;
+	p->runtime = RUNTIME_SKAINET;	/* these are SKaiNET's cases */
 }
 
 static uint64_t
@@ -1920,4 +1921,162 @@ Test(plan, e2e_bad_arguments_exit_2, .init = plan_no_datadir)
 	unlink(model);
 	free(model);
 	ggufw_model_free(&m);
+}
+
+/* ---- llama.cpp plans ---------------------------------------------------- */
+
+/* A 2-D tensor of type ty, ne[1] rows of 4096, named name. */
+static void
+tensor_2d(struct gguf_tensor *t, const char *name, uint32_t ty,
+    int64_t rows, uint64_t nbytes)
+{
+	memset(t, 0, sizeof *t);
+	t->name.p = name;
+	t->name.n = strlen(name);
+	t->n_dims = 2;
+	t->ne[0] = 4096;
+	t->ne[1] = rows;
+	t->ne[2] = t->ne[3] = 1;
+	t->type = ty;
+	t->nbytes = nbytes;
+	t->size_ok = true;
+}
+
+/* ggml-cpu v0.5.0 repack.cpp: by type, rows and features. */
+Test(plan, llama_repack_by_type_and_features)
+{
+	uint32_t avx2 = CPU_FEAT_AVX2, avx512 = CPU_FEAT_AVX2 | CPU_FEAT_AVX512;
+	uint32_t neon = CPU_FEAT_NEON | CPU_FEAT_DOTPROD;
+	struct gguf_tensor t;
+
+	cr_expect_eq(plan_repacks(GGML_TYPE_Q4_K, 4096, avx2), 8);
+	cr_expect_eq(plan_repacks(GGML_TYPE_Q4_K, 4096, neon), 8);
+	cr_expect_eq(plan_repacks(GGML_TYPE_Q4_K, 4100, avx2), 0);
+	cr_expect_eq(plan_repacks(GGML_TYPE_Q4_0, 4096, avx2), 8);
+	cr_expect_eq(plan_repacks(GGML_TYPE_Q4_0, 4, neon), 4);
+	cr_expect_eq(plan_repacks(GGML_TYPE_Q4_0, 4, avx2), 0);
+	cr_expect_eq(plan_repacks(GGML_TYPE_IQ4_NL, 4096, avx2), 8);
+	cr_expect_eq(plan_repacks(GGML_TYPE_IQ4_NL, 4, neon), 4);
+	cr_expect_eq(plan_repacks(GGML_TYPE_Q6_K, 4096, avx512), 0);
+	cr_expect_eq(plan_repacks(GGML_TYPE_Q6_K, 4096, neon), 8);
+	cr_expect_eq(plan_repacks(GGML_TYPE_Q2_K, 4096, avx2), 0);
+	cr_expect_eq(plan_repacks(GGML_TYPE_Q2_K, 4096, avx512), 8);
+	cr_expect_eq(plan_repacks(GGML_TYPE_Q8_0, 4096, avx512), 0);
+	cr_expect_eq(plan_repacks(GGML_TYPE_Q8_0, 4096, neon), 4);
+	cr_expect_eq(plan_repacks(GGML_TYPE_Q4_K, 4096, 0), 0);
+	/* token_embd is read by get_rows: never repacked */
+	tensor_2d(&t, "token_embd.weight", GGML_TYPE_Q4_K, 128256, 1);
+	cr_expect(!plan_tensor_repacked(&t, avx2));
+	tensor_2d(&t, "blk.0.attn_q.weight", GGML_TYPE_Q4_K, 4096, 1);
+	cr_expect(plan_tensor_repacked(&t, avx2));
+	cr_expect(!plan_tensor_repacked(&t, CPU_FEAT_OTHER));
+}
+
+/* A llama.cpp profile by hand: memory, mapped, f16 caches, the CPU. */
+static void
+prof_llama(struct profile *p, uint64_t memory, uint32_t features)
+{
+	prof_hand(p, memory, 0, WEIGHTS_MAPPED, KV_F16, KV_Q8_0, 1.0, true);
+	p->runtime = RUNTIME_LLAMA_CPP;
+	p->backend = (char *)"cpu";
+	p->cpu_features = features;
+	p->batch = 2048;
+	p->n_seq = 1;
+	p->gpu_layers = -1;
+}
+
+/* A one-tensor file: blk.0.attn_q.weight of nbytes in type ty. */
+static void
+file_one(struct gguf_file *f, struct gguf_tensor *t, uint32_t ty,
+    uint64_t nbytes)
+{
+	memset(f, 0, sizeof *f);
+	tensor_2d(t, "blk.0.attn_q.weight", ty, 4096, nbytes);
+	f->tensors = t;
+	f->tensors_n = 1;
+}
+
+Test(plan, llama_repack_copy_is_charged_to_the_heap)
+{
+	struct model_geom g;
+	struct profile p;
+	struct gguf_file f;
+	struct gguf_tensor t;
+	struct plan_request rq = { 0 };
+	struct plan pl;
+
+	geom_llama1b(&g);
+	file_one(&f, &t, GGML_TYPE_Q4_K, 9437184);
+	prof_llama(&p, 16ull << 30, CPU_FEAT_AVX2);
+	plan_make(&g, &f, &p, &rq, NULL, &pl);
+	cr_assert(pl.valid);
+	cr_expect_eq(pl.runtime, RUNTIME_LLAMA_CPP);
+	cr_expect_eq(pl.repack_bytes, 9437184);
+	cr_expect_eq(pl.n_repacked, 1);
+	cr_expect_eq(pl.weights_mapped, 0);
+	cr_expect_eq(pl.forward, 0);	/* no SKaiNET forward slab */
+	plan_free(&pl);
+	/* no feature that repacks Q4_K: the weight stays mapped */
+	prof_llama(&p, 16ull << 30, CPU_FEAT_OTHER);
+	plan_make(&g, &f, &p, &rq, NULL, &pl);
+	cr_expect_eq(pl.repack_bytes, 0);
+	cr_expect_eq(pl.weights_mapped, 9437184);
+	plan_free(&pl);
+	/* --no-mmap: read into a CPU buffer */
+	rq.no_mmap = true;
+	plan_make(&g, &f, &p, &rq, NULL, &pl);
+	cr_expect_eq(pl.weights_mapped, 0);
+	cr_expect_eq(pl.dev[0].model_bytes, 9437184);
+	plan_free(&pl);
+}
+
+/* -ctk/-ctv apart, -np 4 (streams of pad(n_ctx / 4)), never switched. */
+Test(plan, llama_kv_types_apart_and_parallel)
+{
+	struct model_geom g;
+	struct profile p;
+	struct gguf_file f;
+	struct gguf_tensor t;
+	struct plan_request rq = { 0 };
+	struct plan pl;
+
+	geom_llama1b(&g);	/* 16 layers, 8 KV heads of 64 */
+	file_one(&f, &t, GGML_TYPE_Q4_K, 9437184);
+	prof_llama(&p, 16ull << 30, CPU_FEAT_AVX2);
+	rq.ctx = 2048;
+	rq.kv_k_set = true;
+	rq.kv_k = KV_Q8_0;
+	plan_make(&g, &f, &p, &rq, NULL, &pl);
+	/* K: 16 x 2048 x 512 x 34/32; V f16: 16 x 2048 x 512 x 2 */
+	cr_expect_eq(pl.k_bytes, 17825792);
+	cr_expect_eq(pl.v_bytes, 33554432);
+	cr_expect_eq(pl.kv_bytes, 17825792 + 33554432);
+	plan_free(&pl);
+	/* -np 3 at 2048: 768 cells per stream, 2304 in all (§3) */
+	rq.kv_k_set = false;
+	rq.n_seq = 3;
+	plan_make(&g, &f, &p, &rq, NULL, &pl);
+	cr_expect_eq(pl.ctx_seq, 768);
+	cr_expect_eq(pl.ctx_cells, 2304);
+	cr_expect_eq(pl.kv_bytes, 16ull * 2304 * 512 * 2 * 2);
+	cr_expect_eq(pl.output_bytes, 3ull * 4 * 128256);
+	cr_expect(!pl.kv_switched);
+	plan_free(&pl);
+}
+
+/* The compute buffer of llama-gqa and an 8B, measured with llama.cpp
+ * v0.5.0's CPU backend (zen4), FA on and off, ub 512 and 128. */
+Test(plan, llama_compute_buffer_matches_llama_cpp)
+{
+	struct model_geom g;
+
+	geom_uniform(&g, 4, 256, 8, 2, 32, 768, 320);
+	cr_expect_eq(plan_compute_bytes(&g, 512, 512, true), 7354368);
+	cr_expect_eq(plan_compute_bytes(&g, 512, 4096, false), 78391296);
+	cr_expect_eq(plan_compute_bytes(&g, 512, 32768, true), 40384512);
+	geom_uniform(&g, 32, 4096, 32, 8, 128, 14336, 128256);
+	cr_expect_eq(plan_compute_bytes(&g, 512, 4096, true), 279447552);
+	cr_expect_eq(plan_compute_bytes(&g, 128, 4096, true), 69861888);
+	cr_expect_eq(plan_compute_bytes(&g, 512, 32768, false), 2260740096);
+	cr_expect_eq(plan_compute_bytes(&g, 512, 8192, false), 599795712);
 }

@@ -205,13 +205,13 @@ Test(profile, device_profiles_use_llama_cpp_cache_types, .init = no_datadir)
 		enum weights_residency weights;
 		const char *kernels;
 	} dev[] = {
-		{ "mobile_4gb", 4 * GiB, WEIGHTS_MAPPED, "mobile" },
-		{ "mobile_8gb", 8 * GiB, WEIGHTS_MAPPED, "mobile" },
+		{ "mobile_4gb", 4 * GiB, WEIGHTS_MAPPED, "cpu" },
+		{ "mobile_8gb", 8 * GiB, WEIGHTS_MAPPED, "cpu" },
 		{ "rpi5_8gb", 8 * GiB, WEIGHTS_MAPPED, "cpu" },
-		{ "jetson_orin_nano_8gb", 8 * GiB, WEIGHTS_HEAP, "cuda" },
+		{ "jetson_orin_nano_8gb", 8 * GiB, WEIGHTS_MAPPED, "cuda" },
 		{ "laptop_16gb", 16 * GiB, WEIGHTS_MAPPED, "cpu" },
-		{ "gpu_8gb", 8 * GiB, WEIGHTS_HEAP, "cuda" },
-		{ "gpu_24gb", 24 * GiB, WEIGHTS_HEAP, "cuda" },
+		{ "gpu_8gb", 32 * GiB, WEIGHTS_MAPPED, "cuda" },
+		{ "gpu_24gb", 32 * GiB, WEIGHTS_MAPPED, "cuda" },
 		{ "mac_16gb", 16 * GiB, WEIGHTS_MAPPED, "metal" },
 	};
 	size_t i;
@@ -738,4 +738,25 @@ Test(profile, man_page_example_parses)
 	cr_expect_eq(p.kv_cache, KV_Q8_0);
 	profile_free(&p);
 	free(man);
+}
+
+/* Every built-in profile names its runtime; SKaiNET's are the four. */
+Test(profile, every_builtin_names_its_runtime, .init = no_datadir)
+{
+	const char *const *names = profile_builtin_names();
+	size_t i, skainet = 0;
+
+	for (i = 0; names[i] != NULL; i++) {
+		struct profile p;
+
+		load_builtin(names[i], &p);
+		cr_expect(p.runtime_set, "%s names no runtime", names[i]);
+		if (p.runtime == RUNTIME_SKAINET)
+			skainet++;
+		else
+			cr_expect(p.kv_auto_quantize_above >= 1.0 &&
+			    p.kv_cache == KV_F16, "%s", names[i]);
+		profile_free(&p);
+	}
+	cr_expect_eq(skainet, 4);
 }

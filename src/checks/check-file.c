@@ -7,8 +7,11 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 #include "checks/checks.h"
+#include "findings/severity.h"
+#include "target/profile.h"
 
 static void
 check_padding(const struct gguf_file *f, struct diag_list *dl)
@@ -104,11 +107,34 @@ check_bounds(const struct gguf_file *f, struct diag_list *dl)
 	    f->tensors_n, need, f->size, need - f->size);
 }
 
+/*
+ * F005 follows the profile: a big-endian file is an error on a llama.cpp
+ * device of the other byte order, which refuses it. Every device a
+ * built-in llama.cpp profile describes is little-endian; the host profile
+ * is this machine, whose byte order is the build's.
+ */
+static void
+byte_order_for_runtime(const struct check_ctx *ctx, struct diag_list *dl)
+{
+	const struct profile *p = ctx->profile;
+	bool device_be = p != NULL && p->cpu_features_host &&
+	    __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	size_t i;
+
+	if (p == NULL || p->runtime != RUNTIME_LLAMA_CPP ||
+	    ctx->file->big_endian == device_be)
+		return;
+	for (i = 0; i < dl->n; i++)
+		if (strcmp(dl->v[i].rule->code, "F005") == 0)
+			dl->v[i].severity = SEV_ERROR;
+}
+
 void
 check_file_layout(const struct check_ctx *ctx, struct diag_list *dl)
 {
 	const struct gguf_file *f = ctx->file;
 
+	byte_order_for_runtime(ctx, dl);
 	check_padding(f, dl);
 	check_offsets(f, dl);
 	check_bounds(f, dl);

@@ -330,6 +330,55 @@ check_parallel(struct mt *s, const char *key, uint32_t elem)
 	return kv;
 }
 
+/* A byte token's text as llama.cpp decodes it: "<0x" HEX HEX ">". */
+static bool
+is_byte_text(struct gguf_str t)
+{
+	static const char hex[] = "0123456789abcdefABCDEF";
+
+	return t.n == 6 && memcmp(t.p, "<0x", 3) == 0 && t.p[5] == '>' &&
+	    t.p[3] != '\0' && strchr(hex, t.p[3]) != NULL &&
+	    t.p[4] != '\0' && strchr(hex, t.p[4]) != NULL;
+}
+
+/* M017: the byte tokens (type 6) whose text is not <0xHH>. */
+static void
+check_byte_tokens(struct mt *s, const struct gguf_kv *types)
+{
+	const uint8_t *p = s->f->map + types->arr_offset; /* INT32[count] */
+	bool swap = gguf_swapped(s->f), wpm;
+	struct gguf_arr_iter it;
+	struct gguf_str tok, first = { NULL, 0 };
+	uint64_t i, bad = 0, at = 0;
+	char model[16];
+	uint32_t w;
+
+	wpm = gguf_find_name(s->f, "tokenizer.ggml.model", model,
+	    sizeof model) && strcmp(model, "bert") == 0;
+	gguf_arr_iter_init(&it, s->f, s->tokens);
+	for (i = 0; i < types->count && gguf_arr_next_str(&it, &tok);
+	    i++, p += 4) {
+		memcpy(&w, p, 4);
+		if ((swap ? __builtin_bswap32(w) : w) != TOKEN_TYPE_MAX ||
+		    (!wpm && is_byte_text(tok)))
+			continue;
+		if (bad++ == 0) {
+			at = i;
+			first = tok;
+		}
+	}
+	if (bad == 0)
+		return;
+	diag_add(s->dl, "M017", types->offset, SUBJECT_KEY, types->key.p,
+	    types->key.n, "%" PRIu64 " byte token%s (type 6) %s (the first: "
+	    "token %" PRIu64 ", \"%.*s\"): %s", bad, bad == 1 ? "" : "s",
+	    wpm ? "in a WordPiece vocabulary" : "not written <0xHH>", at,
+	    (int)(first.n > 32 ? 32 : first.n), first.p, wpm ?
+	    "llama.cpp aborts on the first" : first.n < 3 ? "llama.cpp "
+	    "fails to load the vocabulary" : "llama.cpp decodes the wrong "
+	    "byte from it");
+}
+
 static void
 check_token_types(struct mt *s, const struct gguf_kv *kv)
 {
@@ -607,8 +656,10 @@ check_tokenizer(struct mt *s)
 	}
 	check_parallel(s, "tokenizer.ggml.scores", GGUF_FLOAT32);
 	if ((kv = check_parallel(s, "tokenizer.ggml.token_type",
-	    GGUF_INT32)) != NULL)
+	    GGUF_INT32)) != NULL) {
 		check_token_types(s, kv);
+		check_byte_tokens(s, kv);
+	}
 	check_vocab_size(s);
 	check_special_ids(s);
 	check_duplicates(s);

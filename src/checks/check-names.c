@@ -17,6 +17,7 @@
 #include "base/units.h"
 #include "checks/checks.h"
 #include "facts/names.h"
+#include "target/profile.h"
 
 #define NAMES_LISTED 5		/* names quoted in a message */
 
@@ -180,6 +181,13 @@ match_all(struct nm *s)
 	}
 }
 
+/* The profile describes llama.cpp, which refuses what it does not load. */
+static bool
+llama_profile(const struct check_ctx *c)
+{
+	return c->profile != NULL && c->profile->runtime == RUNTIME_LLAMA_CPP;
+}
+
 static void
 report_unmapped(struct nm *s)
 {
@@ -212,9 +220,13 @@ report_unmapped(struct nm *s)
 	    f->tensors[first].name.p, f->tensors[first].name.n, "%zu tensor%s "
 	    "(%s) match%s no name of the %s map: %s; kept and counted in the "
 	    "memory plan, but llama.cpp does not load %s and refuses a file "
-	    "with tensors it does not use", n, n == 1 ? "" : "s",
+	    "with tensors it does not use%s", n, n == 1 ? "" : "s",
 	    format_size(bytes, size, sizeof size), n == 1 ? "es" : "",
-	    s->arch, strbuf_cstr(&sb), n == 1 ? "it" : "them");
+	    s->arch, strbuf_cstr(&sb), n == 1 ? "it" : "them",
+	    llama_profile(s->c) ? " (\"wrong number of tensors\")" :
+	    s->c->profile != NULL ? " (SKaiNET keeps them)" : "");
+	if (d != NULL && llama_profile(s->c))
+		d->severity = SEV_ERROR;	/* the runtime refuses it */
 	for (i = 0; i < f->tensors_n; i++)	/* all of them, for JSON */
 		if (s->entry[i] < 0)
 			diag_attach_item(d, f->tensors[i].name.p,

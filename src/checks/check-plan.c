@@ -46,12 +46,21 @@ check_cache_settings(const struct check_ctx *c, struct diag_list *dl)
 		    strlen(key), "context %" PRIu64 " is beyond the trained "
 		    "context %" PRIu32 ": quality degrades unless RoPE "
 		    "scaling is configured", pl->ctx, g->n_ctx_train);
-	if (g->memory == ARCH_MEM_KV && kv_type_info(pl->kv)->quantized &&
+	if (pl->runtime == RUNTIME_LLAMA_CPP)
+		kv = kv_type_info(pl->kv_v)->name;
+	if (g->memory == ARCH_MEM_KV && kv_type_info(pl->runtime ==
+	    RUNTIME_LLAMA_CPP ? pl->kv_v : pl->kv)->quantized &&
 	    pl->kv != KV_TURBOQUANT4 && !pl->flash_attention)
 		diag_add(dl, "P006", 0, SUBJECT_NONE, NULL, 0, "a %s V cache "
-		    "needs flash attention, which profile %s turns off: "
-		    "llama.cpp refuses to create the context", kv,
-		    c->profile->name);
+		    "needs flash attention, which %s%s turns off: llama.cpp "
+		    "refuses to create the context", kv,
+		    c->profile->flash_attention ? "-fa off" : "profile ",
+		    c->profile->flash_attention ? "" : c->profile->name);
+	if (g->mla && pl->runtime == RUNTIME_LLAMA_CPP && pl->kv_k != pl->kv_v)
+		diag_add(dl, "P006", 0, SUBJECT_NONE, NULL, 0, "this MLA "
+		    "model needs the same K and V cache types (here %s and "
+		    "%s): llama.cpp refuses to create the context",
+		    kv_type_info(pl->kv_k)->name, kv);
 	if (pl->kv_block_mismatch)
 		diag_add(dl, "P008", 0, SUBJECT_NONE, NULL, 0, "head width %"
 		    PRIu32 " is not a multiple of %s's block of %" PRIu32
@@ -94,6 +103,11 @@ check_fit(const struct check_ctx *c, struct diag_list *dl)
 		    a, sizeof a), pl->weights_mapped ? "device memory is " :
 		    "the budget is ");
 		strbuf_adds(&sb, pl->weights_mapped ? d : b);
+	} else if (pl->device_over && pl->fits_budget && pl->fits_memory) {
+		code = "P003";
+		strbuf_addf(&sb, "%s needs %s; it has %s", pl->dev[1].name,
+		    format_size(pl->dev[1].total_bytes, a, sizeof a),
+		    format_size(pl->dev[1].memory_bytes, e, sizeof e));
 	} else if (cache > pl->budget) {
 		code = "P002";
 		strbuf_addf(&sb, "KV cache at ctx %" PRIu64 " (%s) needs %s; "

@@ -1,20 +1,22 @@
 /*
- * checks.c - the one table of checks, run in this order by lint.c.
+ * checks.c - the one table of checks, run in this order by lint.c. The
+ * split checks (check-split.c) are not a row: they read all the files of a
+ * model at once.
  */
 #include "config.h"
 
 #include "checks/checks.h"
 
 const struct check checks[] = {
-	/* name, family, needs_header, needs_plan, run */
-	{ "file-layout", 'F', true, false, check_file_layout },
-	{ "plan", 'P', true, true, check_plan },
-	{ "forms", 'W', true, true, check_forms },
-	{ "kernels", 'K', true, true, check_kernels },
-	{ "metadata", 'M', true, false, check_meta },
-	{ "names", 'N', true, false, check_names },
-	{ "security", 'S', false, false, check_security },
-	{ "declared", 0, true, false, check_declared },
-	{ "deep", 'D', true, false, check_deep },
-	{ NULL, 0, false, false, NULL }
+	/* name, family, needs_header, needs_plan, per_file, run */
+	{ "file-layout", 'F', true, false, true, check_file_layout },
+	{ "plan", 'P', true, true, false, check_plan },
+	{ "forms", 'W', true, true, false, check_forms },
+	{ "kernels", 'K', true, true, false, check_kernels },
+	{ "metadata", 'M', true, false, false, check_meta },
+	{ "names", 'N', true, false, false, check_names },
+	{ "security", 'S', false, false, true, check_security },
+	{ "declared", 0, true, false, false, check_declared },
+	{ "deep", 'D', true, false, true, check_deep },
+	{ NULL, 0, false, false, false, NULL }
 };

@@ -57,6 +57,8 @@ struct check {
 	char family;		/* the family of its codes, 0: several */
 	bool needs_header;	/* run only when the header parsed completely */
 	bool needs_plan;	/* run only when there is a plan (ctx->plan) */
+	bool per_file;		/* of a split model: run on each shard (its
+				 * file alone in ctx), not on the model */
 	void (*run)(const struct check_ctx *ctx, struct diag_list *dl);
 };
 
@@ -94,6 +96,44 @@ void check_names(const struct check_ctx *ctx, struct diag_list *dl);
  * (on an incomplete header too: in what was parsed).
  */
 void check_security(const struct check_ctx *ctx, struct diag_list *dl);
+
+/* One file of a model, for check_split. */
+struct split_shard {
+	const char *path;		/* given, or derived from a name */
+	const struct gguf_file *file;	/* NULL: could not be opened */
+	const char *why;		/* then: why not ("is missing", ...) */
+	struct diag_list *dl;		/* its findings; NULL when absent */
+};
+
+/*
+ * A model as its files: n shards in order, shard[i] the one named
+ * PREFIX-(i+1)-of-n (named), or a single file (named false, n 1, present).
+ * model_dl is where a finding about the model as a whole goes: the first
+ * present shard's list.
+ */
+struct split_ctx {
+	const struct split_shard *shard;
+	size_t n;
+	bool named;
+	struct diag_list *model_dl;
+};
+
+/*
+ * split_parse_name: whether path is named as llama.cpp names shard no of
+ * count of a split model (llama_split_path: PREFIX-%05d-of-%05d.gguf with
+ * PREFIX not empty and 1 <= no <= count); then *prefix_len is PREFIX's
+ * length (the name without its last 20 bytes), and no and count are set.
+ */
+bool split_parse_name(const char *path, size_t *prefix_len, unsigned *no,
+    unsigned *count);
+
+/*
+ * check_split: F040-F048, the split structure of the model sc (every
+ * present shard parsed; strings are read from the mappings, so call it
+ * under the guard). A single file that says it is not split gets nothing,
+ * nor does one named as a shard (it is checked with its model).
+ */
+void check_split(const struct split_ctx *sc);
 
 /*
  * check_security_cleanup: free the S001 patterns check_security compiles

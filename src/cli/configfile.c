@@ -124,6 +124,73 @@ c_kv(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 	return 0;
 }
 
+/* cache_type_k, cache_type_v: as kv, for K or V alone. */
+static int
+c_kv_type(struct ydoc *d, yaml_node_t *n, char **dst, const char *which,
+    struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+	enum kv_type kv;
+
+	if (s == NULL || kv_type_parse(s, &kv) < 0)
+		return ydoc_error(d, n, err, "expected a %s cache type: %s",
+		    which, kv_type_names());
+	*dst = xstrdup(s);
+	return 0;
+}
+
+static int
+c_kv_k(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	return c_kv_type(d, n, &((struct cstate *)o)->cfg->kv_k, "K", err);
+}
+
+static int
+c_kv_v(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	return c_kv_type(d, n, &((struct cstate *)o)->cfg->kv_v, "V", err);
+}
+
+static int
+c_flash_attn(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+
+	if (s == NULL || (strcmp(s, "on") != 0 && strcmp(s, "off") != 0 &&
+	    strcmp(s, "auto") != 0))
+		return ydoc_error(d, n, err, "expected on, off or auto");
+	((struct cstate *)o)->cfg->flash_attn = xstrdup(s);
+	return 0;
+}
+
+/* n_gpu_layers: a number of layers, -1 or all (every layer). */
+static int
+c_ngl(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct config *cfg = ((struct cstate *)o)->cfg;
+	const char *s = ydoc_scalar(n);
+	unsigned long long v;
+	char *end;
+
+	if (s != NULL && (strcmp(s, "-1") == 0 || strcmp(s, "all") == 0)) {
+		cfg->has_ngl = true;
+		cfg->ngl = -1;
+		return 0;
+	}
+	if (s == NULL || *s < '0' || *s > '9')
+		goto bad;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v > 1000000000)
+		goto bad;
+	cfg->has_ngl = true;
+	cfg->ngl = (int64_t)v;
+	return 0;
+bad:
+	return ydoc_error(d, n, err, "expected a number of layers from 0 to "
+	    "1000000000, -1 or all");
+}
+
 static int
 c_strict(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 {
@@ -276,6 +343,23 @@ static const struct ydoc_field config_fields[] = {
 	    .min = 1, .max = UINT32_MAX,
 	    .expect = "expected a context length from 1 to 4294967295" },
 	{ "kv", false, .set = c_kv },
+	{ "cache_type_k", false, .set = c_kv_k },
+	{ "cache_type_v", false, .set = c_kv_v },
+	{ "flash_attn", false, .set = c_flash_attn },
+	{ "ubatch_size", false, .at = cfg_of,
+	    YDOC_UINT_AT(struct config, ubatch), .min = 1, .max = UINT32_MAX,
+	    .expect = "expected a batch size from 1 to 4294967295" },
+	{ "batch_size", false, .at = cfg_of,
+	    YDOC_UINT_AT(struct config, batch), .min = 1, .max = UINT32_MAX,
+	    .expect = "expected a batch size from 1 to 4294967295" },
+	{ "parallel", false, .at = cfg_of, YDOC_UINT_AT(struct config, n_seq),
+	    .min = 1, .max = 256,
+	    .expect = "expected a number of sequences from 1 to 256" },
+	{ "n_gpu_layers", false, .set = c_ngl },
+	{ "no_mmap", false, .at = cfg_of, YDOC_BOOL_AT(struct config,
+	    no_mmap) },
+	{ "swa_full", false, .at = cfg_of, YDOC_BOOL_AT(struct config,
+	    swa_full) },
 	{ "strict", false, .set = c_strict },
 	{ "select", false, .set = c_select },
 	{ "ignore", false, .set = c_ignore },
@@ -387,5 +471,8 @@ config_free(struct config *cfg)
 	free(cfg->path);
 	free(cfg->profile);
 	free(cfg->kv);
+	free(cfg->kv_k);
+	free(cfg->kv_v);
+	free(cfg->flash_attn);
 	memset(cfg, 0, sizeof *cfg);
 }

@@ -1,7 +1,9 @@
 /*
  * configfile.h - the configuration file, .gguflint.yaml: found from the current
  * directory upward (or given with --config). It sets the profile, context,
- * KV cache type and strictness, the rules selected or ignored, severity
+ * KV cache type and strictness, llama.cpp's settings (the K and V cache
+ * types, flash attention, batches, sequences, offloaded layers, mmap, the
+ * full sliding-window cache), the rules selected or ignored, severity
  * overrides, per-file ignores, suppressions naming a tensor or a key, extra
  * rule files, the severity that fails the run, a warning budget and
  * whether findings exit 0 (exit-zero). The format is documented in
@@ -24,6 +26,14 @@ struct config {
 	char *profile;		/* or NULL */
 	uint64_t ctx;		/* 0: unset */
 	char *kv;		/* or NULL */
+	char *kv_k, *kv_v;	/* cache_type_k, cache_type_v, or NULL */
+	char *flash_attn;	/* "on", "off", "auto", or NULL */
+	uint64_t ubatch, batch;	/* ubatch_size, batch_size; 0: unset */
+	uint64_t n_seq;		/* parallel; 0: unset */
+	bool has_ngl;		/* n_gpu_layers given */
+	int64_t ngl;		/* n_gpu_layers; -1: all */
+	bool no_mmap;		/* no_mmap */
+	bool swa_full;		/* swa_full */
 	bool has_strict;
 	bool strict;
 	bool exit_zero;		/* exit-zero: findings exit 0 */

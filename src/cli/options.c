@@ -33,7 +33,15 @@ enum {
 	OPT_DEVICE,
 	OPT_LIST_DEVICES,
 	OPT_NO_CACHE,
-	OPT_WRITE_KERNELS
+	OPT_WRITE_KERNELS,
+	OPT_CTK,
+	OPT_CTV,
+	OPT_FA,
+	OPT_UBATCH,
+	OPT_PARALLEL,
+	OPT_NGL,
+	OPT_NO_MMAP,
+	OPT_SWA_FULL
 };
 
 static const struct option long_options[] = {
@@ -41,6 +49,15 @@ static const struct option long_options[] = {
 	{ "profile", required_argument, NULL, 'p' },
 	{ "ctx", required_argument, NULL, 'c' },
 	{ "kv", required_argument, NULL, OPT_KV },
+	{ "cache-type-k", required_argument, NULL, OPT_CTK },
+	{ "cache-type-v", required_argument, NULL, OPT_CTV },
+	{ "flash-attn", required_argument, NULL, OPT_FA },
+	{ "ubatch-size", required_argument, NULL, OPT_UBATCH },
+	{ "batch-size", required_argument, NULL, 'b' },
+	{ "parallel", required_argument, NULL, OPT_PARALLEL },
+	{ "n-gpu-layers", required_argument, NULL, OPT_NGL },
+	{ "no-mmap", no_argument, NULL, OPT_NO_MMAP },
+	{ "swa-full", no_argument, NULL, OPT_SWA_FULL },
 	{ "plan", no_argument, NULL, OPT_PLAN },
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
 	{ "list-kernels", no_argument, NULL, OPT_LIST_KERNELS },
@@ -82,13 +99,25 @@ options_usage(FILE *fp)
 	    "input.\n"
 	    "\n"
 	    "  -p, --profile NAME  device profile, built-in name or YAML file "
-	    "(default desktop)\n"
+	    "(default host)\n"
 	    "  -c, --ctx N         context length to plan for (default: the "
 	    "profile's,\n"
 	    "                      else the model's trained context)\n"
 	    "      --kv TYPE       KV cache type: f32 f16 bf16 q8_0 q4_0 q4_1 "
 	    "iq4_nl\n"
-	    "                      q5_0 q5_1 turboquant4\n"
+	    "                      q5_0 q5_1 turboquant4 (K and V)\n"
+	    "  -ctk, --cache-type-k TYPE  K cache type (llama.cpp profiles)\n"
+	    "  -ctv, --cache-type-v TYPE  V cache type (quantized: needs flash "
+	    "attention)\n"
+	    "  -fa, --flash-attn on|off|auto  flash attention (default auto)\n"
+	    "  -ub, --ubatch-size N  physical batch (default 512)\n"
+	    "  -b, --batch-size N  logical batch (default 2048)\n"
+	    "  -np, --parallel N   sequences, one KV stream each (default 1)\n"
+	    "  -ngl, --n-gpu-layers N  layers on the GPU, output layer first "
+	    "(default all)\n"
+	    "      --no-mmap       read the weights into memory, do not map "
+	    "them\n"
+	    "      --swa-full      full-size sliding-window cache\n"
 	    "      --strict        as if the profile were strict\n"
 	    "      --plan          also print the memory plan\n"
 	    "      --deep          also read the tensor data (NaN/Inf, zeros, "
@@ -176,6 +205,83 @@ parse_count(const char *s, long *out)
 	return 0;
 }
 
+/* A positive count up to max (-ub, -b, -np). */
+static int
+parse_pos(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v;
+
+	if (parse_ctx(s, &v) < 0 || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* -ctk -ctv -fa -ub -b -np -ngl. Returns 0, or -1 with err set. */
+static int
+set_llama(struct options *o, int c, const char *arg, struct gl_error *err)
+{
+	switch (c) {
+	case OPT_CTK:
+		o->kv_k = arg;
+		break;
+	case OPT_CTV:
+		o->kv_v = arg;
+		break;
+	case OPT_FA:
+		if (strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0 &&
+		    strcmp(arg, "auto") != 0)
+			return gl_error_setk(err, GL_ERR_USAGE, "--flash-attn: "
+			    "expected on, off or auto, not '%s'", arg);
+		o->flash_attn = arg;
+		break;
+	case OPT_UBATCH:
+	case 'b':
+		if (parse_pos(arg, UINT32_MAX, c == 'b' ? &o->batch :
+		    &o->ubatch) < 0)
+			return gl_error_setk(err, GL_ERR_USAGE, "%s: expected "
+			    "a batch size from 1 to 4294967295, not '%s'",
+			    c == 'b' ? "--batch-size" : "--ubatch-size", arg);
+		break;
+	case OPT_PARALLEL:
+		if (parse_pos(arg, 256, &o->n_seq) < 0)
+			return gl_error_setk(err, GL_ERR_USAGE, "--parallel: "
+			    "expected a number of sequences from 1 to 256, not "
+			    "'%s'", arg);
+		break;
+	case OPT_NGL:
+		if (parse_count(arg, &o->ngl) < 0 && strcmp(arg, "-1") != 0 &&
+		    strcmp(arg, "all") != 0)
+			return gl_error_setk(err, GL_ERR_USAGE,
+			    "--n-gpu-layers: expected a number of layers, -1 "
+			    "or all, not '%s'", arg);
+		if (strcmp(arg, "-1") == 0 || strcmp(arg, "all") == 0)
+			o->ngl = -1;
+		break;
+	}
+	return 0;
+}
+
+/* llama.cpp's single-dash long names, rewritten to gguflint's. */
+static void
+rewrite_llama_names(int argc, char **argv)
+{
+	static const struct {
+		const char *from;
+		char *to;
+	} names[] = { { "-ctk", "--cache-type-k" },
+	    { "-ctv", "--cache-type-v" }, { "-fa", "--flash-attn" },
+	    { "-ub", "--ubatch-size" }, { "-np", "--parallel" },
+	    { "-ngl", "--n-gpu-layers" } };
+	int i;
+	size_t j;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		for (j = 0; j < sizeof names / sizeof names[0]; j++)
+			if (strcmp(argv[i], names[j].from) == 0)
+				argv[i] = names[j].to;
+}
+
 static int
 set_mode(struct options *o, enum cli_mode m, struct gl_error *err)
 {
@@ -207,6 +313,14 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 	case OPT_KV:
 		o->kv = arg;
 		break;
+	case OPT_CTK:
+	case OPT_CTV:
+	case OPT_FA:
+	case OPT_UBATCH:
+	case OPT_PARALLEL:
+	case OPT_NGL:
+	case 'b':
+		return set_llama(o, c, arg, err);
 	case OPT_CONFIG:
 		o->config = arg;
 		break;
@@ -278,6 +392,12 @@ set_flag(struct options *o, int c, char **argv, struct gl_error *err)
 	case OPT_DEEP:
 		o->deep = true;
 		break;
+	case OPT_NO_MMAP:
+		o->no_mmap = true;
+		break;
+	case OPT_SWA_FULL:
+		o->swa_full = true;
+		break;
 	case OPT_LIST_PROFILES:
 		if (set_mode(o, CLI_MODE_LIST_PROFILES, err) < 0)
 			return -1;
@@ -340,9 +460,11 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 	memset(o, 0, sizeof *o);
 	o->format = "text";
 	o->max_warnings = -1;
+	o->ngl = -2;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":f:p:c:o:qhV", long_options,
+	rewrite_llama_names(argc, argv);
+	while ((c = getopt_long(argc, argv, ":f:p:c:b:o:qhV", long_options,
 	    NULL)) != -1) {
 		rc = optarg != NULL && c != ':' && c != '?' ?
 		    set_value(o, c, optarg, err) : set_flag(o, c, argv, err);

@@ -31,6 +31,13 @@ struct options {
 	const char *profile;		/* name or path */
 	uint64_t ctx;			/* 0: the profile's or model's */
 	const char *kv;			/* KV cache type name, or NULL */
+	const char *kv_k, *kv_v;	/* -ctk, -ctv, or NULL */
+	const char *flash_attn;		/* -fa on|off|auto, or NULL */
+	uint64_t ubatch, batch;		/* -ub, -b; 0: the profile's */
+	uint64_t n_seq;			/* -np; 0: the profile's */
+	long ngl;			/* -ngl; -2: the profile's */
+	bool no_mmap;			/* --no-mmap */
+	bool swa_full;			/* --swa-full */
 	bool show_plan;			/* --plan */
 	bool deep;			/* --deep */
 	bool strict;			/* --strict */
@@ -61,7 +68,9 @@ struct options {
  * resets: not reentrant. --help and --version stop the parse (no files).
  * Returns 0, or -1 with err describing the usage error (GL_ERR_USAGE).
  * Strings, files among them, are borrowed from argv, which must outlive
- * o; either way release o with options_free().
+ * o; either way release o with options_free(). llama.cpp's single-dash
+ * names (-ctk -ctv -fa -ub -np -ngl) are rewritten in argv to their long
+ * forms first.
  */
 int options_parse(struct options *o, int argc, char **argv,
     struct gl_error *err);

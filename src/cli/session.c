@@ -21,6 +21,7 @@
 #include "base/util.h"
 #include "checks/declrule.h"
 #include "cli/configfile.h"
+#include "cli/models.h"
 #include "cli/options.h"
 #include "cli/session.h"
 #include "findings/catalog.h"
@@ -115,6 +116,40 @@ runtime_dir(const struct options *o)
 	return o->runtime != NULL ? o->runtime : runtime_dir_default();
 }
 
+/*
+ * llama.cpp's settings of the request: -ctk -ctv -fa -ub -b -np -ngl
+ * --no-mmap --swa-full, else the configuration file's. --kv on the
+ * command line sets K and V over the file's cache_type_k and _v.
+ */
+static int
+llama_request(const struct options *o, const struct config *cfg,
+    struct plan_request *rq, struct gl_error *err)
+{
+	const char *k = o->kv_k ? o->kv_k : o->kv ? NULL : cfg->kv_k;
+	const char *v = o->kv_v ? o->kv_v : o->kv ? NULL : cfg->kv_v;
+	const char *fa = o->flash_attn ? o->flash_attn : cfg->flash_attn;
+
+	if (k != NULL && kv_type_parse(k, &rq->kv_k) < 0)
+		return gl_error_set(err, "--cache-type-k: unknown KV cache "
+		    "type '%s' (expected one of %s)", k, kv_type_names());
+	if (v != NULL && kv_type_parse(v, &rq->kv_v) < 0)
+		return gl_error_set(err, "--cache-type-v: unknown KV cache "
+		    "type '%s' (expected one of %s)", v, kv_type_names());
+	rq->kv_k_set = k != NULL;
+	rq->kv_v_set = v != NULL;
+	if (fa != NULL)
+		rq->fa = strcmp(fa, "on") == 0 ? PLAN_FA_ON :
+		    strcmp(fa, "off") == 0 ? PLAN_FA_OFF : PLAN_FA_AUTO;
+	rq->ubatch = o->ubatch ? o->ubatch : cfg->ubatch;
+	rq->batch = o->batch ? o->batch : cfg->batch;
+	rq->n_seq = o->n_seq ? o->n_seq : cfg->n_seq;
+	rq->ngl_set = o->ngl != -2 || cfg->has_ngl;
+	rq->ngl = o->ngl != -2 ? o->ngl : cfg->ngl;
+	rq->no_mmap = o->no_mmap || cfg->no_mmap;
+	rq->swa_full = o->swa_full || cfg->swa_full;
+	return 0;
+}
+
 /* The profile, its capability table (probed) and the plan request. */
 static int
 load_target(const struct options *o, struct session *s, struct gl_error *err)
@@ -129,6 +164,8 @@ load_target(const struct options *o, struct session *s, struct gl_error *err)
 			    "'%s' (expected one of %s)", kv, kv_type_names());
 		rq->kv_set = true;
 	}
+	if (llama_request(o, &s->cfg, rq, err) < 0)
+		return -1;
 	if (profile_load(o->profile ? o->profile : s->cfg.profile ?
 	    s->cfg.profile : PROFILE_DEFAULT, &s->profile, err) < 0)
 		return -1;
@@ -408,48 +445,65 @@ output_close(struct output *k, bool keep)
 	return rc;
 }
 
+/* count_result: what one result adds to the run's verdict and counts. */
+static void
+count_result(const struct session *s, const struct lint_result *res,
+    bool *failed, size_t *warnings, size_t *count)
+{
+	size_t j;
+
+	*failed = *failed || policy_fails(&s->policy, &res->diags);
+	*warnings += res->warnings;
+	for (j = 0; j < res->diags.n; j++)
+		count[res->diags.v[j].rule - s->cat.rules]++;
+}
+
 /*
- * session_lint_inputs: lint every input of o (directories expanded) and
- * report each with rep; then --statistics and --max-warnings. Returns the
- * exit status (0, 1 or 2), or -1 when stdout failed.
+ * session_lint_inputs: lint every input of o (directories expanded, the
+ * shards of a split model grouped into one model) and report each file
+ * with rep; then --statistics and --max-warnings. Returns the exit status
+ * (0, 1 or 2), or -1 when stdout failed.
  */
 static int
 session_lint_inputs(const struct options *o, struct session *s,
     const struct reporter *rep, struct strbuf *out)
 {
 	size_t *count = xcalloc(s->cat.n + 1, sizeof *count);
-	size_t i, j, warnings = 0;
+	size_t i, k, warnings = 0;
 	struct file_list fl;
-	struct lint_result res;
+	struct model_list ml;
+	struct lint_model m;
 	struct gl_error err;
 	int status = 0;
 	bool failed = false;
 
 	expand_files(o, &fl);
+	models_group(fl.v, fl.n, &ml);
+	free_files(&fl);
 	rep->begin(&s->report, out);
-	for (i = 0; i < fl.n; i++) {
-		if (lint_file(fl.v[i], &s->lo, &res, &err) < 0) {
+	for (i = 0; i < ml.n; i++) {
+		if (lint_input(&ml.v[i], &s->lo, &m, &err) < 0) {
 			fail(&err);
 			status = 2;
-		} else {
-			if (res.rt_error != NULL) {
-				fprintf(stderr, "gguflint: %s\n", res.rt_error);
-				status = 2;
+		} else
+			for (k = 0; k < m.n; k++) {
+				if (m.res[k].rt_error != NULL) {
+					fprintf(stderr, "gguflint: %s\n",
+					    m.res[k].rt_error);
+					status = 2;
+				}
+				rep->file(&s->report, out, &m.res[k]);
+				count_result(s, &m.res[k], &failed, &warnings,
+				    count);
 			}
-			rep->file(&s->report, out, &res);
-			failed = failed || policy_fails(&s->policy, &res.diags);
-			warnings += res.warnings;
-			for (j = 0; j < res.diags.n; j++)
-				count[res.diags.v[j].rule - s->cat.rules]++;
-		}
-		lint_result_free(&res);
+		lint_model_free(&m);
 		if (write_out(out) < 0) {
 			free(count);
-			free_files(&fl);
+			models_free(&ml);
 			return -1;
 		}
 	}
-	free_files(&fl);
+	models_free(&ml);
 	rep->end(&s->report, out);
 	if (o->statistics) {
 		if (write_out(out) < 0 || fflush(stdout) != 0) {

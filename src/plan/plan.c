@@ -12,23 +12,10 @@
 #include <string.h>
 
 #include "base/units.h"
-#include "plan/plan.h"
+#include "plan/plan-impl.h"
 
-static uint64_t
-sadd(uint64_t a, uint64_t b)
-{
-	uint64_t r;
-
-	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-
-static uint64_t
-smul(uint64_t a, uint64_t b)
-{
-	uint64_t r;
-
-	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
-}
+#define sadd plan_sadd
+#define smul plan_smul
 
 static uint64_t
 umin(uint64_t a, uint64_t b)
@@ -60,6 +47,15 @@ uint64_t
 plan_kv_bytes(const struct model_geom *g, enum kv_type kv, uint64_t cells,
     uint64_t swa_cells, bool fa, uint64_t *k_bytes, uint64_t *v_bytes)
 {
+	return plan_kv_split_bytes(g, kv, kv, cells, swa_cells, fa, k_bytes,
+	    v_bytes);
+}
+
+uint64_t
+plan_kv_split_bytes(const struct model_geom *g, enum kv_type kt,
+    enum kv_type vt, uint64_t cells, uint64_t swa_cells, bool fa,
+    uint64_t *k_bytes, uint64_t *v_bytes)
+{
 	uint64_t k = 0, v = 0, vmax = 0;
 	uint32_t il;
 
@@ -85,9 +81,9 @@ plan_kv_bytes(const struct model_geom *g, enum kv_type kv, uint64_t cells,
 		uint64_t vw = fa ? smul(swa ? g->head_v_swa : g->head_v,
 		    g->n_head_kv[il]) : vmax;
 
-		k = sadd(k, smul(kv_row_bytes(kv, kw), c));
+		k = sadd(k, smul(kv_row_bytes(kt, kw), c));
 		if (!g->mla)	/* MLA allocates no V */
-			v = sadd(v, smul(kv_row_bytes(kv, vw), c));
+			v = sadd(v, smul(kv_row_bytes(vt, vw), c));
 	}
 	*k_bytes = k;
 	*v_bytes = v;
@@ -120,13 +116,6 @@ plan_forward_bytes(const struct model_geom *g, uint64_t ctx, uint64_t chunk)
 }
 
 /* ---- one plan at a given context and cache type ------------------------- */
-
-struct planner {
-	const struct model_geom *g;
-	const struct gguf_file *f;
-	const struct profile *p;
-	const struct weight_form *forms;	/* or NULL: all kept */
-};
 
 static enum kv_type
 alternate_kv(const struct profile *p, enum kv_type kv)
@@ -184,6 +173,11 @@ plan_at(const struct planner *pn, uint64_t ctx, enum kv_type kv,
 	const struct profile *p = pn->p;
 	uint64_t alt_k, alt_v;
 
+	if (p->runtime == RUNTIME_LLAMA_CPP) {
+		pl->kv_k = kv;
+		plan_llama_at(pn, ctx, pl);
+		return;
+	}
 	pl->ctx = ctx;
 	pl->ctx_cells = plan_pad_ctx(ctx);
 	pl->kv = kv;
@@ -224,6 +218,8 @@ plan_at(const struct planner *pn, uint64_t ctx, enum kv_type kv,
 static uint64_t
 plan_need(const struct plan *base, const struct plan *pl)
 {
+	if (base->device_over && base->fits_budget && base->fits_memory)
+		return pl->dev[1].total_bytes;
 	return !base->fits_budget ? pl->budgeted : pl->total;
 }
 
@@ -448,15 +444,82 @@ suggest_weights(struct plan *pl)
 	    8.0 * (double)pl->weights / (double)pl->n_params), NULL, pl->over);
 }
 
+/* llama.cpp: q8_0 then q4_0 for K, and V too when flash attention is on. */
+static void
+suggest_llama_kv(const struct planner *pn, struct plan *pl)
+{
+	enum kv_type cand[2] = { KV_Q8_0, KV_Q4_0 };
+	uint64_t need = plan_need(pl, pl), best = need;
+	struct plan t;
+	unsigned i;
+
+	for (i = 0; i < 2; i++) {
+		const char *n = kv_type_info(cand[i])->name;
+
+		t = *pl;
+		t.kv_k = cand[i];
+		if (pl->flash_attention)
+			t.kv_v = cand[i];
+		if (kv_bad_width(pn->g, t.kv_k, pl->flash_attention) != 0 ||
+		    kv_bad_width(pn->g, t.kv_v, pl->flash_attention) != 0)
+			continue;
+		plan_llama_at(pn, pl->ctx, &t);
+		if (plan_need(pl, &t) >= best)
+			continue;
+		best = plan_need(pl, &t);
+		add_sugg(pl, pl->flash_attention ? xasprintf("-ctk %s -ctv %s",
+		    n, n) : xasprintf("-ctk %s (a quantized V needs flash "
+		    "attention)", n), pl->flash_attention ?
+		    xasprintf("-ctk %s -ctv %s", n, n) :
+		    xasprintf("-ctk %s", n), need - best);
+	}
+}
+
+/* A GPU over its memory: the most layers that fit on it (-ngl). */
+static void
+suggest_ngl(const struct planner *pn, struct plan *pl)
+{
+	struct plan t;
+	int64_t n;
+
+	if (!pl->device_over || pl->ngl <= 0)
+		return;
+	for (n = pl->ngl - 1; n >= 0; n--) {
+		t = *pl;
+		t.ngl = n;
+		memset(t.dev, 0, sizeof t.dev);
+		t.weights = t.n_params = 0;
+		t.tensors_unsized = t.n_repacked = 0;
+		plan_llama_weights(pn, &t);
+		plan_llama_at(pn, pl->ctx, &t);
+		if (!t.device_over)
+			break;
+	}
+	if (n >= 0 && t.fits)
+		add_sugg(pl, xasprintf("-ngl %" PRId64 " (the most layers "
+		    "that fit on %s)", n, pl->dev[1].name),
+		    xasprintf("-ngl %" PRId64, n), pl->over);
+}
+
+void
+plan_llama_suggest(const struct planner *pn, struct plan *pl)
+{
+	suggest_llama_kv(pn, pl);
+	suggest_ctx(pn, pl);
+	suggest_ngl(pn, pl);
+	suggest_weights(pl);
+}
+
 void
 plan_make(const struct model_geom *g, const struct gguf_file *f,
     const struct profile *p, const struct plan_request *rq,
     const struct weight_form *forms, struct plan *pl)
 {
-	struct planner pn = { g, f, p, forms };
+	struct planner pn = { g, f, p, rq, forms };
 	uint64_t ctx;
 
 	memset(pl, 0, sizeof *pl);
+	pl->runtime = p->runtime;
 	if (f->tensors_n == 0)
 		return;
 	/* The profile's context is the longest the device is planned for;
@@ -467,6 +530,21 @@ plan_make(const struct model_geom *g, const struct gguf_file *f,
 	if (ctx == 0)
 		ctx = p->context ? p->context : g->n_ctx_train ?
 		    g->n_ctx_train : PLAN_CTX_FALLBACK;
+	if (p->runtime == RUNTIME_LLAMA_CPP) {
+		plan_llama_setup(&pn, pl);
+		plan_llama_weights(&pn, pl);
+		plan_at(&pn, ctx, pl->kv_k, pl);
+		pl->valid = true;
+		pl->kv_bad_width = kv_bad_width(g, pl->kv_k,
+		    pl->flash_attention);
+		if (pl->kv_bad_width == 0)
+			pl->kv_bad_width = kv_bad_width(g, pl->kv_v,
+			    pl->flash_attention);
+		pl->kv_block_mismatch = pl->kv_bad_width != 0;
+		if (!pl->fits)
+			plan_llama_suggest(&pn, pl);
+		return;
+	}
 	plan_weights(&pn, pl);
 	plan_at(&pn, ctx, rq->kv_set ? rq->kv : p->kv_cache, pl);
 	pl->kv_explicit = rq->kv_set;

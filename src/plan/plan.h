@@ -24,11 +24,30 @@
 #define PLAN_MAX_SUGGESTIONS 6
 #define PLAN_MAX_NOTES 4
 
+#define PLAN_MAX_DEVICES 2	/* the host, and one GPU */
+
+/* Flash attention as asked: the profile's, or -fa on|off|auto. */
+enum plan_fa {
+	PLAN_FA_PROFILE = 0,
+	PLAN_FA_AUTO,		/* llama.cpp's default: on where it runs */
+	PLAN_FA_ON,
+	PLAN_FA_OFF
+};
+
 /* What the user asked for; zero values mean "the profile's default". */
 struct plan_request {
 	uint64_t ctx;
-	bool kv_set;
+	bool kv_set;		/* --kv: K and V */
 	enum kv_type kv;
+	bool kv_k_set, kv_v_set;	/* -ctk, -ctv (over --kv) */
+	enum kv_type kv_k, kv_v;
+	enum plan_fa fa;
+	uint64_t ubatch, batch;	/* -ub, -b */
+	uint64_t n_seq;		/* -np */
+	bool ngl_set;		/* -ngl */
+	int64_t ngl;		/* < 0: all */
+	bool no_mmap;		/* --no-mmap */
+	bool swa_full;		/* --swa-full */
 	bool strict;		/* --strict */
 };
 
@@ -39,8 +58,23 @@ struct plan_suggestion {
 	uint64_t saving;	/* bytes it saves, by planning again */
 };
 
+/* One device's buffers in a llama.cpp plan (bytes). */
+struct plan_device {
+	char name[16];			/* "CPU", "CUDA0", "Metal", ... */
+	bool host;			/* host RAM (or unified memory) */
+	uint64_t model_bytes;		/* weights in its model buffers */
+	uint64_t mapped_bytes;		/* of which a file mapping */
+	uint64_t repack_bytes;		/* CPU_REPACK copies */
+	uint64_t kv_bytes;		/* KV cache and recurrent state */
+	uint64_t compute_bytes;
+	uint64_t output_bytes;
+	uint64_t total_bytes;
+	uint64_t memory_bytes;		/* what it offers, reserve kept */
+};
+
 struct plan {
 	bool valid;			/* a plan was made */
+	enum profile_runtime runtime;	/* whose arithmetic */
 	uint64_t ctx;			/* requested context */
 	uint64_t ctx_cells;		/* llama.cpp's n_ctx: padded to 256 */
 	uint64_t swa_cells;		/* cells of the sliding-window cache */
@@ -77,6 +111,23 @@ struct plan {
 	bool kv_block_mismatch;		/* a head width the cache type
 					 * cannot split */
 	uint32_t kv_bad_width;
+
+	/* llama.cpp plans (runtime llama.cpp); zero for SKaiNET's */
+	enum kv_type kv_k, kv_v;	/* -ctk, -ctv (kv is kv_k) */
+	uint64_t n_seq, n_stream;	/* sequences, KV streams */
+	uint64_t ctx_seq;		/* cells per stream */
+	uint64_t n_batch, n_ubatch;
+	bool swa_full, mmap;
+	int64_t ngl;			/* layers offloaded, output counted */
+	uint64_t repack_bytes;		/* CPU_REPACK, every device */
+	size_t n_repacked;		/* tensors repacked */
+	uint64_t compute_bytes;		/* every device */
+	uint64_t output_bytes;
+	bool compute_estimated;		/* an architecture the compute
+					 * formula was not fitted on */
+	bool device_over;		/* a discrete device is over */
+	struct plan_device dev[PLAN_MAX_DEVICES];
+	size_t n_dev;
 
 	struct plan_suggestion sugg[PLAN_MAX_SUGGESTIONS];
 	size_t n_sugg;
@@ -116,6 +167,33 @@ const struct plan_suggestion *plan_best(const struct plan *plan);
  * a pass.
  */
 uint64_t plan_pad_ctx(uint64_t ctx);
+/*
+ * plan_kv_split_bytes: plan_kv_bytes with K of type kt and V of type vt.
+ * plan_repacks: the rows ggml-cpu interleaves a 2-D (or expert 3-D)
+ * matrix of this type and ne[1] by on a CPU with features (CPU_FEAT_*):
+ * 4 or 8, or 0 when it keeps the matrix as stored (ggml-cpu v0.5.0's
+ * repack.cpp). The copy is as large as the tensor.
+ */
+uint64_t plan_kv_split_bytes(const struct model_geom *g, enum kv_type kt,
+    enum kv_type vt, uint64_t cells, uint64_t swa_cells,
+    bool flash_attention, uint64_t *k_bytes, uint64_t *v_bytes);
+unsigned plan_repacks(uint32_t type, int64_t ne1, uint32_t features);
+/*
+ * plan_tensor_repacked: whether llama.cpp puts tensor t in the CPU_REPACK
+ * buffer on a CPU with features: a weight multiplied by mul_mat (not one
+ * read by get_rows: token_embd and the other embeddings), 2-D or an
+ * expert 3-D stack, whose type and shape plan_repacks accepts.
+ */
+bool plan_tensor_repacked(const struct gguf_tensor *t, uint32_t features);
+/*
+ * plan_compute_bytes: llama.cpp's CPU compute buffer (the graph reserved
+ * for one ubatch of ub tokens over n_kv cells per stream), fitted on
+ * llama-family models: the largest of the output phase (logits of ub
+ * tokens), the attention phase (KQ unless flash attention) and the FFN
+ * phase, each with the attention mask.
+ */
+uint64_t plan_compute_bytes(const struct model_geom *g, uint64_t ub,
+    uint64_t n_kv, bool flash_attention);
 uint64_t plan_kv_bytes(const struct model_geom *g, enum kv_type kv,
     uint64_t cells, uint64_t swa_cells, bool flash_attention,
     uint64_t *k_bytes, uint64_t *v_bytes);

@@ -6,7 +6,9 @@
  * profile is strict, which refuses it (W001). A refused weight keeps its
  * f32 cost in the form (what the target would have to do) but the plan
  * prices it as stored: the load fails anyway, and converting the file to a
- * feedable encoding of about the same size is the fix.
+ * feedable encoding of about the same size is the fix. For llama.cpp
+ * profiles every weight is kept as stored; the ones ggml-cpu repacks are in
+ * kernel-feed order, on the heap.
  */
 #include "config.h"
 
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "kernels/ggml-types.h"
+#include "plan/plan.h"
 #include "plan/resolve.h"
 
 bool
@@ -95,6 +98,18 @@ resolve_one(const struct gguf_tensor *t, const struct profile *p,
 	/* No table: nothing is known of the kernels; keep every weight. */
 	if (!t->size_ok || resolve_dense(t->type) || tab == NULL)
 		return;
+	/* llama.cpp keeps every tensor as stored (a type a GPU cannot run
+	 * stays on the host); ggml-cpu repacks some into kernel-feed order,
+	 * a heap copy. */
+	if (p->runtime == RUNTIME_LLAMA_CPP) {
+		w->entry = captable_feeds(tab, t->type);
+		if (!profile_gpu(p) &&
+		    plan_tensor_repacked(t, p->cpu_features)) {
+			w->order = KERNEL_ORDER_KERNEL_FEED;
+			w->residency = WEIGHTS_HEAP;
+		}
+		return;
+	}
 	if ((e = captable_feeds(tab, t->type)) != NULL) {
 		w->entry = e;
 		w->order = e->order;

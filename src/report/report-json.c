@@ -104,6 +104,12 @@ report_json_file(struct report_ctx *ctx, struct strbuf *out,
 		enc_json_cstr(out, res->profile->name);
 	else
 		strbuf_adds(out, "null");
+	if (res->model != NULL) {	/* a shard of a split model */
+		strbuf_adds(out, ", \"split\": {\"model\": ");
+		enc_json_cstr(out, res->model);
+		strbuf_addf(out, ", \"no\": %zu, \"count\": %zu}",
+		    res->shard_no, res->shards);
+	}
 	strbuf_adds(out, ", \"diagnostics\": [");
 	for (i = 0; i < res->diags.n; i++) {
 		strbuf_adds(out, i ? ",\n    " : "\n    ");
@@ -185,6 +191,12 @@ report_json_profiles(struct report_ctx *ctx, struct strbuf *out,
 		enc_json_cstr(out, p[i].name);
 		strbuf_adds(out, ", \"description\": ");
 		enc_json_cstr(out, p[i].description);
+		strbuf_addf(out, ", \"runtime\": \"%s\", \"backend\": ",
+		    profile_runtime_name(p[i].runtime));
+		if (p[i].runtime == RUNTIME_LLAMA_CPP && p[i].backend != NULL)
+			enc_json_cstr(out, p[i].backend);
+		else
+			strbuf_adds(out, "null");
 		strbuf_addf(out, ", \"memory_bytes\": %" PRIu64 ", "
 		    "\"reserve_bytes\": %" PRIu64 ", \"weights\": \"%s\", "
 		    "\"strict\": %s, \"context\": %" PRIu64 ", "

@@ -77,6 +77,77 @@ profile_header(struct strbuf *out, const struct profile *p)
 	strbuf_addc(out, '\n');
 }
 
+/* llama.cpp's header: its runtime, backend, CPU and settings. */
+static void
+llama_header(struct strbuf *out, const struct plan *pl,
+    const struct profile *p)
+{
+	char a[32], b[32], c[32], f[64];
+
+	strbuf_addf(out, "profile %s \xc2\xb7 llama.cpp, %s \xc2\xb7 memory %s "
+	    "\xc2\xb7 reserve %s \xc2\xb7 budget %s", p->name, p->backend,
+	    format_size(p->memory, a, sizeof a),
+	    format_size(p->reserve, b, sizeof b),
+	    format_size(p->memory - p->reserve, c, sizeof c));
+	if (p->device_memory > 0 && !p->unified)
+		strbuf_addf(out, " \xc2\xb7 device %s", format_size(
+		    p->device_memory - p->device_reserve, a, sizeof a));
+	strbuf_addf(out, " \xc2\xb7 cpu %s%s \xc2\xb7 mmap %s \xc2\xb7 ubatch %"
+	    PRIu64 " \xc2\xb7 flash attention %s", cpu_features_format(
+	    p->cpu_features, f, sizeof f), p->cpu_features_host ? " (host)" :
+	    "", pl->mmap ? "on" : "off", pl->n_ubatch,
+	    pl->flash_attention ? "on" : "off");
+	if (pl->n_seq > 1)
+		strbuf_addf(out, " \xc2\xb7 %" PRIu64 " sequences", pl->n_seq);
+	if (pl->n_dev > 1)
+		strbuf_addf(out, " \xc2\xb7 -ngl %" PRId64, pl->ngl);
+	strbuf_addc(out, '\n');
+}
+
+/* One line per buffer of a llama.cpp plan, host first. */
+static void
+llama_table(struct strbuf *out, const struct plan *pl)
+{
+	char d[64], f[96];
+	size_t i;
+
+	for (i = 0; i < pl->n_dev; i++) {
+		const struct plan_device *v = &pl->dev[i];
+		const char *dev = v->name;
+		uint64_t resident = v->model_bytes - v->mapped_bytes;
+
+		if (v->mapped_bytes > 0)
+			line(out, "weights", "mapped, as stored",
+			    v->mapped_bytes, "mapped (page cache, evictable "
+			    "\xe2\x80\x94 not heap)");
+		if (v->model_bytes > v->mapped_bytes) {
+			snprintf(d, sizeof d, "%s, as stored", dev);
+			line(out, "weights", d, resident, "resident");
+		}
+		if (v->repack_bytes > 0) {
+			snprintf(f, sizeof f, "heap copy of %zu tensors in "
+			    "kernel-feed order", pl->n_repacked);
+			line(out, "repack", "CPU_REPACK", v->repack_bytes, f);
+		}
+		if (v->kv_bytes > 0) {
+			snprintf(d, sizeof d, "%s K %s V %s @ ctx %" PRIu64,
+			    dev, kv_type_info(pl->kv_k)->name,
+			    kv_type_info(pl->kv_v)->name, pl->ctx);
+			line(out, pl->state_bytes ? "kv+state" : "kv cache", d,
+			    v->kv_bytes, "resident");
+		}
+		snprintf(d, sizeof d, "%s, ubatch %" PRIu64, dev,
+		    pl->n_ubatch);
+		if (v->compute_bytes > 0)
+			line(out, "compute", d, v->compute_bytes,
+			    pl->compute_estimated ? "estimated (formula "
+			    "fitted on llama)" : NULL);
+		if (v->output_bytes > 0)
+			line(out, "output", "logits, f32", v->output_bytes,
+			    NULL);
+	}
+}
+
 static void
 table(struct strbuf *out, const struct plan *pl, const struct profile *p)
 {
@@ -118,6 +189,17 @@ verdict(struct strbuf *out, const struct plan *pl)
 		    "memory: %s of %s in all\n", format_size(pl->weights_mapped,
 		    a, sizeof a), format_size(pl->total, b, sizeof b),
 		    format_size(pl->memory, c, sizeof c));
+	for (i = 1; i < pl->n_dev; i++) {
+		const struct plan_device *v = &pl->dev[i];
+
+		if (v->host)
+			continue;
+		strbuf_addf(out, "  %s total %s of %s  %s\n", v->name,
+		    format_size(v->total_bytes, a, sizeof a),
+		    format_size(v->memory_bytes, b, sizeof b),
+		    v->total_bytes <= v->memory_bytes ? "\xe2\x9c\x94 fits" :
+		    "\xe2\x9c\x98 does not fit");
+	}
 	if (pl->n_sugg == 0)
 		return;
 	strbuf_adds(out, "  suggestions: ");
@@ -139,6 +221,8 @@ report_plan_text(struct strbuf *out, const struct lint_result *res)
 		return;
 	strbuf_adds(out, "\n");
 	enc_text(out, res->path, strlen(res->path));
+	if (res->shards > 1)
+		strbuf_addf(out, " (%zu shards)", res->shards);
 	strbuf_addf(out, " \xc2\xb7 %s", g->has_arch ? g->arch : "unknown");
 	if (g->n_layer > 0)
 		strbuf_addf(out, " \xc2\xb7 %" PRIu32 " layers", g->n_layer);
@@ -148,10 +232,16 @@ report_plan_text(struct strbuf *out, const struct lint_result *res)
 		strbuf_addf(out, ", %" PRIu64 " in sliding-window layers",
 		    pl->swa_cells);
 	strbuf_adds(out, ")\n");
-	profile_header(out, res->profile);
+	if (pl->runtime == RUNTIME_LLAMA_CPP)
+		llama_header(out, pl, res->profile);
+	else
+		profile_header(out, res->profile);
 	for (i = 0; i < pl->n_notes; i++)
 		strbuf_addf(out, "  note: %s\n", pl->notes[i]);
-	table(out, pl, res->profile);
+	if (pl->runtime == RUNTIME_LLAMA_CPP)
+		llama_table(out, pl);
+	else
+		table(out, pl, res->profile);
 	verdict(out, pl);
 }
 
@@ -159,6 +249,42 @@ static void
 json_u64(struct strbuf *out, const char *key, uint64_t v)
 {
 	strbuf_addf(out, ", \"%s\": %" PRIu64, key, v);
+}
+
+/* llama.cpp's buffers (zero in a SKaiNET plan, which has no devices). */
+static void
+json_llama(struct strbuf *out, const struct plan *pl)
+{
+	size_t i;
+
+	strbuf_addf(out, ", \"k_type\": \"%s\", \"v_type\": \"%s\"",
+	    kv_type_info(pl->runtime == RUNTIME_LLAMA_CPP ? pl->kv_k :
+	    pl->kv)->name, kv_type_info(pl->runtime == RUNTIME_LLAMA_CPP ?
+	    pl->kv_v : pl->kv)->name);
+	json_u64(out, "n_seq", pl->n_seq);
+	json_u64(out, "n_ubatch", pl->n_ubatch);
+	json_u64(out, "repack_bytes", pl->repack_bytes);
+	strbuf_addf(out, ", \"repacked_tensors\": %zu", pl->n_repacked);
+	json_u64(out, "compute_bytes", pl->compute_bytes);
+	json_u64(out, "output_bytes", pl->output_bytes);
+	strbuf_addf(out, ", \"n_gpu_layers\": %" PRId64 ", \"devices\": [",
+	    pl->ngl);
+	for (i = 0; i < pl->n_dev; i++) {
+		const struct plan_device *d = &pl->dev[i];
+
+		strbuf_adds(out, i ? ", {\"name\": " : "{\"name\": ");
+		enc_json_cstr(out, d->name);
+		json_u64(out, "model_bytes", d->model_bytes);
+		json_u64(out, "mapped_bytes", d->mapped_bytes);
+		json_u64(out, "repack_bytes", d->repack_bytes);
+		json_u64(out, "kv_bytes", d->kv_bytes);
+		json_u64(out, "compute_bytes", d->compute_bytes);
+		json_u64(out, "output_bytes", d->output_bytes);
+		json_u64(out, "total_bytes", d->total_bytes);
+		json_u64(out, "memory_bytes", d->memory_bytes);
+		strbuf_adds(out, "}");
+	}
+	strbuf_adds(out, "]");
 }
 
 void
@@ -171,7 +297,8 @@ report_plan_json(struct strbuf *out, const struct lint_result *res)
 		strbuf_adds(out, "null");
 		return;
 	}
-	strbuf_addf(out, "{\"ctx\": %" PRIu64, pl->ctx);
+	strbuf_addf(out, "{\"runtime\": \"%s\", \"ctx\": %" PRIu64,
+	    profile_runtime_name(pl->runtime), pl->ctx);
 	json_u64(out, "ctx_cells", pl->ctx_cells);
 	json_u64(out, "swa_cells", pl->swa_cells);
 	strbuf_addf(out, ", \"kv_type\": \"%s\", \"kv_auto_quantized\": %s, "
@@ -195,6 +322,7 @@ report_plan_json(struct strbuf *out, const struct lint_result *res)
 	json_u64(out, "memory_bytes", pl->memory);
 	json_u64(out, "reserve_bytes", pl->reserve);
 	json_u64(out, "budget_bytes", pl->budget);
+	json_llama(out, pl);
 	strbuf_addf(out, ", \"fits\": %s", pl->fits ? "true" : "false");
 	json_u64(out, "over_bytes", pl->over);
 	strbuf_adds(out, ", \"notes\": [");

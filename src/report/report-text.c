@@ -131,16 +131,23 @@ void
 report_text_profiles(struct report_ctx *ctx, struct strbuf *out,
     const struct profile *p, size_t n)
 {
-	char a[32], b[32];
+	char a[32], b[32], rt[64];
 	size_t i;
 
 	(void)ctx;
-	for (i = 0; i < n; i++)
-		strbuf_addf(out, "%-22s %9s %9s  %-6s %-6s %s\n", p[i].name,
-		    format_size(p[i].memory, a, sizeof a),
+	for (i = 0; i < n; i++) {
+		bool llama = p[i].runtime == RUNTIME_LLAMA_CPP;
+
+		/* the runtime, and llama.cpp's backend: "llama.cpp cuda" */
+		snprintf(rt, sizeof rt, "%s%s%s",
+		    profile_runtime_name(p[i].runtime), llama ? " " : "",
+		    llama && p[i].backend != NULL ? p[i].backend : "");
+		strbuf_addf(out, "%-22s %9s %9s  %-6s %-6s %-16s %s\n",
+		    p[i].name, format_size(p[i].memory, a, sizeof a),
 		    format_size(p[i].reserve, b, sizeof b),
 		    p[i].weights == WEIGHTS_MAPPED ? "mapped" : "heap",
-		    p[i].strict ? "strict" : "", p[i].description);
+		    p[i].strict ? "strict" : "", rt, p[i].description);
+	}
 }
 
 /* The runtime's word on entry e, or nothing for reference-only. */

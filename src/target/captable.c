@@ -281,6 +281,15 @@ probe_fill(uint32_t type, uint8_t *row, size_t n, uint64_t *rng)
 			for (k = 0; k < 4; k++)
 				row[b * ti->size + k] = (uint8_t)(0x18 +
 				    rng_next(rng) % 0x38);
+	} else if (type == GGML_TYPE_IQ1_M) {	/* d: top nibbles of sc0..3 */
+		for (b = 0; b < bytes / ti->size; b++) {
+			uint8_t *sc = row + (b + 1) * ti->size - 8;
+			uint16_t d = rand_scale(rng);
+
+			for (k = 0; k < 4; k++)
+				sc[2 * k + 1] = (uint8_t)((sc[2 * k + 1] & 15) |
+				    (d >> 4 * k & 15) << 4);
+		}
 	}
 	/* the fp16 factors (kernels.h), where the block has them */
 	nf = kernel_fp16_factors(type, off);

@@ -4,8 +4,10 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/units.h"
 #include "data/builtin.h"
@@ -26,6 +28,72 @@ set_kv(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
 	return 0;
 }
 
+/* memory: a size, or "host": this machine's RAM. */
+static int
+set_memory(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+
+	if (s != NULL && strcmp(s, "host") == 0 && pages > 0 && psz > 0) {
+		*(uint64_t *)dst = (uint64_t)pages * (uint64_t)psz;
+		return 0;
+	}
+	if (s == NULL || parse_size(s, dst) < 0)
+		return ydoc_error(d, n, err, "expected a size such as \"2 "
+		    "GiB\" or \"700 MiB\", or host");
+	return 0;
+}
+
+/* cpu_features: a list of feature names, or host (detected). */
+static int
+set_features(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
+{
+	struct profile *p = dst;
+	const char *s = ydoc_scalar(n);
+	yaml_node_item_t *it;
+
+	p->cpu_features = 0;
+	if (s != NULL && strcmp(s, "host") == 0) {
+		p->cpu_features = cpu_features_host();
+		p->cpu_features_host = true;
+		return 0;
+	}
+	if (n == NULL || n->type != YAML_SEQUENCE_NODE)
+		return ydoc_error(d, n, err, "expected host or a list of CPU "
+		    "features such as [avx2, fma] or [neon, dotprod, i8mm]");
+	for (it = n->data.sequence.items.start;
+	    it < n->data.sequence.items.top; it++) {
+		yaml_node_t *e = ydoc_node(d, *it);
+		uint32_t f = cpu_features_parse(ydoc_scalar(e));
+
+		if (f == 0)
+			return ydoc_error(d, e, err, "expected a CPU feature: "
+			    "avx, avx2, f16c, fma, avx512, avx512_vnni, "
+			    "avx512_bf16, neon, dotprod, i8mm, sve, ...");
+		p->cpu_features |= f;
+	}
+	return 0;
+}
+
+/* runtime: skainet or llama.cpp (noted as named, which built-ins must). */
+static int
+set_runtime(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
+{
+	struct profile *p = dst;
+	const char *s = ydoc_scalar(n);
+
+	if (s != NULL && strcmp(s, "skainet") == 0)
+		p->runtime = RUNTIME_SKAINET;
+	else if (s != NULL && (strcmp(s, "llama.cpp") == 0 ||
+	    strcmp(s, "llama") == 0))
+		p->runtime = RUNTIME_LLAMA_CPP;
+	else
+		return ydoc_error(d, n, err, "expected skainet or llama.cpp");
+	p->runtime_set = true;
+	return 0;
+}
+
 /* In the order of enum weights_residency. */
 static const char *const weights_names[] = { "heap", "mapped", NULL };
 
@@ -36,7 +104,7 @@ static const char *const weights_names[] = { "heap", "mapped", NULL };
 static const struct ydoc_field profile_fields[] = {
 	{ "name", true, P(STRDUP, name) },
 	{ "description", true, P(STRDUP, description) },
-	{ "memory", true, P(SIZE, memory) },
+	{ "memory", true, .set = set_memory, YDOC_AT(struct profile, memory) },
 	{ "reserve", true, P(SIZE, reserve) },
 	{ "weights", true, P(ENUM, weights), .names = weights_names,
 	    .expect = "expected mapped or heap" },
@@ -53,6 +121,19 @@ static const struct ydoc_field profile_fields[] = {
 	{ "ubatch", false, P(UINT, ubatch), POSITIVE },
 	{ "flash_attention", false, P(BOOL, flash_attention) },
 	{ "kernels", false, P(STRDUP, kernels) },
+	{ "runtime", false, .set = set_runtime, .off = 0,
+	    .size = sizeof(struct profile) },
+	{ "backend", false, P(STRDUP, backend) },
+	{ "device_memory", false, P(SIZE, device_memory) },
+	{ "device_reserve", false, P(SIZE, device_reserve) },
+	{ "unified", false, P(BOOL, unified) },
+	{ "cpu_features", false, .set = set_features, .off = 0,
+	    .size = sizeof(struct profile) },
+	{ "batch", false, P(UINT, batch), POSITIVE },
+	{ "parallel", false, P(UINT, n_seq), .min = 1, .max = 256,
+	    .expect = "expected a number of sequences from 1 to 256" },
+	{ "gpu_layers", false, P(UINT, gpu_layers), .min = 0,
+	    .max = 100000, .expect = "expected a number of layers" },
 };
 
 #undef P
@@ -70,6 +151,105 @@ profile_defaults(struct profile *p)
 	p->prefill_chunk = 256;
 	p->ubatch = 512;
 	p->flash_attention = true;
+	p->batch = 2048;
+	p->n_seq = 1;
+	p->gpu_layers = -1;
+}
+
+const char *
+profile_runtime_name(enum profile_runtime r)
+{
+	return r == RUNTIME_SKAINET ? "skainet" : "llama.cpp";
+}
+
+bool
+profile_gpu(const struct profile *p)
+{
+	return p->runtime == RUNTIME_LLAMA_CPP && p->backend != NULL &&
+	    strcmp(p->backend, "cpu") != 0;
+}
+
+/* ---- CPU features ------------------------------------------------------ */
+
+static const struct {
+	const char *name;
+	uint32_t bit;
+} cpu_feature_names[] = {
+	{ "avx2", CPU_FEAT_AVX2 }, { "avx512", CPU_FEAT_AVX512 },
+	{ "avx512f", CPU_FEAT_AVX512 }, { "neon", CPU_FEAT_NEON },
+	{ "asimd", CPU_FEAT_NEON }, { "dotprod", CPU_FEAT_DOTPROD },
+	{ "asimddp", CPU_FEAT_DOTPROD }, { "i8mm", CPU_FEAT_I8MM },
+	{ "sve", CPU_FEAT_SVE }, { "avx", CPU_FEAT_OTHER },
+	{ "f16c", CPU_FEAT_OTHER }, { "fma", CPU_FEAT_OTHER },
+	{ "sse3", CPU_FEAT_OTHER }, { "ssse3", CPU_FEAT_OTHER },
+	{ "avx_vnni", CPU_FEAT_OTHER }, { "avx512_vnni", CPU_FEAT_OTHER },
+	{ "avx512_bf16", CPU_FEAT_OTHER }, { "avx512bw", CPU_FEAT_OTHER },
+	{ "avx512vl", CPU_FEAT_OTHER }, { "amx_int8", CPU_FEAT_OTHER },
+	{ "sme", CPU_FEAT_OTHER }, { "fp16", CPU_FEAT_OTHER },
+	{ "bf16", CPU_FEAT_OTHER },
+};
+
+#define N_CPU_FEATURES (sizeof cpu_feature_names / sizeof cpu_feature_names[0])
+
+uint32_t
+cpu_features_parse(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name != NULL && i < N_CPU_FEATURES; i++)
+		if (strcmp(cpu_feature_names[i].name, name) == 0)
+			return cpu_feature_names[i].bit;
+	return 0;
+}
+
+/* The features of one "flags" or "Features" line of /proc/cpuinfo. */
+static uint32_t
+features_of_line(char *line)
+{
+	uint32_t f = 0;
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(line, " \t\n", &save); tok != NULL;
+	    tok = strtok_r(NULL, " \t\n", &save))
+		f |= cpu_features_parse(tok) & ~CPU_FEAT_OTHER;
+	return f;
+}
+
+uint32_t
+cpu_features_host(void)
+{
+	FILE *fp = fopen("/proc/cpuinfo", "r");
+	char line[8192];
+	uint32_t f = 0;
+
+	if (fp == NULL)
+		return 0;
+	while (fgets(line, sizeof line, fp) != NULL)
+		if (strncmp(line, "flags", 5) == 0 ||
+		    strncmp(line, "Features", 8) == 0) {
+			f = features_of_line(strchr(line, ':') ?
+			    strchr(line, ':') + 1 : line);
+			break;
+		}
+	fclose(fp);
+	return f;
+}
+
+const char *
+cpu_features_format(uint32_t f, char *buf, size_t bufsz)
+{
+	static const char *const names[] = { "avx2", "avx512", "neon",
+	    "dotprod", "i8mm", "sve" };
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if ((f & (1u << i)) && len < bufsz)
+			len += (size_t)snprintf(buf + len, bufsz - len, "%s%s",
+			    len ? " " : "", names[i]);
+	if (buf[0] == '\0')
+		snprintf(buf, bufsz, "none");
+	return buf;
 }
 
 int
@@ -87,6 +267,9 @@ profile_parse(const char *origin, const char *text, size_t len,
 	if (rc == 0 && p->reserve > p->memory)
 		rc = ydoc_error(&d, ydoc_root(&d), err, "reserve is larger "
 		    "than memory");
+	if (rc == 0 && p->device_reserve > p->device_memory)
+		rc = ydoc_error(&d, ydoc_root(&d), err, "device_reserve is "
+		    "larger than device_memory");
 	ydoc_free(&d);
 	if (rc < 0) {
 		profile_free(p);
@@ -94,6 +277,8 @@ profile_parse(const char *origin, const char *text, size_t len,
 	}
 	if (p->kernels == NULL)
 		p->kernels = xstrdup("cpu");
+	if (p->backend == NULL)
+		p->backend = xstrdup("cpu");
 	p->origin = xstrdup(origin);
 	return 0;
 }
@@ -126,6 +311,7 @@ profile_free(struct profile *p)
 	free(p->description);
 	free(p->origin);
 	free(p->kernels);
+	free(p->backend);
 	memset(p, 0, sizeof *p);
 }
 

@@ -2,7 +2,9 @@
  * profile.h - device profiles: what a target device offers (memory, the
  * reserve its system keeps, whether weights are mapped or copied to the
  * heap, strictness, default context and KV cache type, flash attention,
- * which capability table describes its kernels). Built-in profiles are
+ * which capability table describes its kernels), and the runtime it
+ * describes: SKaiNET's planner, or llama.cpp with its backend, device
+ * memory, CPU features and batch settings. Built-in profiles are
  * profiles/NAME.yaml, compiled into the binary; --profile PATH loads a file.
  * The format is documented in gguflint-profile(5).
  */
@@ -22,6 +24,22 @@ enum weights_residency {
 	WEIGHTS_MAPPED		/* served from a read-only file mapping */
 };
 
+/* The runtime a profile describes: whose arithmetic the plan follows. */
+enum profile_runtime {
+	RUNTIME_LLAMA_CPP = 0,	/* llama.cpp (ggml); a user profile's default */
+	RUNTIME_SKAINET		/* SKaiNET's planner (skainet-semantics.md) */
+};
+
+/* CPU features that decide ggml-cpu's weight repacking (cpu_features:). */
+#define CPU_FEAT_AVX2 (1u << 0)
+#define CPU_FEAT_AVX512 (1u << 1)	/* avx512f */
+#define CPU_FEAT_NEON (1u << 2)
+#define CPU_FEAT_DOTPROD (1u << 3)
+#define CPU_FEAT_I8MM (1u << 4)		/* matmul_int8 */
+#define CPU_FEAT_SVE (1u << 5)
+#define CPU_FEAT_OTHER (1u << 6)	/* a named feature that decides
+					 * nothing (fma, f16c, avx, ...) */
+
 struct profile {
 	char *name;
 	char *description;
@@ -40,9 +58,36 @@ struct profile {
 					 * cache's size) */
 	bool flash_attention;
 	char *kernels;			/* capability table name */
+
+	enum profile_runtime runtime;
+	bool runtime_set;		/* named in the file */
+	char *backend;			/* llama.cpp's: cpu, cuda, metal, ... */
+	uint64_t device_memory;		/* a discrete GPU's; 0: none */
+	uint64_t device_reserve;	/* what its driver and display keep */
+	bool unified;			/* the GPU shares memory (RAM) */
+	uint32_t cpu_features;		/* CPU_FEAT_* */
+	bool cpu_features_host;		/* "host": detected on this machine */
+	uint64_t batch;			/* llama.cpp's n_batch */
+	uint64_t n_seq;			/* llama.cpp's n_seq_max */
+	int64_t gpu_layers;		/* -ngl; -1: all */
 };
 
-#define PROFILE_DEFAULT "desktop"
+/* profile_runtime_name: "llama.cpp" or "skainet" (static). */
+const char *profile_runtime_name(enum profile_runtime r);
+/* profile_gpu: true when p describes llama.cpp on a GPU backend. */
+bool profile_gpu(const struct profile *p);
+/*
+ * cpu_features_parse: the CPU_FEAT_* bit of one feature name (avx2,
+ * avx512, avx512f, neon, dotprod, i8mm, sve; other known x86/arm names
+ * give CPU_FEAT_OTHER), or 0 for a name that is no CPU feature.
+ * cpu_features_host: this machine's, from /proc/cpuinfo (0 when it
+ * cannot be read). cpu_features_format: "avx2 avx512" etc. into buf.
+ */
+uint32_t cpu_features_parse(const char *name);
+uint32_t cpu_features_host(void);
+const char *cpu_features_format(uint32_t f, char *buf, size_t bufsz);
+
+#define PROFILE_DEFAULT "host"
 
 /*
  * profile_load: NAME is a built-in profile name (one in the data directory

@@ -1,0 +1,103 @@
+/*
+ * models.c - grouping the inputs into models (see models.h): a file named
+ * as a shard of a split model stands for all of its shards, found beside
+ * it by the names llama.cpp derives (llama_split_path: the prefix, then
+ * -%05d-of-%05d.gguf with the shard's number from 1 and the count).
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "checks/checks.h"
+#include "cli/models.h"
+
+/* push: a new model of n files at the end of ml, paths to be filled in. */
+static struct model_input *
+push(struct model_list *ml, size_t n, bool split)
+{
+	struct model_input *in;
+
+	if (ml->n == ml->cap) {
+		ml->cap = ml->cap ? ml->cap * 2 : 16;
+		ml->v = xreallocarray(ml->v, ml->cap, sizeof *ml->v);
+	}
+	in = &ml->v[ml->n++];
+	in->path = xcalloc(n, sizeof *in->path);
+	in->given = xcalloc(n, sizeof *in->given);
+	in->n = n;
+	in->split = split;
+	return in;
+}
+
+/* find: the split model of ml whose first shard's name is first, or
+ * NULL. */
+static struct model_input *
+find(const struct model_list *ml, const char *first)
+{
+	size_t i;
+
+	for (i = 0; i < ml->n; i++)
+		if (ml->v[i].split && strcmp(ml->v[i].path[0], first) == 0)
+			return &ml->v[i];
+	return NULL;
+}
+
+/* add_shard: path, shard no of count, into its model (made when new). */
+static void
+add_shard(struct model_list *ml, const char *path, size_t plen, unsigned no,
+    unsigned count)
+{
+	struct model_input *in;
+	char *first;
+	unsigned i;
+
+	first = xasprintf("%.*s-%05u-of-%05u.gguf", (int)plen, path, 1u, count);
+	if ((in = find(ml, first)) == NULL) {
+		in = push(ml, count, true);
+		in->path[0] = first;
+		for (i = 1; i < count; i++)
+			in->path[i] = xasprintf("%.*s-%05u-of-%05u.gguf",
+			    (int)plen, path, i + 1, count);
+	} else
+		free(first);
+	in->given[no - 1] = true;
+}
+
+void
+models_group(char *const *paths, size_t n, struct model_list *ml)
+{
+	struct model_input *in;
+	unsigned no, count;
+	size_t i, plen;
+
+	memset(ml, 0, sizeof *ml);
+	for (i = 0; i < n; i++) {
+		if (split_parse_name(paths[i], &plen, &no, &count) &&
+		    plen <= (size_t)INT_MAX) {
+			add_shard(ml, paths[i], plen, no, count);
+			continue;
+		}
+		in = push(ml, 1, false);
+		in->path[0] = xstrdup(paths[i]);
+		in->given[0] = true;
+	}
+}
+
+void
+models_free(struct model_list *ml)
+{
+	size_t i, j;
+
+	for (i = 0; i < ml->n; i++) {
+		for (j = 0; j < ml->v[i].n; j++)
+			free(ml->v[i].path[j]);
+		free(ml->v[i].path);
+		free(ml->v[i].given);
+	}
+	free(ml->v);
+	memset(ml, 0, sizeof *ml);
+}

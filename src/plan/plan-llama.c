@@ -1,0 +1,412 @@
+/*
+ * plan-llama.c - llama.cpp's memory plan (profiles with runtime
+ * llama.cpp): where each weight goes (a file mapping, the host heap,
+ * ggml-cpu's CPU_REPACK copy, a GPU's buffers under -ngl), the KV cache
+ * with K and V types of their own, streams for -np and the sliding-window
+ * cache (memory-and-kv.md §3-§8), the output buffer and the compute
+ * buffer of one ubatch, per device, and the verdict against each device's
+ * memory. Facts from llama.cpp v0.5.0 (ggml 0.25.1) as measured with its
+ * own libraries; no auto-switch of the cache type (llama.cpp never does).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/ggml-types.h"
+#include "plan/plan-impl.h"
+
+#define sadd plan_sadd
+#define smul plan_smul
+
+#define TENSOR_ALIGN 32		/* ggml-cpu's TENSOR_ALIGNMENT */
+
+static uint64_t
+umin(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static uint64_t
+pad32(uint64_t n)
+{
+	return n > UINT64_MAX - TENSOR_ALIGN ? UINT64_MAX :
+	    (n + TENSOR_ALIGN - 1) / TENSOR_ALIGN * TENSOR_ALIGN;
+}
+
+/* ---- repacking (ggml-cpu repack.cpp, ggml_repack_get_optimal_...) ------ */
+
+unsigned
+plan_repacks(uint32_t type, int64_t ne1, uint32_t f)
+{
+	bool avx2 = f & CPU_FEAT_AVX2, neon = f & CPU_FEAT_NEON;
+	bool dot = neon && (f & CPU_FEAT_DOTPROD);
+	bool mm = neon && (f & CPU_FEAT_I8MM);
+
+	switch (type) {
+	case GGML_TYPE_Q4_0:
+		if (avx2 && ne1 % 8 == 0)
+			return 8;
+		return (mm || dot) && ne1 % 4 == 0 ? 4 : 0;
+	case GGML_TYPE_Q4_K:
+		return (avx2 || mm || dot) && ne1 % 8 == 0 ? 8 : 0;
+	case GGML_TYPE_Q2_K:
+		return (f & CPU_FEAT_AVX512) && ne1 % 8 == 0 ? 8 : 0;
+	case GGML_TYPE_Q5_K:
+	case GGML_TYPE_Q6_K:
+		return (mm || dot) && ne1 % 8 == 0 ? 8 : 0;
+	case GGML_TYPE_IQ4_NL:
+	case GGML_TYPE_MXFP4:
+		if (avx2 && ne1 % 8 == 0)
+			return 8;
+		return dot && ne1 % 4 == 0 ? 4 : 0;
+	case GGML_TYPE_Q8_0:
+	case GGML_TYPE_Q1_0:
+		return (mm || dot) && ne1 % 4 == 0 ? 4 : 0;
+	default:
+		return 0;
+	}
+}
+
+/* Tensors llama.cpp reads with get_rows (its tensor table's GET_ROWS). */
+static bool
+read_by_rows(const char *name)
+{
+	static const char *const rows[] = { "token_embd.", "pos_embd.",
+	    "token_types.", "per_layer_token_embd.", "enc.token_embd." };
+	size_t i;
+
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		if (strncmp(name, rows[i], strlen(rows[i])) == 0)
+			return true;
+	return strstr(name, "nextn.embed_tokens") != NULL;
+}
+
+bool
+plan_tensor_repacked(const struct gguf_tensor *t, uint32_t features)
+{
+	char name[128];
+	size_t n = t->name.n < sizeof name - 1 ? t->name.n :
+	    sizeof name - 1;
+	bool experts;
+
+	memcpy(name, t->name.p, n);
+	name[n] = '\0';
+	experts = strstr(name, "_exps.") != NULL;
+	if (!t->size_ok || read_by_rows(name) || t->ne[3] != 1 ||
+	    (t->ne[2] != 1 && !experts) || t->ne[1] < 2)
+		return false;
+	/* Only weights: a quantized bias or norm does not exist. */
+	return plan_repacks(t->type, t->ne[1], features) != 0;
+}
+
+/* ---- settings ----------------------------------------------------------- */
+
+void
+plan_llama_setup(const struct planner *pn, struct plan *pl)
+{
+	const struct plan_request *rq = pn->rq;
+	const struct profile *p = pn->p;
+	enum kv_type both = rq->kv_set ? rq->kv : p->kv_cache;
+
+	pl->kv_k = rq->kv_k_set ? rq->kv_k : both;
+	pl->kv_v = rq->kv_v_set ? rq->kv_v : both;
+	pl->kv_explicit = rq->kv_set || rq->kv_k_set || rq->kv_v_set;
+	/* auto (the default) is on: the CPU and the GPU backends run it */
+	pl->flash_attention = rq->fa == PLAN_FA_PROFILE ? p->flash_attention :
+	    rq->fa != PLAN_FA_OFF;
+	/* FA auto with a quantized V: llama.cpp turns FA on itself. */
+	if (rq->fa == PLAN_FA_AUTO && kv_type_info(pl->kv_v)->quantized)
+		pl->flash_attention = true;
+	pl->n_seq = rq->n_seq ? rq->n_seq : p->n_seq ? p->n_seq : 1;
+	pl->n_batch = rq->batch ? rq->batch : p->batch;
+	pl->n_ubatch = rq->ubatch ? rq->ubatch : p->ubatch;
+	pl->swa_full = rq->swa_full;
+	pl->mmap = !rq->no_mmap && p->weights == WEIGHTS_MAPPED;
+	pl->ngl = rq->ngl_set ? rq->ngl : p->gpu_layers;
+	if (!profile_gpu(p))
+		pl->ngl = 0;
+	else if (pl->ngl < 0 || pl->ngl > (int64_t)pn->g->n_layer + 1)
+		pl->ngl = (int64_t)pn->g->n_layer + 1;
+}
+
+/* ---- weights ------------------------------------------------------------ */
+
+/* The layer of a tensor: blk.N is N, output* is n_layer, else -1 (input). */
+static int64_t
+tensor_layer(const struct gguf_tensor *t, uint32_t n_layer)
+{
+	const char *s = t->name.p;
+	size_t len = t->name.n;
+	int64_t il = 0;
+	size_t i;
+
+	if (len > 4 && memcmp(s, "blk.", 4) == 0) {
+		for (i = 4; i < len && s[i] >= '0' && s[i] <= '9' &&
+		    il < 1 << 20; i++)
+			il = il * 10 + (s[i] - '0');
+		return i > 4 && i < len && s[i] == '.' ? il : -1;
+	}
+	if (len >= 7 && memcmp(s, "output.", 7) == 0)
+		return n_layer;
+	if (len >= 12 && memcmp(s, "output_norm.", 12) == 0)
+		return n_layer;
+	return -1;
+}
+
+static void
+name_devices(const struct profile *p, struct plan *pl)
+{
+	static const struct {
+		const char *backend, *dev;
+	} names[] = { { "cuda", "CUDA0" }, { "metal", "MTL0" },
+	    { "vulkan", "Vulkan0" }, { "opencl", "GPUOpenCL" },
+	    { "sycl", "SYCL0" }, { "rocm", "ROCm0" }, { "hip", "ROCm0" } };
+	size_t i;
+
+	memset(pl->dev, 0, sizeof pl->dev);
+	snprintf(pl->dev[0].name, sizeof pl->dev[0].name, "CPU");
+	pl->dev[0].host = true;
+	pl->n_dev = 1;
+	if (!profile_gpu(p))
+		return;
+	pl->n_dev = 2;
+	pl->dev[1].host = p->unified;
+	snprintf(pl->dev[1].name, sizeof pl->dev[1].name, "%s", p->backend);
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(p->backend, names[i].backend) == 0)
+			snprintf(pl->dev[1].name, sizeof pl->dev[1].name, "%s",
+			    names[i].dev);
+}
+
+/* Whether a device of the profile runs tensor i (its table feeds it). */
+static bool
+device_runs(const struct planner *pn, size_t i)
+{
+	const struct weight_form *w = pn->forms ? &pn->forms[i] : NULL;
+
+	return w == NULL || w->entry != NULL ||
+	    ggml_type_get(pn->f->tensors[i].type) == NULL ||
+	    ggml_type_get(pn->f->tensors[i].type)->blck == 1;
+}
+
+void
+plan_llama_weights(const struct planner *pn, struct plan *pl)
+{
+	int64_t gpu_start = (int64_t)pn->g->n_layer + 1 - pl->ngl;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	size_t i;
+
+	name_devices(pn->p, pl);
+	for (i = 0; i < pn->f->tensors_n; i++) {
+		const struct gguf_tensor *t = &pn->f->tensors[i];
+		int64_t il = tensor_layer(t, pn->g->n_layer);
+		struct plan_device *d = &pl->dev[0];
+		int j;
+		uint64_t n = 1;
+
+		if (!t->size_ok) {
+			pl->tensors_unsized++;
+			continue;
+		}
+		for (j = 0; j < GGUF_MAX_DIMS; j++)
+			n = smul(n, (uint64_t)t->ne[j]);
+		pl->n_params = sadd(pl->n_params, n);
+		pl->weights = sadd(pl->weights, t->nbytes);
+		if (pl->n_dev > 1 && il >= 0 && il >= gpu_start &&
+		    device_runs(pn, i)) {
+			d = &pl->dev[1];
+			d->model_bytes = sadd(d->model_bytes, pad32(t->nbytes));
+		} else if (plan_tensor_repacked(t, pn->p->cpu_features)) {
+			d->repack_bytes = sadd(d->repack_bytes,
+			    pad32(t->nbytes));
+			pl->n_repacked++;
+		} else if (pl->mmap) {
+			lo = t->offset < lo ? t->offset : lo;
+			hi = sadd(t->offset, t->nbytes) > hi ?
+			    sadd(t->offset, t->nbytes) : hi;
+		} else {
+			d->model_bytes = sadd(d->model_bytes, pad32(t->nbytes));
+		}
+	}
+	/* llama.cpp maps one range: the first to the last mapped tensor. */
+	if (hi > lo) {
+		pl->dev[0].mapped_bytes = hi - lo;
+		pl->dev[0].model_bytes = sadd(pl->dev[0].model_bytes, hi - lo);
+	}
+	pl->weights_as_stored = pl->weights;
+	pl->weights_mapped = pl->dev[0].mapped_bytes;
+	pl->repack_bytes = pl->dev[0].repack_bytes;
+}
+
+/* ---- KV, compute, output ------------------------------------------------ */
+
+/* Layers on the device under -ngl (output layer excluded). */
+static uint64_t
+device_layers(const struct model_geom *g, int64_t ngl)
+{
+	/* the output layer is offloaded first */
+	uint64_t n = ngl > 1 ? (uint64_t)ngl - 1 : 0;
+
+	return n > g->n_layer ? g->n_layer : n;
+}
+
+uint64_t
+plan_compute_bytes(const struct model_geom *g, uint64_t ub, uint64_t n_kv,
+    bool fa)
+{
+	uint64_t n_head = g->n_head[0], gqa = smul(g->head_k, g->n_head_kv[0]);
+	uint64_t emb = g->n_embd, ff = g->n_ff[0], out, attn, ffn, mask;
+
+	/* logits of ub outputs, with the final norm's input and output */
+	out = smul(smul(4, ub), sadd(sadd(g->n_vocab, smul(2, emb)), 1));
+	/* f32 mask, or f16 with flash attention */
+	mask = smul(smul(fa ? 2 : 4, ub), n_kv);
+	attn = smul(smul(4, ub), sadd(sadd(smul(5, emb), smul(2, gqa)), 5));
+	if (!fa)
+		attn = sadd(attn, smul(smul(smul(4, ub), n_kv), n_head));
+	ffn = smul(smul(4, ub), sadd(sadd(smul(2, ff), smul(7, emb)), 7));
+	attn = sadd(attn, mask);
+	ffn = sadd(ffn, mask);
+	if (g->memory != ARCH_MEM_KV)
+		attn = 0;
+	return out > attn ? (out > ffn ? out : ffn) : (attn > ffn ? attn : ffn);
+}
+
+/* The KV cache (or recurrent state) in every stream, split by device. */
+static void
+plan_llama_kv(const struct planner *pn, struct plan *pl)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t k = 0, v = 0, dl, kv;
+
+	pl->kv_bytes = pl->k_bytes = pl->v_bytes = pl->state_bytes = 0;
+	if (!g->plannable)
+		return;
+	kv = plan_kv_split_bytes(g, pl->kv_k, pl->kv_v, pl->ctx_seq,
+	    pl->swa_cells, pl->flash_attention, &k, &v);
+	pl->k_bytes = smul(k, pl->n_stream);
+	pl->v_bytes = smul(v, pl->n_stream);
+	pl->kv_bytes = smul(kv, pl->n_stream);
+	pl->state_bytes = smul(plan_state_bytes(g), pl->n_seq);
+	pl->kv_alt = pl->kv_k != pn->p->kv_quantized ? pn->p->kv_quantized :
+	    KV_F16;
+	pl->kv_alt_bytes = smul(plan_kv_bytes(g, pl->kv_alt, pl->ctx_seq,
+	    pl->swa_cells, pl->flash_attention, &k, &v), pl->n_stream);
+	/* Offloaded layers keep their cache on the device. */
+	dl = device_layers(g, pl->ngl);
+	if (pl->n_dev > 1 && g->n_layer > 0) {
+		uint64_t all = sadd(pl->kv_bytes, pl->state_bytes);
+		uint64_t on = all / g->n_layer * dl;
+
+		pl->dev[1].kv_bytes = dl == g->n_layer ? all : on;
+		pl->dev[0].kv_bytes = all - pl->dev[1].kv_bytes;
+	} else {
+		pl->dev[0].kv_bytes = sadd(pl->kv_bytes, pl->state_bytes);
+	}
+}
+
+/* Cells: n_ctx padded, split into streams (memory-and-kv.md §3, §5). */
+static void
+plan_llama_cells(const struct planner *pn, uint64_t ctx, struct plan *pl)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t n_ctx = plan_pad_ctx(ctx), ub;
+
+	pl->ctx = ctx;
+	pl->ctx_seq = plan_pad_ctx(n_ctx / pl->n_seq);
+	pl->n_stream = pl->n_seq;
+	pl->ctx_cells = smul(pl->ctx_seq, pl->n_seq);
+	ub = umin(umin(ctx, pl->n_batch), pl->n_ubatch);
+	pl->swa_cells = 0;
+	if (g->swa)
+		pl->swa_cells = pl->swa_full ? pl->ctx_seq :
+		    plan_pad_ctx(umin(pl->ctx_seq, sadd(g->n_swa, ub)));
+}
+
+static void
+plan_llama_buffers(const struct planner *pn, struct plan *pl)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t ub = umin(umin(pl->ctx, pl->n_batch), pl->n_ubatch);
+	uint64_t c = 0;
+
+	if (g->plannable)
+		c = plan_compute_bytes(g, ub, pl->ctx_seq, pl->flash_attention);
+	pl->compute_estimated = strcmp(g->arch, "llama") != 0;
+	pl->output_bytes = smul(smul(4, g->n_vocab), pl->n_seq);
+	pl->dev[0].output_bytes = pl->output_bytes;
+	if (pl->n_dev > 1 && pl->ngl > 0) {
+		/* the graph runs on the device; the host keeps the input */
+		pl->dev[1].compute_bytes = c;
+		pl->dev[0].compute_bytes = smul(smul(4, ub), g->n_embd);
+	} else {
+		pl->dev[0].compute_bytes = c;
+	}
+	pl->compute_bytes = sadd(pl->dev[0].compute_bytes,
+	    pl->dev[1].compute_bytes);
+	pl->forward = 0;
+	pl->headroom = 0;
+}
+
+/* Totals and the verdict, for the host and for a discrete device. */
+static void
+plan_llama_verdict(const struct planner *pn, struct plan *pl)
+{
+	const struct profile *p = pn->p;
+	uint64_t host = 0, heap;
+	size_t i;
+
+	for (i = 0; i < pl->n_dev; i++) {
+		struct plan_device *d = &pl->dev[i];
+
+		d->total_bytes = sadd(sadd(sadd(sadd(d->model_bytes,
+		    d->repack_bytes), d->kv_bytes), d->compute_bytes),
+		    d->output_bytes);
+		if (d->host)
+			host = sadd(host, d->total_bytes);
+	}
+	heap = host - pl->dev[0].mapped_bytes;
+	pl->weights_heap = sadd(pl->dev[0].model_bytes -
+	    pl->dev[0].mapped_bytes, pl->dev[0].repack_bytes);
+	pl->total = host;
+	pl->budgeted = heap;
+	pl->memory = p->memory;
+	pl->reserve = p->reserve;
+	pl->budget = p->memory - p->reserve;
+	pl->dev[0].memory_bytes = pl->budget;
+	pl->fits_budget = heap <= pl->budget;
+	pl->fits_memory = host <= pl->memory;
+	pl->device_over = false;
+	if (pl->n_dev > 1 && !pl->dev[1].host) {
+		pl->dev[1].memory_bytes = p->device_memory - p->device_reserve;
+		pl->device_over = pl->dev[1].total_bytes >
+		    pl->dev[1].memory_bytes;
+	} else if (pl->n_dev > 1) {
+		pl->dev[1].memory_bytes = pl->budget;
+	}
+	pl->fits = pl->fits_budget && pl->fits_memory && !pl->device_over;
+	if (!pl->fits_budget)
+		pl->over = heap - pl->budget;
+	else if (!pl->fits_memory)
+		pl->over = host - pl->memory;
+	else
+		pl->over = pl->device_over ? pl->dev[1].total_bytes -
+		    pl->dev[1].memory_bytes : 0;
+}
+
+void
+plan_llama_at(const struct planner *pn, uint64_t ctx, struct plan *pl)
+{
+	size_t i;
+
+	pl->kv = pl->kv_k;
+	for (i = 0; i < pl->n_dev; i++)
+		pl->dev[i].kv_bytes = pl->dev[i].compute_bytes =
+		    pl->dev[i].output_bytes = 0;
+	plan_llama_cells(pn, ctx, pl);
+	plan_llama_kv(pn, pl);
+	plan_llama_buffers(pn, pl);
+	plan_llama_verdict(pn, pl);
+}

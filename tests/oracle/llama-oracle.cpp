@@ -1,0 +1,296 @@
+/*
+ * tests/oracle/llama-oracle.cpp - the test oracle: asks llama.cpp itself
+ * what it allocates for a model and a context, and prints it as one JSON
+ * object (every buffer type with its model, context and compute bytes,
+ * the context size and flash attention llama.cpp settled on, and the KV
+ * and output sizes from its log). Test-only: built by make check when a
+ * C++ compiler and llama.cpp's headers exist, never part of gguflint.
+ * C++ because llama_get_memory_breakdown (llama-ext.h) returns a std::map.
+ *
+ * Usage: llama-oracle MODEL [key=value ...], keys: ctx ubatch batch
+ * fa=on|off|auto ctk ctv np ngl mmap=on|off alloc=on|off swa_full=on|off
+ * dir=BACKEND_DIR cpu=VARIANT (loads DIR/libggml-cpu-VARIANT.so and,
+ * for a Vulkan dir, libggml-vulkan.so, instead of every library in DIR).
+ * alloc=off is llama.cpp's no_alloc mode (sizes only; needs mmap=off).
+ * Exit 0 and the JSON on stdout, or exit 1 with {"error": ...}.
+ */
+#include "ggml-backend.h"
+#include "ggml.h"
+#include "llama-ext.h"
+#include "llama.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+struct oracle_opts {
+	std::string model;
+	unsigned ctx = 4096, ubatch = 512, batch = 2048, np = 1;
+	int ngl = 0;
+	llama_flash_attn_type fa = LLAMA_FLASH_ATTN_TYPE_AUTO;
+	ggml_type ctk = GGML_TYPE_F16, ctv = GGML_TYPE_F16;
+	bool mmap = false, alloc = false, swa_full = false;
+	std::string dir, cpu;
+};
+
+/* What the log told: summed over every cache llama.cpp made. */
+struct oracle_log {
+	std::string pending, first_error;
+	bool pending_error = false;
+	double k_mib = 0, v_mib = 0, r_mib = 0, s_mib = 0, out_mib = 0;
+	int fa_auto = -1; /* 1 enabled, 0 disabled, -1 not resolved */
+	bool fa_forced = false;
+};
+
+static oracle_log g_log;
+
+static void
+oracle_line(const std::string &l, bool is_error)
+{
+	const char *s = l.c_str();
+	const char *p;
+	double a = 0, b = 0;
+	char ta[32], tb[32];
+	if ((p = strstr(s, "), K (")) != nullptr &&
+	    sscanf(p, "), K (%31[^)]): %lf MiB, V (%31[^)]): %lf MiB", ta, &a,
+		   tb, &b) == 4) {
+		g_log.k_mib += a;
+		g_log.v_mib += b;
+	}
+	if ((p = strstr(s, "), R (")) != nullptr &&
+	    sscanf(p, "), R (%31[^)]): %lf MiB, S (%31[^)]): %lf MiB", ta, &a,
+		   tb, &b) == 4) {
+		g_log.r_mib += a;
+		g_log.s_mib += b;
+	}
+	if ((p = strstr(s, "output buffer size =")) != nullptr &&
+	    sscanf(p, "output buffer size = %lf", &a) == 1)
+		g_log.out_mib += a;
+	if (strstr(s, "Flash Attention enabled"))
+		g_log.fa_auto = 1;
+	if (strstr(s, "Flash Attention not supported"))
+		g_log.fa_auto = 0;
+	if (strstr(s, "enabling flash_attn since"))
+		g_log.fa_forced = true;
+	if (g_log.first_error.empty() && is_error)
+		g_log.first_error = l;
+	if (getenv("LLAMA_ORACLE_LOG"))
+		fprintf(stderr, "%s\n", s);
+}
+
+static void
+oracle_log_cb(ggml_log_level level, const char *text, void *ud)
+{
+	(void)ud;
+	if (level != GGML_LOG_LEVEL_CONT)
+		g_log.pending_error = level == GGML_LOG_LEVEL_ERROR;
+	g_log.pending += text;
+	size_t nl;
+	while ((nl = g_log.pending.find('\n')) != std::string::npos) {
+		oracle_line(g_log.pending.substr(0, nl), g_log.pending_error);
+		g_log.pending.erase(0, nl + 1);
+	}
+}
+
+static void
+json_str(const std::string &s)
+{
+	putchar('"');
+	for (unsigned char c : s) {
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static int
+fail(const std::string &what)
+{
+	printf("{\"error\": ");
+	json_str(what + (g_log.first_error.empty()
+				 ? std::string()
+				 : ": " + g_log.first_error));
+	printf("}\n");
+	return 1;
+}
+
+static bool
+parse_type(const char *v, ggml_type *out)
+{
+	for (int t = 0; t < GGML_TYPE_COUNT; t++) {
+		const char *n = ggml_type_name((ggml_type)t);
+		if (n && strcmp(n, v) == 0) {
+			*out = (ggml_type)t;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool
+parse_onoff(const char *v, bool *out)
+{
+	if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0)
+		return false;
+	*out = strcmp(v, "on") == 0;
+	return true;
+}
+
+static bool
+parse_arg(oracle_opts &o, const char *k, const char *v)
+{
+	std::string key(k);
+	if (key == "ctx")
+		return (o.ctx = (unsigned)strtoul(v, nullptr, 10)) > 0;
+	if (key == "ubatch")
+		return (o.ubatch = (unsigned)strtoul(v, nullptr, 10)) > 0;
+	if (key == "batch")
+		return (o.batch = (unsigned)strtoul(v, nullptr, 10)) > 0;
+	if (key == "np")
+		return (o.np = (unsigned)strtoul(v, nullptr, 10)) > 0;
+	if (key == "ngl")
+		return (o.ngl = atoi(v)), true;
+	if (key == "ctk")
+		return parse_type(v, &o.ctk);
+	if (key == "ctv")
+		return parse_type(v, &o.ctv);
+	if (key == "mmap")
+		return parse_onoff(v, &o.mmap);
+	if (key == "alloc")
+		return parse_onoff(v, &o.alloc);
+	if (key == "swa_full")
+		return parse_onoff(v, &o.swa_full);
+	if (key == "dir")
+		return o.dir = v, true;
+	if (key == "cpu")
+		return o.cpu = v, true;
+	if (key == "fa") {
+		std::string s(v);
+		o.fa = s == "on"    ? LLAMA_FLASH_ATTN_TYPE_ENABLED
+		       : s == "off" ? LLAMA_FLASH_ATTN_TYPE_DISABLED
+				    : LLAMA_FLASH_ATTN_TYPE_AUTO;
+		return s == "on" || s == "off" || s == "auto";
+	}
+	return false;
+}
+
+static bool
+load_backends(const oracle_opts &o)
+{
+	if (o.cpu.empty()) {
+		ggml_backend_load_all_from_path(o.dir.c_str());
+		return ggml_backend_dev_count() > 0;
+	}
+	std::string cpu = o.dir + "/libggml-cpu-" + o.cpu + ".so";
+	if (!ggml_backend_load(cpu.c_str()))
+		return false;
+	std::string vk = o.dir + "/libggml-vulkan.so";
+	FILE *f = fopen(vk.c_str(), "rb");
+	if (f) {
+		fclose(f);
+		ggml_backend_load(vk.c_str());
+	}
+	return true;
+}
+
+static void
+print_buffers(const llama_context *lctx)
+{
+	llama_memory_breakdown mb = llama_get_memory_breakdown(lctx);
+	bool first = true;
+	printf("\"buffers\": [");
+	for (const auto &kv : mb) {
+		printf("%s{\"name\": ", first ? "" : ", ");
+		json_str(ggml_backend_buft_name(kv.first));
+		printf(", \"model\": %zu, \"context\": %zu, \"compute\": %zu}",
+		       kv.second.model, kv.second.context, kv.second.compute);
+		first = false;
+	}
+	printf("]");
+}
+
+static int
+run(const oracle_opts &o)
+{
+	llama_model_params mp = llama_model_default_params();
+	mp.load_mode = o.mmap ? LLAMA_LOAD_MODE_MMAP : LLAMA_LOAD_MODE_NONE;
+	mp.no_alloc = !o.alloc;
+	mp.n_gpu_layers = o.ngl;
+	llama_model *m = llama_model_load_from_file(o.model.c_str(), mp);
+	if (!m)
+		return fail("llama.cpp refused to load the model");
+	llama_context_params cp = llama_context_default_params();
+	cp.n_ctx = o.ctx;
+	cp.n_batch = o.batch;
+	cp.n_ubatch = o.ubatch;
+	cp.n_seq_max = o.np;
+	cp.flash_attn_type = o.fa;
+	cp.type_k = o.ctk;
+	cp.type_v = o.ctv;
+	cp.swa_full = o.swa_full;
+	cp.n_threads = cp.n_threads_batch = 1;
+	llama_context *c = llama_init_from_model(m, cp);
+	if (!c) {
+		llama_model_free(m);
+		return fail("llama.cpp refused the context");
+	}
+	bool fa = o.fa == LLAMA_FLASH_ATTN_TYPE_ENABLED || g_log.fa_forced ||
+		  (o.fa == LLAMA_FLASH_ATTN_TYPE_AUTO && g_log.fa_auto == 1);
+	char arch[64] = "";
+	llama_model_meta_val_str(m, "general.architecture", arch,
+				 sizeof arch);
+	printf("{\"arch\": ");
+	json_str(arch);
+	printf(", \"n_ctx\": %u, \"n_ctx_seq\": %u, \"n_ubatch\": %u, "
+	       "\"n_batch\": %u, \"n_seq_max\": %u, \"flash_attn\": %s, ",
+	       llama_n_ctx(c), llama_n_ctx_seq(c), llama_n_ubatch(c),
+	       llama_n_batch(c), llama_n_seq_max(c), fa ? "true" : "false");
+	printf("\"k_mib\": %.2f, \"v_mib\": %.2f, \"r_mib\": %.2f, "
+	       "\"s_mib\": %.2f, \"output_mib\": %.2f, \"model_size\": %llu, ",
+	       g_log.k_mib, g_log.v_mib, g_log.r_mib, g_log.s_mib,
+	       g_log.out_mib, (unsigned long long)llama_model_size(m));
+	print_buffers(c);
+	printf("}\n");
+	llama_free(c);
+	llama_model_free(m);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	oracle_opts o;
+	if (argc < 2) {
+		fprintf(stderr, "usage: llama-oracle MODEL [key=value ...]\n");
+		return 2;
+	}
+	o.model = argv[1];
+	for (int i = 2; i < argc; i++) {
+		std::string a(argv[i]);
+		size_t eq = a.find('=');
+		if (eq == std::string::npos ||
+		    !parse_arg(o, a.substr(0, eq).c_str(),
+			       a.c_str() + eq + 1)) {
+			fprintf(stderr, "llama-oracle: bad argument %s\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	if (o.dir.empty()) {
+		fprintf(stderr, "llama-oracle: dir= is required\n");
+		return 2;
+	}
+	llama_log_set(oracle_log_cb, nullptr);
+	if (!load_backends(o))
+		return fail("no backend could be loaded from " + o.dir);
+	llama_backend_init();
+	int rc = run(o);
+	llama_backend_free();
+	return rc;
+}

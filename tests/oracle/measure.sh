@@ -1,0 +1,118 @@
+#!/bin/sh
+# tests/oracle/measure.sh - regenerates the published tables of what
+# llama.cpp allocates (tests/oracle/measured-*.tsv) over the full matrix:
+# every generated architecture (17), two CPU variants, three contexts, flash
+# attention on and off, three cache-type pairs, one and four sequences;
+# and Vulkan (llvmpipe) with full and partial offload.
+#
+# Usage (from the build tree, after make check has built the programs):
+#   sh tests/oracle/measure.sh [BUILDDIR [LLAMADIR [OUTDIR]]]
+# BUILDDIR holds tests/oracle-gen and tests/oracle/llama-oracle-{cpu,vulkan}
+# (default .), LLAMADIR is build-aux/install-llama's folder (default
+# $GGUFLINT_LLAMA or /opt/gguflint-ci/llama), OUTDIR where the tables go
+# (default tests/oracle of the source tree this script is in).
+# Needs jq. One row per run; a run llama.cpp refuses is a row whose status
+# says why.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-.}
+llama=${2:-${GGUFLINT_LLAMA:-/opt/gguflint-ci/llama}}
+out=${3:-$here}
+models=$(mktemp -d)
+trap 'rm -rf "$models"' EXIT INT TERM
+
+wtypes="q4_0 q4_K q6_K q8_0 iq4_nl f16"
+for t in $wtypes; do
+	mkdir "$models/$t"
+	"$build/tests/oracle-gen" "$models/$t" "$t" >/dev/null || true
+done
+
+header='arch	wtype	mode	backend	variant	ctx	ubatch	fa	ctk	ctv	n_seq	ngl	status	n_ctx	fa_used	weights_bytes	repack_bytes	kv_bytes	compute_bytes	k_mib	v_mib	r_mib	s_mib	output_mib	buffers'
+
+# row BACKEND VARIANT CLIENT ARCH CTX FA CTK CTV NP NGL [WTYPE [MODE]]
+# MODE sim: llama.cpp's no_alloc mode, mmap off (weights in CPU, not
+# CPU_Mapped); mmap: real allocation of the sparse file, mmap on.
+row() {
+	backend=$1 variant=$2 client=$3 arch=$4 ctx=$5 fa=$6 ctk=$7 ctv=$8
+	np=$9 ngl=${10} wtype=${11:-q4_0} mode=${12:-sim}
+	dir=$llama/$backend
+	case $mode in
+	sim) io="mmap=off alloc=off" ;;
+	*) io="mmap=on alloc=on" ;;
+	esac
+	# shellcheck disable=SC2086
+	json=$(timeout 60 "$client" "$models/$wtype/$arch.gguf" dir="$dir" \
+	    cpu="$variant" ctx="$ctx" ubatch=512 batch=2048 fa="$fa" \
+	    ctk="$ctk" ctv="$ctv" np="$np" ngl="$ngl" $io 2>/dev/null) ||
+	    json=${json:-'{"error": "crashed or timed out"}'}
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t512\t%s\t%s\t%s\t%s\t%s\t' \
+	    "$arch" "$wtype" "$mode" "$backend" "$variant" "$ctx" "$fa" \
+	    "$ctk" "$ctv" "$np" "$ngl"
+	printf '%s\n' "$json" | jq -r '
+	  if .error then [("refused: " + .error | gsub("\t"; " ")),
+	      "", "", "", "", "", "", "", "", "", "", "", ""] | @tsv
+	  else [ "ok", .n_ctx, (if .flash_attn then "on" else "off" end),
+	    ([.buffers[] | select(.name | test("REPACK") | not) | .model]
+	      | add),
+	    ([.buffers[] | select(.name | test("REPACK")) | .model] | add
+	      // 0),
+	    ([.buffers[].context] | add), ([.buffers[].compute] | add),
+	    .k_mib, .v_mib, .r_mib, .s_mib, .output_mib,
+	    ([.buffers[] | "\(.name)=\(.model)/\(.context)/\(.compute)"]
+	      | join(";")) ] | @tsv end'
+}
+
+cpu_table() {
+	echo "$header"
+	for arch in $("$build/tests/oracle-gen" --list); do
+	  for variant in zen4 haswell; do
+	    for ctx in 512 4096 32768; do
+	      for fa in on off; do
+	        for kv in f16/f16 q8_0/q8_0 q8_0/f16; do
+	          for np in 1 4; do
+	            row cpu "$variant" "$build/tests/oracle/llama-oracle-cpu" \
+	                "$arch" "$ctx" "$fa" "${kv%/*}" "${kv#*/}" "$np" 0
+	          done
+	        done
+	      done
+	    done
+	  done
+	done
+}
+
+vulkan_table() {
+	echo "$header"
+	for arch in llama qwen2 gemma2; do
+	  for ngl in 99 2 0; do
+	    for ctx in 512 4096; do
+	      for fa in on off; do
+	        GGML_VK_VISIBLE_DEVICES=0 row vulkan zen4 \
+	            "$build/tests/oracle/llama-oracle-vulkan" "$arch" "$ctx" \
+	            "$fa" f16 f16 1 "$ngl"
+	      done
+	    done
+	  done
+	done
+}
+
+# the repack copy by weight type and CPU variant (and mmap's buffers)
+repack_table() {
+	echo "$header"
+	for arch in $("$build/tests/oracle-gen" --list); do
+	  for t in $wtypes; do
+	    for variant in zen4 haswell sse42 x64; do
+	      for mode in sim mmap; do
+	        row cpu "$variant" "$build/tests/oracle/llama-oracle-cpu" \
+	            "$arch" 4096 on f16 f16 1 0 "$t" "$mode"
+	      done
+	    done
+	  done
+	done
+}
+
+cpu_table >"$out/measured-cpu.tsv"
+repack_table >"$out/measured-repack.tsv"
+if [ -e "$llama/vulkan/libggml-vulkan.so" ]; then
+	export GGML_VK_VISIBLE_DEVICES=0
+	vulkan_table >"$out/measured-vulkan.tsv"
+fi

@@ -1,0 +1,434 @@
+/*
+ * oraclegen.c - sparse models of every mapped architecture, for the
+ * llama.cpp oracle (oraclegen.h). The metadata is written first and read
+ * back through gguflint's own reader and geometry (arch_read), so that
+ * the name map's shape expressions are evaluated exactly as the name
+ * checks evaluate them; the tensors are then the map's required ones
+ * (plus a few optional ones a real file of the family has).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "facts/arch.h"
+#include "facts/names.h"
+#include "findings/catalog.h"
+#include "findings/diag.h"
+#include "ggufw.h"
+#include "oraclegen.h"
+#include "reader/gguf.h"
+
+/*
+ * One geometry: metadata as "T:key=value" words (T: u uint32, f float32,
+ * b bool, s string, a array of uint32 "1,2,3"; a key without a dot-free
+ * prefix of general. or tokenizer. is ARCH.key), and the optional tensors
+ * (ids of the map, "attn_q.bias") to write as well.
+ */
+struct og_spec {
+	const char *arch;
+	const char *kv;
+	const char *extra;
+};
+
+#define OG_ATTN_L(n) \
+	"u:context_length=8192 u:embedding_length=512 u:block_count=" #n \
+	" u:feed_forward_length=1536 u:attention.head_count=8 "
+#define OG_ATTN OG_ATTN_L(4)
+#define OG_KV2 "u:attention.head_count_kv=2 "
+#define OG_RMS "f:attention.layer_norm_rms_epsilon=1e-5 "
+#define OG_LN "f:attention.layer_norm_epsilon=1e-5 "
+
+static const struct og_spec og_specs[] = {
+	{ "llama", OG_ATTN OG_KV2 OG_RMS "u:rope.dimension_count=64",
+	    "output.weight" },
+	{ "qwen2", OG_ATTN OG_KV2 OG_RMS,
+	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
+	{ "qwen2moe",
+	    OG_ATTN OG_KV2 OG_RMS "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:expert_shared_feed_forward_length=512",
+	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
+	{ "qwen3",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=128 "
+				  "u:attention.value_length=128",
+	    "output.weight" },
+	{ "qwen3moe",
+	    OG_ATTN OG_KV2 OG_RMS
+	    "u:attention.key_length=128 "
+	    "u:attention.value_length=128 u:expert_count=8 "
+	    "u:expert_used_count=2 "
+	    "u:expert_feed_forward_length=256",
+	    "output.weight" },
+	{ "gemma",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=64 "
+				  "u:attention.value_length=64",
+	    "" },
+	{ "gemma2",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=64 "
+				  "u:attention.value_length=64 "
+				  "u:attention.sliding_window=4096 "
+				  "f:attn_logit_softcapping=50 "
+				  "f:final_logit_softcapping=30",
+	    "" },
+	{ "gemma3",
+	    OG_ATTN_L(6) OG_KV2 OG_RMS "u:attention.key_length=64 "
+				       "u:attention.value_length=64 "
+				       "u:attention.sliding_window=512",
+	    "" },
+	{ "phi3",
+	    OG_ATTN OG_KV2 OG_RMS "u:rope.dimension_count=64 "
+				  "u:attention.sliding_window=2047",
+	    "output.weight" },
+	{ "deepseek2",
+	    OG_ATTN OG_RMS
+	    "u:attention.head_count_kv=1 u:leading_dense_block_count=1 "
+	    "u:expert_feed_forward_length=256 "
+	    "u:expert_shared_count=1 u:expert_count=8 "
+	    "u:expert_used_count=2 f:expert_weights_scale=1 "
+	    "u:attention.q_lora_rank=192 "
+	    "u:attention.kv_lora_rank=128 "
+	    "u:attention.key_length=160 "
+	    "u:attention.value_length=128 "
+	    "u:attention.key_length_mla=96 "
+	    "u:attention.value_length_mla=64 "
+	    "u:rope.dimension_count=32",
+	    "output.weight" },
+	{ "mamba",
+	    "u:context_length=1048576 u:embedding_length=512 "
+	    "u:block_count=4 u:feed_forward_length=0 "
+	    "u:attention.head_count=0 u:ssm.conv_kernel=4 "
+	    "u:ssm.inner_size=1024 u:ssm.state_size=16 "
+	    "u:ssm.time_step_rank=32 " OG_RMS,
+	    "" },
+	{ "bert",
+	    "u:context_length=512 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=1536 u:attention.head_count=8 "
+	    "u:attention.head_count_kv=8 b:attention.causal=0 " OG_LN
+	    "u:pooling_type=1 u:tokenizer.ggml.token_type_count=2",
+	    "" },
+	{ "nomic-bert",
+	    "u:context_length=2048 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=1536 u:attention.head_count=8 "
+	    "u:attention.head_count_kv=8 b:attention.causal=0 " OG_LN
+	    "u:pooling_type=1 u:tokenizer.ggml.token_type_count=2",
+	    "token_types.weight" },
+	{ "olmo2", OG_ATTN OG_KV2 OG_RMS, "" },
+	{ "starcoder2", OG_ATTN OG_KV2 OG_LN,
+	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
+	{ "falcon", OG_ATTN OG_KV2 OG_LN, "output.weight" },
+	{ "gpt2", OG_ATTN OG_KV2 OG_LN, "output.weight" },
+};
+
+#define OG_N_VOCAB 512
+
+const char *
+oraclegen_arch(size_t i)
+{
+	return i < sizeof og_specs / sizeof og_specs[0] ? og_specs[i].arch :
+							  NULL;
+}
+
+static void
+og_key(char *out, size_t n, const char *arch, const char *k)
+{
+	if (strncmp(k, "general.", 8) == 0 || strncmp(k, "tokenizer.", 10) == 0)
+		snprintf(out, n, "%s", k);
+	else
+		snprintf(out, n, "%s.%s", arch, k);
+}
+
+static void
+og_kv_array(struct ggufw_model *m, const char *key, const char *v)
+{
+	uint32_t vals[ARCH_MAX_LAYERS];
+	size_t n = 0;
+	char *end;
+
+	while (*v != '\0' && n < ARCH_MAX_LAYERS) {
+		vals[n++] = (uint32_t)strtoul(v, &end, 10);
+		v = *end == ',' ? end + 1 : end;
+		if (end == v && *v != '\0')
+			break;
+	}
+	ggufw_model_kv_arr_u32(m, key, vals, n);
+}
+
+/* og_kvs: write the spec's metadata words. */
+static void
+og_kvs(struct ggufw_model *m, const struct og_spec *s)
+{
+	char buf[2048], key[160];
+	char *save = NULL, *w;
+
+	snprintf(buf, sizeof buf, "%s", s->kv);
+	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(w, '=');
+		if (eq == NULL || w[1] != ':')
+			abort(); /* a bad spec is a bug in this file */
+		*eq = '\0';
+		og_key(key, sizeof key, s->arch, w + 2);
+		if (w[0] == 'u')
+			ggufw_model_kv_u32(m, key,
+			    (uint32_t)strtoul(eq + 1, NULL, 10));
+		else if (w[0] == 'f')
+			ggufw_model_kv_f32(m, key, strtof(eq + 1, NULL));
+		else if (w[0] == 'b')
+			ggufw_model_kv_bool(m, key, eq[1] == '1');
+		else if (w[0] == 's')
+			ggufw_model_kv_str(m, key, eq + 1);
+		else
+			og_kv_array(m, key, eq + 1);
+	}
+}
+
+/* og_vocab: a SentencePiece ("llama") vocabulary of OG_N_VOCAB tokens:
+ * <unk> <s> </s>, the 256 byte tokens, then plain pieces. */
+static void
+og_vocab(struct ggufw_model *m)
+{
+	static char names[OG_N_VOCAB][16];
+	const char *toks[OG_N_VOCAB];
+	float scores[OG_N_VOCAB];
+	int32_t types[OG_N_VOCAB];
+
+	for (int i = 0; i < OG_N_VOCAB; i++) {
+		if (i < 3)
+			snprintf(names[i], sizeof names[i], "%s",
+			    i == 0     ? "<unk>" :
+				i == 1 ? "<s>" :
+					 "</s>");
+		else if (i < 259)
+			snprintf(names[i], sizeof names[i], "<0x%02X>", i - 3);
+		else
+			snprintf(names[i], sizeof names[i], "t%d", i);
+		toks[i] = names[i];
+		scores[i] = (float)-i;
+		types[i] = i == 0 ? 2 : i < 3 ? 3 : i < 259 ? 6 : 1;
+	}
+	ggufw_model_kv_str(m, "tokenizer.ggml.model", "llama");
+	ggufw_model_kv_arr_str(m, "tokenizer.ggml.tokens", toks, OG_N_VOCAB);
+	ggufw_model_kv_arr_f32(m, "tokenizer.ggml.scores", scores, OG_N_VOCAB);
+	ggufw_model_kv_arr_i32(m, "tokenizer.ggml.token_type", types,
+	    OG_N_VOCAB);
+	ggufw_model_kv_u32(m, "tokenizer.ggml.bos_token_id", 1);
+	ggufw_model_kv_u32(m, "tokenizer.ggml.eos_token_id", 2);
+}
+
+struct og_type {
+	const char *name;
+	int32_t id;
+	uint32_t blck, size;
+};
+
+static const struct og_type og_types[] = {
+	{ "f32", 0, 1, 4 },
+	{ "f16", 1, 1, 2 },
+	{ "q4_0", 2, 32, 18 },
+	{ "q8_0", 8, 32, 34 },
+	{ "q4_K", 12, 256, 144 },
+	{ "q6_K", 14, 256, 210 },
+	{ "iq4_nl", 20, 32, 18 },
+};
+
+static const struct og_type *
+og_type_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof og_types / sizeof og_types[0]; i++)
+		if (strcmp(og_types[i].name, name) == 0)
+			return &og_types[i];
+	return NULL;
+}
+
+/* og_keeps_f32: what a quantized file keeps in f32: vectors, norms and
+ * the small state and routing tensors. */
+static bool
+og_keeps_f32(const char *name, size_t n_dims, int64_t ne0, uint32_t blck)
+{
+	static const char *const small[] = { "norm", ".bias", "ssm_a", "ssm_d",
+		"ssm_conv1d", "ssm_dt", "gate_inp", "exp_probs", "token_types",
+		NULL };
+
+	if (n_dims < 2)
+		return true;
+	for (size_t i = 0; small[i]; i++)
+		if (strstr(name, small[i]))
+			return true;
+	return ne0 % blck != 0;
+}
+
+static bool
+og_in_words(const char *words, const char *id)
+{
+	size_t n = strlen(id);
+
+	for (const char *p = words; (p = strstr(p, id)) != NULL; p += n)
+		if ((p == words || p[-1] == ' ') &&
+		    (p[n] == '\0' || p[n] == ' '))
+			return true;
+	return false;
+}
+
+/* og_wanted: 1 when tensor t is written at layer (-1: global), 0 when
+ * not, -1 when it is required but cannot be written. */
+static int
+og_wanted(const struct names_map *map, const struct names_tensor *t,
+    const struct og_spec *s, const struct names_env *env)
+{
+	if (t->id != NULL && og_in_words(s->extra, t->id))
+		return 1;
+	if (t->optional)
+		return 0;
+	if (t->when != NULL) {
+		struct names_val v = names_eval(t->when, env);
+		if (!v.known || v.v == 0)
+			return 0;
+	}
+	for (size_t i = 0; i < t->n_unless; i++) {
+		const struct names_tensor *u = &map->tensors[t->unless[i]];
+		if (u->id != NULL && og_in_words(s->extra, u->id))
+			return 0;
+	}
+	return t->id != NULL && t->n_dims > 0 ? 1 : -1;
+}
+
+static int
+og_tensor(struct ggufw_model *m, const struct names_tensor *t,
+    const struct names_env *env, const struct og_type *wt, char *why,
+    size_t whylen)
+{
+	char name[256];
+	int64_t ne[NAMES_MAX_DIMS];
+	const struct og_type *ty;
+
+	if (t->per_layer)
+		snprintf(name, sizeof name, "blk.%lld.%s",
+		    (long long)env->layer, t->id);
+	else
+		snprintf(name, sizeof name, "%s", t->id);
+	for (size_t d = 0; d < t->n_dims; d++) {
+		struct names_val v = names_eval(t->shape[d], env);
+		if (!v.known || v.v <= 0) {
+			snprintf(why, whylen, "%s: dimension %zu (%s) is %s",
+			    name, d, t->shape_text[d],
+			    v.known ? "not positive" : "unknown");
+			return -1;
+		}
+		ne[d] = v.v;
+	}
+	ty = og_keeps_f32(name, t->n_dims, ne[0], wt->blck) ? &og_types[0] : wt;
+	ggufw_model_tensor(m, name, (uint32_t)t->n_dims, ne, ty->id, ty->blck,
+	    ty->size);
+	return 0;
+}
+
+/* og_tensors: the map's tensors, the global ones then layer by layer. */
+static int
+og_tensors(struct ggufw_model *m, const struct names_map *map,
+    const struct og_spec *s, struct names_env *env, const struct og_type *wt,
+    char *why, size_t whylen)
+{
+	for (int64_t il = -1; il < (int64_t)env->geom->n_layer; il++) {
+		env->layer = il;
+		for (size_t i = 0; i < map->n_tensors; i++) {
+			const struct names_tensor *t = &map->tensors[i];
+			int w;
+			if (t->per_layer != (il >= 0))
+				continue;
+			w = og_wanted(map, t, s, env);
+			if (w < 0) {
+				snprintf(why, whylen,
+				    "required tensor %s has "
+				    "no literal name or no shape",
+				    t->display);
+				return -1;
+			}
+			if (w && og_tensor(m, t, env, wt, why, whylen) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static const struct og_spec *
+og_spec_find(const char *arch)
+{
+	for (size_t i = 0; i < sizeof og_specs / sizeof og_specs[0]; i++)
+		if (strcmp(og_specs[i].arch, arch) == 0)
+			return &og_specs[i];
+	return NULL;
+}
+
+/* og_geometry: read the metadata written so far back as gguflint does. */
+static int
+og_build(struct ggufw_model *m, const struct og_spec *s,
+    const struct og_type *wt, char *why, size_t whylen)
+{
+	const struct names_db *db;
+	const struct names_map *map;
+	struct catalog cat;
+	struct gl_error err;
+	struct diag_list dl;
+	struct gguf_file f;
+	struct model_geom *g;
+	struct strbuf hdr = STRBUF_INIT;
+	struct names_env env;
+	int rc = -1;
+
+	if (names_db_get(&db, &err) != 0 ||
+	    (map = names_db_find(db, s->arch)) == NULL) {
+		snprintf(why, whylen, "%s: no name map", s->arch);
+		return -1;
+	}
+	if (catalog_load_builtin(&cat, &err) != 0) {
+		snprintf(why, whylen, "catalogue: %s", err.msg);
+		return -1;
+	}
+	ggufw_model_finish(m, &hdr, GGUFW_DATA_NONE);
+	gguf_open_mem(&f, s->arch, hdr.buf, hdr.len);
+	diag_list_init(&dl, &cat);
+	gguf_parse(&f, &dl);
+	g = xcalloc(1, sizeof *g);
+	arch_read(&f, g, &dl);
+	env.file = &f;
+	env.geom = g;
+	env.layer = -1;
+	env.n_vocab = OG_N_VOCAB;
+	rc = og_tensors(m, map, s, &env, wt, why, whylen);
+	free(g);
+	diag_list_free(&dl);
+	gguf_close(&f);
+	strbuf_free(&hdr);
+	catalog_free(&cat);
+	return rc;
+}
+
+int
+oraclegen_write(const char *arch, const char *wtype, const char *path,
+    char *why, size_t whylen)
+{
+	const struct og_spec *s = og_spec_find(arch);
+	const struct og_type *wt = og_type_find(wtype);
+	struct ggufw_model m;
+	int rc;
+
+	if (s == NULL || wt == NULL) {
+		snprintf(why, whylen, "%s: no geometry for %s", arch,
+		    s == NULL ? "this architecture" : wtype);
+		return -1;
+	}
+	ggufw_model_init(&m, false, GGUFW_DEFAULT_ALIGNMENT);
+	ggufw_model_kv_str(&m, "general.architecture", arch);
+	ggufw_model_kv_str(&m, "general.name", "oracle test model");
+	ggufw_model_kv_u32(&m, "general.quantization_version", 2);
+	og_kvs(&m, s);
+	og_vocab(&m);
+	rc = og_build(&m, s, wt, why, whylen);
+	if (rc == 0 && ggufw_model_finish_sparse(&m, path) != 0) {
+		snprintf(why, whylen, "%s: cannot write", path);
+		rc = -1;
+	}
+	ggufw_model_free(&m);
+	return rc;
+}

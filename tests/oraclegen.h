@@ -1,0 +1,31 @@
+/*
+ * oraclegen.h - sparse test models for the llama.cpp oracle: for each
+ * architecture gguflint has a name map of, a small but realistic geometry
+ * (metadata, a minimal SentencePiece vocabulary llama.cpp's loader
+ * accepts) and the tensors the map requires for it, their shapes
+ * evaluated from the map's own expressions. The data is a hole (zeros):
+ * the files are tiny on disk and only their sizes matter.
+ *
+ * Test-only code (tests/test_oracle.c and the tests/oracle-gen program).
+ */
+#ifndef GGUFLINT_ORACLEGEN_H
+#define GGUFLINT_ORACLEGEN_H
+
+#include <stddef.h>
+
+/* oraclegen_arch: the i-th architecture the generator has a geometry of,
+ * or NULL past the end (static strings). */
+const char *oraclegen_arch(size_t i);
+
+/*
+ * oraclegen_write: write the sparse model of architecture arch to path,
+ * its matrices of ggml type wtype ("q4_0", "q8_0" or "f16"; norms,
+ * biases and small state tensors stay f32). Returns 0, or -1 with a
+ * message in why (a static or caller-sized buffer of whylen bytes): no
+ * geometry for arch, no name map, a required tensor whose shape the map
+ * cannot say, an I/O error.
+ */
+int oraclegen_write(const char *arch, const char *wtype, const char *path,
+    char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,561 @@
+/*
+ * test_oracle.c - the memory plan against llama.cpp itself: for sparse
+ * models of every mapped architecture (oraclegen.h), the allocations
+ * llama.cpp reports (tests/oracle/llama-oracle.cpp, run in a child with a
+ * time limit) and gguflint's --plan in JSON, compared buffer by buffer:
+ * weights, repack and KV exact, compute within 10 %.
+ *
+ * kv_today compares what the plan says today (KV at -c and --kv on a
+ * built-in profile); the plan_* tests use the llama.cpp plan of issue 14
+ * (runtime: llama.cpp profiles, -ctk/-ctv/-fa/-ub/-b/-np/-ngl/--no-mmap,
+ * and the plan's repack/compute/output/devices fields). Every test skips
+ * with a message when llama.cpp's libraries (build-aux/install-llama) or
+ * the client (a C++ compiler at configure time) are absent.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "jsontree.h"
+#include "oraclegen.h"
+#include "testutil.h"
+
+#define ORACLE_TIMEOUT 60 /* seconds, per llama.cpp run */
+#define MIB (1024.0 * 1024.0)
+
+/* One run of llama.cpp and the plan. */
+struct ocase {
+	const char *arch;
+	const char *backend; /* "cpu" or "vulkan" */
+	const char *variant; /* the CPU library: zen4, haswell */
+	unsigned ctx;
+	const char *fa;
+	const char *ctk, *ctv;
+	unsigned np;
+	int ngl;
+};
+
+struct oenv {
+	char llama[PATH_MAX];
+	char client[PATH_MAX];
+	char models[PATH_MAX];
+};
+
+static bool
+file_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* oenv_need: the folders, or skip the test saying what is missing. */
+static void
+oenv_need(struct oenv *e, const char *backend)
+{
+	const char *llama = getenv("GGUFLINT_LLAMA");
+	const char *bin = getenv("GGUFLINT_BIN");
+	char probe[PATH_MAX];
+	const char *slash;
+
+	if (llama == NULL || *llama == '\0')
+		llama = "/opt/gguflint-ci/llama";
+	snprintf(e->llama, sizeof e->llama, "%s", llama);
+	snprintf(probe, sizeof probe, "%s/%s/libggml-base.so", llama, backend);
+	if (!file_exists(probe))
+		cr_skip_test(
+		    "%s is absent: llama.cpp's libraries are installed "
+		    "by build-aux/install-llama",
+		    probe);
+	slash = bin ? strrchr(bin, '/') : NULL;
+	snprintf(e->client, sizeof e->client,
+	    "%.*s/tests/oracle/llama-oracle-%s", slash ? (int)(slash - bin) : 1,
+	    slash ? bin : ".", backend);
+	if (!file_exists(e->client))
+		cr_skip_test(
+		    "%s is absent: make check builds it when configure "
+		    "found a C++ compiler (g++) and %s/include/"
+		    "llama-ext.h exists",
+		    e->client, llama);
+	snprintf(e->models, sizeof e->models, "%s/gguflint-oracle-XXXXXX",
+	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	cr_assert(mkdtemp(e->models) != NULL, "mkdtemp: %s", strerror(errno));
+}
+
+static void
+oenv_free(struct oenv *e)
+{
+	char path[PATH_MAX + 64];
+
+	if (e->models[0] == '\0')
+		return;
+	for (size_t i = 0; oraclegen_arch(i) != NULL; i++) {
+		snprintf(path, sizeof path, "%s/%s.gguf", e->models,
+		    oraclegen_arch(i));
+		unlink(path);
+	}
+	snprintf(path, sizeof path, "%s/profile.yaml", e->models);
+	unlink(path);
+	rmdir(e->models);
+	e->models[0] = '\0';
+}
+
+/* The folder of one test's models, removed however the test ends. */
+static struct oenv g_oenv;
+
+static void
+oracle_fini(void)
+{
+	oenv_free(&g_oenv);
+}
+
+/* oenv_model: the path of arch's model, written on first use. */
+static const char *
+oenv_model(struct oenv *e, const char *arch, char *path, size_t n)
+{
+	char why[512];
+
+	snprintf(path, n, "%s/%s.gguf", e->models, arch);
+	if (!file_exists(path))
+		cr_assert(oraclegen_write(arch, "q4_0", path, why,
+			      sizeof why) == 0,
+		    "%s", why);
+	return path;
+}
+
+/*
+ * run_child: run argv (argv[0] a path) with GGML_VK_VISIBLE_DEVICES=0, its
+ * stdout captured, killed after ORACLE_TIMEOUT seconds. Returns the
+ * output (NUL-terminated, the caller frees it) and *status (the exit
+ * status, or 128+signal).
+ */
+static char *
+run_child(const char *const argv[], int *status)
+{
+	struct strbuf out = STRBUF_INIT;
+	char buf[4096];
+	int fds[2], st;
+	ssize_t n;
+	pid_t pid;
+
+	cr_assert(pipe(fds) == 0, "pipe: %s", strerror(errno));
+	pid = fork();
+	cr_assert(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(fds[1], 1);
+		if (null >= 0 && getenv("LLAMA_ORACLE_LOG") == NULL)
+			dup2(null, 2);
+		close(fds[0]);
+		setenv("GGML_VK_VISIBLE_DEVICES", "0", 1);
+		alarm(ORACLE_TIMEOUT);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], buf, sizeof buf)) > 0 ||
+	    (n < 0 && errno == EINTR))
+		if (n > 0)
+			strbuf_add(&out, buf, (size_t)n);
+	close(fds[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	strbuf_add(&out, "", 1);
+	return strbuf_detach(&out);
+}
+
+/* ocase_name: "llama cpu/zen4 ctx 4096 fa on f16/f16 np 1 ngl 0". */
+static const char *
+ocase_name(const struct ocase *c)
+{
+	static char name[256];
+
+	snprintf(name, sizeof name, "%s %s/%s ctx %u fa %s %s/%s np %u ngl %d",
+	    c->arch, c->backend, c->variant, c->ctx, c->fa, c->ctk, c->ctv,
+	    c->np, c->ngl);
+	return name;
+}
+
+/*
+ * run_llama: llama.cpp's allocations for case c, parsed (the caller frees
+ * the tree), or NULL when llama.cpp refuses the case (*why then holds its
+ * reason, freed by the caller). A crash or a timeout fails the test.
+ */
+static struct jsonnode *
+run_llama(struct oenv *e, const struct ocase *c, char **why)
+{
+	char model[PATH_MAX + 64], dir[PATH_MAX + 16], cpu[64], ctx[32];
+	char fa[16], ctk[32], ctv[32], np[32], ngl[32];
+	const char *argv[] = { e->client,
+		oenv_model(e, c->arch, model, sizeof model), dir, cpu, ctx,
+		"ubatch=512", "batch=2048", fa, ctk, ctv, np, ngl, NULL };
+	struct jsonnode *root;
+	char *out, *err = NULL;
+	int status;
+
+	snprintf(dir, sizeof dir, "dir=%s/%s", e->llama, c->backend);
+	snprintf(cpu, sizeof cpu, "cpu=%s", c->variant);
+	snprintf(ctx, sizeof ctx, "ctx=%u", c->ctx);
+	snprintf(fa, sizeof fa, "fa=%s", c->fa);
+	snprintf(ctk, sizeof ctk, "ctk=%s", c->ctk);
+	snprintf(ctv, sizeof ctv, "ctv=%s", c->ctv);
+	snprintf(np, sizeof np, "np=%u", c->np);
+	snprintf(ngl, sizeof ngl, "ngl=%d", c->ngl);
+	out = run_child(argv, &status);
+	cr_assert(status <= 1,
+	    "%s: llama.cpp's client exited %d (crash or "
+	    "time limit of %d s)",
+	    ocase_name(c), status, ORACLE_TIMEOUT);
+	root = jsontree_parse(out, strlen(out), &err);
+	cr_assert(root != NULL, "%s: the client's output is not JSON (%s): %s",
+	    ocase_name(c), err, out);
+	free(out);
+	if (status == 1) {
+		*why = xstrdup(jsontree_str(jsontree_get(root, "error")));
+		jsontree_free(root);
+		return NULL;
+	}
+	return root;
+}
+
+/* j_int: the integer member key of obj, failing the test naming it when
+ * absent (a field of the plan that does not exist yet, say). */
+static int64_t
+j_int(const struct jsonnode *obj, const char *key, const char *who)
+{
+	int64_t v;
+
+	cr_assert(jsontree_int64(jsontree_get(obj, key), &v),
+	    "%s: no integer field \"%s\"", who, key);
+	return v;
+}
+
+/* buf_picked: whether llama.cpp's buffer name is among those part names:
+ * NULL all, "-REPACK" all but the CPU repack ones, else those whose name
+ * contains part. */
+static bool
+buf_picked(const char *name, const char *part)
+{
+	bool repack = name != NULL && strstr(name, "REPACK") != NULL;
+
+	if (part == NULL)
+		return true;
+	if (strcmp(part, "-REPACK") == 0)
+		return !repack;
+	return name != NULL && strstr(name, part) != NULL;
+}
+
+/* llama_sum: the sum of member field ("model", "context", "compute") over
+ * llama.cpp's buffers that buf_picked(part). */
+static int64_t
+llama_sum(const struct jsonnode *root, const char *field, const char *part)
+{
+	const struct jsonnode *bufs = jsontree_get(root, "buffers"), *b;
+	int64_t sum = 0;
+
+	for (size_t i = 0; (b = jsontree_at(bufs, i)) != NULL; i++)
+		if (buf_picked(jsontree_str(jsontree_get(b, "name")), part))
+			sum += j_int(b, field, "llama.cpp's breakdown");
+	return sum;
+}
+
+/*
+ * oenv_profile: a llama.cpp profile of the oracle's host for case c (the
+ * backend, the CPU library's features, memory enough for every case),
+ * written to the models folder; returns its path (static).
+ */
+static const char *
+oenv_profile(struct oenv *e, const struct ocase *c)
+{
+	static char path[PATH_MAX + 16];
+	const char *features = strcmp(c->variant, "zen4") == 0 ?
+	    "[avx2, f16c, fma, avx512, avx512_vnni, avx512_bf16]" :
+	    strcmp(c->variant, "haswell") == 0 ? "[avx2, f16c, fma]" :
+						 "[sse42]";
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/profile.yaml", e->models);
+	f = fopen(path, "w");
+	cr_assert(f != NULL, "%s: %s", path, strerror(errno));
+	fprintf(f,
+	    "name: oracle_%s_%s\n"
+	    "description: the oracle's host, llama.cpp %s (%s library)\n"
+	    "runtime: llama.cpp\n"
+	    "backend: %s\n"
+	    "cpu_features: %s\n"
+	    "memory: 64 GiB\n"
+	    "%s"
+	    "reserve: 1 GiB\n"
+	    "weights: mapped\n"
+	    "strict: false\n"
+	    "context: 4096\n"
+	    "kv_cache: f16\n"
+	    "ubatch: 512\n"
+	    "flash_attention: true\n",
+	    c->backend, c->variant, c->backend, c->variant, c->backend,
+	    features,
+	    strcmp(c->backend, "cpu") != 0 ? "device_memory: 8 GiB\n" : "");
+	cr_assert(fclose(f) == 0, "%s: %s", path, strerror(errno));
+	return path;
+}
+
+/*
+ * run_plan: gguflint's JSON report of case c's model with --plan, parsed
+ * (*root, the caller frees it); returns the plan object. today: the
+ * options and fields gguflint has before issue 14 (a built-in profile,
+ * -c and --kv); otherwise the llama.cpp plan's (-ctk, -ctv, -fa, -ub,
+ * -b, -np, -ngl, --no-mmap and a llama.cpp profile).
+ */
+static const struct jsonnode *
+run_plan(struct oenv *e, const struct ocase *c, bool today,
+    struct jsonnode **root)
+{
+	char model[PATH_MAX + 64], ctx[32], np[32], ngl[32];
+	const char *now[] = { "--format", "json", "--plan", "-p", "laptop_16gb",
+		"-c", ctx, "--kv", c->ctk, model, NULL };
+	const char *next[] = { "--format", "json", "--plan", "-p",
+		oenv_profile(e, c), "-c", ctx, "-ctk", c->ctk, "-ctv", c->ctv,
+		"-fa", c->fa, "-ub", "512", "-b", "2048", "-np", np, "-ngl",
+		ngl, "--no-mmap", model, NULL };
+	const struct jsonnode *plan;
+	struct test_run r;
+	char *err = NULL;
+
+	oenv_model(e, c->arch, model, sizeof model);
+	snprintf(ctx, sizeof ctx, "%u", c->ctx);
+	snprintf(np, sizeof np, "%u", c->np);
+	snprintf(ngl, sizeof ngl, "%d", c->ngl);
+	test_run_bin(&r, today ? now : next, NULL, 0);
+	*root = jsontree_parse(r.out, r.out_len, &err);
+	cr_assert(*root != NULL,
+	    "%s: gguflint exited %d without a JSON "
+	    "report (%s); stderr: %s",
+	    ocase_name(c), r.status, err, r.err);
+	plan = jsontree_pointer(*root, "/files/0/plan");
+	cr_assert(plan != NULL,
+	    "%s: gguflint's report has no "
+	    "/files/0/plan (exit %d); stderr: %s",
+	    ocase_name(c), r.status, r.err);
+	test_run_free(&r);
+	return plan;
+}
+
+/* near: whether got is within pct percent of want. */
+static bool
+near(int64_t got, int64_t want, double pct)
+{
+	double d = (double)got - (double)want;
+
+	return (d < 0 ? -d : d) <= (double)want * pct / 100.0;
+}
+
+/* expect: one comparison, a line in *bad when it fails. */
+static void
+expect(struct strbuf *bad, const struct ocase *c, const char *what,
+    int64_t plan, int64_t llama, double pct)
+{
+	if (pct == 0 ? plan == llama : near(plan, llama, pct))
+		return;
+	strbuf_addf(bad,
+	    "  %s: %s: plan %" PRId64 ", llama.cpp %" PRId64 " (%.3fx%s)\n",
+	    ocase_name(c), what, plan, llama,
+	    llama ? (double)plan / (double)llama : 0.0,
+	    pct == 0 ? ", must be exact" : ", must be within 10 %");
+}
+
+/* plan_device: the plan's device named like llama.cpp's buffer name
+ * (case-insensitively), or NULL. */
+static const struct jsonnode *
+plan_device(const struct jsonnode *plan, const char *name)
+{
+	const struct jsonnode *devs = jsontree_get(plan, "devices"), *d;
+
+	for (size_t i = 0; (d = jsontree_at(devs, i)) != NULL; i++) {
+		const char *n = jsontree_str(jsontree_get(d, "name"));
+		if (n != NULL && strcasecmp(n, name) == 0)
+			return d;
+	}
+	return NULL;
+}
+
+/* compare_devices: a GPU backend's device buffer (Vulkan0) against the
+ * plan's device of that name. */
+static void
+compare_devices(struct strbuf *bad, const struct ocase *c,
+    const struct jsonnode *ll, const struct jsonnode *plan)
+{
+	const struct jsonnode *d;
+	char who[300];
+
+	if (strcmp(c->backend, "vulkan") != 0)
+		return;
+	snprintf(who, sizeof who, "%s: plan device Vulkan0", ocase_name(c));
+	cr_assert(jsontree_get(plan, "devices") != NULL,
+	    "%s: the plan has no \"devices\" array", ocase_name(c));
+	d = plan_device(plan, "Vulkan0");
+	cr_assert(d != NULL,
+	    "%s: no device named Vulkan0 in the plan's "
+	    "devices",
+	    ocase_name(c));
+	expect(bad, c, "Vulkan0 model_bytes", j_int(d, "model_bytes", who),
+	    llama_sum(ll, "model", "Vulkan0"), 0);
+	expect(bad, c, "Vulkan0 kv_bytes", j_int(d, "kv_bytes", who),
+	    llama_sum(ll, "context", "Vulkan0"), 0);
+	expect(bad, c, "Vulkan0 compute_bytes", j_int(d, "compute_bytes", who),
+	    llama_sum(ll, "compute", "Vulkan0"), 10);
+}
+
+/*
+ * compare_plan: the llama.cpp plan of case c against llama.cpp's
+ * allocations: weights (every tensor's bytes), the CPU repack copy and
+ * the KV cache (with recurrent state) exact, compute within 10 %, the
+ * output buffer to the log's precision (0.01 MiB). A missing field fails
+ * at once, naming it; a wrong value is a line in *bad.
+ */
+static void
+compare_plan(struct strbuf *bad, const struct ocase *c,
+    const struct jsonnode *ll, const struct jsonnode *plan)
+{
+	char who[300];
+	int64_t state = 0, out;
+	const struct jsonnode *omib = jsontree_get(ll, "output_mib");
+
+	snprintf(who, sizeof who, "%s: the plan", ocase_name(c));
+	jsontree_int64(jsontree_get(plan, "state_bytes"), &state);
+	expect(bad, c, "weights_bytes", j_int(plan, "weights_bytes", who),
+	    j_int(ll, "model_size", "llama.cpp"), 0);
+	expect(bad, c, "repack_bytes", j_int(plan, "repack_bytes", who),
+	    llama_sum(ll, "model", "REPACK"), 0);
+	expect(bad, c, "kv_bytes + state_bytes",
+	    j_int(plan, "kv_bytes", who) + state,
+	    llama_sum(ll, "context", NULL), 0);
+	expect(bad, c, "compute_bytes", j_int(plan, "compute_bytes", who),
+	    llama_sum(ll, "compute", NULL), 10);
+	out = j_int(plan, "output_bytes", who);
+	cr_assert(omib != NULL && omib->type == JSONTREE_NUMBER);
+	if (out < omib->number * MIB - 0.005 * MIB - 1 ||
+	    out > omib->number * MIB + 0.005 * MIB + 1)
+		strbuf_addf(bad,
+		    "  %s: output_bytes: plan %" PRId64
+		    ", llama.cpp %.2f MiB\n",
+		    ocase_name(c), out, omib->number);
+	compare_devices(bad, c, ll, plan);
+}
+
+/*
+ * run_cases: each case of cs through llama.cpp and the plan (today's or
+ * the llama.cpp one), every mismatch collected and reported at the end.
+ * Cases llama.cpp refuses are listed, not compared; at least one must
+ * run.
+ */
+static void
+run_cases(const struct ocase *cs, size_t n, bool today)
+{
+	struct strbuf bad = STRBUF_INIT, refused = STRBUF_INIT;
+	struct oenv *e = &g_oenv;
+	size_t ran = 0;
+
+	oenv_need(e, cs[0].backend);
+	for (size_t i = 0; i < n; i++) {
+		struct jsonnode *ll, *root;
+		const struct jsonnode *plan;
+		char *why = NULL;
+
+		ll = run_llama(e, &cs[i], &why);
+		if (ll == NULL) {
+			strbuf_addf(&refused, "  %s: %s\n", ocase_name(&cs[i]),
+			    why);
+			free(why);
+			continue;
+		}
+		plan = run_plan(e, &cs[i], today, &root);
+		if (today)
+			expect(&bad, &cs[i], "kv_bytes + state_bytes",
+			    j_int(plan, "kv_bytes", "the plan") +
+				j_int(plan, "state_bytes", "the plan"),
+			    llama_sum(ll, "context", NULL), 0);
+		else
+			compare_plan(&bad, &cs[i], ll, plan);
+		jsontree_free(root);
+		jsontree_free(ll);
+		ran++;
+	}
+	cr_expect(ran > 0, "llama.cpp refused every case:\n%s",
+	    strbuf_cstr(&refused));
+	cr_expect(bad.len == 0,
+	    "%zu cases, the plan differs from "
+	    "llama.cpp:\n%s(refused by llama.cpp:\n%s)",
+	    n, strbuf_cstr(&bad), strbuf_cstr(&refused));
+	strbuf_free(&bad);
+	strbuf_free(&refused);
+}
+
+#define MAX_CASES 256
+
+/* kv_today: the KV cache (and recurrent state) of today's plan, exact,
+ * for every architecture, three contexts and two cache types. */
+Test(oracle, kv_today, .timeout = 300, .fini = oracle_fini)
+{
+	static const unsigned ctxs[] = { 512, 4096, 32768 };
+	static const char *const types[] = { "f16", "q8_0" };
+	struct ocase cs[MAX_CASES];
+	size_t n = 0;
+
+	for (size_t a = 0; oraclegen_arch(a) != NULL; a++)
+		for (size_t i = 0; i < 3; i++)
+			for (size_t t = 0; t < 2 && n < MAX_CASES; t++)
+				cs[n++] = (struct ocase){ oraclegen_arch(a),
+					"cpu", "zen4", ctxs[i], "on", types[t],
+					types[t], 1, 0 };
+	run_cases(cs, n, true);
+}
+
+/*
+ * plan_cpu: the llama.cpp plan on the CPU backend, both libraries, every
+ * architecture, at four points of the matrix (contexts, FA on and off,
+ * f16, q8_0 and differing K/V types, one and four sequences).
+ */
+Test(oracle, plan_cpu, .timeout = 300, .fini = oracle_fini)
+{
+	static const struct ocase pts[] = {
+		{ NULL, "cpu", "zen4", 4096, "on", "f16", "f16", 1, 0 },
+		{ NULL, "cpu", "haswell", 32768, "off", "f16", "f16", 4, 0 },
+		{ NULL, "cpu", "zen4", 512, "on", "q8_0", "f16", 1, 0 },
+		{ NULL, "cpu", "haswell", 4096, "on", "q8_0", "q8_0", 4, 0 },
+	};
+	struct ocase cs[MAX_CASES];
+	size_t n = 0;
+
+	for (size_t a = 0; oraclegen_arch(a) != NULL; a++)
+		for (size_t p = 0; p < 4 && n < MAX_CASES; p++) {
+			cs[n] = pts[p];
+			cs[n++].arch = oraclegen_arch(a);
+		}
+	run_cases(cs, n, false);
+}
+
+/* plan_vulkan: the llama.cpp plan on Vulkan (llvmpipe), every layer
+ * offloaded, two of four, and none. */
+Test(oracle, plan_vulkan, .timeout = 120, .fini = oracle_fini)
+{
+	static const struct ocase cs[] = {
+		{ "llama", "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 99 },
+		{ "llama", "vulkan", "zen4", 4096, "off", "f16", "f16", 1, 2 },
+		{ "qwen2", "vulkan", "zen4", 512, "on", "q8_0", "q8_0", 1, 2 },
+		{ "gemma2", "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0 },
+	};
+
+	run_cases(cs, sizeof cs / sizeof cs[0], false);
+}
