@@ -293,6 +293,18 @@ set_mode(struct options *o, enum cli_mode m, struct gl_error *err)
 	return 0;
 }
 
+/* --runtime, --device, --write-kernels. */
+static void
+set_runtime_value(struct options *o, int c, const char *arg)
+{
+	if (c == OPT_RUNTIME)
+		o->runtime = arg;
+	else if (c == OPT_DEVICE)
+		o->device = arg;
+	else
+		o->write_kernels = arg;
+}
+
 /* An option with an argument. Returns 0, or -1 with err set. */
 static int
 set_value(struct options *o, int c, const char *arg, struct gl_error *err)
@@ -325,13 +337,9 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 		o->config = arg;
 		break;
 	case OPT_RUNTIME:
-		o->runtime = arg;
-		break;
 	case OPT_DEVICE:
-		o->device = arg;
-		break;
 	case OPT_WRITE_KERNELS:
-		o->write_kernels = arg;
+		set_runtime_value(o, c, arg);
 		break;
 	case 'o':
 		if (*arg == '\0')

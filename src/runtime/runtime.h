@@ -59,7 +59,7 @@ struct rt_device {
 	char *description; /* the driver's name of it */
 	char *type;	   /* "CPU", "GPU", "IGPU", "ACCEL", "META" */
 	uint64_t mem_free, mem_total;
-	char *library;		/* the backend library that registered it
+	char *library; /* the backend library that registered it
 				 * ("libggml-cpu-zen4.so"), or "" */
 };
 

@@ -73,7 +73,8 @@ runtime_table(const struct rt_info *info, const struct rt_case *cases, size_t n,
 	t->prov.description = dup_or_null(info->device.description);
 	/* the backend library; a GPU's own driver is in its description */
 	t->prov.driver = info->device.library && *info->device.library ?
-	    xstrdup(info->device.library) : NULL;
+	    xstrdup(info->device.library) :
+	    NULL;
 	t->prov.date = dup_or_null(info->date);
 	t->live = true;
 	t->entries = xcalloc(n + 1, sizeof *t->entries);
