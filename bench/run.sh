@@ -3,7 +3,9 @@
 # of the same file, for the largest corpus file and for sparse multi-GiB
 # files shaped like real models (header valid, data a hole), plus the pages
 # of the sparse file that the run brought into the page cache (fincore):
-# proof that no tensor data is read. A script that prints figures, not a test.
+# proof that no tensor data is read; the peak address space of a
+# header-only lint, and a model on a pipe. A script that prints figures,
+# not a test.
 # Usage: run.sh GGUFLINT GEN-SPARSE
 set -eu
 gguflint=$1
@@ -88,6 +90,43 @@ for shape in 8b 70b 235b-moe; do
 	row "sparse llama $shape (vs header)" "${g} us" "${c} us" \
 	    "$(awk "BEGIN{printf \"%.2fx\", $g/($c?$c:1)}")" "${gr} KiB"
 done
+
+# The smallest address-space limit (ulimit -v, in KiB, to 1 MiB) under
+# which "$@" still lints (exit 0 or 1): its peak address space.
+peak_as_kib() {
+	lo=1024
+	hi=33554432
+	while [ $((hi - lo)) -gt 1024 ]; do
+		mid=$(((lo + hi) / 2))
+		if (ulimit -v "$mid"; "$@" >/dev/null 2>&1; [ $? -le 1 ]); then
+			hi=$mid
+		else
+			lo=$mid
+		fi
+	done
+	echo "$hi"
+}
+
+# A header-only lint reads the header into a window, never maps the file:
+# peak address space and RSS on the 8B sparse file (4.8 GB), and, with
+# BENCH_BEFORE=PROGRAM (a build from before src/source/, which mapped the
+# whole file), the same for it. Then the file piped to standard input,
+# which is read for its header and counted, beside cat piping it to cat.
+f="$tmp/llama-8b.gguf"
+"$gen" "$f" 8b >/dev/null
+for prog in ${BENCH_BEFORE:+"$BENCH_BEFORE"} "$gguflint"; do
+	echo "header-only lint of sparse llama 8b ($(stat -c %s "$f") bytes)" \
+	    "by $prog: peak address space $(peak_as_kib "$prog" --no-config \
+	    "$f") KiB, peak RSS $(peak_kib "$prog" --no-config "$f") KiB"
+done
+runs=3
+c=$(wall_us sh -c 'cat "$1" | cat >/dev/null' sh "$f")
+g=$(wall_us sh -c 'cat "$1" | "$2" --no-config - >/dev/null' sh "$f" \
+    "$gguflint")
+gr=$(peak_kib sh -c 'cat "$1" | "$2" --no-config -' sh "$f" "$gguflint")
+echo "sparse llama 8b on a pipe: cat | gguflint - $((g / 1000)) ms," \
+    "cat | cat $((c / 1000)) ms; peak RSS $gr KiB"
+rm -f "$f"
 
 # --deep: a 1B model with real (pseudo-random) data, read from the page
 # cache, beside cat of the same file; the goal is 70 % of cat's throughput.

@@ -273,6 +273,8 @@ lint_pipeline(const struct lint_options *o, const struct names_db *names,
 		    (unsigned long long)res->file.size);
 		res->file.header_complete = false;	/* do not trust it */
 		res->plan.valid = false;
+	} else {
+		gguf_recheck(&res->file, &res->diags);	/* shrank since? */
 	}
 	facts_free(&j.facts);
 	names_matcher_free(j.matcher);
@@ -299,10 +301,11 @@ lint_file(const char *path, const struct lint_options *o,
 	result_init(res, path, o->cat);
 	if (names_db_get(&names, err) < 0)
 		return -1;	/* a broken name map in the data directory */
-	if (gguf_open(&res->file, path, err) < 0)
+	if (gguf_open_opts(&res->file, path, o->deep ? GGUF_OPEN_DATA : 0,
+	    err) < 0)
 		return -1;
 	lint_pipeline(o, names, res);
-	return 0;
+	return gguf_read_error(&res->file, err);	/* it stopped reading */
 }
 
 void

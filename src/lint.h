@@ -68,8 +68,9 @@ struct lint_result {
  * catalogue, profile and table (its diagnostics and forms point into
  * them): they must outlive res; o's policy and rule set are used only
  * during the call. Returns 0 (findings, if any, are in res->diags), or -1
- * with err set when the file cannot be read at all (gguf_open's error) or
- * the name maps do not load (names_db_get's). Release res with
+ * with err set when the file cannot be read at all (gguf_open's error, or
+ * gguf_read_error's: a read failed during the parse) or the name maps do
+ * not load (names_db_get's). Release res with
  * lint_result_free() in both cases. Several threads may lint at once
  * (lint_file or lint_buffer), each into its own res, with the same o: a
  * lint only reads o and what it points to, fills the process-wide caches

@@ -286,7 +286,7 @@ Test(cli, select_and_ignore_change_findings_and_status)
 	struct test_run r;
 	char *path = broken_file();
 
-	run(&r, "--ignore", "F017,F028,S002", path, NULL);
+	run(&r, "--ignore", "F017,F028,S002,M001", path, NULL);
 	cr_assert_eq(r.status, 0, "only a warning is left: %s", r.out);
 	cr_assert(strstr(r.out, "warning: P005") != NULL, "%s", r.out);
 	cr_assert(!strstr(r.out, "F017") && !strstr(r.out, "F028"));

@@ -462,8 +462,6 @@ static const struct {
 } known_gaps[] = {
 	{ "N005-no-map.gguf", "an architecture llama.cpp loads only as a "
 	    "companion (clip) is not a finding" },
-	{ "test-le-v3.gguf", "a file naming llama whose tensors are none of "
-	    "llama's is not checked for llama's keys" },
 };
 
 static bool

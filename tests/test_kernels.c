@@ -27,6 +27,7 @@
 #include "base/sha256.h"
 #include "shared_path.h"
 #include "base/util.h"
+#include "source/source.h"
 
 /*
  * The agreement a dot kernel must reach with kernel_reference_dot:
@@ -875,6 +876,7 @@ check_tensor_values(const struct gguf_file *f, const struct jsonnode *jt,
 	int64_t jtype, jn;
 	size_t k, ne0, rows, rbytes, r;
 	const uint8_t *data;
+	struct source_view view = { 0 };
 	float *vals;
 	struct sha256 h;
 	uint8_t digest[32];
@@ -895,7 +897,9 @@ check_tensor_values(const struct gguf_file *f, const struct jsonnode *jt,
 	cr_assert(rbytes > 0 && rows * ne0 == (size_t)jn, "%s", tname);
 	cr_assert_eq(t->nbytes, (uint64_t)(rows * rbytes), "%s", tname);
 	cr_assert(f->data_offset + t->offset + t->nbytes <= f->size);
-	data = f->map + f->data_offset + t->offset;
+	data = source_view_get(&f->src, &view, f->data_offset + t->offset,
+	    t->nbytes);
+	cr_assert(data != NULL, "%s: no view of its data", tname);
 
 	vals = xcalloc((size_t)jn, sizeof *vals);
 	for (r = 0; r < rows; r++)
@@ -918,6 +922,7 @@ check_tensor_values(const struct gguf_file *f, const struct jsonnode *jt,
 	what = xasprintf("%s %s", name, tname);
 	check_row_dots(t->type, data, rows, ne0, rbytes, what);
 	free(what);
+	source_view_release(&view);
 }
 
 /*

@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2079,4 +2080,184 @@ Test(plan, llama_compute_buffer_matches_llama_cpp)
 	cr_expect_eq(plan_compute_bytes(&g, 128, 4096, true), 69861888);
 	cr_expect_eq(plan_compute_bytes(&g, 512, 32768, false), 2260740096);
 	cr_expect_eq(plan_compute_bytes(&g, 512, 8192, false), 599795712);
+}
+
+/* ---- the compute buffer per architecture kind, against llama.cpp ------- */
+
+/*
+ * Models of the oracle's geometry (i14o's measured-cpu.tsv: 4 layers,
+ * embedding 512, 8 heads, FFN 1536, vocabulary 512, ubatch 512), with the
+ * tensors that shape the graph: the FFN's (gated, ungated, fused, experts,
+ * shared expert) and the output matrix (absent: tied). Each case cites
+ * its row (arch ctx fa ctk/ctv n_seq, variant zen4, mode sim) and
+ * llama.cpp v0.5.0's compute bytes in it.
+ */
+enum { CK_GATE = 1, CK_FUSED = 2, CK_EXPS = 4, CK_SHEXP = 8, CK_MLA = 16,
+	CK_ENC = 32, CK_SSM = 64, CK_TIED = 128 };
+
+struct compute_case {
+	const char *arch;
+	unsigned kind;
+	uint32_t n_layer, n_head_kv, head, swa;
+	uint64_t ctx, n_seq;
+	bool fa;
+	uint64_t measured;
+	bool exact;
+};
+
+static const struct compute_case compute_cases[] = {
+	{ "llama", CK_GATE, 4, 2, 0, 0, 4096, 1, true, 17840128, true },
+	{ "qwen3", CK_GATE, 4, 2, 128, 0, 512, 1, false, 17836032, true },
+	{ "phi3", CK_FUSED, 4, 2, 0, 0, 4096, 4, false, 24651776, false },
+	{ "qwen3moe", CK_EXPS, 4, 2, 128, 0, 4096, 1, true, 11548672, false },
+	{ "qwen2moe", CK_EXPS | CK_SHEXP, 4, 2, 0, 0, 512, 1, true,
+	    7915520, false },
+	{ "gemma2", CK_GATE | CK_TIED, 4, 2, 64, 4096, 32768, 1, true,
+	    51927040, false },
+	{ "gemma3", CK_GATE | CK_TIED, 6, 2, 64, 512, 4096, 1, false,
+	    81803264, false },
+	{ "deepseek2", CK_GATE | CK_EXPS | CK_MLA, 4, 1, 160, 0, 512, 1,
+	    false, 20494336, false },
+	{ "mamba", CK_SSM | CK_TIED, 4, 0, 0, 0, 4096, 4, true, 13996064,
+	    true },
+	{ "bert", CK_ENC, 4, 8, 0, 0, 512, 1, false, 15734784, true },
+	{ "nomic-bert", CK_ENC | CK_GATE, 4, 8, 0, 0, 512, 1, true,
+	    12064768, true },
+	{ "falcon", 0, 4, 2, 0, 0, 4096, 4, true, 8402944, false },
+	{ "gpt2", 0, 4, 2, 0, 0, 32768, 1, false, 609232896, false },
+	{ "starcoder2", 0, 4, 2, 0, 0, 512, 1, true, 7878656, false },
+};
+
+static void
+case_u32(struct ggufw_model *m, const char *arch, const char *key,
+    uint32_t v)
+{
+	char k[128];
+
+	snprintf(k, sizeof k, "%s.%s", arch, key);
+	ggufw_model_kv_u32(m, k, v);
+}
+
+static void
+case_tensor(struct ggufw_model *m, const char *name, int64_t n0, int64_t n1,
+    int64_t n2)
+{
+	int64_t ne[3] = { n0, n1, n2 };
+
+	ggufw_model_tensor(m, name, n2 > 1 ? 3 : 2, ne, GGUFW_GGML_Q4_0, 32,
+	    18);
+}
+
+/* The keys of a case: the shared geometry, then its kind's own. */
+static void
+case_keys(struct ggufw_model *m, const struct compute_case *c)
+{
+	const char *a = c->arch;
+
+	ggufw_model_kv_str(m, "general.architecture", a);
+	case_u32(m, a, "block_count", c->n_layer);
+	case_u32(m, a, "embedding_length", 512);
+	case_u32(m, a, "feed_forward_length", c->kind & CK_SSM ? 0 : 1536);
+	case_u32(m, a, "context_length", c->kind & CK_ENC ? 512 : 65536);
+	case_u32(m, a, "vocab_size", 512);
+	case_u32(m, a, "attention.head_count", c->kind & CK_SSM ? 0 : 8);
+	if (c->n_head_kv)
+		case_u32(m, a, "attention.head_count_kv", c->n_head_kv);
+	if (c->head) {
+		case_u32(m, a, "attention.key_length", c->head);
+		case_u32(m, a, "attention.value_length", c->head == 160 ?
+		    128 : c->head);
+	}
+	if (c->swa)
+		case_u32(m, a, "attention.sliding_window", c->swa);
+	if (c->kind & CK_EXPS) {
+		case_u32(m, a, "expert_count", 8);
+		case_u32(m, a, "expert_used_count", 2);
+	}
+	if (c->kind & CK_MLA) {
+		case_u32(m, a, "attention.kv_lora_rank", 128);
+		case_u32(m, a, "attention.key_length_mla", 96);
+		case_u32(m, a, "attention.value_length_mla", 64);
+		case_u32(m, a, "rope.dimension_count", 32);
+	}
+	if (c->kind & CK_SSM) {
+		case_u32(m, a, "ssm.conv_kernel", 4);
+		case_u32(m, a, "ssm.inner_size", 1024);
+		case_u32(m, a, "ssm.state_size", 16);
+		case_u32(m, a, "ssm.time_step_rank", 32);
+	}
+	if (c->kind & CK_ENC)
+		ggufw_model_kv_bool(m, "bert.attention.causal", false);
+}
+
+/* The tensors that shape the graph, in layer 0. */
+static void
+case_tensors(struct ggufw_model *m, const struct compute_case *c)
+{
+	case_tensor(m, "token_embd.weight", 512, 512, 1);
+	if (!(c->kind & (CK_TIED | CK_ENC)))
+		case_tensor(m, "output.weight", 512, 512, 1);
+	if (c->kind & CK_SSM)
+		return;
+	if (c->kind & CK_FUSED)
+		case_tensor(m, "blk.0.ffn_up.weight", 512, 3072, 1);
+	else if (!(c->kind & CK_EXPS) || (c->kind & CK_MLA))
+		case_tensor(m, "blk.0.ffn_up.weight", 512, 1536, 1);
+	if ((c->kind & CK_GATE) && !(c->kind & CK_FUSED))
+		case_tensor(m, "blk.0.ffn_gate.weight", 512, 1536, 1);
+	if (c->kind & CK_EXPS) {
+		case_tensor(m, "blk.1.ffn_up_exps.weight", 512, 256, 8);
+		case_tensor(m, "blk.1.ffn_gate_exps.weight", 512, 256, 8);
+	}
+	if (c->kind & CK_SHEXP) {
+		case_tensor(m, "blk.1.ffn_up_shexp.weight", 512, 512, 1);
+		case_tensor(m, "blk.1.ffn_gate_shexp.weight", 512, 512, 1);
+	}
+}
+
+static void
+compute_case_plan(const struct compute_case *c, struct test_lint *t,
+    struct ggufw_model *m)
+{
+	struct plan_request rq = { 0 };
+	struct profile p;
+
+	prof_llama(&p, 64ull << 30, CPU_FEAT_AVX2 | CPU_FEAT_AVX512);
+	ggufw_model_init(m, false, 32);
+	case_keys(m, c);
+	case_tensors(m, c);
+	rq.ctx = c->ctx;
+	rq.n_seq = c->n_seq;
+	rq.ubatch = 512;
+	rq.fa = c->fa ? PLAN_FA_ON : PLAN_FA_OFF;
+	lint_model(t, m, &p, &rq);
+}
+
+Test(plan, llama_compute_per_architecture_within_10_percent,
+    .init = plan_no_datadir)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof compute_cases / sizeof compute_cases[0]; i++) {
+		const struct compute_case *c = &compute_cases[i];
+		struct ggufw_model m;
+		struct test_lint t;
+		double r;
+
+		compute_case_plan(c, &t, &m);
+		cr_assert(t.res.geom->plannable, "%s: %s", c->arch,
+		    test_codes(&t));
+		r = (double)t.res.plan.compute_bytes / (double)c->measured;
+		cr_expect(r >= 0.9 && r <= 1.1, "%s ctx %" PRIu64 " fa %d: "
+		    "plan %" PRIu64 " / llama.cpp %" PRIu64 " = %.3f",
+		    c->arch, c->ctx, c->fa, t.res.plan.compute_bytes,
+		    c->measured, r);
+		/* exact where the formula is: the dense, encoder, scan cases */
+		if (c->exact)
+			cr_expect_eq(t.res.plan.compute_bytes, c->measured,
+			    "%s", c->arch);
+		cr_expect(!t.res.plan.compute_estimated, "%s", c->arch);
+		test_lint_free(&t);
+		ggufw_model_free(&m);
+	}
 }

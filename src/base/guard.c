@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/guard.h"
@@ -59,4 +60,12 @@ guard_call(void (*fn)(void *), void *arg)
 	}
 	guard_jmp = prev;
 	return rc;
+}
+
+void
+guard_abandon(void)
+{
+	if (guard_jmp == NULL)
+		abort();
+	siglongjmp(*guard_jmp, 1);
 }

@@ -17,4 +17,11 @@
  */
 int guard_call(void (*fn)(void *), void *arg);
 
+/*
+ * guard_abandon: leave the innermost guard_call() of this thread as a
+ * fault would (it returns -1), for a function that finds it cannot read
+ * what it was to read. Outside any guard_call() it aborts: a bug.
+ */
+void guard_abandon(void) __attribute__((noreturn));
+
 #endif

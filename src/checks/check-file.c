@@ -16,7 +16,8 @@
 static void
 check_padding(const struct gguf_file *f, struct diag_list *dl)
 {
-	uint64_t end = f->data_offset < f->size ? f->data_offset : f->size;
+	/* the window holds the padding, or its first MiB (gguf.h) */
+	uint64_t end = f->data_offset < f->avail ? f->data_offset : f->avail;
 	uint64_t i;
 
 	if (f->tensors_n == 0)

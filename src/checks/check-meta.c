@@ -22,6 +22,7 @@
 #include "kernels/ggml-types.h"
 #include "facts/names.h"
 #include "base/strset.h"
+#include "target/profile.h"
 
 #define TOKEN_TYPE_MAX 6	/* LLAMA_TOKEN_TYPE_BYTE */
 
@@ -904,6 +905,9 @@ check_meta(const struct check_ctx *c, struct diag_list *dl)
 	if (s.kind == NAMES_MODEL) {
 		check_map_keys(&s);
 		check_heads(&s);
+	} else if (s.kind == NAMES_FOREIGN && c->profile != NULL &&
+	    c->profile->runtime == RUNTIME_LLAMA_CPP) {
+		check_map_keys(&s);	/* llama.cpp reads them first */
 	}
 	if (has_tokenizer(&s))
 		check_tokenizer(&s);

@@ -65,7 +65,8 @@ check_cache_settings(const struct check_ctx *c, struct diag_list *dl)
 		diag_add(dl, "P008", 0, SUBJECT_NONE, NULL, 0, "head width %"
 		    PRIu32 " is not a multiple of %s's block of %" PRIu32
 		    ": llama.cpp refuses to create the cache", pl->kv_bad_width,
-		    kv, kv_type_info(pl->kv)->blck);
+		    kv_type_info(pl->kv_bad_type)->name,
+		    kv_type_info(pl->kv_bad_type)->blck);
 	if (pl->kv_switched)
 		diag_add(dl, "P007", 0, SUBJECT_NONE, NULL, 0, "%s",
 		    pl->notes[0]);

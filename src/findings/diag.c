@@ -123,7 +123,12 @@ diag_attach_item(struct diag *d, const void *p, size_t n)
 	if (d == NULL)
 		return;
 	item = xstrndup(p, n);	/* first: p may fault (diag_push) */
-	d->items = xreallocarray(d->items, d->n_items + 1, sizeof *d->items);
+	/* The list is full when its length is a power of two (or 0): it
+	 * doubles then, so that a list of a file's many tensors (N001) is
+	 * not copied again for each one. */
+	if ((d->n_items & (d->n_items - 1)) == 0)
+		d->items = xreallocarray(d->items, d->n_items ?
+		    d->n_items * 2 : 1, sizeof *d->items);
 	d->items[d->n_items++] = item;
 }
 

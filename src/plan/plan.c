@@ -535,11 +535,14 @@ plan_make(const struct model_geom *g, const struct gguf_file *f,
 		plan_llama_weights(&pn, pl);
 		plan_at(&pn, ctx, pl->kv_k, pl);
 		pl->valid = true;
+		pl->kv_bad_type = pl->kv_k;
 		pl->kv_bad_width = kv_bad_width(g, pl->kv_k,
 		    pl->flash_attention);
-		if (pl->kv_bad_width == 0)
+		if (pl->kv_bad_width == 0) {
+			pl->kv_bad_type = pl->kv_v;
 			pl->kv_bad_width = kv_bad_width(g, pl->kv_v,
 			    pl->flash_attention);
+		}
 		pl->kv_block_mismatch = pl->kv_bad_width != 0;
 		if (!pl->fits)
 			plan_llama_suggest(&pn, pl);
@@ -554,6 +557,7 @@ plan_make(const struct model_geom *g, const struct gguf_file *f,
 	if (pl->weights_mapped > 0)
 		add_note(pl, xstrdup("weights are mapped: they page against "
 		    "device memory and are not charged to the budget"));
+	pl->kv_bad_type = pl->kv;
 	pl->kv_bad_width = kv_bad_width(g, pl->kv, p->flash_attention);
 	pl->kv_block_mismatch = pl->kv_bad_width != 0;
 	if (pl->fits)

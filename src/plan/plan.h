@@ -111,6 +111,7 @@ struct plan {
 	bool kv_block_mismatch;		/* a head width the cache type
 					 * cannot split */
 	uint32_t kv_bad_width;
+	enum kv_type kv_bad_type;	/* the cache type it does not fit */
 
 	/* llama.cpp plans (runtime llama.cpp); zero for SKaiNET's */
 	enum kv_type kv_k, kv_v;	/* -ctk, -ctv (kv is kv_k) */

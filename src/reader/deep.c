@@ -3,8 +3,9 @@
  * tensor one hashing item (SHA-256 is sequential) and one decoding or
  * screening item per chunk of about 1 MiB of rows. Workers take items from
  * a shared counter; each item keeps partial statistics merged into its
- * tensor's under a lock. Every item reads the mapping under guard_call(),
- * so a file truncated meanwhile marks the tensor truncated instead of
+ * tensor's under a lock. Every item reads the data through its worker's
+ * view (a mapping of a few MiB, source.h) under guard_call(), so that a
+ * file truncated meanwhile marks the tensor truncated instead of
  * crashing. Without the full statistics the scan has two rounds: the
  * screens, then the decoding of the tensors they could not clear.
  */
@@ -21,6 +22,7 @@
 #include "base/guard.h"
 #include "kernels/kernels.h"
 #include "base/sha256.h"
+#include "source/source.h"
 
 #define CHUNK_BYTES (1u << 20)
 
@@ -46,17 +48,18 @@ struct deep_job {
 	pthread_mutex_t lock;
 };
 
-/* The bytes of tensor i, or NULL when they are not inside the file. */
-static const uint8_t *
-tensor_data(const struct gguf_file *f, size_t i)
+/* Hashing reads a tensor through views of this many bytes at a time. */
+#define HASH_PIECE (8u << 20)
+
+/* Whether tensor i's bytes lie inside the file; *off, where they start. */
+static bool
+tensor_in_file(const struct gguf_file *f, size_t i, uint64_t *off)
 {
 	const struct gguf_tensor *t = &f->tensors[i];
-	uint64_t off;
 
-	if (!t->size_ok || u64_add_overflow(f->data_offset, t->offset, &off) ||
-	    off > f->size || t->nbytes > f->size - off)
-		return NULL;
-	return f->map + off;
+	return t->size_ok && source_can_view(&f->src) &&
+	    !u64_add_overflow(f->data_offset, t->offset, off) &&
+	    *off <= f->size && t->nbytes <= f->size - *off;
 }
 
 /* Partial statistics of one decoding or screening item. */
@@ -314,7 +317,26 @@ struct work {
 	uint8_t *le;		/* a big-endian file's item, converted */
 	size_t le_cap;
 	struct part part;
+	struct source_view view;	/* this worker's window on the data */
 };
+
+/*
+ * len bytes of tensor i's data from byte at on, through w's view. A range
+ * that cannot be seen (the mapping failed) is treated as a file that
+ * shrank: the item is abandoned, as the guard abandons it on a fault.
+ */
+static const uint8_t *
+data_at(struct work *w, size_t i, uint64_t at, uint64_t len)
+{
+	const struct gguf_file *f = w->job->f;
+	const uint8_t *p;
+	uint64_t off;
+
+	if (!tensor_in_file(f, i, &off) ||
+	    (p = source_view_get(&f->src, &w->view, off + at, len)) == NULL)
+		guard_abandon();	/* the item's guard_call returns -1 */
+	return p;
+}
 
 /*
  * The bytes of the item's rows as the kernels read them: in place, or, in a
@@ -326,9 +348,9 @@ item_rows(struct work *w, uint64_t row_bytes)
 {
 	const struct gguf_file *f = w->job->f;
 	const struct gguf_tensor *t = &f->tensors[w->it->tensor];
-	const uint8_t *p = tensor_data(f, w->it->tensor) +
-	    w->it->row0 * row_bytes;
 	size_t bytes = (size_t)(w->it->rows * row_bytes);
+	const uint8_t *p = data_at(w, w->it->tensor, w->it->row0 * row_bytes,
+	    bytes);
 
 	if (!f->big_endian)
 		return p;
@@ -429,9 +451,14 @@ hash_item(struct work *w)
 	struct deep_stats *s = &w->job->stats[w->it->tensor];
 	uint8_t digest[32];
 	struct sha256 ctx;
+	uint64_t at, n;
 
 	sha256_init(&ctx);
-	sha256_update(&ctx, tensor_data(f, w->it->tensor), (size_t)t->nbytes);
+	for (at = 0; at < t->nbytes; at += n) {
+		n = t->nbytes - at < HASH_PIECE ? t->nbytes - at : HASH_PIECE;
+		sha256_update(&ctx, data_at(w, w->it->tensor, at, n),
+		    (size_t)n);
+	}
 	sha256_final(&ctx, digest);
 	sha256_hex(digest, s->sha256);
 }
@@ -510,6 +537,7 @@ worker(void *arg)
 			pthread_mutex_unlock(&job->lock);
 		}
 	}
+	source_view_release(&w.view);
 	free(w.buf);
 	free(w.le);
 	return NULL;
@@ -561,8 +589,9 @@ plan_items(struct deep_job *job)
 		const struct ggml_type_info *ti = ggml_type_get(t->type);
 		struct deep_stats *s = &job->stats[i];
 		struct item it = { i, ITEM_HASH, 0, 0 };
+		uint64_t off;
 
-		if (tensor_data(f, i) == NULL)
+		if (!tensor_in_file(f, i, &off))
 			continue;
 		s->count = t->nbytes / ti->size * ti->blck;
 		if (job->full) {

@@ -1,5 +1,6 @@
 /*
- * deep.h - --deep: read the tensor data (memory-mapped, several threads)
+ * deep.h - --deep: read the tensor data (through mapped windows of the
+ * source, several threads)
  * with the real kernels and compute, per tensor, statistics of its
  * dequantized values and the SHA-256 of its stored bytes, so that a model
  * repository can pin them and the D rules can find NaN/Inf, all-zero
@@ -22,7 +23,8 @@ struct deep_stats {
 	bool dequantized;	/* its values are known: decoded or screened */
 	bool exact;		/* a kernel decoded every value: zeros, min and
 				 * max are known */
-	bool truncated;		/* the file shrank while it was read */
+	bool truncated;		/* the file shrank while it was read (or
+				 * its data could not be mapped) */
 	bool all_zero;		/* every value is zero (dequantized only) */
 	uint64_t count;		/* elements */
 	uint64_t nonfinite;	/* NaN/Inf values; a block whose scale is

@@ -9,18 +9,14 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "kernels/ggml-types.h"
 #include "reader/gguf.h"
 #include "base/strset.h"
+#include "source/source.h"
 
 /* Smallest possible records, for bounding declared counts. */
 #define MIN_KV_BYTES 13		/* u64 key length, u32 type, 1-byte value */
@@ -39,6 +35,14 @@
  * changes its width (u32, not u64), not its place.
  */
 #define TENSOR_COUNT_OFFSET 8
+/* The header window: read first, and the most padding it keeps. */
+#define HEAD_FIRST (1u << 20)
+#define PAD_KEEP (1u << 20)
+#define HEAD_AHEAD (1u << 20)	/* read past what a record needs */
+/* A stream's size until its end is reached: larger than any file. */
+#define SIZE_UNKNOWN ((uint64_t)INT64_MAX)
+/* The most of a pipe kept for its header (llama.cpp's largest string). */
+#define STREAM_HEAD_MAX (GGUF_MAX_STRING_LENGTH + (1u << 20))
 
 static const char *const vtype_names[GGUF_VTYPE_COUNT] = {
 	"UINT8", "INT8", "UINT16", "INT16", "UINT32", "INT32", "FLOAT32",
@@ -134,96 +138,7 @@ decode_scalar(const uint8_t *p, uint32_t t, bool be, struct gguf_scalar *out)
 
 /* ---- open / close ------------------------------------------------------ */
 
-/*
- * "-" is standard input. A regular file there is mapped as it is; a pipe is
- * copied first into an anonymous memory file, so that what follows (the
- * map, the SIGBUS guard, --deep) is the same as for a file.
- */
-static int
-open_stdin(struct gl_error *err)
-{
-	static char buf[1 << 16];
-	struct stat st;
-	ssize_t n, w, done;
-	int fd;
-
-	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode))
-		return fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
-	fd = memfd_create("gguflint-stdin", MFD_CLOEXEC);
-	if (fd < 0)
-		return gl_error_setk(err, GL_ERR_IO, "standard input: %s",
-		    strerror(errno));
-	for (;;) {
-		n = read(STDIN_FILENO, buf, sizeof buf);
-		if (n == 0)
-			return fd;
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		for (done = 0; done < n; done += w) {
-			w = write(fd, buf + done, (size_t)(n - done));
-			if (w < 0 && errno != EINTR)
-				goto fail;
-			if (w < 0)
-				w = 0;
-		}
-	}
-fail:
-	gl_error_setk(err, GL_ERR_IO, "standard input: %s", strerror(errno));
-	close(fd);
-	return -1;
-}
-
-int
-gguf_open(struct gguf_file *f, const char *path, struct gl_error *err)
-{
-	struct stat st;
-	void *m;
-
-	memset(f, 0, sizeof *f);
-	f->fd = -1;
-	f->alignment = GGUF_DEFAULT_ALIGNMENT;
-	if (strcmp(path, "-") == 0) {
-		f->fd = open_stdin(err);
-		if (f->fd < 0)
-			return -1;
-	} else if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		return gl_error_setk(err, GL_ERR_IO, "%s: %s", path,
-		    strerror(errno));
-	}
-	if (fstat(f->fd, &st) < 0) {
-		gl_error_setk(err, GL_ERR_IO, "%s: %s", path, strerror(errno));
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		gl_error_setk(err, GL_ERR_IO, "%s: not a regular file", path);
-		goto fail;
-	}
-	f->path = xstrdup(path);
-	f->size = (uint64_t)st.st_size;
-	if (f->size == 0)
-		return 0;
-	if ((uint64_t)(size_t)f->size != f->size) {
-		gl_error_setk(err, GL_ERR_LIMIT, "%s: too large to map on this "
-		    "host", path);
-		goto fail;
-	}
-	m = mmap(NULL, (size_t)f->size, PROT_READ, MAP_PRIVATE, f->fd, 0);
-	if (m == MAP_FAILED) {
-		gl_error_setk(err, GL_ERR_IO, "%s: cannot map: %s", path,
-		    strerror(errno));
-		goto fail;
-	}
-	f->map = m;
-	return 0;
-fail:
-	close(f->fd);
-	free(f->path);
-	f->path = NULL;
-	f->fd = -1;
-	return -1;
-}
+static int read_header(struct gguf_file *f, struct gl_error *err);
 
 void
 gguf_open_mem(struct gguf_file *f, const char *name, const void *data,
@@ -233,18 +148,16 @@ gguf_open_mem(struct gguf_file *f, const char *name, const void *data,
 	f->fd = -1;
 	f->alignment = GGUF_DEFAULT_ALIGNMENT;
 	f->path = xstrdup(name);
-	f->map = size > 0 ? data : NULL;
-	f->size = size;
+	source_open_mem(&f->src, data, size);
+	f->map = source_bytes(&f->src);
+	f->avail = f->size = size;
 	f->borrowed = true;
 }
 
 void
 gguf_close(struct gguf_file *f)
 {
-	if (f->map != NULL && !f->borrowed)
-		munmap((void *)f->map, (size_t)f->size);
-	if (f->fd >= 0)
-		close(f->fd);
+	source_close(&f->src);
 	free(f->kv);
 	free(f->tensors);
 	free(f->path);
@@ -252,29 +165,198 @@ gguf_close(struct gguf_file *f)
 	f->fd = -1;
 }
 
+/* f's view of its source after the window changed. */
+static void
+sync_window(struct gguf_file *f)
+{
+	f->map = source_bytes(&f->src);
+	f->avail = source_avail(&f->src);
+	f->size = f->src.size_known ? f->src.size : SIZE_UNKNOWN;
+}
+
+int
+gguf_open(struct gguf_file *f, const char *path, struct gl_error *err)
+{
+	return gguf_open_opts(f, path, 0, err);
+}
+
+int
+gguf_open_opts(struct gguf_file *f, const char *path, unsigned flags,
+    struct gl_error *err)
+{
+	struct gl_error rerr;
+
+	memset(f, 0, sizeof *f);
+	f->fd = -1;
+	f->alignment = GGUF_DEFAULT_ALIGNMENT;
+	if (source_open(&f->src, path, err) < 0)
+		return -1;
+	if ((flags & GGUF_OPEN_DATA) && !source_can_view(&f->src)) {
+		gl_error_setk(err, GL_ERR_USAGE, "%s: the tensor data (--deep) "
+		    "cannot be read from a pipe: name the file, or redirect "
+		    "it (< FILE)", path);
+		goto fail;
+	}
+	f->fd = f->src.fd;
+	f->path = xstrdup(path);
+	source_test_stop("open");
+	if (read_header(f, &rerr) < 0) {
+		gl_error_setk(err, rerr.kind, "%s: %s", path, rerr.msg);
+		goto fail;
+	}
+	source_test_stop("header");
+	return 0;
+fail:
+	gguf_close(f);
+	return -1;
+}
+
 /* ---- the cursor -------------------------------------------------------- */
 
 struct rd {
 	struct gguf_file *f;
-	struct diag_list *dl;
+	struct diag_list *dl;		/* NULL: measuring the header */
 	uint64_t pos;
 	bool v1;			/* 32-bit counts and lengths */
 	bool stop;			/* the rest cannot be parsed */
 	enum subject_kind skind;	/* what is being parsed, for messages */
 	struct gguf_str subj;
+	/* growing the window (window_grow) */
+	struct gl_error *err;		/* a read's failure (never NULL) */
+	bool failed;			/* a read failed: err says why */
+	struct gguf_kv *cur_kv;		/* the record being made, if any */
+	struct gguf_tensor *cur_t;
+	/* measuring (dl NULL), which keeps no records */
+	bool have_align;		/* the first general.alignment... */
+	struct gguf_kv align;		/* ...as parsed (its value only) */
 };
 
+/*
+ * A finding, when the parse records them: a measuring parse (dl NULL)
+ * only learns how much of the file the header spans.
+ */
+#define ADD(r, ...)							\
+	do {								\
+		if ((r)->dl != NULL)					\
+			diag_add((r)->dl, __VA_ARGS__);			\
+	} while (0)
+
+/* The bytes left in the file (as opened) after the cursor. */
 static uint64_t
 remain(const struct rd *r)
 {
 	return r->f->size - r->pos;
 }
 
+/* The bytes left in the window after the cursor. */
+static uint64_t
+window_left(const struct rd *r)
+{
+	return r->f->avail > r->pos ? r->f->avail - r->pos : 0;
+}
+
 /* Report a finding about the record being parsed. */
 #define FINDING(r, code, off, ...)					\
-	diag_add((r)->dl, code, off, (r)->skind,			\
+	ADD(r, code, off, (r)->skind,					\
 	    (r)->skind != SUBJECT_NONE ? (r)->subj.p : NULL,		\
 	    (size_t)(r)->subj.n, __VA_ARGS__)
+
+/* p, a string of the window that moved from old to f->map, moved too. */
+static void
+rebase_one(const struct gguf_file *f, const uint8_t *old, const char **p)
+{
+	if (*p != NULL)
+		*p = (const char *)f->map + ((uintptr_t)*p - (uintptr_t)old);
+}
+
+/*
+ * After the window moved: every string of the records made so far, of
+ * the one being made (the cur_ pointers) and of the subject follows it.
+ */
+static void
+rebase(struct rd *r, const uint8_t *old)
+{
+	struct gguf_file *f = r->f;
+	size_t i;
+
+	for (i = 0; i < f->kv_n; i++) {
+		rebase_one(f, old, &f->kv[i].key.p);
+		if (f->kv[i].type == GGUF_STRING)
+			rebase_one(f, old, &f->kv[i].val.v.s.p);
+	}
+	if (r->cur_kv != NULL) {
+		rebase_one(f, old, &r->cur_kv->key.p);
+		if (r->cur_kv->type == GGUF_STRING)
+			rebase_one(f, old, &r->cur_kv->val.v.s.p);
+	}
+	for (i = 0; i < f->tensors_n; i++)
+		rebase_one(f, old, &f->tensors[i].name.p);
+	if (r->cur_t != NULL)
+		rebase_one(f, old, &r->cur_t->name.p);
+	rebase_one(f, old, &r->subj.p);
+}
+
+/*
+ * Grow the window to want bytes (a file's, or while measuring a stream's,
+ * at most STREAM_HEAD_MAX of it), the records following it. Returns
+ * false, with r->failed and r->err when a read failed.
+ */
+static bool
+grow_to(struct rd *r, uint64_t want)
+{
+	struct gguf_file *f = r->f;
+	const uint8_t *old = f->map;
+	int rc;
+
+	if (f->src.kind == SOURCE_STREAM && want > STREAM_HEAD_MAX) {
+		gl_error_setk(r->err, GL_ERR_LIMIT, "a header of over %llu "
+		    "bytes is not read from a pipe: name the file",
+		    (unsigned long long)STREAM_HEAD_MAX);
+		r->failed = true;
+		return false;
+	}
+	rc = source_head(&f->src, want, r->err);
+	sync_window(f);
+	if (old != NULL && f->map != old)
+		rebase(r, old);
+	if (rc < 0)
+		r->failed = true;
+	return rc == 0;
+}
+
+/*
+ * The file holds n more bytes, the window does not: a file's window, or
+ * a stream's while it is measured (gguf_open), grows by them and
+ * HEAD_AHEAD more (the source doubles its memory, not the bytes it
+ * reads), and the parse goes on: true when it now holds them. Otherwise
+ * the parse stops: where a read failed, with r->failed (an operational
+ * failure: gguf_read_error), else the file shrank while its header was
+ * read: F032.
+ */
+static bool
+window_grow(struct rd *r, uint64_t n, const char *what)
+{
+	struct gguf_file *f = r->f;
+	uint64_t want = r->pos + n, ahead;
+	bool can = f->src.kind == SOURCE_FILE ||
+	    (f->src.kind == SOURCE_STREAM && r->dl == NULL);
+
+	ahead = remain(r) - n < HEAD_AHEAD ? remain(r) - n : HEAD_AHEAD;
+	if (f->src.kind == SOURCE_STREAM && want <= STREAM_HEAD_MAX &&
+	    want + ahead > STREAM_HEAD_MAX)
+		ahead = STREAM_HEAD_MAX - want;
+	if (can && grow_to(r, want + ahead) && n <= window_left(r) &&
+	    n <= remain(r))
+		return true;
+	r->stop = true;
+	if (!r->failed && n <= remain(r))
+		FINDING(r, "F032", r->pos, "the file shrank while its header "
+		    "was being read: %s at offset %" PRIu64 " needs %" PRIu64
+		    " bytes, but only %" PRIu64 " of the %" PRIu64 " bytes it "
+		    "had when opened could be read", what, r->pos, n,
+		    f->avail, f->size);
+	return false;
+}
 
 /* need: true when n bytes remain; otherwise an F003 finding and stop. */
 static bool
@@ -282,8 +364,12 @@ need(struct rd *r, uint64_t n, const char *what)
 {
 	if (r->stop)
 		return false;
-	if (n <= remain(r))
+	if (n <= remain(r) && n <= window_left(r))
 		return true;
+	if (n <= remain(r) && window_grow(r, n, what))
+		return true;
+	if (r->stop)
+		return false;	/* no more of the file can be read */
 	FINDING(r, "F003", r->pos, "header truncated: %s at offset %" PRIu64
 	    " needs %" PRIu64 " bytes, but the file ends %" PRIu64
 	    " bytes later (file size %" PRIu64 ")", what, r->pos, n,
@@ -384,7 +470,7 @@ static uint64_t
 skip_strings(struct rd *r, uint64_t count)
 {
 	const uint8_t *map = r->f->map;
-	uint64_t pos = r->pos, size = r->f->size, i, n;
+	uint64_t pos = r->pos, size = r->f->avail, i, n;
 	unsigned lsz = r->v1 ? 4 : 8;
 	bool be = r->f->big_endian;
 
@@ -411,9 +497,14 @@ skip_elements(struct rd *r, uint64_t off, uint32_t t, uint64_t count,
 		if (count > remain(r) / (r->v1 ? 4 : 8))
 			return need(r, count * (r->v1 ? 4 : 8),
 			    "array of strings");
-		for (i = skip_strings(r, count); i < count; i++)
+		/* get_string where skip_strings stops: an end of the window
+		 * (grown, then the fast loop goes on) or a finding */
+		for (i = skip_strings(r, count); i < count;
+		    i += skip_strings(r, count - i)) {
 			if (!get_string(r, &s, "string array element"))
 				return false;
+			i++;
+		}
 		return true;
 	}
 	if (t == GGUF_ARRAY) {
@@ -534,7 +625,7 @@ check_duplicate_keys(struct rd *r)
 
 		if (strset_insert(&seen, kv->key.p, cstr_len(kv->key), i,
 		    &first))
-			diag_add(r->dl, "F013", kv->offset, SUBJECT_KEY,
+			ADD(r, "F013", kv->offset, SUBJECT_KEY,
 			    kv->key.p, kv->key.n, "duplicate key (first "
 			    "defined at offset 0x%" PRIx64 ")",
 			    r->f->kv[first].offset);
@@ -545,13 +636,15 @@ check_duplicate_keys(struct rd *r)
 static void
 check_alignment(struct rd *r)
 {
-	const struct gguf_kv *kv = gguf_find_kv(r->f, "general.alignment");
+	const struct gguf_kv *kv = r->dl == NULL ?
+	    (r->have_align ? &r->align : NULL) :
+	    gguf_find_kv(r->f, "general.alignment");
 	uint64_t a;
 
 	if (kv == NULL)
 		return;
 	if (kv->type != GGUF_UINT32) {
-		diag_add(r->dl, "F014", kv->offset, SUBJECT_KEY, kv->key.p,
+		ADD(r, "F014", kv->offset, SUBJECT_KEY, kv->key.p,
 		    kv->key.n, "general.alignment is stored as %s; it must "
 		    "be UINT32 (llama.cpp refuses it; builds before 2026-08 "
 		    "abort); using %d", gguf_vtype_name(kv->type),
@@ -560,20 +653,42 @@ check_alignment(struct rd *r)
 	}
 	a = kv->val.v.u;
 	if (a == 0 || (a & (a - 1)) != 0) {
-		diag_add(r->dl, "F014", kv->offset, SUBJECT_KEY, kv->key.p,
+		ADD(r, "F014", kv->offset, SUBJECT_KEY, kv->key.p,
 		    kv->key.n, "general.alignment is %" PRIu64 ", not a "
 		    "power of two; using %d", a, GGUF_DEFAULT_ALIGNMENT);
 		return;
 	}
 	r->f->alignment = (uint32_t)a;
 	if (a % 8 != 0)
-		diag_add(r->dl, "F015", kv->offset, SUBJECT_KEY, kv->key.p,
+		ADD(r, "F015", kv->offset, SUBJECT_KEY, kv->key.p,
 		    kv->key.n, "general.alignment is %" PRIu64 "; the spec "
 		    "requires a multiple of 8", a);
 	else if (a > (1u << 20))
-		diag_add(r->dl, "F034", kv->offset, SUBJECT_KEY, kv->key.p,
+		ADD(r, "F034", kv->offset, SUBJECT_KEY, kv->key.p,
 		    kv->key.n, "general.alignment is %" PRIu64 " (over 1 MiB); "
 		    "32-bit readers overflow padding arithmetic with it", a);
+}
+
+/*
+ * A measuring parse keeps no records (their strings would move as the
+ * window grows): only the first general.alignment, for the data offset.
+ * Its key is compared where it lies in the window, which holds it still.
+ */
+static void
+measure_kv(struct rd *r)
+{
+	static const char align[] = "general.alignment";
+	struct gguf_kv kv;
+	uint64_t at;
+
+	if (!parse_kv(r, &kv) || r->have_align)
+		return;
+	at = kv.offset + (r->v1 ? 4 : 8);
+	if (kv.key.n == sizeof align - 1 &&
+	    memcmp(r->f->map + at, align, sizeof align - 1) == 0) {
+		r->align = kv;
+		r->have_align = true;
+	}
 }
 
 static void
@@ -584,15 +699,22 @@ parse_metadata(struct rd *r)
 	struct gguf_file *f = r->f;
 
 	for (i = 0; i < f->n_kv && !r->stop; i++) {
+		if (r->dl == NULL) {
+			measure_kv(r);
+			continue;
+		}
 		if (f->kv_n == cap) {
 			cap = cap ? cap * 2 : 32;
 			f->kv = xreallocarray(f->kv, cap, sizeof *f->kv);
 		}
-		if (parse_kv(r, &f->kv[f->kv_n]))
+		r->cur_kv = &f->kv[f->kv_n];
+		if (parse_kv(r, r->cur_kv))
 			f->kv_n++;
+		r->cur_kv = NULL;
 	}
 	r->skind = SUBJECT_NONE;
-	check_duplicate_keys(r);
+	if (r->dl != NULL)
+		check_duplicate_keys(r);
 	check_alignment(r);
 }
 
@@ -753,7 +875,7 @@ check_duplicate_names(struct rd *r)
 
 		if (strset_insert(&seen, t->name.p, cstr_len(t->name), i,
 		    &first))
-			diag_add(r->dl, "F017", t->offset_info, SUBJECT_TENSOR,
+			ADD(r, "F017", t->offset_info, SUBJECT_TENSOR,
 			    t->name.p, t->name.n, "duplicate tensor name "
 			    "(first defined at offset 0x%" PRIx64 ")",
 			    r->f->tensors[first].offset_info);
@@ -770,7 +892,7 @@ parse_tensor_infos(struct rd *r)
 	uint64_t i;
 
 	if (f->n_tensors > remain(r) / min && f->n_tensors > PLAUSIBLE_COUNT) {
-		diag_add(r->dl, "F006", TENSOR_COUNT_OFFSET, SUBJECT_NONE,
+		ADD(r, "F006", TENSOR_COUNT_OFFSET, SUBJECT_NONE,
 		    NULL, 0, "header declares %" PRIu64 " tensors, but the %"
 		    PRIu64 " bytes after the metadata can hold at most %"
 		    PRIu64, f->n_tensors, remain(r), remain(r) / min);
@@ -778,16 +900,25 @@ parse_tensor_infos(struct rd *r)
 		return;
 	}
 	for (i = 0; i < f->n_tensors && !r->stop; i++) {
+		if (r->dl == NULL) {	/* measuring: no records */
+			struct gguf_tensor t;
+
+			parse_tensor(r, &t);
+			continue;
+		}
 		if (f->tensors_n == cap) {
 			cap = cap ? cap * 2 : 32;
 			f->tensors = xreallocarray(f->tensors, cap,
 			    sizeof *f->tensors);
 		}
-		if (parse_tensor(r, &f->tensors[f->tensors_n]))
+		r->cur_t = &f->tensors[f->tensors_n];
+		if (parse_tensor(r, r->cur_t))
 			f->tensors_n++;
+		r->cur_t = NULL;
 	}
 	r->skind = SUBJECT_NONE;
-	check_duplicate_names(r);
+	if (r->dl != NULL)
+		check_duplicate_names(r);
 }
 
 /* ---- magic, version, counts -------------------------------------------- */
@@ -806,9 +937,9 @@ report_not_gguf(struct rd *r)
 		    "(convert it with a 2023 llama.cpp)";
 	else if (memcmp(m, "PK\003\004", 4) == 0)
 		what = "; it looks like a ZIP archive (a PyTorch checkpoint?)";
-	else if (r->f->size > 8 && m[8] == '{')
+	else if (r->f->avail > 8 && m[8] == '{')
 		what = "; it looks like a safetensors file";
-	diag_add(r->dl, "F001", 0, SUBJECT_NONE, NULL, 0, "file starts with "
+	ADD(r, "F001", 0, SUBJECT_NONE, NULL, 0, "file starts with "
 	    "bytes %02x %02x %02x %02x, not the GGUF magic 47 47 55 46 "
 	    "(\"GGUF\")%s", m[0], m[1], m[2], m[3], what);
 }
@@ -817,7 +948,7 @@ static void
 report_lfs(struct rd *r)
 {
 	const char *p = (const char *)r->f->map;
-	size_t n = (size_t)(r->f->size < 1024 ? r->f->size : 1024);
+	size_t n = (size_t)(r->f->avail < 1024 ? r->f->avail : 1024);
 	const char *sz = memmem(p, n, "\nsize ", 6);
 	unsigned long long declared = 0;
 	size_t i;
@@ -828,12 +959,12 @@ report_lfs(struct rd *r)
 			declared = declared * 10 + (unsigned)(p[i] - '0');
 	}
 	if (declared > 0)
-		diag_add(r->dl, "F004", 0, SUBJECT_NONE, NULL, 0, "this is a "
+		ADD(r, "F004", 0, SUBJECT_NONE, NULL, 0, "this is a "
 		    "Git LFS pointer, not the model: the %llu-byte file it "
 		    "stands for was never downloaded (run git lfs pull)",
 		    declared);
 	else
-		diag_add(r->dl, "F004", 0, SUBJECT_NONE, NULL, 0, "this is a "
+		ADD(r, "F004", 0, SUBJECT_NONE, NULL, 0, "this is a "
 		    "Git LFS pointer, not the model (run git lfs pull)");
 }
 
@@ -846,12 +977,15 @@ parse_preamble(struct rd *r)
 	uint32_t sw;
 
 	if (f->size < 4) {
-		diag_add(r->dl, "F001", 0, SUBJECT_NONE, NULL, 0, f->size == 0 ?
+		ADD(r, "F001", 0, SUBJECT_NONE, NULL, 0, f->size == 0 ?
 		    "file is empty" : "file is %" PRIu64 " bytes long, too "
 		    "short to hold the GGUF magic", f->size);
 		return false;
 	}
-	if (f->size >= sizeof lfs_prefix - 1 &&
+	/* what the file starts with must be in the window */
+	if (!need(r, f->size < 1024 ? f->size : 1024, "the file's start"))
+		return false;
+	if (f->avail >= sizeof lfs_prefix - 1 &&
 	    memcmp(f->map, lfs_prefix, sizeof lfs_prefix - 1) == 0) {
 		report_lfs(r);
 		return false;
@@ -866,26 +1000,26 @@ parse_preamble(struct rd *r)
 	if (v != 0 && (v & 0xFFFF) == 0) {
 		sw = __builtin_bswap32((uint32_t)v);
 		if (sw < 1 || sw > 3) {
-			diag_add(r->dl, "F002", 4, SUBJECT_NONE, NULL, 0,
+			ADD(r, "F002", 4, SUBJECT_NONE, NULL, 0,
 			    "version 0x%08" PRIx64 " is not a GGUF version in "
 			    "either byte order", v);
 			return false;
 		}
 		f->big_endian = true;
 		v = sw;
-		diag_add(r->dl, "F005", 4, SUBJECT_NONE, NULL, 0, "big-endian "
+		ADD(r, "F005", 4, SUBJECT_NONE, NULL, 0, "big-endian "
 		    "GGUF v%" PRIu64 ": llama.cpp on a little-endian host "
 		    "refuses it (gguf-convert-endian converts it)", v);
 	}
 	f->version = (uint32_t)v;
 	if (v == 0 || v > 3) {
-		diag_add(r->dl, "F002", 4, SUBJECT_NONE, NULL, 0,
+		ADD(r, "F002", 4, SUBJECT_NONE, NULL, 0,
 		    "GGUF version %" PRIu64 " is not supported "
 		    "(llama.cpp reads 2 and 3)", v);
 		return false;
 	}
 	if (v == 1) {
-		diag_add(r->dl, "F002", 4, SUBJECT_NONE, NULL, 0, "GGUF v1 "
+		ADD(r, "F002", 4, SUBJECT_NONE, NULL, 0, "GGUF v1 "
 		    "(2023) is no longer loaded by llama.cpp; the header was "
 		    "read with the v1 layout");
 		r->v1 = true;
@@ -907,7 +1041,7 @@ parse_counts(struct rd *r)
 	if (!get_len(r, &f->n_kv, "metadata count"))
 		return false;
 	if ((int64_t)f->n_tensors < 0 || (int64_t)f->n_kv < 0) {
-		diag_add(r->dl, "F006", off, SUBJECT_NONE, NULL, 0, "header "
+		ADD(r, "F006", off, SUBJECT_NONE, NULL, 0, "header "
 		    "declares %" PRId64 " tensors and %" PRId64 " metadata "
 		    "entries; llama.cpp reads both as int64 and rejects "
 		    "negative counts", (int64_t)f->n_tensors,
@@ -920,7 +1054,7 @@ parse_counts(struct rd *r)
 		bool kv = f->n_kv > remain(r) / min &&
 		    f->n_kv > PLAUSIBLE_COUNT;
 
-		diag_add(r->dl, "F006", kv ? kv_off : off,
+		ADD(r, "F006", kv ? kv_off : off,
 		    SUBJECT_NONE, NULL, 0, "header declares %" PRIu64 " %s, "
 		    "but the remaining %" PRIu64 " bytes can hold at most %"
 		    PRIu64, kv ? f->n_kv : f->n_tensors,
@@ -931,34 +1065,127 @@ parse_counts(struct rd *r)
 	return true;
 }
 
-void
-gguf_parse(struct gguf_file *f, struct diag_list *dl)
+/*
+ * What the window must hold after a complete header: the padding up to
+ * the data too (check-file reads it), of at most PAD_KEEP bytes.
+ */
+static uint64_t
+padding_want(const struct gguf_file *f)
 {
-	struct rd r;
+	uint64_t end = f->data_offset;
 
-	memset(&r, 0, sizeof r);
-	r.f = f;
-	r.dl = dl;
-	/* Parsing again starts afresh (after a SIGBUS, say). */
+	if (!f->header_complete)
+		return 0;
+	if (end - f->infos_end > PAD_KEEP)
+		end = f->infos_end + PAD_KEEP;
+	return end;
+}
+
+/* Forget what a parse found: the records and what follows from them. */
+static void
+records_reset(struct gguf_file *f)
+{
 	free(f->kv);
 	free(f->tensors);
 	f->kv = NULL;
 	f->tensors = NULL;
 	f->kv_n = f->tensors_n = 0;
 	f->header_complete = f->is_gguf = f->big_endian = false;
+	f->version = 0;
+	f->n_tensors = f->n_kv = 0;
+	f->infos_end = f->data_offset = 0;
 	f->alignment = GGUF_DEFAULT_ALIGNMENT;
-	if (!parse_preamble(&r) || !parse_counts(&r))
-		return;
-	parse_metadata(&r);
-	if (r.stop)
-		return;
-	parse_tensor_infos(&r);
-	if (r.stop)
-		return;
-	f->infos_end = r.pos;
-	/* Cannot overflow: pos <= size < 2^63 and alignment < 2^32. */
-	u64_pad_overflow(r.pos, f->alignment, &f->data_offset);
-	f->header_complete = true;
+}
+
+/*
+ * One parse of the window, recording findings in dl, or, dl NULL,
+ * measuring: growing the window as the header needs, and keeping no
+ * records. Returns 0, or -1 with err when a measuring parse could not
+ * read what it needed.
+ */
+static int
+parse_window(struct gguf_file *f, struct diag_list *dl, struct gl_error *err)
+{
+	struct rd r;
+
+	memset(&r, 0, sizeof r);
+	r.f = f;
+	r.dl = dl;
+	r.err = err != NULL ? err : &f->read_err;
+	f->read_failed = false;
+	records_reset(f);	/* parsing again starts afresh */
+	if (parse_preamble(&r) && parse_counts(&r)) {
+		parse_metadata(&r);
+		if (!r.stop)
+			parse_tensor_infos(&r);
+	}
+	if (!r.stop) {
+		f->infos_end = r.pos;
+		/* No overflow: pos <= size < 2^63 and alignment < 2^32. */
+		u64_pad_overflow(r.pos, f->alignment, &f->data_offset);
+		f->header_complete = true;
+		/* the padding too, for its check (short read: less of it) */
+		if (f->src.kind == SOURCE_FILE && padding_want(f) > f->avail)
+			grow_to(&r, padding_want(f));
+	}
+	f->read_failed = dl != NULL && r.failed;
+	return r.failed ? -1 : 0;
+}
+
+void
+gguf_parse(struct gguf_file *f, struct diag_list *dl)
+{
+	parse_window(f, dl, NULL);
+	source_test_stop("parsed");
+}
+
+/*
+ * Read the first window of the header. A file's grows as gguf_parse
+ * needs; a stream's is grown here by one measuring parse, as the
+ * header's lengths ask, then its padding, and the stream is counted to
+ * its end. The records are forgotten: gguf_parse makes them again, over
+ * the window that stays.
+ */
+static int
+read_header(struct gguf_file *f, struct gl_error *err)
+{
+	if (source_head(&f->src, HEAD_FIRST, err) < 0)
+		return -1;
+	sync_window(f);
+	if (f->src.kind == SOURCE_STREAM && f->avail < f->size) {
+		if (parse_window(f, NULL, err) < 0)
+			return -1;
+		if (source_head(&f->src, padding_want(f), err) < 0)
+			return -1;
+	}
+	if (source_drain(&f->src, err) < 0)
+		return -1;
+	sync_window(f);
+	records_reset(f);
+	return 0;
+}
+
+int
+gguf_read_error(const struct gguf_file *f, struct gl_error *err)
+{
+	if (!f->read_failed)
+		return 0;
+	return gl_error_setk(err, f->read_err.kind, "%s: %s", f->path,
+	    f->read_err.msg);
+}
+
+bool
+gguf_recheck(const struct gguf_file *f, struct diag_list *dl)
+{
+	uint64_t now;
+
+	source_test_stop("linted");
+	if (f->src.shrank || !source_shrank_now(&f->src, &now))
+		return false;
+	diag_add(dl, "F032", 0, SUBJECT_NONE, NULL, 0, "the file shrank "
+	    "while it was being linted: it was %" PRIu64 " bytes when opened, "
+	    "it is %" PRIu64 " now", f->size, now);
+	return true;
 }
 
 /* ---- accessors --------------------------------------------------------- */

@@ -1,8 +1,8 @@
 /*
- * gguf.h - the GGUF reader: maps a file read-only and parses its header
- * (magic, version, counts, metadata, tensor infos) without touching tensor
- * data. Versions 2 and 3 in either byte order are read; version 1 is read
- * and reported.
+ * gguf.h - the GGUF reader: reads a file's header through a byte source
+ * (source.h) into memory it owns, and parses it (magic, version, counts,
+ * metadata, tensor infos) without touching tensor data. Versions 2 and 3
+ * in either byte order are read; version 1 is read and reported.
  *
  * Every count and length is checked against the bytes that remain before it
  * is used, every size computation is overflow-checked, and memory grows only
@@ -19,6 +19,7 @@
 
 #include "findings/diag.h"
 #include "base/error.h"
+#include "source/source.h"
 
 enum gguf_vtype {
 	GGUF_UINT8 = 0,
@@ -46,7 +47,7 @@ enum gguf_vtype {
 #define GGUF_MAX_NESTING 8		/* arrays of arrays: skipped to
 					 * this depth */
 
-/* A byte string inside the mapped file (not NUL-terminated). */
+/* A byte string of the header (not NUL-terminated), in the window. */
 struct gguf_str {
 	const char *p;
 	uint64_t n;
@@ -89,10 +90,19 @@ struct gguf_tensor {
 
 struct gguf_file {
 	char *path;
-	int fd;
-	const uint8_t *map;
-	uint64_t size;
+	int fd;				/* the source's descriptor, or -1 */
+	const uint8_t *map;		/* the header window: the file's
+					 * first avail bytes, in memory
+					 * the source owns (or the
+					 * caller's buffer); moves as
+					 * gguf_parse grows it */
+	uint64_t avail;			/* bytes at map (<= size) */
+	uint64_t size;			/* of the file, as opened */
 	bool borrowed;			/* map is the caller's memory */
+	struct source src;		/* where the bytes come from */
+	bool read_failed;		/* the last gguf_parse could not
+					 * read: read_err says why */
+	struct gl_error read_err;
 
 	bool is_gguf;			/* magic and version understood */
 	bool big_endian;
@@ -110,24 +120,62 @@ struct gguf_file {
 };
 
 /*
- * gguf_open: open and map path read-only ("-" is standard input; a pipe
- * is first copied, whole, to a memory file), filling f (zeroed first; f
- * owns a copy of path, the descriptor and the mapping). Returns 0, or -1
- * with err set when the file cannot be opened, is not a regular file, or
- * cannot be mapped (GL_ERR_IO), or is too large to map on this host
- * (GL_ERR_LIMIT); f then owns nothing. An empty file maps to nothing and
- * is not an error here. Either way, release f with gguf_close().
+ * gguf_open: open path ("-" is standard input: a file redirected there is
+ * read as a file, a pipe as a stream) and read the first window of its
+ * header (1 MiB) into memory f owns; nothing is mapped. gguf_parse reads
+ * a file's on as the header needs. A pipe's header is read whole here,
+ * the window grown as the header's own lengths ask (at most 1 GiB), then
+ * the pipe is read to its end and counted (its size bounds the tensor
+ * data), its bytes past the header discarded. f is zeroed first and owns
+ * a copy of path, the descriptor and the window. Returns 0, or -1 with
+ * err set when the file cannot be opened, is not a regular file, or
+ * cannot be read (GL_ERR_IO), or the window needs more memory than there
+ * is (GL_ERR_LIMIT); f then owns nothing. An empty file is not an error
+ * here, nor a file that shrinks while it is read (gguf_parse reports it).
+ * Either way, release f with gguf_close().
  */
 int gguf_open(struct gguf_file *f, const char *path, struct gl_error *err);
 
+/* gguf_open_opts flags: the tensor data will be read (--deep), so a
+ * source that cannot give it (a pipe) is refused before it is read. */
+#define GGUF_OPEN_DATA 1u
+
+/*
+ * gguf_open_opts: gguf_open with flags (GGUF_OPEN_DATA, or 0). With
+ * GGUF_OPEN_DATA a pipe fails, before anything is read from it, with
+ * GL_ERR_USAGE.
+ */
+int gguf_open_opts(struct gguf_file *f, const char *path, unsigned flags,
+    struct gl_error *err);
+
 /*
  * gguf_parse: parse the header, recording findings in dl; a second call
- * starts afresh (the records of the first are freed). Never fails: what it
- * could not parse is a finding. The records' strings (struct gguf_str)
- * point into the mapping: valid until gguf_close(), and only while the
- * file keeps its size (read them under the guard, guard.h).
+ * starts afresh (the records of the first are freed). A file's window
+ * grows as the header needs (and over its padding, at most 1 MiB of it),
+ * by at least 1 MiB at a time; its size at open bounds it. What it could
+ * not parse is a finding (F032 where the file shrank before the header
+ * was read whole); a read that fails stops it (gguf_read_error). The
+ * records' strings (struct gguf_str) point into the window, memory f
+ * owns: valid until gguf_close() or the next gguf_parse(), whatever
+ * happens to the file.
  */
 void gguf_parse(struct gguf_file *f, struct diag_list *dl);
+
+/*
+ * gguf_read_error: 0 when the last gguf_parse read what it needed (or
+ * found the file shorter: a finding); -1 with err (GL_ERR_IO, or
+ * GL_ERR_LIMIT: no memory for the window) when a read failed and the
+ * header could not be parsed whole: an operational failure (exit 2), not
+ * a finding.
+ */
+int gguf_read_error(const struct gguf_file *f, struct gl_error *err);
+
+/*
+ * gguf_recheck: after the lint, F032 in dl when the file is now shorter
+ * than when it was opened (and its header read did not already say so).
+ * Returns whether it added one.
+ */
+bool gguf_recheck(const struct gguf_file *f, struct diag_list *dl);
 
 /*
  * gguf_open_mem: read size bytes at data instead of a file (for fuzzing and
@@ -137,8 +185,8 @@ void gguf_parse(struct gguf_file *f, struct diag_list *dl);
 void gguf_open_mem(struct gguf_file *f, const char *name, const void *data,
     uint64_t size);
 
-/* gguf_close: unmap, close and free what f holds (a borrowed buffer is
- * left alone); f is left closed, and closing it again is harmless. */
+/* gguf_close: close and free what f holds (a borrowed buffer is left
+ * alone); f is left closed, and closing it again is harmless. */
 void gguf_close(struct gguf_file *f);
 
 /* Accessors for later stages. */
@@ -200,7 +248,7 @@ gguf_arr_iter_init(struct gguf_arr_iter *it, const struct gguf_file *f,
     const struct gguf_kv *kv)
 {
 	it->map = f->map;
-	it->size = f->size;
+	it->size = f->avail;
 	it->pos = kv->arr_offset;
 	it->left = (kv->type == GGUF_ARRAY && kv->elem_type == GGUF_STRING) ?
 	    kv->count : 0;
@@ -209,7 +257,7 @@ gguf_arr_iter_init(struct gguf_arr_iter *it, const struct gguf_file *f,
 }
 
 /* gguf_arr_next_str: the next string in *out (borrowed from the
- * mapping); false at the end, or where a length runs past the file. */
+ * window); false at the end, or where a length runs past the window. */
 static inline bool
 gguf_arr_next_str(struct gguf_arr_iter *it, struct gguf_str *out)
 {

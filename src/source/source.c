@@ -1,0 +1,325 @@
+/*
+ * source.c - byte sources (see source.h): a file read with pread into an
+ * owned window and seen through mappings of a few MiB, a stream read in
+ * order and counted past its header, a buffer.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "source/source.h"
+
+/* A view maps at least this much, so that neighbouring reads share it. */
+#define VIEW_MIN (8u << 20)
+/* What a stream is read and discarded by, past its window. */
+#define DRAIN_CHUNK (1u << 20)
+
+static void
+source_reset(struct source *s)
+{
+	memset(s, 0, sizeof *s);
+	s->fd = -1;
+}
+
+/* Standard input as a source: a regular file is a file, else a stream. */
+static int
+open_stdin(struct source *s, struct gl_error *err)
+{
+	struct stat st;
+
+	if (fstat(STDIN_FILENO, &st) < 0)
+		return gl_error_setk(err, GL_ERR_IO, "standard input: %s",
+		    strerror(errno));
+	s->fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+	if (s->fd < 0)
+		return gl_error_setk(err, GL_ERR_IO, "standard input: %s",
+		    strerror(errno));
+	s->kind = S_ISREG(st.st_mode) ? SOURCE_FILE : SOURCE_STREAM;
+	s->size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+	s->size_known = S_ISREG(st.st_mode);
+	return 0;
+}
+
+int
+source_open(struct source *s, const char *path, struct gl_error *err)
+{
+	struct stat st;
+
+	source_reset(s);
+	if (strcmp(path, "-") == 0) {
+		if (open_stdin(s, err) == 0)
+			return 0;
+		source_close(s);
+		return -1;
+	}
+	if ((s->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return gl_error_setk(err, GL_ERR_IO, "%s: %s", path,
+		    strerror(errno));
+	s->kind = SOURCE_FILE;	/* so that source_close closes it */
+	if (fstat(s->fd, &st) < 0) {
+		gl_error_setk(err, GL_ERR_IO, "%s: %s", path, strerror(errno));
+		source_close(s);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		gl_error_setk(err, GL_ERR_IO, "%s: not a regular file", path);
+		source_close(s);
+		return -1;
+	}
+	s->size = (uint64_t)st.st_size;
+	s->size_known = true;
+	return 0;
+}
+
+void
+source_open_mem(struct source *s, const void *data, uint64_t size)
+{
+	source_reset(s);
+	s->kind = SOURCE_MEM;
+	s->mem = size > 0 ? data : NULL;
+	s->size = size;
+	s->size_known = true;
+}
+
+/* Room for want bytes in the window (its capacity at least doubles, so
+ * that growing it costs little); -1 with err when there is none. */
+static int
+head_reserve(struct source *s, uint64_t want, struct gl_error *err)
+{
+	uint8_t *p;
+
+	uint64_t cap = (uint64_t)s->head_cap * 2;
+
+	if (want <= s->head_cap)
+		return 0;
+	if (cap < want)
+		cap = want;
+	if (s->size_known && cap > s->size)
+		cap = s->size;	/* want <= size */
+	if ((uint64_t)(size_t)cap != cap ||
+	    (p = realloc(s->head, (size_t)cap)) == NULL)
+		return gl_error_setk(err, GL_ERR_LIMIT, "no memory for a "
+		    "header window of %llu bytes", (unsigned long long)cap);
+	s->head = p;
+	s->head_cap = (size_t)cap;
+	return 0;
+}
+
+/* One read or pread into the window at head_len; its result. */
+static ssize_t
+head_read_once(struct source *s, uint64_t want)
+{
+	size_t n = (size_t)(want - s->head_len);
+	ssize_t got;
+
+	do {
+		if (s->kind == SOURCE_FILE)
+			got = pread(s->fd, s->head + s->head_len, n,
+			    (off_t)s->head_len);
+		else
+			got = read(s->fd, s->head + s->head_len, n);
+	} while (got < 0 && errno == EINTR);
+	return got;
+}
+
+int
+source_head(struct source *s, uint64_t want, struct gl_error *err)
+{
+	ssize_t got;
+
+	if (s->kind != SOURCE_FILE && s->kind != SOURCE_STREAM)
+		return 0;
+	if (s->size_known && want > s->size)
+		want = s->size;
+	if (want <= s->head_len || s->shrank)
+		return 0;
+	if (head_reserve(s, want, err) < 0)
+		return -1;
+	while (s->head_len < want) {
+		got = head_read_once(s, want);
+		if (got < 0)
+			return gl_error_setk(err, GL_ERR_IO, "cannot read: %s",
+			    strerror(errno));
+		if (got == 0)
+			break;
+		s->head_len += (uint64_t)got;
+	}
+	if (s->head_len == want)
+		return 0;
+	if (s->kind == SOURCE_FILE) {
+		s->shrank = true;	/* it ended before its size */
+	} else {
+		s->size = s->head_len;	/* the stream ended */
+		s->size_known = true;
+	}
+	return 0;
+}
+
+const uint8_t *
+source_bytes(const struct source *s)
+{
+	if (s->kind == SOURCE_MEM)
+		return s->mem;
+	return s->head_len > 0 ? s->head : NULL;
+}
+
+uint64_t
+source_avail(const struct source *s)
+{
+	return s->kind == SOURCE_MEM ? s->size : s->head_len;
+}
+
+/* Move up to DRAIN_CHUNK bytes from the stream to /dev/null; splice. */
+static ssize_t
+drain_splice(int fd, int null)
+{
+	ssize_t got;
+
+	do
+		got = splice(fd, NULL, null, NULL, DRAIN_CHUNK, SPLICE_F_MOVE);
+	while (got < 0 && errno == EINTR);
+	return got;
+}
+
+/* Read and discard; the number of bytes, or -1 (errno). */
+static ssize_t
+drain_read(int fd, void *buf)
+{
+	ssize_t got;
+
+	do
+		got = read(fd, buf, DRAIN_CHUNK);
+	while (got < 0 && errno == EINTR);
+	return got;
+}
+
+int
+source_drain(struct source *s, struct gl_error *err)
+{
+	uint64_t total = s->head_len;
+	int null;
+	void *buf = NULL;
+	ssize_t got;
+
+	if (s->kind != SOURCE_STREAM || s->size_known)
+		return 0;
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	/* a larger pipe, fewer calls (refused above the system's limit) */
+	(void)fcntl(s->fd, F_SETPIPE_SZ, (int)DRAIN_CHUNK);
+	for (;;) {
+		got = null >= 0 ? drain_splice(s->fd, null) : -1;
+		if (got < 0) {	/* not a pipe, say: read it */
+			if (buf == NULL)
+				buf = xmalloc(DRAIN_CHUNK);
+			got = drain_read(s->fd, buf);
+		}
+		if (got <= 0)
+			break;
+		total += (uint64_t)got;
+	}
+	if (null >= 0)
+		close(null);
+	free(buf);
+	if (got < 0)
+		return gl_error_setk(err, GL_ERR_IO, "cannot read: %s",
+		    strerror(errno));
+	s->size = total;
+	s->size_known = true;
+	return 0;
+}
+
+bool
+source_can_view(const struct source *s)
+{
+	return s->kind == SOURCE_FILE || s->kind == SOURCE_MEM;
+}
+
+/* Map a window of s's file holding [off, off + len) into v. */
+static const uint8_t *
+view_map(const struct source *s, struct source_view *v, uint64_t off,
+    uint64_t len)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t start = off / page * page, want, end;
+	void *m;
+
+	want = len + (off - start);
+	if (want < VIEW_MIN)
+		want = VIEW_MIN;
+	end = s->size - start < want ? s->size : start + want;
+	if ((uint64_t)(size_t)(end - start) != end - start)
+		return NULL;	/* larger than this host can map */
+	m = mmap(NULL, (size_t)(end - start), PROT_READ, MAP_PRIVATE, s->fd,
+	    (off_t)start);
+	if (m == MAP_FAILED)
+		return NULL;
+	v->map = m;
+	v->map_len = (size_t)(end - start);
+	v->base = m;
+	v->off = start;
+	v->len = end - start;
+	return v->base + (off - start);
+}
+
+const uint8_t *
+source_view_get(const struct source *s, struct source_view *v, uint64_t off,
+    uint64_t len)
+{
+	if (!source_can_view(s) || off > s->size || len > s->size - off)
+		return NULL;
+	if (s->kind == SOURCE_MEM)
+		return s->mem != NULL ? s->mem + off : NULL;
+	if (v->base != NULL && off >= v->off && len <= v->len &&
+	    off - v->off <= v->len - len)
+		return v->base + (off - v->off);
+	source_view_release(v);
+	if (len == 0)
+		return (const uint8_t *)"";	/* nothing to read */
+	return view_map(s, v, off, len);
+}
+
+void
+source_view_release(struct source_view *v)
+{
+	if (v->map != NULL)
+		munmap(v->map, v->map_len);
+	memset(v, 0, sizeof *v);
+}
+
+bool
+source_shrank_now(const struct source *s, uint64_t *now)
+{
+	struct stat st;
+
+	if (s->kind != SOURCE_FILE || fstat(s->fd, &st) < 0)
+		return false;
+	if (now != NULL)
+		*now = (uint64_t)st.st_size;
+	return (uint64_t)st.st_size < s->size;
+}
+
+void
+source_close(struct source *s)
+{
+	/* a zeroed source holds nothing: its fd 0 is not ours */
+	if (s->kind != SOURCE_NONE && s->kind != SOURCE_MEM && s->fd >= 0)
+		close(s->fd);
+	free(s->head);
+	source_reset(s);
+}
+
+void
+source_test_stop(const char *point)
+{
+	const char *want = getenv("GGUFLINT_TEST_STOP");
+
+	if (want != NULL && strcmp(want, point) == 0)
+		raise(SIGSTOP);
+}

@@ -1,0 +1,124 @@
+/*
+ * source.h - where a model's bytes come from: a local file, standard input
+ * (a file redirected there, or a pipe), or a buffer in memory. The reader
+ * asks a source for the bytes it needs; nothing is mapped whole.
+ *
+ * The header is read into a window the source owns (pread, or read from a
+ * pipe), grown as the reader asks: what a report prints is copied out of
+ * the file, so a file that shrinks afterwards cannot take it away. The
+ * tensor data (--deep) is seen through views, mappings of a few MiB each,
+ * which may fault when the file shrinks: read them under guard_call().
+ * A pipe gives the header only: what follows it is counted, not kept.
+ */
+#ifndef GGUFLINT_SOURCE_H
+#define GGUFLINT_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+
+enum source_kind {
+	SOURCE_NONE = 0,		/* nothing open (a zeroed source) */
+	SOURCE_FILE,			/* a regular file: pread and views */
+	SOURCE_STREAM,			/* a pipe: read once, in order */
+	SOURCE_MEM			/* the caller's buffer */
+};
+
+struct source {
+	enum source_kind kind;
+	int fd;				/* FILE, STREAM: owned; else -1 */
+	uint64_t size;			/* when size_known */
+	bool size_known;		/* FILE, MEM: always; STREAM: at EOF */
+	bool shrank;			/* FILE: a read came back short */
+	const uint8_t *mem;		/* MEM: borrowed */
+	uint8_t *head;			/* FILE, STREAM: the window, owned */
+	uint64_t head_len;		/* bytes of the file held at head */
+	size_t head_cap;
+};
+
+/*
+ * source_open: open path ("-": standard input; a regular file there is
+ * read like any file, anything else as a stream). Reads nothing yet.
+ * Returns 0, or -1 with err (GL_ERR_IO) when it cannot be opened or a
+ * named path is not a regular file; s then holds nothing. Release s
+ * with source_close().
+ */
+int source_open(struct source *s, const char *path, struct gl_error *err);
+
+/* source_open_mem: size bytes at data (borrowed: it must outlive s). */
+void source_open_mem(struct source *s, const void *data, uint64_t size);
+
+/*
+ * source_head: make the window hold the file's first want bytes, or all
+ * of it when it is shorter (a stream then learns its size). The window's
+ * address may change: pointers into it do not survive a call that grows
+ * it. A read that comes back short because the file shrank sets
+ * s->shrank and keeps what was read. Returns 0, or -1 with err
+ * (GL_ERR_IO: a read failed; GL_ERR_LIMIT: no memory for the window).
+ */
+int source_head(struct source *s, uint64_t want, struct gl_error *err);
+
+/* source_bytes: the window (the buffer of a MEM source), or NULL when it
+ * is empty; borrowed from s, valid until source_head() or source_close(). */
+const uint8_t *source_bytes(const struct source *s);
+
+/* source_avail: how many bytes source_bytes() holds. */
+uint64_t source_avail(const struct source *s);
+
+/*
+ * source_drain: a stream whose size is not known yet is read to its end
+ * and counted, its bytes past the window discarded; anything else is left
+ * alone. Returns 0, or -1 with err (GL_ERR_IO).
+ */
+int source_drain(struct source *s, struct gl_error *err);
+
+/* source_can_view: whether views can be had (a file or a buffer). */
+bool source_can_view(const struct source *s);
+
+/* A view: one window onto the data, per thread. Zero it before use. */
+struct source_view {
+	const uint8_t *base;		/* the bytes of the file at off */
+	uint64_t off, len;
+	void *map;			/* the mapping, or NULL */
+	size_t map_len;
+};
+
+/*
+ * source_view_get: the bytes [off, off + len) of s through v, mapping a
+ * window (at least a few MiB, within the file) when v does not hold them
+ * yet. Returns them, borrowed from v until its next call or release, or
+ * NULL when the range is not inside the file, s has no views, or the
+ * mapping fails. Reading them may raise SIGBUS if the file shrank: do it
+ * under guard_call(). Threads may share s, each with its own v.
+ */
+const uint8_t *source_view_get(const struct source *s, struct source_view *v,
+    uint64_t off, uint64_t len);
+
+/* source_view_release: unmap what v holds; v is left empty. */
+void source_view_release(struct source_view *v);
+
+/*
+ * source_shrank_now: whether a file is now shorter than when it was opened
+ * (its size at open in s->size; *now, when not NULL, set to its size now).
+ * False for anything but a file, and when it cannot be asked.
+ */
+bool source_shrank_now(const struct source *s, uint64_t *now);
+
+/* source_close: close and free what s holds; s is left empty (NONE), and
+ * closing it again is harmless. */
+void source_close(struct source *s);
+
+/*
+ * source_test_stop: a hook for the tests: when $GGUFLINT_TEST_STOP names
+ * point, the process stops itself (SIGSTOP) there, so that a test can
+ * change the file at a known moment and let it go on (SIGCONT). The
+ * reader's points: "open" (opened, nothing read), "header" (gguf_open
+ * done: a file's first window read, a pipe's whole header), "parsed"
+ * (the records made), "linted" (every check done, nothing reported yet:
+ * gguf_recheck).
+ */
+void source_test_stop(const char *point);
+
+#endif
