@@ -115,9 +115,9 @@ tensor_op(const struct gguf_tensor *t)
  * res->rt_error.
  */
 static void
-probe_runtime(const struct lint_options *o, struct lint_result *res)
+probe_runtime(const struct lint_options *o, const struct gguf_file *f,
+    struct lint_result *res)
 {
-	const struct gguf_file *f = &res->file;
 	struct gl_error err;
 	size_t i, k;
 
@@ -217,7 +217,7 @@ read_model(void *arg)
 		}
 	}
 	if (complete && o->runtime != NULL)
-		probe_runtime(o, res);
+		probe_runtime(o, &res->file, res);
 	if (planned)
 		make_plan(o, &res->file, res->geom, &res->forms, &res->plan);
 	if (complete && o->deep) {
@@ -470,6 +470,8 @@ read_whole(struct model_job *mj)
 		mj->facts.split_no = 0;	/* the whole model, when complete */
 		mj->facts.split_count = whole ? 1 : (int64_t)mj->sc.n;
 	}
+	if (o->runtime != NULL)	/* the model's tensors: the view's */
+		probe_runtime(o, &mj->view, first);
 	if (planned)
 		make_plan(o, &mj->view, first->geom, &mj->forms, &first->plan);
 	memset(&ctx, 0, sizeof ctx);
@@ -482,6 +484,9 @@ read_whole(struct model_job *mj)
 	ctx.strict = o->strict;
 	ctx.decls = o->decls;
 	ctx.facts = mj->names != NULL ? &mj->facts : NULL;
+	ctx.rt = first->rt_error == NULL ? first->rt : NULL;
+	ctx.n_rt = first->rt_error == NULL ? first->n_rt : 0;
+	ctx.rt_info = &first->rt_info;
 	check_all(&ctx, &mj->dl, PASS_MODEL);
 }
 
