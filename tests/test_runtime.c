@@ -407,32 +407,33 @@ small_model(void)
 	return path;
 }
 
-/* How many findings of code the JSON report r has. */
+/* How many findings of code the JSON report r has (every file's). */
 static size_t
 count_code(const struct test_run *r, const char *code, const char **msg)
 {
+	static char keep[1024];
 	struct jsonnode *root;
-	const struct jsonnode *ds;
+	const struct jsonnode *files, *ds, *d;
 	char *err = NULL;
-	size_t i, n = 0;
+	size_t i, j, n = 0;
 
 	root = jsontree_parse(r->out, r->out_len, &err);
 	cr_assert(root != NULL, "%s: %s", err, r->out);
-	ds = jsontree_pointer(root, "/files/0/diagnostics");
-	cr_assert(ds != NULL, "%s", r->out);
-	for (i = 0; i < ds->n; i++) {
-		const struct jsonnode *d = jsontree_at(ds, i);
-
-		if (strcmp(jsontree_str(jsontree_get(d, "code")), code) != 0)
-			continue;
-		if (msg != NULL && n == 0) {
-			static char keep[1024];
-
-			snprintf(keep, sizeof keep, "%s",
-			    jsontree_str(jsontree_get(d, "message")));
-			*msg = keep;
+	files = jsontree_pointer(root, "/files");
+	cr_assert(files != NULL, "%s", r->out);
+	for (j = 0; j < files->n; j++) {
+		ds = jsontree_get(jsontree_at(files, j), "diagnostics");
+		for (i = 0; ds != NULL && i < ds->n; i++) {
+			d = jsontree_at(ds, i);
+			if (strcmp(jsontree_str(jsontree_get(d, "code")), code))
+				continue;
+			if (msg != NULL && n == 0) {
+				snprintf(keep, sizeof keep, "%s",
+				    jsontree_str(jsontree_get(d, "message")));
+				*msg = keep;
+			}
+			n++;
 		}
-		n++;
 	}
 	jsontree_free(root);
 	return n;
@@ -593,4 +594,67 @@ Test(runtime, write_kernels_loads_back_and_is_labelled)
 	free(prof);
 	free(model);
 	free(refuse);
+}
+
+/* One shard of a two-file model: the metadata and the split keys, and one
+ * tensor (shard 0: a Q8_0 embedding; shard 1: a Q4_0 matrix). */
+static void
+write_shard(const char *dir, unsigned k)
+{
+	static const int64_t ne[] = { 256, 16 };
+	struct ggufw_model m;
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xasprintf("%s/m-%05u-of-00002.gguf", dir, k + 1);
+
+	ggufw_model_init(&m, false, 32);
+	if (k == 0) {
+		ggufw_model_kv_str(&m, "general.architecture", "llama");
+		ggufw_model_kv_u32(&m, "llama.block_count", 1);
+		ggufw_model_kv_u32(&m, "llama.embedding_length", 256);
+		ggufw_model_kv_u32(&m, "llama.context_length", 64);
+		ggufw_model_kv_u32(&m, "llama.attention.head_count", 1);
+	}
+	ggufw_model_kv_u16(&m, "split.no", (uint16_t)k);
+	ggufw_model_kv_u16(&m, "split.count", 2);
+	ggufw_model_kv_i32(&m, "split.tensors.count", 2);
+	if (k == 0)
+		ggufw_model_tensor(&m, "token_embd.weight", 2, ne,
+		    GGUFW_GGML_Q8_0, 32, 34);
+	else
+		ggufw_model_tensor(&m, "blk.0.attn_q.weight", 2, ne,
+		    GGUFW_GGML_Q4_0, 32, 18);
+	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	cr_assert(ggufw_write_file(path, sb.buf, sb.len) == 0, "%s", path);
+	strbuf_free(&sb);
+	ggufw_model_free(&m);
+	free(path);
+}
+
+/* A split model: its pairs are probed over the whole model (both
+ * shards' tensors), and the findings come out once each. */
+Test(runtime, split_model_is_probed_whole)
+{
+	char dir[] = "/tmp/gguflint-split-XXXXXX";
+	char *wrong = fake_dir("wrong");
+	const char *argv[] = { "--no-config", "-f", "json", "--select=K",
+		"--runtime", wrong, dir, NULL };
+	struct test_run r;
+	char *p0, *p1;
+
+	private_cache();
+	cr_assert(mkdtemp(dir) != NULL);
+	write_shard(dir, 0);
+	write_shard(dir, 1);
+	test_run_bin(&r, argv, NULL, 0);
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	cr_expect_eq(count_code(&r, "K002", NULL), 2, "%s", r.out);
+	test_run_free(&r);
+	p0 = xasprintf("%s/m-00001-of-00002.gguf", dir);
+	p1 = xasprintf("%s/m-00002-of-00002.gguf", dir);
+	unlink(p0);
+	unlink(p1);
+	rmdir(dir);
+	free(p0);
+	free(p1);
+	free(wrong);
 }
