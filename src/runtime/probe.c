@@ -262,7 +262,7 @@ child_end(struct child *ch, bool kill_it)
 		    WTERMSIG(st) == SIGABRT ? "abort" : "crash",
 		    strsignal(WTERMSIG(st)), *said ? ": " : "", said);
 	else if (kill_it)
-		why = xstrdup("hang");
+		why = xstrdup("hang, or slower than the time limit");
 	else
 		why = xasprintf("exit status %d%s%s", WEXITSTATUS(st),
 		    *said ? ": " : "", said);
