@@ -98,6 +98,57 @@ make_plan(const struct lint_options *o, const struct gguf_file *f,
 	plan_make(g, f, o->profile, &o->request, *forms, plan);
 }
 
+/* The operation a weight tensor t is fed to in llama.cpp. */
+static enum rt_op
+tensor_op(const struct gguf_tensor *t)
+{
+	if (t->n_dims >= 3 && t->ne[2] > 1)
+		return RT_MUL_MAT_ID;	/* experts, stacked */
+	if (memmem(t->name.p, t->name.n, "token_embd", 10) != NULL)
+		return RT_GET_ROWS;
+	return RT_MUL_MAT;
+}
+
+/*
+ * Stage 4 with a runtime: the model's (operation, encoding, row length)
+ * pairs, each probed once on the device. A runtime that does not load is
+ * res->rt_error.
+ */
+static void
+probe_runtime(const struct lint_options *o, const struct gguf_file *f,
+    struct lint_result *res)
+{
+	struct gl_error err;
+	size_t i, k;
+
+	for (i = 0; i < f->tensors_n; i++) {
+		const struct gguf_tensor *t = &f->tensors[i];
+		enum rt_op op = tensor_op(t);
+
+		if (t->n_dims < 2 || !t->size_ok || t->ne[0] <= 0 ||
+		    t->ne[0] > 65536 || !runtime_has_reference(t->type))
+			continue;
+		for (k = 0; k < res->n_rt; k++)
+			if (res->rt[k].op == op && res->rt[k].encoding ==
+			    t->type && res->rt[k].row == (uint32_t)t->ne[0])
+				break;
+		if (k == res->n_rt) {
+			res->rt = xreallocarray(res->rt, k + 1,
+			    sizeof *res->rt);
+			memset(&res->rt[k], 0, sizeof *res->rt);
+			res->rt[k].op = op;
+			res->rt[k].encoding = t->type;
+			res->rt[k].row = (uint32_t)t->ne[0];
+			res->rt[k].tag = i;
+			res->n_rt++;
+		}
+		res->rt[k].count++;
+	}
+	if (res->n_rt > 0 && runtime_probe(o->runtime, res->rt, res->n_rt,
+	    &res->rt_info, &err) < 0)
+		res->rt_error = xstrdup(err.msg);
+}
+
 /* Which rows of the table a pass runs: all (a file alone), those of each
  * file of a model (per_file), or those of the model as a whole. */
 enum check_pass {
@@ -165,6 +216,8 @@ read_model(void *arg)
 			    &j->facts);
 		}
 	}
+	if (complete && o->runtime != NULL)
+		probe_runtime(o, &res->file, res);
 	if (planned)
 		make_plan(o, &res->file, res->geom, &res->forms, &res->plan);
 	if (complete && o->deep) {
@@ -181,6 +234,9 @@ read_model(void *arg)
 	ctx.deep = res->deep;
 	ctx.decls = o->decls;
 	ctx.facts = complete && names != NULL ? &j->facts : NULL;
+	ctx.rt = res->rt_error == NULL ? res->rt : NULL;
+	ctx.n_rt = res->rt_error == NULL ? res->n_rt : 0;
+	ctx.rt_info = &res->rt_info;
 	check_all(&ctx, &res->diags, PASS_ALL);
 	check_alone(res);
 }
@@ -414,6 +470,8 @@ read_whole(struct model_job *mj)
 		mj->facts.split_no = 0;	/* the whole model, when complete */
 		mj->facts.split_count = whole ? 1 : (int64_t)mj->sc.n;
 	}
+	if (o->runtime != NULL)	/* the model's tensors: the view's */
+		probe_runtime(o, &mj->view, first);
 	if (planned)
 		make_plan(o, &mj->view, first->geom, &mj->forms, &first->plan);
 	memset(&ctx, 0, sizeof ctx);
@@ -426,6 +484,9 @@ read_whole(struct model_job *mj)
 	ctx.strict = o->strict;
 	ctx.decls = o->decls;
 	ctx.facts = mj->names != NULL ? &mj->facts : NULL;
+	ctx.rt = first->rt_error == NULL ? first->rt : NULL;
+	ctx.n_rt = first->rt_error == NULL ? first->n_rt : 0;
+	ctx.rt_info = &first->rt_info;
 	check_all(&ctx, &mj->dl, PASS_MODEL);
 }
 
@@ -609,6 +670,10 @@ lint_result_free(struct lint_result *res)
 	free(res->forms);
 	free(res->deep);
 	free(res->geom);
+	runtime_cases_free(res->rt, res->n_rt);
+	free(res->rt);
+	runtime_info_free(&res->rt_info);
+	free(res->rt_error);
 	diag_list_free(&res->diags);
 	free(res->path);
 	free(res->model);

@@ -13,6 +13,7 @@
 #include "reader/gguf.h"
 #include "plan/plan.h"
 #include "findings/policy.h"
+#include "runtime/runtime.h"
 #include "target/profile.h"
 #include "plan/resolve.h"
 
@@ -29,6 +30,9 @@ struct lint_options {
 	bool deep;			/* --deep: read the tensor data */
 	bool deep_full;			/* and its statistics and SHA-256 */
 	unsigned threads;		/* for --deep; 0: one per CPU */
+	const struct rt_request *runtime;	/* probe the model's
+					 * (operation, encoding) pairs on it,
+					 * or NULL */
 	struct plan_request request;
 };
 
@@ -49,6 +53,11 @@ struct lint_result {
 	struct deep_stats *deep;	/* --deep: one per tensor, or NULL */
 	const struct profile *profile;
 	const struct captable *table;
+	struct rt_case *rt;		/* o->runtime: the model's pairs */
+	size_t n_rt;
+	struct rt_info rt_info;
+	char *rt_error;			/* the runtime did not load: an
+					 * operational error, or NULL */
 	struct diag_list diags;		/* as the policy leaves them, sorted */
 	size_t warnings;		/* counted before --quiet */
 };

@@ -49,11 +49,18 @@ static const struct layer {
 	{ "reader", "base findings kernels source" },
 	{ "facts", "base data findings reader" },
 	{ "target", "base data kernels" },
+	{ "runtime", "base kernels target" },
 	{ "plan", "base facts kernels reader target" },
-	{ "checks", "base data facts findings kernels plan reader target" },
-	{ "lint", "base checks data facts findings plan reader target" },
-	{ "report", "base facts findings kernels lint plan reader target" },
-	{ "cli", "base checks data findings lint report target" },
+	{ "checks",
+	    "base data facts findings kernels plan reader runtime "
+	    "target" },
+	{ "lint",
+	    "base checks data facts findings plan reader runtime "
+	    "target" },
+	{ "report",
+	    "base facts findings kernels lint plan reader runtime "
+	    "target" },
+	{ "cli", "base checks data findings lint report runtime target" },
 	{ "main", "cli" },
 };
 #define N_LAYERS (sizeof layers / sizeof layers[0])

@@ -2,7 +2,9 @@
  * check-forms.c - W family (weight forms) and K family (capability tables).
  * W001/W002: weights no verified kernel of the profile's table can feed,
  * one finding per encoding with the tensors and bytes it concerns. K001: a
- * table entry the probe could not verify.
+ * table entry the probe (or the runtime) could not verify. With a ggml
+ * runtime probed for the model's pairs: K002 (claimed, but unsafe), K003
+ * (not claimed: the CPU runs it), K004 (verified, but not in the table).
  */
 #include "config.h"
 
@@ -13,6 +15,7 @@
 #include "base/units.h"
 #include "checks/checks.h"
 #include "kernels/ggml-types.h"
+#include "runtime/runtime.h"
 
 /* What the tensors of one encoding would cost if dequantized. */
 struct enc_total {
@@ -83,6 +86,83 @@ check_forms(const struct check_ctx *c, struct diag_list *dl)
 	free(tot);
 }
 
+/* The table's first entry for what case r asks, or NULL. */
+static const struct cap_entry *
+table_entry(const struct captable *t, const struct rt_case *r)
+{
+	enum cap_op op = r->op == RT_GET_ROWS ? CAP_GET_ROWS : CAP_MATMUL;
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->entries[i].op == op && t->entries[i].encoding ==
+		    r->encoding && t->entries[i].input == GGML_TYPE_F32)
+			return &t->entries[i];
+	return NULL;
+}
+
+/* K001 from a runtime (an entry it refuses or fails) and K004. */
+static void
+table_vs_runtime(const struct check_ctx *c, const struct rt_case *r,
+    struct diag_list *dl)
+{
+	const struct cap_entry *e = table_entry(c->table, r);
+	const struct rt_info *ri = c->rt_info;
+	char tb[16];
+	const char *name = ggml_type_name(r->encoding, tb, sizeof tb);
+
+	if (e != NULL && e->verified && (r->state == RT_UNSAFE ||
+	    r->state == RT_FALLBACK))
+		diag_add(dl, "K001", 0, SUBJECT_NONE, NULL, 0, "capability "
+		    "table %s (%s:%zu) claims %s %s, but runtime ggml %s on "
+		    "%s %s: %s", c->table->name, c->table->origin, e->line,
+		    cap_op_name(e->op), name, ri->version, ri->device.name,
+		    r->state == RT_UNSAFE ? "fails it" : "refuses it",
+		    r->reason ? r->reason : "");
+	else if (e == NULL && r->state == RT_VERIFIED)
+		diag_add(dl, "K004", 0, SUBJECT_NONE, NULL, 0, "runtime ggml "
+		    "%s on %s (%s) verifies %s %s (NMSE %.1e), which "
+		    "capability table %s does not list", ri->version,
+		    ri->device.name, ri->device.description,
+		    rt_op_name(r->op), name, r->nmse, c->table->name);
+}
+
+/* K002 and K003: what the device does with the model's weights. */
+static void
+runtime_findings(const struct check_ctx *c, struct diag_list *dl)
+{
+	const struct rt_info *ri = c->rt_info;
+	char tb[16];
+	size_t i;
+
+	for (i = 0; i < c->n_rt; i++) {
+		const struct rt_case *r = &c->rt[i];
+		const struct gguf_tensor *t = &c->file->tensors[r->tag];
+		const char *name = ggml_type_name(r->encoding, tb, sizeof tb);
+
+		if (r->state == RT_UNSAFE)
+			diag_add(dl, "K002", t->offset_info, SUBJECT_TENSOR,
+			    t->name.p, (size_t)t->name.n, "device %s (%s) "
+			    "claims %s on %s weights (rows of %u; %zu "
+			    "tensor%s) but is unsafe: %s; runtime ggml %s, "
+			    "commit %s", ri->device.name,
+			    ri->device.description, rt_op_name(r->op), name,
+			    r->row, r->count, r->count == 1 ? "" : "s",
+			    r->reason ? r->reason : "wrong numbers",
+			    ri->version, ri->commit);
+		else if (r->state == RT_FALLBACK)
+			diag_add(dl, "K003", t->offset_info, SUBJECT_TENSOR,
+			    t->name.p, (size_t)t->name.n, "device %s (%s) "
+			    "does not claim %s on %s weights (rows of %u; "
+			    "%zu tensor%s): ggml runs it on the CPU, with "
+			    "those bytes in host memory; runtime ggml %s",
+			    ri->device.name, ri->device.description,
+			    rt_op_name(r->op), name, r->row, r->count,
+			    r->count == 1 ? "" : "s", ri->version);
+		if (r->op != RT_MUL_MAT_ID)
+			table_vs_runtime(c, r, dl);
+	}
+}
+
 void
 check_kernels(const struct check_ctx *c, struct diag_list *dl)
 {
@@ -91,6 +171,16 @@ check_kernels(const struct check_ctx *c, struct diag_list *dl)
 
 	if (c->table == NULL)
 		return;
+	if (c->rt != NULL)
+		runtime_findings(c, dl);
+	else if (c->table->recorded)
+		diag_add(dl, "K005", 0, SUBJECT_NONE, NULL, 0, "capability "
+		    "table %s: recorded on %s (%s), %s, runtime ggml %s; its "
+		    "states are not checked again here", c->table->name,
+		    c->table->prov.device, c->table->prov.description ?
+		    c->table->prov.description : "", c->table->prov.date,
+		    c->table->prov.version ? c->table->prov.version :
+		    "unknown");
 	for (i = 0; i < c->table->n; i++) {
 		const struct cap_entry *e = &c->table->entries[i];
 

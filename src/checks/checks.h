@@ -44,6 +44,10 @@ struct check_ctx {
 	const struct model_facts *facts;	/* NULL without the maps or
 						 * a complete header */
 	const struct declset *decls;	/* the declarative rules, or NULL */
+	const struct rt_case *rt;	/* a runtime's answers for the model's
+					 * pairs, or NULL */
+	size_t n_rt;
+	const struct rt_info *rt_info;	/* what ran them */
 };
 
 struct check {

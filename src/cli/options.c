@@ -30,6 +30,11 @@ enum {
 	OPT_COLOR,
 	OPT_DEEP,
 	OPT_EXIT_ZERO,
+	OPT_RUNTIME,
+	OPT_DEVICE,
+	OPT_LIST_DEVICES,
+	OPT_NO_CACHE,
+	OPT_WRITE_KERNELS,
 	OPT_CTK,
 	OPT_CTV,
 	OPT_FA,
@@ -59,6 +64,11 @@ static const struct option long_options[] = {
 	{ "plan", no_argument, NULL, OPT_PLAN },
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
 	{ "list-kernels", no_argument, NULL, OPT_LIST_KERNELS },
+	{ "runtime", required_argument, NULL, OPT_RUNTIME },
+	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "list-devices", no_argument, NULL, OPT_LIST_DEVICES },
+	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
+	{ "write-kernels", required_argument, NULL, OPT_WRITE_KERNELS },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
@@ -144,6 +154,15 @@ options_usage(FILE *fp)
 	    "      --explain CODE  explain one rule (code or slug)\n"
 	    "      --list-profiles list the built-in device profiles\n"
 	    "      --list-kernels  probe and list the capability tables\n"
+	    "      --runtime DIR   probe the ggml runtime (libggml-base and "
+	    "its backends)\n"
+	    "                      in DIR (also GGUFLINT_RUNTIME)\n"
+	    "      --device NAME   the runtime's device to probe (CPU, "
+	    "Vulkan0, ...)\n"
+	    "      --list-devices  list the runtime's devices\n"
+	    "      --no-cache      probe the runtime afresh\n"
+	    "      --write-kernels FILE  write the runtime's verified table "
+	    "as YAML\n"
 	    "  -h, --help          show this help\n"
 	    "  -V, --version       show the version\n"
 	    "\n"
@@ -274,10 +293,22 @@ set_mode(struct options *o, enum cli_mode m, struct gl_error *err)
 {
 	if (o->mode != CLI_MODE_LINT && o->mode != m)
 		return gl_error_setk(err, GL_ERR_USAGE, "--dump, "
-		    "--list-rules, --list-profiles, --list-kernels and "
-		    "--explain cannot be combined");
+		    "--list-rules, --list-profiles, --list-kernels, "
+		    "--list-devices and --explain cannot be combined");
 	o->mode = m;
 	return 0;
+}
+
+/* --runtime, --device, --write-kernels. */
+static void
+set_runtime_value(struct options *o, int c, const char *arg)
+{
+	if (c == OPT_RUNTIME)
+		o->runtime = arg;
+	else if (c == OPT_DEVICE)
+		o->device = arg;
+	else
+		o->write_kernels = arg;
 }
 
 /* An option with an argument. Returns 0, or -1 with err set. */
@@ -310,6 +341,11 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 		return set_llama(o, c, arg, err);
 	case OPT_CONFIG:
 		o->config = arg;
+		break;
+	case OPT_RUNTIME:
+	case OPT_DEVICE:
+	case OPT_WRITE_KERNELS:
+		set_runtime_value(o, c, arg);
 		break;
 	case 'o':
 		if (*arg == '\0')
@@ -391,6 +427,13 @@ set_flag(struct options *o, int c, char **argv, struct gl_error *err)
 		if (set_mode(o, CLI_MODE_LIST_KERNELS, err) < 0)
 			return -1;
 		break;
+	case OPT_LIST_DEVICES:
+		if (set_mode(o, CLI_MODE_LIST_DEVICES, err) < 0)
+			return -1;
+		break;
+	case OPT_NO_CACHE:
+		o->no_cache = true;
+		break;
 	case OPT_STRICT:
 		o->strict = true;
 		break;
@@ -458,7 +501,8 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 		return gl_error_setk(err, GL_ERR_USAGE, "no input file");
 	if ((o->mode == CLI_MODE_LIST_RULES || o->mode == CLI_MODE_EXPLAIN ||
 	    o->mode == CLI_MODE_LIST_PROFILES ||
-	    o->mode == CLI_MODE_LIST_KERNELS) && o->n_files > 0)
+	    o->mode == CLI_MODE_LIST_KERNELS ||
+	    o->mode == CLI_MODE_LIST_DEVICES) && o->n_files > 0)
 		return gl_error_setk(err, GL_ERR_USAGE, "unexpected argument "
 		    "%s", o->files[0]);
 	return 0;

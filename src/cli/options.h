@@ -19,6 +19,7 @@ enum cli_mode {
 	CLI_MODE_EXPLAIN,
 	CLI_MODE_LIST_PROFILES,
 	CLI_MODE_LIST_KERNELS,
+	CLI_MODE_LIST_DEVICES,
 	CLI_MODE_HELP,
 	CLI_MODE_VERSION
 };
@@ -42,6 +43,10 @@ struct options {
 	bool strict;			/* --strict */
 	const char *runtime_version;	/* --runtime-version, or NULL */
 	uint32_t runtime_build;		/* its build (profile.h) */
+	const char *runtime;		/* --runtime DIR, or NULL */
+	const char *device;		/* --device NAME, or NULL */
+	bool no_cache;			/* --no-cache */
+	const char *write_kernels;	/* --write-kernels FILE, or NULL */
 	const char *config;		/* --config FILE */
 	bool no_config;			/* --no-config */
 	const char *fail_on;		/* --fail-on LEVEL, or NULL */

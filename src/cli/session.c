@@ -30,6 +30,7 @@
 #include "findings/severity.h"
 #include "lint.h"
 #include "report/report.h"
+#include "runtime/runtime.h"
 #include "target/captable.h"
 #include "target/kvtype.h"
 #include "target/profile.h"
@@ -45,6 +46,7 @@ struct session {
 	bool have_profile;
 	struct captable table;
 	struct lint_options lo;
+	struct rt_request rq;	/* the runtime, when one is given */
 	struct report_ctx report;	/* over cat, for every reporter call */
 };
 
@@ -105,6 +107,13 @@ merge_filter(const struct options *o, struct session *s, struct gl_error *err)
 		s->policy.max_warnings = o->max_warnings;
 	s->policy.quiet = s->policy.quiet || o->quiet;
 	return 0;
+}
+
+/* The runtime folder: --runtime, else GGUFLINT_RUNTIME, else NULL. */
+static const char *
+runtime_dir(const struct options *o)
+{
+	return o->runtime != NULL ? o->runtime : runtime_dir_default();
 }
 
 /*
@@ -169,6 +178,15 @@ load_target(const struct options *o, struct session *s, struct gl_error *err)
 	if (captable_load(s->profile.kernels, &s->table, err) < 0)
 		return -1;
 	captable_probe(&s->table, NULL);
+	/* the table's runtime_dir only where it is: a recorded table used
+	 * elsewhere is used as recorded (K005) */
+	s->rq.dir = runtime_dir(o);
+	if (s->rq.dir == NULL && s->table.prov.runtime_dir != NULL &&
+	    runtime_present(s->table.prov.runtime_dir))
+		s->rq.dir = s->table.prov.runtime_dir;
+	s->rq.device = o->device;
+	s->rq.no_cache = o->no_cache;
+	s->lo.runtime = s->rq.dir != NULL ? &s->rq : NULL;
 	s->lo.profile = &s->profile;
 	s->lo.table = &s->table;
 	s->lo.strict = s->profile.strict || o->strict || s->cfg.strict;
@@ -208,7 +226,8 @@ session_setup(const struct options *o, const struct reporter *rep,
 	if (o->config != NULL)
 		path = xstrdup(o->config);
 	else if (!o->no_config && o->mode != CLI_MODE_LIST_PROFILES &&
-	    o->mode != CLI_MODE_LIST_KERNELS)
+	    o->mode != CLI_MODE_LIST_KERNELS &&
+	    o->mode != CLI_MODE_LIST_DEVICES)
 		path = config_find();
 	if (path != NULL)
 		rc = config_load(path, &s->cat, &s->decls, &s->policy,
@@ -473,6 +492,11 @@ session_lint_inputs(const struct options *o, struct session *s,
 			status = 2;
 		} else
 			for (k = 0; k < m.n; k++) {
+				if (m.res[k].rt_error != NULL) {
+					fprintf(stderr, "gguflint: %s\n",
+					    m.res[k].rt_error);
+					status = 2;
+				}
 				rep->file(&s->report, out, &m.res[k]);
 				count_result(s, &m.res[k], &failed, &warnings,
 				    count);
@@ -583,17 +607,104 @@ session_dump_inputs(const struct options *o, struct session *s,
 	return status;
 }
 
-/* --list-kernels: load and probe every built-in table, report them with
- * rep; 2 when one could not be loaded (the others are still shown). */
+/* --list-devices: the runtime's devices, reported with rep. */
 static int
-list_kernels(struct session *s, const struct reporter *rep,
-    struct strbuf *out)
+list_devices(const struct options *o, struct session *s,
+    const struct reporter *rep, struct strbuf *out)
+{
+	const char *dir = runtime_dir(o);
+	struct rt_info info;
+	struct gl_error err;
+
+	if (dir == NULL) {
+		fprintf(stderr, "gguflint: --list-devices needs a runtime: "
+		    "--runtime DIR or GGUFLINT_RUNTIME\n");
+		return 2;
+	}
+	if (runtime_devices(dir, &info, &err) < 0) {
+		runtime_info_free(&info);
+		return fail(&err);
+	}
+	rep->devices(&s->report, out, &info);
+	runtime_info_free(&info);
+	return 0;
+}
+
+/* --write-kernels FILE: t as YAML, whole once complete. */
+static int
+write_kernels(const char *path, const struct captable *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
+	FILE *fp = fopen(tmp, "w");
+	int rc = 0;
+
+	captable_write(t, &sb);
+	if (fp == NULL || fwrite(sb.buf, 1, sb.len, fp) != sb.len ||
+	    fclose(fp) != 0 || rename(tmp, path) != 0) {
+		fprintf(stderr, "gguflint: --write-kernels %s: %s\n", path,
+		    strerror(errno));
+		unlink(tmp);
+		rc = 2;
+	}
+	strbuf_free(&sb);
+	free(tmp);
+	return rc;
+}
+
+/* --list-kernels --runtime DIR: every encoding probed on the device. */
+static int
+list_runtime_kernels(const struct options *o, struct session *s,
+    const struct reporter *rep, struct strbuf *out)
+{
+	struct rt_request rq = { runtime_dir(o), o->device, o->no_cache, 0 };
+	struct rt_info info;
+	struct captable t;
+	struct gl_error err;
+	struct rt_case *cases;
+	size_t n;
+	int status = 0;
+
+	cases = runtime_cases_all(RT_ROW_DEFAULT, &n);
+	if (runtime_probe(&rq, cases, n, &info, &err) < 0) {
+		runtime_info_free(&info);
+		free(cases);
+		return fail(&err);
+	}
+	runtime_table(&info, cases, n, &t);
+	captable_probe(&t, NULL);
+	t.runtime_ms = info.probe_ms;
+	t.runtime_cached = info.n_cached;
+	rep->kernels(&s->report, out, &t, 1);
+	if (o->write_kernels != NULL)
+		status = write_kernels(o->write_kernels, &t);
+	captable_free(&t);
+	runtime_cases_free(cases, n);
+	free(cases);
+	runtime_info_free(&info);
+	return status;
+}
+
+/* --list-kernels: load and probe every built-in table, report them with
+ * rep; 2 when one could not be loaded (the others are still shown). With
+ * a runtime: the device's own table instead. */
+static int
+list_kernels(const struct options *o, struct session *s,
+    const struct reporter *rep, struct strbuf *out)
 {
 	const char *const *names = captable_builtin_names();
 	struct captable *t;
 	struct gl_error err;
 	size_t n = 0, i;
 	int status = 0;
+
+	if (runtime_dir(o) != NULL)
+		return list_runtime_kernels(o, s, rep, out);
+	if (o->write_kernels != NULL) {
+		fprintf(stderr, "gguflint: --write-kernels needs a runtime: "
+		    "--runtime DIR or GGUFLINT_RUNTIME\n");
+		return 2;
+	}
 
 	for (i = 0; names[i] != NULL; i++)
 		;
@@ -658,6 +769,8 @@ supports(const struct reporter *rep, enum cli_mode m)
 		return rep->profiles != NULL;
 	case CLI_MODE_LIST_KERNELS:
 		return rep->kernels != NULL;
+	case CLI_MODE_LIST_DEVICES:
+		return rep->devices != NULL;
 	default:
 		return rep->file != NULL;
 	}
@@ -688,7 +801,9 @@ session_dispatch(const struct options *o, struct session *s,
 	case CLI_MODE_LIST_PROFILES:
 		return list_profiles(s, rep, out);
 	case CLI_MODE_LIST_KERNELS:
-		return list_kernels(s, rep, out);
+		return list_kernels(o, s, rep, out);
+	case CLI_MODE_LIST_DEVICES:
+		return list_devices(o, s, rep, out);
 	default:
 		return session_lint_inputs(o, s, rep, out);
 	}
@@ -717,6 +832,12 @@ session_main(const struct options *o)
 		fprintf(stderr, "gguflint: format '%s' %s\n", o->format,
 		    rep == NULL ? "is unknown (text, json, sarif, github)" :
 		    "cannot show this");
+		return 2;
+	}
+	if (o->device != NULL && runtime_dir(o) == NULL &&
+	    o->mode != CLI_MODE_LINT) {
+		fprintf(stderr, "gguflint: --device needs a runtime: --runtime "
+		    "DIR or GGUFLINT_RUNTIME\n");
 		return 2;
 	}
 	if (output_open(o->output, &sink, &err) < 0)

@@ -219,6 +219,36 @@ report_json_profiles(struct report_ctx *ctx, struct strbuf *out,
 	strbuf_adds(out, "\n]\n");
 }
 
+/* A string member, or null. */
+static void
+json_str_or_null(struct strbuf *out, const char *key, const char *v)
+{
+	strbuf_addf(out, ", \"%s\": ", key);
+	if (v != NULL)
+		enc_json_cstr(out, v);
+	else
+		strbuf_adds(out, "null");
+}
+
+/* What a runtime said of entry e of t: state, device, nmse, reason. */
+static void
+json_entry_state(struct strbuf *out, const struct captable *t,
+    const struct cap_entry *e)
+{
+	char vb[256];
+	bool rt = e->state != CAP_REFERENCE_ONLY;
+
+	strbuf_addf(out, ", \"state\": \"%s\"", cap_state_name(e->state));
+	json_str_or_null(out, "device", rt ? t->prov.device : NULL);
+	if (rt && e->state != CAP_RT_FALLBACK && e->nmse >= 0)
+		strbuf_addf(out, ", \"nmse\": %.17g", e->nmse);
+	else
+		strbuf_adds(out, ", \"nmse\": null");
+	json_str_or_null(out, "reason", rt ? e->reason : NULL);
+	json_str_or_null(out, "verified_by", captable_verified_by(t, e, vb,
+	    sizeof vb));
+}
+
 void
 report_json_kernels(struct report_ctx *ctx, struct strbuf *out,
     const struct captable *t, size_t n)
@@ -251,6 +281,7 @@ report_json_kernels(struct report_ctx *ctx, struct strbuf *out,
 				enc_json_cstr(out, e->error);
 			else
 				strbuf_adds(out, "null");
+			json_entry_state(out, &t[i], e);
 			strbuf_adds(out, "}");
 		}
 	}
@@ -342,4 +373,36 @@ report_json_deep(struct strbuf *out, const struct lint_result *res)
 		    s->truncated ? "" : s->sha256);
 	}
 	strbuf_adds(out, n ? "\n  ]" : "]");
+}
+
+void
+report_json_devices(struct report_ctx *ctx, struct strbuf *out,
+    const struct rt_info *info)
+{
+	size_t i;
+
+	(void)ctx;
+	strbuf_adds(out, "{\"runtime\": {\"dir\": ");
+	enc_json_cstr(out, info->dir ? info->dir : "");
+	strbuf_adds(out, ", \"version\": ");
+	enc_json_cstr(out, info->version ? info->version : "unknown");
+	strbuf_adds(out, ", \"commit\": ");
+	enc_json_cstr(out, info->commit ? info->commit : "unknown");
+	strbuf_adds(out, "},\n \"devices\": [");
+	for (i = 0; i < info->n_devices; i++) {
+		const struct rt_device *d = &info->devices[i];
+
+		strbuf_adds(out, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
+		enc_json_cstr(out, d->name);
+		strbuf_adds(out, ", \"description\": ");
+		enc_json_cstr(out, d->description);
+		strbuf_adds(out, ", \"type\": ");
+		enc_json_cstr(out, d->type);
+		strbuf_adds(out, ", \"library\": ");
+		enc_json_cstr(out, d->library ? d->library : "");
+		strbuf_addf(out, ", \"memory_free\": %" PRIu64 ", "
+		    "\"memory_total\": %" PRIu64 "}", d->mem_free,
+		    d->mem_total);
+	}
+	strbuf_adds(out, "\n]}\n");
 }

@@ -150,11 +150,24 @@ report_text_profiles(struct report_ctx *ctx, struct strbuf *out,
 	}
 }
 
+/* The runtime's word on entry e, or nothing for reference-only. */
+static void
+text_entry_state(struct strbuf *out, const struct cap_entry *e)
+{
+	if (e->state == CAP_REFERENCE_ONLY)
+		return;
+	strbuf_addf(out, "\n           runtime: %s", cap_state_name(e->state));
+	if (e->state != CAP_RT_FALLBACK)
+		strbuf_addf(out, ", NMSE %.2e", e->nmse);
+	if (e->reason != NULL)
+		strbuf_addf(out, ": %s", e->reason);
+}
+
 void
 report_text_kernels(struct report_ctx *ctx, struct strbuf *out,
     const struct captable *t, size_t n)
 {
-	char tb[16];
+	char tb[16], vb[256];
 	size_t i, j, ok;
 
 	(void)ctx;
@@ -164,16 +177,50 @@ report_text_kernels(struct report_ctx *ctx, struct strbuf *out,
 		strbuf_addf(out, "%s: %s (%zu of %zu entries verified, probed "
 		    "in %.0f us)\n", t[i].name, t[i].description, ok, t[i].n,
 		    t[i].probe_us);
+		if (t[i].n > 0)
+			strbuf_addf(out, "  verified by: %s%s%s\n",
+			    captable_verified_by(&t[i], &t[i].entries[0], vb,
+			    sizeof vb), t[i].prov.commit ? ", commit " : "",
+			    t[i].prov.commit ? t[i].prov.commit : "");
+		if (t[i].live)
+			strbuf_addf(out, "  runtime probe: %.1f ms, %zu of %zu "
+			    "answers from the cache\n", t[i].runtime_ms,
+			    t[i].runtime_cached, t[i].n);
 		for (j = 0; j < t[i].n; j++) {
 			const struct cap_entry *e = &t[i].entries[j];
 
 			strbuf_addf(out, "  %-8s %-7s %-9s %-22s %s error %.1e "
-			    "%6.1f us%s%s\n", cap_op_name(e->op),
+			    "%6.1f us%s%s", cap_op_name(e->op),
 			    ggml_type_name(e->encoding, tb, sizeof tb),
 			    kernel_order_name(e->order), e->kernel_name,
 			    e->verified ? "verified    " : "NOT VERIFIED",
 			    e->max_error, e->probe_us, e->error ? ": " : "",
 			    e->error ? e->error : "");
+			text_entry_state(out, e);
+			strbuf_addc(out, '\n');
 		}
+	}
+}
+
+void
+report_text_devices(struct report_ctx *ctx, struct strbuf *out,
+    const struct rt_info *info)
+{
+	char a[32], b[32];
+	size_t i;
+
+	(void)ctx;
+	strbuf_addf(out, "runtime: ggml %s (commit %s) in %s\n",
+	    info->version ? info->version : "unknown", info->commit ?
+	    info->commit : "unknown", info->dir ? info->dir : "?");
+	for (i = 0; i < info->n_devices; i++) {
+		const struct rt_device *d = &info->devices[i];
+
+		strbuf_addf(out, "  %-10s %-5s %s free of %s  %s%s%s%s\n",
+		    d->name, d->type, format_size(d->mem_free, a, sizeof a),
+		    format_size(d->mem_total, b, sizeof b), d->description,
+		    d->library && *d->library ? " (" : "",
+		    d->library ? d->library : "", d->library && *d->library ?
+		    ")" : "");
 	}
 }

@@ -10,17 +10,19 @@
 const struct reporter reporters[] = {
 	{ "text", report_text_begin, report_text_file, report_text_end,
 	    report_text_rules, report_text_explain, dump_text,
-	    report_text_profiles, report_text_kernels, false },
+	    report_text_profiles, report_text_kernels, false,
+	    report_text_devices },
 	{ "json", report_json_begin, report_json_file, report_json_end,
 	    report_json_rules, report_json_explain, dump_json,
-	    report_json_profiles, report_json_kernels, true },
+	    report_json_profiles, report_json_kernels, true,
+	    report_json_devices },
 	{ "sarif", report_sarif_begin, report_sarif_file, report_sarif_end,
-	    NULL, NULL, NULL, NULL, NULL, false },
+	    NULL, NULL, NULL, NULL, NULL, false, NULL },
 	{ "github", report_github_begin, report_github_file,
-	    report_github_end, NULL, NULL, NULL, NULL, NULL, false },
+	    report_github_end, NULL, NULL, NULL, NULL, NULL, false, NULL },
 	{ "mdoc", NULL, NULL, NULL, report_rules_mdoc, NULL, NULL, NULL,
-	    NULL, false },
-	{ NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, false }
+	    NULL, false, NULL },
+	{ NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, false, NULL }
 };
 
 const struct reporter *

@@ -16,6 +16,7 @@
 #include "findings/catalog.h"
 #include "lint.h"
 #include "reader/gguf.h"
+#include "runtime/runtime.h"
 #include "target/captable.h"
 #include "target/profile.h"
 
@@ -85,6 +86,9 @@ struct reporter {
 	 * print only the findings, which need neither the sums nor the
 	 * hash). */
 	bool deep_stats;
+	/* The runtime's devices, for --list-devices. */
+	void (*devices)(struct report_ctx *ctx, struct strbuf *out,
+	    const struct rt_info *info);
 };
 
 /* The registry: a plain array ending with a NULL name; an entry point a
@@ -118,6 +122,8 @@ void report_text_profiles(struct report_ctx *ctx, struct strbuf *out,
     const struct profile *p, size_t n);
 void report_text_kernels(struct report_ctx *ctx, struct strbuf *out,
     const struct captable *t, size_t n);
+void report_text_devices(struct report_ctx *ctx, struct strbuf *out,
+    const struct rt_info *info);
 
 /*
  * json: one object for the run; each file with its plan, forms and --deep
@@ -134,6 +140,8 @@ void report_json_profiles(struct report_ctx *ctx, struct strbuf *out,
     const struct profile *p, size_t n);
 void report_json_kernels(struct report_ctx *ctx, struct strbuf *out,
     const struct captable *t, size_t n);
+void report_json_devices(struct report_ctx *ctx, struct strbuf *out,
+    const struct rt_info *info);
 
 /*
  * sarif: one SARIF 2.1.0 log whose rules are ctx->cat (so ctx->cat must

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,6 +20,15 @@ const char *
 cap_op_name(enum cap_op op)
 {
 	return op == CAP_MATMUL ? "matmul" : "get_rows";
+}
+
+const char *
+cap_state_name(enum cap_state s)
+{
+	static const char *const names[] = { "reference-only", "verified",
+		"fallback", "unsafe" };
+
+	return names[s];
 }
 
 const char *
@@ -45,6 +55,8 @@ set_type(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
 static const char *const op_names[] = { "matmul", "get_rows", NULL };
 static const char *const order_names[] = { "as_stored", "kernel_feed",
 	NULL };
+static const char *const state_names[] = { "reference-only", "verified",
+	"fallback", "unsafe", NULL };
 
 #define E(kind, member) YDOC_##kind##_AT(struct cap_entry, member)
 
@@ -57,6 +69,11 @@ static const struct ydoc_field entry_fields[] = {
 	{ "order", false, E(ENUM, order), .names = order_names,
 	    .expect = "expected a byte order: as_stored or kernel_feed" },
 	{ "kernel", true, E(STRDUP, kernel_name) },
+	{ "state", false, E(ENUM, state), .names = state_names,
+	    .expect = "expected a runtime state: reference-only, verified, "
+	    "fallback or unsafe" },
+	{ "nmse", false, E(NUMBER, nmse), .lo = -1, .hi = 1e300 },
+	{ "reason", false, E(STRDUP, reason) },
 };
 
 #undef E
@@ -88,9 +105,39 @@ set_entries(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 	return 0;
 }
 
+#define R(member) YDOC_STRDUP_AT(struct cap_provenance, member)
+
+static const struct ydoc_field prov_fields[] = {
+	{ "version", false, R(version) },
+	{ "commit", false, R(commit) },
+	{ "device", true, R(device) },
+	{ "description", false, R(description) },
+	{ "driver", false, R(driver) },
+	{ "date", true, R(date) },
+};
+
+#undef R
+
+/* recorded: where the entries' states come from (--write-kernels). */
+static int
+set_recorded(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct captable *t = o;
+
+	if (n->type != YAML_MAPPING_NODE)
+		return ydoc_error(d, n, err, "expected a mapping: version, "
+		    "commit, device, description, driver, date");
+	t->recorded = true;
+	return ydoc_fields(d, n, prov_fields, sizeof prov_fields /
+	    sizeof prov_fields[0], &t->prov, err);
+}
+
 static const struct ydoc_field table_fields[] = {
 	{ "name", true, YDOC_STRDUP_AT(struct captable, name) },
 	{ "description", true, YDOC_STRDUP_AT(struct captable, description) },
+	{ "runtime_dir", false, YDOC_STRDUP_AT(struct captable,
+	    prov.runtime_dir) },
+	{ "recorded", false, .set = set_recorded },
 	{ "entries", true, .set = set_entries },
 };
 
@@ -137,8 +184,16 @@ captable_free(struct captable *t)
 	for (i = 0; i < t->n; i++) {
 		free(t->entries[i].kernel_name);
 		free(t->entries[i].error);
+		free(t->entries[i].reason);
 	}
 	free(t->entries);
+	free(t->prov.runtime_dir);
+	free(t->prov.version);
+	free(t->prov.commit);
+	free(t->prov.device);
+	free(t->prov.description);
+	free(t->prov.driver);
+	free(t->prov.date);
 	free(t->name);
 	free(t->description);
 	free(t->origin);
@@ -219,6 +274,13 @@ probe_fill(uint32_t type, uint8_t *row, size_t n, uint64_t *rng)
 	} else if (type == GGML_TYPE_MXFP4) {	/* E8M0, never 0xFF */
 		for (b = 0; b < bytes / ti->size; b++)
 			row[b * ti->size] = (uint8_t)(118 + rng_next(rng) % 18);
+	} else if (type == GGML_TYPE_NVFP4) {
+		/* UE4M3 scales as a quantizer writes them: bit 7 clear, of
+		 * magnitude 2^-4 to 2^3, never 0x7f (NaN in E4M3) */
+		for (b = 0; b < bytes / ti->size; b++)
+			for (k = 0; k < 4; k++)
+				row[b * ti->size + k] = (uint8_t)(0x18 +
+				    rng_next(rng) % 0x38);
 	} else if (type == GGML_TYPE_IQ1_M) {	/* d: top nibbles of sc0..3 */
 		for (b = 0; b < bytes / ti->size; b++) {
 			uint8_t *sc = row + (b + 1) * ti->size - 8;
@@ -409,6 +471,12 @@ captable_probe(struct captable *t, const struct kernel *registry)
 		e->max_error = 0;
 		e->probe_us = 0;
 		probe_entry(e, registry);
+		if (e->state == CAP_RT_UNSAFE && e->verified) {
+			e->verified = false;	/* the runtime's word wins */
+			e->error = xasprintf("unsafe on %s: %s",
+			    t->prov.device ? t->prov.device : "the runtime",
+			    e->reason ? e->reason : "wrong numbers");
+		}
 	}
 	t->probe_us = now_us() - t0;
 }
@@ -426,4 +494,93 @@ captable_feeds(const struct captable *t, uint32_t type)
 			return e;
 	}
 	return NULL;
+}
+
+/* ---- provenance -------------------------------------------------------- */
+
+const char *
+captable_verified_by(const struct captable *t, const struct cap_entry *e,
+    char *buf, size_t sz)
+{
+	const struct cap_provenance *p = &t->prov;
+
+	if (e->state == CAP_REFERENCE_ONLY || p->device == NULL)
+		snprintf(buf, sz, "gguflint's reference only: no runtime "
+		    "found");
+	else if (t->live)
+		snprintf(buf, sz, "runtime ggml %s, %s (%s)%s%s", p->version ?
+		    p->version : "unknown", p->device, p->description ?
+		    p->description : "", p->driver ? " via " : "",
+		    p->driver ? p->driver : "");
+	else
+		snprintf(buf, sz, "recorded on %s (%s), %s", p->device,
+		    p->description ? p->description : "", p->date ? p->date :
+		    "undated");
+	return buf;
+}
+
+/* A YAML double-quoted scalar of s. */
+static void
+yaml_quoted(struct strbuf *out, const char *s)
+{
+	strbuf_addc(out, '"');
+	for (; s != NULL && *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			strbuf_addc(out, '\\');
+		if ((unsigned char)*s < 0x20)
+			strbuf_addc(out, ' ');
+		else
+			strbuf_addc(out, *s);
+	}
+	strbuf_addc(out, '"');
+}
+
+static void
+write_key(struct strbuf *out, const char *indent, const char *key,
+    const char *v)
+{
+	if (v == NULL)
+		return;
+	strbuf_addf(out, "%s%s: ", indent, key);
+	yaml_quoted(out, v);
+	strbuf_addc(out, '\n');
+}
+
+void
+captable_write(const struct captable *t, struct strbuf *out)
+{
+	const struct cap_provenance *p = &t->prov;
+	char tb[16];
+	size_t i;
+
+	strbuf_adds(out, "# A capability table recorded by gguflint "
+	    "--write-kernels on a ggml runtime:\n# each entry's state is the "
+	    "runtime's answer on probe data, nmse its error.\n");
+	write_key(out, "", "name", t->name);
+	write_key(out, "", "description", t->description);
+	write_key(out, "", "runtime_dir", p->runtime_dir);
+	if (p->device != NULL) {
+		strbuf_adds(out, "recorded:\n");
+		write_key(out, "  ", "version", p->version);
+		write_key(out, "  ", "commit", p->commit);
+		write_key(out, "  ", "device", p->device);
+		write_key(out, "  ", "description", p->description);
+		write_key(out, "  ", "driver", p->driver);
+		write_key(out, "  ", "date", p->date ? p->date : "undated");
+	}
+	strbuf_adds(out, "entries:\n");
+	for (i = 0; i < t->n; i++) {
+		const struct cap_entry *e = &t->entries[i];
+
+		strbuf_addf(out, "  - { op: %s, encoding: %s, input: f32, "
+		    "order: %s, kernel: %s, state: %s, nmse: %.3g",
+		    cap_op_name(e->op), ggml_type_name(e->encoding, tb,
+		    sizeof tb), kernel_order_name(e->order), e->kernel_name,
+		    cap_state_name(e->state), e->nmse);
+		if (e->reason != NULL) {
+			strbuf_adds(out, ", reason: ");
+			yaml_quoted(out, e->reason);
+		}
+		strbuf_adds(out, " }\n");
+	}
 }

@@ -21,6 +21,30 @@ enum cap_op {
 	CAP_GET_ROWS		/* rows read out (embeddings): a dequantizer */
 };
 
+/*
+ * What a ggml runtime said of an entry: nothing (only gguflint's own
+ * kernels checked it), or, probed now or recorded in the table
+ * (--write-kernels), verified, falls back to the CPU, or unsafe.
+ */
+enum cap_state {
+	CAP_REFERENCE_ONLY = 0,
+	CAP_RT_VERIFIED,
+	CAP_RT_FALLBACK,
+	CAP_RT_UNSAFE
+};
+
+/*
+ * Where a table's runtime verdicts come from: the runtime, its version and
+ * commit, the device and its description (ggml's; for a GPU it names the
+ * driver), the date. All NULL for a table no runtime checked.
+ */
+struct cap_provenance {
+	char *runtime_dir;	/* runtime_dir: the folder of the libraries */
+	char *version, *commit;
+	char *device, *description, *driver;
+	char *date;
+};
+
 #define PROBE_ELEMENTS 1024	/* a row of every block size divides it */
 #define PROBE_TOLERANCE 1e-4	/* |got - ref| / (1 + sum |w x|) */
 
@@ -38,6 +62,10 @@ struct cap_entry {
 	double max_error;
 	double probe_us;
 	char *error;			/* why it is not verified, or NULL */
+	/* what a runtime said (state:, nmse:, reason: in the file) */
+	enum cap_state state;
+	double nmse;
+	char *reason;			/* the runtime's, or NULL */
 };
 
 struct captable {
@@ -47,6 +75,11 @@ struct captable {
 	struct cap_entry *entries;
 	size_t n;
 	double probe_us;		/* the whole table */
+	struct cap_provenance prov;	/* recorded: in the file */
+	bool recorded;			/* the file has a recorded: section */
+	bool live;			/* probed on a runtime in this run */
+	double runtime_ms;		/* live: the runtime probe's time */
+	size_t runtime_cached;		/* live: answers from the cache */
 };
 
 /*
@@ -89,9 +122,28 @@ void captable_probe(struct captable *t, const struct kernel *registry);
 const struct cap_entry *captable_feeds(const struct captable *t,
     uint32_t type);
 
-/* cap_op_name, kernel_order_name: the YAML spelling (static storage). */
+/* cap_op_name, kernel_order_name, cap_state_name: the YAML spelling
+ * (static storage). */
 const char *cap_op_name(enum cap_op op);
+const char *cap_state_name(enum cap_state s);
 const char *kernel_order_name(enum kernel_order o);
+
+/*
+ * captable_verified_by: how entry e of t was verified, in words ("runtime
+ * ggml 0.25.1, CPU (AMD Ryzen)", "recorded on Vulkan0 (llvmpipe),
+ * 2026-12-01", "gguflint's reference only: no runtime found"), into buf
+ * of size sz; returns buf.
+ */
+const char *captable_verified_by(const struct captable *t,
+    const struct cap_entry *e, char *buf, size_t sz);
+
+/*
+ * captable_write: t as YAML that captable_parse reads back: its entries
+ * with their states, NMSE and reasons, and its provenance, appended to out
+ * (a strbuf of base/util.h).
+ */
+struct strbuf;
+void captable_write(const struct captable *t, struct strbuf *out);
 
 /* captable_builtin_names: the built-in table names, NULL-terminated,
  * sorted (builtin_names("kernels"): kept until builtin_names_cleanup()). */

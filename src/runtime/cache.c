@@ -1,0 +1,244 @@
+/*
+ * cache.c - the runtime probe's answers kept under $XDG_CACHE_HOME/gguflint
+ * (else ~/.cache/gguflint), one file per (libraries, device asked for),
+ * named by a key over each library's real path, size and modification
+ * time (runtime-impl.h). A file is text, one record a line:
+ *   gguflint-probe 2
+ *   V <version> <commit>
+ *   U <name> <description> <type> <free> <total> <library>
+ *   T <date>
+ *   C <op> <encoding> <row> <state> <nmse> <reason>
+ * A file that does not read as this is ignored: the cache is an aid, and
+ * a probe afresh replaces it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/sha256.h"
+#include "runtime/runtime-impl.h"
+
+#define CACHE_MAGIC "gguflint-probe 2"
+#define CACHE_MAX (1u << 20)
+
+int
+rt_cache_key(const char *dir, const char *device, char key[33])
+{
+	char *pat = xasprintf("%s/libggml*.so*", dir), hex[65], rp[PATH_MAX];
+	struct strbuf sb = STRBUF_INIT;
+	struct sha256 h;
+	uint8_t dg[32];
+	struct stat st;
+	glob_t g;
+	size_t i;
+
+	if (glob(pat, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+		free(pat);
+		return -1;
+	}
+	for (i = 0; i < g.gl_pathc; i++)
+		if (realpath(g.gl_pathv[i], rp) != NULL && stat(rp, &st) == 0)
+			strbuf_addf(&sb, "%s\t%lld\t%lld.%09ld\n", rp,
+			    (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+			    st.st_mtim.tv_nsec);
+	strbuf_addf(&sb, "device\t%s\n", device ? device : "");
+	globfree(&g);
+	free(pat);
+	sha256_init(&h);
+	sha256_update(&h, sb.buf, sb.len);
+	sha256_final(&h, dg);
+	sha256_hex(dg, hex);
+	memcpy(key, hex, 32);
+	key[32] = '\0';
+	strbuf_free(&sb);
+	return 0;
+}
+
+/* The cache folder (made when make), or NULL. */
+static char *
+cache_dir(bool make)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char *top, *d;
+
+	if (x != NULL && *x == '/')
+		top = xstrdup(x);
+	else if (home != NULL && *home != '\0')
+		top = xasprintf("%s/.cache", home);
+	else
+		return NULL;
+	d = xasprintf("%s/gguflint", top);
+	if (make) {
+		mkdir(top, 0700);
+		if (mkdir(d, 0700) < 0 && errno != EEXIST) {
+			free(top);
+			free(d);
+			return NULL;
+		}
+	}
+	free(top);
+	return d;
+}
+
+static char *
+cache_path(const char *key, bool make)
+{
+	char *d = cache_dir(make), *p;
+
+	if (d == NULL)
+		return NULL;
+	p = xasprintf("%s/probe-%s.txt", d, key);
+	free(d);
+	return p;
+}
+
+/* The file's text (NUL-terminated), or NULL. */
+static char *
+slurp(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf;
+	size_t n;
+
+	if (fp == NULL)
+		return NULL;
+	buf = xmalloc(CACHE_MAX + 1);
+	n = fread(buf, 1, CACHE_MAX, fp);
+	fclose(fp);
+	if (n == CACHE_MAX ||
+	    strncmp(buf, CACHE_MAGIC "\n", sizeof CACHE_MAGIC) != 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* A C record's answer into the matching, unanswered case. */
+static size_t
+load_case(char **f, size_t nf, struct rt_case *cases, size_t n)
+{
+	unsigned long op, enc, row, st;
+	size_t i;
+
+	if (nf < 7)
+		return 0;
+	op = strtoul(f[1], NULL, 10);
+	enc = strtoul(f[2], NULL, 10);
+	row = strtoul(f[3], NULL, 10);
+	st = strtoul(f[4], NULL, 10);
+	if (st > RT_UNSAFE)
+		return 0;
+	for (i = 0; i < n; i++) {
+		struct rt_case *c = &cases[i];
+
+		if (c->cached || c->op != op || c->encoding != enc ||
+		    c->row != row)
+			continue;
+		c->state = (enum rt_state)st;
+		c->nmse = strtod(f[5], NULL);
+		free(c->reason);
+		c->reason = *f[6] ? xstrdup(f[6]) : NULL;
+		c->cached = true;
+		return 1;
+	}
+	return 0;
+}
+
+size_t
+rt_cache_load(const char *key, struct rt_case *cases, size_t n,
+    struct rt_info *info)
+{
+	char *path = cache_path(key, false), *text, *line, *save = NULL, *f[7];
+	size_t got = 0, nf;
+
+	text = path ? slurp(path) : NULL;
+	free(path);
+	if (text == NULL)
+		return 0;
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
+		nf = rt_split(line, f, 7);
+		if (f[0][0] == 'V' && nf >= 3 && info->version == NULL) {
+			info->version = xstrdup(f[1]);
+			info->commit = xstrdup(f[2]);
+		} else if (f[0][0] == 'U')
+			rt_device_set(&info->device, f, nf);
+		else if (f[0][0] == 'T' && nf >= 2 && info->date == NULL)
+			info->date = xstrdup(f[1]);
+		else if (f[0][0] == 'C')
+			got += load_case(f, nf, cases, n);
+	}
+	free(text);
+	return got;
+}
+
+/* Whether a stored C record is for one of the cases (to be replaced). */
+static bool
+stored_replaced(const char *rec, const struct rt_case *cases, size_t n)
+{
+	unsigned long op, enc, row;
+	size_t i;
+
+	if (sscanf(rec, "C\t%lu\t%lu\t%lu", &op, &enc, &row) != 3)
+		return true; /* not a record: dropped */
+	for (i = 0; i < n; i++)
+		if (cases[i].op == op && cases[i].encoding == enc &&
+		    cases[i].row == row && cases[i].state != RT_REFERENCE_ONLY)
+			return true;
+	return false;
+}
+
+void
+rt_cache_store(const char *key, const struct rt_case *cases, size_t n,
+    const struct rt_info *info)
+{
+	char *path = cache_path(key, true), *old, *tmp, *line, *save = NULL;
+	const struct rt_device *d = &info->device;
+	struct strbuf sb = STRBUF_INIT;
+	FILE *fp;
+	size_t i;
+
+	if (path == NULL || d->name == NULL) {
+		free(path);
+		return;
+	}
+	strbuf_addf(&sb,
+	    CACHE_MAGIC "\nV\t%s\t%s\nU\t%s\t%s\t%s\t%llu\t%llu\t%s\nT\t%s\n",
+	    info->version ? info->version : "unknown",
+	    info->commit ? info->commit : "unknown", d->name, d->description,
+	    d->type, (unsigned long long)d->mem_free,
+	    (unsigned long long)d->mem_total, d->library ? d->library : "",
+	    info->date ? info->date : "");
+	if ((old = slurp(path)) != NULL)
+		for (line = strtok_r(old, "\n", &save); line != NULL;
+		     line = strtok_r(NULL, "\n", &save))
+			if (line[0] == 'C' && !stored_replaced(line, cases, n))
+				strbuf_addf(&sb, "%s\n", line);
+	free(old);
+	for (i = 0; i < n; i++)
+		if (cases[i].state != RT_REFERENCE_ONLY)
+			strbuf_addf(&sb, "C\t%d\t%u\t%u\t%d\t%.17g\t%s\n",
+			    (int)cases[i].op, cases[i].encoding, cases[i].row,
+			    (int)cases[i].state, cases[i].nmse,
+			    cases[i].reason ? cases[i].reason : "");
+	tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
+	if ((fp = fopen(tmp, "w")) != NULL) {
+		bool ok = fwrite(sb.buf, 1, sb.len, fp) == sb.len;
+
+		if (fclose(fp) == 0 && ok && rename(tmp, path) == 0)
+			tmp[0] = '\0';
+	}
+	if (tmp[0] != '\0')
+		unlink(tmp);
+	free(tmp);
+	free(path);
+	strbuf_free(&sb);
+}

@@ -1,0 +1,71 @@
+/*
+ * runtime-impl.h - what the files of src/runtime/ share: the job a child
+ * runs (ggml.c), the line protocol it answers in (probe.c reads it) and the
+ * cache (cache.c).
+ *
+ * The child writes one line per event to its pipe, fields separated by
+ * tabs (texts have tabs and newlines replaced by spaces):
+ *   V <version> <commit>                 after loading
+ *   D <name> <description> <type> <free> <total> <library>   a device
+ *   U <name> <description> <type> <free> <total> <library>   the one
+ *                                        probed
+ *   C <index> <state> <nmse> <reason>    one case answered
+ *   E <message>                          a fatal error: nothing more comes
+ *   Z                                    done
+ */
+#ifndef GGUFLINT_RUNTIME_IMPL_H
+#define GGUFLINT_RUNTIME_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/util.h"
+#include "runtime/runtime.h"
+
+struct rt_job {
+	const char *dir;
+	const char *device; /* NULL: the first GPU, else the first */
+	bool list;	    /* list the devices, run no case */
+	const struct rt_case *cases;
+	size_t first, n; /* run cases[first..n) */
+	int fd;		 /* the pipe's write end */
+};
+
+/* rt_child_main: run job in this (child) process and _exit. */
+void rt_child_main(const struct rt_job *job) __attribute__((noreturn));
+
+/*
+ * rt_cache_key: a key naming the libraries of dir (each libggml*.so's
+ * real path, size and modification time) and the device asked for, as 32
+ * hex digits into key[33]. Returns 0, or -1 when dir has no library.
+ */
+int rt_cache_key(const char *dir, const char *device, char key[33]);
+
+/*
+ * rt_cache_load: the answers stored under key for the cases that match
+ * (op, encoding, row), with info's version, commit, device and date.
+ * Returns how many cases it answered (0 when there is no entry).
+ */
+size_t rt_cache_load(const char *key, struct rt_case *cases, size_t n,
+    struct rt_info *info);
+
+/* rt_cache_store: store the answered cases and info under key, merged
+ * with what is stored; failures are silent (the cache is an aid). */
+void rt_cache_store(const char *key, const struct rt_case *cases, size_t n,
+    const struct rt_info *info);
+
+/* rt_clean: s with tabs, newlines and other control bytes made spaces,
+ * at most max bytes, in a new string. */
+char *rt_clean(const char *s, size_t max);
+
+/* rt_split: split line at tabs, in place, into at most max fields f;
+ * returns how many (at least 1). */
+size_t rt_split(char *line, char **f, size_t max);
+
+/* rt_device_set: d (freed first) from a D or U line's nf fields f. */
+void rt_device_set(struct rt_device *d, char **f, size_t nf);
+
+/* rt_device_free: free what d owns; d is zeroed. */
+void rt_device_free(struct rt_device *d);
+
+#endif

@@ -1,0 +1,152 @@
+/*
+ * runtime.h - the runtime probe: a user's ggml install (the folder of
+ * libggml-base, libggml and the backend libraries), loaded at run time
+ * with dlopen in a child process, asked which (operation, encoding) each
+ * device claims (supports_op) and made to run every claimed one once on
+ * deterministic probe data, compared with gguflint's reference.
+ *
+ * gguflint never links ggml: every function is bound with dlsym, and no
+ * struct layout is assumed beyond ggml_init_params and a tensor's type and
+ * ne, which the child checks on the first tensor it makes. The runtime runs
+ * only in children (fork, then dlopen and device init: a GPU context does
+ * not survive a fork); a child that aborts, crashes or hangs makes the case
+ * it was on unsafe, and a fresh child goes on from the next one.
+ */
+#ifndef GGUFLINT_RUNTIME_H
+#define GGUFLINT_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "target/captable.h"
+
+enum rt_op {
+	RT_MUL_MAT = 0, /* weights times a batch of activations */
+	RT_GET_ROWS,	/* rows read out, as an embedding lookup */
+	RT_MUL_MAT_ID	/* expert weights chosen per token */
+};
+
+enum rt_state {
+	RT_REFERENCE_ONLY = 0, /* not probed on a runtime */
+	RT_VERIFIED,	       /* claimed and right on the probe data */
+	RT_FALLBACK,	       /* not claimed: ggml runs it on the CPU */
+	RT_UNSAFE	       /* claimed, but wrong, an abort or a hang */
+};
+
+#define RT_TOLERANCE 5e-4   /* NMSE bound of a matrix product */
+#define RT_BATCH 512	    /* activations of a mul_mat probe */
+#define RT_ROW_DEFAULT 4096 /* row length when no model says one */
+
+/* One (operation, encoding, row length) to probe, and its answer. */
+struct rt_case {
+	enum rt_op op;
+	uint32_t encoding; /* ggml type id of the weights */
+	uint32_t row;	   /* elements of a weight row */
+	/* the answer */
+	enum rt_state state;
+	double nmse;	   /* when run; else 0 */
+	char *reason;	   /* what happened (unsafe, fallback), or NULL */
+	bool cached;	   /* the answer came from the cache */
+	size_t tag, count; /* the caller's (lint: the first tensor of
+				 * the case and how many it covers) */
+};
+
+/* One device of the runtime, as ggml describes it. */
+struct rt_device {
+	char *name;	   /* "CPU", "Vulkan0" */
+	char *description; /* the driver's name of it */
+	char *type;	   /* "CPU", "GPU", "IGPU", "ACCEL", "META" */
+	uint64_t mem_free, mem_total;
+	char *library; /* the backend library that registered it
+				 * ("libggml-cpu-zen4.so"), or "" */
+};
+
+/* What was loaded and on what it ran; runtime_info_free() frees it. */
+struct rt_info {
+	char *dir;
+	char *version;		   /* ggml_version(), or "unknown" */
+	char *commit;		   /* ggml_commit(), or "unknown" */
+	struct rt_device *devices; /* runtime_devices() */
+	size_t n_devices;
+	struct rt_device device; /* the one probed */
+	char *date;		 /* when the probe ran (UTC, ISO 8601) */
+	double probe_ms;	 /* the whole probe, cache included */
+	size_t n_cached;	 /* answers taken from the cache */
+};
+
+struct rt_request {
+	const char *dir;    /* the folder of the libraries */
+	const char *device; /* ggml's device name; NULL: the first GPU,
+				 * else the first device */
+	bool no_cache;	    /* --no-cache: probe afresh */
+	unsigned timeout_s; /* per case; 0: GGUFLINT_PROBE_TIMEOUT or
+				 * 120 */
+};
+
+/*
+ * runtime_devices: load the runtime of dir in a child and list its
+ * devices into info (zeroed first). Returns 0, or -1 with err set (the
+ * libraries missing, of another ABI, or the child failing); either way
+ * free info with runtime_info_free().
+ */
+int runtime_devices(const char *dir, struct rt_info *info,
+    struct gl_error *err);
+
+/*
+ * runtime_probe: answer the n cases (each's state, nmse, reason, cached
+ * filled; reasons owned by the case, freed by runtime_cases_free) on the
+ * device rq asks for, from the cache where it holds them unless
+ * rq->no_cache, and store what was probed. info (zeroed first) says what
+ * ran. Returns 0, or -1 with err set when the runtime cannot be loaded or
+ * the device is not found or does not initialise (no case answered);
+ * free info with runtime_info_free() either way.
+ */
+int runtime_probe(const struct rt_request *rq, struct rt_case *cases, size_t n,
+    struct rt_info *info, struct gl_error *err);
+
+/*
+ * runtime_cases_all: every encoding gguflint has a reference for, each
+ * for mul_mat and get_rows, with rows of row elements (rounded up to a
+ * multiple of 256), in a new array of *n cases (free() it, after
+ * runtime_cases_free).
+ */
+struct rt_case *runtime_cases_all(uint32_t row, size_t *n);
+
+/*
+ * runtime_table: the mul_mat and get_rows answers among the n cases as a
+ * capability table t (zeroed first; free it with captable_free), each
+ * entry naming gguflint's kernel for it, with info's provenance and live
+ * set: loadable as a table once written (captable_write).
+ */
+void runtime_table(const struct rt_info *info, const struct rt_case *cases,
+    size_t n, struct captable *t);
+
+/* runtime_cases_free: free the reasons of n cases. */
+void runtime_cases_free(struct rt_case *cases, size_t n);
+
+/* runtime_info_free: free what info owns; info is zeroed. */
+void runtime_info_free(struct rt_info *info);
+
+/* rt_op_name, rt_state_name: their spelling in reports (static). */
+const char *rt_op_name(enum rt_op op);
+const char *rt_state_name(enum rt_state s);
+
+/*
+ * runtime_has_reference: whether gguflint can compute the reference of
+ * encoding (it has an as-stored dequantizer for it): only such encodings
+ * can be verified.
+ */
+bool runtime_has_reference(uint32_t encoding);
+
+/* runtime_present: whether dir holds a libggml-base library. */
+bool runtime_present(const char *dir);
+
+/*
+ * runtime_dir_default: the folder of the libraries when no option names
+ * one: $GGUFLINT_RUNTIME, or NULL (static or the environment's).
+ */
+const char *runtime_dir_default(void);
+
+#endif

@@ -1,0 +1,660 @@
+/*
+ * test_runtime.c - the runtime probe (src/runtime/): the test doubles of
+ * tests/fakeggml/ (wrong numbers, an abort, a hang, no claim, another ABI,
+ * too old a ggml) come out as they must without gguflint crashing or
+ * hanging; llama.cpp's real CPU backend and its Vulkan backend on Mesa's
+ * llvmpipe, from $GGUFLINT_LLAMA (build-aux/install-llama), probed for
+ * every encoding gguflint knows (Vulkan: a subset, its shaders compile
+ * slowly), verdicts and NMSE checked; the cache; the command line.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "ggufw.h"
+#include "jsontree.h"
+#include "kernels/ggml-types.h"
+#include "runtime/runtime.h"
+#include "target/captable.h"
+#include "testutil.h"
+
+/* The folder of a test double: beside the program, tests/fakeggml/MODE. */
+static char *
+fake_dir(const char *mode)
+{
+	const char *bin = getenv("GGUFLINT_BIN");
+	const char *slash = bin ? strrchr(bin, '/') : NULL;
+	char *dir;
+
+	cr_assert(slash != NULL, "GGUFLINT_BIN is not a path");
+	dir = xasprintf("%.*s/tests/fakeggml/%s", (int)(slash - bin), bin,
+	    mode);
+	return dir;
+}
+
+/* A fresh, empty cache for the test (the user's is never touched). */
+static void
+private_cache(void)
+{
+	char tmpl[] = "/tmp/gguflint-cache-XXXXXX";
+
+	cr_assert(mkdtemp(tmpl) != NULL);
+	setenv("XDG_CACHE_HOME", tmpl, 1);
+}
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The four cases the test doubles know: q4_0 and q8_0, both operations. */
+static void
+fake_cases(struct rt_case c[4])
+{
+	static const uint32_t enc[2] = { GGML_TYPE_Q4_0, GGML_TYPE_Q8_0 };
+	size_t i;
+
+	memset(c, 0, 4 * sizeof *c);
+	for (i = 0; i < 4; i++) {
+		c[i].op = i % 2 ? RT_GET_ROWS : RT_MUL_MAT;
+		c[i].encoding = enc[i / 2];
+		c[i].row = 256;
+	}
+}
+
+/* Probe the four cases on a double; returns runtime_probe's status. */
+static int
+probe_fake(const char *mode, struct rt_case c[4], struct rt_info *info,
+    struct gl_error *err, unsigned timeout)
+{
+	char *dir = fake_dir(mode);
+	struct rt_request rq = { dir, NULL, true, timeout };
+	int rc;
+
+	private_cache();
+	fake_cases(c);
+	rc = runtime_probe(&rq, c, 4, info, err);
+	free(dir);
+	return rc;
+}
+
+Test(runtime, wrong_numbers_are_unsafe)
+{
+	struct rt_case c[4];
+	struct rt_info info;
+	struct gl_error err;
+	size_t i;
+
+	cr_assert_eq(probe_fake("wrong", c, &info, &err, 0), 0, "%s", err.msg);
+	cr_assert_str_eq(info.device.name, "Fake0");
+	cr_assert_str_eq(info.version, "0.0.0-fake");
+	for (i = 0; i < 4; i++) {
+		cr_expect_eq(c[i].state, RT_UNSAFE, "case %zu: %s", i,
+		    rt_state_name(c[i].state));
+		cr_expect(c[i].nmse > RT_TOLERANCE, "case %zu: %g", i,
+		    c[i].nmse);
+		cr_expect(c[i].reason && strstr(c[i].reason, "wrong numbers"),
+		    "case %zu: %s", i, c[i].reason);
+	}
+	runtime_cases_free(c, 4);
+	runtime_info_free(&info);
+}
+
+/* Each case aborts its child; every case is still answered, by a fresh
+ * child each, with what the runtime said before it died. */
+Test(runtime, an_abort_is_unsafe_and_the_next_case_goes_on)
+{
+	struct rt_case c[4];
+	struct rt_info info;
+	struct gl_error err;
+	size_t i;
+
+	cr_assert_eq(probe_fake("abort", c, &info, &err, 0), 0, "%s", err.msg);
+	for (i = 0; i < 4; i++) {
+		cr_expect_eq(c[i].state, RT_UNSAFE, "case %zu", i);
+		cr_expect(c[i].reason && strstr(c[i].reason, "abort") &&
+			strstr(c[i].reason, "GGML_ASSERT") != NULL,
+		    "case %zu: %s", i, c[i].reason);
+		cr_expect(c[i].reason && strlen(c[i].reason) > 22 &&
+			strcmp(c[i].reason + strlen(c[i].reason) - 22,
+			    "while running on Fake0") == 0,
+		    "case %zu: %s", i, c[i].reason);
+	}
+	runtime_cases_free(c, 4);
+	runtime_info_free(&info);
+}
+
+Test(runtime, a_hang_is_unsafe_within_the_time_limit, .timeout = 60)
+{
+	struct rt_case c[4];
+	struct rt_info info;
+	struct gl_error err;
+	double t0 = now_s();
+	size_t i;
+
+	cr_assert_eq(probe_fake("hang", c, &info, &err, 1), 0, "%s", err.msg);
+	cr_expect_lt(now_s() - t0, 20.0, "four 1 s limits took %.1f s",
+	    now_s() - t0);
+	for (i = 0; i < 4; i++) {
+		cr_expect_eq(c[i].state, RT_UNSAFE, "case %zu", i);
+		cr_expect(c[i].reason && strstr(c[i].reason, "hang") &&
+			strstr(c[i].reason, "(no answer in 1 s)"),
+		    "case %zu: %s", i, c[i].reason);
+	}
+	runtime_cases_free(c, 4);
+	runtime_info_free(&info);
+}
+
+Test(runtime, an_unclaimed_case_falls_back)
+{
+	struct rt_case c[4];
+	struct rt_info info;
+	struct gl_error err;
+	size_t i;
+
+	cr_assert_eq(probe_fake("refuse", c, &info, &err, 0), 0, "%s", err.msg);
+	for (i = 0; i < 4; i++)
+		cr_expect_eq(c[i].state, RT_FALLBACK, "case %zu: %s", i,
+		    rt_state_name(c[i].state));
+	runtime_cases_free(c, 4);
+	runtime_info_free(&info);
+}
+
+Test(runtime, another_abi_or_an_old_ggml_is_an_error)
+{
+	static const char *const modes[] = { "abi", "old" };
+	static const char *const says[] = { "another ggml ABI",
+		"lacks ggml_backend_dev_supports_op" };
+	struct rt_case c[4];
+	struct rt_info info;
+	struct gl_error err;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		cr_expect_eq(probe_fake(modes[i], c, &info, &err, 0), -1, "%s",
+		    modes[i]);
+		cr_expect(strstr(err.msg, says[i]) != NULL, "%s: %s", modes[i],
+		    err.msg);
+		runtime_cases_free(c, 4);
+		runtime_info_free(&info);
+	}
+}
+
+/* The command line: exit 2 and a message for a folder without ggml and
+ * for another ABI; the JSON fields of a probed table. */
+Test(runtime, cli_errors_and_json)
+{
+	char *abi = fake_dir("abi"), *wrong = fake_dir("wrong");
+	const char *none[] = { "--list-kernels", "--runtime", "/nonexistent",
+		NULL };
+	const char *bad[] = { "--list-devices", "--runtime", abi, NULL };
+	const char *json[] = { "--list-kernels", "--no-cache", "--runtime",
+		wrong, "-f", "json", NULL };
+	struct test_run r;
+	struct jsonnode *root;
+	char *perr = NULL;
+	size_t i;
+
+	private_cache();
+	test_run_bin(&r, none, NULL, 0);
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "no libggml-base in /nonexistent") != NULL,
+	    "%s", r.err);
+	test_run_free(&r);
+	test_run_bin(&r, bad, NULL, 0);
+	cr_expect_eq(r.status, 0, "listing needs no tensor: %s", r.err);
+	test_run_free(&r);
+	bad[0] = "--list-kernels";
+	test_run_bin(&r, bad, NULL, 0);
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "ABI") != NULL, "%s", r.err);
+	test_run_free(&r);
+	test_run_bin(&r, json, NULL, 0);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	root = jsontree_parse(r.out, r.out_len, &perr);
+	cr_assert(root != NULL && root->type == JSONTREE_ARRAY, "%s", perr);
+	cr_assert_gt(root->n, 2);
+	for (i = 0; i < root->n; i++) {
+		const struct jsonnode *e = jsontree_at(root, i);
+		const char *enc = jsontree_str(jsontree_get(e, "encoding"));
+
+		cr_expect_str_eq(jsontree_str(jsontree_get(e, "device")),
+		    "Fake0");
+		cr_expect(jsontree_get(e, "op") != NULL);
+		cr_expect(jsontree_get(e, "nmse") != NULL);
+		cr_expect_str_eq(jsontree_str(jsontree_get(e, "state")),
+		    "unsafe", "%s", enc);
+	}
+	jsontree_free(root);
+	test_run_free(&r);
+	free(abi);
+	free(wrong);
+}
+
+/* $GGUFLINT_LLAMA/SUB when its libggml-base.so is there, else skip. */
+static char *
+llama_dir(const char *sub)
+{
+	const char *top = getenv("GGUFLINT_LLAMA");
+	char *dir = xasprintf("%s/%s", top ? top : "", sub);
+	char *lib = xasprintf("%s/libggml-base.so", dir);
+	struct stat st;
+	bool ok = top != NULL && *top != '\0' && stat(lib, &st) == 0;
+
+	free(lib);
+	if (!ok) {
+		free(dir);
+		cr_skip_test("llama.cpp's %s libraries are absent (run "
+			     "build-aux/install-llama)",
+		    sub);
+	}
+	return dir;
+}
+
+/* Check the answers of a real backend: each verified with an NMSE within
+ * the tolerance, get_rows exact, a quantized mul_mat not exact (the CPU
+ * and Vulkan backends quantize the activations to 8 bits). */
+static void
+check_real(const struct rt_case *c, size_t n)
+{
+	char tb[16];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *name = ggml_type_name(c[i].encoding, tb, sizeof tb);
+
+		cr_expect_eq(c[i].state, RT_VERIFIED, "%s %s: %s (%s)",
+		    rt_op_name(c[i].op), name, rt_state_name(c[i].state),
+		    c[i].reason ? c[i].reason : "");
+		cr_expect_leq(c[i].nmse, RT_TOLERANCE, "%s", name);
+		if (c[i].op == RT_GET_ROWS)
+			cr_expect_eq(c[i].nmse, 0.0, "get_rows %s: %g", name,
+			    c[i].nmse);
+		else if (c[i].encoding != GGML_TYPE_F32)
+			cr_expect_gt(c[i].nmse, 0.0,
+			    "mul_mat %s: exact? the "
+			    "activations are quantized",
+			    name);
+	}
+}
+
+/* The real CPU backend: every encoding, both operations, then the cache
+ * answers all of them again, fast. */
+Test(runtime, cpu_backend_verifies_every_encoding, .timeout = 300)
+{
+	char *dir = llama_dir("cpu");
+	struct rt_request rq = { dir, "CPU", false, 0 };
+	struct rt_info info, again;
+	struct gl_error err;
+	struct rt_case *c, *d;
+	size_t n, i;
+	double t0;
+
+	private_cache();
+	c = runtime_cases_all(1024, &n);
+	d = runtime_cases_all(1024, &n);
+	cr_assert_gt(n, 30);
+	t0 = now_s();
+	cr_assert_eq(runtime_probe(&rq, c, n, &info, &err), 0, "%s", err.msg);
+	cr_log_info("CPU: %zu cases in %.0f ms uncached", n,
+	    (now_s() - t0) * 1e3);
+	cr_expect_str_eq(info.device.name, "CPU");
+	cr_expect_str_eq(info.version, "0.25.1");
+	check_real(c, n);
+	cr_assert_eq(runtime_probe(&rq, d, n, &again, &err), 0);
+	cr_expect_eq(again.n_cached, n);
+	cr_expect_lt(again.probe_ms, 50.0, "cached: %.2f ms", again.probe_ms);
+	for (i = 0; i < n; i++) {
+		cr_expect_eq(d[i].state, c[i].state);
+		cr_expect_eq(d[i].nmse, c[i].nmse, "the cache keeps every bit");
+	}
+	runtime_cases_free(c, n);
+	runtime_cases_free(d, n);
+	free(c);
+	free(d);
+	runtime_info_free(&info);
+	runtime_info_free(&again);
+	free(dir);
+}
+
+/*
+ * The Vulkan backend on Mesa's llvmpipe (GGML_VK_VISIBLE_DEVICES=0): its
+ * shaders compile on first use, about 10 s per encoding on a shared
+ * machine (every encoding: four to six minutes), so a subset: f16, Q4_0,
+ * Q4_K and IQ4_XS multiplied (a batch of 512: the matrix-matrix shaders),
+ * Q4_K read out; each verified, with the NMSE of 8-bit activations.
+ * (IQ4_XS on random valid blocks rather than quantized values gives an
+ * NMSE of 1.4e-3 there: the probe quantizes with the runtime's quantizer
+ * where it has one, as real weights are made.)
+ */
+Test(runtime, vulkan_backend_on_llvmpipe, .timeout = 600)
+{
+	static const uint32_t mm[] = { GGML_TYPE_F16, GGML_TYPE_Q4_0,
+		GGML_TYPE_Q4_K, GGML_TYPE_IQ4_XS };
+	static const uint32_t gr[] = { GGML_TYPE_Q4_K };
+	char *dir = llama_dir("vulkan");
+	struct rt_request rq = { dir, "Vulkan0", true, 0 };
+	struct rt_case c[sizeof mm / sizeof mm[0] + sizeof gr / sizeof gr[0]];
+	size_t n = 0, i;
+	struct rt_info info;
+	struct gl_error err;
+	double t0;
+
+	setenv("GGML_VK_VISIBLE_DEVICES", "0", 1);
+	private_cache();
+	memset(c, 0, sizeof c);
+	for (i = 0; i < sizeof mm / sizeof mm[0]; i++, n++) {
+		c[n].op = RT_MUL_MAT;
+		c[n].encoding = mm[i];
+		c[n].row = 4096;
+	}
+	for (i = 0; i < sizeof gr / sizeof gr[0]; i++, n++) {
+		c[n].op = RT_GET_ROWS;
+		c[n].encoding = gr[i];
+		c[n].row = 4096;
+	}
+	t0 = now_s();
+	cr_assert_eq(runtime_probe(&rq, c, n, &info, &err), 0, "%s", err.msg);
+	cr_log_info("Vulkan: %zu cases in %.0f ms uncached", n,
+	    (now_s() - t0) * 1e3);
+	for (i = 0; i < n; i++)
+		cr_log_info("vulkan %s %u: %s %g", rt_op_name(c[i].op),
+		    c[i].encoding, rt_state_name(c[i].state), c[i].nmse);
+	cr_expect_str_eq(info.device.name, "Vulkan0");
+	cr_expect(strstr(info.device.description, "llvmpipe") != NULL, "%s",
+	    info.device.description);
+	check_real(c, n);
+	runtime_cases_free(c, n);
+	runtime_info_free(&info);
+	free(dir);
+}
+
+/* A model with a Q8_0 embedding and a Q4_0 matrix, in a temporary file. */
+static char *
+small_model(void)
+{
+	static const int64_t ne[] = { 256, 16 };
+	struct ggufw_model m;
+	struct strbuf sb = STRBUF_INIT;
+	char *path;
+
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	ggufw_model_kv_u32(&m, "llama.block_count", 1);
+	ggufw_model_kv_u32(&m, "llama.embedding_length", 256);
+	ggufw_model_kv_u32(&m, "llama.context_length", 64);
+	ggufw_model_kv_u32(&m, "llama.attention.head_count", 1);
+	ggufw_model_tensor(&m, "token_embd.weight", 2, ne, GGUFW_GGML_Q8_0, 32,
+	    34);
+	ggufw_model_tensor(&m, "blk.0.attn_q.weight", 2, ne, GGUFW_GGML_Q4_0,
+	    32, 18);
+	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	path = test_tmpfile(sb.buf, sb.len);
+	strbuf_free(&sb);
+	ggufw_model_free(&m);
+	return path;
+}
+
+/* How many findings of code the JSON report r has (every file's). */
+static size_t
+count_code(const struct test_run *r, const char *code, const char **msg)
+{
+	static char keep[1024];
+	struct jsonnode *root;
+	const struct jsonnode *files, *ds, *d;
+	char *err = NULL;
+	size_t i, j, n = 0;
+
+	root = jsontree_parse(r->out, r->out_len, &err);
+	cr_assert(root != NULL, "%s: %s", err, r->out);
+	files = jsontree_pointer(root, "/files");
+	cr_assert(files != NULL, "%s", r->out);
+	for (j = 0; j < files->n; j++) {
+		ds = jsontree_get(jsontree_at(files, j), "diagnostics");
+		for (i = 0; ds != NULL && i < ds->n; i++) {
+			d = jsontree_at(ds, i);
+			if (strcmp(jsontree_str(jsontree_get(d, "code")), code))
+				continue;
+			if (msg != NULL && n == 0) {
+				snprintf(keep, sizeof keep, "%s",
+				    jsontree_str(jsontree_get(d, "message")));
+				*msg = keep;
+			}
+			n++;
+		}
+	}
+	jsontree_free(root);
+	return n;
+}
+
+/* A model linted on a runtime: K002 names the device, the description and
+ * the runtime's version; K003 for what the device does not claim; a
+ * runtime that does not load is exit 2. */
+Test(runtime, model_findings_k002_k003)
+{
+	char *path = small_model(), *wrong = fake_dir("wrong");
+	char *refuse = fake_dir("refuse");
+	const char *argv[] = { "--no-config", "-f", "json", "--select=K",
+		"--runtime", wrong, path, NULL };
+	const char *msg = NULL;
+	struct test_run r;
+
+	private_cache();
+	test_run_bin(&r, argv, NULL, 0);
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	cr_expect_eq(count_code(&r, "K002", &msg), 2, "%s", r.out);
+	cr_expect(msg && strstr(msg, "Fake0") &&
+		strstr(msg,
+		    "fake ggml, a "
+		    "test double") &&
+		strstr(msg, "0.0.0-fake"),
+	    "%s", msg);
+	test_run_free(&r);
+	argv[5] = refuse;
+	test_run_bin(&r, argv, NULL, 0);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_eq(count_code(&r, "K003", NULL), 2, "%s", r.out);
+	cr_expect_eq(count_code(&r, "K002", NULL), 0, "%s", r.out);
+	test_run_free(&r);
+	argv[5] = "/nonexistent";
+	test_run_bin(&r, argv, NULL, 0);
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "no libggml-base") != NULL, "%s", r.err);
+	test_run_free(&r);
+	unlink(path);
+	free(path);
+	free(wrong);
+	free(refuse);
+}
+
+/* mul_mat_id (stacked experts, two per token) on the real CPU backend. */
+Test(runtime, cpu_backend_mul_mat_id, .timeout = 120)
+{
+	static const uint32_t enc[] = { GGML_TYPE_F16, GGML_TYPE_Q4_0,
+		GGML_TYPE_Q4_K, GGML_TYPE_MXFP4 };
+	char *dir = llama_dir("cpu");
+	struct rt_request rq = { dir, "CPU", true, 0 };
+	struct rt_case c[sizeof enc / sizeof enc[0]];
+	struct rt_info info;
+	struct gl_error err;
+	size_t i, n = sizeof enc / sizeof enc[0];
+
+	private_cache();
+	memset(c, 0, sizeof c);
+	for (i = 0; i < n; i++) {
+		c[i].op = RT_MUL_MAT_ID;
+		c[i].encoding = enc[i];
+		c[i].row = 512;
+	}
+	cr_assert_eq(runtime_probe(&rq, c, n, &info, &err), 0, "%s", err.msg);
+	check_real(c, n);
+	runtime_cases_free(c, n);
+	runtime_info_free(&info);
+	free(dir);
+}
+
+/* Point the runtime_dir of the table at path to a folder that is not. */
+static void
+move_runtime_dir(const char *path)
+{
+	char buf[65536], *at;
+	size_t n;
+	FILE *fp = fopen(path, "r");
+
+	cr_assert(fp != NULL);
+	n = fread(buf, 1, sizeof buf - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	at = strstr(buf, "runtime_dir: \"");
+	cr_assert(at != NULL, "%s", buf);
+	memcpy(at, "runtime_dir: \"/", 15); /* "/tmp/..." becomes "//..." */
+	at[15] = 'X';
+	cr_assert((fp = fopen(path, "w")) != NULL);
+	fwrite(buf, 1, n, fp);
+	cr_assert_eq(fclose(fp), 0);
+}
+
+/*
+ * --write-kernels: the probed table as YAML that loads back as a table,
+ * with its provenance and states; a profile using it, with no runtime,
+ * reports K005 ("recorded on").
+ */
+Test(runtime, write_kernels_loads_back_and_is_labelled)
+{
+	char *refuse = fake_dir("refuse"), *model = small_model();
+	char *yaml = xasprintf("%s.kernels.yaml", model);
+	char *prof = xasprintf("%s.profile.yaml", model);
+	const char *wr[] = { "--list-kernels", "--no-cache", "--runtime",
+		refuse, "--write-kernels", yaml, NULL };
+	const char *lint[] = { "--no-config", "-f", "json", "-p", prof, model,
+		NULL };
+	const char *msg = NULL;
+	struct captable t;
+	struct gl_error err;
+	struct test_run r;
+	FILE *fp;
+	size_t i;
+
+	private_cache();
+	test_run_bin(&r, wr, NULL, 0);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	test_run_free(&r);
+	cr_assert_eq(captable_load(yaml, &t, &err), 0, "%s", err.msg);
+	cr_expect(t.recorded);
+	cr_expect_str_eq(t.prov.device, "Fake0");
+	cr_expect_str_eq(t.prov.version, "0.0.0-fake");
+	cr_expect_str_eq(t.prov.description, "fake ggml, a test double");
+	cr_expect(t.prov.date != NULL && strlen(t.prov.date) == 20);
+	cr_assert_gt(t.n, 2);
+	for (i = 0; i < t.n; i++) { /* the double knows three */
+		uint32_t e = t.entries[i].encoding;
+
+		cr_expect_eq(t.entries[i].state,
+		    e == GGML_TYPE_F32 || e == GGML_TYPE_Q4_0 ||
+			    e == GGML_TYPE_Q8_0 ?
+			CAP_RT_FALLBACK :
+			CAP_RT_UNSAFE,
+		    "entry %zu", i);
+	}
+	captable_free(&t);
+	cr_assert((fp = fopen(prof, "w")) != NULL);
+	fprintf(fp,
+	    "name: recorded\ndescription: a recorded table\n"
+	    "memory: 8 GiB\nreserve: 1 GiB\nweights: mapped\nkernels: %s\n",
+	    yaml);
+	cr_assert_eq(fclose(fp), 0);
+	/* where the table's runtime is: probed, not labelled */
+	test_run_bin(&r, lint, NULL, 0);
+	cr_expect_eq(count_code(&r, "K005", NULL), 0, "%s", r.out);
+	cr_expect_eq(count_code(&r, "K003", NULL), 2, "%s", r.out);
+	test_run_free(&r);
+	/* elsewhere: used as recorded, and labelled */
+	move_runtime_dir(yaml);
+	test_run_bin(&r, lint, NULL, 0);
+	cr_expect_eq(count_code(&r, "K003", NULL), 0, "%s", r.out);
+	cr_expect_eq(count_code(&r, "K005", &msg), 1, "%s %s", r.out, r.err);
+	cr_expect(msg && strstr(msg, "recorded on Fake0"), "%s", msg);
+	test_run_free(&r);
+	unlink(yaml);
+	unlink(prof);
+	unlink(model);
+	free(yaml);
+	free(prof);
+	free(model);
+	free(refuse);
+}
+
+/* One shard of a two-file model: the metadata and the split keys, and one
+ * tensor (shard 0: a Q8_0 embedding; shard 1: a Q4_0 matrix). */
+static void
+write_shard(const char *dir, unsigned k)
+{
+	static const int64_t ne[] = { 256, 16 };
+	struct ggufw_model m;
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xasprintf("%s/m-%05u-of-00002.gguf", dir, k + 1);
+
+	ggufw_model_init(&m, false, 32);
+	if (k == 0) {
+		ggufw_model_kv_str(&m, "general.architecture", "llama");
+		ggufw_model_kv_u32(&m, "llama.block_count", 1);
+		ggufw_model_kv_u32(&m, "llama.embedding_length", 256);
+		ggufw_model_kv_u32(&m, "llama.context_length", 64);
+		ggufw_model_kv_u32(&m, "llama.attention.head_count", 1);
+	}
+	ggufw_model_kv_u16(&m, "split.no", (uint16_t)k);
+	ggufw_model_kv_u16(&m, "split.count", 2);
+	ggufw_model_kv_i32(&m, "split.tensors.count", 2);
+	if (k == 0)
+		ggufw_model_tensor(&m, "token_embd.weight", 2, ne,
+		    GGUFW_GGML_Q8_0, 32, 34);
+	else
+		ggufw_model_tensor(&m, "blk.0.attn_q.weight", 2, ne,
+		    GGUFW_GGML_Q4_0, 32, 18);
+	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	cr_assert(ggufw_write_file(path, sb.buf, sb.len) == 0, "%s", path);
+	strbuf_free(&sb);
+	ggufw_model_free(&m);
+	free(path);
+}
+
+/* A split model: its pairs are probed over the whole model (both
+ * shards' tensors), and the findings come out once each. */
+Test(runtime, split_model_is_probed_whole)
+{
+	char dir[] = "/tmp/gguflint-split-XXXXXX";
+	char *wrong = fake_dir("wrong");
+	const char *argv[] = { "--no-config", "-f", "json", "--select=K",
+		"--runtime", wrong, dir, NULL };
+	struct test_run r;
+	char *p0, *p1;
+
+	private_cache();
+	cr_assert(mkdtemp(dir) != NULL);
+	write_shard(dir, 0);
+	write_shard(dir, 1);
+	test_run_bin(&r, argv, NULL, 0);
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	cr_expect_eq(count_code(&r, "K002", NULL), 2, "%s", r.out);
+	test_run_free(&r);
+	p0 = xasprintf("%s/m-00001-of-00002.gguf", dir);
+	p1 = xasprintf("%s/m-00002-of-00002.gguf", dir);
+	unlink(p0);
+	unlink(p1);
+	rmdir(dir);
+	free(p0);
+	free(p1);
+	free(wrong);
+}
