@@ -760,3 +760,22 @@ Test(profile, every_builtin_names_its_runtime, .init = no_datadir)
 	}
 	cr_expect_eq(skainet, 4);
 }
+
+/* runtime_dir: the folder of a ggml runtime to probe, kept as written;
+ * absent, none (the command line and the table may still name one). */
+Test(profile, runtime_dir_is_read)
+{
+	static const char yaml[] = BASE "runtime_dir: /opt/ggml/cpu\n";
+	struct profile p;
+	struct gl_error err;
+
+	cr_assert(profile_parse("t.yaml", yaml, strlen(yaml), &p, &err) == 0,
+	    "%s", err.msg);
+	cr_expect_str_eq(p.runtime_dir, "/opt/ggml/cpu");
+	profile_free(&p);
+	cr_assert(profile_parse("t.yaml", BASE, strlen(BASE), &p, &err) == 0,
+	    "%s", err.msg);
+	cr_expect_null(p.runtime_dir);
+	profile_free(&p);
+	expect_error(BASE "runtime_dir: [a, b]\n", "t.yaml:6:", "string");
+}

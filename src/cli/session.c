@@ -178,9 +178,12 @@ load_target(const struct options *o, struct session *s, struct gl_error *err)
 	if (captable_load(s->profile.kernels, &s->table, err) < 0)
 		return -1;
 	captable_probe(&s->table, NULL);
-	/* the table's runtime_dir only where it is: a recorded table used
-	 * elsewhere is used as recorded (K005) */
+	/* then the profile's runtime_dir, then the table's, each only where
+	 * it is: a recorded table used elsewhere is used as recorded (K005) */
 	s->rq.dir = runtime_dir(o);
+	if (s->rq.dir == NULL && s->profile.runtime_dir != NULL &&
+	    runtime_present(s->profile.runtime_dir))
+		s->rq.dir = s->profile.runtime_dir;
 	if (s->rq.dir == NULL && s->table.prov.runtime_dir != NULL &&
 	    runtime_present(s->table.prov.runtime_dir))
 		s->rq.dir = s->table.prov.runtime_dir;

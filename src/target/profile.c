@@ -130,6 +130,7 @@ set_version(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
 	if (runtime_version_parse(s, &p->runtime_build) < 0)
 		return ydoc_error(d, n, err, "%s", runtime_version_expect());
 	free(p->runtime_version);
+	free(p->runtime_dir);
 	p->runtime_version = xstrdup(s);
 	return 0;
 }
@@ -176,6 +177,7 @@ static const struct ydoc_field profile_fields[] = {
 	    .max = 100000, .expect = "expected a number of layers" },
 	{ "runtime_version", false, .set = set_version, .off = 0,
 	    .size = sizeof(struct profile) },
+	{ "runtime_dir", false, P(STRDUP, runtime_dir) },
 };
 
 #undef P

@@ -71,6 +71,8 @@ struct profile {
 	uint64_t n_seq;			/* llama.cpp's n_seq_max */
 	int64_t gpu_layers;		/* -ngl; -1: all */
 	char *runtime_version;		/* llama.cpp's, as named; NULL */
+	char *runtime_dir;		/* a ggml runtime's folder (the
+					 * libraries to probe), or NULL */
 	uint32_t runtime_build;		/* its build number; 0: not named;
 					 * RUNTIME_BUILD_V0_5_0 */
 };
