@@ -257,7 +257,10 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 		    device_runs(pn, i)) {
 			d = &pl->dev[1];
 			d->model_bytes = sadd(d->model_bytes, pad32(t->nbytes));
-		} else if (plan_tensor_repacked(t, pn->p->cpu_features)) {
+		} else if (pl->n_dev == 1 &&
+		    plan_tensor_repacked(t, pn->p->cpu_features)) {
+			/* beside a GPU backend the host layers sit in its
+			 * host buffer type: ggml-cpu repacks nothing */
 			d->repack_bytes = sadd(d->repack_bytes,
 			    pad32(t->nbytes));
 			pl->n_repacked++;
@@ -460,6 +463,120 @@ compute_measured(const struct model_geom *g, const struct plan *pl)
 	return false;
 }
 
+/* The head width of K (or V): the geometry's, else n_embd / n_head. */
+static uint64_t
+head_width(const struct model_geom *g, bool v)
+{
+	uint64_t h = v ? g->head_v : g->head_k;
+
+	if (h == 0 && g->n_head[0] > 0)
+		h = g->n_embd / g->n_head[0];
+	return h;
+}
+
+/*
+ * The Hadamard matrices llama.cpp rotates Q and K (attn_rot_k) and V
+ * (attn_rot_v) with when the cache holds a quantized type and every
+ * layer's head width is a multiple of 64: graph inputs, f32, nrot x nrot,
+ * one per KV cache (a sliding-window model has two). K's nrot is the
+ * largest power of two from 64 up that divides the head width; V's is 64.
+ * MLA has no V heads of its own.
+ */
+static uint64_t
+rot_bytes(const struct model_geom *g, const struct plan *pl)
+{
+	uint64_t caches = g->swa ? 2 : 1, hk = head_width(g, false);
+	uint64_t hv = head_width(g, true), nrot = 64, n = 0;
+
+	if (g->memory != ARCH_MEM_KV)
+		return 0;
+	if (g->swa && ((g->head_k_swa && g->head_k_swa != g->head_k) ||
+	    (g->head_v_swa && g->head_v_swa != g->head_v)))
+		return 0;
+	if (kv_type_info(pl->kv_k)->quantized && hk > 0 && hk % 64 == 0) {
+		while (hk % (nrot * 2) == 0 && nrot < 1 << 16)
+			nrot *= 2;
+		n = smul(smul(4, nrot), nrot);
+	}
+	if (kv_type_info(pl->kv_v)->quantized && !g->mla && hv > 0 &&
+	    hv % 64 == 0)
+		n = sadd(n, 64 * 64 * 4);
+	return smul(n, caches);
+}
+
+/*
+ * With a quantized cache the rotations add Q-, K- and V-wide tensors to
+ * the graph and ggml-alloc's greedy layout shifts: measured (v0.5.0, CPU,
+ * the oracle's models) the buffer is one embedding-wide f32 tensor of
+ * the ubatch smaller (-1) once the masks are at least that big, or
+ * larger (1). Per architecture: with flash attention, for a quantized K
+ * (only with an f16 V) or a quantized V; without it (V is then f16), for
+ * a quantized K, a Q-wide tensor smaller (-1; -2: whatever the masks).
+ * Architectures not listed shift nothing (their compute is an estimate
+ * anyway).
+ */
+struct layout_shift {
+	const char *arch;
+	signed char fa_k, fa_v, nofa_k;
+};
+
+static const struct layout_shift shifts[] = {
+	{ "llama", 0, -1, -1 }, { "qwen2", 0, -1, -1 },
+	{ "phi3", 0, -1, -1 }, { "gemma", 0, -1, -1 },
+	{ "gemma2", 0, -1, -1 }, { "gemma3", 0, -1, -1 },
+	{ "starcoder2", 0, -1, -2 }, { "gpt2", 0, -1, 1 },
+	{ "olmo2", -1, 0, -1 }, { "qwen3", -1, 0, -1 },
+	{ "qwen3moe", 0, 0, -2 }, { "falcon", 0, 0, 1 },
+};
+
+/* The compute buffer c with pl's quantized cache: rotations and shift. */
+static uint64_t
+quantized_cache(const struct model_geom *g, const struct plan *pl,
+    uint64_t c, uint64_t ub, uint64_t mask)
+{
+	bool qk = kv_type_info(pl->kv_k)->quantized;
+	bool qv = kv_type_info(pl->kv_v)->quantized;
+	uint64_t row = smul(smul(4, ub), g->n_embd), q = row;
+	int k = 0;
+	size_t i;
+
+	if (!qk && !qv)
+		return c;
+	c = sadd(c, rot_bytes(g, pl));
+	for (i = 0; i < sizeof shifts / sizeof shifts[0]; i++)
+		if (strcmp(g->arch, shifts[i].arch) == 0)
+			break;
+	if (i == sizeof shifts / sizeof shifts[0])
+		return c;
+	if (pl->flash_attention)
+		k = qk && !qv ? shifts[i].fa_k : 0;
+	if (pl->flash_attention && qv)
+		k = shifts[i].fa_v;
+	if (!pl->flash_attention && qk) {
+		k = shifts[i].nofa_k;
+		if (k < 0)
+			q = smul(smul(4, ub), smul(head_width(g, false),
+			    g->n_head[0]));
+	}
+	if (k == -1 && mask < row)
+		return c;
+	if (k > 0)
+		return sadd(c, row);
+	return k < 0 && c > q ? c - q : c;
+}
+
+/* The masks of one ubatch: f16 with flash attention, else f32. */
+static uint64_t
+mask_bytes(const struct model_geom *g, const struct plan *pl, uint64_t ub)
+{
+	uint64_t cells = g->memory == ARCH_MEM_NONE ? ub :
+	    sadd(pl->ctx_seq, g->swa ? pl->swa_cells : 0);
+
+	if (g->memory == ARCH_MEM_RECURRENT)
+		return 0;
+	return smul(smul(pl->flash_attention ? 2 : 4, ub), cells);
+}
+
 /* The host's compute buffer at pl's settings (plan_llama_cells first). */
 static uint64_t
 compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub)
@@ -471,8 +588,9 @@ compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub)
 		return umax(compute_mamba(g, ub, pl->n_seq), smul(smul(4, ub),
 		    sadd(sadd(g->n_vocab, smul(2, g->n_embd)), 1)));
 	graph_scan(g, pn->f, &s);
-	return compute_graph(g, &s, ub, pl->ctx_seq, g->swa ? pl->swa_cells :
-	    0, pl->flash_attention);
+	return quantized_cache(g, pl, compute_graph(g, &s, ub, pl->ctx_seq,
+	    g->swa ? pl->swa_cells : 0, pl->flash_attention), ub,
+	    mask_bytes(g, pl, ub));
 }
 
 /* The KV cache (or recurrent state) in every stream, split by device. */
