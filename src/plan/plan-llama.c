@@ -201,7 +201,8 @@ device_runs(const struct planner *pn, size_t i)
 /*
  * Tied embeddings: without output.weight llama.cpp loads token_embd a
  * second time as the output matrix, multiplied by mul_mat, so the CPU
- * repacks that copy (an encoder has no output matrix).
+ * repacks that copy (an encoder has no output matrix); beside a GPU
+ * backend the copy is the device's when the output layer is offloaded.
  */
 static void
 tied_output(const struct planner *pn, struct plan *pl)
@@ -209,7 +210,7 @@ tied_output(const struct planner *pn, struct plan *pl)
 	const struct gguf_tensor *emb = NULL;
 	size_t i;
 
-	if (pn->g->memory == ARCH_MEM_NONE || pl->n_dev > 1)
+	if (pn->g->memory == ARCH_MEM_NONE || (pl->n_dev > 1 && pl->ngl < 1))
 		return;
 	for (i = 0; i < pn->f->tensors_n; i++) {
 		const struct gguf_tensor *t = &pn->f->tensors[i];
@@ -220,6 +221,11 @@ tied_output(const struct planner *pn, struct plan *pl)
 		if (t->name.n == 17 && memcmp(t->name.p,
 		    "token_embd.weight", 17) == 0)
 			emb = t;
+	}
+	if (emb != NULL && emb->size_ok && pl->n_dev > 1) {
+		pl->dev[1].model_bytes = sadd(pl->dev[1].model_bytes,
+		    pad32(emb->nbytes));
+		return;
 	}
 	if (emb == NULL || !emb->size_ok || emb->ne[2] != 1 ||
 	    emb->ne[3] != 1 || emb->ne[1] < 2 ||
@@ -434,31 +440,28 @@ plan_compute_bytes(const struct model_geom *g, uint64_t ub, uint64_t n_kv,
 
 /*
  * Architectures whose compute buffer is within 10 % of llama.cpp's
- * measured one (v0.5.0, CPU, ctx 512-32768, FA on and off, -np 1 and 4).
- * With a quantized cache the allocator's layout shifts by about one
- * embedding row per token; for the five listed last that is beyond 10 %
- * in some cells (up to 1.18x), so those stay estimates there.
+ * measured one (v0.5.0, CPU, ctx 512-32768, FA on and off, f16 and q8_0
+ * caches, -np 1 and 4). Beside a GPU backend the split between host and
+ * device holds for fewer (Vulkan, ctx 512 and 4096, -ngl 99, 2 and 0):
+ * for the others the device's share is an estimate.
  */
 static bool
 compute_measured(const struct model_geom *g, const struct plan *pl)
 {
-	static const char *const shifted[] = { "qwen3", "qwen3moe",
-	    "starcoder2", "gpt2", "falcon" };
+	static const char *const gpu[] = { "llama", "qwen2", "gemma",
+	    "gemma2", "phi3", "olmo2" };
 	static const char *const archs[] = { "llama", "qwen2", "qwen2moe",
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
 	    "starcoder2", "falcon", "gpt2" };
-	bool q = kv_type_info(pl->kv_k)->quantized ||
-	    kv_type_info(pl->kv_v)->quantized;
-	size_t i;
+	const char *const *list = pl->n_dev > 1 ? gpu : archs;
+	size_t n = pl->n_dev > 1 ? sizeof gpu / sizeof gpu[0] :
+	    sizeof archs / sizeof archs[0], i;
 
-	for (i = 0; q && i < sizeof shifted / sizeof shifted[0]; i++)
-		if (strcmp(g->arch, shifted[i]) == 0)
-			return false;
 	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba") != 0)
 		return false;
-	for (i = 0; i < sizeof archs / sizeof archs[0]; i++)
-		if (strcmp(g->arch, archs[i]) == 0)
+	for (i = 0; i < n; i++)
+		if (strcmp(g->arch, list[i]) == 0)
 			return true;
 	return false;
 }
@@ -529,10 +532,13 @@ static const struct layout_shift shifts[] = {
 	{ "qwen3moe", 0, 0, -2 }, { "falcon", 0, 0, 1 },
 };
 
-/* The compute buffer c with pl's quantized cache: rotations and shift. */
+/*
+ * The compute buffer c with pl's quantized cache: rotations and, when the
+ * whole graph runs on one device (shift), the layout shift.
+ */
 static uint64_t
 quantized_cache(const struct model_geom *g, const struct plan *pl,
-    uint64_t c, uint64_t ub, uint64_t mask)
+    uint64_t c, uint64_t ub, uint64_t mask, bool shift)
 {
 	bool qk = kv_type_info(pl->kv_k)->quantized;
 	bool qv = kv_type_info(pl->kv_v)->quantized;
@@ -546,7 +552,7 @@ quantized_cache(const struct model_geom *g, const struct plan *pl,
 	for (i = 0; i < sizeof shifts / sizeof shifts[0]; i++)
 		if (strcmp(g->arch, shifts[i].arch) == 0)
 			break;
-	if (i == sizeof shifts / sizeof shifts[0])
+	if (i == sizeof shifts / sizeof shifts[0] || !shift)
 		return c;
 	if (pl->flash_attention)
 		k = qk && !qv ? shifts[i].fa_k : 0;
@@ -590,7 +596,8 @@ compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	graph_scan(g, pn->f, &s);
 	return quantized_cache(g, pl, compute_graph(g, &s, ub, pl->ctx_seq,
 	    g->swa ? pl->swa_cells : 0, pl->flash_attention), ub,
-	    mask_bytes(g, pl, ub));
+	    mask_bytes(g, pl, ub), pl->n_dev == 1 ||
+	    pl->ngl >= (int64_t)g->n_layer + 1);
 }
 
 /* The KV cache (or recurrent state) in every stream, split by device. */
