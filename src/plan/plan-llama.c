@@ -600,6 +600,45 @@ compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	    pl->ngl >= (int64_t)g->n_layer + 1);
 }
 
+/* One layer's cache in every stream: its cells of K and V rows. */
+static uint64_t
+layer_kv(const struct model_geom *g, const struct plan *pl, uint32_t il)
+{
+	bool swa = g->swa && g->is_swa[il];
+	uint64_t hk = swa && g->head_k_swa ? g->head_k_swa : g->head_k;
+	uint64_t hv = swa && g->head_v_swa ? g->head_v_swa : g->head_v;
+	uint64_t cells = swa ? pl->swa_cells : pl->ctx_seq;
+	uint64_t row = sadd(kv_row_bytes(pl->kv_k, smul(hk, g->n_head_kv[il])),
+	    kv_row_bytes(pl->kv_v, smul(hv, g->n_head_kv[il])));
+
+	return smul(smul(row, cells), pl->n_stream);
+}
+
+/*
+ * The device's share of the cache, all bytes in total, with the last dl
+ * layers offloaded: layer by layer (a sliding-window layer keeps fewer
+ * cells) when the layers add up to all, else in proportion.
+ */
+static uint64_t
+device_kv(const struct model_geom *g, const struct plan *pl, uint64_t dl,
+    uint64_t all)
+{
+	uint64_t sum = 0, on = 0;
+	uint32_t il;
+
+	if (dl >= g->n_layer)
+		return all;
+	for (il = 0; g->memory == ARCH_MEM_KV && !g->mla &&
+	    il < g->n_layer && il < ARCH_MAX_LAYERS; il++) {
+		uint64_t n = layer_kv(g, pl, il);
+
+		sum = sadd(sum, n);
+		if (il >= g->n_layer - dl)
+			on = sadd(on, n);
+	}
+	return sum == all ? on : all / g->n_layer * dl;
+}
+
 /* The KV cache (or recurrent state) in every stream, split by device. */
 static void
 plan_llama_kv(const struct planner *pn, struct plan *pl)
@@ -624,7 +663,7 @@ plan_llama_kv(const struct planner *pn, struct plan *pl)
 	dl = device_layers(g, pl->ngl);
 	if (pl->n_dev > 1 && g->n_layer > 0) {
 		uint64_t all = sadd(pl->kv_bytes, pl->state_bytes);
-		uint64_t on = all / g->n_layer * dl;
+		uint64_t on = device_kv(g, pl, dl, all);
 
 		pl->dev[1].kv_bytes = dl == g->n_layer ? all : on;
 		pl->dev[0].kv_bytes = all - pl->dev[1].kv_bytes;
