@@ -405,8 +405,7 @@ plan_estimated(const struct jsonnode *plan, const struct ocase *c)
 	const struct jsonnode *e = jsontree_get(plan, "compute_estimated");
 
 	cr_assert(e != NULL && e->type == JSONTREE_BOOL,
-	    "%s: the plan has no boolean \"compute_estimated\"",
-	    ocase_name(c));
+	    "%s: the plan has no boolean \"compute_estimated\"", ocase_name(c));
 	return e->boolean;
 }
 
@@ -603,11 +602,10 @@ Test(oracle, plan_cpu, .timeout = 300, .fini = oracle_fini)
  */
 Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 {
-	static const char *const goal[] = { "llama", "qwen2", "gemma2",
-		"gemma", "phi3", "olmo2" };
-	static const char *const other[] = { "qwen2moe", "qwen3",
-		"qwen3moe", "gemma3", "deepseek2", "starcoder2", "falcon",
-		"gpt2" };
+	static const char *const goal[] = { "llama", "qwen2", "gemma2", "gemma",
+		"phi3", "olmo2" };
+	static const char *const other[] = { "qwen2moe", "qwen3", "qwen3moe",
+		"gemma3", "deepseek2", "starcoder2", "falcon", "gpt2" };
 	static const struct ocase pts[] = {
 		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0 },
 		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0 },
