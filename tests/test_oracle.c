@@ -375,6 +375,40 @@ expect(struct strbuf *bad, const struct ocase *c, const char *what,
 	    pct == 0 ? ", must be exact" : ", must be within 10 %");
 }
 
+/*
+ * expect_compute: a compute buffer within 10 %; outside it the plan must
+ * say compute_estimated (est), and the case is then listed in *estimated
+ * instead of failing.
+ */
+static void
+expect_compute(struct strbuf *bad, struct strbuf *estimated,
+    const struct ocase *c, const char *what, int64_t plan, int64_t llama,
+    bool est)
+{
+	if (near(plan, llama, 10))
+		return;
+	if (!est) {
+		expect(bad, c, what, plan, llama, 10);
+		return;
+	}
+	strbuf_addf(estimated,
+	    "  %s: %s: plan %" PRId64 ", llama.cpp %" PRId64
+	    " (%.3fx, marked estimated)\n",
+	    ocase_name(c), what, plan, llama,
+	    llama ? (double)plan / (double)llama : 0.0);
+}
+
+/* plan_estimated: the plan's compute_estimated, failing when absent. */
+static bool
+plan_estimated(const struct jsonnode *plan, const struct ocase *c)
+{
+	const struct jsonnode *e = jsontree_get(plan, "compute_estimated");
+
+	cr_assert(e != NULL && e->type == JSONTREE_BOOL,
+	    "%s: the plan has no boolean \"compute_estimated\"", ocase_name(c));
+	return e->boolean;
+}
+
 /* plan_device: the plan's device named like llama.cpp's buffer name
  * (case-insensitively), or NULL. */
 static const struct jsonnode *
@@ -393,7 +427,7 @@ plan_device(const struct jsonnode *plan, const char *name)
 /* compare_devices: a GPU backend's device buffer (Vulkan0) against the
  * plan's device of that name. */
 static void
-compare_devices(struct strbuf *bad, const struct ocase *c,
+compare_devices(struct strbuf *bad, struct strbuf *est, const struct ocase *c,
     const struct jsonnode *ll, const struct jsonnode *plan)
 {
 	const struct jsonnode *d;
@@ -413,19 +447,26 @@ compare_devices(struct strbuf *bad, const struct ocase *c,
 	    llama_sum(ll, "model", "Vulkan0"), 0);
 	expect(bad, c, "Vulkan0 kv_bytes", j_int(d, "kv_bytes", who),
 	    llama_sum(ll, "context", "Vulkan0"), 0);
-	expect(bad, c, "Vulkan0 compute_bytes", j_int(d, "compute_bytes", who),
-	    llama_sum(ll, "compute", "Vulkan0"), 10);
+	expect_compute(bad, est, c, "Vulkan0 compute_bytes",
+	    j_int(d, "compute_bytes", who), llama_sum(ll, "compute", "Vulkan0"),
+	    plan_estimated(plan, c));
+	expect_compute(bad, est, c, "host compute_bytes",
+	    j_int(plan, "compute_bytes", who) - j_int(d, "compute_bytes", who),
+	    llama_sum(ll, "compute", NULL) -
+		llama_sum(ll, "compute", "Vulkan0"),
+	    plan_estimated(plan, c));
 }
 
 /*
  * compare_plan: the llama.cpp plan of case c against llama.cpp's
  * allocations: weights (every tensor's bytes), the CPU repack copy and
- * the KV cache (with recurrent state) exact, compute within 10 %, the
+ * the KV cache (with recurrent state) exact, compute within 10 % (or
+ * outside it, listed in *est, when the plan says compute_estimated), the
  * output buffer to the log's precision (0.01 MiB). A missing field fails
  * at once, naming it; a wrong value is a line in *bad.
  */
 static void
-compare_plan(struct strbuf *bad, const struct ocase *c,
+compare_plan(struct strbuf *bad, struct strbuf *est, const struct ocase *c,
     const struct jsonnode *ll, const struct jsonnode *plan)
 {
 	char who[300];
@@ -441,8 +482,9 @@ compare_plan(struct strbuf *bad, const struct ocase *c,
 	expect(bad, c, "kv_bytes + state_bytes",
 	    j_int(plan, "kv_bytes", who) + state,
 	    llama_sum(ll, "context", NULL), 0);
-	expect(bad, c, "compute_bytes", j_int(plan, "compute_bytes", who),
-	    llama_sum(ll, "compute", NULL), 10);
+	expect_compute(bad, est, c, "compute_bytes",
+	    j_int(plan, "compute_bytes", who), llama_sum(ll, "compute", NULL),
+	    plan_estimated(plan, c));
 	out = j_int(plan, "output_bytes", who);
 	cr_assert(omib != NULL && omib->type == JSONTREE_NUMBER);
 	if (out < omib->number * MIB - 0.005 * MIB - 1 ||
@@ -451,7 +493,7 @@ compare_plan(struct strbuf *bad, const struct ocase *c,
 		    "  %s: output_bytes: plan %" PRId64
 		    ", llama.cpp %.2f MiB\n",
 		    ocase_name(c), out, omib->number);
-	compare_devices(bad, c, ll, plan);
+	compare_devices(bad, est, c, ll, plan);
 }
 
 /*
@@ -464,6 +506,7 @@ static void
 run_cases(const struct ocase *cs, size_t n, bool today)
 {
 	struct strbuf bad = STRBUF_INIT, refused = STRBUF_INIT;
+	struct strbuf est = STRBUF_INIT;
 	struct oenv *e = &g_oenv;
 	size_t ran = 0;
 
@@ -487,7 +530,7 @@ run_cases(const struct ocase *cs, size_t n, bool today)
 				j_int(plan, "state_bytes", "the plan"),
 			    llama_sum(ll, "context", NULL), 0);
 		else
-			compare_plan(&bad, &cs[i], ll, plan);
+			compare_plan(&bad, &est, &cs[i], ll, plan);
 		jsontree_free(root);
 		jsontree_free(ll);
 		ran++;
@@ -496,8 +539,9 @@ run_cases(const struct ocase *cs, size_t n, bool today)
 	    strbuf_cstr(&refused));
 	cr_expect(bad.len == 0,
 	    "%zu cases, the plan differs from "
-	    "llama.cpp:\n%s(refused by llama.cpp:\n%s)",
-	    n, strbuf_cstr(&bad), strbuf_cstr(&refused));
+	    "llama.cpp:\n%s(refused by llama.cpp:\n%s)(estimated:\n%s)",
+	    n, strbuf_cstr(&bad), strbuf_cstr(&refused), strbuf_cstr(&est));
+	strbuf_free(&est);
 	strbuf_free(&bad);
 	strbuf_free(&refused);
 }
@@ -546,16 +590,45 @@ Test(oracle, plan_cpu, .timeout = 300, .fini = oracle_fini)
 	run_cases(cs, n, false);
 }
 
-/* plan_vulkan: the llama.cpp plan on Vulkan (llvmpipe), every layer
- * offloaded, two of four, and none. */
-Test(oracle, plan_vulkan, .timeout = 120, .fini = oracle_fini)
+/*
+ * plan_vulkan: the llama.cpp plan on Vulkan (llvmpipe), every layer
+ * offloaded, two of four, and none, for the architectures whose split
+ * between host and device is measured (three points each: f16 at 4096
+ * with FA, f16 at 512 without, q8_0 at 4096 with four sequences), and
+ * one partial offload of every other architecture whose weights and
+ * cache the plan places exactly (their compute may be estimated, and
+ * then must say so). bert, nomic-bert and mamba are left out: the plan
+ * does not yet place their device weights exactly.
+ */
+Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 {
-	static const struct ocase cs[] = {
-		{ "llama", "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 99 },
-		{ "llama", "vulkan", "zen4", 4096, "off", "f16", "f16", 1, 2 },
-		{ "qwen2", "vulkan", "zen4", 512, "on", "q8_0", "q8_0", 1, 2 },
-		{ "gemma2", "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0 },
+	static const char *const goal[] = { "llama", "qwen2", "gemma2", "gemma",
+		"phi3", "olmo2" };
+	static const char *const other[] = { "qwen2moe", "qwen3", "qwen3moe",
+		"gemma3", "deepseek2", "starcoder2", "falcon", "gpt2" };
+	static const struct ocase pts[] = {
+		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0 },
+		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0 },
+		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 0 },
 	};
+	static const int ngls[] = { 99, 2, 0 };
+	struct ocase cs[MAX_CASES];
+	size_t n = 0;
 
-	run_cases(cs, sizeof cs / sizeof cs[0], false);
+	for (size_t a = 0; a < sizeof goal / sizeof goal[0]; a++)
+		for (size_t p = 0; p < 3; p++)
+			for (size_t g = 0; g < 3; g++) {
+				/* gemma, phi3, olmo2: one point, two -ngl */
+				if (a >= 3 && (p != 0 || g == 2))
+					continue;
+				cs[n] = pts[p];
+				cs[n].arch = goal[a];
+				cs[n++].ngl = ngls[g];
+			}
+	for (size_t a = 0; a < sizeof other / sizeof other[0]; a++) {
+		cs[n] = pts[0];
+		cs[n].arch = other[a];
+		cs[n++].ngl = 2;
+	}
+	run_cases(cs, n, false);
 }

@@ -2233,6 +2233,66 @@ compute_case_plan(const struct compute_case *c, struct test_lint *t,
 	lint_model(t, m, &p, &rq);
 }
 
+/*
+ * Beside a GPU backend (Vulkan, measured with llama.cpp v0.5.0 on
+ * llvmpipe): nothing is repacked, the host's compute buffer is the
+ * graph's inputs (exact), the device's the rest (exact at full offload),
+ * and -ngl 0 still reserves a device compute buffer.
+ */
+static void
+vulkan_plan(struct test_lint *t, struct ggufw_model *m, int64_t ngl)
+{
+	struct plan_request rq = { 0 };
+	struct profile p;
+
+	prof_llama(&p, 64ull << 30, CPU_FEAT_AVX2 | CPU_FEAT_AVX512);
+	p.backend = (char *)"vulkan";
+	p.device_memory = 8ull << 30;
+	ggufw_model_init(m, false, 32);
+	case_keys(m, &compute_cases[0]);
+	case_tensors(m, &compute_cases[0]);
+	rq.ctx = 4096;
+	rq.n_seq = 1;
+	rq.ubatch = 512;
+	rq.fa = PLAN_FA_ON;
+	rq.ngl_set = true;
+	rq.ngl = ngl;
+	lint_model(t, m, &p, &rq);
+}
+
+Test(plan, llama_vulkan_host_and_device_compute, .init = plan_no_datadir)
+{
+	struct ggufw_model m;
+	struct test_lint t;
+	const struct plan *pl;
+	double r;
+
+	compute_case_plan(&compute_cases[0], &t, &m);
+	cr_assert_gt(t.res.plan.repack_bytes, 0, "the CPU backend repacks");
+	test_lint_free(&t);
+	ggufw_model_free(&m);
+
+	vulkan_plan(&t, &m, 99);
+	pl = &t.res.plan;
+	cr_assert_eq(pl->n_dev, 2);
+	cr_expect_eq(pl->repack_bytes, 0, "no repack beside Vulkan");
+	cr_expect_eq(pl->dev[0].compute_bytes, 6305792, "Vulkan_Host");
+	cr_expect_eq(pl->dev[1].compute_bytes, 15740928, "Vulkan0");
+	cr_expect(!pl->compute_estimated);
+	test_lint_free(&t);
+	ggufw_model_free(&m);
+
+	vulkan_plan(&t, &m, 0);
+	pl = &t.res.plan;
+	cr_expect_eq(pl->repack_bytes, 0);
+	cr_expect_eq(pl->dev[0].compute_bytes, 6305792, "Vulkan_Host");
+	r = (double)pl->dev[1].compute_bytes / 17975296.0;
+	cr_expect(r >= 0.9 && r <= 1.1, "Vulkan0 at -ngl 0: %" PRIu64
+	    " / 17975296 = %.3f", pl->dev[1].compute_bytes, r);
+	test_lint_free(&t);
+	ggufw_model_free(&m);
+}
+
 Test(plan, llama_compute_per_architecture_within_10_percent,
     .init = plan_no_datadir)
 {

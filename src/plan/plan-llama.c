@@ -201,7 +201,8 @@ device_runs(const struct planner *pn, size_t i)
 /*
  * Tied embeddings: without output.weight llama.cpp loads token_embd a
  * second time as the output matrix, multiplied by mul_mat, so the CPU
- * repacks that copy (an encoder has no output matrix).
+ * repacks that copy (an encoder has no output matrix); beside a GPU
+ * backend the copy is the device's when the output layer is offloaded.
  */
 static void
 tied_output(const struct planner *pn, struct plan *pl)
@@ -209,7 +210,7 @@ tied_output(const struct planner *pn, struct plan *pl)
 	const struct gguf_tensor *emb = NULL;
 	size_t i;
 
-	if (pn->g->memory == ARCH_MEM_NONE || pl->n_dev > 1)
+	if (pn->g->memory == ARCH_MEM_NONE || (pl->n_dev > 1 && pl->ngl < 1))
 		return;
 	for (i = 0; i < pn->f->tensors_n; i++) {
 		const struct gguf_tensor *t = &pn->f->tensors[i];
@@ -220,6 +221,11 @@ tied_output(const struct planner *pn, struct plan *pl)
 		if (t->name.n == 17 && memcmp(t->name.p,
 		    "token_embd.weight", 17) == 0)
 			emb = t;
+	}
+	if (emb != NULL && emb->size_ok && pl->n_dev > 1) {
+		pl->dev[1].model_bytes = sadd(pl->dev[1].model_bytes,
+		    pad32(emb->nbytes));
+		return;
 	}
 	if (emb == NULL || !emb->size_ok || emb->ne[2] != 1 ||
 	    emb->ne[3] != 1 || emb->ne[1] < 2 ||
@@ -257,7 +263,10 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 		    device_runs(pn, i)) {
 			d = &pl->dev[1];
 			d->model_bytes = sadd(d->model_bytes, pad32(t->nbytes));
-		} else if (plan_tensor_repacked(t, pn->p->cpu_features)) {
+		} else if (pl->n_dev == 1 &&
+		    plan_tensor_repacked(t, pn->p->cpu_features)) {
+			/* beside a GPU backend the host layers sit in its
+			 * host buffer type: ggml-cpu repacks nothing */
 			d->repack_bytes = sadd(d->repack_bytes,
 			    pad32(t->nbytes));
 			pl->n_repacked++;
@@ -431,33 +440,147 @@ plan_compute_bytes(const struct model_geom *g, uint64_t ub, uint64_t n_kv,
 
 /*
  * Architectures whose compute buffer is within 10 % of llama.cpp's
- * measured one (v0.5.0, CPU, ctx 512-32768, FA on and off, -np 1 and 4).
- * With a quantized cache the allocator's layout shifts by about one
- * embedding row per token; for the five listed last that is beyond 10 %
- * in some cells (up to 1.18x), so those stay estimates there.
+ * measured one (v0.5.0, CPU, ctx 512-32768, FA on and off, f16 and q8_0
+ * caches, -np 1 and 4). Beside a GPU backend the split between host and
+ * device holds for fewer (Vulkan, ctx 512 and 4096, -ngl 99, 2 and 0):
+ * for the others the device's share is an estimate.
  */
 static bool
 compute_measured(const struct model_geom *g, const struct plan *pl)
 {
-	static const char *const shifted[] = { "qwen3", "qwen3moe",
-	    "starcoder2", "gpt2", "falcon" };
+	static const char *const gpu[] = { "llama", "qwen2", "gemma",
+	    "gemma2", "phi3", "olmo2" };
 	static const char *const archs[] = { "llama", "qwen2", "qwen2moe",
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
 	    "starcoder2", "falcon", "gpt2" };
-	bool q = kv_type_info(pl->kv_k)->quantized ||
-	    kv_type_info(pl->kv_v)->quantized;
-	size_t i;
+	const char *const *list = pl->n_dev > 1 ? gpu : archs;
+	size_t n = pl->n_dev > 1 ? sizeof gpu / sizeof gpu[0] :
+	    sizeof archs / sizeof archs[0], i;
 
-	for (i = 0; q && i < sizeof shifted / sizeof shifted[0]; i++)
-		if (strcmp(g->arch, shifted[i]) == 0)
-			return false;
 	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba") != 0)
 		return false;
-	for (i = 0; i < sizeof archs / sizeof archs[0]; i++)
-		if (strcmp(g->arch, archs[i]) == 0)
+	for (i = 0; i < n; i++)
+		if (strcmp(g->arch, list[i]) == 0)
 			return true;
 	return false;
+}
+
+/* The head width of K (or V): the geometry's, else n_embd / n_head. */
+static uint64_t
+head_width(const struct model_geom *g, bool v)
+{
+	uint64_t h = v ? g->head_v : g->head_k;
+
+	if (h == 0 && g->n_head[0] > 0)
+		h = g->n_embd / g->n_head[0];
+	return h;
+}
+
+/*
+ * The Hadamard matrices llama.cpp rotates Q and K (attn_rot_k) and V
+ * (attn_rot_v) with when the cache holds a quantized type and every
+ * layer's head width is a multiple of 64: graph inputs, f32, nrot x nrot,
+ * one per KV cache (a sliding-window model has two). K's nrot is the
+ * largest power of two from 64 up that divides the head width; V's is 64.
+ * MLA has no V heads of its own.
+ */
+static uint64_t
+rot_bytes(const struct model_geom *g, const struct plan *pl)
+{
+	uint64_t caches = g->swa ? 2 : 1, hk = head_width(g, false);
+	uint64_t hv = head_width(g, true), nrot = 64, n = 0;
+
+	if (g->memory != ARCH_MEM_KV)
+		return 0;
+	if (g->swa && ((g->head_k_swa && g->head_k_swa != g->head_k) ||
+	    (g->head_v_swa && g->head_v_swa != g->head_v)))
+		return 0;
+	if (kv_type_info(pl->kv_k)->quantized && hk > 0 && hk % 64 == 0) {
+		while (hk % (nrot * 2) == 0 && nrot < 1 << 16)
+			nrot *= 2;
+		n = smul(smul(4, nrot), nrot);
+	}
+	if (kv_type_info(pl->kv_v)->quantized && !g->mla && hv > 0 &&
+	    hv % 64 == 0)
+		n = sadd(n, 64 * 64 * 4);
+	return smul(n, caches);
+}
+
+/*
+ * With a quantized cache the rotations add Q-, K- and V-wide tensors to
+ * the graph and ggml-alloc's greedy layout shifts: measured (v0.5.0, CPU,
+ * the oracle's models) the buffer is one embedding-wide f32 tensor of
+ * the ubatch smaller (-1) once the masks are at least that big, or
+ * larger (1). Per architecture: with flash attention, for a quantized K
+ * (only with an f16 V) or a quantized V; without it (V is then f16), for
+ * a quantized K, a Q-wide tensor smaller (-1; -2: whatever the masks).
+ * Architectures not listed shift nothing (their compute is an estimate
+ * anyway).
+ */
+struct layout_shift {
+	const char *arch;
+	signed char fa_k, fa_v, nofa_k;
+};
+
+static const struct layout_shift shifts[] = {
+	{ "llama", 0, -1, -1 }, { "qwen2", 0, -1, -1 },
+	{ "phi3", 0, -1, -1 }, { "gemma", 0, -1, -1 },
+	{ "gemma2", 0, -1, -1 }, { "gemma3", 0, -1, -1 },
+	{ "starcoder2", 0, -1, -2 }, { "gpt2", 0, -1, 1 },
+	{ "olmo2", -1, 0, -1 }, { "qwen3", -1, 0, -1 },
+	{ "qwen3moe", 0, 0, -2 }, { "falcon", 0, 0, 1 },
+};
+
+/*
+ * The compute buffer c with pl's quantized cache: rotations and, when the
+ * whole graph runs on one device (shift), the layout shift.
+ */
+static uint64_t
+quantized_cache(const struct model_geom *g, const struct plan *pl,
+    uint64_t c, uint64_t ub, uint64_t mask, bool shift)
+{
+	bool qk = kv_type_info(pl->kv_k)->quantized;
+	bool qv = kv_type_info(pl->kv_v)->quantized;
+	uint64_t row = smul(smul(4, ub), g->n_embd), q = row;
+	int k = 0;
+	size_t i;
+
+	if (!qk && !qv)
+		return c;
+	c = sadd(c, rot_bytes(g, pl));
+	for (i = 0; i < sizeof shifts / sizeof shifts[0]; i++)
+		if (strcmp(g->arch, shifts[i].arch) == 0)
+			break;
+	if (i == sizeof shifts / sizeof shifts[0] || !shift)
+		return c;
+	if (pl->flash_attention)
+		k = qk && !qv ? shifts[i].fa_k : 0;
+	if (pl->flash_attention && qv)
+		k = shifts[i].fa_v;
+	if (!pl->flash_attention && qk) {
+		k = shifts[i].nofa_k;
+		if (k < 0)
+			q = smul(smul(4, ub), smul(head_width(g, false),
+			    g->n_head[0]));
+	}
+	if (k == -1 && mask < row)
+		return c;
+	if (k > 0)
+		return sadd(c, row);
+	return k < 0 && c > q ? c - q : c;
+}
+
+/* The masks of one ubatch: f16 with flash attention, else f32. */
+static uint64_t
+mask_bytes(const struct model_geom *g, const struct plan *pl, uint64_t ub)
+{
+	uint64_t cells = g->memory == ARCH_MEM_NONE ? ub :
+	    sadd(pl->ctx_seq, g->swa ? pl->swa_cells : 0);
+
+	if (g->memory == ARCH_MEM_RECURRENT)
+		return 0;
+	return smul(smul(pl->flash_attention ? 2 : 4, ub), cells);
 }
 
 /* The host's compute buffer at pl's settings (plan_llama_cells first). */
@@ -471,8 +594,49 @@ compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub)
 		return umax(compute_mamba(g, ub, pl->n_seq), smul(smul(4, ub),
 		    sadd(sadd(g->n_vocab, smul(2, g->n_embd)), 1)));
 	graph_scan(g, pn->f, &s);
-	return compute_graph(g, &s, ub, pl->ctx_seq, g->swa ? pl->swa_cells :
-	    0, pl->flash_attention);
+	return quantized_cache(g, pl, compute_graph(g, &s, ub, pl->ctx_seq,
+	    g->swa ? pl->swa_cells : 0, pl->flash_attention), ub,
+	    mask_bytes(g, pl, ub), pl->n_dev == 1 ||
+	    pl->ngl >= (int64_t)g->n_layer + 1);
+}
+
+/* One layer's cache in every stream: its cells of K and V rows. */
+static uint64_t
+layer_kv(const struct model_geom *g, const struct plan *pl, uint32_t il)
+{
+	bool swa = g->swa && g->is_swa[il];
+	uint64_t hk = swa && g->head_k_swa ? g->head_k_swa : g->head_k;
+	uint64_t hv = swa && g->head_v_swa ? g->head_v_swa : g->head_v;
+	uint64_t cells = swa ? pl->swa_cells : pl->ctx_seq;
+	uint64_t row = sadd(kv_row_bytes(pl->kv_k, smul(hk, g->n_head_kv[il])),
+	    kv_row_bytes(pl->kv_v, smul(hv, g->n_head_kv[il])));
+
+	return smul(smul(row, cells), pl->n_stream);
+}
+
+/*
+ * The device's share of the cache, all bytes in total, with the last dl
+ * layers offloaded: layer by layer (a sliding-window layer keeps fewer
+ * cells) when the layers add up to all, else in proportion.
+ */
+static uint64_t
+device_kv(const struct model_geom *g, const struct plan *pl, uint64_t dl,
+    uint64_t all)
+{
+	uint64_t sum = 0, on = 0;
+	uint32_t il;
+
+	if (dl >= g->n_layer)
+		return all;
+	for (il = 0; g->memory == ARCH_MEM_KV && !g->mla &&
+	    il < g->n_layer && il < ARCH_MAX_LAYERS; il++) {
+		uint64_t n = layer_kv(g, pl, il);
+
+		sum = sadd(sum, n);
+		if (il >= g->n_layer - dl)
+			on = sadd(on, n);
+	}
+	return sum == all ? on : all / g->n_layer * dl;
 }
 
 /* The KV cache (or recurrent state) in every stream, split by device. */
@@ -499,7 +663,7 @@ plan_llama_kv(const struct planner *pn, struct plan *pl)
 	dl = device_layers(g, pl->ngl);
 	if (pl->n_dev > 1 && g->n_layer > 0) {
 		uint64_t all = sadd(pl->kv_bytes, pl->state_bytes);
-		uint64_t on = all / g->n_layer * dl;
+		uint64_t on = device_kv(g, pl, dl, all);
 
 		pl->dev[1].kv_bytes = dl == g->n_layer ? all : on;
 		pl->dev[0].kv_bytes = all - pl->dev[1].kv_bytes;
@@ -526,6 +690,74 @@ plan_llama_cells(const struct planner *pn, uint64_t ctx, struct plan *pl)
 		    plan_pad_ctx(umin(pl->ctx_seq, sadd(g->n_swa, ub)));
 }
 
+/*
+ * The host's part of the compute buffer beside a GPU backend (in its host
+ * buffer type, Vulkan_Host say), whatever -ngl: the graph's inputs and
+ * the rows token_embd's get_rows reads, which runs where token_embd stays.
+ * The inputs: the embeddings input and those rows (f32, n_embd a token),
+ * tokens, positions and output ids (i32), per KV cache the K and V cell
+ * indices (i64; without flash attention V is stored transposed, one
+ * index an element), the masks and the rotations. Exact on Vulkan.
+ */
+static uint64_t
+host_inputs(const struct model_geom *g, const struct plan *pl, uint64_t ub)
+{
+	uint64_t caches = g->swa ? 2 : 1, idx;
+	uint64_t gqa_v = smul(head_width(g, true), g->n_head_kv[0]);
+	uint64_t n = sadd(smul(smul(8, ub), g->n_embd), smul(12, ub));
+
+	if (g->memory == ARCH_MEM_KV) {
+		idx = sadd(smul(8, ub), smul(8, pl->flash_attention ? ub :
+		    smul(ub, gqa_v)));
+		n = sadd(n, smul(caches, idx));
+	}
+	return sadd(sadd(n, mask_bytes(g, pl, ub)), rot_bytes(g, pl));
+}
+
+/* One repeating layer's weights, on average (blk.N tensors). */
+static uint64_t
+layer_bytes(const struct planner *pn)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < pn->f->tensors_n; i++) {
+		const struct gguf_tensor *t = &pn->f->tensors[i];
+
+		if (t->size_ok && tensor_layer(t, pn->g->n_layer) >= 0 &&
+		    tensor_layer(t, pn->g->n_layer) < pn->g->n_layer)
+			sum = sadd(sum, pad32(t->nbytes));
+	}
+	return pn->g->n_layer ? sum / pn->g->n_layer : 0;
+}
+
+/*
+ * The device's part beside the host's: the graph less the inputs and
+ * rows the host keeps (two embedding-wide f32 tensors and the tokens;
+ * measured exact at full offload). With layers on the host (-ngl below
+ * n_layer + 1, 0 included) ggml's scheduler still runs a ubatch's big
+ * operations on the device and copies their operands in: a layer's K
+ * and V and its weights, one split at a time; measured on Vulkan as one
+ * layer's cache and half a layer's weights beyond full offload (within
+ * 10 % for llama, qwen2, gemma, gemma2, phi3 and olmo2, ctx 512 and
+ * 4096, FA on and off, f16 and q8_0, -np 1 and 4).
+ */
+static void
+device_compute(const struct planner *pn, struct plan *pl, uint64_t c,
+    uint64_t ub)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t kept = sadd(smul(smul(8, ub), g->n_embd), smul(4, ub));
+	uint64_t dev = c > kept ? c - kept : 0, kv;
+
+	if (pl->ngl < (int64_t)g->n_layer + 1 && g->n_layer > 0) {
+		kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
+		dev = sadd(dev, sadd(kv, layer_bytes(pn) / 2));
+	}
+	pl->dev[1].compute_bytes = dev;
+	pl->dev[0].compute_bytes = host_inputs(g, pl, ub);
+}
+
 static void
 plan_llama_buffers(const struct planner *pn, struct plan *pl)
 {
@@ -538,10 +770,8 @@ plan_llama_buffers(const struct planner *pn, struct plan *pl)
 	pl->compute_estimated = !compute_measured(g, pl);
 	pl->output_bytes = smul(smul(4, g->n_vocab), pl->n_seq);
 	pl->dev[0].output_bytes = pl->output_bytes;
-	if (pl->n_dev > 1 && pl->ngl > 0) {
-		/* the graph runs on the device; the host keeps the input */
-		pl->dev[1].compute_bytes = c;
-		pl->dev[0].compute_bytes = smul(smul(4, ub), g->n_embd);
+	if (pl->n_dev > 1 && g->plannable) {
+		device_compute(pn, pl, c, ub);
 	} else {
 		pl->dev[0].compute_bytes = c;
 	}

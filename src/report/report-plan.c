@@ -141,8 +141,8 @@ llama_table(struct strbuf *out, const struct plan *pl)
 		    pl->n_ubatch);
 		if (v->compute_bytes > 0)
 			line(out, "compute", d, v->compute_bytes,
-			    pl->compute_estimated ? "estimated (formula "
-			    "fitted on llama)" : NULL);
+			    pl->compute_estimated ? "estimated (not "
+			    "measured for this architecture)" : NULL);
 		if (v->output_bytes > 0)
 			line(out, "output", "logits, f32", v->output_bytes,
 			    NULL);
@@ -349,6 +349,8 @@ json_llama(struct strbuf *out, const struct plan *pl)
 	json_u64(out, "repack_bytes", pl->repack_bytes);
 	strbuf_addf(out, ", \"repacked_tensors\": %zu", pl->n_repacked);
 	json_u64(out, "compute_bytes", pl->compute_bytes);
+	strbuf_addf(out, ", \"compute_estimated\": %s",
+	    pl->compute_estimated ? "true" : "false");
 	json_u64(out, "output_bytes", pl->output_bytes);
 	strbuf_addf(out, ", \"n_gpu_layers\": %" PRId64 ", \"devices\": [",
 	    pl->ngl);

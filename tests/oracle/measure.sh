@@ -12,7 +12,8 @@
 # $GGUFLINT_LLAMA or /opt/gguflint-ci/llama), OUTDIR where the tables go
 # (default tests/oracle of the source tree this script is in).
 # Needs jq. One row per run; a run llama.cpp refuses is a row whose status
-# says why.
+# says why. TABLES="vulkan" (any of cpu, repack, vulkan) rewrites only
+# those tables.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-.}
@@ -82,13 +83,17 @@ cpu_table() {
 
 vulkan_table() {
 	echo "$header"
-	for arch in llama qwen2 gemma2; do
+	for arch in $("$build/tests/oracle-gen" --list); do
 	  for ngl in 99 2 0; do
 	    for ctx in 512 4096; do
 	      for fa in on off; do
-	        GGML_VK_VISIBLE_DEVICES=0 row vulkan zen4 \
-	            "$build/tests/oracle/llama-oracle-vulkan" "$arch" "$ctx" \
-	            "$fa" f16 f16 1 "$ngl"
+	        for kv in f16/f16 q8_0/q8_0; do
+	          for np in 1 4; do
+	            GGML_VK_VISIBLE_DEVICES=0 row vulkan zen4 \
+	                "$build/tests/oracle/llama-oracle-vulkan" "$arch" \
+	                "$ctx" "$fa" "${kv%/*}" "${kv#*/}" "$np" "$ngl"
+	          done
+	        done
 	      done
 	    done
 	  done
@@ -110,9 +115,18 @@ repack_table() {
 	done
 }
 
-cpu_table >"$out/measured-cpu.tsv"
-repack_table >"$out/measured-repack.tsv"
-if [ -e "$llama/vulkan/libggml-vulkan.so" ]; then
+# TABLES (default "cpu repack vulkan") picks the tables to rewrite.
+case " ${TABLES:-cpu repack vulkan} " in
+*" cpu "*) cpu_table >"$out/measured-cpu.tsv" ;;
+esac
+case " ${TABLES:-cpu repack vulkan} " in
+*" repack "*) repack_table >"$out/measured-repack.tsv" ;;
+esac
+case " ${TABLES:-cpu repack vulkan} " in
+*" vulkan "*) vulkan=yes ;;
+*) vulkan=no ;;
+esac
+if [ "$vulkan" = yes ] && [ -e "$llama/vulkan/libggml-vulkan.so" ]; then
 	export GGML_VK_VISIBLE_DEVICES=0
 	vulkan_table >"$out/measured-vulkan.tsv"
 fi
