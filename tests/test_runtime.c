@@ -665,16 +665,18 @@ Test(runtime, profile_runtime_dir_is_probed)
 {
 	char *path = small_model(), *wrong = fake_dir("wrong");
 	char *prof = test_tmpfile("", 0);
-	const char *argv[] = { "--no-config", "-f", "json", "--select=K",
-		"-p", prof, path, NULL };
+	const char *argv[] = { "--no-config", "-f", "json", "--select=K", "-p",
+		prof, path, NULL };
 	struct test_run r;
 	FILE *fp;
 
 	private_cache();
 	cr_assert((fp = fopen(prof, "w")) != NULL);
-	fprintf(fp, "name: withruntime\ndescription: a profile naming its "
+	fprintf(fp,
+	    "name: withruntime\ndescription: a profile naming its "
 	    "runtime\nmemory: 8 GiB\nreserve: 1 GiB\nweights: mapped\n"
-	    "runtime_dir: %s\n", wrong);
+	    "runtime_dir: %s\n",
+	    wrong);
 	cr_assert_eq(fclose(fp), 0);
 	test_run_bin(&r, argv, NULL, 0);
 	cr_expect_eq(r.status, 1, "%s", r.err);
