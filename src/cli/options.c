@@ -311,6 +311,31 @@ set_runtime_value(struct options *o, int c, const char *arg)
 		o->write_kernels = arg;
 }
 
+/* --fail-on LEVEL, --color WHEN. Returns 0, or -1 with err set. */
+static int
+set_gate_value(struct options *o, int c, const char *arg,
+    struct gl_error *err)
+{
+	if (c == OPT_FAIL_ON) {
+		if (strcmp(arg, "error") != 0 &&
+		    strcmp(arg, "warning") != 0 &&
+		    strcmp(arg, "info") != 0)
+			return gl_error_setk(err, GL_ERR_USAGE, "--fail-on: "
+			    "expected error, warning or info, not '%s'", arg);
+		o->fail_on = arg;
+	} else if (strcmp(arg, "auto") == 0) {
+		o->color = COLOR_AUTO;
+	} else if (strcmp(arg, "always") == 0) {
+		o->color = COLOR_ALWAYS;
+	} else if (strcmp(arg, "never") == 0) {
+		o->color = COLOR_NEVER;
+	} else {
+		return gl_error_setk(err, GL_ERR_USAGE, "--color: "
+		    "expected auto, always or never, not '%s'", arg);
+	}
+	return 0;
+}
+
 /* An option with an argument. Returns 0, or -1 with err set. */
 static int
 set_value(struct options *o, int c, const char *arg, struct gl_error *err)
@@ -354,28 +379,12 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 		o->output = arg;
 		break;
 	case OPT_FAIL_ON:
-		if (strcmp(arg, "error") != 0 &&
-		    strcmp(arg, "warning") != 0 &&
-		    strcmp(arg, "info") != 0)
-			return gl_error_setk(err, GL_ERR_USAGE, "--fail-on: "
-			    "expected error, warning or info, not '%s'", arg);
-		o->fail_on = arg;
-		break;
+	case OPT_COLOR:
+		return set_gate_value(o, c, arg, err);
 	case OPT_MAX_WARNINGS:
 		if (parse_count(arg, &o->max_warnings) < 0)
 			return gl_error_setk(err, GL_ERR_USAGE,
 			    "--max-warnings: expected a number, not '%s'", arg);
-		break;
-	case OPT_COLOR:
-		if (strcmp(arg, "auto") == 0)
-			o->color = COLOR_AUTO;
-		else if (strcmp(arg, "always") == 0)
-			o->color = COLOR_ALWAYS;
-		else if (strcmp(arg, "never") == 0)
-			o->color = COLOR_NEVER;
-		else
-			return gl_error_setk(err, GL_ERR_USAGE, "--color: "
-			    "expected auto, always or never, not '%s'", arg);
 		break;
 	case OPT_SELECT:
 		push(&o->select, &o->n_select, arg);
