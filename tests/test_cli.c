@@ -2,7 +2,7 @@
  * test_cli.c - the program end to end: exit statuses, the text and JSON
  * output contracts, --select/--ignore, --list-rules, --explain, --dump,
  * escaping of hostile strings, write errors, --exit-zero, --output and
- * --list-profiles (each profile's runtime and backend).
+ * --list-profiles (each profile's runtime and backend), the text summary.
  */
 #include "config.h"
 
@@ -1157,4 +1157,38 @@ Test(cli, output_colour_follows_the_file)
 	unlink(path);
 	free(path);
 	free(file);
+}
+
+/* The text report closes with a summary on stderr: counts per severity,
+ * models, how many failed; nothing with --quiet or nothing to say. */
+Test(cli, text_summary_counts_findings_and_models)
+{
+	char *path = broken_file(), *ex = example();
+	const char *two[] = { "--no-config", "--select=F,P", path, ex, NULL };
+	struct test_run r;
+
+	run(&r, "--no-config", "--select=F", path, NULL);
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	cr_expect_str_eq(r.err, "2 errors in 1 model (1 failed)\n");
+	test_run_free(&r);
+	test_run_bin(&r, two, NULL, 0);
+	cr_expect_str_eq(r.err, "2 errors, 1 warning in 2 models (1 failed)\n");
+	test_run_free(&r);
+	run(&r, "--no-config", "--select=P", path, "/nonexistent/x.gguf");
+	cr_assert_eq(r.status, 2, "%s", r.err);
+	cr_expect(strstr(r.err, "\n1 warning in 2 models (none failed, 1 could "
+	    "not be read)\n") != NULL, "%s", r.err);
+	test_run_free(&r);
+	run(&r, "--no-config", "-q", path, NULL);
+	cr_expect_eq(count(r.err, "model"), 0, "--quiet: %s", r.err);
+	test_run_free(&r);
+	run(&r, "--no-config", "--format=json", path, NULL);
+	cr_expect_str_empty(r.err, "JSON has no summary line");
+	test_run_free(&r);
+	run(&r, "--no-config", ex, NULL, NULL);
+	cr_expect_str_empty(r.err, "nothing to say");
+	test_run_free(&r);
+	unlink(path);
+	free(path);
+	free(ex);
 }

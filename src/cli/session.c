@@ -426,77 +426,121 @@ output_close(struct output *k, bool keep)
 	return rc;
 }
 
-/* count_result: what one result adds to the run's verdict and counts. */
-static void
-count_result(const struct session *s, const struct lint_result *res,
-    bool *failed, size_t *warnings, size_t *count)
-{
-	size_t j;
+/* What a lint run adds up as it goes. */
+struct tally {
+	size_t *count;		/* per rule index, for --statistics */
+	size_t warnings;	/* for --max-warnings */
+	bool failed;		/* the findings fail the run */
+	struct report_summary sum;	/* the closing summary line */
+};
 
-	*failed = *failed || policy_fails(&s->policy, &res->diags);
-	*warnings += res->warnings;
-	for (j = 0; j < res->diags.n; j++)
-		count[res->diags.v[j].rule - s->cat.rules]++;
+/* tally_model: what one model's results add to the run's verdict and
+ * counts. */
+static void
+tally_model(const struct session *s, const struct lint_model *m,
+    struct tally *t)
+{
+	bool failed = false;
+	size_t j, k;
+
+	for (k = 0; k < m->n; k++) {
+		const struct lint_result *res = &m->res[k];
+
+		failed = failed || policy_fails(&s->policy, &res->diags);
+		t->warnings += res->warnings;
+		for (j = 0; j < res->diags.n; j++) {
+			const struct diag *d = &res->diags.v[j];
+
+			t->count[d->rule - s->cat.rules]++;
+			t->sum.count[d->severity]++;
+		}
+	}
+	t->sum.failed += failed;
+	t->failed = t->failed || failed;
+}
+
+/*
+ * finish_run: after the report: --statistics, --max-warnings and the
+ * closing summary of the text format (on stderr, so that it stays on the
+ * terminal with --output or a redirection; not with --quiet). Returns 0,
+ * or -1 when stdout failed.
+ */
+static int
+finish_run(const struct options *o, struct session *s, struct tally *t,
+    struct strbuf *out)
+{
+	bool text = strcmp(o->format, "text") == 0;
+	struct strbuf line = STRBUF_INIT;
+
+	if (o->statistics) {
+		if (write_out(out) < 0 || fflush(stdout) != 0)
+			return -1;
+		print_statistics(&s->cat, t->count, text ? stdout : stderr);
+	}
+	if (s->policy.max_warnings >= 0 &&
+	    t->warnings > (size_t)s->policy.max_warnings) {
+		fprintf(stderr, "gguflint: %zu warnings, more than "
+		    "--max-warnings %ld\n", t->warnings,
+		    s->policy.max_warnings);
+		t->failed = true;
+	}
+	if (text && !s->policy.quiet) {
+		if (write_out(out) < 0 || fflush(stdout) != 0)
+			return -1;
+		report_text_summary(&line, &t->sum);
+		fputs(strbuf_cstr(&line), stderr);
+		strbuf_free(&line);
+	}
+	return 0;
 }
 
 /*
  * session_lint_inputs: lint every input of o (directories expanded, the
  * shards of a split model grouped into one model) and report each file
- * with rep; then --statistics and --max-warnings. Returns the exit status
- * (0, 1 or 2), or -1 when stdout failed.
+ * with rep; then --statistics, --max-warnings and the summary. Returns the
+ * exit status (0, 1 or 2), or -1 when stdout failed.
  */
 static int
 session_lint_inputs(const struct options *o, struct session *s,
     const struct reporter *rep, struct strbuf *out)
 {
-	size_t *count = xcalloc(s->cat.n + 1, sizeof *count);
-	size_t i, k, warnings = 0;
+	struct tally t;
 	struct file_list fl;
 	struct model_list ml;
 	struct lint_model m;
 	struct gl_error err;
 	int status = 0;
-	bool failed = false;
+	size_t i, k;
 
+	memset(&t, 0, sizeof t);
+	t.count = xcalloc(s->cat.n + 1, sizeof *t.count);
 	expand_files(o, &fl);
 	models_group(fl.v, fl.n, &ml);
 	free_files(&fl);
 	rep->begin(&s->report, out);
-	for (i = 0; i < ml.n; i++) {
+	for (i = 0; i < ml.n && status >= 0; i++) {
+		t.sum.models++;
 		if (lint_input(&ml.v[i], &s->lo, &m, &err) < 0) {
 			fail(&err);
 			status = 2;
-		} else
-			for (k = 0; k < m.n; k++) {
+			t.sum.unread++;
+		} else {
+			for (k = 0; k < m.n; k++)
 				rep->file(&s->report, out, &m.res[k]);
-				count_result(s, &m.res[k], &failed, &warnings,
-				    count);
-			}
-		lint_model_free(&m);
-		if (write_out(out) < 0) {
-			free(count);
-			models_free(&ml);
-			return -1;
+			tally_model(s, &m, &t);
 		}
+		lint_model_free(&m);
+		if (write_out(out) < 0)
+			status = -1;
 	}
 	models_free(&ml);
-	rep->end(&s->report, out);
-	if (o->statistics) {
-		if (write_out(out) < 0 || fflush(stdout) != 0) {
-			free(count);
-			return -1;
-		}
-		print_statistics(&s->cat, count,
-		    strcmp(o->format, "text") == 0 ? stdout : stderr);
+	if (status >= 0) {
+		rep->end(&s->report, out);
+		if (finish_run(o, s, &t, out) < 0)
+			status = -1;
 	}
-	free(count);
-	if (s->policy.max_warnings >= 0 &&
-	    warnings > (size_t)s->policy.max_warnings) {
-		fprintf(stderr, "gguflint: %zu warnings, more than "
-		    "--max-warnings %ld\n", warnings, s->policy.max_warnings);
-		failed = true;
-	}
-	return status ? status : failed ? 1 : 0;
+	free(t.count);
+	return status != 0 ? status : t.failed ? 1 : 0;
 }
 
 struct dump_args {

@@ -1,7 +1,8 @@
 /*
  * report-text.c - the text reporter: one line per diagnostic,
  *   FILE:0xOFFSET: SEVERITY: CODE slug: message [tensor: NAME]
- * with every string from the file escaped for the terminal.
+ * with every string from the file escaped for the terminal, and the
+ * closing summary line (report_text_summary) that the session prints.
  */
 #include "config.h"
 
@@ -75,6 +76,46 @@ report_text_end(struct report_ctx *ctx, struct strbuf *out)
 {
 	(void)ctx;
 	(void)out;
+}
+
+/* "N thing" or "N things" ("info" has no plural). */
+static void
+add_count(struct strbuf *out, const char *sep, size_t n, const char *what)
+{
+	strbuf_addf(out, "%s%zu %s%s", sep, n, what, n == 1 ||
+	    strcmp(what, "info") == 0 ? "" : "s");
+}
+
+void
+report_text_summary(struct strbuf *out, const struct report_summary *s)
+{
+	static const char *const names[] = { "info", "warning", "error" };
+	const char *sep = "";
+	int k;
+
+	if (s->count[0] + s->count[1] + s->count[2] + s->baselined +
+	    s->gone + s->unread == 0)
+		return;
+	for (k = SEV_ERROR; k >= SEV_INFO; k--)
+		if (s->count[k] > 0) {
+			add_count(out, sep, s->count[k], names[k]);
+			sep = ", ";
+		}
+	if (*sep == '\0')
+		strbuf_adds(out, s->baselined ? "no new findings" :
+		    "no findings");
+	add_count(out, " in ", s->models, "model");
+	if (s->failed > 0)
+		strbuf_addf(out, " (%zu failed", s->failed);
+	else
+		strbuf_adds(out, " (none failed");
+	if (s->unread > 0)
+		strbuf_addf(out, ", %zu could not be read", s->unread);
+	strbuf_adds(out, ")");
+	if (s->baselined + s->gone > 0)
+		strbuf_addf(out, "; %zu baselined, %zu gone from the baseline",
+		    s->baselined, s->gone);
+	strbuf_addc(out, '\n');
 }
 
 void

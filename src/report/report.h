@@ -119,6 +119,24 @@ void report_text_profiles(struct report_ctx *ctx, struct strbuf *out,
 void report_text_kernels(struct report_ctx *ctx, struct strbuf *out,
     const struct captable *t, size_t n);
 
+/* What a lint run found, for its closing summary line. */
+struct report_summary {
+	size_t count[3];	/* findings per severity, baselined ones not */
+	size_t models;		/* models linted or tried */
+	size_t failed;		/* models whose findings fail the run */
+	size_t unread;		/* models that could not be read */
+	size_t baselined;	/* findings the baseline holds */
+	size_t gone;		/* baseline entries no longer found */
+};
+
+/*
+ * report_text_summary: the closing line of a text report, "3 errors, 2
+ * warnings in 2 models (1 failed)", with what could not be read and the
+ * baseline's counts when there are any; nothing when there is nothing to
+ * say (no finding, nothing baselined, gone or unread).
+ */
+void report_text_summary(struct strbuf *out, const struct report_summary *s);
+
 /*
  * json: one object for the run; each file with its plan, forms and --deep
  * statistics, a comma before it unless ctx->first.
