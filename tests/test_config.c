@@ -435,6 +435,13 @@ Test(config, errors_name_file_line_col)
 	    "already declared");
 	expect_config_error("rules: [missing.yaml]\n", NULL, "missing.yaml",
 	    "No such file");
+	expect_config_error("baseline: [b.json]\n", NULL,
+	    ".gguflint.yaml:1:11", "expected a non-empty string");
+	expect_config_error("baseline: missing.json\n", NULL, "/missing.json",
+	    "No such file");
+	expect_config_error("baseline: r.yaml\n", "{\"version\": 1,\n"
+	    "\"findings\": [{\"path\": \"m.gguf\"}]}\n", "r.yaml:2:14",
+	    "missing required key 'code'");
 }
 
 /* A garbled second document after a good first one, at line 3 col 3. */

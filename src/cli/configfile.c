@@ -111,6 +111,21 @@ c_profile(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 	return 0;
 }
 
+/* baseline: a path, relative to the configuration file. */
+static int
+c_baseline(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct cstate *c = o;
+	const char *s;
+
+	if (ydoc_string(d, n, &s, err) < 0)
+		return -1;
+	free(c->cfg->baseline);
+	c->cfg->baseline = s[0] == '/' ? xstrdup(s) :
+	    xasprintf("%s/%s", c->dir, s);
+	return 0;
+}
+
 static int
 c_kv(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 {
@@ -375,6 +390,7 @@ static const struct ydoc_field config_fields[] = {
 	    .expect = "expected at most 1000000000" },
 	{ "exit-zero", false, .kind = YDOC_BOOL, .at = cfg_of,
 	    YDOC_AT(struct config, exit_zero) },
+	{ "baseline", false, .set = c_baseline },
 };
 
 /* rules: [paths] first, so that the other keys may name their rules. */
@@ -474,5 +490,6 @@ config_free(struct config *cfg)
 	free(cfg->kv_k);
 	free(cfg->kv_v);
 	free(cfg->flash_attn);
+	free(cfg->baseline);
 	memset(cfg, 0, sizeof *cfg);
 }

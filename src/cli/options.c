@@ -29,6 +29,9 @@ enum {
 	OPT_COLOR,
 	OPT_DEEP,
 	OPT_EXIT_ZERO,
+	OPT_BASELINE,
+	OPT_WRITE_BASELINE,
+	OPT_SHOW_BASELINED,
 	OPT_CTK,
 	OPT_CTV,
 	OPT_FA,
@@ -63,6 +66,9 @@ static const struct option long_options[] = {
 	{ "max-warnings", required_argument, NULL, OPT_MAX_WARNINGS },
 	{ "exit-zero", no_argument, NULL, OPT_EXIT_ZERO },
 	{ "output", required_argument, NULL, 'o' },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "write-baseline", required_argument, NULL, OPT_WRITE_BASELINE },
+	{ "show-baselined", no_argument, NULL, OPT_SHOW_BASELINED },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "statistics", no_argument, NULL, OPT_STATISTICS },
 	{ "color", required_argument, NULL, OPT_COLOR },
@@ -130,6 +136,11 @@ options_usage(FILE *fp)
 	    " to FILE,\n"
 	    "                      whole once complete; errors stay on "
 	    "stderr\n"
+	    "      --baseline FILE  findings recorded in FILE do not fail the "
+	    "run\n"
+	    "      --write-baseline FILE  record this run's findings in FILE\n"
+	    "      --show-baselined  show baselined findings in text and "
+	    "github output\n"
 	    "  -q, --quiet         report only what fails the run (no "
 	    "summary line)\n"
 	    "      --statistics    also count the findings per rule\n"
@@ -312,6 +323,14 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 			    "expected a file name");
 		o->output = arg;
 		break;
+	case OPT_BASELINE:
+	case OPT_WRITE_BASELINE:
+		if (*arg == '\0')
+			return gl_error_setk(err, GL_ERR_USAGE, "%s: expected "
+			    "a file name", c == OPT_BASELINE ? "--baseline" :
+			    "--write-baseline");
+		*(c == OPT_BASELINE ? &o->baseline : &o->write_baseline) = arg;
+		break;
 	case OPT_FAIL_ON:
 		if (strcmp(arg, "error") != 0 &&
 		    strcmp(arg, "warning") != 0 &&
@@ -393,6 +412,9 @@ set_flag(struct options *o, int c, char **argv, struct gl_error *err)
 		break;
 	case OPT_EXIT_ZERO:
 		o->exit_zero = true;
+		break;
+	case OPT_SHOW_BASELINED:
+		o->show_baselined = true;
 		break;
 	case OPT_DUMP:
 		if (set_mode(o, CLI_MODE_DUMP, err) < 0)

@@ -24,6 +24,7 @@
 #include "cli/models.h"
 #include "cli/options.h"
 #include "cli/session.h"
+#include "findings/baseline.h"
 #include "findings/catalog.h"
 #include "findings/diag.h"
 #include "findings/policy.h"
@@ -46,6 +47,9 @@ struct session {
 	struct captable table;
 	struct lint_options lo;
 	struct report_ctx report;	/* over cat, for every reporter call */
+	struct baseline bl;		/* --baseline, or what to record */
+	bool have_bl;			/* bl is in force */
+	bool record;			/* --write-baseline: bl is recorded */
 };
 
 /* write_out: write and reset buf; -1 when stdout failed. */
@@ -170,6 +174,26 @@ load_target(const struct options *o, struct session *s, struct gl_error *err)
 	return 0;
 }
 
+/* The baseline: --write-baseline's (recorded, whatever else is named),
+ * else --baseline's or the configuration's. */
+static int
+load_baseline(const struct options *o, struct session *s,
+    struct gl_error *err)
+{
+	const char *path = o->baseline ? o->baseline : s->cfg.baseline;
+
+	if (o->mode != CLI_MODE_LINT)
+		return 0;
+	if (o->write_baseline != NULL) {
+		s->have_bl = s->record = true;
+		return baseline_init(&s->bl, o->write_baseline, err);
+	}
+	if (path == NULL)
+		return 0;
+	s->have_bl = true;
+	return baseline_load(&s->bl, path, err);
+}
+
 /* use_color: whether --color=m asks for colours on this stdout. */
 static bool
 use_color(enum color_mode m)
@@ -209,7 +233,8 @@ session_setup(const struct options *o, const struct reporter *rep,
 		rc = config_load(path, &s->cat, &s->decls, &s->policy,
 		    &s->cfg, err);
 	free(path);
-	if (rc < 0 || merge_filter(o, s, err) < 0)
+	if (rc < 0 || merge_filter(o, s, err) < 0 ||
+	    load_baseline(o, s, err) < 0)
 		return -1;
 	s->lo.cat = &s->cat;
 	s->lo.decls = &s->decls;
@@ -218,6 +243,8 @@ session_setup(const struct options *o, const struct reporter *rep,
 	s->lo.deep_full = rep->deep_stats;
 	ro.show_plan = o->show_plan;
 	ro.color = use_color(o->color);
+	ro.baseline = s->have_bl;
+	ro.show_baselined = o->show_baselined;
 	report_ctx_init(&s->report, &s->cat, &ro);
 	if (o->mode == CLI_MODE_LINT && load_target(o, s, err) < 0)
 		return -1;
@@ -229,6 +256,7 @@ static void
 session_free(struct session *s)
 {
 	report_ctx_free(&s->report);
+	baseline_free(&s->bl);
 	if (s->have_profile)
 		profile_free(&s->profile);
 	captable_free(&s->table);
@@ -452,11 +480,43 @@ tally_model(const struct session *s, const struct lint_model *m,
 			const struct diag *d = &res->diags.v[j];
 
 			t->count[d->rule - s->cat.rules]++;
-			t->sum.count[d->severity]++;
+			if (!d->baselined)
+				t->sum.count[d->severity]++;
+			else if (d->severity == SEV_WARNING &&
+			    t->warnings > 0)
+				t->warnings--;	/* --max-warnings */
+			t->sum.baselined += d->baselined;
 		}
 	}
 	t->sum.failed += failed;
 	t->failed = t->failed || failed;
+}
+
+/* mark_baselined: with a baseline, mark res's findings it holds (or,
+ * for --write-baseline, record them all). */
+static void
+mark_baselined(struct session *s, struct lint_result *res)
+{
+	if (s->record)
+		baseline_record(&s->bl, res->path, &res->diags);
+	else if (s->have_bl)
+		baseline_apply(&s->bl, res->path, &res->diags);
+}
+
+/* save_baseline: --write-baseline: the file, and a line saying so. */
+static int
+save_baseline(const struct options *o, struct session *s,
+    const struct tally *t)
+{
+	struct gl_error err;
+
+	if (baseline_save(&s->bl, o->write_baseline, &err) < 0) {
+		fail(&err);
+		return -1;
+	}
+	fprintf(stderr, "gguflint: %zu findings of %zu models recorded in "
+	    "%s\n", s->bl.n, t->sum.models, o->write_baseline);
+	return 0;
 }
 
 /*
@@ -525,8 +585,10 @@ session_lint_inputs(const struct options *o, struct session *s,
 			status = 2;
 			t.sum.unread++;
 		} else {
-			for (k = 0; k < m.n; k++)
+			for (k = 0; k < m.n; k++) {
+				mark_baselined(s, &m.res[k]);
 				rep->file(&s->report, out, &m.res[k]);
+			}
 			tally_model(s, &m, &t);
 		}
 		lint_model_free(&m);
@@ -534,6 +596,10 @@ session_lint_inputs(const struct options *o, struct session *s,
 			status = -1;
 	}
 	models_free(&ml);
+	if (status >= 0 && s->have_bl && !s->record)
+		t.sum.gone = s->report.baseline_gone = baseline_gone(&s->bl);
+	if (status >= 0 && s->record && save_baseline(o, s, &t) < 0)
+		status = 2;
 	if (status >= 0) {
 		rep->end(&s->report, out);
 		if (finish_run(o, s, &t, out) < 0)

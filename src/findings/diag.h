@@ -10,6 +10,7 @@
 #ifndef GGUFLINT_DIAG_H
 #define GGUFLINT_DIAG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "findings/catalog.h"
@@ -34,6 +35,8 @@ struct diag {
 	char **items;			/* the full list a message abridges */
 	size_t n_items;
 	size_t seq;			/* insertion order, for a stable sort */
+	bool baselined;			/* the baseline holds it: it does
+					 * not fail the run (baseline.h) */
 };
 
 struct diag_list {

@@ -145,5 +145,10 @@ policy_apply(const struct policy *p, const char *path, struct diag_list *dl,
 bool
 policy_fails(const struct policy *p, const struct diag_list *dl)
 {
-	return diag_count_at_least(dl, p->fail_on) > 0;
+	size_t i;
+
+	for (i = 0; i < dl->n; i++)
+		if (dl->v[i].severity >= p->fail_on && !dl->v[i].baselined)
+			return true;
+	return false;
 }

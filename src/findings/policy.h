@@ -60,7 +60,8 @@ void policy_free(struct policy *p);
 void policy_apply(const struct policy *p, const char *path,
     struct diag_list *dl, size_t *warnings);
 
-/* policy_fails: whether these diagnostics fail the run (>= fail_on). */
+/* policy_fails: whether these diagnostics fail the run (>= fail_on, and
+ * not baselined). */
 bool policy_fails(const struct policy *p, const struct diag_list *dl);
 
 #endif

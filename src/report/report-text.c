@@ -49,6 +49,8 @@ report_text_file(struct report_ctx *ctx, struct strbuf *out,
 	for (i = 0; i < res->diags.n; i++) {
 		const struct diag *d = &res->diags.v[i];
 
+		if (d->baselined && !ctx->opts.show_baselined)
+			continue;
 		enc_text(out, res->path, strlen(res->path));
 		if (ctx->opts.color)
 			strbuf_addf(out, ":0x%" PRIx64 ": %s%s\033[0m: "
@@ -65,7 +67,7 @@ report_text_file(struct report_ctx *ctx, struct strbuf *out,
 			enc_text(out, d->subject, d->subject_len);
 		else
 			strbuf_addc(out, '-');
-		strbuf_adds(out, "]\n");
+		strbuf_adds(out, d->baselined ? "] [baselined]\n" : "]\n");
 	}
 	if (ctx->opts.show_plan)
 		report_plan_text(out, res);

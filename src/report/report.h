@@ -23,6 +23,10 @@
 struct report_opts {
 	bool show_plan;		/* --plan (JSON always carries the plan) */
 	bool color;		/* ANSI colours in text output */
+	bool baseline;		/* a baseline is in force: JSON and SARIF
+				 * mark each finding new or baselined */
+	bool show_baselined;	/* text and github show baselined findings
+				 * (marked) instead of leaving them out */
 };
 
 /* SARIF's state across one log (report-sarif.c). */
@@ -38,6 +42,9 @@ struct report_ctx {
 	 * file and dump entry point as it starts (JSON separates the files
 	 * with commas; the caller may read it, and never sets it). */
 	bool first;
+	/* With a baseline: its entries no finding matched, set by the
+	 * caller before end (JSON's "baseline": {"gone": N}). */
+	size_t baseline_gone;
 	/* Made by SARIF's begin, freed by its end or by report_ctx_free. */
 	struct report_sarif *sarif;
 };
