@@ -126,6 +126,26 @@ c_baseline(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 	return 0;
 }
 
+/* max-per-rule: a number of findings, 0 for all. */
+static int
+c_max_per_rule(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct config *cfg = ((struct cstate *)o)->cfg;
+	const char *s = ydoc_scalar(n);
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	if (s == NULL || *s < '0' || *s > '9' ||
+	    (v = strtoull(s, &end, 10), errno != 0 || *end != '\0') ||
+	    v > 1000000000)
+		return ydoc_error(d, n, err, "expected a number of findings "
+		    "from 0 (all) to 1000000000");
+	cfg->has_max_per_rule = true;
+	cfg->max_per_rule = v;
+	return 0;
+}
+
 static int
 c_kv(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 {
@@ -391,6 +411,7 @@ static const struct ydoc_field config_fields[] = {
 	{ "exit-zero", false, .kind = YDOC_BOOL, .at = cfg_of,
 	    YDOC_AT(struct config, exit_zero) },
 	{ "baseline", false, .set = c_baseline },
+	{ "max-per-rule", false, .set = c_max_per_rule },
 };
 
 /* rules: [paths] first, so that the other keys may name their rules. */

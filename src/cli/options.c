@@ -32,6 +32,7 @@ enum {
 	OPT_BASELINE,
 	OPT_WRITE_BASELINE,
 	OPT_SHOW_BASELINED,
+	OPT_MAX_PER_RULE,
 	OPT_CTK,
 	OPT_CTV,
 	OPT_FA,
@@ -69,6 +70,7 @@ static const struct option long_options[] = {
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "write-baseline", required_argument, NULL, OPT_WRITE_BASELINE },
 	{ "show-baselined", no_argument, NULL, OPT_SHOW_BASELINED },
+	{ "max-per-rule", required_argument, NULL, OPT_MAX_PER_RULE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "statistics", no_argument, NULL, OPT_STATISTICS },
 	{ "color", required_argument, NULL, OPT_COLOR },
@@ -136,6 +138,10 @@ options_usage(FILE *fp)
 	    " to FILE,\n"
 	    "                      whole once complete; errors stay on "
 	    "stderr\n"
+	    "      --max-per-rule N  text: at most N findings of a rule per "
+	    "file (default\n"
+	    "                      50; 0: all); JSON and SARIF have every "
+	    "one\n"
 	    "      --baseline FILE  findings recorded in FILE do not fail the "
 	    "run\n"
 	    "      --write-baseline FILE  record this run's findings in FILE\n"
@@ -275,6 +281,26 @@ rewrite_llama_names(int argc, char **argv)
 				argv[i] = names[j].to;
 }
 
+/* --baseline --write-baseline --max-per-rule. Returns 0, or -1 with err
+ * set. */
+static int
+set_report(struct options *o, int c, const char *arg, struct gl_error *err)
+{
+	if (c == OPT_MAX_PER_RULE) {
+		if (parse_count(arg, &o->max_per_rule) < 0)
+			return gl_error_setk(err, GL_ERR_USAGE,
+			    "--max-per-rule: expected a number (0: all), not "
+			    "'%s'", arg);
+		return 0;
+	}
+	if (*arg == '\0')
+		return gl_error_setk(err, GL_ERR_USAGE, "%s: expected a file "
+		    "name", c == OPT_BASELINE ? "--baseline" :
+		    "--write-baseline");
+	*(c == OPT_BASELINE ? &o->baseline : &o->write_baseline) = arg;
+	return 0;
+}
+
 static int
 set_mode(struct options *o, enum cli_mode m, struct gl_error *err)
 {
@@ -325,12 +351,8 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 		break;
 	case OPT_BASELINE:
 	case OPT_WRITE_BASELINE:
-		if (*arg == '\0')
-			return gl_error_setk(err, GL_ERR_USAGE, "%s: expected "
-			    "a file name", c == OPT_BASELINE ? "--baseline" :
-			    "--write-baseline");
-		*(c == OPT_BASELINE ? &o->baseline : &o->write_baseline) = arg;
-		break;
+	case OPT_MAX_PER_RULE:
+		return set_report(o, c, arg, err);
 	case OPT_FAIL_ON:
 		if (strcmp(arg, "error") != 0 &&
 		    strcmp(arg, "warning") != 0 &&
@@ -448,6 +470,7 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 	memset(o, 0, sizeof *o);
 	o->format = "text";
 	o->max_warnings = -1;
+	o->max_per_rule = -1;
 	o->ngl = -2;
 	opterr = 0;
 	optind = 1;

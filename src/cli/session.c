@@ -245,6 +245,8 @@ session_setup(const struct options *o, const struct reporter *rep,
 	ro.color = use_color(o->color);
 	ro.baseline = s->have_bl;
 	ro.show_baselined = o->show_baselined;
+	ro.max_per_rule = o->max_per_rule >= 0 ? (size_t)o->max_per_rule :
+	    s->cfg.has_max_per_rule ? s->cfg.max_per_rule : DIAG_MAX_PER_RULE;
 	report_ctx_init(&s->report, &s->cat, &ro);
 	if (o->mode == CLI_MODE_LINT && load_target(o, s, err) < 0)
 		return -1;
@@ -644,6 +646,7 @@ session_dump_inputs(const struct options *o, struct session *s,
 	int status = 0;
 
 	report_ctx_init(&plain, &s->cat, NULL);
+	plain.opts.max_per_rule = s->report.opts.max_per_rule;
 	expand_files(o, &fl);
 	for (i = 0; i < fl.n; i++) {
 		if (lint_file(fl.v[i], &s->lo, &res, &err) < 0) {

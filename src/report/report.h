@@ -27,6 +27,8 @@ struct report_opts {
 				 * mark each finding new or baselined */
 	bool show_baselined;	/* text and github show baselined findings
 				 * (marked) instead of leaving them out */
+	size_t max_per_rule;	/* text: diagnostics shown per rule and
+				 * file (--max-per-rule); 0: all */
 };
 
 /* SARIF's state across one log (report-sarif.c). */
@@ -112,7 +114,9 @@ const struct reporter *reporter_find(const char *name);
 
 /*
  * text: one line per diagnostic, and the plan after them with --plan;
- * begin and end write nothing.
+ * begin and end write nothing. Past opts.max_per_rule diagnostics of one
+ * rule in a file, one line says how many more there are, where the last
+ * of them would be.
  */
 void report_text_begin(struct report_ctx *ctx, struct strbuf *out);
 void report_text_file(struct report_ctx *ctx, struct strbuf *out,
