@@ -10,6 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
 #include "data/builtin.h"
 #include "cli/configfile.h"
 #include "checks/declrule.h"
@@ -320,9 +323,31 @@ static const struct ydoc_field sup_fields[] = {
 	{ "tensor", false, S(tensor) },
 	{ "key", false, S(key) },
 	{ "files", false, S(files) },
+	{ "tensor-pattern", false, S(pattern_src) },
 };
 
 #undef S
+
+/* tensor-pattern: a PCRE2 pattern over whole tensor names. */
+static int
+sup_pattern(struct ydoc *d, yaml_node_t *n, struct suppression *s,
+    struct gl_error *err)
+{
+	PCRE2_UCHAR msg[256];
+	PCRE2_SIZE off;
+	int code;
+
+	/* UTF-8 patterns; names may be invalid UTF-8 (hostile files). */
+	s->pattern = pcre2_compile((PCRE2_SPTR)s->pattern_src,
+	    PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &code,
+	    &off, NULL);
+	if (s->pattern == NULL) {
+		pcre2_get_error_message(code, msg, sizeof msg);
+		return ydoc_error(d, n, err, "invalid pattern: %s at offset "
+		    "%zu of the pattern", (const char *)msg, (size_t)off);
+	}
+	return 0;
+}
 
 static int
 c_suppress(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
@@ -347,14 +372,21 @@ c_suppress(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 		    sizeof sup_fields[0], s, err) < 0)
 			return -1;
 		for (p = e->data.mapping.pairs.start;
-		    p < e->data.mapping.pairs.top; p++)
-			if (strcmp(ydoc_scalar(ydoc_node(d, p->key)), "rule") ==
-			    0 && rule_item(d, ydoc_node(d, p->value), c->cat,
+		    p < e->data.mapping.pairs.top; p++) {
+			const char *k = ydoc_scalar(ydoc_node(d, p->key));
+			yaml_node_t *v = ydoc_node(d, p->value);
+
+			if (strcmp(k, "rule") == 0 && rule_item(d, v, c->cat,
 			    &item, err) < 0)
 				return -1;
-		if (s->tensor != NULL && s->key != NULL)
+			if (strcmp(k, "tensor-pattern") == 0 &&
+			    sup_pattern(d, v, s, err) < 0)
+				return -1;
+		}
+		if ((s->tensor != NULL) + (s->key != NULL) +
+		    (s->pattern != NULL) > 1)
 			return ydoc_error(d, e, err, "a suppression names a "
-			    "tensor or a key, not both");
+			    "tensor, a tensor-pattern or a key, only one");
 	}
 	return 0;
 }
