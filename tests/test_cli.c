@@ -2,7 +2,7 @@
  * test_cli.c - the program end to end: exit statuses, the text and JSON
  * output contracts, --select/--ignore, --list-rules, --explain, --dump,
  * escaping of hostile strings, write errors, --exit-zero, --output and
- * --list-profiles (each profile's runtime and backend).
+ * --list-profiles (each profile's runtime and backend), the text summary.
  */
 #include "config.h"
 
@@ -1157,4 +1157,121 @@ Test(cli, output_colour_follows_the_file)
 	unlink(path);
 	free(path);
 	free(file);
+}
+
+/* The text report closes with a summary on stderr: counts per severity,
+ * models, how many failed; nothing with --quiet or nothing to say. */
+Test(cli, text_summary_counts_findings_and_models)
+{
+	char *path = broken_file(), *ex = example();
+	const char *two[] = { "--no-config", "--select=F,P", path, ex, NULL };
+	struct test_run r;
+
+	run(&r, "--no-config", "--select=F", path, NULL);
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	cr_expect_str_eq(r.err, "2 errors in 1 model (1 failed)\n");
+	test_run_free(&r);
+	test_run_bin(&r, two, NULL, 0);
+	cr_expect_str_eq(r.err, "2 errors, 1 warning in 2 models (1 failed)\n");
+	test_run_free(&r);
+	run(&r, "--no-config", "--select=P", path, "/nonexistent/x.gguf");
+	cr_assert_eq(r.status, 2, "%s", r.err);
+	cr_expect(strstr(r.err, "\n1 warning in 2 models (none failed, 1 could "
+	    "not be read)\n") != NULL, "%s", r.err);
+	test_run_free(&r);
+	run(&r, "--no-config", "-q", path, NULL);
+	cr_expect_eq(count(r.err, "model"), 0, "--quiet: %s", r.err);
+	test_run_free(&r);
+	run(&r, "--no-config", "--format=json", path, NULL);
+	cr_expect_str_empty(r.err, "JSON has no summary line");
+	test_run_free(&r);
+	run(&r, "--no-config", ex, NULL, NULL);
+	cr_expect_str_empty(r.err, "nothing to say");
+	test_run_free(&r);
+	unlink(path);
+	free(path);
+	free(ex);
+}
+
+/* A model with n tensors whose names hold an escape sequence: n S002
+ * errors, one per tensor. */
+static char *
+many_findings_file(int n)
+{
+	static const int64_t ne[] = { 32 };
+	struct ggufw_model m;
+	struct strbuf sb = STRBUF_INIT;
+	char *path;
+	int i;
+
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	for (i = 0; i < n; i++) {
+		char name[32];
+
+		snprintf(name, sizeof name, "t%03d\x1b[1m.weight", i);
+		ggufw_model_tensor(&m, name, 1, ne, 0, 1, 4);
+	}
+	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	path = test_tmpfile(sb.buf, sb.len);
+	strbuf_free(&sb);
+	ggufw_model_free(&m);
+	return path;
+}
+
+/* Text shows 50 findings of a rule per file by default, --max-per-rule N
+ * (or max-per-rule: N) as many, 0 all, with a line counting the rest;
+ * JSON has every one. */
+Test(cli, max_per_rule_caps_text_only)
+{
+	char *path = many_findings_file(60);
+	char *cfg = test_tmpfile("max-per-rule: 3\nselect: [S002]\n", 31);
+	char *bad = test_tmpfile("max-per-rule: -1\n", 17);
+	struct test_run r;
+
+	run(&r, "--no-config", "--select=S002", path, NULL);
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	cr_expect_eq(count(r.out, "\n"), 51, "%s", r.out);
+	cr_expect_eq(count(r.out, "[tensor: t0"), 50);
+	cr_expect(strstr(r.out, ": error: S002 control-characters: 10 more "
+	    "S002 findings not shown (the first 50 are) [tensor: -]\n") !=
+	    NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "t049") != NULL && strstr(r.out, "t050") ==
+	    NULL, "the first ones are shown");
+	cr_expect_str_eq(r.err, "60 errors in 1 model (1 failed)\n");
+	test_run_free(&r);
+	run(&r, "--no-config", "--select=S002", "--max-per-rule=5", path);
+	cr_expect_eq(count(r.out, "\n"), 6, "%s", r.out);
+	cr_expect(strstr(r.out, "55 more S002 findings not shown (the first "
+	    "5 are)") != NULL, "%s", r.out);
+	test_run_free(&r);
+	run(&r, "--no-config", "--select=S002", "--max-per-rule=0", path);
+	cr_expect_eq(count(r.out, "\n"), 60, "0: all");
+	cr_expect_eq(count(r.out, "more S002"), 0);
+	test_run_free(&r);
+	run(&r, "--config", cfg, path, NULL);
+	cr_expect_eq(count(r.out, "\n"), 4, "max-per-rule: 3: %s", r.out);
+	test_run_free(&r);
+	run(&r, "--config", cfg, "--format=json", path);
+	cr_expect_eq(count(r.out, "\"code\": \"S002\""), 60, "JSON is whole");
+	test_run_free(&r);
+	run(&r, "--no-config", "--select=S002", "--format=sarif", path);
+	cr_expect_eq(count(r.out, "\"ruleId\": \"S002\""), 60, "SARIF too");
+	test_run_free(&r);
+	run(&r, "--no-config", "--max-per-rule=x", path, NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "--max-per-rule: expected a number") != NULL,
+	    "%s", r.err);
+	test_run_free(&r);
+	run(&r, "--config", bad, path, NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, ":1:15: expected a number of findings") !=
+	    NULL, "%s", r.err);
+	test_run_free(&r);
+	unlink(path);
+	unlink(cfg);
+	unlink(bad);
+	free(path);
+	free(cfg);
+	free(bad);
 }

@@ -1,7 +1,8 @@
 /*
  * test_config.c - the gate: .gguflint.yaml (found upward, or --config),
  * command-line precedence, severity overrides, per-file ignores,
- * suppressions naming a tensor or key, declarative rule files (PCRE2), the
+ * suppressions naming a tensor (or a pattern) or key, declarative rule
+ * files (PCRE2), baselines and max-per-rule in the configuration, the
  * failing severity, the warning budget, --quiet, --statistics, --color, and
  * every configuration error reported at FILE:LINE:COL with exit 2.
  */
@@ -16,6 +17,7 @@
 
 #include "data/builtin.h"
 #include "ggufw.h"
+#include "golden.h"
 #include "testutil.h"
 
 /* A temporary project: dir/.gguflint.yaml, dir/sub/, dir/m.gguf. */
@@ -435,6 +437,13 @@ Test(config, errors_name_file_line_col)
 	    "already declared");
 	expect_config_error("rules: [missing.yaml]\n", NULL, "missing.yaml",
 	    "No such file");
+	expect_config_error("baseline: [b.json]\n", NULL,
+	    ".gguflint.yaml:1:11", "expected a non-empty string");
+	expect_config_error("baseline: missing.json\n", NULL, "/missing.json",
+	    "No such file");
+	expect_config_error("baseline: r.yaml\n", "{\"version\": 1,\n"
+	    "\"findings\": [{\"path\": \"m.gguf\"}]}\n", "r.yaml:2:14",
+	    "missing required key 'code'");
 }
 
 /* A garbled second document after a good first one, at line 3 col 3. */
@@ -551,4 +560,89 @@ Test(config, quiet_statistics_max_warnings_color)
 	cr_assert_eq(r.status, 2);
 	test_run_free(&r);
 	project_free(&p);
+}
+
+/* dir/u.gguf: the tiny llama with three tensors no name matches, one
+ * N001 about x.a.weight, x.b.weight and y.c.weight. */
+static void
+write_unmapped(const char *dir)
+{
+	static const char *const names[] = { "x.a.weight", "x.b.weight",
+		"y.c.weight" };
+	struct ggufw_model m;
+	struct strbuf sb = STRBUF_INIT;
+	struct tiny t;
+	char *path = xasprintf("%s/u.gguf", dir);
+	size_t i;
+
+	tiny_init(&t);
+	tiny_model(&t, &m);
+	for (i = 0; i < 3; i++) {
+		int64_t ne[] = { t.n_embd };
+
+		ggufw_model_tensor(&m, names[i], 1, ne, GGUFW_GGML_F32, 1, 4);
+	}
+	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	cr_assert(ggufw_write_file(path, sb.buf, sb.len) == 0);
+	strbuf_free(&sb);
+	ggufw_model_free(&m);
+	free(path);
+}
+
+/* project_init with config, and u.gguf beside m.gguf. */
+static void
+unmapped_project(struct project *p, const char *config)
+{
+	project_init(p, config);
+	write_unmapped(p->dir);
+}
+
+/* A tensor suppression (a name, or tensor-pattern: a PCRE2 pattern over
+ * the whole name) silences one tensor's share of a finding about several
+ * (N001 here lists x.a.weight, x.b.weight and y.c.weight): the finding
+ * stays for the others, about the first left; naming all silences it. */
+Test(config, tensor_patterns_suppress_one_tensor_of_many)
+{
+	struct project p;
+	struct test_run r;
+
+	unmapped_project(&p, "select: [N001]\nsuppress:\n"
+	    "  - { rule: N001, tensor-pattern: 'x\\.[ab]\\.weight' }\n");
+	run_in(&r, p.dir, "--format=json", "u.gguf", NULL, NULL, NULL, NULL);
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	cr_expect(strstr(r.out, "\"subject\": \"y.c.weight\"") != NULL &&
+	    strstr(r.out, "\"items\": [\"y.c.weight\"]") != NULL &&
+	    strstr(r.out, "(2 of them suppressed by the configuration)") !=
+	    NULL, "%s", r.out);
+	test_run_free(&r);
+	project_free(&p);
+	/* an exact name: only that tensor; before, naming the first
+	 * silenced the whole finding */
+	unmapped_project(&p, "select: [N001]\nsuppress:\n"
+	    "  - { rule: N001, tensor: x.a.weight }\n");
+	run_in(&r, p.dir, "u.gguf", NULL, NULL, NULL, NULL, NULL);
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	cr_expect(strstr(r.out, "[tensor: x.b.weight]") != NULL, "%s", r.out);
+	test_run_free(&r);
+	project_free(&p);
+	/* anchored: 'weight' alone matches no whole name */
+	unmapped_project(&p, "select: [N001]\nsuppress:\n"
+	    "  - { rule: N001, tensor-pattern: weight }\n"
+	    "  - { rule: N001, tensor-pattern: 'x.*' }\n");
+	run_in(&r, p.dir, "u.gguf", NULL, NULL, NULL, NULL, NULL);
+	cr_expect(strstr(r.out, "[tensor: y.c.weight]") != NULL, "%s", r.out);
+	test_run_free(&r);
+	project_free(&p);
+	unmapped_project(&p, "select: [N001]\nsuppress:\n"
+	    "  - { rule: N001, tensor-pattern: '.*\\.weight' }\n");
+	run_in(&r, p.dir, "u.gguf", NULL, NULL, NULL, NULL, NULL);
+	cr_expect_eq(r.status, 0, "every tensor: %s", r.out);
+	cr_expect_str_empty(r.out);
+	test_run_free(&r);
+	project_free(&p);
+	expect_config_error("suppress:\n  - { rule: N001, tensor-pattern: "
+	    "'a(b' }\n", NULL, ".gguflint.yaml:2:35", "missing closing "
+	    "parenthesis at offset 3");
+	expect_config_error("suppress:\n  - { rule: N001, tensor: a, "
+	    "tensor-pattern: b }\n", NULL, ".gguflint.yaml:2:5", "only one");
 }

@@ -800,6 +800,19 @@ accepted_warnings(void)
 	    "warning SARIF2005 Warning_ProvideToolnformationUri\n" : "";
 }
 
+/* write_baseline: bl.json in the current directory, from model's
+ * findings. */
+static void
+write_baseline(const char *model)
+{
+	const char *argv[] = { "--write-baseline", "bl.json", model, NULL };
+	struct test_run r;
+
+	test_run_bin(&r, argv, NULL, 0);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	test_run_free(&r);
+}
+
 Test(sarif, microsoft_validator_accepts_the_logs)
 {
 	const char *tool = multitool();
@@ -824,10 +837,12 @@ Test(sarif, microsoft_validator_accepts_the_logs)
 	write_file(model, broken.buf, broken.len);
 	write_file(none, empty.buf, empty.len);
 	cr_assert(chdir(dir) == 0);
-	for (i = 0; i < 5; i++) {
+	write_baseline("broken.gguf");
+	for (i = 0; i < 6; i++) {
 		/* The clean example (an absolute path with dot segments), the
 		 * broken model (a relative path), the info finding, all three
-		 * in one run, and one file named twice. */
+		 * in one run, one file named twice, and a baseline holding
+		 * the broken model's findings (unchanged ones and new ones). */
 		const char *argv[][6] = {
 			{ "--format", "sarif", dotted, NULL, NULL, NULL },
 			{ "--format", "sarif", "broken.gguf", NULL, NULL,
@@ -838,6 +853,8 @@ Test(sarif, microsoft_validator_accepts_the_logs)
 			    "empty.gguf", NULL },
 			{ "--format", "sarif", "broken.gguf", "empty.gguf",
 			    "./broken.gguf", NULL },
+			{ "--format", "sarif", "--baseline", "bl.json",
+			    "broken.gguf", "empty.gguf" },
 		};
 		const char *args[7] = { 0 };
 		struct test_run r;

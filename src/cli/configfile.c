@@ -10,6 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
 #include "data/builtin.h"
 #include "cli/configfile.h"
 #include "checks/declrule.h"
@@ -108,6 +111,41 @@ c_profile(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 	/* A path is relative to the configuration file. */
 	c->cfg->profile = strchr(s, '/') != NULL && s[0] != '/' ?
 	    xasprintf("%s/%s", c->dir, s) : xstrdup(s);
+	return 0;
+}
+
+/* baseline: a path, relative to the configuration file. */
+static int
+c_baseline(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct cstate *c = o;
+	const char *s;
+
+	if (ydoc_string(d, n, &s, err) < 0)
+		return -1;
+	free(c->cfg->baseline);
+	c->cfg->baseline = s[0] == '/' ? xstrdup(s) :
+	    xasprintf("%s/%s", c->dir, s);
+	return 0;
+}
+
+/* max-per-rule: a number of findings, 0 for all. */
+static int
+c_max_per_rule(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct config *cfg = ((struct cstate *)o)->cfg;
+	const char *s = ydoc_scalar(n);
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	if (s == NULL || *s < '0' || *s > '9' ||
+	    (v = strtoull(s, &end, 10), errno != 0 || *end != '\0') ||
+	    v > 1000000000)
+		return ydoc_error(d, n, err, "expected a number of findings "
+		    "from 0 (all) to 1000000000");
+	cfg->has_max_per_rule = true;
+	cfg->max_per_rule = v;
 	return 0;
 }
 
@@ -285,9 +323,31 @@ static const struct ydoc_field sup_fields[] = {
 	{ "tensor", false, S(tensor) },
 	{ "key", false, S(key) },
 	{ "files", false, S(files) },
+	{ "tensor-pattern", false, S(pattern_src) },
 };
 
 #undef S
+
+/* tensor-pattern: a PCRE2 pattern over whole tensor names. */
+static int
+sup_pattern(struct ydoc *d, yaml_node_t *n, struct suppression *s,
+    struct gl_error *err)
+{
+	PCRE2_UCHAR msg[256];
+	PCRE2_SIZE off;
+	int code;
+
+	/* UTF-8 patterns; names may be invalid UTF-8 (hostile files). */
+	s->pattern = pcre2_compile((PCRE2_SPTR)s->pattern_src,
+	    PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &code,
+	    &off, NULL);
+	if (s->pattern == NULL) {
+		pcre2_get_error_message(code, msg, sizeof msg);
+		return ydoc_error(d, n, err, "invalid pattern: %s at offset "
+		    "%zu of the pattern", (const char *)msg, (size_t)off);
+	}
+	return 0;
+}
 
 static int
 c_suppress(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
@@ -312,14 +372,21 @@ c_suppress(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 		    sizeof sup_fields[0], s, err) < 0)
 			return -1;
 		for (p = e->data.mapping.pairs.start;
-		    p < e->data.mapping.pairs.top; p++)
-			if (strcmp(ydoc_scalar(ydoc_node(d, p->key)), "rule") ==
-			    0 && rule_item(d, ydoc_node(d, p->value), c->cat,
+		    p < e->data.mapping.pairs.top; p++) {
+			const char *k = ydoc_scalar(ydoc_node(d, p->key));
+			yaml_node_t *v = ydoc_node(d, p->value);
+
+			if (strcmp(k, "rule") == 0 && rule_item(d, v, c->cat,
 			    &item, err) < 0)
 				return -1;
-		if (s->tensor != NULL && s->key != NULL)
+			if (strcmp(k, "tensor-pattern") == 0 &&
+			    sup_pattern(d, v, s, err) < 0)
+				return -1;
+		}
+		if ((s->tensor != NULL) + (s->key != NULL) +
+		    (s->pattern != NULL) > 1)
 			return ydoc_error(d, e, err, "a suppression names a "
-			    "tensor or a key, not both");
+			    "tensor, a tensor-pattern or a key, only one");
 	}
 	return 0;
 }
@@ -375,6 +442,8 @@ static const struct ydoc_field config_fields[] = {
 	    .expect = "expected at most 1000000000" },
 	{ "exit-zero", false, .kind = YDOC_BOOL, .at = cfg_of,
 	    YDOC_AT(struct config, exit_zero) },
+	{ "baseline", false, .set = c_baseline },
+	{ "max-per-rule", false, .set = c_max_per_rule },
 };
 
 /* rules: [paths] first, so that the other keys may name their rules. */
@@ -474,5 +543,6 @@ config_free(struct config *cfg)
 	free(cfg->kv_k);
 	free(cfg->kv_v);
 	free(cfg->flash_attn);
+	free(cfg->baseline);
 	memset(cfg, 0, sizeof *cfg);
 }

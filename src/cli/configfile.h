@@ -5,9 +5,10 @@
  * types, flash attention, batches, sequences, offloaded layers, mmap, the
  * full sliding-window cache), the rules selected or ignored, severity
  * overrides, per-file ignores, suppressions naming a tensor or a key, extra
- * rule files, the severity that fails the run, a warning budget and
- * whether findings exit 0 (exit-zero). The format is documented in
- * gguflint-profile(5); command-line flags win.
+ * rule files, the severity that fails the run, a warning budget,
+ * whether findings exit 0 (exit-zero), a baseline file and how many
+ * findings of a rule the text report shows (max-per-rule). The format is
+ * documented in gguflint-profile(5); command-line flags win.
  */
 #ifndef GGUFLINT_CONFIGFILE_H
 #define GGUFLINT_CONFIGFILE_H
@@ -37,6 +38,10 @@ struct config {
 	bool has_strict;
 	bool strict;
 	bool exit_zero;		/* exit-zero: findings exit 0 */
+	char *baseline;		/* baseline: its path (relative to the
+				 * file's folder made whole), or NULL */
+	bool has_max_per_rule;	/* max-per-rule given */
+	uint64_t max_per_rule;	/* max-per-rule: text, per rule; 0: all */
 };
 
 struct declset;

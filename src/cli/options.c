@@ -35,6 +35,10 @@ enum {
 	OPT_LIST_DEVICES,
 	OPT_NO_CACHE,
 	OPT_WRITE_KERNELS,
+	OPT_BASELINE,
+	OPT_WRITE_BASELINE,
+	OPT_SHOW_BASELINED,
+	OPT_MAX_PER_RULE,
 	OPT_CTK,
 	OPT_CTV,
 	OPT_FA,
@@ -76,6 +80,10 @@ static const struct option long_options[] = {
 	{ "max-warnings", required_argument, NULL, OPT_MAX_WARNINGS },
 	{ "exit-zero", no_argument, NULL, OPT_EXIT_ZERO },
 	{ "output", required_argument, NULL, 'o' },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "write-baseline", required_argument, NULL, OPT_WRITE_BASELINE },
+	{ "show-baselined", no_argument, NULL, OPT_SHOW_BASELINED },
+	{ "max-per-rule", required_argument, NULL, OPT_MAX_PER_RULE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "statistics", no_argument, NULL, OPT_STATISTICS },
 	{ "color", required_argument, NULL, OPT_COLOR },
@@ -90,86 +98,103 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/* The help text: what to lint and plan for, then what to report. */
+static const char usage_lint[] =
+	"usage: gguflint [options] FILE...\n"
+	"\n"
+	"Lint GGUF model files: is the file well formed, what is it, "
+	"will it fit the\n"
+	"device, and can the device's kernels use its weights as stored?\n"
+	"A directory FILE stands for every *.gguf below it; - is standard "
+	"input.\n"
+	"\n"
+	"  -p, --profile NAME  device profile, built-in name or YAML file "
+	"(default host)\n"
+	"  -c, --ctx N         context length to plan for (default: the "
+	"profile's,\n"
+	"                      else the model's trained context)\n"
+	"      --kv TYPE       KV cache type: f32 f16 bf16 q8_0 q4_0 q4_1 "
+	"iq4_nl\n"
+	"                      q5_0 q5_1 turboquant4 (K and V)\n"
+	"  -ctk, --cache-type-k TYPE  K cache type (llama.cpp profiles)\n"
+	"  -ctv, --cache-type-v TYPE  V cache type (quantized: needs flash "
+	"attention)\n"
+	"  -fa, --flash-attn on|off|auto  flash attention (default auto)\n"
+	"  -ub, --ubatch-size N  physical batch (default 512)\n"
+	"  -b, --batch-size N  logical batch (default 2048)\n"
+	"  -np, --parallel N   sequences, one KV stream each (default 1)\n"
+	"  -ngl, --n-gpu-layers N  layers on the GPU, output layer first "
+	"(default all)\n"
+	"      --no-mmap       read the weights into memory, do not map "
+	"them\n"
+	"      --swa-full      full-size sliding-window cache\n"
+	"      --strict        as if the profile were strict\n"
+	"      --plan          also print the memory plan\n"
+	"      --deep          also read the tensor data (NaN/Inf, zeros, "
+	"statistics)\n"
+	"      --runtime-version V  the llama.cpp build that will load the "
+	"files\n"
+	"                      (bNNNN or v0.5.0; over the profile's)\n";
+
+static const char usage_report[] =
+	"  -f, --format FMT    output format: text (default), json, sarif, "
+	"github\n"
+	"      --select LIST   only these codes, slugs or families "
+	"(comma-separated)\n"
+	"      --ignore LIST   not these codes, slugs or families\n"
+	"      --config FILE   configuration file (default: the nearest "
+	".gguflint.yaml)\n"
+	"      --no-config     do not read a configuration file\n"
+	"      --fail-on LEVEL severity that fails the run: error "
+	"(default), warning, info\n"
+	"      --max-warnings N  fail when there are more than N "
+	"warnings\n"
+	"      --exit-zero     exit 0 even when findings fail the run "
+	"(2 stays 2)\n"
+	"  -o, --output FILE   write the report (also --dump's, --list-*'s)"
+	" to FILE,\n"
+	"                      whole once complete; errors stay on "
+	"stderr\n"
+	"      --max-per-rule N  text: at most N findings of a rule per "
+	"file (default\n"
+	"                      50; 0: all); JSON and SARIF have every "
+	"one\n"
+	"      --baseline FILE  findings recorded in FILE do not fail the "
+	"run\n"
+	"      --write-baseline FILE  record this run's findings in FILE\n"
+	"      --show-baselined  show baselined findings in text and "
+	"github output\n"
+	"  -q, --quiet         report only what fails the run (no "
+	"summary line)\n"
+	"      --statistics    also count the findings per rule\n"
+	"      --color WHEN    auto (default), always or never\n"
+	"      --dump          print the parsed header instead of linting\n"
+	"      --list-rules    list every rule\n"
+	"      --explain CODE  explain one rule (code or slug)\n"
+	"      --list-profiles list the built-in device profiles\n"
+	"      --list-kernels  probe and list the capability tables\n"
+	"      --runtime DIR   probe the ggml runtime (libggml-base and "
+	"its backends)\n"
+	"                      in DIR (also GGUFLINT_RUNTIME)\n"
+	"      --device NAME   the runtime's device to probe (CPU, "
+	"Vulkan0, ...)\n"
+	"      --list-devices  list the runtime's devices\n"
+	"      --no-cache      probe the runtime afresh\n"
+	"      --write-kernels FILE  write the runtime's verified table "
+	"as YAML\n"
+	"  -h, --help          show this help\n"
+	"  -V, --version       show the version\n"
+	"\n"
+	"Exit status: 0 nothing at or above --fail-on, 1 findings that "
+	"fail the run,\n"
+	"2 gguflint could not do its job.\n"
+	"See gguflint(1) and gguflint-rules(7).\n";
+
 void
 options_usage(FILE *fp)
 {
-	fputs("usage: gguflint [options] FILE...\n"
-	    "\n"
-	    "Lint GGUF model files: is the file well formed, what is it, "
-	    "will it fit the\n"
-	    "device, and can the device's kernels use its weights as stored?\n"
-	    "A directory FILE stands for every *.gguf below it; - is standard "
-	    "input.\n"
-	    "\n"
-	    "  -p, --profile NAME  device profile, built-in name or YAML file "
-	    "(default host)\n"
-	    "  -c, --ctx N         context length to plan for (default: the "
-	    "profile's,\n"
-	    "                      else the model's trained context)\n"
-	    "      --kv TYPE       KV cache type: f32 f16 bf16 q8_0 q4_0 q4_1 "
-	    "iq4_nl\n"
-	    "                      q5_0 q5_1 turboquant4 (K and V)\n"
-	    "  -ctk, --cache-type-k TYPE  K cache type (llama.cpp profiles)\n"
-	    "  -ctv, --cache-type-v TYPE  V cache type (quantized: needs flash "
-	    "attention)\n"
-	    "  -fa, --flash-attn on|off|auto  flash attention (default auto)\n"
-	    "  -ub, --ubatch-size N  physical batch (default 512)\n"
-	    "  -b, --batch-size N  logical batch (default 2048)\n"
-	    "  -np, --parallel N   sequences, one KV stream each (default 1)\n"
-	    "  -ngl, --n-gpu-layers N  layers on the GPU, output layer first "
-	    "(default all)\n"
-	    "      --no-mmap       read the weights into memory, do not map "
-	    "them\n"
-	    "      --swa-full      full-size sliding-window cache\n"
-	    "      --strict        as if the profile were strict\n"
-	    "      --plan          also print the memory plan\n"
-	    "      --deep          also read the tensor data (NaN/Inf, zeros, "
-	    "statistics)\n"
-	    "      --runtime-version V  the llama.cpp build that will load the "
-	    "files\n"
-	    "                      (bNNNN or v0.5.0; over the profile's)\n"
-	    "  -f, --format FMT    output format: text (default), json, sarif, "
-	    "github\n"
-	    "      --select LIST   only these codes, slugs or families "
-	    "(comma-separated)\n"
-	    "      --ignore LIST   not these codes, slugs or families\n"
-	    "      --config FILE   configuration file (default: the nearest "
-	    ".gguflint.yaml)\n"
-	    "      --no-config     do not read a configuration file\n"
-	    "      --fail-on LEVEL severity that fails the run: error "
-	    "(default), warning, info\n"
-	    "      --max-warnings N  fail when there are more than N "
-	    "warnings\n"
-	    "      --exit-zero     exit 0 even when findings fail the run "
-	    "(2 stays 2)\n"
-	    "  -o, --output FILE   write the report (also --dump's, --list-*'s)"
-	    " to FILE,\n"
-	    "                      whole once complete; errors stay on "
-	    "stderr\n"
-	    "  -q, --quiet         report only what fails the run\n"
-	    "      --statistics    also count the findings per rule\n"
-	    "      --color WHEN    auto (default), always or never\n"
-	    "      --dump          print the parsed header instead of linting\n"
-	    "      --list-rules    list every rule\n"
-	    "      --explain CODE  explain one rule (code or slug)\n"
-	    "      --list-profiles list the built-in device profiles\n"
-	    "      --list-kernels  probe and list the capability tables\n"
-	    "      --runtime DIR   probe the ggml runtime (libggml-base and "
-	    "its backends)\n"
-	    "                      in DIR (also GGUFLINT_RUNTIME)\n"
-	    "      --device NAME   the runtime's device to probe (CPU, "
-	    "Vulkan0, ...)\n"
-	    "      --list-devices  list the runtime's devices\n"
-	    "      --no-cache      probe the runtime afresh\n"
-	    "      --write-kernels FILE  write the runtime's verified table "
-	    "as YAML\n"
-	    "  -h, --help          show this help\n"
-	    "  -V, --version       show the version\n"
-	    "\n"
-	    "Exit status: 0 nothing at or above --fail-on, 1 findings that "
-	    "fail the run,\n"
-	    "2 gguflint could not do its job.\n"
-	    "See gguflint(1) and gguflint-rules(7).\n", fp);
+	fputs(usage_lint, fp);
+	fputs(usage_report, fp);
 }
 
 static void
@@ -288,6 +313,26 @@ rewrite_llama_names(int argc, char **argv)
 				argv[i] = names[j].to;
 }
 
+/* --baseline --write-baseline --max-per-rule. Returns 0, or -1 with err
+ * set. */
+static int
+set_report(struct options *o, int c, const char *arg, struct gl_error *err)
+{
+	if (c == OPT_MAX_PER_RULE) {
+		if (parse_count(arg, &o->max_per_rule) < 0)
+			return gl_error_setk(err, GL_ERR_USAGE,
+			    "--max-per-rule: expected a number (0: all), not "
+			    "'%s'", arg);
+		return 0;
+	}
+	if (*arg == '\0')
+		return gl_error_setk(err, GL_ERR_USAGE, "%s: expected a file "
+		    "name", c == OPT_BASELINE ? "--baseline" :
+		    "--write-baseline");
+	*(c == OPT_BASELINE ? &o->baseline : &o->write_baseline) = arg;
+	return 0;
+}
+
 static int
 set_mode(struct options *o, enum cli_mode m, struct gl_error *err)
 {
@@ -378,6 +423,10 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 			    "expected a file name");
 		o->output = arg;
 		break;
+	case OPT_BASELINE:
+	case OPT_WRITE_BASELINE:
+	case OPT_MAX_PER_RULE:
+		return set_report(o, c, arg, err);
 	case OPT_FAIL_ON:
 	case OPT_COLOR:
 		return set_gate_value(o, c, arg, err);
@@ -458,6 +507,9 @@ set_flag(struct options *o, int c, char **argv, struct gl_error *err)
 	case OPT_EXIT_ZERO:
 		o->exit_zero = true;
 		break;
+	case OPT_SHOW_BASELINED:
+		o->show_baselined = true;
+		break;
 	case OPT_DUMP:
 		if (set_mode(o, CLI_MODE_DUMP, err) < 0)
 			return -1;
@@ -490,6 +542,7 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 	memset(o, 0, sizeof *o);
 	o->format = "text";
 	o->max_warnings = -1;
+	o->max_per_rule = -1;
 	o->ngl = -2;
 	opterr = 0;
 	optind = 1;

@@ -53,6 +53,10 @@ struct options {
 	long max_warnings;		/* --max-warnings N, or -1 */
 	bool exit_zero;			/* --exit-zero: 1 becomes 0 */
 	const char *output;		/* --output FILE, or NULL: stdout */
+	const char *baseline;		/* --baseline FILE, or NULL */
+	const char *write_baseline;	/* --write-baseline FILE, or NULL */
+	bool show_baselined;		/* --show-baselined */
+	long max_per_rule;		/* --max-per-rule N, or -1 */
 	bool quiet;			/* --quiet */
 	bool statistics;		/* --statistics */
 	enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color;

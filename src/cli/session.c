@@ -24,6 +24,7 @@
 #include "cli/models.h"
 #include "cli/options.h"
 #include "cli/session.h"
+#include "findings/baseline.h"
 #include "findings/catalog.h"
 #include "findings/diag.h"
 #include "findings/policy.h"
@@ -48,6 +49,9 @@ struct session {
 	struct lint_options lo;
 	struct rt_request rq;	/* the runtime, when one is given */
 	struct report_ctx report;	/* over cat, for every reporter call */
+	struct baseline bl;		/* --baseline, or what to record */
+	bool have_bl;			/* bl is in force */
+	bool record;			/* --write-baseline: bl is recorded */
 };
 
 /* write_out: write and reset buf; -1 when stdout failed. */
@@ -196,6 +200,26 @@ load_target(const struct options *o, struct session *s, struct gl_error *err)
 	return 0;
 }
 
+/* The baseline: --write-baseline's (recorded, whatever else is named),
+ * else --baseline's or the configuration's. */
+static int
+load_baseline(const struct options *o, struct session *s,
+    struct gl_error *err)
+{
+	const char *path = o->baseline ? o->baseline : s->cfg.baseline;
+
+	if (o->mode != CLI_MODE_LINT)
+		return 0;
+	if (o->write_baseline != NULL) {
+		s->have_bl = s->record = true;
+		return baseline_init(&s->bl, o->write_baseline, err);
+	}
+	if (path == NULL)
+		return 0;
+	s->have_bl = true;
+	return baseline_load(&s->bl, path, err);
+}
+
 /* use_color: whether --color=m asks for colours on this stdout. */
 static bool
 use_color(enum color_mode m)
@@ -236,7 +260,8 @@ session_setup(const struct options *o, const struct reporter *rep,
 		rc = config_load(path, &s->cat, &s->decls, &s->policy,
 		    &s->cfg, err);
 	free(path);
-	if (rc < 0 || merge_filter(o, s, err) < 0)
+	if (rc < 0 || merge_filter(o, s, err) < 0 ||
+	    load_baseline(o, s, err) < 0)
 		return -1;
 	s->lo.cat = &s->cat;
 	s->lo.decls = &s->decls;
@@ -245,6 +270,10 @@ session_setup(const struct options *o, const struct reporter *rep,
 	s->lo.deep_full = rep->deep_stats;
 	ro.show_plan = o->show_plan;
 	ro.color = use_color(o->color);
+	ro.baseline = s->have_bl;
+	ro.show_baselined = o->show_baselined;
+	ro.max_per_rule = o->max_per_rule >= 0 ? (size_t)o->max_per_rule :
+	    s->cfg.has_max_per_rule ? s->cfg.max_per_rule : DIAG_MAX_PER_RULE;
 	report_ctx_init(&s->report, &s->cat, &ro);
 	if (o->mode == CLI_MODE_LINT && load_target(o, s, err) < 0)
 		return -1;
@@ -256,6 +285,7 @@ static void
 session_free(struct session *s)
 {
 	report_ctx_free(&s->report);
+	baseline_free(&s->bl);
 	if (s->have_profile)
 		profile_free(&s->profile);
 	captable_free(&s->table);
@@ -453,82 +483,164 @@ output_close(struct output *k, bool keep)
 	return rc;
 }
 
-/* count_result: what one result adds to the run's verdict and counts. */
-static void
-count_result(const struct session *s, const struct lint_result *res,
-    bool *failed, size_t *warnings, size_t *count)
-{
-	size_t j;
+/* What a lint run adds up as it goes. */
+struct tally {
+	size_t *count;		/* per rule index, for --statistics */
+	size_t warnings;	/* for --max-warnings */
+	bool failed;		/* the findings fail the run */
+	struct report_summary sum;	/* the closing summary line */
+};
 
-	*failed = *failed || policy_fails(&s->policy, &res->diags);
-	*warnings += res->warnings;
-	for (j = 0; j < res->diags.n; j++)
-		count[res->diags.v[j].rule - s->cat.rules]++;
+/* tally_model: what one model's results add to the run's verdict and
+ * counts. */
+static void
+tally_model(const struct session *s, const struct lint_model *m,
+    struct tally *t)
+{
+	bool failed = false;
+	size_t j, k;
+
+	for (k = 0; k < m->n; k++) {
+		const struct lint_result *res = &m->res[k];
+
+		failed = failed || policy_fails(&s->policy, &res->diags);
+		t->warnings += res->warnings;
+		for (j = 0; j < res->diags.n; j++) {
+			const struct diag *d = &res->diags.v[j];
+
+			t->count[d->rule - s->cat.rules]++;
+			if (!d->baselined)
+				t->sum.count[d->severity]++;
+			else if (d->severity == SEV_WARNING &&
+			    t->warnings > 0)
+				t->warnings--;	/* --max-warnings */
+			t->sum.baselined += d->baselined;
+		}
+	}
+	t->sum.failed += failed;
+	t->failed = t->failed || failed;
+}
+
+/* mark_baselined: with a baseline, mark res's findings it holds (or,
+ * for --write-baseline, record them all). */
+static void
+mark_baselined(struct session *s, struct lint_result *res)
+{
+	if (s->record)
+		baseline_record(&s->bl, res->path, &res->diags);
+	else if (s->have_bl)
+		baseline_apply(&s->bl, res->path, &res->diags);
+}
+
+/* save_baseline: --write-baseline: the file, and a line saying so. */
+static int
+save_baseline(const struct options *o, struct session *s,
+    const struct tally *t)
+{
+	struct gl_error err;
+
+	if (baseline_save(&s->bl, o->write_baseline, &err) < 0) {
+		fail(&err);
+		return -1;
+	}
+	fprintf(stderr, "gguflint: %zu findings of %zu models recorded in "
+	    "%s\n", s->bl.n, t->sum.models, o->write_baseline);
+	return 0;
+}
+
+/*
+ * finish_run: after the report: --statistics, --max-warnings and the
+ * closing summary of the text format (on stderr, so that it stays on the
+ * terminal with --output or a redirection; not with --quiet). Returns 0,
+ * or -1 when stdout failed.
+ */
+static int
+finish_run(const struct options *o, struct session *s, struct tally *t,
+    struct strbuf *out)
+{
+	bool text = strcmp(o->format, "text") == 0;
+	struct strbuf line = STRBUF_INIT;
+
+	if (o->statistics) {
+		if (write_out(out) < 0 || fflush(stdout) != 0)
+			return -1;
+		print_statistics(&s->cat, t->count, text ? stdout : stderr);
+	}
+	if (s->policy.max_warnings >= 0 &&
+	    t->warnings > (size_t)s->policy.max_warnings) {
+		fprintf(stderr, "gguflint: %zu warnings, more than "
+		    "--max-warnings %ld\n", t->warnings,
+		    s->policy.max_warnings);
+		t->failed = true;
+	}
+	if (text && !s->policy.quiet) {
+		if (write_out(out) < 0 || fflush(stdout) != 0)
+			return -1;
+		report_text_summary(&line, &t->sum);
+		fputs(strbuf_cstr(&line), stderr);
+		strbuf_free(&line);
+	}
+	return 0;
 }
 
 /*
  * session_lint_inputs: lint every input of o (directories expanded, the
  * shards of a split model grouped into one model) and report each file
- * with rep; then --statistics and --max-warnings. Returns the exit status
- * (0, 1 or 2), or -1 when stdout failed.
+ * with rep; then --statistics, --max-warnings and the summary. Returns the
+ * exit status (0, 1 or 2), or -1 when stdout failed.
  */
 static int
 session_lint_inputs(const struct options *o, struct session *s,
     const struct reporter *rep, struct strbuf *out)
 {
-	size_t *count = xcalloc(s->cat.n + 1, sizeof *count);
-	size_t i, k, warnings = 0;
+	struct tally t;
 	struct file_list fl;
 	struct model_list ml;
 	struct lint_model m;
 	struct gl_error err;
 	int status = 0;
-	bool failed = false;
+	size_t i, k;
 
+	memset(&t, 0, sizeof t);
+	t.count = xcalloc(s->cat.n + 1, sizeof *t.count);
 	expand_files(o, &fl);
 	models_group(fl.v, fl.n, &ml);
 	free_files(&fl);
 	rep->begin(&s->report, out);
-	for (i = 0; i < ml.n; i++) {
+	for (i = 0; i < ml.n && status >= 0; i++) {
+		t.sum.models++;
 		if (lint_input(&ml.v[i], &s->lo, &m, &err) < 0) {
 			fail(&err);
 			status = 2;
-		} else
+			t.sum.unread++;
+		} else {
 			for (k = 0; k < m.n; k++) {
 				if (m.res[k].rt_error != NULL) {
 					fprintf(stderr, "gguflint: %s\n",
 					    m.res[k].rt_error);
 					status = 2;
 				}
+				mark_baselined(s, &m.res[k]);
 				rep->file(&s->report, out, &m.res[k]);
-				count_result(s, &m.res[k], &failed, &warnings,
-				    count);
 			}
-		lint_model_free(&m);
-		if (write_out(out) < 0) {
-			free(count);
-			models_free(&ml);
-			return -1;
+			tally_model(s, &m, &t);
 		}
+		lint_model_free(&m);
+		if (write_out(out) < 0)
+			status = -1;
 	}
 	models_free(&ml);
-	rep->end(&s->report, out);
-	if (o->statistics) {
-		if (write_out(out) < 0 || fflush(stdout) != 0) {
-			free(count);
-			return -1;
-		}
-		print_statistics(&s->cat, count,
-		    strcmp(o->format, "text") == 0 ? stdout : stderr);
+	if (status >= 0 && s->have_bl && !s->record)
+		t.sum.gone = s->report.baseline_gone = baseline_gone(&s->bl);
+	if (status >= 0 && s->record && save_baseline(o, s, &t) < 0)
+		status = 2;
+	if (status >= 0) {
+		rep->end(&s->report, out);
+		if (finish_run(o, s, &t, out) < 0)
+			status = -1;
 	}
-	free(count);
-	if (s->policy.max_warnings >= 0 &&
-	    warnings > (size_t)s->policy.max_warnings) {
-		fprintf(stderr, "gguflint: %zu warnings, more than "
-		    "--max-warnings %ld\n", warnings, s->policy.max_warnings);
-		failed = true;
-	}
-	return status ? status : failed ? 1 : 0;
+	free(t.count);
+	return status != 0 ? status : t.failed ? 1 : 0;
 }
 
 struct dump_args {
@@ -566,6 +678,7 @@ session_dump_inputs(const struct options *o, struct session *s,
 	int status = 0;
 
 	report_ctx_init(&plain, &s->cat, NULL);
+	plain.opts.max_per_rule = s->report.opts.max_per_rule;
 	expand_files(o, &fl);
 	for (i = 0; i < fl.n; i++) {
 		if (lint_file(fl.v[i], &s->lo, &res, &err) < 0) {

@@ -87,7 +87,7 @@ diag_add(struct diag_list *dl, const char *code, uint64_t offset,
 	assert(idx >= 0 && "diagnostic code missing from the catalogue");
 	if (idx < 0)
 		abort();
-	if (dl->per_rule[idx] >= DIAG_MAX_PER_RULE) {
+	if (dl->per_rule[idx] >= DIAG_RECORD_MAX) {
 		dl->dropped[idx]++;
 		dl->last_offset[idx] = offset;
 		return NULL;
@@ -138,12 +138,15 @@ diag_finish(struct diag_list *dl)
 	size_t i;
 
 	for (i = 0; i < dl->cat->n; i++) {
+		struct diag *d;
+
 		if (dl->dropped[i] == 0)
 			continue;
-		diag_push(dl, &dl->cat->rules[i], dl->last_offset[i],
+		d = diag_push(dl, &dl->cat->rules[i], dl->last_offset[i],
 		    SUBJECT_NONE, NULL, 0, xasprintf("%zu more %s findings "
-		    "not shown (the first %d are)", dl->dropped[i],
-		    dl->cat->rules[i].code, DIAG_MAX_PER_RULE));
+		    "not recorded (the first %d are)", dl->dropped[i],
+		    dl->cat->rules[i].code, DIAG_RECORD_MAX));
+		d->more = dl->dropped[i];
 		dl->dropped[i] = 0;
 	}
 	/* qsort is not stable; diag_cmp falls back on seq, which is. */

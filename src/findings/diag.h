@@ -3,18 +3,22 @@
  * (a rule, a severity, a byte offset, a subject and a message), never
  * printed by the stage that finds it; the reporters print them.
  *
- * Each rule keeps at most DIAG_MAX_PER_RULE diagnostics per file; the rest
+ * Each rule keeps at most DIAG_RECORD_MAX diagnostics per file; the rest
  * are counted and summarised by diag_finish(), so a hostile file with a
- * million bad records cannot make the output or memory explode.
+ * million bad records cannot make the output or memory explode. The text
+ * report shows DIAG_MAX_PER_RULE of them by default (--max-per-rule);
+ * JSON and SARIF show every one recorded.
  */
 #ifndef GGUFLINT_DIAG_H
 #define GGUFLINT_DIAG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "findings/catalog.h"
 
-#define DIAG_MAX_PER_RULE 50
+#define DIAG_MAX_PER_RULE 50	/* text, by default (--max-per-rule) */
+#define DIAG_RECORD_MAX 10000	/* recorded, per rule and file */
 
 enum subject_kind {
 	SUBJECT_NONE = 0,
@@ -34,6 +38,11 @@ struct diag {
 	char **items;			/* the full list a message abridges */
 	size_t n_items;
 	size_t seq;			/* insertion order, for a stable sort */
+	bool baselined;			/* the baseline holds it: it does
+					 * not fail the run (baseline.h) */
+	size_t more;			/* diag_finish's summary of the
+					 * findings past DIAG_RECORD_MAX:
+					 * how many it stands for; else 0 */
 };
 
 struct diag_list {

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
 #include "findings/policy.h"
 
 void
@@ -35,6 +38,8 @@ policy_free(struct policy *p)
 		free(p->sup[i].tensor);
 		free(p->sup[i].key);
 		free(p->sup[i].files);
+		free(p->sup[i].pattern_src);
+		pcre2_code_free(p->sup[i].pattern);
 	}
 	free(p->sev);
 	free(p->fi);
@@ -79,8 +84,77 @@ subject_is(const struct diag *d, enum subject_kind kind, const char *name)
 	    memcmp(d->subject, name, d->subject_len) == 0;
 }
 
+/* Whether the tensor name (n bytes at name) is the one s names. */
 static bool
-suppressed(const struct policy *p, const struct diag *d, const char *rel,
+names_tensor(const struct suppression *s, const char *name, size_t n,
+    pcre2_match_data *md)
+{
+	if (s->tensor != NULL)
+		return n == strlen(s->tensor) && memcmp(name, s->tensor, n) ==
+		    0;
+	return pcre2_match(s->pattern, (PCRE2_SPTR)name, n, 0,
+	    PCRE2_ANCHORED | PCRE2_ENDANCHORED, md, NULL) >= 0;
+}
+
+/*
+ * drop_items: a finding about several tensors (d->items) loses those s
+ * names. Returns true when none is left (the finding is silenced); when
+ * some went, the subject becomes the first left and the message says
+ * how many went.
+ */
+static bool
+drop_items(const struct suppression *s, struct diag *d)
+{
+	pcre2_match_data *md = NULL;
+	size_t i, j = 0, n = d->n_items;
+	char *msg;
+
+	if (s->pattern != NULL)
+		md = xnonnull(pcre2_match_data_create_from_pattern(s->pattern,
+		    NULL));
+	for (i = 0; i < d->n_items; i++) {
+		if (names_tensor(s, d->items[i], strlen(d->items[i]), md))
+			free(d->items[i]);
+		else
+			d->items[j++] = d->items[i];
+	}
+	pcre2_match_data_free(md);
+	d->n_items = j;
+	if (j == 0 || j == n)
+		return j == 0;
+	free(d->subject);
+	d->subject = xstrdup(d->items[0]);
+	d->subject_len = strlen(d->items[0]);
+	d->kind = SUBJECT_TENSOR;
+	msg = xasprintf("%s (%zu of them suppressed by the configuration)",
+	    d->message, n - j);
+	free(d->message);
+	d->message = msg;
+	return false;
+}
+
+/* Whether s, a tensor suppression, silences d (or, for a finding about
+ * several tensors, what it leaves of it). */
+static bool
+tensor_suppressed(const struct suppression *s, struct diag *d)
+{
+	pcre2_match_data *md;
+	bool hit;
+
+	if (d->n_items > 0)
+		return drop_items(s, d);
+	if (d->kind != SUBJECT_TENSOR || d->subject == NULL)
+		return false;
+	if (s->pattern == NULL)
+		return names_tensor(s, d->subject, d->subject_len, NULL);
+	md = xnonnull(pcre2_match_data_create_from_pattern(s->pattern, NULL));
+	hit = names_tensor(s, d->subject, d->subject_len, md);
+	pcre2_match_data_free(md);
+	return hit;
+}
+
+static bool
+suppressed(const struct policy *p, struct diag *d, const char *rel,
     const char *path)
 {
 	size_t i;
@@ -92,8 +166,8 @@ suppressed(const struct policy *p, const struct diag *d, const char *rel,
 			continue;
 		if (s->files != NULL && !glob_matches(s->files, rel, path))
 			continue;
-		if (s->tensor != NULL && !subject_is(d, SUBJECT_TENSOR,
-		    s->tensor))
+		if ((s->tensor != NULL || s->pattern != NULL) &&
+		    !tensor_suppressed(s, d))
 			continue;
 		if (s->key != NULL && !subject_is(d, SUBJECT_KEY, s->key))
 			continue;
@@ -145,5 +219,10 @@ policy_apply(const struct policy *p, const char *path, struct diag_list *dl,
 bool
 policy_fails(const struct policy *p, const struct diag_list *dl)
 {
-	return diag_count_at_least(dl, p->fail_on) > 0;
+	size_t i;
+
+	for (i = 0; i < dl->n; i++)
+		if (dl->v[i].severity >= p->fail_on && !dl->v[i].baselined)
+			return true;
+	return false;
 }

@@ -23,9 +23,14 @@ struct file_ignore {
 	struct diag_filter rules;	/* its "ignore" list */
 };
 
+struct pcre2_real_code_8;	/* pcre2_code, <pcre2.h> with 8-bit units */
+
 struct suppression {
 	char *item;		/* code, slug or family letter */
 	char *tensor;		/* exact tensor name, or NULL */
+	char *pattern_src;	/* tensor-pattern, as written, or NULL */
+	/* it compiled (owned), matched against whole tensor names */
+	struct pcre2_real_code_8 *pattern;
 	char *key;		/* exact metadata key, or NULL */
 	char *files;		/* fnmatch(3) pattern, or NULL: every file */
 };
@@ -52,15 +57,21 @@ void policy_free(struct policy *p);
 /*
  * policy_apply: to the diagnostics of the file at path: severity
  * overrides (the last that names a rule wins), then suppressions,
- * per-file ignores and select/ignore, then --quiet. Globs match the path
- * relative to p->base (when realpath puts it below), the path as given, or
- * its last component. What is dropped is freed; the order of the rest is
- * kept. *warnings receives the warnings counted before --quiet.
+ * per-file ignores and select/ignore, then --quiet. A tensor suppression
+ * (a name, or a pattern over the whole name) silences a finding about
+ * that tensor; a finding about several (its items) loses the tensors it
+ * names, and is silenced when none is left, else kept with its subject
+ * the first one left and a note of how many were suppressed. Globs match
+ * the path relative to p->base (when realpath puts it below), the path as
+ * given, or its last component. What is dropped is freed; the order of
+ * the rest is kept. *warnings receives the warnings counted before
+ * --quiet.
  */
 void policy_apply(const struct policy *p, const char *path,
     struct diag_list *dl, size_t *warnings);
 
-/* policy_fails: whether these diagnostics fail the run (>= fail_on). */
+/* policy_fails: whether these diagnostics fail the run (>= fail_on, and
+ * not baselined). */
 bool policy_fails(const struct policy *p, const struct diag_list *dl);
 
 #endif

@@ -2,7 +2,9 @@
  * report-github.c - the GitHub Actions reporter: one workflow command per
  * diagnostic, which the runner turns into an annotation on the file,
  *   ::error file=PATH,title=CODE slug::message [tensor: NAME]
- * (::warning for a warning, ::notice for info).
+ * (::warning for a warning, ::notice for info). A finding the baseline
+ * holds gets no annotation unless --show-baselined (then it ends with
+ * " [baselined]").
  *
  * Strings from the file and the command line are first made terminal-safe
  * with enc_text (valid UTF-8, no control characters, so nothing can start
@@ -81,6 +83,8 @@ report_github_file(struct report_ctx *ctx, struct strbuf *out,
 	for (i = 0; i < res->diags.n; i++) {
 		const struct diag *d = &res->diags.v[i];
 
+		if (d->baselined && !ctx->opts.show_baselined)
+			continue;
 		strbuf_addf(out, "::%s file=", github_command[d->severity]);
 		add_field(out, res->path, strlen(res->path), true);
 		strbuf_reset(&title);
@@ -95,6 +99,8 @@ report_github_file(struct report_ctx *ctx, struct strbuf *out,
 			add_field(out, d->subject, d->subject_len, false);
 			strbuf_addc(out, ']');
 		}
+		if (d->baselined)
+			strbuf_adds(out, " [baselined]");
 		strbuf_addc(out, '\n');
 	}
 	strbuf_free(&title);

@@ -2,8 +2,10 @@
  * report-json.c - the JSON reporter: one object,
  *   {"version": 1, "files": [{"path", "profile", "diagnostics": [...],
  *    "plan": null, "forms": []}]}
- * Byte sizes and offsets are integers; strings are valid UTF-8 (bytes that
- * are not become U+FFFD).
+ * With a baseline, each diagnostic has "baselined" (true or false) and
+ * the object ends with "baseline": {"gone": N}, the entries no finding
+ * matched. Byte sizes and offsets are integers; strings are valid UTF-8
+ * (bytes that are not become U+FFFD).
  */
 #include "config.h"
 
@@ -55,7 +57,7 @@ kind_name(enum subject_kind k)
 }
 
 static void
-add_diag(struct strbuf *out, const struct diag *d)
+add_diag(struct strbuf *out, const struct diag *d, bool baseline)
 {
 	strbuf_adds(out, "{\"code\": ");
 	enc_json_cstr(out, d->rule->code);
@@ -85,6 +87,9 @@ add_diag(struct strbuf *out, const struct diag *d)
 		}
 		strbuf_adds(out, "]");
 	}
+	if (baseline)	/* a baseline is in force: new or baselined */
+		strbuf_addf(out, ", \"baselined\": %s", d->baselined ?
+		    "true" : "false");
 	strbuf_adds(out, "}");
 }
 
@@ -113,7 +118,7 @@ report_json_file(struct report_ctx *ctx, struct strbuf *out,
 	strbuf_adds(out, ", \"diagnostics\": [");
 	for (i = 0; i < res->diags.n; i++) {
 		strbuf_adds(out, i ? ",\n    " : "\n    ");
-		add_diag(out, &res->diags.v[i]);
+		add_diag(out, &res->diags.v[i], ctx->opts.baseline);
 	}
 	strbuf_adds(out, res->diags.n ? "\n  ], " : "], ");
 	strbuf_adds(out, "\"plan\": ");
@@ -130,8 +135,11 @@ report_json_file(struct report_ctx *ctx, struct strbuf *out,
 void
 report_json_end(struct report_ctx *ctx, struct strbuf *out)
 {
-	(void)ctx;
-	strbuf_adds(out, "\n]}\n");
+	if (ctx->opts.baseline)
+		strbuf_addf(out, "\n], \"baseline\": {\"gone\": %zu}}\n",
+		    ctx->baseline_gone);
+	else
+		strbuf_adds(out, "\n]}\n");
 }
 
 void

@@ -9,6 +9,9 @@
  * logical location and is also named in the message, since code scanning
  * shows the message but not the logical locations.
  *
+ * With a baseline in force, each result has a baselineState: "unchanged"
+ * for a finding the baseline holds, "new" for any other.
+ *
  * The log is streamed: begin writes the head and the rules (the context's
  * catalogue, the one the lint used), each file writes its results, and end
  * writes the artifacts and the tail. The state kept across calls, in the
@@ -375,8 +378,11 @@ add_result(const struct report_ctx *ctx, struct strbuf *out,
 	}
 	fingerprint(res, i, fp);
 	strbuf_addf(out, "}],\n        \"partialFingerprints\": {\""
-	    SARIF_FINGERPRINT_KEY "\": \"%s\"},\n        \"properties\": "
-	    "{\"slug\": ", fp);
+	    SARIF_FINGERPRINT_KEY "\": \"%s\"},", fp);
+	if (ctx->opts.baseline)
+		strbuf_addf(out, " \"baselineState\": \"%s\",",
+		    d->baselined ? "unchanged" : "new");
+	strbuf_adds(out, "\n        \"properties\": {\"slug\": ");
 	enc_json_cstr(out, d->rule->slug);
 	strbuf_addf(out, ", \"byteOffset\": %" PRIu64, d->offset);
 	if (d->subject != NULL)

@@ -1,11 +1,13 @@
 /*
  * report-text.c - the text reporter: one line per diagnostic,
  *   FILE:0xOFFSET: SEVERITY: CODE slug: message [tensor: NAME]
- * with every string from the file escaped for the terminal.
+ * with every string from the file escaped for the terminal, and the
+ * closing summary line (report_text_summary) that the session prints.
  */
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/enc.h"
@@ -38,34 +40,87 @@ subject_label(enum subject_kind k)
 	return k == SUBJECT_KEY ? "key" : "tensor";
 }
 
+/* add_line: one diagnostic line: d's place, severity, rule, then the
+ * message (msg, or d's own when NULL) and subject. */
+static void
+add_line(const struct report_ctx *ctx, struct strbuf *out,
+    const struct lint_result *res, const struct diag *d, const char *msg)
+{
+	enc_text(out, res->path, strlen(res->path));
+	if (ctx->opts.color)
+		strbuf_addf(out, ":0x%" PRIx64 ": %s%s\033[0m: "
+		    "\033[1m%s\033[0m %s: ", d->offset,
+		    sev_color[d->severity], severity_name(d->severity),
+		    d->rule->code, d->rule->slug);
+	else
+		strbuf_addf(out, ":0x%" PRIx64 ": %s: %s %s: ", d->offset,
+		    severity_name(d->severity), d->rule->code, d->rule->slug);
+	if (msg != NULL) {
+		strbuf_addf(out, "%s [tensor: -]\n", msg);
+		return;
+	}
+	enc_text(out, d->message, strlen(d->message));
+	strbuf_addf(out, " [%s: ", subject_label(d->kind));
+	if (d->subject != NULL)
+		enc_text(out, d->subject, d->subject_len);
+	else
+		strbuf_addc(out, '-');
+	strbuf_adds(out, d->baselined ? "] [baselined]\n" : "]\n");
+}
+
+/* rule_slot: the index of d's rule in cat (n, a spare slot, if none). */
+static size_t
+rule_slot(const struct catalog *cat, size_t n, const struct diag *d)
+{
+	long i;
+
+	if (cat != NULL && d->rule >= cat->rules && d->rule < cat->rules + n)
+		return (size_t)(d->rule - cat->rules);
+	i = cat != NULL ? catalog_index(cat, d->rule->code) : -1;
+	return i >= 0 ? (size_t)i : n;
+}
+
 void
 report_text_file(struct report_ctx *ctx, struct strbuf *out,
     const struct lint_result *res)
 {
-	size_t i;
+	size_t n = ctx->cat != NULL ? ctx->cat->n : 0, max =
+	    ctx->opts.max_per_rule, *total, *extra, *seen, i, r;
 
 	ctx->first = false;
-	for (i = 0; i < res->diags.n; i++) {
+	total = xcalloc(3 * (n + 1), sizeof *total);
+	extra = total + n + 1;
+	seen = extra + n + 1;
+	for (i = 0; max > 0 && i < res->diags.n; i++) {
 		const struct diag *d = &res->diags.v[i];
 
-		enc_text(out, res->path, strlen(res->path));
-		if (ctx->opts.color)
-			strbuf_addf(out, ":0x%" PRIx64 ": %s%s\033[0m: "
-			    "\033[1m%s\033[0m %s: ", d->offset,
-			    sev_color[d->severity], severity_name(d->severity),
-			    d->rule->code, d->rule->slug);
+		if (d->baselined && !ctx->opts.show_baselined)
+			continue;
+		r = rule_slot(ctx->cat, n, d);
+		if (d->more > 0)
+			extra[r] += d->more;
 		else
-			strbuf_addf(out, ":0x%" PRIx64 ": %s: %s %s: ",
-			    d->offset, severity_name(d->severity),
-			    d->rule->code, d->rule->slug);
-		enc_text(out, d->message, strlen(d->message));
-		strbuf_addf(out, " [%s: ", subject_label(d->kind));
-		if (d->subject != NULL)
-			enc_text(out, d->subject, d->subject_len);
-		else
-			strbuf_addc(out, '-');
-		strbuf_adds(out, "]\n");
+			total[r]++;
 	}
+	for (i = 0; i < res->diags.n; i++) {
+		const struct diag *d = &res->diags.v[i];
+		char *msg;
+
+		if (d->baselined && !ctx->opts.show_baselined)
+			continue;
+		r = rule_slot(ctx->cat, n, d);
+		if (max == 0 || (d->more == 0 ? ++seen[r] <= max :
+		    total[r] <= max)) {
+			add_line(ctx, out, res, d, NULL);
+		} else if (d->more == 0 && seen[r] == total[r]) {
+			msg = xasprintf("%zu more %s findings not shown (the "
+			    "first %zu are)", total[r] - max + extra[r],
+			    d->rule->code, max);
+			add_line(ctx, out, res, d, msg);
+			free(msg);
+		}
+	}
+	free(total);
 	if (ctx->opts.show_plan)
 		report_plan_text(out, res);
 }
@@ -75,6 +130,46 @@ report_text_end(struct report_ctx *ctx, struct strbuf *out)
 {
 	(void)ctx;
 	(void)out;
+}
+
+/* "N thing" or "N things" ("info" has no plural). */
+static void
+add_count(struct strbuf *out, const char *sep, size_t n, const char *what)
+{
+	strbuf_addf(out, "%s%zu %s%s", sep, n, what, n == 1 ||
+	    strcmp(what, "info") == 0 ? "" : "s");
+}
+
+void
+report_text_summary(struct strbuf *out, const struct report_summary *s)
+{
+	static const char *const names[] = { "info", "warning", "error" };
+	const char *sep = "";
+	int k;
+
+	if (s->count[0] + s->count[1] + s->count[2] + s->baselined +
+	    s->gone + s->unread == 0)
+		return;
+	for (k = SEV_ERROR; k >= SEV_INFO; k--)
+		if (s->count[k] > 0) {
+			add_count(out, sep, s->count[k], names[k]);
+			sep = ", ";
+		}
+	if (*sep == '\0')
+		strbuf_adds(out, s->baselined ? "no new findings" :
+		    "no findings");
+	add_count(out, " in ", s->models, "model");
+	if (s->failed > 0)
+		strbuf_addf(out, " (%zu failed", s->failed);
+	else
+		strbuf_adds(out, " (none failed");
+	if (s->unread > 0)
+		strbuf_addf(out, ", %zu could not be read", s->unread);
+	strbuf_adds(out, ")");
+	if (s->baselined + s->gone > 0)
+		strbuf_addf(out, "; %zu baselined, %zu gone from the baseline",
+		    s->baselined, s->gone);
+	strbuf_addc(out, '\n');
 }
 
 void

@@ -24,6 +24,12 @@
 struct report_opts {
 	bool show_plan;		/* --plan (JSON always carries the plan) */
 	bool color;		/* ANSI colours in text output */
+	bool baseline;		/* a baseline is in force: JSON and SARIF
+				 * mark each finding new or baselined */
+	bool show_baselined;	/* text and github show baselined findings
+				 * (marked) instead of leaving them out */
+	size_t max_per_rule;	/* text: diagnostics shown per rule and
+				 * file (--max-per-rule); 0: all */
 };
 
 /* SARIF's state across one log (report-sarif.c). */
@@ -39,6 +45,9 @@ struct report_ctx {
 	 * file and dump entry point as it starts (JSON separates the files
 	 * with commas; the caller may read it, and never sets it). */
 	bool first;
+	/* With a baseline: its entries no finding matched, set by the
+	 * caller before end (JSON's "baseline": {"gone": N}). */
+	size_t baseline_gone;
 	/* Made by SARIF's begin, freed by its end or by report_ctx_free. */
 	struct report_sarif *sarif;
 };
@@ -109,7 +118,9 @@ const struct reporter *reporter_find(const char *name);
 
 /*
  * text: one line per diagnostic, and the plan after them with --plan;
- * begin and end write nothing.
+ * begin and end write nothing. Past opts.max_per_rule diagnostics of one
+ * rule in a file, one line says how many more there are, where the last
+ * of them would be.
  */
 void report_text_begin(struct report_ctx *ctx, struct strbuf *out);
 void report_text_file(struct report_ctx *ctx, struct strbuf *out,
@@ -124,6 +135,24 @@ void report_text_kernels(struct report_ctx *ctx, struct strbuf *out,
     const struct captable *t, size_t n);
 void report_text_devices(struct report_ctx *ctx, struct strbuf *out,
     const struct rt_info *info);
+
+/* What a lint run found, for its closing summary line. */
+struct report_summary {
+	size_t count[3];	/* findings per severity, baselined ones not */
+	size_t models;		/* models linted or tried */
+	size_t failed;		/* models whose findings fail the run */
+	size_t unread;		/* models that could not be read */
+	size_t baselined;	/* findings the baseline holds */
+	size_t gone;		/* baseline entries no longer found */
+};
+
+/*
+ * report_text_summary: the closing line of a text report, "3 errors, 2
+ * warnings in 2 models (1 failed)", with what could not be read and the
+ * baseline's counts when there are any; nothing when there is nothing to
+ * say (no finding, nothing baselined, gone or unread).
+ */
+void report_text_summary(struct strbuf *out, const struct report_summary *s);
 
 /*
  * json: one object for the run; each file with its plan, forms and --deep
