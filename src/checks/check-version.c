@@ -9,7 +9,8 @@
  * With a runtime holding libllama (--runtime), what its llama.cpp said
  * of a vocabulary load of the file: a refusal of a name M019 or M020
  * reports is quoted in their message, any other refusal (or a crash) is
- * M021.
+ * M021. M022: an architecture llama.cpp loads only as a companion
+ * (clip, a projector) given as the model.
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "checks/checks.h"
 #include "runtime/runtime.h"
 #include "facts/llversions.h"
+#include "reader/gguf.h"
 #include "target/profile.h"
 
 /* One file against one runtime version. */
@@ -163,6 +165,36 @@ unknown(struct vc *v, const struct llv_item *it)
 	add(v, "M019", it, msg);
 }
 
+/*
+ * Architectures llama.cpp v0.5.0 loads only beside a main model, as its
+ * multimodal projector (--mmproj), and refuses as the model itself.
+ */
+static const char *const companions[] = { "clip" };
+
+/* M022: the file's architecture is a companion's. */
+static void
+companion(struct vc *v, const struct llv_item *it)
+{
+	char what[160], msg[1200];
+	size_t i;
+
+	if (it->kind != LLV_ARCH)
+		return;
+	for (i = 0; i < sizeof companions / sizeof companions[0]; i++)
+		if (gguf_str_eq(it->name, companions[i]))
+			break;
+	if (i == sizeof companions / sizeof companions[0])
+		return;
+	llv_describe(it, what, sizeof what);
+	snprintf(msg, sizeof msg,
+	    "%s is a companion model (a multimodal projector): llama.cpp "
+	    "%s refuses it as the main model (\"cannot be used as main "
+	    "model\"); pass it with --mmproj beside the language model",
+	    what, v->db->release);
+	runtime_says(v, "cannot be used as main model", msg, sizeof msg);
+	add(v, "M022", it, msg);
+}
+
 /* A known name: M018 when it is newer than the profile's runtime. */
 static void
 known(struct vc *v, const struct llv_item *it)
@@ -222,6 +254,7 @@ check_version(const struct check_ctx *ctx, struct diag_list *dl)
 			unknown(&v, &items[i]);
 		else
 			known(&v, &items[i]);
+		companion(&v, &items[i]);
 	}
 	runtime_refused(&v, ctx);
 }
