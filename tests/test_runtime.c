@@ -760,12 +760,18 @@ Test(runtime, llama_vocab_load_refusals, .timeout = 120)
 }
 
 /* A runtime without libllama (a test double of ggml alone) is asked
- * nothing: no M021, no note. */
+ * nothing: no M021, no note; --list-devices says it has none. */
 Test(runtime, no_libllama_no_vocab_load)
 {
 	char *dir = fake_dir("refuse");
 	char *tok = vocab_file("llama", "gpt9", "llama3");
+	const char *argv[] = { "--list-devices", "--runtime", dir, NULL };
 	struct test_run r;
+
+	test_run_bin(&r, argv, NULL, 0);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.err, "has no libllama") != NULL, "%s", r.err);
+	test_run_free(&r);
 
 	cr_expect(!runtime_has_llama(dir));
 	lint_on(&r, dir, tok);

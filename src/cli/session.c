@@ -641,6 +641,10 @@ list_devices(const struct options *o, struct session *s,
 	}
 	rep->devices(&s->report, out, &info);
 	runtime_info_free(&info);
+	if (!runtime_has_llama(dir))
+		fprintf(stderr, "gguflint: note: %s has no libllama: no "
+		    "model is loaded by its llama.cpp (no vocabulary load, "
+		    "no M021)\n", dir);
 	return 0;
 }
 
