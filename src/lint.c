@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "checks/checks.h"
@@ -149,6 +150,24 @@ probe_runtime(const struct lint_options *o, const struct gguf_file *f,
 		res->rt_error = xstrdup(err.msg);
 }
 
+/*
+ * With a runtime holding libllama: the model at path (a regular file; a
+ * split model's first shard) loaded by it as a vocabulary, the verdict
+ * into res->llama for check_version.
+ */
+static void
+ask_llama(const struct lint_options *o, const char *path,
+    struct lint_result *res)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") == 0 || stat(path, &st) < 0 ||
+	    !S_ISREG(st.st_mode))
+		return;
+	runtime_llama_vocab(o->runtime->dir, path, o->runtime->timeout_s,
+	    &res->llama);
+}
+
 /* Which rows of the table a pass runs: all (a file alone), those of each
  * file of a model (per_file), or those of the model as a whole. */
 enum check_pass {
@@ -218,6 +237,8 @@ read_model(void *arg)
 	}
 	if (complete && o->runtime != NULL)
 		probe_runtime(o, &res->file, res);
+	if (complete && o->runtime != NULL && res->model == NULL)
+		ask_llama(o, res->path, res);
 	if (planned)
 		make_plan(o, &res->file, res->geom, &res->forms, &res->plan);
 	if (complete && o->deep) {
@@ -237,6 +258,7 @@ read_model(void *arg)
 	ctx.rt = res->rt_error == NULL ? res->rt : NULL;
 	ctx.n_rt = res->rt_error == NULL ? res->n_rt : 0;
 	ctx.rt_info = &res->rt_info;
+	ctx.llama = &res->llama;
 	check_all(&ctx, &res->diags, PASS_ALL);
 	check_alone(res);
 }
@@ -470,8 +492,10 @@ read_whole(struct model_job *mj)
 		mj->facts.split_no = 0;	/* the whole model, when complete */
 		mj->facts.split_count = whole ? 1 : (int64_t)mj->sc.n;
 	}
-	if (o->runtime != NULL)	/* the model's tensors: the view's */
+	if (o->runtime != NULL) {	/* the model's tensors: the view's */
 		probe_runtime(o, &mj->view, first);
+		ask_llama(o, first->model, first);
+	}
 	if (planned)
 		make_plan(o, &mj->view, first->geom, &mj->forms, &first->plan);
 	memset(&ctx, 0, sizeof ctx);
@@ -487,6 +511,7 @@ read_whole(struct model_job *mj)
 	ctx.rt = first->rt_error == NULL ? first->rt : NULL;
 	ctx.n_rt = first->rt_error == NULL ? first->n_rt : 0;
 	ctx.rt_info = &first->rt_info;
+	ctx.llama = &first->llama;
 	check_all(&ctx, &mj->dl, PASS_MODEL);
 }
 
@@ -673,6 +698,7 @@ lint_result_free(struct lint_result *res)
 	runtime_cases_free(res->rt, res->n_rt);
 	free(res->rt);
 	runtime_info_free(&res->rt_info);
+	runtime_llama_free(&res->llama);
 	free(res->rt_error);
 	diag_list_free(&res->diags);
 	free(res->path);

@@ -58,6 +58,8 @@ struct lint_result {
 	struct rt_info rt_info;
 	char *rt_error;			/* the runtime did not load: an
 					 * operational error, or NULL */
+	struct rt_llama llama;		/* its libllama's vocabulary load
+					 * (a split model's: the first's) */
 	struct diag_list diags;		/* as the policy leaves them, sorted */
 	size_t warnings;		/* counted before --quiet */
 };

@@ -460,14 +460,13 @@ Test(differential, ggml_refuses_implies_f_error, .timeout = 600)
 static const struct {
 	const char *file, *why;
 } known_gaps[] = {
-	{ "N005-no-map.gguf", "an architecture llama.cpp loads only as a "
-	    "companion (clip) is not a finding" },
+	{ NULL, NULL }, /* none today; the last entry */
 };
 
 static bool
 is_known_gap(const char *base, bool *seen)
 {
-	for (size_t i = 0; i < sizeof known_gaps / sizeof known_gaps[0]; i++)
+	for (size_t i = 0; known_gaps[i].file != NULL; i++)
 		if (strcmp(base, known_gaps[i].file) == 0) {
 			seen[i] = true;
 			return true;
@@ -631,7 +630,7 @@ Test(differential, llama_refuses_implies_error, .timeout = 600)
 	    missed + gaps, gaps);
 	cr_assert(missed == 0, "%zu files llama.cpp refuses pass gguflint "
 	    "(-p %s)", missed, LOADER_PROFILE);
-	for (i = 0; i < sizeof known_gaps / sizeof known_gaps[0]; i++)
+	for (i = 0; known_gaps[i].file != NULL; i++)
 		cr_expect(seen[i] || !has_seed(&sd, known_gaps[i].file),
 		    "%s is listed as a known gap (%s) but gguflint now "
 		    "refuses it: remove it from known_gaps", known_gaps[i].file,

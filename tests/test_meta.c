@@ -14,6 +14,7 @@
 
 #include "golden.h"
 #include "ggufw.h"
+#include "target/profile.h"
 #include "testutil.h"
 
 static void set_no_eps(struct tiny *t) { t->eps = TINY_EPS_NONE; }
@@ -496,4 +497,46 @@ Test(meta, zero_heads_only_where_attention_weights_are)
 	    d->message);
 	test_lint_free(&t);
 	strbuf_free(&sb);
+}
+
+/* An architecture llama.cpp loads only as a projector (clip), given as
+ * the model: M022 under llama.cpp (a llama.cpp profile, or none), which
+ * says to pass it with --mmproj; not under SKaiNET, not for a near name. */
+Test(meta, companion_architecture_as_main_model)
+{
+	static const char *const archs[] = { "clip", "clipx", "llama" };
+	struct strbuf sb = STRBUF_INIT;
+	struct gl_error err;
+	struct profile sk;
+	const struct diag *d;
+	struct test_lint t;
+	struct tiny m;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		tiny_init(&m);
+		m.arch = archs[i];
+		tiny_build(&m, &sb);
+		test_lint_bytes(&t, sb.buf, sb.len);
+		cr_expect_eq(test_count(&t, "M022"), i == 0, "%s: %s", archs[i],
+		    test_codes(&t));
+		if ((d = test_find(&t, "M022")) != NULL)
+			cr_expect(strstr(d->message, "--mmproj") &&
+				strstr(d->message,
+				    "cannot be used as main "
+				    "model"),
+			    "%s", d->message);
+		test_lint_free(&t);
+		strbuf_free(&sb);
+	}
+	cr_assert(profile_load("desktop", &sk, &err) == 0, "%s", err.msg);
+	cr_assert_eq(sk.runtime, RUNTIME_SKAINET);
+	tiny_init(&m);
+	m.arch = "clip";
+	tiny_build(&m, &sb);
+	test_lint_bytes_profile(&t, sb.buf, sb.len, &sk);
+	cr_expect_eq(test_count(&t, "M022"), 0, "%s", test_codes(&t));
+	test_lint_free(&t);
+	strbuf_free(&sb);
+	profile_free(&sk);
 }

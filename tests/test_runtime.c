@@ -20,6 +20,7 @@
 
 #include "base/util.h"
 #include "ggufw.h"
+#include "golden.h"
 #include "jsontree.h"
 #include "kernels/ggml-types.h"
 #include "runtime/runtime.h"
@@ -687,4 +688,127 @@ Test(runtime, profile_runtime_dir_is_probed)
 	free(prof);
 	free(path);
 	free(wrong);
+}
+
+/* ---- the runtime's libllama asked for a vocabulary load ---------------- */
+
+/* The tiny llama as a vocabulary (no tensor) of architecture arch, a BPE
+ * vocabulary of model tok whose pre-tokenizer is pre. */
+static char *
+vocab_file(const char *arch, const char *tok, const char *pre)
+{
+	static const char *const merges[] = { "t 1" };
+	struct ggufw_model m;
+	struct strbuf sb = STRBUF_INIT;
+	struct tiny t;
+	char *path;
+
+	tiny_init(&t);
+	t.arch = arch;
+	t.no_tensors = true;
+	t.tok_model = tok;
+	t.str_key = "tokenizer.ggml.pre";
+	t.str_val = pre;
+	t.str_len = strlen(pre);
+	tiny_model(&t, &m);
+	ggufw_model_kv_arr_str(&m, "tokenizer.ggml.merges", merges, 1);
+	ggufw_model_finish(&m, &sb, GGUFW_DATA_NONE);
+	ggufw_model_free(&m);
+	path = test_tmpfile(sb.buf, sb.len);
+	strbuf_free(&sb);
+	return path;
+}
+
+/* Lint the file at path with the runtime dir, as JSON, into r. */
+static void
+lint_on(struct test_run *r, const char *dir, const char *path)
+{
+	const char *argv[] = { "--no-config", "-f", "json", "--runtime", dir,
+		path, NULL };
+
+	private_cache();
+	test_run_bin(r, argv, NULL, 0);
+}
+
+/* An unknown architecture and an unknown pre-tokenizer: M019 quotes the
+ * real loader's refusal; a vocabulary llama.cpp cannot read is M021 with
+ * its text; a good vocabulary has neither, and no note. */
+Test(runtime, llama_vocab_load_refusals, .timeout = 120)
+{
+	char *dir = llama_dir("cpu");
+	char *zw = vocab_file("llama\xe2\x80\x8b", "gpt2", "llama3");
+	char *pre = vocab_file("llama", "gpt2", "qwen9");
+	char *tok = vocab_file("llama", "gpt9", "llama3");
+	char *good = vocab_file("llama", "gpt2", "llama3");
+	char *clip = vocab_file("clip", "gpt2", "llama3");
+	const char *msg = NULL;
+	struct test_run r;
+
+	lint_on(&r, dir, zw);
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	cr_expect_eq(count_code(&r, "M019", &msg), 1, "%s", r.out);
+	cr_expect(msg && strstr(msg, "the runtime's llama.cpp 0.5.0") &&
+		strstr(msg, "unknown model architecture: 'llama<U+200B>'"),
+	    "%s", msg);
+	cr_expect_eq(count_code(&r, "M021", NULL), 0, "%s", r.out);
+	test_run_free(&r);
+	lint_on(&r, dir, pre);
+	cr_expect_eq(count_code(&r, "M019", &msg), 1, "%s", r.out);
+	cr_expect(msg && strstr(msg, "says: ") &&
+		strstr(msg, "unknown pre-tokenizer type: 'qwen9'"),
+	    "%s", msg);
+	cr_expect_eq(count_code(&r, "M021", NULL), 0, "%s", r.out);
+	test_run_free(&r);
+	lint_on(&r, dir, tok);
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	cr_expect_eq(count_code(&r, "M021", &msg), 1, "%s", r.out);
+	cr_expect(msg && strstr(msg, "unknown tokenizer: 'gpt9'"), "%s", msg);
+	test_run_free(&r);
+	lint_on(&r, dir, clip);
+	cr_expect_eq(count_code(&r, "M022", &msg), 1, "%s", r.out);
+	cr_expect(msg && strstr(msg, "says: ") &&
+		strstr(msg, "CLIP cannot be used as main model"),
+	    "%s", msg);
+	cr_expect_eq(count_code(&r, "M021", NULL), 0, "%s", r.out);
+	test_run_free(&r);
+	lint_on(&r, dir, good);
+	cr_expect_eq(count_code(&r, "M019", NULL), 0, "%s", r.out);
+	cr_expect_eq(count_code(&r, "M021", NULL), 0, "%s", r.out);
+	cr_expect(strstr(r.err, "note:") == NULL, "%s", r.err);
+	test_run_free(&r);
+	unlink(zw);
+	unlink(pre);
+	unlink(tok);
+	unlink(good);
+	unlink(clip);
+	free(clip);
+	free(zw);
+	free(pre);
+	free(tok);
+	free(good);
+	free(dir);
+}
+
+/* A runtime without libllama (a test double of ggml alone) is asked
+ * nothing: no M021, no note; --list-devices says it has none. */
+Test(runtime, no_libllama_no_vocab_load)
+{
+	char *dir = fake_dir("refuse");
+	char *tok = vocab_file("llama", "gpt9", "llama3");
+	const char *argv[] = { "--list-devices", "--runtime", dir, NULL };
+	struct test_run r;
+
+	test_run_bin(&r, argv, NULL, 0);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.err, "has no libllama") != NULL, "%s", r.err);
+	test_run_free(&r);
+
+	cr_expect(!runtime_has_llama(dir));
+	lint_on(&r, dir, tok);
+	cr_expect_eq(count_code(&r, "M021", NULL), 0, "%s", r.out);
+	cr_expect(strstr(r.err, "vocabulary load") == NULL, "%s", r.err);
+	test_run_free(&r);
+	unlink(tok);
+	free(tok);
+	free(dir);
 }

@@ -58,9 +58,12 @@ check_type(struct mt *s, const struct gguf_kv *kv, uint32_t want)
 	if (!has_m002(s->dl, kv->offset))
 		diag_add(s->dl, "M002", kv->offset, SUBJECT_KEY, kv->key.p,
 		    kv->key.n, "stored as %s%s; llama.cpp requires %s and "
-		    "refuses the file (\"key has wrong type\")",
-		    gguf_vtype_name(kv->type), kv->type == GGUF_ARRAY ?
-		    " (an array)" : "", gguf_vtype_name(want));
+		    "refuses the file (\"key %.*s has wrong type %s but "
+		    "expected type %s\")", gguf_vtype_name(kv->type),
+		    kv->type == GGUF_ARRAY ? " (an array)" : "",
+		    gguf_vtype_name(want), (int)kv->key.n, kv->key.p,
+		    gguf_vtype_llama_name(kv->type),
+		    gguf_vtype_llama_name(want));
 	return false;
 }
 
@@ -257,24 +260,31 @@ str_in(struct gguf_str s, const char *const list[])
 	return false;
 }
 
-/* An array of elem (M007 when it is not); NULL when absent or wrong. */
+/*
+ * An array of elem (M007 when it is not); NULL when absent or wrong.
+ * llama.cpp v0.5.0 checks the type of each tokenizer array and refuses
+ * the file on another; its scores may be INT32[] too (read as whole
+ * numbers), which the spec does not name: accepted as llama.cpp does.
+ */
 static const struct gguf_kv *
 vocab_array(struct mt *s, const char *key, uint32_t elem, bool *present)
 {
 	const struct gguf_kv *kv = gguf_find_kv(s->f, key);
+	bool scores = strcmp(key, "tokenizer.ggml.scores") == 0;
 
 	*present = kv != NULL;
 	if (kv == NULL)
 		return NULL;
-	if (kv->type == GGUF_ARRAY && kv->elem_type == elem)
+	if (kv->type == GGUF_ARRAY && (kv->elem_type == elem ||
+	    (scores && kv->elem_type == GGUF_INT32)))
 		return kv;
 	diag_add(s->dl, "M007", kv->offset, SUBJECT_KEY, kv->key.p, kv->key.n,
-	    "stored as %s%s%s; llama.cpp reads it as %s[] without checking, "
-	    "so a narrower element type makes it read past the array",
+	    "stored as %s%s%s; llama.cpp requires %s[]%s and refuses the "
+	    "file (\"invalid gguf type for %s\")",
 	    kv->type == GGUF_ARRAY ? "an array of " : "",
 	    gguf_vtype_name(kv->type == GGUF_ARRAY ? kv->elem_type : kv->type),
 	    kv->type == GGUF_ARRAY ? "" : " (not an array)",
-	    gguf_vtype_name(elem));
+	    gguf_vtype_name(elem), scores ? " (or INT32[])" : "", key);
 	return NULL;
 }
 

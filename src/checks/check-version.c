@@ -6,12 +6,19 @@
  * runtime_version is older than what the file needs; M019 when the data
  * knows a name in no release (newer than the data, or misspelled) and the
  * profile's runtime is one the data covers; M020 when it is newer.
+ * With a runtime holding libllama (--runtime), what its llama.cpp said
+ * of a vocabulary load of the file: a refusal of a name M019 or M020
+ * reports is quoted in their message, any other refusal (or a crash) is
+ * M021. M022: an architecture llama.cpp loads only as a companion
+ * (clip, a projector) given as the model.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "checks/checks.h"
+#include "runtime/runtime.h"
 #include "facts/llversions.h"
+#include "reader/gguf.h"
 #include "target/profile.h"
 
 /* One file against one runtime version. */
@@ -20,7 +27,10 @@ struct vc {
 	uint32_t build;	     /* the profile's runtime_build; 0: none */
 	const char *version; /* its runtime_version */
 	struct diag_list *dl;
-	uint32_t newest; /* the newest build the data dates */
+	uint32_t newest;	     /* the newest build the data dates */
+	const struct rt_llama *said; /* a refusal of the runtime's, or
+				      * NULL */
+	bool quoted;		     /* said is in a finding */
 };
 
 /* Record a finding of code about item it (its key or first tensor). */
@@ -75,6 +85,42 @@ refusal(enum llv_kind k)
 }
 
 /*
+ * The runtime's refusal appended to msg (of size n) when it is the one
+ * llama.cpp gives for this cause (its text holds cause).
+ */
+static void
+runtime_says(struct vc *v, const char *cause, char *msg, size_t n)
+{
+	size_t len = strlen(msg);
+
+	if (v->said == NULL || strstr(v->said->text, cause) == NULL || len >= n)
+		return;
+	snprintf(msg + len, n - len, "; the runtime's llama.cpp %s says: %s",
+	    v->said->version ? v->said->version : "", v->said->text);
+	v->quoted = true;
+}
+
+/* M021: the runtime's refusal (or crash) no other finding quoted. */
+static void
+runtime_refused(const struct vc *v, const struct check_ctx *ctx)
+{
+	const struct rt_llama *l = ctx->llama;
+
+	if (l == NULL || v->quoted)
+		return;
+	if (l->verdict == RT_LLAMA_REFUSED)
+		diag_add(v->dl, "M021", 0, SUBJECT_NONE, NULL, 0,
+		    "the runtime's llama.cpp %s refuses the file's "
+		    "vocabulary load: %s",
+		    l->version ? l->version : "", l->text);
+	else if (l->verdict == RT_LLAMA_DIED)
+		diag_add(v->dl, "M021", 0, SUBJECT_NONE, NULL, 0,
+		    "the runtime's llama.cpp %s did not finish the file's "
+		    "vocabulary load: %s",
+		    l->version ? l->version : "", l->text);
+}
+
+/*
  * A name the data knows in no release: M019 when the profile's runtime is
  * one the data covers (none named: v0.5.0, the llama.cpp gguflint models;
  * v0.5.0; a build no newer than the newest the data dates), else M020.
@@ -82,7 +128,7 @@ refusal(enum llv_kind k)
 static void
 unknown(struct vc *v, const struct llv_item *it)
 {
-	char what[160], msg[640], hint[200] = "", rt[64];
+	char what[160], msg[1400], hint[800] = "", rt[64];
 	const char *near;
 	bool odd;
 
@@ -97,6 +143,7 @@ unknown(struct vc *v, const struct llv_item *it)
 		snprintf(hint, sizeof hint,
 		    "; it has characters no "
 		    "llama.cpp name has");
+	runtime_says(v, refusal(it->kind), hint, sizeof hint);
 	if (v->build != 0 && v->build != RUNTIME_BUILD_V0_5_0 &&
 	    v->build > v->newest) {
 		snprintf(msg, sizeof msg,
@@ -116,6 +163,36 @@ unknown(struct vc *v, const struct llv_item *it)
 	    "refuses the file (\"%s\")%s",
 	    what, v->db->release, rt, refusal(it->kind), hint);
 	add(v, "M019", it, msg);
+}
+
+/*
+ * Architectures llama.cpp v0.5.0 loads only beside a main model, as its
+ * multimodal projector (--mmproj), and refuses as the model itself.
+ */
+static const char *const companions[] = { "clip" };
+
+/* M022: the file's architecture is a companion's. */
+static void
+companion(struct vc *v, const struct llv_item *it)
+{
+	char what[160], msg[1200];
+	size_t i;
+
+	if (it->kind != LLV_ARCH)
+		return;
+	for (i = 0; i < sizeof companions / sizeof companions[0]; i++)
+		if (gguf_str_eq(it->name, companions[i]))
+			break;
+	if (i == sizeof companions / sizeof companions[0])
+		return;
+	llv_describe(it, what, sizeof what);
+	snprintf(msg, sizeof msg,
+	    "%s is a companion model (a multimodal projector): llama.cpp "
+	    "%s refuses it as the main model (\"cannot be used as main "
+	    "model\"); pass it with --mmproj beside the language model",
+	    what, v->db->release);
+	runtime_says(v, "cannot be used as main model", msg, sizeof msg);
+	add(v, "M022", it, msg);
 }
 
 /* A known name: M018 when it is newer than the profile's runtime. */
@@ -158,9 +235,14 @@ check_version(const struct check_ctx *ctx, struct diag_list *dl)
 
 	/* SKaiNET's names are not llama.cpp's; without a profile, the
 	 * runtime is llama.cpp of no named version */
-	if ((p != NULL && p->runtime != RUNTIME_LLAMA_CPP) ||
-	    llv_db_get(&v.db, NULL) < 0)
+	if (p != NULL && p->runtime != RUNTIME_LLAMA_CPP)
 		return;
+	if (ctx->llama != NULL && ctx->llama->verdict == RT_LLAMA_REFUSED)
+		v.said = ctx->llama;
+	if (llv_db_get(&v.db, NULL) < 0) {
+		runtime_refused(&v, ctx);
+		return;
+	}
 	if (p != NULL) {
 		v.build = p->runtime_build;
 		v.version = p->runtime_version;
@@ -172,5 +254,7 @@ check_version(const struct check_ctx *ctx, struct diag_list *dl)
 			unknown(&v, &items[i]);
 		else
 			known(&v, &items[i]);
+		companion(&v, &items[i]);
 	}
+	runtime_refused(&v, ctx);
 }

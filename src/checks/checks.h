@@ -48,6 +48,8 @@ struct check_ctx {
 					 * pairs, or NULL */
 	size_t n_rt;
 	const struct rt_info *rt_info;	/* what ran them */
+	const struct rt_llama *llama;	/* the runtime's vocabulary load,
+					 * or NULL */
 };
 
 struct check {

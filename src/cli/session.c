@@ -113,6 +113,19 @@ merge_filter(const struct options *o, struct session *s, struct gl_error *err)
 	return 0;
 }
 
+/* A vocabulary load the runtime's libllama could not be asked for. */
+static void
+llama_note(const struct lint_result *res)
+{
+	const struct rt_llama *l = &res->llama;
+
+	if (l->verdict == RT_LLAMA_SKIPPED || l->verdict == RT_LLAMA_FAILED)
+		fprintf(stderr,
+		    "gguflint: note: %s: no vocabulary load by the "
+		    "runtime's libllama: %s\n",
+		    res->path, l->text);
+}
+
 /* The runtime folder: --runtime, else GGUFLINT_RUNTIME, else NULL. */
 static const char *
 runtime_dir(const struct options *o)
@@ -620,6 +633,7 @@ session_lint_inputs(const struct options *o, struct session *s,
 					    m.res[k].rt_error);
 					status = 2;
 				}
+				llama_note(&m.res[k]);
 				mark_baselined(s, &m.res[k]);
 				rep->file(&s->report, out, &m.res[k]);
 			}
@@ -743,6 +757,10 @@ list_devices(const struct options *o, struct session *s,
 	}
 	rep->devices(&s->report, out, &info);
 	runtime_info_free(&info);
+	if (!runtime_has_llama(dir))
+		fprintf(stderr, "gguflint: note: %s has no libllama: no "
+		    "model is loaded by its llama.cpp (no vocabulary load, "
+		    "no M021)\n", dir);
 	return 0;
 }
 

@@ -133,16 +133,20 @@ scalar_u32(struct rd *r, const struct gguf_kv *kv, uint32_t *out)
 	if (!is_int_type(kv->type) || neg || s->v.u > UINT32_MAX) {
 		diag_add(r->dl, "M002", kv->offset, SUBJECT_KEY, kv->key.p,
 		    kv->key.n, "stored as %s%s; llama.cpp requires UINT32 and "
-		    "refuses the file, and gguflint cannot use it",
+		    "refuses the file (\"key %.*s has wrong type %s but "
+		    "expected type u32\"), and gguflint cannot use it",
 		    gguf_vtype_name(kv->type), neg ? " (negative)" :
-		    (is_int_type(kv->type) ? " (above 2^32)" : ""));
+		    (is_int_type(kv->type) ? " (above 2^32)" : ""),
+		    (int)kv->key.n, kv->key.p, gguf_vtype_llama_name(kv->type));
 		return false;
 	}
 	if (kv->type != GGUF_UINT32)
 		diag_add(r->dl, "M002", kv->offset, SUBJECT_KEY, kv->key.p,
 		    kv->key.n, "stored as %s; llama.cpp requires UINT32 and "
-		    "refuses the file (\"key has wrong type\"); gguflint reads "
-		    "the value %" PRIu64, gguf_vtype_name(kv->type), s->v.u);
+		    "refuses the file (\"key %.*s has wrong type %s but "
+		    "expected type u32\"); gguflint reads the value %" PRIu64,
+		    gguf_vtype_name(kv->type), (int)kv->key.n, kv->key.p,
+		    gguf_vtype_llama_name(kv->type), s->v.u);
 	*out = (uint32_t)s->v.u;
 	return true;
 }
@@ -157,10 +161,20 @@ geom_u32(struct rd *r, const char *suffix, uint32_t *out)
 		return false;
 	if (kv->type == GGUF_ARRAY) {
 		diag_add(r->dl, "M002", kv->offset, SUBJECT_KEY, kv->key.p,
-		    kv->key.n, "an array where llama.cpp reads one UINT32");
+		    kv->key.n, "an array where llama.cpp reads one UINT32: "
+		    "it refuses the file (\"wrong type arr but expected type "
+		    "u32\")");
 		return false;
 	}
 	return scalar_u32(r, kv, out);
+}
+
+/* An element type llama.cpp's array reader knows, if not for a per-layer
+ * key (it names the type then; another, it lists the ones it knows). */
+static bool
+listed_elem(uint32_t t)
+{
+	return t == GGUF_FLOAT32 || t == GGUF_STRING || t == GGUF_UINT64;
 }
 
 /*
@@ -189,11 +203,13 @@ geom_layers(struct rd *r, const char *suffix, uint32_t *v, uint32_t def)
 	    kv->elem_type != GGUF_BOOL) {
 		diag_add(r->dl, "M002", kv->offset, SUBJECT_KEY, kv->key.p,
 		    kv->key.n, "per-layer array of %s; llama.cpp accepts only "
-		    "INT32, UINT32 or BOOL elements (%s)",
-		    gguf_vtype_name(kv->elem_type),
-		    kv->elem_type == GGUF_FLOAT32 ||
-		    kv->elem_type == GGUF_STRING ? "it aborts on this one" :
-		    "it refuses the file");
+		    "INT32, UINT32 or BOOL elements and refuses the file "
+		    "(\"%.*s %s%s\")", gguf_vtype_name(kv->elem_type),
+		    (int)kv->key.n, kv->key.p, listed_elem(kv->elem_type) ?
+		    "has wrong array element type " : "is not a string/"
+		    "float32/uint32/int32/uint64 array",
+		    listed_elem(kv->elem_type) ?
+		    gguf_vtype_llama_name(kv->elem_type) : "");
 		return false;
 	}
 	if (kv->count != n) {

@@ -58,6 +58,16 @@ gguf_vtype_name(uint32_t t)
 	return t < GGUF_VTYPE_COUNT ? vtype_names[t] : "?";
 }
 
+const char *
+gguf_vtype_llama_name(uint32_t t)
+{
+	static const char *const names[GGUF_VTYPE_COUNT] = { "u8", "i8",
+		"u16", "i16", "u32", "i32", "f32", "bool", "str", "arr", "u64",
+		"i64", "f64" };
+
+	return t < GGUF_VTYPE_COUNT ? names[t] : "?";
+}
+
 static unsigned
 gguf_vtype_size(uint32_t t)
 {

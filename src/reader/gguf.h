@@ -214,6 +214,10 @@ bool gguf_str_eq(struct gguf_str s, const char *c);
 /* gguf_vtype_name: "UINT8" .. "FLOAT64", or "?" (static storage). */
 const char *gguf_vtype_name(uint32_t t);
 
+/* gguf_vtype_llama_name: the type's name in llama.cpp's messages ("u8"
+ * .. "f64", "str", "arr"), or "?" (static storage). */
+const char *gguf_vtype_llama_name(uint32_t t);
+
 /*
  * gguf_arr_get: element i of a fixed-size array, kv one of f's parsed
  * records (its bytes are trusted as the parse checked them). Returns 0

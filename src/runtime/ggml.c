@@ -660,6 +660,8 @@ rt_child_main(const struct rt_job *job)
 	void *dev, *be;
 	size_t i;
 
+	if (job->model != NULL)
+		rt_llama_main(job);
 	out_fd = job->fd;
 	load_runtime(&g, job->dir);
 	if (job->list) {

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/enc.h"
 #include "kernels/kernels.h"
 #include "runtime/runtime-impl.h"
 
@@ -505,4 +506,105 @@ runtime_probe(const struct rt_request *rq, struct rt_case *cases, size_t n,
 	}
 	info->probe_ms = now_ms() - t0;
 	return 0;
+}
+
+/* ---- a vocabulary load (llama.c) --------------------------------------- */
+
+bool
+runtime_has_llama(const char *dir)
+{
+	char *p = rt_llama_lib(dir);
+
+	free(p);
+	return p != NULL;
+}
+
+void
+runtime_llama_free(struct rt_llama *l)
+{
+	free(l->version);
+	free(l->text);
+	memset(l, 0, sizeof *l);
+}
+
+/* t with every byte outside printable ASCII shown as <U+XXXX> (or
+ * <0xXX>, not UTF-8): llama.cpp quotes the file's names, which may hold
+ * invisible or terminal-controlling characters. A new string. */
+static char *
+shown(const char *t)
+{
+	size_t n = strlen(t), i = 0, len = 0;
+	char *out = xmalloc(n * 8 + 1);
+
+	while (i < n) {
+		const uint8_t *p = (const uint8_t *)t + i;
+		uint32_t cp;
+		size_t k = enc_utf8_next(p, n - i, &cp);
+
+		if (k == 1 && cp >= 0x20 && cp < 0x7f)
+			out[len++] = (char)cp;
+		else if (cp == 0xfffd && !(k == 3 && p[0] == 0xef)) {
+			len += (size_t)sprintf(out + len, "<0x%02x>", p[0]);
+			k = 1;
+		} else
+			len += (size_t)sprintf(out + len, "<U+%04X>",
+			    (unsigned)cp);
+		i += k;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+/* One line of the child's into out. */
+static void
+llama_event(char *line, struct rt_llama *out)
+{
+	char *f[2];
+	size_t nf = rt_split(line, f, 2);
+	const char *t = nf > 1 ? f[1] : "";
+
+	if (f[0][0] == 'L' && out->version == NULL) {
+		out->version = xstrdup(t);
+		return;
+	}
+	if (out->text != NULL || strchr("ARNE", f[0][0]) == NULL)
+		return;
+	out->verdict = f[0][0] == 'A' ? RT_LLAMA_LOADED :
+	    f[0][0] == 'R'	      ? RT_LLAMA_REFUSED :
+	    f[0][0] == 'N'	      ? RT_LLAMA_SKIPPED :
+					RT_LLAMA_FAILED;
+	out->text = shown(t);
+}
+
+void
+runtime_llama_vocab(const char *dir, const char *path, unsigned timeout_s,
+    struct rt_llama *out)
+{
+	struct rt_job job;
+	struct gl_error err;
+	struct child ch;
+	unsigned tmo = timeout_of(timeout_s);
+	char *line, *how;
+	int r;
+
+	memset(out, 0, sizeof *out);
+	if (!runtime_has_llama(dir))
+		return;
+	memset(&job, 0, sizeof job);
+	job.dir = dir;
+	job.model = path;
+	if (child_start(&ch, &job, 0, &err) < 0) {
+		out->verdict = RT_LLAMA_FAILED;
+		out->text = xstrdup(err.msg);
+		return;
+	}
+	while ((r = child_line(&ch, &line, (int)tmo * 1000)) > 0)
+		llama_event(line, out);
+	how = child_end(&ch, r < 0);
+	if (out->text == NULL) {
+		out->verdict = RT_LLAMA_DIED;
+		out->text = how != NULL ? how : xstrdup("ended early");
+		how = NULL;
+	}
+	free(how);
 }

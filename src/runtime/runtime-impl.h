@@ -27,9 +27,18 @@ struct rt_job {
 	const char *device; /* NULL: the first GPU, else the first */
 	bool list;	    /* list the devices, run no case */
 	const struct rt_case *cases;
-	size_t first, n; /* run cases[first..n) */
-	int fd;		 /* the pipe's write end */
+	size_t first, n;   /* run cases[first..n) */
+	int fd;		   /* the pipe's write end */
+	const char *model; /* set: load it with libllama (llama.c's
+			    * lines), no case */
 };
+
+/* rt_llama_main: job->model's vocabulary load, in this (child) process
+ * (llama.c), and _exit. */
+void rt_llama_main(const struct rt_job *job) __attribute__((noreturn));
+
+/* rt_llama_lib: the path of dir's libllama (new string), or NULL. */
+char *rt_llama_lib(const char *dir);
 
 /* rt_child_main: run job in this (child) process and _exit. */
 void rt_child_main(const struct rt_job *job) __attribute__((noreturn));

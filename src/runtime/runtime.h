@@ -140,6 +140,40 @@ const char *rt_state_name(enum rt_state s);
  */
 bool runtime_has_reference(uint32_t encoding);
 
+/* What the runtime's llama.cpp said of a model's vocabulary load. */
+enum rt_llama_verdict {
+	RT_LLAMA_NONE = 0, /* not asked: the folder has no libllama */
+	RT_LLAMA_SKIPPED,  /* not loaded: text says why (its
+			    * llama_model_params layout is unknown) */
+	RT_LLAMA_LOADED,   /* it loads the vocabulary */
+	RT_LLAMA_REFUSED,  /* text: llama.cpp's first error line */
+	RT_LLAMA_DIED,	   /* text: how the loader crashed or hung */
+	RT_LLAMA_FAILED	   /* text: libllama did not load */
+};
+
+struct rt_llama {
+	enum rt_llama_verdict verdict;
+	char *version; /* llama_version(), or NULL */
+	char *text;    /* see the verdicts, or NULL */
+};
+
+/*
+ * runtime_llama_vocab: load the model at path (a file; a split model's
+ * first shard) with dir's libllama, vocabulary only (vocab_only), in a
+ * child with a time limit (timeout_s; 0: GGUFLINT_PROBE_TIMEOUT or 120)
+ * and an 8 GiB address space, into out (zeroed first; free it with
+ * runtime_llama_free). No libllama in dir is RT_LLAMA_NONE. Never fails:
+ * what went wrong is the verdict.
+ */
+void runtime_llama_vocab(const char *dir, const char *path, unsigned timeout_s,
+    struct rt_llama *out);
+
+/* runtime_llama_free: free what l owns; l is zeroed. */
+void runtime_llama_free(struct rt_llama *l);
+
+/* runtime_has_llama: whether dir holds a libllama library. */
+bool runtime_has_llama(const char *dir);
+
 /* runtime_present: whether dir holds a libggml-base library. */
 bool runtime_present(const char *dir);
 

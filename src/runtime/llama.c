@@ -1,0 +1,250 @@
+/*
+ * llama.c - the child's side of the vocabulary load (runtime.h's
+ * runtime_llama_vocab): libllama of the runtime's folder opened with
+ * dlopen, the model at the job's path loaded as llama.cpp loads a
+ * vocabulary (vocab_only: the metadata, the hyper-parameters and the
+ * vocabulary, no tensor), and the verdict written to the pipe:
+ *   L <llama_version()>            after binding
+ *   A                              loaded
+ *   R <llama.cpp's first error>    refused
+ *   N <why>                        not asked (the layout is unknown)
+ *   E <message>                    libllama did not load
+ *
+ * llama_model_params is a struct passed by value whose layout changes
+ * between llama.cpp versions, and no loader entry takes a vocabulary load
+ * without it. gguflint does not guess it: the defaults are fetched with
+ * llama_model_default_params() into a buffer far larger and more aligned
+ * than any version's struct (on x86-64 and AArch64 a struct over 16 bytes
+ * is returned through a pointer to the caller's memory and passed as a
+ * copy in memory, so a larger buffer only holds unused bytes), and
+ * vocab_only is set only for a version of the table below, after the
+ * defaults read at its offsets are that version's defaults. Any other
+ * version, or other defaults, is N: no load rather than a guess.
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <glob.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "runtime/runtime-impl.h"
+
+#define LLAMA_AS_LIMIT (8ull << 30) /* the child's address space */
+
+/* Large and aligned enough for any version's llama_model_params. */
+struct params_buf {
+	_Alignas(16) unsigned char b[1024];
+};
+
+/* The defaults' bytes of one llama.cpp version's llama_model_params. */
+struct params_layout {
+	const char *version; /* llama_version() */
+	size_t size;	     /* sizeof (struct llama_model_params) */
+	size_t vocab_only;   /* offsetof vocab_only */
+	size_t gpu_layers;   /* offsetof n_gpu_layers (int32, default -1) */
+	size_t bools_n;	     /* the bools from vocab_only, their defaults */
+	unsigned char bools[8];
+	size_t zero[2][2]; /* byte ranges [from, to) all 0 by default (the
+			    * pointers) */
+};
+
+/*
+ * v0.5.0 (llama.h of that build), LP64: devices, tensor_buft_overrides
+ * (0, 8), n_gpu_layers (16), split_mode, load_mode, lazy_mode, main_gpu
+ * (20-35), tensor_split, progress_callback, its user data, kv_overrides
+ * (40-71), then vocab_only, check_tensors, use_extra_bufts, no_host,
+ * no_alloc, load_mtp (72-77; defaults 0 0 1 0 0 0), padded to 80. Its
+ * prebuilt libraries (node-llama-cpp 3.22.1) call themselves 0.5.0-dev.
+ */
+static const struct params_layout layouts[] = {
+	{ "0.5.0", 80, 72, 16, 6, { 0, 0, 1, 0, 0, 0 },
+	    { { 0, 16 }, { 40, 72 } } },
+	{ "0.5.0-dev", 80, 72, 16, 6, { 0, 0, 1, 0, 0, 0 },
+	    { { 0, 16 }, { 40, 72 } } },
+};
+
+/* Whether p's bytes [from, to) are all 0. */
+static bool
+all_zero(const struct params_buf *p, const size_t r[2])
+{
+	size_t i;
+
+	for (i = r[0]; i < r[1]; i++)
+		if (p->b[i] != 0)
+			return false;
+	return true;
+}
+
+struct llama_fns {
+	const char *(*version)(void);
+	struct params_buf (*defaults)(void);
+	void *(*load)(const char *, struct params_buf);
+	void (*model_free)(void *);
+	void (*backend_init)(void);
+	void (*log_set)(void (*)(int, const char *, void *), void *);
+};
+
+static int pipe_fd = -1;
+static char first_error[480];
+
+static void
+tell(char tag, const char *text)
+{
+	char *c = rt_clean(text ? text : "", 600);
+	char *line = xasprintf("%c\t%s\n", tag, c);
+	size_t n = strlen(line), off = 0;
+
+	while (off < n) {
+		ssize_t w = write(pipe_fd, line + off, n - off);
+
+		if (w <= 0)
+			_exit(3); /* the parent is gone */
+		off += (size_t)w;
+	}
+	free(line);
+	free(c);
+}
+
+static void __attribute__((noreturn)) tell_end(char tag, const char *text)
+{
+	tell(tag, text);
+	_exit(0);
+}
+
+/* ggml's log levels: 4 is GGML_LOG_LEVEL_ERROR (ggml.h, all versions). */
+static void
+on_log(int level, const char *text, void *ud)
+{
+	size_t n;
+
+	(void)ud;
+	if (level != 4 || text == NULL || first_error[0] != '\0')
+		return;
+	n = strcspn(text, "\n");
+	if (n >= sizeof first_error)
+		n = sizeof first_error - 1;
+	memcpy(first_error, text, n);
+	first_error[n] = '\0';
+}
+
+char *
+rt_llama_lib(const char *dir)
+{
+	char *pat = xasprintf("%s/libllama.*", dir), *found = NULL;
+	glob_t g;
+
+	if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc > 0)
+		found = xstrdup(g.gl_pathv[0]);
+	globfree(&g);
+	free(pat);
+	return found;
+}
+
+#define BIND(field, name) \
+	do { \
+		void *p_ = dlsym(h, name); \
+		if (p_ == NULL) \
+			tell_end('E', "libllama lacks " name); \
+		memcpy(&fn->field, &p_, sizeof p_); \
+	} while (0)
+
+static void
+bind_llama(const char *dir, struct llama_fns *fn)
+{
+	char *path = rt_llama_lib(dir), *msg;
+	void *h;
+
+	if (path == NULL)
+		tell_end('E', "no libllama in the runtime's folder");
+	if ((h = dlopen(path, RTLD_NOW | RTLD_GLOBAL)) == NULL) {
+		msg = xasprintf("cannot load %s: %s", path, dlerror());
+		tell_end('E', msg);
+	}
+	free(path);
+	BIND(version, "llama_version");
+	BIND(defaults, "llama_model_default_params");
+	BIND(load, "llama_model_load_from_file");
+	BIND(model_free, "llama_model_free");
+	BIND(backend_init, "llama_backend_init");
+	BIND(log_set, "llama_log_set");
+}
+
+/* The layout of version whose defaults p holds, or NULL. */
+static const struct params_layout *
+layout_of(const char *version, const struct params_buf *p)
+{
+	size_t i;
+	int32_t gl;
+
+	for (i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
+		const struct params_layout *l = &layouts[i];
+
+		if (strcmp(version, l->version) != 0)
+			continue;
+		memcpy(&gl, p->b + l->gpu_layers, sizeof gl);
+		if (gl == -1 &&
+		    memcmp(p->b + l->vocab_only, l->bools, l->bools_n) == 0 &&
+		    all_zero(p, l->zero[0]) && all_zero(p, l->zero[1]))
+			return l;
+	}
+	return NULL;
+}
+
+#if defined(__x86_64__) || defined(__aarch64__)
+static void
+load_vocab(const struct llama_fns *fn, const char *path)
+{
+	const char *ver = fn->version();
+	const struct params_layout *l;
+	struct params_buf p;
+	char *why;
+	void *m;
+
+	tell('L', ver ? ver : "unknown");
+	memset(&p, 0, sizeof p);
+	p = fn->defaults();
+	if (ver == NULL || (l = layout_of(ver, &p)) == NULL) {
+		why = xasprintf("gguflint does not know the layout of "
+				"llama_model_params of llama.cpp %s",
+		    ver ? ver : "(no version)");
+		tell_end('N', why);
+	}
+	p.b[l->vocab_only] = 1;
+	fn->log_set(on_log, NULL);
+	fn->backend_init();
+	if ((m = fn->load(path, p)) != NULL) {
+		fn->model_free(m);
+		tell_end('A', "");
+	}
+	tell_end('R', first_error[0] ? first_error : "the load failed");
+}
+#else
+static void
+load_vocab(const struct llama_fns *fn, const char *path)
+{
+	(void)path;
+	tell('L', fn->version());
+	tell_end('N',
+	    "gguflint passes llama_model_params only on x86-64 "
+	    "and AArch64");
+}
+#endif
+
+void
+rt_llama_main(const struct rt_job *job)
+{
+	struct rlimit rl = { LLAMA_AS_LIMIT, LLAMA_AS_LIMIT };
+	struct llama_fns fn;
+
+	pipe_fd = job->fd;
+	setrlimit(RLIMIT_AS, &rl);
+	bind_llama(job->dir, &fn);
+	load_vocab(&fn, job->model);
+	_exit(0);
+}
