@@ -130,7 +130,6 @@ set_version(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
 	if (runtime_version_parse(s, &p->runtime_build) < 0)
 		return ydoc_error(d, n, err, "%s", runtime_version_expect());
 	free(p->runtime_version);
-	free(p->runtime_dir);
 	p->runtime_version = xstrdup(s);
 	return 0;
 }
@@ -357,6 +356,7 @@ profile_free(struct profile *p)
 	free(p->kernels);
 	free(p->backend);
 	free(p->runtime_version);
+	free(p->runtime_dir);
 	memset(p, 0, sizeof *p);
 }
 
