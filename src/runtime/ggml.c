@@ -125,9 +125,8 @@ static void __attribute__((noreturn)) fatal(const char *msg)
 
 /* ---- loading ----------------------------------------------------------- */
 
-/* The first file of dir matching one of the patterns, or NULL. */
-static char *
-find_lib(const char *dir, const char *const *pats)
+char *
+rt_find_lib(const char *dir, const char *const *pats)
 {
 	char *found = NULL;
 	size_t i;
@@ -147,7 +146,7 @@ find_lib(const char *dir, const char *const *pats)
 static void *
 open_lib(const char *dir, const char *what, const char *const *pats)
 {
-	char *path = find_lib(dir, pats), *msg;
+	char *path = rt_find_lib(dir, pats), *msg;
 	void *h;
 
 	if (path == NULL) {
@@ -257,7 +256,7 @@ load_runtime(struct rt_ggml *g, const char *dir)
 
 	memset(g, 0, sizeof *g);
 	g->base = open_lib(dir, "libggml-base", base);
-	if ((p = find_lib(dir, main)) != NULL) {
+	if ((p = rt_find_lib(dir, main)) != NULL) {
 		free(p);
 		g->main = open_lib(dir, "libggml", main);
 	} else

@@ -24,7 +24,6 @@
 #include "config.h"
 
 #include <dlfcn.h>
-#include <glob.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -136,14 +135,9 @@ on_log(int level, const char *text, void *ud)
 char *
 rt_llama_lib(const char *dir)
 {
-	char *pat = xasprintf("%s/libllama.*", dir), *found = NULL;
-	glob_t g;
+	static const char *const pats[] = { "libllama.*", NULL };
 
-	if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc > 0)
-		found = xstrdup(g.gl_pathv[0]);
-	globfree(&g);
-	free(pat);
-	return found;
+	return rt_find_lib(dir, pats);
 }
 
 #define BIND(field, name) \

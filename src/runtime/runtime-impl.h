@@ -37,6 +37,10 @@ struct rt_job {
  * (llama.c), and _exit. */
 void rt_llama_main(const struct rt_job *job) __attribute__((noreturn));
 
+/* rt_find_lib: the path (new string) of the first file of dir matching
+ * one of the glob patterns pats (NULL-terminated), or NULL. */
+char *rt_find_lib(const char *dir, const char *const *pats);
+
 /* rt_llama_lib: the path of dir's libllama (new string), or NULL. */
 char *rt_llama_lib(const char *dir);
 
