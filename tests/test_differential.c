@@ -639,3 +639,94 @@ Test(differential, llama_refuses_implies_error, .timeout = 600)
 	free(prog);
 	seeds_free(&sd);
 }
+
+/*
+ * The same property on mutants: the first GGUFLINT_DIFF_LLAMA_MUTANTS
+ * (default 300) mutants of the run above, written to files, through
+ * llama.cpp's model loader and gguflint with a llama.cpp profile. A mutant
+ * of an architecture gguflint has no name map for (N005, which says that
+ * its tensors are not checked) is counted, not judged: that gguflint
+ * cannot see a tensor llama.cpp misses there is what N005 reports.
+ */
+static size_t
+llama_mutants(void)
+{
+	const char *e = getenv("GGUFLINT_DIFF_LLAMA_MUTANTS");
+	char *end;
+	unsigned long v;
+
+	if (e == NULL || *e == '\0')
+		return 300;
+	errno = 0;
+	v = strtoul(e, &end, 10);
+	cr_assert(errno == 0 && *end == '\0' && v <= 100000,
+	    "GGUFLINT_DIFF_LLAMA_MUTANTS=%s: expected a count", e);
+	return (size_t)v;
+}
+
+/* Mutant files of the seeds: paths in mf (free with seeds_free). */
+static void
+write_mutants(const struct diff_seeds *sd, size_t n, struct diff_seeds *mf)
+{
+	memset(mf, 0, sizeof *mf);
+	mf->paths = xcalloc(n + 1, sizeof *mf->paths);
+	for (size_t k = 0; k < n; k++) {
+		struct diff_file df;
+
+		diff_make(sd, sd->n + k, &df);
+		mf->paths[mf->n++] = test_tmpfile(df.p, df.n);
+		free(df.p);
+	}
+}
+
+Test(differential, llama_refuses_mutants_implies_error, .timeout = 900)
+{
+	char *prog = llama_load_bin(), *lines;
+	struct diff_seeds sd, mf;
+	size_t i, missed = 0, refused = 0, unmapped = 0;
+
+	if (prog == NULL || llama_base_lib() == NULL)
+		cr_skip_test("tests/llama-load or llama.cpp's libraries are "
+		    "absent: run build-aux/install-llama, then make check");
+	seeds_load(&sd);
+	write_mutants(&sd, llama_mutants(), &mf);
+	lines = loader_verdicts(prog, &mf);
+	for (i = 0; i < mf.n; i++) {
+		const char *argv[] = { "--no-config", "-p", LOADER_PROFILE,
+			"--color", "never", mf.paths[i], NULL };
+		const char *reason;
+		struct test_run r;
+		char v = '?';
+
+		cr_assert(verdict_of(lines, mf.paths[i], &v, &reason) != NULL,
+		    "no verdict for %s", mf.paths[i]);
+		if (v != 'A' && v != 'V') {
+			refused++;
+			test_run_bin(&r, argv, NULL, 0);
+			if (strstr(r.out, " N005 ") != NULL &&
+			    (r.status != 1 || error_codes(r.out)[0] == '\0'))
+				unmapped++;	/* no name map: not judged */
+			else if ((r.status != 1 ||
+			    error_codes(r.out)[0] == '\0') && missed++ < 20)
+				cr_log_error("mutant %zu (%s) of %s: llama.cpp "
+				    "refuses it (%.*s) but gguflint exits %d: "
+				    "%s", i, mf.paths[i],
+				    strrchr(sd.paths[i % sd.n], '/') + 1,
+				    (int)strcspn(reason, "\n"), reason,
+				    r.status, r.out);
+			test_run_free(&r);
+		}
+		if (getenv("GGUFLINT_DIFF_KEEP") == NULL)
+			unlink(mf.paths[i]);
+	}
+	cr_log_info("llama loader, mutants: %zu files, llama.cpp refused "
+	    "%zu, gguflint passed %zu of those (and %zu of an architecture "
+	    "it has no name map for, not judged)", mf.n, refused, missed,
+	    unmapped);
+	cr_assert(missed == 0, "%zu mutants llama.cpp refuses pass gguflint "
+	    "(-p %s; the first 20 are logged)", missed, LOADER_PROFILE);
+	free(lines);
+	free(prog);
+	seeds_free(&mf);
+	seeds_free(&sd);
+}

@@ -205,6 +205,24 @@ zero_heads_report(struct mt *s, const struct zero_heads *z,
 	    z->layers == 1 ? "" : "s", z->first, z->first, z->stem, heads);
 }
 
+/* M016 too: more heads than the embedding is wide, and no key_length, so
+ * that the head width (embedding_length / head_count) is 0. */
+static void
+zero_width_report(struct mt *s, const char *stem)
+{
+	const struct model_geom *g = s->c->geom;
+	const struct gguf_kv *kv;
+	char key[160];
+
+	snprintf(key, sizeof key, "%s.attention.head_count", s->arch);
+	kv = gguf_find_kv(s->f, key);
+	diag_add(s->dl, "M016", kv != NULL ? kv->offset : 0, SUBJECT_KEY, key,
+	    strlen(key), "%" PRIu32 " heads for an embedding width of %"
+	    PRIu32 " and no key_length: the head width is 0, so llama.cpp "
+	    "expects %s with a dimension of 0 and refuses the file (\"wrong "
+	    "shape\")", g->n_head[0], g->n_embd, stem);
+}
+
 /*
  * M016: a layer holding weights sized by the query heads (attn_q,
  * attn_qkv, attn_output) or by the KV heads (attn_k, attn_v, attn_qkv)
@@ -218,7 +236,7 @@ check_heads(struct mt *s)
 	const struct model_geom *g = s->c->geom;
 	const int64_t *layer = s->c->facts->layer;
 	struct zero_heads q, k;
-	const char *stem;
+	const char *stem, *attn = NULL;
 	size_t i, len;
 
 	if (g == NULL || layer == NULL || !g->has_n_head)
@@ -234,7 +252,9 @@ check_heads(struct mt *s)
 			continue;
 		il = (uint32_t)layer[i];
 		if ((w = stem_among(stem, len, query_weights)) != NULL &&
-		    g->n_head[il] == 0)
+		    attn == NULL)
+			attn = w;
+		if (w != NULL && g->n_head[il] == 0)
 			zero_heads_add(&q, w, il);
 		if ((w = stem_among(stem, len, kv_weights)) != NULL &&
 		    g->has_n_head_kv && g->n_head_kv[il] == 0)
@@ -242,6 +262,9 @@ check_heads(struct mt *s)
 	}
 	zero_heads_report(s, &q, "attention.head_count", "heads");
 	zero_heads_report(s, &k, "attention.head_count_kv", "KV heads");
+	if (attn != NULL && q.layers == 0 && g->n_embd > 0 &&
+	    g->n_head[0] > g->n_embd && g->head_k == 0)
+		zero_width_report(s, attn);
 }
 
 /* ---- the tokenizer ----------------------------------------------------- */
