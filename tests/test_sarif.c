@@ -889,6 +889,31 @@ Test(sarif, invocation_has_the_exit_status)
 	free(ex);
 }
 
+/* A runtime folder that is none: the file is read and reported, the run
+ * fails (2), and the reason is a notification about that file. */
+Test(sarif, runtime_error_is_a_notification)
+{
+	char *dir = make_tmpdir(), *ex = example_path();
+	const char *argv[] = { "--format", "sarif", "--runtime", dir, ex,
+	    NULL };
+	struct jsonnode *log = run_json(argv, 2);
+	const struct jsonnode *n;
+
+	check_invocation(log, false, 2);
+	n = jsontree_pointer(log,
+	    "/runs/0/invocations/0/toolExecutionNotifications");
+	cr_assert(n != NULL && n->n == 1);
+	cr_assert_str_eq(str_at(n, "/0/descriptor/id"), "runtime-error");
+	cr_assert(strstr(str_at(n, "/0/message/text"), dir) != NULL);
+	cr_assert_str_eq(str_at(n, "/0/locations/0/physicalLocation/"
+	    "artifactLocation/uri"), str_at(log,
+	    "/runs/0/artifacts/0/location/uri"));
+	jsontree_free(log);
+	rm_rf(dir);
+	free(dir);
+	free(ex);
+}
+
 /*
  * --plan: SARIF carries each file's plan in run.properties.plans, the
  * same object as the JSON report's plan (which JSON has with or without
