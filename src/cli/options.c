@@ -138,7 +138,8 @@ static const char usage_lint[] =
 
 static const char usage_report[] =
 	"  -f, --format FMT    output format: text (default), json, sarif, "
-	"github\n"
+	"github,\n"
+	"                      gitlab (Code Quality), junit (JUnit XML)\n"
 	"      --select LIST   only these codes, slugs or families "
 	"(comma-separated)\n"
 	"      --ignore LIST   not these codes, slugs or families\n"
@@ -162,8 +163,9 @@ static const char usage_report[] =
 	"      --baseline FILE  findings recorded in FILE do not fail the "
 	"run\n"
 	"      --write-baseline FILE  record this run's findings in FILE\n"
-	"      --show-baselined  show baselined findings in text and "
-	"github output\n"
+	"      --show-baselined  show baselined findings in text, github, "
+	"gitlab\n"
+	"                      and junit output\n"
 	"  -q, --quiet         report only what fails the run (no "
 	"summary line)\n"
 	"      --statistics    also count the findings per rule\n"

@@ -287,7 +287,9 @@ session_setup(const struct options *o, const struct reporter *rep,
 	ro.show_baselined = o->show_baselined;
 	ro.max_per_rule = o->max_per_rule >= 0 ? (size_t)o->max_per_rule :
 	    s->cfg.has_max_per_rule ? s->cfg.max_per_rule : DIAG_MAX_PER_RULE;
+	ro.fail_on = s->policy.fail_on;
 	report_ctx_init(&s->report, &s->cat, &ro);
+	s->report.filter = &s->policy.filter;
 	if (o->mode == CLI_MODE_LINT && load_target(o, s, err) < 0)
 		return -1;
 	return 0;
@@ -561,6 +563,27 @@ save_baseline(const struct options *o, struct session *s,
 	return 0;
 }
 
+/* over_budget: whether the warnings exceed --max-warnings. */
+static bool
+over_budget(const struct session *s, const struct tally *t)
+{
+	return s->policy.max_warnings >= 0 &&
+	    t->warnings > (size_t)s->policy.max_warnings;
+}
+
+/* exit_code: the run's exit status as it stands before the report ends
+ * (status: 0, or 2 for an operational error), for SARIF's invocation. */
+static int
+exit_code(const struct options *o, const struct session *s,
+    const struct tally *t, int status)
+{
+	if (status != 0)
+		return status;
+	if (!t->failed && !over_budget(s, t))
+		return 0;
+	return o->exit_zero || s->cfg.exit_zero ? 0 : 1;
+}
+
 /*
  * finish_run: after the report: --statistics, --max-warnings and the
  * closing summary of the text format (on stderr, so that it stays on the
@@ -579,8 +602,7 @@ finish_run(const struct options *o, struct session *s, struct tally *t,
 			return -1;
 		print_statistics(&s->cat, t->count, text ? stdout : stderr);
 	}
-	if (s->policy.max_warnings >= 0 &&
-	    t->warnings > (size_t)s->policy.max_warnings) {
+	if (over_budget(s, t)) {
 		fprintf(stderr, "gguflint: %zu warnings, more than "
 		    "--max-warnings %ld\n", t->warnings,
 		    s->policy.max_warnings);
@@ -626,12 +648,19 @@ session_lint_inputs(const struct options *o, struct session *s,
 			fail(&err);
 			status = 2;
 			t.sum.unread++;
+			if (rep->error != NULL)
+				rep->error(&s->report, out, ml.v[i].path[0],
+				    err.msg, false);
 		} else {
 			for (k = 0; k < m.n; k++) {
 				if (m.res[k].rt_error != NULL) {
 					fprintf(stderr, "gguflint: %s\n",
 					    m.res[k].rt_error);
 					status = 2;
+					if (rep->error != NULL)
+						rep->error(&s->report, out,
+						    m.res[k].path,
+						    m.res[k].rt_error, true);
 				}
 				llama_note(&m.res[k]);
 				mark_baselined(s, &m.res[k]);
@@ -649,6 +678,7 @@ session_lint_inputs(const struct options *o, struct session *s,
 	if (status >= 0 && s->record && save_baseline(o, s, &t) < 0)
 		status = 2;
 	if (status >= 0) {
+		s->report.exit_code = exit_code(o, s, &t, status);
 		rep->end(&s->report, out);
 		if (finish_run(o, s, &t, out) < 0)
 			status = -1;
@@ -964,7 +994,8 @@ session_main(const struct options *o)
 	}
 	if (rep == NULL || !supports(rep, o->mode)) {
 		fprintf(stderr, "gguflint: format '%s' %s\n", o->format,
-		    rep == NULL ? "is unknown (text, json, sarif, github)" :
+		    rep == NULL ? "is unknown (text, json, sarif, github, "
+		    "gitlab, junit)" :
 		    "cannot show this");
 		return 2;
 	}

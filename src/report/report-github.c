@@ -4,7 +4,8 @@
  *   ::error file=PATH,title=CODE slug::message [tensor: NAME]
  * (::warning for a warning, ::notice for info). A finding the baseline
  * holds gets no annotation unless --show-baselined (then it ends with
- * " [baselined]").
+ * " [baselined]"). With --plan, one ::notice line first says that the plan
+ * is not shown in this format.
  *
  * Strings from the file and the command line are first made terminal-safe
  * with enc_text (valid UTF-8, no control characters, so nothing can start
@@ -68,8 +69,11 @@ add_field(struct strbuf *out, const void *s, size_t n, bool property)
 void
 report_github_begin(struct report_ctx *ctx, struct strbuf *out)
 {
-	(void)ctx;
-	(void)out;
+	/* Annotations cannot carry a table: say so rather than drop it. */
+	if (ctx->opts.show_plan)
+		strbuf_adds(out, "::notice title=gguflint --plan::The memory "
+		    "plan is not shown with --format github; --format text, "
+		    "json or sarif shows it\n");
 }
 
 void
