@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -89,6 +90,64 @@ require_precommit(void)
 		    test_srcdir());
 	}
 	strbuf_free(&cmd);
+}
+
+/* Skip unless SRCDIR is the top of a git work tree (not a tarball). */
+static void
+require_git_tree(void)
+{
+	struct strbuf cmd = STRBUF_INIT;
+
+	strbuf_adds(&cmd, "cd ");
+	sh_quote(&cmd, test_srcdir());
+	strbuf_adds(&cmd, " && test \"$(git rev-parse --show-toplevel "
+	    "2>/dev/null)\" = \"$(pwd -P)\"");
+	if (sh(strbuf_cstr(&cmd)) != 0) {
+		strbuf_free(&cmd);
+		cr_skip_test("GGUFLINT_SRCDIR (%s) is not a git work tree: no "
+		    "history to look the revision up in", test_srcdir());
+	}
+	strbuf_free(&cmd);
+}
+
+/*
+ * The README's pre-commit snippet names a real revision: its rev is the
+ * full id of a commit of this repository's history (an ancestor of HEAD)
+ * that has the hook, never a placeholder.
+ */
+Test(precommit, readme_rev_is_a_commit_with_the_hook)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	char *path, *readme, *snippet, *rev, *end;
+	size_t n = 0;
+
+	require_git_tree();
+	path = xasprintf("%s/README.md", test_srcdir());
+	readme = slurp(path);
+	snippet = strstr(readme, "```yaml\nrepos:\n");
+	cr_assert(snippet != NULL, "no pre-commit snippet in %s", path);
+	rev = strstr(snippet, "\n    rev: ");
+	end = strstr(snippet + 3, "```");
+	cr_assert(rev != NULL && end != NULL && rev < end,
+	    "no rev: in the snippet");
+	rev += strlen("\n    rev: ");
+	while (rev[n] != '\0' && strchr("0123456789abcdef", rev[n]) != NULL)
+		n++;
+	cr_assert(n == 40 && (rev[n] == '\n' || rev[n] == ' '),
+	    "rev is not a full commit id: %.50s", rev);
+	rev[n] = '\0';
+	strbuf_adds(&cmd, "cd ");
+	sh_quote(&cmd, test_srcdir());
+	strbuf_addf(&cmd, " && git cat-file -e '%s^{commit}' && "
+	    "git merge-base --is-ancestor '%s' HEAD && "
+	    "git cat-file -e '%s:.pre-commit-hooks.yaml' && "
+	    "git cat-file -e '%s:tools/pre-commit-hook'", rev, rev, rev, rev);
+	cr_assert(sh(strbuf_cstr(&cmd)) == 0, "README's rev %s is not a "
+	    "commit of HEAD's history with .pre-commit-hooks.yaml and "
+	    "tools/pre-commit-hook", rev);
+	strbuf_free(&cmd);
+	free(readme);
+	free(path);
 }
 
 /* A scratch git repository with the example model as good.gguf and its
@@ -265,28 +324,295 @@ Test(precommit, other_files_are_skipped)
 	free(dir);
 }
 
-/* No gguflint on PATH: the hook builds one in its clone, then runs it. */
+/*
+ * machine: a PATH for a machine that lacks some programs: dir/fake (the
+ * test's own programs, first), then dir/bin, a link to every file of the
+ * test's PATH but those whose names match the shell pattern lacks.
+ * Returned as "dir/fake:dir/bin"; the caller frees it.
+ */
+static char *
+machine(const char *dir, const char *lacks)
+{
+	struct strbuf cmd = STRBUF_INIT;
+
+	strbuf_adds(&cmd, "cd ");
+	sh_quote(&cmd, dir);
+	/* the last directory of PATH first, so that the first one wins */
+	strbuf_addf(&cmd, " && mkdir -p fake bin && r= && IFS=: && "
+	    "for d in $PATH; do r=\"$d:$r\"; done && "
+	    "for d in $r; do [ -d \"$d\" ] && "
+	    "ln -sf \"$d\"/* bin/ 2>/dev/null; done; unset IFS; "
+	    "cd bin && for b in *; do case $b in %s) rm -f \"$b\";; esac; "
+	    "done", lacks);
+	cr_assert(sh(strbuf_cstr(&cmd)) == 0, "%s", strbuf_cstr(&cmd));
+	strbuf_free(&cmd);
+	return xasprintf("%s/fake:%s/bin", dir, dir);
+}
+
+/* fake: the program dir/fake/name, a shell script of body. */
+static void
+fake(const char *dir, const char *name, const char *body)
+{
+	char *path = xasprintf("%s/fake/%s", dir, name);
+	FILE *f = fopen(path, "w");
+
+	cr_assert(f != NULL, "%s", path);
+	fprintf(f, "#!/bin/sh\n%s\n", body);
+	cr_assert(fclose(f) == 0);
+	cr_assert(chmod(path, 0755) == 0);
+	free(path);
+}
+
+/* fake_pkgconfig: a pkg-config in dir/fake that does not find module and
+ * asks the real one about the rest. */
+static void
+fake_pkgconfig(const char *dir, const char *module)
+{
+	struct strbuf body = STRBUF_INIT;
+	char *real = xasprintf("%s/real-pkg-config", dir);
+	struct strbuf cmd = STRBUF_INIT;
+
+	strbuf_adds(&cmd, "command -v pkg-config > ");
+	sh_quote(&cmd, real);
+	if (sh(strbuf_cstr(&cmd)) != 0)
+		cr_skip_test("no pkg-config on PATH");
+	strbuf_addf(&body, "for a; do [ \"$a\" = '%s' ] && exit 1; done\n"
+	    "exec \"$(cat '%s')\" \"$@\"", module, real);
+	fake(dir, "pkg-config", strbuf_cstr(&body));
+	strbuf_free(&body);
+	strbuf_free(&cmd);
+	free(real);
+}
+
+/* scratch_src: a folder with the source tree's bootstrap and
+ * configure.ac (and extra appended to configure.ac), where bootstrap can
+ * run without touching the tree; the caller frees it (rm_rf, free). */
+static char *
+scratch_src(const char *extra)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	char *dir = xstrdup("/tmp/gguflint-bootstrap-XXXXXX");
+
+	cr_assert(mkdtemp(dir) != NULL);
+	strbuf_adds(&cmd, "cd ");
+	sh_quote(&cmd, dir);
+	strbuf_adds(&cmd, " && mkdir src && cp ");
+	sh_quote(&cmd, test_srcdir());
+	strbuf_adds(&cmd, "/bootstrap ");
+	sh_quote(&cmd, test_srcdir());
+	strbuf_addf(&cmd, "/configure.ac src/ && printf '%%s\\n' '%s' "
+	    ">> src/configure.ac", extra != NULL ? extra : "dnl");
+	cr_assert(sh(strbuf_cstr(&cmd)) == 0, "%s", strbuf_cstr(&cmd));
+	strbuf_free(&cmd);
+	return dir;
+}
+
+/*
+ * run_bootstrap: run dir/src/bootstrap with args under path; its status,
+ * with its stdout and stderr in *out and *err.
+ */
+static int
+run_bootstrap(const char *dir, const char *path, const char *args,
+    char **out, char **err)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	char *o = xasprintf("%s/out", dir), *e = xasprintf("%s/err", dir);
+	int status;
+
+	strbuf_adds(&cmd, "PATH=");
+	sh_quote(&cmd, path);
+	strbuf_adds(&cmd, " /bin/sh ");
+	sh_quote(&cmd, dir);
+	strbuf_addf(&cmd, "/src/bootstrap %s > '%s' 2> '%s'", args, o, e);
+	status = sh(strbuf_cstr(&cmd));
+	*out = slurp(o);
+	*err = slurp(e);
+	strbuf_free(&cmd);
+	free(o);
+	free(e);
+	return status;
+}
+
+/* A machine with every dependency but no dpkg-query or apt-get (Fedora,
+ * Arch, macOS): the check passes. */
+Test(bootstrap, builds_without_dpkg)
+{
+	char *dir = scratch_src(NULL), *path, *out, *err;
+	int status;
+
+	path = machine(dir, "dpkg*|apt*");
+	status = run_bootstrap(dir, path, "--check", &out, &err);
+	cr_assert_eq(status, 0, "bootstrap exited %d:\n%s%s", status, out,
+	    err);
+	cr_assert(strstr(out, "everything the build requires is there") !=
+	    NULL, "%s", out);
+	cr_assert_str_eq(err, "");
+	free(out);
+	free(err);
+	free(path);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* PCRE2 missing: bootstrap names the module and its package on each
+ * system, exits 1, and generates nothing. */
+Test(bootstrap, names_a_missing_module)
+{
+	char *dir = scratch_src(NULL), *path, *out, *err, *conf;
+	int status;
+
+	path = machine(dir, "dpkg*|apt*");
+	fake_pkgconfig(dir, "libpcre2-8");
+	status = run_bootstrap(dir, path, "", &out, &err);
+	cr_assert_eq(status, 1, "bootstrap exited %d:\n%s%s", status, out,
+	    err);
+	cr_assert(strstr(err, "the pkg-config module libpcre2-8 (PCRE2)") !=
+	    NULL, "%s", err);
+	cr_assert(strstr(err, "Debian/Ubuntu:    sudo apt-get install "
+	    "libpcre2-dev\n") != NULL, "%s", err);
+	cr_assert(strstr(err, "Fedora:           sudo dnf install "
+	    "pcre2-devel\n") != NULL, "%s", err);
+	cr_assert(strstr(err, "Arch:             sudo pacman -S pcre2\n") !=
+	    NULL, "%s", err);
+	cr_assert(strstr(err, "macOS (Homebrew): brew install pcre2\n") !=
+	    NULL, "%s", err);
+	cr_assert(strstr(err, "yaml") == NULL, "libyaml is there: %s", err);
+	conf = xasprintf("%s/src/configure", dir);
+	cr_assert(access(conf, F_OK) != 0, "autoreconf ran");
+	free(conf);
+	free(out);
+	free(err);
+	free(path);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* Criterion missing: said, and the build goes on (it is for the tests). */
+Test(bootstrap, criterion_is_optional)
+{
+	char *dir = scratch_src(NULL), *path, *out, *err;
+	int status;
+
+	path = machine(dir, "dpkg*|apt*");
+	fake_pkgconfig(dir, "criterion");
+	status = run_bootstrap(dir, path, "--check", &out, &err);
+	cr_assert_eq(status, 0, "bootstrap exited %d:\n%s%s", status, out,
+	    err);
+	cr_assert(strstr(out, "optional, not found") != NULL &&
+	    strstr(out, "module criterion (Criterion, for the tests") !=
+	    NULL && strstr(out, "libcriterion-dev") != NULL, "%s", out);
+	free(out);
+	free(err);
+	free(path);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* A tool missing (automake; pkg-config, without which no library can be
+ * asked for): named, with its packages. */
+Test(bootstrap, names_a_missing_tool)
+{
+	char *dir = scratch_src(NULL), *path, *out, *err;
+	int status;
+
+	path = machine(dir, "dpkg*|apt*|automake*|pkg-config|pkgconf");
+	status = run_bootstrap(dir, path, "--check", &out, &err);
+	cr_assert_eq(status, 1, "bootstrap exited %d:\n%s%s", status, out,
+	    err);
+	cr_assert(strstr(err, "the tool automake\n") != NULL, "%s", err);
+	cr_assert(strstr(err, "the tool pkg-config\n") != NULL, "%s", err);
+	cr_assert(strstr(err, "sudo dnf install automake "
+	    "pkgconf-pkg-config\n") != NULL, "%s", err);
+	free(out);
+	free(err);
+	free(path);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* The libraries are read from configure.ac: a module it requires (as
+ * libcurl for remote reading) is required, one with a fallback is not. */
+Test(bootstrap, modules_come_from_configure_ac)
+{
+	static const char *const extra[] = {
+		"PKG_CHECK_MODULES([CURL], [libcurl >= 7.68])",
+		"PKG_CHECK_MODULES([CURL], [libcurl],\n  [have_curl=yes], "
+		"[have_curl=no])",
+	};
+	char *dir, *path, *out, *err;
+	int status;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		dir = scratch_src(extra[i]);
+		path = machine(dir, "dpkg*|apt*");
+		fake_pkgconfig(dir, "libcurl");
+		status = run_bootstrap(dir, path, "--check", &out, &err);
+		cr_assert_eq(status, i == 0 ? 1 : 0, "%s: exited %d:\n%s%s",
+		    extra[i], status, out, err);
+		cr_assert(strstr(i == 0 ? err : out, "the pkg-config module "
+		    "libcurl (libcurl)") != NULL && strstr(i == 0 ? err : out,
+		    "libcurl4-openssl-dev") != NULL, "%s%s", out, err);
+		free(out);
+		free(err);
+		free(path);
+		rm_rf(dir);
+		free(dir);
+	}
+}
+
+/* As root where apt-get is (Debian, Ubuntu, a CI runner under sudo): the
+ * missing packages are installed, then checked again. */
+Test(bootstrap, installs_with_apt_get_as_root)
+{
+	char *dir, *path, *out, *err, *log, *body, *got;
+	int status;
+
+	if (geteuid() != 0)
+		cr_skip_test("not root: bootstrap only names the packages");
+	dir = scratch_src(NULL);
+	path = machine(dir, "dpkg*|apt*");
+	fake_pkgconfig(dir, "libpcre2-8");
+	log = xasprintf("%s/apt.log", dir);
+	body = xasprintf("echo \"$*\" >> '%s'", log);
+	fake(dir, "apt-get", body);
+	status = run_bootstrap(dir, path, "", &out, &err);
+	/* the fake installs nothing: still missing after it */
+	cr_assert_eq(status, 1, "bootstrap exited %d:\n%s%s", status, out,
+	    err);
+	cr_assert(strstr(out, "bootstrap: installing libpcre2-dev\n") != NULL,
+	    "%s", out);
+	got = slurp(log);
+	cr_assert(strstr(got, "install -y -qq -o DPkg::Lock::Timeout=300 "
+	    "libpcre2-dev\n") != NULL, "%s", got);
+	cr_assert(strstr(err, "module libpcre2-8") != NULL, "%s", err);
+	free(got);
+	free(body);
+	free(log);
+	free(out);
+	free(err);
+	free(path);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* No gguflint on PATH: the hook builds one in its clone, then runs it, on
+ * a machine without dpkg-query or apt-get. */
 Test(precommit, hook_builds_gguflint_when_not_on_path)
 {
-	const char *path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
-	    "/sbin:/bin";
-	struct strbuf cmd = STRBUF_INIT;
-	char *dir, *out;
+	char *dir, *out, *path;
 	int status;
 
 	require_precommit();
-	strbuf_addf(&cmd, "PATH='%s' command -v gguflint >/dev/null", path);
-	if (sh(strbuf_cstr(&cmd)) == 0)
-		cr_skip_test("gguflint is installed in %s: the hook would not "
-		    "build one", path);
-	strbuf_free(&cmd);
 	dir = scratch_repo();
+	path = machine(dir, "dpkg*|apt*|gguflint");
 	status = try_repo(dir, path, "bad.gguf", &out);
 	cr_assert_eq(status, 1, "pre-commit exited %d:\n%s", status, out);
 	cr_assert(strstr(out, "building it in") != NULL, "%s", out);
 	cr_assert(strstr(out, "F010 tensor-data-out-of-bounds") != NULL, "%s",
 	    out);
 	free(out);
+	free(path);
 	rm_rf(dir);
 	free(dir);
 }
