@@ -1,9 +1,18 @@
 /*
- * test_precommit.c - the pre-commit hook (.pre-commit-hooks.yaml and
- * tools/pre-commit-hook) driven by the real pre-commit: `pre-commit
- * try-repo SRCDIR gguflint --files FILE` in a scratch git repository, with
- * the build directory first on PATH so that the hook runs the gguflint just
- * built. A good model passes (0), a truncated one fails (1).
+ * test_precommit.c - the hook, its build and the action on any machine.
+ *
+ * The pre-commit hook (.pre-commit-hooks.yaml and tools/pre-commit-hook)
+ * driven by the real pre-commit: `pre-commit try-repo SRCDIR gguflint
+ * --files FILE` in a scratch git repository, with the build directory
+ * first on PATH so that the hook runs the gguflint just built. A good
+ * model passes (0), a truncated one fails (1). README's pre-commit
+ * snippet names a commit of the history that has the hook.
+ *
+ * bootstrap, the hook's fallback build, on machines without dpkg-query or
+ * apt-get, and missing a tool or a module (a PATH of links to the test's
+ * programs but some, and a fake pkg-config), run on a copy of bootstrap
+ * and configure.ac so that the tree is never touched. The GitHub Action's
+ * script, tools/action-run, with GitHub's variables faked.
  *
  * try-repo clones SRCDIR at the commit HEAD names (given as --ref, so that
  * uncommitted changes are left out): the tests are skipped when SRCDIR is
@@ -20,6 +29,7 @@
 
 #include <criterion/criterion.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +37,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "jsontree.h"
 #include "testutil.h"
 
 static void
@@ -615,4 +626,315 @@ Test(precommit, hook_builds_gguflint_when_not_on_path)
 	free(path);
 	rm_rf(dir);
 	free(dir);
+}
+
+/*
+ * The GitHub Action (action.yml): its work is tools/action-run's, run here
+ * as the runner runs it, with GitHub's variables (GITHUB_OUTPUT,
+ * GITHUB_STEP_SUMMARY, RUNNER_TEMP) pointing into a scratch folder and
+ * the inputs as INPUT_* variables.
+ */
+struct action_run {
+	int status;
+	char *out, *err;	/* the script's stdout and stderr */
+	char *outputs;		/* what it wrote to GITHUB_OUTPUT */
+	char *summary;		/* to GITHUB_STEP_SUMMARY */
+	char *sarif;		/* the log, or "" */
+};
+
+/* run_action: tools/action-run of script's tree, in dir/repo, under path,
+ * with env (shell assignments of INPUT_* variables) in *r. */
+static void
+run_action(const char *dir, const char *script, const char *path,
+    const char *env, struct action_run *r)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	char *f;
+
+	strbuf_adds(&cmd, "cd ");
+	sh_quote(&cmd, dir);
+	strbuf_adds(&cmd, " && rm -f output summary gguflint.sarif && "
+	    "cd repo && PATH=");
+	sh_quote(&cmd, path);
+	strbuf_adds(&cmd, " RUNNER_TEMP=");
+	sh_quote(&cmd, dir);
+	strbuf_adds(&cmd, " GITHUB_OUTPUT=\"$PWD/../output\" "
+	    "GITHUB_STEP_SUMMARY=\"$PWD/../summary\" ");
+	strbuf_addf(&cmd, "%s /bin/sh ", env);
+	sh_quote(&cmd, script);
+	strbuf_adds(&cmd, " > ../out 2> ../err");
+	r->status = sh(strbuf_cstr(&cmd));
+	f = xasprintf("%s/out", dir);
+	r->out = slurp(f);
+	free(f);
+	f = xasprintf("%s/err", dir);
+	r->err = slurp(f);
+	free(f);
+	f = xasprintf("%s/output", dir);
+	r->outputs = slurp(f);
+	free(f);
+	f = xasprintf("%s/summary", dir);
+	r->summary = slurp(f);
+	free(f);
+	f = xasprintf("%s/gguflint.sarif", dir);
+	r->sarif = slurp(f);
+	free(f);
+	strbuf_free(&cmd);
+}
+
+static void
+action_run_free(struct action_run *r)
+{
+	free(r->out);
+	free(r->err);
+	free(r->outputs);
+	free(r->summary);
+	free(r->sarif);
+}
+
+/* The source tree's tools/action-run. */
+static char *
+action_script(void)
+{
+	return xasprintf("%s/tools/action-run", test_srcdir());
+}
+
+static bool
+have_python3(void)
+{
+	return sh("command -v python3 >/dev/null 2>&1") == 0;
+}
+
+/*
+ * check_log: r's SARIF log parses, and its results of level error (SARIF's
+ * default level is warning) number what the errors output says; returns
+ * that number.
+ */
+static size_t
+check_log(const struct action_run *r)
+{
+	const struct jsonnode *res, *lv;
+	struct jsonnode *root;
+	struct strbuf want = STRBUF_INIT;
+	char *perr = NULL;
+	size_t i, errors = 0;
+
+	root = jsontree_parse(r->sarif, strlen(r->sarif), &perr);
+	cr_assert(root != NULL, "the SARIF log does not parse: %s\n%s", perr,
+	    r->sarif);
+	cr_assert_str_eq(jsontree_str(jsontree_get(root, "version")),
+	    "2.1.0");
+	res = jsontree_pointer(root, "/runs/0/results");
+	cr_assert(res != NULL && res->type == JSONTREE_ARRAY);
+	for (i = 0; i < res->n; i++) {
+		lv = jsontree_get(res->items[i], "level");
+		errors += lv != NULL && strcmp(jsontree_str(lv), "error") == 0;
+	}
+	if (have_python3()) {
+		strbuf_addf(&want, "errors=%zu\n", errors);
+		cr_assert(strstr(r->outputs, strbuf_cstr(&want)) != NULL,
+		    "want %s in the outputs:\n%s", strbuf_cstr(&want),
+		    r->outputs);
+	}
+	strbuf_free(&want);
+	jsontree_free(root);
+	return errors;
+}
+
+/* The outputs name the exit status and the log where it was written. */
+static void
+check_outputs(const char *dir, const struct action_run *r, int status)
+{
+	char *want = xasprintf("exit-code=%d\n", status);
+
+	cr_assert(strstr(r->outputs, want) != NULL, "want %s in:\n%s", want,
+	    r->outputs);
+	free(want);
+	want = xasprintf("sarif-file=%s/gguflint.sarif\n", dir);
+	cr_assert(strstr(r->outputs, want) != NULL, "want %s in:\n%s", want,
+	    r->outputs);
+	free(want);
+}
+
+Test(action, clean_model_passes)
+{
+	char *dir = scratch_repo(), *path = path_with_build_dir();
+	char *script = action_script();
+	struct action_run r;
+
+	run_action(dir, script, path, "INPUT_PATHS=good.gguf "
+	    "INPUT_PROFILE=mobile_2gb", &r);
+	cr_assert_eq(r.status, 0, "exited %d:\n%s%s", r.status, r.out, r.err);
+	check_outputs(dir, &r, 0);
+	cr_assert_eq(check_log(&r), 0);
+	cr_assert(strstr(r.err, "--profile mobile_2gb") != NULL, "%s", r.err);
+	if (have_python3())
+		cr_assert(strstr(r.summary, "### gguflint: 0 errors, 0 "
+		    "warnings, 0 notes (exit status 0)\n") != NULL, "%s",
+		    r.summary);
+	action_run_free(&r);
+	free(script);
+	free(path);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* A truncated model: exit 1, and the log holds its error all the same. */
+Test(action, broken_model_fails_with_its_log)
+{
+	char *dir = scratch_repo(), *path = path_with_build_dir();
+	char *script = action_script();
+	struct action_run r;
+
+	run_action(dir, script, path, "INPUT_PATHS='bad.gguf  good.gguf'", &r);
+	cr_assert_eq(r.status, 1, "exited %d:\n%s%s", r.status, r.out, r.err);
+	check_outputs(dir, &r, 1);
+	cr_assert_geq(check_log(&r), 1);
+	cr_assert(strstr(r.sarif, "\"ruleId\": \"F010\"") != NULL &&
+	    strstr(r.sarif, "\"uri\": \"bad.gguf\"") != NULL, "%s", r.sarif);
+	if (have_python3())
+		cr_assert(strstr(r.summary, "| F010 | error | bad.gguf | ") !=
+		    NULL, "%s", r.summary);
+	action_run_free(&r);
+	free(script);
+	free(path);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* fail-on, args and globs reach gguflint; a bad fail-on is status 2. */
+Test(action, inputs_reach_gguflint)
+{
+	static const struct {
+		const char *env;
+		int status;
+		size_t errors;
+	} cases[] = {
+		{ "INPUT_PATHS='*.gguf'", 1, 1 },
+		{ "INPUT_PATHS=bad.gguf INPUT_FAIL_ON=never", 0, 1 },
+		{ "INPUT_PATHS=bad.gguf INPUT_ARGS='--ignore F010'", 0, 0 },
+		{ "INPUT_PATHS=good.gguf INPUT_FAIL_ON=warning "
+		    "INPUT_ARGS='--max-warnings 0'", 0, 0 },
+	};
+	char *dir = scratch_repo(), *path = path_with_build_dir();
+	char *script = action_script();
+	struct action_run r;
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		run_action(dir, script, path, cases[i].env, &r);
+		cr_assert_eq(r.status, cases[i].status, "%s: exited %d:\n%s%s",
+		    cases[i].env, r.status, r.out, r.err);
+		check_outputs(dir, &r, cases[i].status);
+		cr_assert_eq(check_log(&r), cases[i].errors, "%s",
+		    cases[i].env);
+		action_run_free(&r);
+	}
+	run_action(dir, script, path, "INPUT_FAIL_ON=sometimes", &r);
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.out, "::error title=gguflint::fail-on: expected "
+	    "error, warning, info or never, not 'sometimes'") != NULL, "%s",
+	    r.out);
+	cr_assert(strstr(r.outputs, "exit-code=2\n") != NULL, "%s",
+	    r.outputs);
+	action_run_free(&r);
+	free(script);
+	free(path);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* A model that cannot be read: status 2, whatever fail-on says. */
+Test(action, unreadable_model_is_2)
+{
+	char *dir = scratch_repo(), *path = path_with_build_dir();
+	char *script = action_script();
+	struct action_run r;
+
+	run_action(dir, script, path, "INPUT_PATHS=missing.gguf "
+	    "INPUT_FAIL_ON=never", &r);
+	cr_assert_eq(r.status, 2, "exited %d:\n%s%s", r.status, r.out, r.err);
+	check_outputs(dir, &r, 2);
+	cr_assert(strstr(r.err, "missing.gguf: No such file") != NULL, "%s",
+	    r.err);
+	action_run_free(&r);
+	free(script);
+	free(path);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* No gguflint on PATH and a build that cannot be done: status 2, what is
+ * missing on stderr, an error annotation, and no log to upload. */
+Test(action, failed_build_is_2)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	char *dir = scratch_src(NULL), *path, *script;
+	struct action_run r;
+
+	strbuf_adds(&cmd, "cd ");
+	sh_quote(&cmd, dir);
+	strbuf_adds(&cmd, " && mkdir repo src/tools && cp ");
+	sh_quote(&cmd, test_srcdir());
+	strbuf_adds(&cmd, "/tools/action-run src/tools/");
+	cr_assert(sh(strbuf_cstr(&cmd)) == 0);
+	strbuf_free(&cmd);
+	path = machine(dir, "dpkg*|apt*|gguflint|sudo");
+	fake_pkgconfig(dir, "libpcre2-8");
+	script = xasprintf("%s/src/tools/action-run", dir);
+	run_action(dir, script, path, "INPUT_PATHS=.", &r);
+	cr_assert_eq(r.status, 2, "exited %d:\n%s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.err, "building it in") != NULL &&
+	    strstr(r.err, "the pkg-config module libpcre2-8") != NULL, "%s",
+	    r.err);
+	cr_assert(strstr(r.out, "::error title=gguflint::the build of "
+	    "gguflint failed") != NULL, "%s", r.out);
+	cr_assert(strstr(r.outputs, "exit-code=2\n") != NULL &&
+	    strstr(r.outputs, "sarif-file=") == NULL, "%s", r.outputs);
+	action_run_free(&r);
+	free(script);
+	free(path);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* README's workflow uses the action with inputs action.yml declares, and
+ * action.yml passes each input to tools/action-run or a step. */
+Test(action, readme_workflow_matches_action_yml)
+{
+	char *path = xasprintf("%s/README.md", test_srcdir());
+	char *readme = slurp(path), *action, *p, *end, *key, *want;
+	size_t n, used = 0;
+
+	free(path);
+	path = xasprintf("%s/action.yml", test_srcdir());
+	action = slurp(path);
+	cr_assert(strstr(action, "\n  using: composite\n") != NULL);
+	cr_assert(strstr(action, "\"$GITHUB_ACTION_PATH/tools/action-run\"")
+	    != NULL);
+	p = strstr(readme, "      - uses: <owner>/gguflint@");
+	cr_assert(p != NULL, "no workflow using the action in README.md");
+	end = strstr(p, "```");
+	cr_assert(end != NULL && (p = strstr(p, "        with:\n")) != NULL &&
+	    p < end, "no with: in README's workflow");
+	p += strlen("        with:\n");
+	while (strncmp(p, "          ", 10) == 0 && p[10] != ' ') {
+		n = strcspn(p + 10, ":");
+		key = xstrndup(p + 10, n);
+		want = xasprintf("\n  %s:\n    description: ", key);
+		cr_assert(strstr(action, want) != NULL, "README's input %s is "
+		    "not an input of action.yml", key);
+		free(want);
+		want = xasprintf("inputs.%s ", key);
+		cr_assert(strstr(action, want) != NULL, "action.yml does not "
+		    "use its input %s", key);
+		free(want);
+		free(key);
+		used++;
+		p = strchr(p, '\n') + 1;
+	}
+	cr_assert_geq(used, 4, "README's workflow shows %zu inputs", used);
+	free(action);
+	free(readme);
+	free(path);
 }
