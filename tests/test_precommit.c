@@ -607,6 +607,30 @@ Test(bootstrap, installs_with_apt_get_as_root)
 	free(dir);
 }
 
+/* No gguflint on PATH and PCRE2 missing: the hook's build stops at once,
+ * and the hook shows what is missing and its packages (status 2). */
+Test(precommit, hook_names_what_its_build_misses)
+{
+	char *dir, *out, *path;
+	int status;
+
+	require_precommit();
+	dir = scratch_repo();
+	path = machine(dir, "dpkg*|apt*|gguflint");
+	fake_pkgconfig(dir, "libpcre2-8");
+	status = try_repo(dir, path, "bad.gguf", &out);
+	cr_assert_eq(status, 1, "pre-commit exited %d:\n%s", status, out);
+	cr_assert(strstr(out, "the pkg-config module libpcre2-8 (PCRE2)") !=
+	    NULL && strstr(out, "sudo dnf install pcre2-devel") != NULL,
+	    "%s", out);
+	cr_assert(strstr(out, "gguflint: the build failed") != NULL, "%s", out);
+	cr_assert(strstr(out, "exit code: 2") != NULL, "%s", out);
+	free(out);
+	free(path);
+	rm_rf(dir);
+	free(dir);
+}
+
 /* No gguflint on PATH: the hook builds one in its clone, then runs it, on
  * a machine without dpkg-query or apt-get. */
 Test(precommit, hook_builds_gguflint_when_not_on_path)
@@ -869,7 +893,8 @@ Test(action, unreadable_model_is_2)
 Test(action, failed_build_is_2)
 {
 	struct strbuf cmd = STRBUF_INIT;
-	char *dir = scratch_src(NULL), *path, *script;
+	char *dir = scratch_src(NULL), *path, *script, *log, *body, *got;
+	char *want;
 	struct action_run r;
 
 	strbuf_adds(&cmd, "cd ");
@@ -892,6 +917,22 @@ Test(action, failed_build_is_2)
 	cr_assert(strstr(r.outputs, "exit-code=2\n") != NULL &&
 	    strstr(r.outputs, "sarif-file=") == NULL, "%s", r.outputs);
 	action_run_free(&r);
+	/* not root, and sudo without a password (GitHub's runners): the
+	 * packages are asked for as root, the build is the user's */
+	log = xasprintf("%s/sudo.log", dir);
+	body = xasprintf("echo \"$*\" >> '%s'", log);
+	fake(dir, "sudo", body);
+	fake(dir, "id", "echo 1000");
+	run_action(dir, script, path, "INPUT_PATHS=.", &r);
+	cr_assert_eq(r.status, 2, "exited %d:\n%s%s", r.status, r.out, r.err);
+	got = slurp(log);
+	want = xasprintf("-n true\n-n %s/src/bootstrap --deps\n", dir);
+	cr_assert_str_eq(got, want);
+	action_run_free(&r);
+	free(want);
+	free(got);
+	free(body);
+	free(log);
 	free(script);
 	free(path);
 	rm_rf(dir);
