@@ -309,6 +309,30 @@ Test(precommit, truncated_model_fails)
 	free(dir);
 }
 
+/* A model's suffix in any case is the hook's: MODEL.GGUF is linted. */
+Test(precommit, upper_case_suffix_is_linted)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	char *dir, *out, *path;
+	int status;
+
+	require_precommit();
+	dir = scratch_repo();
+	strbuf_adds(&cmd, "cd ");
+	sh_quote(&cmd, dir);
+	strbuf_adds(&cmd, "/repo && cp bad.gguf BAD.GGUF && git add BAD.GGUF");
+	cr_assert(sh(strbuf_cstr(&cmd)) == 0);
+	path = path_with_build_dir();
+	status = try_repo(dir, path, "BAD.GGUF", &out);
+	cr_assert_eq(status, 1, "pre-commit exited %d:\n%s", status, out);
+	cr_assert(strstr(out, "BAD.GGUF:0x") != NULL, "%s", out);
+	free(out);
+	free(path);
+	strbuf_free(&cmd);
+	rm_rf(dir);
+	free(dir);
+}
+
 /* A file that is not a model is not the hook's business: skipped. */
 Test(precommit, other_files_are_skipped)
 {
@@ -534,6 +558,16 @@ Test(bootstrap, names_a_missing_tool)
 	cr_assert(strstr(err, "the tool pkg-config\n") != NULL, "%s", err);
 	cr_assert(strstr(err, "sudo dnf install automake "
 	    "pkgconf-pkg-config\n") != NULL, "%s", err);
+	free(out);
+	free(err);
+	/* a compiler that compiles nothing: the C library's headers */
+	fake(dir, "gcc", "exit 1");
+	status = run_bootstrap(dir, path, "--check", &out, &err);
+	cr_assert_eq(status, 1, "bootstrap exited %d:\n%s%s", status, out,
+	    err);
+	cr_assert(strstr(err, "the C library headers (a test program did not "
+	    "compile with gcc)\n") != NULL && strstr(err, "sudo apt-get "
+	    "install automake libc6-dev pkg-config\n") != NULL, "%s", err);
 	free(out);
 	free(err);
 	free(path);
