@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/suggest.h"
 #include "cli/options.h"
 #include "data/builtin.h"
 #include "ggufw.h"
@@ -753,7 +754,22 @@ Test(cli, directories_are_searched)
 	run(&r, "--no-config", dir, NULL, NULL);
 	cr_assert_eq(r.status, 0);
 	cr_assert(strstr(r.err, "no .gguf file under") != NULL, "%s", r.err);
+	cr_assert(strstr(r.err, dir) != NULL, "names it: %s", r.err);
 	test_run_free(&r);
+	/* a model's suffix in any case */
+	cmd = xasprintf("cp %s %s/UP.GGUF && cp %s %s/mixed.Gguf", ex, dir, ex,
+	    dir);
+	cr_assert(system(cmd) == 0);
+	free(cmd);
+	run(&r, "--no-config", "--format=json", dir, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "/UP.GGUF") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "/mixed.Gguf") != NULL, "%s", r.out);
+	cr_assert(strstr(r.err, "no .gguf file") == NULL, "%s", r.err);
+	test_run_free(&r);
+	cmd = xasprintf("rm %s/UP.GGUF %s/mixed.Gguf", dir, dir);
+	cr_assert(system(cmd) == 0);
+	free(cmd);
 	cmd = xasprintf("mkdir -p %s/b %s/a/deep %s/.git && cp %s %s/b/m.gguf "
 	    "&& cp %s %s/a/deep/m.gguf && cp %s %s/.git/x.gguf && "
 	    "echo junk > %s/a/notes.txt", dir, dir, dir, ex, dir, ex, dir, ex,
@@ -784,6 +800,95 @@ Test(cli, directories_are_searched)
 	cmd = xasprintf("rm -rf %s", dir);
 	cr_assert(system(cmd) == 0);
 	free(cmd);
+	free(ex);
+}
+
+/* The edit distance and the nearness rule of suggest.h. */
+Test(cli, suggest_distance_and_nearness)
+{
+	char longer[SUGGEST_MAX_LEN + 2], hint[SUGGEST_HINT_SIZE];
+	struct suggest sg;
+
+	cr_expect_eq(suggest_distance("", "abc"), 3);
+	cr_expect_eq(suggest_distance("kitten", "sitting"), 3);
+	cr_expect_eq(suggest_distance("seelct", "select"), 1, "a swap");
+	cr_expect_eq(suggest_distance("ca", "abc"), 3, "no edit twice");
+	cr_expect_eq(suggest_distance("f010", "F010"), 0);
+	cr_expect_eq(suggest_distance("plan", "plan"), 0);
+	memset(longer, 'a', sizeof longer - 1);
+	longer[sizeof longer - 1] = '\0';
+	cr_expect_eq(suggest_distance(longer, "a"), (size_t)-1);
+	longer[SUGGEST_MAX_LEN] = '\0';
+	cr_expect_eq(suggest_distance(longer, ""), SUGGEST_MAX_LEN);
+
+	suggest_init(&sg, "plna");
+	suggest_offer(&sg, "deep");
+	suggest_offer(&sg, "plan");
+	suggest_offer(&sg, "plans");
+	suggest_offer(&sg, NULL);
+	cr_expect_str_eq(suggest_best(&sg), "plan");
+	cr_expect_str_eq(suggest_hint(&sg, "--", hint),
+	    "; did you mean '--plan'?");
+	/* one edit per three characters at most: not kv for ctx */
+	suggest_init(&sg, "kv");
+	suggest_offer(&sg, "ctx");
+	suggest_offer(&sg, "kv");	/* itself: not a suggestion */
+	cr_expect_null(suggest_best(&sg));
+	cr_expect_str_eq(suggest_hint(&sg, NULL, hint), "");
+	/* the first of equals wins */
+	suggest_init(&sg, "F01");
+	suggest_offer(&sg, "F001");
+	suggest_offer(&sg, "F010");
+	cr_expect_str_eq(suggest_best(&sg), "F001");
+	/* never more than 3 edits, however long */
+	suggest_init(&sg, "abcdefghijklmnop");
+	suggest_offer(&sg, "abcdefghijklXXXX");
+	cr_expect_null(suggest_best(&sg));
+	suggest_offer(&sg, "abcdefghijklmXXX");
+	cr_expect_str_eq(suggest_best(&sg), "abcdefghijklmXXX");
+}
+
+/* "did you mean": a mistyped profile, rule code or slug, or long option
+ * gets the nearest known name; a word near none gets no guess. */
+Test(cli, did_you_mean)
+{
+	static const struct {
+		const char *a0, *a1, *want;
+	} cases[] = {
+		{ "--profile=mobile_2g", NULL, "unknown profile 'mobile_2g' "
+		    "(see --list-profiles, or give a path to a YAML file); "
+		    "did you mean 'mobile_2gb'?\n" },
+		{ "--profile=Desktop", NULL, "did you mean 'desktop'?\n" },
+		{ "--select=F01O", NULL, "--select: unknown rule, slug or "
+		    "family 'F01O' (see --list-rules); did you mean 'F010'?" },
+		{ "--ignore", "tensor-data-out-of-bound", "did you mean "
+		    "'tensor-data-out-of-bounds'?" },
+		{ "--explain", "F10", "--explain: no rule 'F10' (see "
+		    "--list-rules); did you mean 'F010'?\n" },
+		{ "--seelct=F", NULL, "unknown option --seelct=F; did you mean "
+		    "'--select'? (see --help)\n" },
+		{ "--no-conifg", NULL, "did you mean '--no-config'?" },
+		{ "--xyzzy", NULL, "gguflint: unknown option --xyzzy (see "
+		    "--help)\n" },
+		{ "--profile=zz", NULL, "unknown profile 'zz' (see "
+		    "--list-profiles, or give a path to a YAML file)\n" },
+	};
+	char *ex = example();
+	struct test_run r;
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		if (strcmp(cases[i].a0, "--explain") == 0)
+			run(&r, "--no-config", cases[i].a0, cases[i].a1, NULL);
+		else if (cases[i].a1 != NULL)
+			run(&r, "--no-config", cases[i].a0, cases[i].a1, ex);
+		else
+			run(&r, "--no-config", cases[i].a0, ex, NULL);
+		cr_assert_eq(r.status, 2, "%s: %s", cases[i].a0, r.err);
+		cr_assert(strstr(r.err, cases[i].want) != NULL, "%s: want %s "
+		    "in: %s", cases[i].a0, cases[i].want, r.err);
+		test_run_free(&r);
+	}
 	free(ex);
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/suggest.h"
 #include "cli/options.h"
 #include "target/profile.h"
 
@@ -459,6 +460,29 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 	return 0;
 }
 
+/* unknown_option: the usage error of arg, an option getopt does not know,
+ * with the nearest long option when one is near. Returns -1. */
+static int
+unknown_option(const char *arg, struct gl_error *err)
+{
+	char name[SUGGEST_MAX_LEN + 1], hint[SUGGEST_HINT_SIZE];
+	struct suggest sg;
+	size_t i, n;
+
+	hint[0] = '\0';
+	if (strncmp(arg, "--", 2) == 0 &&
+	    (n = strcspn(arg + 2, "=")) <= SUGGEST_MAX_LEN) {
+		memcpy(name, arg + 2, n);
+		name[n] = '\0';
+		suggest_init(&sg, name);
+		for (i = 0; long_options[i].name != NULL; i++)
+			suggest_offer(&sg, long_options[i].name);
+		suggest_hint(&sg, "--", hint);
+	}
+	return gl_error_setk(err, GL_ERR_USAGE, "unknown option %s%s", arg,
+	    hint);
+}
+
 /*
  * An option without an argument, or a usage error. Returns 0, 1 to stop
  * parsing (--help, --version), or -1 with err set.
@@ -530,8 +554,7 @@ set_flag(struct options *o, int c, char **argv, struct gl_error *err)
 		return gl_error_setk(err, GL_ERR_USAGE, "option %s needs an "
 		    "argument", argv[optind - 1]);
 	default:
-		return gl_error_setk(err, GL_ERR_USAGE, "unknown option %s",
-		    argv[optind - 1]);
+		return unknown_option(argv[optind - 1], err);
 	}
 	return 0;
 }

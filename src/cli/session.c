@@ -12,12 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/error.h"
 #include "base/guard.h"
+#include "base/suggest.h"
 #include "base/util.h"
 #include "checks/declrule.h"
 #include "cli/configfile.h"
@@ -172,6 +174,8 @@ static int
 load_target(const struct options *o, struct session *s, struct gl_error *err)
 {
 	const char *kv = o->kv ? o->kv : s->cfg.kv;
+	const char *pname = o->profile ? o->profile : s->cfg.profile ?
+	    s->cfg.profile : PROFILE_DEFAULT;
 	struct plan_request *rq = &s->lo.request;
 
 	rq->ctx = o->ctx ? o->ctx : s->cfg.ctx;
@@ -183,9 +187,10 @@ load_target(const struct options *o, struct session *s, struct gl_error *err)
 	}
 	if (llama_request(o, &s->cfg, rq, err) < 0)
 		return -1;
-	if (profile_load(o->profile ? o->profile : s->cfg.profile ?
-	    s->cfg.profile : PROFILE_DEFAULT, &s->profile, err) < 0)
+	if (profile_load(pname, &s->profile, err) < 0) {
+		config_profile_hint(pname, err);
 		return -1;
+	}
 	s->have_profile = true;
 	if (o->runtime_version != NULL) {
 		free(s->profile.runtime_version);
@@ -347,7 +352,8 @@ push_file(struct file_list *fl, const char *path)
 	fl->v[fl->n++] = xstrdup(path);
 }
 
-/* walk_one: nftw's callback: keep *.gguf, skip hidden directories. */
+/* walk_one: nftw's callback: keep *.gguf (any case: *.GGUF too), skip
+ * hidden directories. */
 static int
 walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
@@ -357,7 +363,7 @@ walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 	(void)st;
 	if (type == FTW_D && base[0] == '.' && ftw->level > 0)
 		return FTW_SKIP_SUBTREE;	/* .git and the like */
-	if (type == FTW_F && n > 5 && strcmp(base + n - 5, ".gguf") == 0)
+	if (type == FTW_F && n > 5 && strcasecmp(base + n - 5, ".gguf") == 0)
 		push_file(walk_list, path);
 	return FTW_CONTINUE;
 }
@@ -705,8 +711,10 @@ dump_guarded(void *arg)
 
 /*
  * session_dump_inputs: --dump: for each input, the header on stdout and
- * the findings, as plain text, on stderr. Returns the exit status (0, 1 or
- * 2), or -1 when stdout failed.
+ * the findings of the built-in rules, as plain text, on stderr (the user's
+ * rules of the configuration's rule files are not run: a dump shows the
+ * file, not a team's policy). Returns the exit status (0, 1 or 2), or -1
+ * when stdout failed.
  */
 static int
 session_dump_inputs(const struct options *o, struct session *s,
@@ -714,6 +722,7 @@ session_dump_inputs(const struct options *o, struct session *s,
 {
 	struct strbuf diags = STRBUF_INIT;
 	struct report_ctx plain;	/* stderr's: no colour, no plan */
+	struct lint_options lo = s->lo;	/* without the user's rules */
 	struct lint_result res;
 	struct gl_error err;
 	struct file_list fl;
@@ -721,11 +730,12 @@ session_dump_inputs(const struct options *o, struct session *s,
 	size_t i;
 	int status = 0;
 
+	lo.decls = NULL;
 	report_ctx_init(&plain, &s->cat, NULL);
 	plain.opts.max_per_rule = s->report.opts.max_per_rule;
 	expand_files(o, &fl);
 	for (i = 0; i < fl.n; i++) {
-		if (lint_file(fl.v[i], &s->lo, &res, &err) < 0) {
+		if (lint_file(fl.v[i], &lo, &res, &err) < 0) {
 			fail(&err);
 			status = 2;
 		} else {
@@ -954,8 +964,11 @@ session_dispatch(const struct options *o, struct session *s,
 		return 0;
 	case CLI_MODE_EXPLAIN:
 		if ((r = catalog_find(&s->cat, o->explain)) == NULL) {
+			char hint[SUGGEST_HINT_SIZE];
+
 			fprintf(stderr, "gguflint: --explain: no rule '%s' "
-			    "(see --list-rules)\n", o->explain);
+			    "(see --list-rules)%s\n", o->explain,
+			    diag_item_hint(&s->cat, o->explain, hint));
 			return 2;
 		}
 		rep->explain(&s->report, out, r);

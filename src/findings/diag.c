@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/suggest.h"
 #include "findings/diag.h"
 
 void
@@ -162,6 +163,20 @@ diag_item_matches(const char *item, const struct rule *r)
 	return strcasecmp(item, r->code) == 0 || strcmp(item, r->slug) == 0;
 }
 
+const char *
+diag_item_hint(const struct catalog *cat, const char *item, char *buf)
+{
+	struct suggest sg;
+	size_t i;
+
+	suggest_init(&sg, item);
+	for (i = 0; i < cat->n; i++) {
+		suggest_offer(&sg, cat->rules[i].code);
+		suggest_offer(&sg, cat->rules[i].slug);
+	}
+	return suggest_hint(&sg, NULL, buf);
+}
+
 static int
 item_known(const struct catalog *cat, const char *item)
 {
@@ -186,9 +201,12 @@ diag_filter_add(struct diag_filter *f, const struct catalog *cat,
 		size_t *cnt;
 
 		if (n > 0 && !item_known(cat, item)) {
+			char hint[SUGGEST_HINT_SIZE];
+
 			gl_error_setk(err, GL_ERR_USAGE, "%s: unknown rule, "
-			    "slug or family '%s' (see --list-rules)",
-			    is_ignore ? "--ignore" : "--select", item);
+			    "slug or family '%s' (see --list-rules)%s",
+			    is_ignore ? "--ignore" : "--select", item,
+			    diag_item_hint(cat, item, hint));
 			free(item);
 			return -1;
 		}

@@ -118,6 +118,13 @@ int diag_filter_add(struct diag_filter *f, const struct catalog *cat,
 void diag_filter_free(struct diag_filter *f);
 /* diag_filter_keeps: 1 when f keeps findings of rule r, else 0. */
 int diag_filter_keeps(const struct diag_filter *f, const struct rule *r);
+/*
+ * diag_item_hint: for an item no rule of cat matches, "; did you mean
+ * 'X'?" naming the nearest code or slug (suggest.h), or "" when none is
+ * near; written into buf (SUGGEST_HINT_SIZE bytes), which is returned.
+ */
+const char *diag_item_hint(const struct catalog *cat, const char *item,
+    char *buf);
 /* diag_item_matches: 1 when item (a family letter when one character,
  * else a code, any case, or a slug) names rule r, else 0. */
 int diag_item_matches(const char *item, const struct rule *r);
