@@ -448,6 +448,10 @@ copy_diag(struct diag_list *dl, const struct diag *d)
 	if (c == NULL)
 		return;
 	c->severity = d->severity;
+	if (d->note != NULL)
+		diag_note(c, "%s", d->note);
+	if (d->fix != NULL)
+		diag_fix(c, "%s", d->fix);
 	for (i = 0; i < d->n_items; i++)
 		diag_attach_item(c, d->items[i], strlen(d->items[i]));
 }

@@ -285,6 +285,8 @@ session_setup(const struct options *o, const struct reporter *rep,
 	ro.color = use_color(o->color);
 	ro.baseline = s->have_bl;
 	ro.show_baselined = o->show_baselined;
+	ro.show_fixes = o->show_fixes >= 0 ? o->show_fixes == 1 :
+	    isatty(STDOUT_FILENO) == 1;
 	ro.max_per_rule = o->max_per_rule >= 0 ? (size_t)o->max_per_rule :
 	    s->cfg.has_max_per_rule ? s->cfg.max_per_rule : DIAG_MAX_PER_RULE;
 	report_ctx_init(&s->report, &s->cat, &ro);

@@ -30,6 +30,8 @@ struct report_opts {
 				 * (marked) instead of leaving them out */
 	size_t max_per_rule;	/* text: diagnostics shown per rule and
 				 * file (--max-per-rule); 0: all */
+	bool show_fixes;	/* text: each finding's note and fix on
+				 * indented lines below it (--show-fixes) */
 };
 
 /* SARIF's state across one log (report-sarif.c). */
@@ -120,7 +122,10 @@ const struct reporter *reporter_find(const char *name);
  * text: one line per diagnostic, and the plan after them with --plan;
  * begin and end write nothing. Past opts.max_per_rule diagnostics of one
  * rule in a file, one line says how many more there are, where the last
- * of them would be.
+ * of them would be. With opts.show_fixes, a finding's note and fix
+ * follow its line, indented ("  = note: ", "  = fix: "), wrapped at 80
+ * columns; a finding without a fix of its own shows the catalogue's, on
+ * the first finding of its rule in the file.
  */
 void report_text_begin(struct report_ctx *ctx, struct strbuf *out);
 void report_text_file(struct report_ctx *ctx, struct strbuf *out,
