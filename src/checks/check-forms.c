@@ -45,9 +45,9 @@ report_encoding(const struct check_ctx *c, struct diag_list *dl,
 		diag_note(d, "no kernel on this target can feed a %s weight, "
 		    "and a strict profile asks to be told rather than to pay "
 		    "that quietly", name);
-		diag_fix(d, "convert the file to an encoding table %s can feed, "
-		    "add a verified %s kernel to the table, or use a non-strict "
-		    "profile", c->table->name, name);
+		diag_fix(d, "convert the file to an encoding table %s can "
+		    "feed, add a verified %s kernel to the table, or use a "
+		    "non-strict profile", c->table->name, name);
 	} else {
 		diag_note(diag_add(dl, "W002", t->offset_info, SUBJECT_TENSOR,
 		    t->name.p, (size_t)t->name.n, "%zu %s tensor%s (%s) "

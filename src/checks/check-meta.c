@@ -858,8 +858,8 @@ check_file_type(struct mt *s)
 		diag_note(diag_add(s->dl, "M014", kv->offset, SUBJECT_KEY,
 		    kv->key.p, kv->key.n, "general.file_type %" PRIu64 " is "
 		    "not a file type current llama.cpp knows", kv->val.v.u),
-		    "removed or never defined: llama.cpp reports \"unknown, may "
-		    "not work\"");
+		    "removed or never defined: llama.cpp reports \"unknown, "
+		    "may not work\"");
 		return;
 	}
 	if ((n = count_matrix_types(s->f, counts)) == 0 ||

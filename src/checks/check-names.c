@@ -172,8 +172,8 @@ match_all(struct nm *s)
 			    SUBJECT_TENSOR, t->name.p, t->name.n, "block %"
 			    PRId64 ", but %s.block_count is %" PRIu32 ": "
 			    "llama.cpp refuses the file", s->layer[i], s->arch,
-			    n_layer), "llama.cpp never loads it (\"wrong number "
-			    "of tensors\")");
+			    n_layer), "llama.cpp never loads it (\"wrong "
+			    "number of tensors\")");
 			continue;
 		}
 		il = s->layer[i] < 0 ? 0 : s->layer[i];

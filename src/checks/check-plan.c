@@ -66,9 +66,10 @@ check_cache_settings(const struct check_ctx *c, struct diag_list *dl)
 	if (pl->kv_block_mismatch)
 		diag_note(diag_add(dl, "P008", 0, SUBJECT_NONE, NULL, 0, "head "
 		    "width %" PRIu32 " is not a multiple of %s's block of %"
-		    PRIu32, pl->kv_bad_width, kv_type_info(pl->kv_bad_type)->name,
-		    kv_type_info(pl->kv_bad_type)->blck), "llama.cpp refuses to "
-		    "create the cache");
+		    PRIu32, pl->kv_bad_width,
+		    kv_type_info(pl->kv_bad_type)->name,
+		    kv_type_info(pl->kv_bad_type)->blck), "llama.cpp refuses "
+		    "to create the cache");
 	if (pl->kv_switched)
 		diag_add(dl, "P007", 0, SUBJECT_NONE, NULL, 0, "%s",
 		    pl->notes[0]);

@@ -206,7 +206,8 @@ check_template(const struct gguf_kv *kv, struct diag_list *dl)
 		    s.n, s.n == 1 ? "" : "s", (int)s.first_n, s.text + s.first,
 		    line_of(s.text, s.first)), "%s%s; a tool that renders it "
 		    "without a sandbox runs code (CVE-2024-34359)",
-		    strbuf_cstr(&s.msg), s.n > TEMPLATE_FINDINGS ? "; ..." : "");
+		    strbuf_cstr(&s.msg), s.n > TEMPLATE_FINDINGS ? "; ..." :
+		    "");
 	strbuf_free(&s.msg);
 	pcre2_match_data_free(s.md);
 }
@@ -347,8 +348,8 @@ report_text(const struct place *pl, const struct text_scan *r,
 		diag_note(diag_add(dl, "S004", pl->offset, pl->kind,
 		    pl->subject.p, pl->subject.n, "%s%s is not valid UTF-8 "
 		    "(from byte %zu)", pl->what, elem_name(pl, r->bad_elem, e,
-		    sizeof e), r->bad_at), "GGUF strings are UTF-8, and readers "
-		    "disagree on what this one says");
+		    sizeof e), r->bad_at), "GGUF strings are UTF-8, and "
+		    "readers disagree on what this one says");
 }
 
 static void

@@ -96,8 +96,8 @@ check_joined(const struct gguf_file *f, const struct split_keys *k,
 		diag_note(diag_add(dl, "F047", at[i], SUBJECT_NONE, NULL, 0,
 		    "shards joined with cat: another GGUF file starts at 0x%"
 		    PRIx64 ", where this shard's data ends", at[i]),
-		    "split.count is %" PRId64 "; llama.cpp reads only the first "
-		    "shard's tensors", k->count);
+		    "split.count is %" PRId64 "; llama.cpp reads only the "
+		    "first shard's tensors", k->count);
 		return;
 	}
 	if (k->no == 0 && k->tensors >= 0 &&

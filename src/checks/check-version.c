@@ -110,14 +110,17 @@ runtime_refused(const struct vc *v, const struct check_ctx *ctx)
 		return;
 	if (l->verdict == RT_LLAMA_REFUSED)
 		diag_note(diag_add(v->dl, "M021", 0, SUBJECT_NONE, NULL, 0,
-		    "the runtime's llama.cpp %s refuses the file's "
-		    "vocabulary load", l->version ? l->version : ""),
+			      "the runtime's llama.cpp %s refuses the file's "
+			      "vocabulary load",
+			      l->version ? l->version : ""),
 		    "it says: %s", l->text);
 	else if (l->verdict == RT_LLAMA_DIED)
-		diag_note(diag_add(v->dl, "M021", 0, SUBJECT_NONE, NULL, 0,
-		    "the runtime's llama.cpp %s did not finish the file's "
-		    "vocabulary load", l->version ? l->version : ""), "%s",
-		    l->text);
+		diag_note(
+		    diag_add(v->dl, "M021", 0, SUBJECT_NONE, NULL, 0,
+			"the runtime's llama.cpp %s did not finish the file's "
+			"vocabulary load",
+			l->version ? l->version : ""),
+		    "%s", l->text);
 }
 
 /*
@@ -148,10 +151,12 @@ unknown(struct vc *v, const struct llv_item *it)
 	    v->build > v->newest) {
 		snprintf(msg, sizeof msg,
 		    "%s is known to no llama.cpp up to %s, the newest the "
-		    "data covers", what, v->db->release);
-		diag_note(add(v, "M020", it, msg), "whether the profile's %s "
-		    "knows it, gguflint's data cannot say%s", v->version,
-		    hint);
+		    "data covers",
+		    what, v->db->release);
+		diag_note(add(v, "M020", it, msg),
+		    "whether the profile's %s "
+		    "knows it, gguflint's data cannot say%s",
+		    v->version, hint);
 		return;
 	}
 	if (v->version != NULL)
@@ -159,8 +164,8 @@ unknown(struct vc *v, const struct llv_item *it)
 	else
 		snprintf(rt, sizeof rt, "llama.cpp %s", v->db->release);
 	snprintf(msg, sizeof msg,
-	    "%s is known to no llama.cpp up to %s: %s refuses the file",
-	    what, v->db->release, rt);
+	    "%s is known to no llama.cpp up to %s: %s refuses the file", what,
+	    v->db->release, rt);
 	diag_note(add(v, "M019", it, msg), "llama.cpp says \"%s\"%s",
 	    refusal(it->kind), hint);
 }
@@ -188,11 +193,14 @@ companion(struct vc *v, const struct llv_item *it)
 	llv_describe(it, what, sizeof what);
 	snprintf(msg, sizeof msg,
 	    "%s is a companion model (a multimodal projector): llama.cpp "
-	    "%s refuses it as the main model", what, v->db->release);
-	snprintf(note, sizeof note, "llama.cpp says \"cannot be used as "
+	    "%s refuses it as the main model",
+	    what, v->db->release);
+	snprintf(note, sizeof note,
+	    "llama.cpp says \"cannot be used as "
 	    "main model\"");
 	runtime_says(v, "cannot be used as main model", note, sizeof note);
-	diag_fix(diag_note(add(v, "M022", it, msg), "%s", note), "pass it "
+	diag_fix(diag_note(add(v, "M022", it, msg), "%s", note),
+	    "pass it "
 	    "with --mmproj beside the language model");
 }
 
@@ -208,8 +216,8 @@ known(struct vc *v, const struct llv_item *it)
 	llv_describe(it, what, sizeof what);
 	snprintf(msg, sizeof msg,
 	    "%s needs llama.cpp b%u or later (%s); the profile's %s refuses "
-	    "the file", what, (unsigned)it->row->build, it->row->date,
-	    v->version);
+	    "the file",
+	    what, (unsigned)it->row->build, it->row->date, v->version);
 	add(v, "M018", it, msg);
 }
 

@@ -136,8 +136,8 @@ scalar_u32(struct rd *r, const struct gguf_kv *kv, uint32_t *out)
 		    "UINT32 and refuses the file", gguf_vtype_name(kv->type),
 		    neg ? " (negative)" : (is_int_type(kv->type) ?
 		    " (above 2^32)" : "")), "llama.cpp says \"key %.*s has "
-		    "wrong type %s but expected type u32\"; gguflint cannot use "
-		    "the value", (int)kv->key.n, kv->key.p,
+		    "wrong type %s but expected type u32\"; gguflint cannot "
+		    "use the value", (int)kv->key.n, kv->key.p,
 		    gguf_vtype_llama_name(kv->type));
 		return false;
 	}
