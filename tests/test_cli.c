@@ -1275,3 +1275,42 @@ Test(cli, max_per_rule_caps_text_only)
 	free(cfg);
 	free(bad);
 }
+
+/*
+ * --deep's progress goes to stderr only when asked (--progress) or on a
+ * terminal: in a pipe, as here, nothing by default, and with --progress a
+ * closing line with what was read; never on stdout, which is the same
+ * report either way; nothing without --deep, or with --no-progress last.
+ */
+Test(cli, deep_progress_only_when_asked)
+{
+	char *path = example(), *out;
+	struct test_run r;
+
+	run(&r, "--no-config", "--deep", path, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.err, "", "%s", r.err);
+	out = xstrdup(r.out);
+	test_run_free(&r);
+	run(&r, "--no-config", "--deep", "--progress", path);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.err, "gguflint: --deep stories260K.gguf: read ") !=
+	    NULL && strstr(r.err, " in ") != NULL, "%s", r.err);
+	cr_expect(strchr(r.err, '\r') == NULL && strchr(r.err, '\033') ==
+	    NULL, "no terminal codes in a pipe: %s", r.err);
+	cr_expect_str_eq(r.out, out, "the same report");
+	test_run_free(&r);
+	run(&r, "--no-config", "--progress", path, NULL);
+	cr_expect_str_eq(r.err, "", "no --deep, no progress");
+	test_run_free(&r);
+	{
+		const char *argv[] = { "--no-config", "--deep", "--progress",
+			"--no-progress", path, NULL };
+
+		test_run_bin(&r, argv, NULL, 0);
+		cr_expect_str_eq(r.err, "", "%s", r.err);
+		test_run_free(&r);
+	}
+	free(out);
+	free(path);
+}

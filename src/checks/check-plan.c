@@ -126,7 +126,17 @@ check_fit(const struct check_ctx *c, struct diag_list *dl)
 		    pl->fits_budget ? "the device has" : "the budget",
 		    pl->fits_budget ? d : b);
 	}
-	strbuf_addf(&sb, " (%s over)", format_size(pl->over, a, sizeof a));
+	/* P003 compares the plan with the limit it passes; P001 and P002 a
+	 * part of it, so they say what the plan's excess is of */
+	format_size(pl->over, a, sizeof a);
+	if (strcmp(code, "P003") == 0)
+		strbuf_addf(&sb, ": %s over", a);
+	else if (!pl->fits_budget)
+		strbuf_addf(&sb, " (the whole plan: +%s over the %s budget)", a,
+		    b);
+	else
+		strbuf_addf(&sb, " (the whole plan: +%s over the %s of device "
+		    "memory)", a, d);
 	note = diag_add(dl, code, 0, SUBJECT_NONE, NULL, 0, "%s",
 	    strbuf_cstr(&sb));
 	diag_note(note, "profile %s: %s memory, %s reserve", c->profile->name,

@@ -192,8 +192,8 @@ companion(struct vc *v, const struct llv_item *it)
 		return;
 	llv_describe(it, what, sizeof what);
 	snprintf(msg, sizeof msg,
-	    "%s is a companion model (a multimodal projector): llama.cpp "
-	    "%s refuses it as the main model",
+	    "%s is a multimodal projector: llama.cpp %s refuses it as the "
+	    "main model",
 	    what, v->db->release);
 	snprintf(note, sizeof note,
 	    "llama.cpp says \"cannot be used as "

@@ -23,6 +23,7 @@
 #include "cli/configfile.h"
 #include "cli/models.h"
 #include "cli/options.h"
+#include "cli/progress.h"
 #include "cli/session.h"
 #include "findings/baseline.h"
 #include "findings/catalog.h"
@@ -52,6 +53,8 @@ struct session {
 	struct baseline bl;		/* --baseline, or what to record */
 	bool have_bl;			/* bl is in force */
 	bool record;			/* --write-baseline: bl is recorded */
+	struct progress progress;	/* --deep's line on stderr */
+	struct lint_progress tell;	/* lo.progress: to progress */
 };
 
 /* write_out: write and reset buf; -1 when stdout failed. */
@@ -280,6 +283,10 @@ session_setup(const struct options *o, const struct reporter *rep,
 	s->lo.decls = &s->decls;
 	s->lo.policy = &s->policy;
 	s->lo.deep = o->deep;
+	progress_init(&s->progress, stderr, o->deep ? o->progress : 0);
+	s->tell.fn = progress_tell;
+	s->tell.arg = &s->progress;
+	s->lo.progress = &s->tell;
 	s->lo.deep_full = rep->deep_stats;
 	ro.show_plan = o->show_plan;
 	ro.color = use_color(o->color);
@@ -613,7 +620,7 @@ session_lint_inputs(const struct options *o, struct session *s,
 	struct model_list ml;
 	struct lint_model m;
 	struct gl_error err;
-	int status = 0;
+	int status = 0, rc;
 	size_t i, k;
 
 	memset(&t, 0, sizeof t);
@@ -624,7 +631,10 @@ session_lint_inputs(const struct options *o, struct session *s,
 	rep->begin(&s->report, out);
 	for (i = 0; i < ml.n && status >= 0; i++) {
 		t.sum.models++;
-		if (lint_input(&ml.v[i], &s->lo, &m, &err) < 0) {
+		progress_begin(&s->progress, ml.v[i].path[0]);
+		rc = lint_input(&ml.v[i], &s->lo, &m, &err);
+		progress_end(&s->progress);
+		if (rc < 0) {
 			fail(&err);
 			status = 2;
 			t.sum.unread++;
