@@ -1314,3 +1314,89 @@ Test(cli, deep_progress_only_when_asked)
 	free(out);
 	free(path);
 }
+
+/*
+ * Several gguflint processes writing to one file at once (the shell's
+ * "xargs -P 8 gguflint ... > out": one open file, shared): each model's
+ * report arrives in one piece. Each process lints its own copies of a
+ * model whose report (51 lines, about 6 KiB) is longer than stdio's
+ * buffer, which used to cut it wherever the buffer filled.
+ */
+#define PIECE_PROCS 8
+#define PIECE_MODELS 12
+
+Test(cli, each_model_report_is_one_piece, .timeout = 120)
+{
+	char *paths[PIECE_PROCS][PIECE_MODELS], *outpath, *out, *p;
+	const char *bin = getenv("GGUFLINT_BIN");
+	const char *argv[PIECE_MODELS + 4];
+	size_t i, j, k, lines = 0, blocks = 0, n;
+	pid_t pid[PIECE_PROCS];
+	int fd, st;
+	FILE *fp;
+
+	cr_assert(bin != NULL);
+	for (i = 0; i < PIECE_PROCS; i++)
+		for (j = 0; j < PIECE_MODELS; j++)
+			paths[i][j] = many_findings_file(60);
+	outpath = test_tmpfile("", 0);
+	fd = open(outpath, O_WRONLY | O_TRUNC);
+	cr_assert(fd >= 0);
+	for (i = 0; i < PIECE_PROCS; i++) {
+		argv[0] = bin;
+		argv[1] = "--no-config";
+		argv[2] = "--select=S002";
+		for (j = 0; j < PIECE_MODELS; j++)
+			argv[3 + j] = paths[i][j];
+		argv[3 + PIECE_MODELS] = NULL;
+		pid[i] = fork();
+		cr_assert(pid[i] >= 0);
+		if (pid[i] == 0) {
+			dup2(fd, 1);
+			if (freopen("/dev/null", "w", stderr) == NULL)
+				_exit(126);
+			execv(bin, (char *const *)argv);
+			_exit(127);
+		}
+	}
+	for (i = 0; i < PIECE_PROCS; i++) {
+		cr_assert(waitpid(pid[i], &st, 0) == pid[i]);
+		cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d",
+		    st);
+	}
+	close(fd);
+	fp = fopen(outpath, "r");
+	cr_assert(fp != NULL);
+	out = xcalloc(1, 1u << 22);
+	n = fread(out, 1, (1u << 22) - 1, fp);
+	fclose(fp);
+	/* each path's lines: one block of 51 whole lines, so that there
+	 * are as many blocks as models */
+	for (p = out, k = 0; p < out + n; p = strchr(p, '\n') + 1) {
+		const char *colon = strstr(p, ":0x"), *nl = strchr(p, '\n');
+		size_t len;
+
+		cr_assert(nl != NULL, "unterminated line");
+		cr_assert(p[0] == '/' && colon != NULL && colon < nl,
+		    "a broken line: %.*s", (int)(nl - p), p);
+		len = (size_t)(colon - p);
+		if (lines > 0 && len == k && memcmp(p, out + i, len) == 0) {
+			lines++;
+			continue;
+		}
+		cr_expect(lines == 0 || lines == 51, "a model's %zu lines, "
+		    "then another's: %.*s", lines, (int)(nl - p), p);
+		i = (size_t)(p - out);
+		k = len;
+		lines = 1;
+		blocks++;
+	}
+	cr_expect(lines == 51, "the last model's %zu lines", lines);
+	cr_expect_eq(blocks, PIECE_PROCS * PIECE_MODELS, "%zu pieces",
+	    blocks);
+	free(out);
+	for (i = 0; i < PIECE_PROCS; i++)
+		for (j = 0; j < PIECE_MODELS; j++)
+			free(paths[i][j]);
+	free(outpath);
+}

@@ -57,12 +57,35 @@ struct session {
 	struct lint_progress tell;	/* lo.progress: to progress */
 };
 
-/* write_out: write and reset buf; -1 when stdout failed. */
+/*
+ * write_out: write and reset buf; -1 (errno set) when stdout failed. The
+ * buffer goes out in one write(2) (after what stdio holds), not through
+ * stdio's pieces, so that the report of one model, which the session
+ * writes at once, is never mixed with another process's in a file they
+ * share (xargs -P 8 gguflint ... > out): Linux writes a regular file's
+ * one write whole. A pipe does so only up to PIPE_BUF bytes.
+ */
 static int
 write_out(struct strbuf *buf)
 {
-	if (buf->len > 0 && fwrite(buf->buf, 1, buf->len, stdout) != buf->len)
+	size_t off = 0;
+	ssize_t n;
+
+	if (buf->len == 0)
+		return 0;
+	if (fflush(stdout) != 0)
 		return -1;
+	while (off < buf->len) {
+		n = write(STDOUT_FILENO, buf->buf + off, buf->len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		off += (size_t)n;
+	}
 	strbuf_reset(buf);
 	return 0;
 }
