@@ -181,6 +181,11 @@ Test(cli, json_output_has_the_documented_fields)
 	cr_assert_str_eq(jsontree_str(jsontree_get(d, "subject")), "odd.bool");
 	cr_assert_str_eq(jsontree_str(jsontree_get(d, "subject_kind")), "key");
 	cr_assert(jsontree_get(d, "message") != NULL);
+	/* no note or fix of its own: both null, present */
+	cr_assert(jsontree_get(d, "note") != NULL &&
+	    jsontree_get(d, "note")->type == JSONTREE_NULL);
+	cr_assert(jsontree_get(d, "fix") != NULL &&
+	    jsontree_get(d, "fix")->type == JSONTREE_NULL);
 	cr_assert(jsontree_get(d, "offset")->type == JSONTREE_NUMBER);
 	d = jsontree_pointer(root, "/files/0/diagnostics/1");
 	cr_assert_str_eq(jsontree_str(jsontree_get(d, "code")), "F017");
@@ -1399,4 +1404,78 @@ Test(cli, each_model_report_is_one_piece, .timeout = 120)
 		for (j = 0; j < PIECE_MODELS; j++)
 			free(paths[i][j]);
 	free(outpath);
+}
+
+/*
+ * A finding's essence, note and fix, in each format: the text line holds
+ * the essence alone (no note, and no "[tensor: -]" for a finding without
+ * a subject), --show-fixes adds "  = note: " and "  = fix: " lines, JSON
+ * has them as fields, GitHub after the message on lines of their own
+ * (%0A), SARIF in the message text.
+ */
+Test(cli, essence_note_and_fix_in_each_format)
+{
+	char *path = xasprintf("%s/tests/cases/N005-no-map.gguf",
+	    test_srcdir());
+	const char *essence = "error: M022 companion-as-main-model: "
+	    "architecture 'clip' is a multimodal projector: llama.cpp v0.5.0 "
+	    "refuses it as the main model [key: general.architecture]\n";
+	const struct jsonnode *ds, *d;
+	struct jsonnode *root;
+	struct test_run r;
+	char *err = NULL;
+	size_t i;
+
+	run(&r, "--no-config", "--select=M022,N005", path, NULL);
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	cr_expect(strstr(r.out, essence) != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "= note") == NULL && strstr(r.out, "= fix") ==
+	    NULL, "not on a pipe by default: %s", r.out);
+	test_run_free(&r);
+	run(&r, "--no-config", "--select=M022", "--show-fixes", path);
+	cr_expect(strstr(r.out, essence) != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "\n  = note: llama.cpp says \"cannot be used "
+	    "as main model\"\n  = fix: pass it with --mmproj beside the "
+	    "language model\n") != NULL, "%s", r.out);
+	test_run_free(&r);
+	{
+		const char *argv[] = { "--no-config", "--select=M022",
+			"--show-fixes", "--no-show-fixes", path, NULL };
+
+		test_run_bin(&r, argv, NULL, 0);
+		cr_expect(strstr(r.out, "= note") == NULL, "%s", r.out);
+		test_run_free(&r);
+	}
+	run(&r, "--no-config", "--format=json", path, NULL);
+	root = jsontree_parse(r.out, r.out_len, &err);
+	cr_assert(root != NULL, "%s: %s", err, r.out);
+	ds = jsontree_pointer(root, "/files/0/diagnostics");
+	for (i = 0; ds != NULL && (d = jsontree_at(ds, i)) != NULL; i++) {
+		if (strcmp(jsontree_str(jsontree_get(d, "code")), "M022"))
+			continue;
+		cr_expect_str_eq(jsontree_str(jsontree_get(d, "message")),
+		    "architecture 'clip' is a multimodal projector: llama.cpp "
+		    "v0.5.0 refuses it as the main model");
+		cr_expect_str_eq(jsontree_str(jsontree_get(d, "note")),
+		    "llama.cpp says \"cannot be used as main model\"");
+		cr_expect_str_eq(jsontree_str(jsontree_get(d, "fix")),
+		    "pass it with --mmproj beside the language model");
+		break;
+	}
+	cr_expect(ds != NULL && i < ds->n, "no M022: %s", r.out);
+	jsontree_free(root);
+	test_run_free(&r);
+	run(&r, "--no-config", "--format=github", "--select=M022", path);
+	cr_expect(strstr(r.out, "as the main model [key: general.architecture]"
+	    "%0Allama.cpp says \"cannot be used as main model\"%0Afix: pass "
+	    "it with --mmproj beside the language model\n") != NULL, "%s",
+	    r.out);
+	test_run_free(&r);
+	run(&r, "--no-config", "--format=sarif", "--select=M022", path);
+	cr_expect(strstr(r.out, "as the main model [key: general.architecture]"
+	    "\\nllama.cpp says \\\"cannot be used as main model\\\"\\nfix: pass "
+	    "it with --mmproj beside the language model\"") != NULL, "%s",
+	    r.out);
+	test_run_free(&r);
+	free(path);
 }

@@ -66,15 +66,19 @@ add_field(struct strbuf *out, const void *s, size_t n, bool property)
 	strbuf_free(&safe);
 }
 
-/* The note and fix after the message, on lines of their own (%0A). */
+/* The note and fix after the message, on lines of their own (%0A: each
+ * made safe alone, since enc_text would escape the line break). */
 static void
 add_rest(struct strbuf *out, const struct diag *d)
 {
-	struct strbuf rest = STRBUF_INIT;
-
-	diag_detail_text(d, &rest);
-	add_field(out, rest.buf, rest.len, false);
-	strbuf_free(&rest);
+	if (d->note != NULL) {
+		strbuf_adds(out, "%0A");
+		add_field(out, d->note, strlen(d->note), false);
+	}
+	if (d->fix != NULL) {
+		strbuf_adds(out, "%0Afix: ");
+		add_field(out, d->fix, strlen(d->fix), false);
+	}
 }
 
 void
