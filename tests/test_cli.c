@@ -1473,9 +1473,9 @@ Test(cli, essence_note_and_fix_in_each_format)
 	test_run_free(&r);
 	run(&r, "--no-config", "--format=sarif", "--select=M022", path);
 	cr_expect(strstr(r.out, "as the main model [key: general.architecture]"
-	    "\\nllama.cpp says \\\"cannot be used as main model\\\"\\nfix: pass "
-	    "it with --mmproj beside the language model\"") != NULL, "%s",
-	    r.out);
+	    "\\nllama.cpp says \\\"cannot be used as main model\\\"\\nfix: "
+	    "pass it with --mmproj beside the language model\"") != NULL,
+	    "%s", r.out);
 	test_run_free(&r);
 	free(path);
 }
