@@ -1490,6 +1490,21 @@ Test(cli, essence_note_and_fix_in_each_format)
  * enough for the first line (after a quarter of a second) on this kind
  * of machine; a machine that does it faster skips the check, saying so.
  */
+/* The file at path is a JSON report with no terminal code in it. */
+static void
+expect_plain_json(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	int c = fp != NULL ? fgetc(fp) : EOF;
+
+	cr_expect(c == '{', "stdout is the JSON report");
+	while (c != EOF && c != '\033')
+		c = fgetc(fp);
+	cr_expect(c == EOF, "no terminal codes on stdout");
+	if (fp != NULL)
+		fclose(fp);
+}
+
 Test(cli, deep_progress_on_a_terminal_is_erased, .timeout = 120)
 {
 	static const int64_t ne[] = { 4096, 65536 };
@@ -1557,17 +1572,7 @@ Test(cli, deep_progress_on_a_terminal_is_erased, .timeout = 120)
 		cr_expect(strchr(strbuf_cstr(&got), '\n') == NULL, "%s",
 		    strbuf_cstr(&got));
 	}
-	{
-		FILE *fp = fopen(out, "r");
-		int c = fp != NULL ? fgetc(fp) : EOF;
-
-		cr_expect(c == '{', "stdout is the JSON report");
-		while (c != EOF && c != '\033')
-			c = fgetc(fp);
-		cr_expect(c == EOF, "no terminal codes on stdout");
-		if (fp != NULL)
-			fclose(fp);
-	}
+	expect_plain_json(out);
 	strbuf_free(&got);
 	unlink(path);
 	free(out);
