@@ -1482,14 +1482,6 @@ Test(cli, essence_note_and_fix_in_each_format)
 	free(path);
 }
 
-/*
- * On a terminal, --deep's progress is one line rewritten in place
- * ("\r\033[K" before each) and erased when the model is done, and stdout
- * is the report alone. stderr is a pseudo-terminal here; the model's 1
- * GiB (a hole) are hashed and decoded for -f json, which takes long
- * enough for the first line (after a quarter of a second) on this kind
- * of machine; a machine that does it faster skips the check, saying so.
- */
 /* The file at path is a JSON report with no terminal code in it. */
 static void
 expect_plain_json(const char *path)
@@ -1505,6 +1497,14 @@ expect_plain_json(const char *path)
 		fclose(fp);
 }
 
+/*
+ * On a terminal, --deep's progress is one line rewritten in place
+ * ("\r\033[K" before each) and erased when the model is done, and stdout
+ * is the report alone. stderr is a pseudo-terminal here; the model's 1
+ * GiB (a hole) are hashed and decoded for -f json, which takes long
+ * enough for the first line (after a quarter of a second) on this kind
+ * of machine; a machine that does it faster skips the check, saying so.
+ */
 Test(cli, deep_progress_on_a_terminal_is_erased, .timeout = 120)
 {
 	static const int64_t ne[] = { 4096, 65536 };
