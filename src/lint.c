@@ -195,6 +195,20 @@ check_all(const struct check_ctx *ctx, struct diag_list *dl,
 	}
 }
 
+/* --deep's scan of f into stats, telling o's progress, if any. */
+static void
+deep_scan_with(const struct gguf_file *f, struct deep_stats *stats,
+    const struct lint_options *o)
+{
+	struct deep_progress p = { NULL, NULL };
+
+	if (o->progress != NULL) {
+		p.fn = o->progress->fn;
+		p.arg = o->progress->arg;
+	}
+	deep_scan_progress(f, stats, o->threads, o->deep_full, &p);
+}
+
 /* The split checks of a file alone: what its split keys say of it. */
 static void
 check_alone(struct lint_result *res)
@@ -243,7 +257,7 @@ read_model(void *arg)
 		make_plan(o, &res->file, res->geom, &res->forms, &res->plan);
 	if (complete && o->deep) {
 		res->deep = xcalloc(res->file.tensors_n + 1, sizeof *res->deep);
-		deep_scan(&res->file, res->deep, o->threads, o->deep_full);
+		deep_scan_with(&res->file, res->deep, o);
 	}
 	ctx.file = &res->file;
 	ctx.geom = res->geom;
@@ -377,8 +391,7 @@ read_shard(void *arg)
 	gguf_parse(&res->file, &res->diags);
 	if (res->file.header_complete && j->o->deep) {
 		res->deep = xcalloc(res->file.tensors_n + 1, sizeof *res->deep);
-		deep_scan(&res->file, res->deep, j->o->threads,
-		    j->o->deep_full);
+		deep_scan_with(&res->file, res->deep, j->o);
 	}
 	memset(&ctx, 0, sizeof ctx);
 	ctx.file = &res->file;
@@ -448,6 +461,10 @@ copy_diag(struct diag_list *dl, const struct diag *d)
 	if (c == NULL)
 		return;
 	c->severity = d->severity;
+	if (d->note != NULL)
+		diag_note(c, "%s", d->note);
+	if (d->fix != NULL)
+		diag_fix(c, "%s", d->fix);
 	for (i = 0; i < d->n_items; i++)
 		diag_attach_item(c, d->items[i], strlen(d->items[i]));
 }

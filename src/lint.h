@@ -19,6 +19,13 @@
 
 struct declset;
 
+/* What --deep's scan tells as it reads: struct deep_progress of deep.h,
+ * for the session, which does not see the reader. */
+struct lint_progress {
+	void (*fn)(void *arg, uint64_t done, uint64_t total);
+	void *arg;
+};
+
 struct lint_options {
 	const struct catalog *cat;
 	const struct declset *decls;	/* rule files' matchers (their
@@ -30,6 +37,8 @@ struct lint_options {
 	bool deep;			/* --deep: read the tensor data */
 	bool deep_full;			/* and its statistics and SHA-256 */
 	unsigned threads;		/* for --deep; 0: one per CPU */
+	const struct lint_progress *progress;	/* told as --deep reads,
+					 * or NULL */
 	const struct rt_request *runtime;	/* probe the model's
 					 * (operation, encoding) pairs on it,
 					 * or NULL */

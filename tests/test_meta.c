@@ -492,9 +492,10 @@ Test(meta, zero_heads_only_where_attention_weights_are)
 	cr_assert_eq(d->severity, SEV_ERROR);
 	cr_assert_str_eq(d->subject, "llama.attention.head_count_kv");
 	cr_assert(strstr(d->message, "is 0 for 1 layer holding attention "
-	    "weights (the first: layer 1): llama.cpp expects "
+	    "weights (the first: layer 1)") != NULL, "%s", d->message);
+	cr_assert(d->note != NULL && strstr(d->note, "llama.cpp expects "
 	    "blk.1.attn_k.weight with a dimension of 0") != NULL, "%s",
-	    d->message);
+	    d->note ? d->note : "(no note)");
 	test_lint_free(&t);
 	strbuf_free(&sb);
 }
@@ -521,8 +522,8 @@ Test(meta, companion_architecture_as_main_model)
 		cr_expect_eq(test_count(&t, "M022"), i == 0, "%s: %s", archs[i],
 		    test_codes(&t));
 		if ((d = test_find(&t, "M022")) != NULL)
-			cr_expect(strstr(d->message, "--mmproj") &&
-				strstr(d->message,
+			cr_expect(d->fix && strstr(d->fix, "--mmproj") &&
+				d->note && strstr(d->note,
 				    "cannot be used as main "
 				    "model"),
 			    "%s", d->message);

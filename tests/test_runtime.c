@@ -408,7 +408,8 @@ small_model(void)
 	return path;
 }
 
-/* How many findings of code the JSON report r has (every file's). */
+/* How many findings of code the JSON report r has (every file's); *msg,
+ * unless msg is NULL, the first one's message and note (static). */
 static size_t
 count_code(const struct test_run *r, const char *code, const char **msg)
 {
@@ -429,8 +430,12 @@ count_code(const struct test_run *r, const char *code, const char **msg)
 			if (strcmp(jsontree_str(jsontree_get(d, "code")), code))
 				continue;
 			if (msg != NULL && n == 0) {
-				snprintf(keep, sizeof keep, "%s",
-				    jsontree_str(jsontree_get(d, "message")));
+				const char *note;
+
+				note = jsontree_str(jsontree_get(d, "note"));
+				snprintf(keep, sizeof keep, "%s\n%s",
+				    jsontree_str(jsontree_get(d, "message")),
+				    note != NULL ? note : "");
 				*msg = keep;
 			}
 			n++;

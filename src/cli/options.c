@@ -40,6 +40,10 @@ enum {
 	OPT_WRITE_BASELINE,
 	OPT_SHOW_BASELINED,
 	OPT_MAX_PER_RULE,
+	OPT_SHOW_FIXES,
+	OPT_NO_SHOW_FIXES,
+	OPT_PROGRESS,
+	OPT_NO_PROGRESS,
 	OPT_CTK,
 	OPT_CTV,
 	OPT_FA,
@@ -85,6 +89,10 @@ static const struct option long_options[] = {
 	{ "write-baseline", required_argument, NULL, OPT_WRITE_BASELINE },
 	{ "show-baselined", no_argument, NULL, OPT_SHOW_BASELINED },
 	{ "max-per-rule", required_argument, NULL, OPT_MAX_PER_RULE },
+	{ "show-fixes", no_argument, NULL, OPT_SHOW_FIXES },
+	{ "no-show-fixes", no_argument, NULL, OPT_NO_SHOW_FIXES },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "statistics", no_argument, NULL, OPT_STATISTICS },
 	{ "color", required_argument, NULL, OPT_COLOR },
@@ -133,6 +141,9 @@ static const char usage_lint[] =
 	"      --plan          also print the memory plan\n"
 	"      --deep          also read the tensor data (NaN/Inf, zeros, "
 	"statistics)\n"
+	"      --progress, --no-progress  --deep's progress on stderr "
+	"(default: when\n"
+	"                      stderr is a terminal)\n"
 	"      --runtime-version V  the llama.cpp build that will load the "
 	"files\n"
 	"                      (bNNNN or v0.5.0; over the profile's)\n";
@@ -167,6 +178,9 @@ static const char usage_report[] =
 	"      --show-baselined  show baselined findings in text, github, "
 	"gitlab\n"
 	"                      and junit output\n"
+	"      --show-fixes, --no-show-fixes  text: each finding's note "
+	"and fix below\n"
+	"                      it (default: when stdout is a terminal)\n"
 	"  -q, --quiet         report only what fails the run (no "
 	"summary line)\n"
 	"      --statistics    also count the findings per rule\n"
@@ -536,6 +550,14 @@ set_flag(struct options *o, int c, char **argv, struct gl_error *err)
 	case OPT_SHOW_BASELINED:
 		o->show_baselined = true;
 		break;
+	case OPT_SHOW_FIXES:
+	case OPT_NO_SHOW_FIXES:
+		o->show_fixes = c == OPT_SHOW_FIXES ? 1 : 0;
+		break;
+	case OPT_PROGRESS:
+	case OPT_NO_PROGRESS:
+		o->progress = c == OPT_PROGRESS ? 1 : 0;
+		break;
 	case OPT_DUMP:
 		if (set_mode(o, CLI_MODE_DUMP, err) < 0)
 			return -1;
@@ -568,6 +590,8 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 	o->format = "text";
 	o->max_warnings = -1;
 	o->max_per_rule = -1;
+	o->show_fixes = -1;
+	o->progress = -1;
 	o->ngl = -2;
 	opterr = 0;
 	optind = 1;

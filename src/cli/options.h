@@ -57,6 +57,10 @@ struct options {
 	const char *write_baseline;	/* --write-baseline FILE, or NULL */
 	bool show_baselined;		/* --show-baselined */
 	long max_per_rule;		/* --max-per-rule N, or -1 */
+	int show_fixes;			/* --show-fixes 1, --no-show-fixes
+					 * 0; -1: when stdout is a TTY */
+	int progress;			/* --progress 1, --no-progress 0;
+					 * -1: when stderr is a TTY */
 	bool quiet;			/* --quiet */
 	bool statistics;		/* --statistics */
 	enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color;

@@ -25,6 +25,7 @@
 #include "cli/configfile.h"
 #include "cli/models.h"
 #include "cli/options.h"
+#include "cli/progress.h"
 #include "cli/session.h"
 #include "findings/baseline.h"
 #include "findings/catalog.h"
@@ -54,14 +55,39 @@ struct session {
 	struct baseline bl;		/* --baseline, or what to record */
 	bool have_bl;			/* bl is in force */
 	bool record;			/* --write-baseline: bl is recorded */
+	struct progress progress;	/* --deep's line on stderr */
+	struct lint_progress tell;	/* lo.progress: to progress */
 };
 
-/* write_out: write and reset buf; -1 when stdout failed. */
+/*
+ * write_out: write and reset buf; -1 (errno set) when stdout failed. The
+ * buffer goes out in one write(2) (after what stdio holds), not through
+ * stdio's pieces, so that the report of one model, which the session
+ * writes at once, is never mixed with another process's in a file they
+ * share (xargs -P 8 gguflint ... > out): Linux writes a regular file's
+ * one write whole. A pipe does so only up to PIPE_BUF bytes.
+ */
 static int
 write_out(struct strbuf *buf)
 {
-	if (buf->len > 0 && fwrite(buf->buf, 1, buf->len, stdout) != buf->len)
+	size_t off = 0;
+	ssize_t n;
+
+	if (buf->len == 0)
+		return 0;
+	if (fflush(stdout) != 0)
 		return -1;
+	while (off < buf->len) {
+		n = write(STDOUT_FILENO, buf->buf + off, buf->len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		off += (size_t)n;
+	}
 	strbuf_reset(buf);
 	return 0;
 }
@@ -285,11 +311,17 @@ session_setup(const struct options *o, const struct reporter *rep,
 	s->lo.decls = &s->decls;
 	s->lo.policy = &s->policy;
 	s->lo.deep = o->deep;
+	progress_init(&s->progress, stderr, o->deep ? o->progress : 0);
+	s->tell.fn = progress_tell;
+	s->tell.arg = &s->progress;
+	s->lo.progress = &s->tell;
 	s->lo.deep_full = rep->deep_stats;
 	ro.show_plan = o->show_plan;
 	ro.color = use_color(o->color);
 	ro.baseline = s->have_bl;
 	ro.show_baselined = o->show_baselined;
+	ro.show_fixes = o->show_fixes >= 0 ? o->show_fixes == 1 :
+	    isatty(STDOUT_FILENO) == 1;
 	ro.max_per_rule = o->max_per_rule >= 0 ? (size_t)o->max_per_rule :
 	    s->cfg.has_max_per_rule ? s->cfg.max_per_rule : DIAG_MAX_PER_RULE;
 	ro.fail_on = s->policy.fail_on;
@@ -639,7 +671,7 @@ session_lint_inputs(const struct options *o, struct session *s,
 	struct model_list ml;
 	struct lint_model m;
 	struct gl_error err;
-	int status = 0;
+	int status = 0, rc;
 	size_t i, k;
 
 	memset(&t, 0, sizeof t);
@@ -650,7 +682,10 @@ session_lint_inputs(const struct options *o, struct session *s,
 	rep->begin(&s->report, out);
 	for (i = 0; i < ml.n && status >= 0; i++) {
 		t.sum.models++;
-		if (lint_input(&ml.v[i], &s->lo, &m, &err) < 0) {
+		progress_begin(&s->progress, ml.v[i].path[0]);
+		rc = lint_input(&ml.v[i], &s->lo, &m, &err);
+		progress_end(&s->progress);
+		if (rc < 0) {
 			fail(&err);
 			status = 2;
 			t.sum.unread++;

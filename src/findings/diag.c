@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <assert.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,8 @@ diag_release(struct diag *d)
 
 	free(d->subject);
 	free(d->message);
+	free(d->note);
+	free(d->fix);
 	for (i = 0; i < d->n_items; i++)
 		free(d->items[i]);
 	free(d->items);
@@ -99,6 +102,60 @@ diag_add(struct diag_list *dl, const char *code, uint64_t offset,
 	va_end(ap);
 	return diag_push(dl, &dl->cat->rules[idx], offset, kind, subj,
 	    subj_len, strbuf_detach(&sb));
+}
+
+/* Append to *slot (NULL or a string) the formatted text, after a space. */
+static void
+append_text(char **slot, const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (*slot != NULL) {
+		strbuf_adds(&sb, *slot);
+		strbuf_addc(&sb, ' ');
+		free(*slot);
+	}
+	strbuf_vaddf(&sb, fmt, ap);
+	*slot = strbuf_detach(&sb);
+}
+
+struct diag *
+diag_note(struct diag *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d == NULL)
+		return NULL;
+	va_start(ap, fmt);
+	append_text(&d->note, fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+struct diag *
+diag_fix(struct diag *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d == NULL)
+		return NULL;
+	va_start(ap, fmt);
+	append_text(&d->fix, fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+void
+diag_detail_text(const struct diag *d, struct strbuf *out)
+{
+	if (d->note != NULL) {
+		strbuf_addc(out, '\n');
+		strbuf_adds(out, d->note);
+	}
+	if (d->fix != NULL) {
+		strbuf_adds(out, "\nfix: ");
+		strbuf_adds(out, d->fix);
+	}
 }
 
 static int

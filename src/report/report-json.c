@@ -67,6 +67,16 @@ add_diag(struct strbuf *out, const struct diag *d, bool baseline)
 	enc_json_cstr(out, severity_name(d->severity));
 	strbuf_adds(out, ", \"message\": ");
 	enc_json_cstr(out, d->message);
+	strbuf_adds(out, ", \"note\": ");
+	if (d->note != NULL)
+		enc_json_cstr(out, d->note);
+	else
+		strbuf_adds(out, "null");
+	strbuf_adds(out, ", \"fix\": ");
+	if (d->fix != NULL)
+		enc_json_cstr(out, d->fix);
+	else
+		strbuf_adds(out, "null");
 	strbuf_addf(out, ", \"offset\": %" PRIu64 ", \"subject\": ", d->offset);
 	if (d->subject != NULL)
 		enc_json_string(out, d->subject, d->subject_len);

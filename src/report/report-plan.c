@@ -57,6 +57,29 @@ line(struct strbuf *out, const char *section, const char *detail,
 	strbuf_addc(out, '\n');
 }
 
+/* The mark of a figure over its limit: "\u2718 does not fit: +312 MiB over
+ * the 1.3 GiB budget" (what: "budget", "of device memory", ...). */
+#define MARK_OVER "\xe2\x9c\x98 does not fit: "
+
+/*
+ * flag_over: into buf (size n), flag (NULL: nothing) and, when bytes pass
+ * limit, the mark saying by how much and of what: "+X over the LIMIT
+ * what". Returns buf, or flag itself when bytes do not pass limit.
+ */
+static const char *
+flag_over(char *buf, size_t n, const char *flag, uint64_t bytes,
+    uint64_t limit, const char *what)
+{
+	char a[32], b[32];
+
+	if (bytes <= limit)
+		return flag;
+	snprintf(buf, n, "%s%s" MARK_OVER "+%s over the %s %s", flag ?
+	    flag : "", flag ? "  " : "", format_size(bytes - limit, a,
+	    sizeof a), format_size(limit, b, sizeof b), what);
+	return buf;
+}
+
 static void
 profile_header(struct strbuf *out, const struct profile *p)
 {
@@ -109,7 +132,7 @@ llama_header(struct strbuf *out, const struct plan *pl,
 static void
 llama_table(struct strbuf *out, const struct plan *pl)
 {
-	char d[64], f[96];
+	char d[64], f[96], o[192], lim[48];
 	size_t i;
 
 	for (i = 0; i < pl->n_dev; i++) {
@@ -117,13 +140,18 @@ llama_table(struct strbuf *out, const struct plan *pl)
 		const char *dev = v->name;
 		uint64_t resident = v->model_bytes - v->mapped_bytes;
 
+		/* a line alone over its device's limit is marked */
+		snprintf(lim, sizeof lim, v->host ? "budget" : "of %s", dev);
 		if (v->mapped_bytes > 0)
 			line(out, "weights", "mapped, as stored",
-			    v->mapped_bytes, "mapped (page cache, evictable "
-			    "\xe2\x80\x94 not heap)");
+			    v->mapped_bytes, flag_over(o, sizeof o, "mapped "
+			    "(page cache, evictable \xe2\x80\x94 not heap)",
+			    v->mapped_bytes, pl->memory, "of device memory"));
 		if (v->model_bytes > v->mapped_bytes) {
 			snprintf(d, sizeof d, "%s, as stored", dev);
-			line(out, "weights", d, resident, "resident");
+			line(out, "weights", d, resident, flag_over(o,
+			    sizeof o, "resident", resident, v->memory_bytes,
+			    lim));
 		}
 		if (v->repack_bytes > 0) {
 			snprintf(f, sizeof f, "heap copy of %zu tensors in "
@@ -135,7 +163,8 @@ llama_table(struct strbuf *out, const struct plan *pl)
 			    dev, kv_type_info(pl->kv_k)->name,
 			    kv_type_info(pl->kv_v)->name, pl->ctx);
 			line(out, pl->state_bytes ? "kv+state" : "kv cache", d,
-			    v->kv_bytes, "resident");
+			    v->kv_bytes, flag_over(o, sizeof o, "resident",
+			    v->kv_bytes, v->memory_bytes, lim));
 		}
 		snprintf(d, sizeof d, "%s, ubatch %" PRIu64, dev,
 		    pl->n_ubatch);
@@ -152,25 +181,42 @@ llama_table(struct strbuf *out, const struct plan *pl)
 static void
 table(struct strbuf *out, const struct plan *pl, const struct profile *p)
 {
-	char d[64], f[96], a[32];
+	char d[64], f[96], a[32], o[192];
 
+	/* a line alone over the budget (or, mapped, the memory) is marked:
+	 * P001 and P002 */
 	if (pl->weights_mapped > 0)
 		line(out, "weights", "mapped, as stored", pl->weights_mapped,
-		    "mapped (page cache, evictable \xe2\x80\x94 not heap)");
+		    flag_over(o, sizeof o, "mapped (page cache, evictable "
+		    "\xe2\x80\x94 not heap)", pl->weights_mapped, pl->memory,
+		    "of device memory"));
 	if (pl->weights_heap > 0 || pl->weights_mapped == 0)
 		line(out, "weights", "heap, as stored", pl->weights_heap,
-		    "resident");
+		    flag_over(o, sizeof o, "resident", pl->weights_heap,
+		    pl->budget, "budget"));
 	snprintf(d, sizeof d, "%s @ ctx %" PRIu64, kv_type_info(pl->kv)->name,
 	    pl->ctx);
 	snprintf(f, sizeof f, "resident   (%s with %s)", format_size(
 	    pl->kv_alt_bytes, a, sizeof a), kv_type_info(pl->kv_alt)->name);
-	line(out, "kv cache", d, pl->kv_bytes, f);
+	line(out, "kv cache", d, pl->kv_bytes, flag_over(o, sizeof o, f,
+	    pl->kv_bytes + pl->state_bytes, pl->budget, "budget"));
 	if (pl->state_bytes > 0)
 		line(out, "state", "recurrent, f32", pl->state_bytes,
 		    "resident");
 	snprintf(d, sizeof d, "prefill chunk %" PRIu64, p->prefill_chunk);
 	line(out, "forward", d, pl->forward, NULL);
 	line(out, "heap", "headroom", pl->headroom, NULL);
+}
+
+/* "\u2714 fits", or the mark of the excess (flag_over), and a newline. */
+static void
+add_fit(struct strbuf *out, uint64_t bytes, uint64_t limit, const char *what)
+{
+	char o[160];
+
+	strbuf_adds(out, bytes <= limit ? "\xe2\x9c\x94 fits" : flag_over(o,
+	    sizeof o, NULL, bytes, limit, what));
+	strbuf_addc(out, '\n');
 }
 
 static void
@@ -183,23 +229,30 @@ verdict(struct strbuf *out, const struct plan *pl)
 	pad(out, pl->weights_mapped > 0 ? "total heap" : "total",
 	    W_SECTION + W_DETAIL, false);
 	pad(out, format_size(pl->budgeted, a, sizeof a), W_BYTES, true);
-	strbuf_addf(out, "   of %s  %s\n", format_size(pl->budget, b, sizeof b),
-	    pl->fits ? "\xe2\x9c\x94 fits" : "\xe2\x9c\x98 does not fit");
-	if (pl->weights_mapped > 0)
+	strbuf_addf(out, "   of %s  ", format_size(pl->budget, b, sizeof b));
+	add_fit(out, pl->budgeted, pl->budget, "budget");
+	if (pl->weights_mapped > 0) {
 		strbuf_addf(out, "  mapped weights (%s) page against device "
-		    "memory: %s of %s in all\n", format_size(pl->weights_mapped,
+		    "memory: %s of %s in all", format_size(pl->weights_mapped,
 		    a, sizeof a), format_size(pl->total, b, sizeof b),
 		    format_size(pl->memory, c, sizeof c));
+		if (pl->total > pl->memory) {
+			strbuf_adds(out, "  ");
+			add_fit(out, pl->total, pl->memory, "of device memory");
+		} else {
+			strbuf_addc(out, '\n');
+		}
+	}
 	for (i = 1; i < pl->n_dev; i++) {
 		const struct plan_device *v = &pl->dev[i];
 
 		if (v->host)
 			continue;
-		strbuf_addf(out, "  %s total %s of %s  %s\n", v->name,
+		strbuf_addf(out, "  %s total %s of %s  ", v->name,
 		    format_size(v->total_bytes, a, sizeof a),
-		    format_size(v->memory_bytes, b, sizeof b),
-		    v->total_bytes <= v->memory_bytes ? "\xe2\x9c\x94 fits" :
-		    "\xe2\x9c\x98 does not fit");
+		    format_size(v->memory_bytes, b, sizeof b));
+		snprintf(c, sizeof c, "of %s", v->name);
+		add_fit(out, v->total_bytes, v->memory_bytes, c);
 	}
 	if (pl->n_sugg == 0)
 		return;

@@ -395,6 +395,7 @@ add_result(const struct report_ctx *ctx, struct strbuf *out,
 		strbuf_add(&msg, d->subject, d->subject_len);
 		strbuf_addc(&msg, ']');
 	}
+	diag_detail_text(d, &msg);	/* the note and the fix */
 	enc_json_string(out, msg.buf, msg.len);
 	strbuf_free(&msg);
 	strbuf_adds(out, "},\n        \"locations\": [{\"physicalLocation\": "

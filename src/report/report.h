@@ -36,6 +36,8 @@ struct report_opts {
 				 * severe (not baselined) fails the run
 				 * (junit's failures); SEV_INFO when
 				 * zeroed */
+	bool show_fixes;	/* text: each finding's note and fix on
+				 * indented lines below it (--show-fixes) */
 };
 
 /* SARIF's state across one log (report-sarif.c). */
@@ -173,7 +175,10 @@ bool report_subject_extent(const struct lint_result *res,
  * text: one line per diagnostic, and the plan after them with --plan;
  * begin and end write nothing. Past opts.max_per_rule diagnostics of one
  * rule in a file, one line says how many more there are, where the last
- * of them would be.
+ * of them would be. With opts.show_fixes, a finding's note and fix
+ * follow its line, indented ("  = note: ", "  = fix: "), wrapped at 80
+ * columns; a finding without a fix of its own shows the catalogue's, on
+ * the first finding of its rule in the file.
  */
 void report_text_begin(struct report_ctx *ctx, struct strbuf *out);
 void report_text_file(struct report_ctx *ctx, struct strbuf *out,
