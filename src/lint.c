@@ -226,7 +226,12 @@ read_model(void *arg)
 
 	gguf_parse(&res->file, &res->diags);
 	complete = res->file.header_complete;
-	planned = complete && o->profile != NULL;
+	if (complete)
+		res->role = role_of(&res->file);
+	res->given = o->given;
+	/* a companion is planned with its model, an imatrix never */
+	planned = complete && o->profile != NULL && role_model(res->role) &&
+	    (o->given == COMPANION_NONE || o->given == COMPANION_DRAFT);
 	if (complete) {
 		read_geometry(o, &res->file, &res->geom, &res->diags);
 		if (names != NULL) {
@@ -237,8 +242,10 @@ read_model(void *arg)
 	}
 	if (complete && o->runtime != NULL)
 		probe_runtime(o, &res->file, res);
-	if (complete && o->runtime != NULL && res->model == NULL)
-		ask_llama(o, res->path, res);
+	if (complete && o->runtime != NULL && res->model == NULL &&
+	    (o->given == COMPANION_NONE || o->given == COMPANION_DRAFT) &&
+	    (!role_companion(res->role) || o->n_companions > 0))
+		ask_llama(o, res->path, res);	/* a model, or the main one */
 	if (planned)
 		make_plan(o, &res->file, res->geom, &res->forms, &res->plan);
 	if (complete && o->deep) {
@@ -259,6 +266,10 @@ read_model(void *arg)
 	ctx.n_rt = res->rt_error == NULL ? res->n_rt : 0;
 	ctx.rt_info = &res->rt_info;
 	ctx.llama = &res->llama;
+	ctx.role = res->role;
+	ctx.given = o->given;
+	ctx.base = o->base;
+	ctx.as_model = o->n_companions > 0;
 	check_all(&ctx, &res->diags, PASS_ALL);
 	check_alone(res);
 }
@@ -512,6 +523,8 @@ read_whole(struct model_job *mj)
 	ctx.n_rt = first->rt_error == NULL ? first->n_rt : 0;
 	ctx.rt_info = &first->rt_info;
 	ctx.llama = &first->llama;
+	ctx.role = first->role = role_of(&mj->view);
+	ctx.as_model = o->n_companions > 0;
 	check_all(&ctx, &mj->dl, PASS_MODEL);
 }
 
@@ -659,21 +672,68 @@ lint_split(const struct model_input *in, const struct lint_options *o,
 	return rc;
 }
 
+/* ---- companions ------------------------------------------------------ */
+
+/*
+ * Each companion of o linted as a file of its own into a result after the
+ * model's (m's first n_model), checked against the model (a draft is a
+ * model of its own: not checked against it). Returns 0, or -1 with err
+ * when a companion cannot be read (its result is in m all the same).
+ */
+static int
+lint_companions(const struct lint_options *o, struct lint_model *m,
+    struct gl_error *err)
+{
+	size_t i, k, n_model = m->n;
+	const struct gguf_file **files;
+	struct companion_base base;
+	struct lint_options co;
+	struct lint_result *r;
+	int rc = 0;
+
+	m->res = xreallocarray(m->res, n_model + o->n_companions + 1,
+	    sizeof *m->res);
+	files = xcalloc(n_model + 1, sizeof *files);
+	for (k = 0; k < n_model; k++)
+		files[k] = &m->res[k].file;
+	base.files = files;
+	base.n = n_model;
+	base.geom = n_model > 0 ? m->res[0].geom : NULL;
+	co = *o;
+	co.companions = NULL;
+	co.n_companions = 0;
+	for (i = 0; i < o->n_companions && rc == 0; i++) {
+		co.given = o->companions[i].kind;
+		co.base = co.given == COMPANION_DRAFT ? NULL : &base;
+		r = &m->res[m->n++];
+		rc = lint_file(o->companions[i].path, &co, r, err);
+		r->companion_of = xstrdup(n_model > 0 && m->res[0].model ?
+		    m->res[0].model : m->res[0].path);
+	}
+	free(files);
+	return rc;
+}
+
 int
 lint_input(const struct model_input *in, const struct lint_options *o,
     struct lint_model *m, struct gl_error *err)
 {
 	const struct names_db *names;
+	int rc;
 
 	memset(m, 0, sizeof *m);
 	if (!in->split) {
 		m->res = xcalloc(1, sizeof *m->res);
 		m->n = 1;
-		return lint_file(in->path[0], o, &m->res[0], err);
-	}
-	if (names_db_get(&names, err) < 0)
+		rc = lint_file(in->path[0], o, &m->res[0], err);
+	} else if (names_db_get(&names, err) < 0) {
 		return -1;	/* a broken name map in the data directory */
-	return lint_split(in, o, names, m, err);
+	} else {
+		rc = lint_split(in, o, names, m, err);
+	}
+	if (rc < 0 || o->n_companions == 0 || m->n == 0)
+		return rc;
+	return lint_companions(o, m, err);
 }
 
 void
@@ -703,6 +763,7 @@ lint_result_free(struct lint_result *res)
 	diag_list_free(&res->diags);
 	free(res->path);
 	free(res->model);
+	free(res->companion_of);
 	memset(res, 0, sizeof *res);
 	res->file.fd = -1;	/* freeing again closes nothing */
 }

@@ -281,6 +281,8 @@ session_setup(const struct options *o, const struct reporter *rep,
 	s->lo.policy = &s->policy;
 	s->lo.deep = o->deep;
 	s->lo.deep_full = rep->deep_stats;
+	s->lo.companions = o->companions;	/* beside each model */
+	s->lo.n_companions = o->n_companions;
 	ro.show_plan = o->show_plan;
 	ro.color = use_color(o->color);
 	ro.baseline = s->have_bl;
