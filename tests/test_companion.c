@@ -744,3 +744,151 @@ Test(companion, llama_refuses_lora_implies_error, .timeout = 120)
 	free(prog);
 	strbuf_free(&sb);
 }
+
+/* The tiny model alone, or with n companions, under profile p with -ngl
+ * ngl (< -1: the profile's), into m (lint_model_free it). */
+static void
+plan_with(struct lint_model *m, const struct catalog *cat,
+    const struct profile *p, long ngl, const enum companion_kind *k,
+    const struct strbuf *const *bufs, size_t n, char **paths)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct lint_companion c[4];
+	struct lint_options lo;
+	struct model_input in;
+	struct gl_error err;
+	bool given = true;
+	struct tiny t;
+	size_t i;
+
+	memset(&lo, 0, sizeof lo);
+	tiny_init(&t);
+	tiny_build(&t, &sb);
+	paths[0] = test_tmpfile(sb.buf, sb.len);
+	strbuf_free(&sb);
+	for (i = 0; i < n; i++) {
+		paths[i + 1] = test_tmpfile(bufs[i]->buf, bufs[i]->len);
+		c[i].kind = k[i];
+		c[i].path = paths[i + 1];
+	}
+	lo.cat = cat;
+	lo.profile = p;
+	lo.companions = c;
+	lo.n_companions = n;
+	if (ngl >= -1) {
+		lo.request.ngl_set = true;
+		lo.request.ngl = ngl;
+	}
+	in.path = &paths[0];
+	in.given = &given;
+	in.n = 1;
+	in.split = false;
+	cr_assert(lint_input(&in, &lo, m, &err) == 0, "%s", err.msg);
+	cr_assert_eq(m->n, n + 1);
+	for (i = 0; i <= n; i++) {
+		unlink(paths[i]);
+		free(paths[i]);
+	}
+}
+
+/*
+ * The plan with companions, against the model's alone: an mmproj's
+ * weights on the GPU (CUDA0 of gpu_8gb), a LoRA's beside the tensors it
+ * adapts (token_embd's pair on the CPU, the blocks' on the GPU; all on
+ * the CPU with -ngl 0), a draft's whole plan on its devices; each device
+ * total and the heap grow by exactly that.
+ */
+Test(companion, plan)
+{
+	struct strbuf pb = STRBUF_INIT, lb = STRBUF_INIT, db = STRBUF_INIT;
+	const struct strbuf *bufs[] = { &pb, &lb, &db };
+	const enum companion_kind kinds[] = { COMPANION_MMPROJ,
+		COMPANION_LORA, COMPANION_DRAFT };
+	struct lint_model alone, with;
+	const struct plan *a, *w, *dp;
+	struct catalog cat;
+	struct gl_error err;
+	struct profile p;
+	char *paths[4];
+	struct mmproj mp;
+	struct lora l;
+	struct tiny t;
+
+	cr_assert(catalog_load_builtin(&cat, &err) == 0, "%s", err.msg);
+	cr_assert(profile_load("gpu_8gb", &p, &err) == 0, "%s", err.msg);
+	mmproj_init(&mp);
+	mmproj_build(&mp, &pb);
+	lora_init(&l);
+	lora_build(&l, &lb);
+	tiny_init(&t);
+	tiny_build(&t, &db);
+	plan_with(&alone, &cat, &p, -2, NULL, NULL, 0, paths);
+	plan_with(&with, &cat, &p, -2, kinds, bufs, 3, paths);
+	a = &alone.res[0].plan;
+	w = &with.res[0].plan;
+	dp = &with.res[3].plan;
+	cr_assert(a->valid && w->valid && dp->valid);
+	cr_assert_eq(w->n_comp, 3);
+	cr_expect_eq(with.res[3].given, COMPANION_DRAFT);
+	cr_expect_eq(dp->ctx, w->ctx);
+	cr_expect_eq(dp->kv_k, KV_F16);
+	cr_expect_eq(w->comp[0].bytes[0], 0);
+	cr_expect_eq(w->comp[0].bytes[1], (16 * 16 + 16 * 32 + 16 * 8) * 4);
+	cr_expect_eq(w->comp[1].bytes[0], (2 * 16 + 2 * 8) * 4);
+	cr_expect_eq(w->comp[1].bytes[1], (8 * 2 + 2 * 8 + 8 * 2 + 2 * 4) * 4);
+	cr_expect_eq(w->comp[2].bytes[1], dp->dev[1].total_bytes);
+	cr_expect_eq(w->comp[2].bytes[0], dp->dev[0].total_bytes);
+	cr_expect_eq(w->dev[1].total_bytes, a->dev[1].total_bytes +
+	    w->comp[0].bytes[1] + w->comp[1].bytes[1] + w->comp[2].bytes[1]);
+	cr_expect_eq(w->total, a->total + w->comp[1].bytes[0] +
+	    dp->dev[0].total_bytes);
+	cr_expect_eq(w->budgeted, a->budgeted + w->comp[1].bytes[0] +
+	    dp->budgeted);
+	lint_model_free(&with);
+	plan_with(&with, &cat, &p, 0, kinds + 1, bufs + 1, 1, paths);
+	w = &with.res[0].plan;
+	cr_expect_eq(w->comp[0].bytes[1], 0);
+	cr_expect_eq(w->comp[0].bytes[0], w->comp[0].weights);
+	lint_model_free(&with);
+	lint_model_free(&alone);
+	profile_free(&p);
+	catalog_free(&cat);
+	strbuf_free(&pb);
+	strbuf_free(&lb);
+	strbuf_free(&db);
+}
+
+/* A draft model beside the tiny model: P011 when llama.cpp would find
+ * the vocabularies incompatible (another tokenizer, a token from id 5 on
+ * that differs), not for a token below 5, which it does not compare. */
+static void
+draft_case(void (*change)(struct tiny *), size_t want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct tiny t, d;
+	struct pair p;
+
+	tiny_init(&t);
+	tiny_init(&d);
+	if (change != NULL)
+		change(&d);
+	tiny_build(&d, &sb);
+	pair_lint(&p, &t, COMPANION_DRAFT, &sb);
+	cr_expect_eq(pair_count(&p, "P011"), want, "%s", pair_codes(&p, 1));
+	cr_expect_eq(pair_count(&p, "N006") + pair_count(&p, "P010"), 0,
+	    "a draft is a model: %s", pair_codes(&p, 1));
+	pair_free(&p);
+	strbuf_free(&sb);
+}
+
+static void other_tokenizer(struct tiny *t) { t->tok_model = "gpt2"; }
+static void token3(struct tiny *t) { t->tok3 = "x3"; }
+static void token5(struct tiny *t) { t->dup_token = true; }
+
+Test(companion, draft_vocabulary)
+{
+	draft_case(NULL, 0);
+	draft_case(other_tokenizer, 1);
+	draft_case(token3, 0);
+	draft_case(token5, 1);
+}

@@ -5,7 +5,8 @@
  * (llama_adapter_lora_init: M025-M029), a control vector
  * (common_control_vector_load: M031), and, given its base model
  * (--lora, --control-vector), the adapter against the base (M030, M032).
- * A companion linted alone gets P010, which says what is planned.
+ * A companion linted alone gets P010, which says what is planned; a draft
+ * model (--draft) is a model, whose vocabulary must be the model's (P011).
  */
 #include "config.h"
 
@@ -437,6 +438,92 @@ check_cvec(const struct check_ctx *c, struct diag_list *dl)
 	}
 }
 
+/* A bool key's value into *v; false when absent or not a bool. */
+static bool
+bool_key(const struct gguf_file *f, const char *key, bool *v)
+{
+	const struct gguf_kv *kv = gguf_find_kv(f, key);
+
+	if (kv == NULL || kv->type != GGUF_BOOL)
+		return false;
+	*v = kv->val.v.b != 0;
+	return true;
+}
+
+/* The special token (add key, id key) agrees in d and t, when both files
+ * say it (llama.cpp's defaults are not guessed). */
+static bool
+same_special(const struct gguf_file *d, const struct gguf_file *t,
+    const char *add, const char *id)
+{
+	bool ad, at;
+	int64_t vd, vt;
+
+	if (!bool_key(d, add, &ad) || !bool_key(t, add, &at))
+		return true;
+	if (ad != at)
+		return false;
+	if (!ad || !gguf_find_int(d, id, &vd) || !gguf_find_int(t, id, &vt))
+		return true;
+	return vd == vt;
+}
+
+/* The first token from id 5 whose text differs in a and b, or -1. */
+static int64_t
+token_differs(const struct gguf_file *fa, const struct gguf_kv *a,
+    const struct gguf_file *fb, const struct gguf_kv *b)
+{
+	struct gguf_arr_iter ia, ib;
+	struct gguf_str sa, sb;
+	int64_t i;
+
+	gguf_arr_iter_init(&ia, fa, a);
+	gguf_arr_iter_init(&ib, fb, b);
+	for (i = 0; gguf_arr_next_str(&ia, &sa) &&
+	    gguf_arr_next_str(&ib, &sb); i++)
+		if (i >= 5 && (sa.n != sb.n || memcmp(sa.p, sb.p, sa.n) != 0))
+			return i;
+	return -1;
+}
+
+/* P011: a draft whose vocabulary llama.cpp finds incompatible with the
+ * model's (common_speculative_are_compatible). */
+static void
+check_draft(const struct check_ctx *c, struct diag_list *dl)
+{
+	const struct gguf_file *d = c->file, *t = c->base->files[0];
+	const struct gguf_kv *kd = gguf_find_kv(d, "tokenizer.ggml.tokens");
+	const struct gguf_kv *kt = gguf_find_kv(t, "tokenizer.ggml.tokens");
+	char md[64], mt[64], why[200] = "";
+	int64_t i;
+
+	if (!gguf_find_name(d, "tokenizer.ggml.model", md, sizeof md) ||
+	    !gguf_find_name(t, "tokenizer.ggml.model", mt, sizeof mt) ||
+	    kd == NULL || kt == NULL)
+		return;
+	if (strcmp(md, mt) != 0)
+		snprintf(why, sizeof why, "its tokenizer is '%s', the model's "
+		    "'%s'", md, mt);
+	else if (!same_special(d, t, "tokenizer.ggml.add_bos_token",
+	    "tokenizer.ggml.bos_token_id"))
+		snprintf(why, sizeof why, "its BOS token differs");
+	else if (!same_special(d, t, "tokenizer.ggml.add_eos_token",
+	    "tokenizer.ggml.eos_token_id"))
+		snprintf(why, sizeof why, "its EOS token differs");
+	else if ((kd->count > kt->count ? kd->count - kt->count :
+	    kt->count - kd->count) > 128)
+		snprintf(why, sizeof why, "it has %" PRIu64 " tokens, the "
+		    "model %" PRIu64 " (llama.cpp allows 128 more or fewer)",
+		    kd->count, kt->count);
+	else if ((i = token_differs(d, kd, t, kt)) >= 0)
+		snprintf(why, sizeof why, "token %" PRId64 " differs", i);
+	if (why[0] != '\0')
+		diag_add(dl, "P011", kd->offset, SUBJECT_KEY, kd->key.p,
+		    (size_t)kd->key.n, "the draft model's vocabulary is not "
+		    "the model's (%s): llama.cpp refuses speculative decoding "
+		    "with it (\"vocabs are not compatible\")", why);
+}
+
 /* P010: a companion (or an importance matrix) linted alone, with a
  * profile: what is planned of it. */
 static void
@@ -488,6 +575,8 @@ check_companion(const struct check_ctx *c, struct diag_list *dl)
 		check_lora(c, dl);
 	else if (k == COMPANION_CVEC)
 		check_cvec(c, dl);
+	else if (k == COMPANION_DRAFT && c->base != NULL)
+		check_draft(c, dl);
 	if (c->base == NULL && c->profile != NULL &&
 	    (role_companion(c->role) || c->role == ROLE_IMATRIX))
 		alone(c, dl);
