@@ -240,8 +240,9 @@ read_model(void *arg)
 			    &j->facts);
 		}
 	}
-	if (complete && o->runtime != NULL)
-		probe_runtime(o, &res->file, res);
+	if (complete && o->runtime != NULL && (o->given == COMPANION_NONE ||
+	    o->given == COMPANION_DRAFT))
+		probe_runtime(o, &res->file, res);	/* a model's pairs */
 	if (complete && o->runtime != NULL && res->model == NULL &&
 	    (o->given == COMPANION_NONE || o->given == COMPANION_DRAFT) &&
 	    (!role_companion(res->role) || o->n_companions > 0))

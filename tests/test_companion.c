@@ -5,6 +5,8 @@
  * model's) and beside the tiny model of golden.h (--mmproj, --lora,
  * --control-vector, --draft), in process and through the program.
  */
+#include "config.h"
+
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -891,4 +893,53 @@ Test(companion, draft_vocabulary)
 	draft_case(other_tokenizer, 1);
 	draft_case(token3, 0);
 	draft_case(token5, 1);
+}
+
+/* A folder holding a model and its projector, linted with --mmproj: the
+ * projector is linted beside the model, not a second time as a model of
+ * its own (which would be M022); alone it is still the model. */
+Test(companion, folder_with_its_projector)
+{
+	char dir[] = "/tmp/gguflint-comp-XXXXXX", *model, *proj, *cmd;
+	struct strbuf sb = STRBUF_INIT;
+	struct test_run r;
+	struct mmproj p;
+	struct tiny t;
+
+	cr_assert(mkdtemp(dir) != NULL);
+	model = xasprintf("%s/model.gguf", dir);
+	proj = xasprintf("%s/mmproj.gguf", dir);
+	tiny_init(&t);
+	tiny_build(&t, &sb);
+	cr_assert(ggufw_write_file(model, sb.buf, sb.len) == 0);
+	strbuf_reset(&sb);
+	mmproj_init(&p);
+	mmproj_build(&p, &sb);
+	cr_assert(ggufw_write_file(proj, sb.buf, sb.len) == 0);
+	strbuf_free(&sb);
+	{
+		const char *argv[] = { "--no-config", "-f", "json", dir,
+			"--mmproj", proj, NULL };
+
+		test_run_bin(&r, argv, NULL, 0);
+		cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+		cr_expect(strstr(r.out, "M022") == NULL, "%s", r.out);
+		cr_expect(strstr(r.out, "\"as\": \"mmproj\"") != NULL, "%s",
+		    r.out);
+		test_run_free(&r);
+	}
+	{
+		const char *argv[] = { "--no-config", proj, "--mmproj", proj,
+			NULL };
+
+		test_run_bin(&r, argv, NULL, 0);
+		cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
+		cr_expect(strstr(r.out, "M022") != NULL, "%s", r.out);
+		test_run_free(&r);
+	}
+	cmd = xasprintf("rm -rf '%s'", dir);
+	cr_expect(system(cmd) == 0);
+	free(cmd);
+	free(model);
+	free(proj);
 }

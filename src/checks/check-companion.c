@@ -257,18 +257,18 @@ lora_pair_ok(const struct check_ctx *c, struct diag_list *dl,
 	return false;
 }
 
-/* The base model's tensors by name (values: file << 32 | index). */
+/* The base model's tensors by name (values: the index among all the
+ * files' tensors, in order). */
 static void
 base_index(const struct companion_base *b, struct strset *set)
 {
-	size_t k, i;
+	size_t k, i, n = 0;
 
 	strset_init(set);
 	for (k = 0; k < b->n; k++)
 		for (i = 0; i < b->files[k]->tensors_n; i++)
 			strset_insert(set, b->files[k]->tensors[i].name.p,
-			    (size_t)b->files[k]->tensors[i].name.n,
-			    k << 32 | i, NULL);
+			    (size_t)b->files[k]->tensors[i].name.n, n++, NULL);
 }
 
 /* The base's tensor named name, or NULL. */
@@ -276,12 +276,14 @@ static const struct gguf_tensor *
 base_find(const struct companion_base *b, struct strset *set,
     struct gguf_str name)
 {
-	size_t v;
+	size_t v, k;
 
 	if (strset_insert(set, name.p, (size_t)name.n, SIZE_MAX, &v) == 0 ||
 	    v == SIZE_MAX)
 		return NULL;	/* added now, with SIZE_MAX: not the base's */
-	return &b->files[v >> 32]->tensors[v & 0xffffffffu];
+	for (k = 0; k < b->n && v >= b->files[k]->tensors_n; k++)
+		v -= b->files[k]->tensors_n;
+	return k < b->n ? &b->files[k]->tensors[v] : NULL;
 }
 
 /* M030: the pair p against the base's tensor of its name. */
