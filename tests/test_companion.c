@@ -295,6 +295,19 @@ Test(companion, roles)
 	test_lint_bytes(&t, sb.buf, sb.len);
 	cr_expect_eq(t.res.role, ROLE_CVEC);
 	test_lint_free(&t);
+	strbuf_reset(&sb);
+	tiny_init(&m);
+	m.general_type = "weird";	/* a type no tool writes */
+	tiny_build(&m, &sb);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_expect_eq(t.res.role, ROLE_OTHER);
+	test_lint_free(&t);
+	strbuf_reset(&sb);
+	m.arch = "clip";		/* clip's loader reads no type */
+	tiny_build(&m, &sb);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_expect_eq(t.res.role, ROLE_MMPROJ);
+	test_lint_free(&t);
 	strbuf_free(&sb);
 }
 

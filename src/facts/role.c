@@ -37,22 +37,26 @@ enum file_role
 role_of(const struct gguf_file *f)
 {
 	struct gguf_str t, a;
+	bool typed = key_str(f, "general.type", &t) && !gguf_str_eq(t, "model");
 
-	if (key_str(f, "general.type", &t) && !gguf_str_eq(t, "model")) {
-		if (gguf_str_eq(t, "adapter"))
-			return adapter_role(f);
-		if (gguf_str_eq(t, "mmproj") || gguf_str_eq(t, "clip-vision"))
-			return ROLE_MMPROJ;
-		if (gguf_str_eq(t, "imatrix"))
-			return ROLE_IMATRIX;
-		return ROLE_OTHER;
-	}
+	if (typed && gguf_str_eq(t, "adapter"))
+		return adapter_role(f);
+	if (typed &&
+	    (gguf_str_eq(t, "mmproj") || gguf_str_eq(t, "clip-vision")))
+		return ROLE_MMPROJ;
+	if (typed && gguf_str_eq(t, "imatrix"))
+		return ROLE_IMATRIX;
+	/* no general.type, "model", or one no tool writes: the
+	 * architecture of llama.cpp's own companions says it (their
+	 * loaders read no general.type) */
 	if (key_str(f, "general.architecture", &a)) {
 		if (gguf_str_eq(a, "clip"))
 			return ROLE_MMPROJ;
 		if (gguf_str_eq(a, "controlvector"))
 			return ROLE_CVEC;
 	}
+	if (typed)
+		return ROLE_OTHER;
 	if (f->tensors_n == 0 && gguf_find_kv(f, "tokenizer.ggml.model"))
 		return ROLE_VOCAB;
 	return ROLE_MODEL;

@@ -28,10 +28,12 @@ enum file_role {
  * (adapter.type "lora"), a control vector ("control_vector" or
  * "controlvector") or another adapter; "mmproj" or "clip-vision" a
  * projector, "imatrix" an importance matrix, "model" (or none) a model.
- * Without general.type: general.architecture "clip" is a projector and
- * "controlvector" a control vector (what llama.cpp's converters and
- * cvector-generator write); a model with no tensors and a
- * tokenizer.ggml.model is vocabulary-only. Never fails.
+ * Otherwise (no general.type, "model", or another value):
+ * general.architecture "clip" is a projector and "controlvector" a
+ * control vector (what llama.cpp's converters and cvector-generator
+ * write; their loaders read no general.type); then another general.type
+ * is OTHER, and a model with no tensors and a tokenizer.ggml.model is
+ * vocabulary-only. Never fails.
  */
 enum file_role role_of(const struct gguf_file *f);
 
