@@ -89,6 +89,9 @@ place_draft(const struct plan *pl, const struct plan *own,
 	c->mapped = own->dev[0].mapped_bytes;
 }
 
+static const char mmproj_note[] = "the projector's compute buffer (its "
+				  "encoder's graph) is not counted";
+
 void
 plan_llama_companions(const struct planner *pn, struct plan *pl)
 {
@@ -109,5 +112,8 @@ plan_llama_companions(const struct planner *pn, struct plan *pl)
 			place_draft(pl, in->own, c);
 		else
 			place_tensors(pn, pl, in, c);
+		if (in->kind == COMPANION_MMPROJ &&
+		    pl->n_notes < PLAN_MAX_NOTES)
+			pl->notes[pl->n_notes++] = xstrdup(mmproj_note);
 	}
 }
