@@ -28,7 +28,8 @@ struct lora {
 	int64_t n_in;			/* attn_k.lora_a's first dimension */
 	const char *drop;		/* a tensor not written */
 	const char *extra;		/* an extra tensor (a 1-D F32) */
-	bool absent_pair;		/* a pair for a tensor the base lacks */
+	const char *pair;		/* an extra pair, for X [8, 8] */
+	int64_t pair_out;		/* its lora_b's n_out (8: fits) */
 	bool embd_unflipped;		/* token_embd's pair as the others */
 };
 
@@ -66,6 +67,7 @@ lora_build(const struct lora *l, struct strbuf *out)
 		{ l->embd_unflipped ? 8 : l->rank, l->embd_unflipped ? l->rank :
 		16 }, { l->rank, l->embd_unflipped ? 16 : 8 } };
 	struct ggufw_model m;
+	char name[96];
 	size_t i;
 
 	ggufw_model_init(&m, false, 32);
@@ -81,9 +83,11 @@ lora_build(const struct lora *l, struct strbuf *out)
 			f32_tensor(&m, names[i], 2, shapes[i][0], shapes[i][1]);
 	if (l->extra != NULL)
 		f32_tensor(&m, l->extra, 1, 8, 1);
-	if (l->absent_pair) {
-		f32_tensor(&m, "blk.7.attn_q.weight.lora_a", 2, 8, l->rank);
-		f32_tensor(&m, "blk.7.attn_q.weight.lora_b", 2, l->rank, 8);
+	if (l->pair != NULL) {
+		snprintf(name, sizeof name, "%s.lora_a", l->pair);
+		f32_tensor(&m, name, 2, 8, l->rank);
+		snprintf(name, sizeof name, "%s.lora_b", l->pair);
+		f32_tensor(&m, name, 2, l->rank, l->pair_out);
 	}
 	ggufw_model_finish(&m, out, GGUFW_DATA_RANDOM);
 	ggufw_model_free(&m);
@@ -461,7 +465,12 @@ Test(companion, lora_with_base)
 	lora_with(no_alpha, "M029", 1);
 }
 
-static void absent(struct lora *l) { l->absent_pair = true; }
+static void
+absent(struct lora *l)
+{
+	l->pair = "blk.7.attn_q.weight";
+	l->pair_out = 8;
+}
 static void unflipped(struct lora *l) { l->embd_unflipped = true; }
 
 /* An unpaired tensor is incomplete (M027); a complete pair the base lacks
@@ -955,4 +964,104 @@ Test(companion, folder_with_its_projector)
 	free(cmd);
 	free(model);
 	free(proj);
+}
+
+/* The tiny model split in two as gguf-split writes it (all metadata in
+ * the first shard, token_embd and block 0 there, the rest in the
+ * second), under dir as m-0000K-of-00002.gguf. */
+static void
+write_split_tiny(const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ggufw_model one, two;
+	size_t i, n, k = 10;
+	uint64_t size;
+	char *path;
+	struct tiny t;
+
+	tiny_init(&t);
+	t.split_no = 0;
+	t.split_count = 2;
+	tiny_model(&t, &one);
+	n = one.n_tensors;
+	ggufw_model_kv_i32(&one, "split.tensors.count", (int32_t)n);
+	ggufw_model_init(&two, false, 32);
+	ggufw_model_kv_u16(&two, "split.no", 1);
+	ggufw_model_kv_u16(&two, "split.count", 2);
+	ggufw_model_kv_i32(&two, "split.tensors.count", (int32_t)n);
+	for (i = k; i < n; i++)
+		ggufw_model_tensor(&two, one.tensors[i].name,
+		    one.tensors[i].n_dims, one.tensors[i].ne, GGUFW_GGML_F32, 1,
+		    4);
+	/* the first shard: its first k tensors (restored before the free) */
+	size = one.data_size;
+	one.n_tensors = k;
+	one.data_size = one.tensors[k].offset;
+	ggufw_model_finish(&one, &sb, GGUFW_DATA_ZERO);
+	one.n_tensors = n;
+	one.data_size = size;
+	path = xasprintf("%s/m-00001-of-00002.gguf", dir);
+	cr_assert(ggufw_write_file(path, sb.buf, sb.len) == 0);
+	free(path);
+	strbuf_reset(&sb);
+	ggufw_model_finish(&two, &sb, GGUFW_DATA_ZERO);
+	path = xasprintf("%s/m-00002-of-00002.gguf", dir);
+	cr_assert(ggufw_write_file(path, sb.buf, sb.len) == 0);
+	free(path);
+	strbuf_free(&sb);
+	ggufw_model_free(&one);
+	ggufw_model_free(&two);
+}
+
+/* A LoRA checked against a split model: the tensors it adapts are looked
+ * up in every shard (blk.1 is in the second), and planned with it. */
+Test(companion, lora_of_a_split_model)
+{
+	char dir[] = "/tmp/gguflint-comp-XXXXXX", *shard, *good, *bad, *cmd;
+	struct strbuf sb = STRBUF_INIT;
+	struct test_run r;
+	struct lora l;
+
+	cr_assert(mkdtemp(dir) != NULL);
+	write_split_tiny(dir);
+	shard = xasprintf("%s/m-00001-of-00002.gguf", dir);
+	good = xasprintf("%s/good.lora", dir);
+	bad = xasprintf("%s/bad.lora", dir);
+	lora_init(&l);
+	l.pair = "blk.1.attn_q.weight";
+	l.pair_out = 8;
+	lora_build(&l, &sb);
+	cr_assert(ggufw_write_file(good, sb.buf, sb.len) == 0);
+	strbuf_reset(&sb);
+	l.pair_out = 16;		/* blk.1.attn_q is [8, 8] */
+	lora_build(&l, &sb);
+	cr_assert(ggufw_write_file(bad, sb.buf, sb.len) == 0);
+	strbuf_free(&sb);
+	{
+		const char *argv[] = { "--no-config", "-p", "gpu_8gb",
+			"--plan", shard, "--lora", good, NULL };
+
+		test_run_bin(&r, argv, NULL, 0);
+		cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+		cr_expect(strstr(r.out, "(2 shards)") != NULL &&
+		    strstr(r.out, "lora      CUDA0, weights") != NULL, "%s",
+		    r.out);
+		test_run_free(&r);
+	}
+	{
+		const char *argv[] = { "--no-config", shard, "--lora", bad,
+			NULL };
+
+		test_run_bin(&r, argv, NULL, 0);
+		cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
+		cr_expect(strstr(r.out, "M030") != NULL && strstr(r.out,
+		    "blk.1.attn_q.weight [8, 8]") != NULL, "%s", r.out);
+		test_run_free(&r);
+	}
+	cmd = xasprintf("rm -rf '%s'", dir);
+	cr_expect(system(cmd) == 0);
+	free(cmd);
+	free(shard);
+	free(good);
+	free(bad);
 }
