@@ -837,6 +837,7 @@ Test(companion, plan)
 	struct mmproj mp;
 	struct lora l;
 	struct tiny t;
+	size_t i;
 
 	cr_assert(catalog_load_builtin(&cat, &err) == 0, "%s", err.msg);
 	cr_assert(profile_load("gpu_8gb", &p, &err) == 0, "%s", err.msg);
@@ -873,6 +874,18 @@ Test(companion, plan)
 	w = &with.res[0].plan;
 	cr_expect_eq(w->comp[0].bytes[1], 0);
 	cr_expect_eq(w->comp[0].bytes[0], w->comp[0].weights);
+	lint_model_free(&with);
+	profile_free(&p);
+	/* SKaiNET's plans have no companions: a note says so */
+	cr_assert(profile_load("desktop", &p, &err) == 0, "%s", err.msg);
+	cr_assert_eq(p.runtime, RUNTIME_SKAINET);
+	plan_with(&with, &cat, &p, -2, kinds, bufs, 1, paths);
+	w = &with.res[0].plan;
+	cr_expect_eq(w->n_comp, 0);
+	for (i = 0; i < w->n_notes; i++)
+		if (strstr(w->notes[i], "llama.cpp profiles only") != NULL)
+			break;
+	cr_expect(i < w->n_notes, "no note of the companions");
 	lint_model_free(&with);
 	lint_model_free(&alone);
 	profile_free(&p);
