@@ -738,6 +738,11 @@ lint_companions(const struct lint_options *o, struct lint_model *m,
 	base.files = files;
 	base.n = n_model;
 	base.geom = m->res[0].geom;
+	for (k = 0; k < n_model; k++)
+		if (!m->res[k].file.header_complete)
+			base.n = 0;	/* nothing to check against */
+	if (base.n == 0)
+		base.geom = NULL;
 	for (i = 0; i < o->n_companions && rc == 0; i++) {
 		co = *o;
 		co.companions = NULL;

@@ -340,6 +340,7 @@ same_arch(const struct check_ctx *c, struct diag_list *dl, const char *who)
 static void
 check_lora(const struct check_ctx *c, struct diag_list *dl)
 {
+	bool against = c->base != NULL && c->base->n > 0;
 	struct lora_pair *p;
 	struct strset set;
 	size_t i, n;
@@ -347,15 +348,15 @@ check_lora(const struct check_ctx *c, struct diag_list *dl)
 	if (!lora_type(c, dl) && c->given != COMPANION_LORA)
 		return;		/* an adapter of another type: not paired */
 	lora_alpha(c, dl);
-	if (c->base != NULL)
+	if (against)
 		same_arch(c, dl, "LoRA");
 	n = lora_pairs(c, dl, &p);
-	if (c->base != NULL)
+	if (against)
 		base_index(c->base, &set);
 	for (i = 0; i < n; i++)
-		if (lora_pair_ok(c, dl, &p[i]) && c->base != NULL)
+		if (lora_pair_ok(c, dl, &p[i]) && against)
 			lora_against(c, dl, &set, &p[i]);
-	if (c->base != NULL)
+	if (against)
 		strset_free(&set);
 	free(p);
 }
@@ -577,7 +578,7 @@ check_companion(const struct check_ctx *c, struct diag_list *dl)
 		check_lora(c, dl);
 	else if (k == COMPANION_CVEC)
 		check_cvec(c, dl);
-	else if (k == COMPANION_DRAFT && c->base != NULL)
+	else if (k == COMPANION_DRAFT && c->base != NULL && c->base->n > 0)
 		check_draft(c, dl);
 	if (c->base == NULL && c->profile != NULL &&
 	    (role_companion(c->role) || c->role == ROLE_IMATRIX))

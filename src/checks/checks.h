@@ -33,7 +33,8 @@ struct model_facts {
 struct declset;
 
 /* The model a companion is checked against: its files (a split model's
- * shards, in order) and geometry (NULL when its header is incomplete). */
+ * shards, in order) and geometry; none (n 0, geom NULL) when a header is
+ * incomplete. */
 struct companion_base {
 	const struct gguf_file *const *files;
 	size_t n;
