@@ -54,8 +54,9 @@ f32_tensor(struct ggufw_model *m, const char *name, uint32_t n_dims,
 }
 
 /* The tiny model's attn_q [8, 8] and attn_k [8, 4] of block 0 adapted,
- * and its token_embd [8, 16] (flipped: lora_a [r, 16], lora_b [r, 8]). */
-static void
+ * and its token_embd [8, 16] (flipped: lora_a [r, 16], lora_b [r, 8]).
+ * Returns the header's size. */
+static uint64_t
 lora_build(const struct lora *l, struct strbuf *out)
 {
 	static const char *const names[] = { "blk.0.attn_q.weight.lora_a",
@@ -68,6 +69,7 @@ lora_build(const struct lora *l, struct strbuf *out)
 		16 }, { l->rank, l->embd_unflipped ? 16 : 8 } };
 	struct ggufw_model m;
 	char name[96];
+	uint64_t hdr;
 	size_t i;
 
 	ggufw_model_init(&m, false, 32);
@@ -89,8 +91,9 @@ lora_build(const struct lora *l, struct strbuf *out)
 		snprintf(name, sizeof name, "%s.lora_b", l->pair);
 		f32_tensor(&m, name, 2, l->rank, l->pair_out);
 	}
-	ggufw_model_finish(&m, out, GGUFW_DATA_RANDOM);
+	hdr = ggufw_model_finish(&m, out, GGUFW_DATA_RANDOM);
 	ggufw_model_free(&m);
+	return hdr;
 }
 
 /* A vision projector and what a test changes in it. */
@@ -1077,4 +1080,104 @@ Test(companion, lora_of_a_split_model)
 	free(shard);
 	free(good);
 	free(bad);
+}
+
+static uint64_t
+rng_next(uint64_t *s)
+{
+	/* xorshift64* */
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ull;
+}
+
+/* A mutant of the n bytes at p (a copy, freed by the caller): one
+ * or two bytes of the header (before hdr) set to random values. */
+static uint8_t *
+mutant(const void *p, size_t n, size_t hdr, uint64_t *seed)
+{
+	uint8_t *m = xmalloc(n);
+	unsigned k, count = 1 + (unsigned)(rng_next(seed) % 2);
+
+	memcpy(m, p, n);
+	for (k = 0; k < count; k++)
+		m[rng_next(seed) % hdr] = (uint8_t)rng_next(seed);
+	return m;
+}
+
+/*
+ * The same property on mutants of the clean LoRA: GGUFLINT_DIFF_LORA_
+ * MUTANTS (default 200) copies with header bytes changed, each given to
+ * llama.cpp as a LoRA of the tiny model (one llama-load run) and to
+ * gguflint with --lora: every one llama.cpp refuses is an error at it.
+ */
+Test(companion, llama_refuses_lora_mutants_implies_error, .timeout = 300)
+{
+	const char *e = getenv("GGUFLINT_DIFF_LORA_MUTANTS");
+	size_t n = e != NULL && *e != '\0' ? strtoul(e, NULL, 10) : 200;
+	char *prog = llama_loader(), *base, **paths, line[1024];
+	struct strbuf sb = STRBUF_INIT, cmd = STRBUF_INIT;
+	size_t i, refused = 0, missed = 0, hdr;
+	uint64_t seed = 0x16c0ffee;
+	struct tiny t;
+	struct lora l;
+	FILE *p;
+
+	if (prog == NULL)
+		cr_skip_test("tests/llama-load or llama.cpp's libraries are "
+		    "absent: run build-aux/install-llama, then make check");
+	tiny_init(&t);
+	tiny_build(&t, &sb);
+	base = tmp_of(&sb);
+	strbuf_reset(&sb);
+	lora_init(&l);
+	hdr = (size_t)lora_build(&l, &sb);
+	paths = xcalloc(n + 1, sizeof *paths);
+	strbuf_addf(&cmd, "'%s' '%s/cpu' --lora '%s'", prog,
+	    getenv("GGUFLINT_LLAMA"), base);
+	for (i = 0; i < n; i++) {
+		uint8_t *m = mutant(sb.buf, sb.len, hdr, &seed);
+
+		paths[i] = test_tmpfile(m, sb.len);
+		free(m);
+		strbuf_addf(&cmd, " '%s'", paths[i]);
+	}
+	strbuf_adds(&cmd, " 2>/dev/null");
+	cr_assert((p = popen(strbuf_cstr(&cmd), "r")) != NULL);
+	while (fgets(line, sizeof line, p) != NULL) {
+		const char *path = line + 2;
+		const char *argv[] = { "--no-config", "--color", "never", base,
+			"--lora", NULL, NULL };
+		struct test_run r;
+
+		if (line[0] == 'A')
+			continue;
+		line[2 + strcspn(path, "\t\n")] = '\0';
+		refused++;
+		argv[5] = path;
+		test_run_bin(&r, argv, NULL, 0);
+		if ((r.status != 1 || !companion_error(&r, path)) &&
+		    missed++ < 10)
+			cr_log_error("%s: llama.cpp refuses it (%c) but "
+			    "gguflint exits %d: %s", path, line[0], r.status,
+			    r.out);
+		test_run_free(&r);
+	}
+	pclose(p);
+	cr_log_info("LoRA mutants: %zu, llama.cpp refused %zu, gguflint "
+	    "passed %zu of those", n, refused, missed);
+	cr_expect(refused > n / 10, "only %zu of %zu refused", refused, n);
+	cr_expect_eq(missed, 0, "%zu LoRA mutants llama.cpp refuses pass "
+	    "gguflint (the first 10 are logged)", missed);
+	for (i = 0; i < n; i++) {
+		unlink(paths[i]);
+		free(paths[i]);
+	}
+	free(paths);
+	unlink(base);
+	free(base);
+	free(prog);
+	strbuf_free(&sb);
+	strbuf_free(&cmd);
 }
