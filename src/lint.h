@@ -8,6 +8,8 @@
 #define GGUFLINT_LINT_H
 
 #include "facts/arch.h"
+#include "checks/checks.h"
+#include "facts/role.h"
 #include "reader/deep.h"
 #include "findings/diag.h"
 #include "reader/gguf.h"
@@ -24,6 +26,13 @@ struct declset;
 struct lint_progress {
 	void (*fn)(void *arg, uint64_t done, uint64_t total);
 	void *arg;
+};
+
+/* A companion of the model (--mmproj, --lora, --control-vector, --draft):
+ * a file llama.cpp loads beside it. */
+struct lint_companion {
+	enum companion_kind kind;
+	const char *path;
 };
 
 struct lint_options {
@@ -43,6 +52,15 @@ struct lint_options {
 					 * (operation, encoding) pairs on it,
 					 * or NULL */
 	struct plan_request request;
+	/* lint_input: the model's companions, each linted as a file of its
+	 * own after the model and checked against it (its result follows
+	 * the model's); none: NULL, 0 */
+	const struct lint_companion *companions;
+	size_t n_companions;
+	/* set by lint_input for a companion's lint: what it is given as,
+	 * and its model (NONE, NULL otherwise) */
+	enum companion_kind given;
+	const struct companion_base *base;
 };
 
 struct lint_result {
@@ -52,6 +70,11 @@ struct lint_result {
 	 * of its first shard (NULL for a file alone) */
 	size_t shard_no, shards;
 	char *model;
+	enum file_role role;		/* role_of(file), ROLE_MODEL until the
+					 * header parsed */
+	enum companion_kind given;	/* a companion: what it was given
+					 * as (its model: companion_of) */
+	char *companion_of;		/* the model's path, or NULL */
 	struct gguf_file file;		/* kept open for reporters and --dump */
 	struct model_geom *geom;	/* NULL when the header did not parse
 					 * completely; may stay set after

@@ -23,6 +23,7 @@
 #include "cli/options.h"
 #include "data/builtin.h"
 #include "ggufw.h"
+#include "golden.h"
 #include "jsontree.h"
 #include "report/report.h"
 #include "target/profile.h"
@@ -1513,6 +1514,34 @@ Test(cli, each_model_report_is_one_piece, .timeout = 120)
 	free(outpath);
 }
 
+/* A projector (architecture clip): path to a temporary file. */
+static char *
+clip_model(void)
+{
+	struct tiny m;
+	struct strbuf sb = STRBUF_INIT;
+	char *path;
+
+	tiny_init(&m);
+	m.arch = "clip";
+	tiny_build(&m, &sb);
+	path = test_tmpfile(sb.buf, sb.len);
+	strbuf_free(&sb);
+	return path;
+}
+
+/* Lint the projector at path as the main model, with itself as its
+ * --mmproj (M022), with up to three more options. */
+static void
+lint_clip(struct test_run *r, const char *path, const char *a0,
+    const char *a1, const char *a2)
+{
+	const char *argv[] = { "--no-config", "--mmproj", path, path, a0, a1,
+		a2, NULL };
+
+	test_run_bin(r, argv, NULL, 0);
+}
+
 /*
  * A finding's essence, note and fix, in each format: the text line holds
  * the essence alone (no note, and no "[tensor: -]" for a finding without
@@ -1522,8 +1551,7 @@ Test(cli, each_model_report_is_one_piece, .timeout = 120)
  */
 Test(cli, essence_note_and_fix_in_each_format)
 {
-	char *path = xasprintf("%s/tests/cases/N005-no-map.gguf",
-	    test_srcdir());
+	char *path = clip_model();
 	const char *essence = "error: M022 companion-as-main-model: "
 	    "architecture 'clip' is a multimodal projector: llama.cpp v0.5.0 "
 	    "refuses it as the main model [key: general.architecture]\n";
@@ -1533,27 +1561,25 @@ Test(cli, essence_note_and_fix_in_each_format)
 	char *err = NULL;
 	size_t i;
 
-	run(&r, "--no-config", "--select=M022,N005", path, NULL);
+	lint_clip(&r, path, "--select=M022,N005", NULL, NULL);
 	cr_assert_eq(r.status, 1, "%s", r.err);
 	cr_expect(strstr(r.out, essence) != NULL, "%s", r.out);
 	cr_expect(strstr(r.out, "= note") == NULL && strstr(r.out, "= fix") ==
 	    NULL, "not on a pipe by default: %s", r.out);
 	test_run_free(&r);
-	run(&r, "--no-config", "--select=M022", "--show-fixes", path);
+	lint_clip(&r, path, "--select=M022", "--show-fixes", NULL);
 	cr_expect(strstr(r.out, essence) != NULL, "%s", r.out);
 	cr_expect(strstr(r.out, "\n  = note: llama.cpp says \"cannot be used "
 	    "as main model\"\n  = fix: pass it with --mmproj beside the "
 	    "language model\n") != NULL, "%s", r.out);
 	test_run_free(&r);
 	{
-		const char *argv[] = { "--no-config", "--select=M022",
-			"--show-fixes", "--no-show-fixes", path, NULL };
-
-		test_run_bin(&r, argv, NULL, 0);
+		lint_clip(&r, path, "--show-fixes", "--no-show-fixes",
+		    "--select=M022");
 		cr_expect(strstr(r.out, "= note") == NULL, "%s", r.out);
 		test_run_free(&r);
 	}
-	run(&r, "--no-config", "--format=json", path, NULL);
+	lint_clip(&r, path, "--format=json", NULL, NULL);
 	root = jsontree_parse(r.out, r.out_len, &err);
 	cr_assert(root != NULL, "%s: %s", err, r.out);
 	ds = jsontree_pointer(root, "/files/0/diagnostics");
@@ -1572,13 +1598,13 @@ Test(cli, essence_note_and_fix_in_each_format)
 	cr_expect(ds != NULL && i < ds->n, "no M022: %s", r.out);
 	jsontree_free(root);
 	test_run_free(&r);
-	run(&r, "--no-config", "--format=github", "--select=M022", path);
+	lint_clip(&r, path, "--format=github", "--select=M022", NULL);
 	cr_expect(strstr(r.out, "as the main model [key: general.architecture]"
 	    "%0Allama.cpp says \"cannot be used as main model\"%0Afix: pass "
 	    "it with --mmproj beside the language model\n") != NULL, "%s",
 	    r.out);
 	test_run_free(&r);
-	run(&r, "--no-config", "--format=sarif", "--select=M022", path);
+	lint_clip(&r, path, "--format=sarif", "--select=M022", NULL);
 	cr_expect(strstr(r.out, "as the main model [key: general.architecture]"
 	    "\\nllama.cpp says \\\"cannot be used as main model\\\"\\nfix: "
 	    "pass it with --mmproj beside the language model\"") != NULL,

@@ -36,7 +36,7 @@ static void set_drop_gate(struct tiny *t) { t->drop = "blk.1.ffn_gate.weight"; }
 static void set_drop_output(struct tiny *t) { t->drop = "output.weight"; }
 static void set_bad_k(struct tiny *t) { t->bad_shape = "blk.0.attn_k.weight"; }
 static void set_extra_block(struct tiny *t) { t->extra_block = true; }
-static void set_arch_clip(struct tiny *t) { t->arch = "clip"; }
+static void set_arch_unmapped(struct tiny *t) { t->arch = "mistral3"; }
 static void set_adapter(struct tiny *t) { t->general_type = "adapter"; }
 static void set_type_model(struct tiny *t) { t->general_type = "model"; }
 
@@ -49,7 +49,7 @@ static const struct golden_case cases[] = {
 	{ "N003-ok", "N003", 0, NULL },
 	{ "N004-block-beyond-count", "N004", 1, set_extra_block },
 	{ "N004-ok", "N004", 0, NULL },
-	{ "N005-no-map", "N005", 1, set_arch_clip },
+	{ "N005-no-map", "N005", 1, set_arch_unmapped },
 	{ "N005-ok", "N005", 0, NULL },
 	{ "N006-adapter", "N006", 1, set_adapter },
 	{ "N006-ok-general-type-model", "N006", 0, set_type_model },

@@ -938,6 +938,10 @@ check_meta(const struct check_ctx *c, struct diag_list *dl)
 	s.dl = dl;
 	s.kind = c->facts->kind;
 	s.map = c->facts->map;
+	if (check_companion_file(c) && s.kind != NAMES_NO_TENSORS) {
+		s.kind = NAMES_NOT_MODEL;	/* no model's keys */
+		s.map = NULL;
+	}
 	s.arch = c->geom->arch;
 	if (s.kind == NAMES_NO_ARCH && has_tokenizer_keys(c->file))
 		check_arch_name(&s);

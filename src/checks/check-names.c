@@ -374,6 +374,11 @@ check_names(const struct check_ctx *c, struct diag_list *dl)
 {
 	if (c->facts == NULL)
 		return;		/* the maps did not load (lint_buffer) */
+	if (check_companion_file(c)) {	/* not a model: no map applies */
+		if (c->facts->kind == NAMES_NOT_MODEL)
+			not_model(c, dl);
+		return;
+	}
 	switch (c->facts->kind) {
 	case NAMES_NO_MAP:
 		no_map(c, c->geom->arch, dl);

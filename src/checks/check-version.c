@@ -204,6 +204,31 @@ companion(struct vc *v, const struct llv_item *it)
 	    "with --mmproj beside the language model");
 }
 
+/* M022 for a companion by its role (general.type), not its architecture,
+ * given as the main model: what the user gives it as beside a model. */
+static void
+companion_role(struct vc *v, const struct check_ctx *ctx)
+{
+	const struct gguf_kv *kv = gguf_find_kv(ctx->file, "general.type");
+	const char *name = role_name(ctx->role), *flag = "--lora";
+	size_t i;
+
+	for (i = 0; i < v->dl->n; i++)
+		if (strcmp(v->dl->v[i].rule->code, "M022") == 0)
+			return; /* its architecture said it */
+	if (kv == NULL)
+		kv = gguf_find_kv(ctx->file, "general.architecture");
+	if (ctx->role == ROLE_MMPROJ)
+		flag = "--mmproj";
+	else if (ctx->role == ROLE_CVEC)
+		flag = "--control-vector";
+	diag_add(v->dl, "M022", kv != NULL ? kv->offset : 0, SUBJECT_KEY,
+	    kv != NULL ? kv->key.p : NULL, kv != NULL ? (size_t)kv->key.n : 0,
+	    "the file is %s %s, which llama.cpp loads only beside a model "
+	    "(%s), not as the main model",
+	    strchr("aeiom", name[0]) != NULL ? "an" : "a", name, flag);
+}
+
 /* A known name: M018 when it is newer than the profile's runtime. */
 static void
 known(struct vc *v, const struct llv_item *it)
@@ -259,11 +284,16 @@ check_version(const struct check_ctx *ctx, struct diag_list *dl)
 	v.newest = newest_build(v.db);
 	n = llv_items(ctx->file, v.db, items, LLV_MAX_ITEMS);
 	for (i = 0; i < n; i++) {
+		if (items[i].kind == LLV_ARCH && ctx->role == ROLE_CVEC)
+			continue; /* "controlvector": no model's */
 		if (items[i].row == NULL)
 			unknown(&v, &items[i]);
 		else
 			known(&v, &items[i]);
-		companion(&v, &items[i]);
+		if (ctx->as_model) /* alone, it is checked as one */
+			companion(&v, &items[i]);
 	}
+	if (ctx->as_model && role_companion(ctx->role))
+		companion_role(&v, ctx);
 	runtime_refused(&v, ctx);
 }

@@ -52,7 +52,11 @@ enum {
 	OPT_NGL,
 	OPT_NO_MMAP,
 	OPT_SWA_FULL,
-	OPT_RUNTIME_VERSION
+	OPT_RUNTIME_VERSION,
+	OPT_MMPROJ,
+	OPT_LORA,
+	OPT_CVEC,
+	OPT_DRAFT
 };
 
 static const struct option long_options[] = {
@@ -70,6 +74,10 @@ static const struct option long_options[] = {
 	{ "no-mmap", no_argument, NULL, OPT_NO_MMAP },
 	{ "swa-full", no_argument, NULL, OPT_SWA_FULL },
 	{ "runtime-version", required_argument, NULL, OPT_RUNTIME_VERSION },
+	{ "mmproj", required_argument, NULL, OPT_MMPROJ },
+	{ "lora", required_argument, NULL, OPT_LORA },
+	{ "control-vector", required_argument, NULL, OPT_CVEC },
+	{ "draft", required_argument, NULL, OPT_DRAFT },
 	{ "plan", no_argument, NULL, OPT_PLAN },
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
 	{ "list-kernels", no_argument, NULL, OPT_LIST_KERNELS },
@@ -137,6 +145,15 @@ static const char usage_lint[] =
 	"      --no-mmap       read the weights into memory, do not map "
 	"them\n"
 	"      --swa-full      full-size sliding-window cache\n"
+	"      --mmproj FILE   the model's multimodal projector (planned, "
+	"checked)\n"
+	"      --lora FILE     a LoRA adapter of the model (repeatable): "
+	"checked\n"
+	"                      against the model, planned beside it\n"
+	"      --control-vector FILE  a control vector of the model "
+	"(repeatable)\n"
+	"      --draft FILE    a draft model for speculative decoding "
+	"(planned)\n"
 	"      --strict        as if the profile were strict\n"
 	"      --plan          also print the memory plan\n"
 	"      --deep          also read the tensor data (NaN/Inf, zeros, "
@@ -398,6 +415,31 @@ set_gate_value(struct options *o, int c, const char *arg,
 	return 0;
 }
 
+/* --mmproj --lora --control-vector --draft: a companion of each model.
+ * Returns 0, or -1 with err set. */
+static int
+set_companion(struct options *o, int c, const char *arg, struct gl_error *err)
+{
+	enum companion_kind k = c == OPT_MMPROJ ? COMPANION_MMPROJ :
+	    c == OPT_LORA ? COMPANION_LORA : c == OPT_CVEC ? COMPANION_CVEC :
+	    COMPANION_DRAFT;
+	size_t i;
+
+	if (*arg == '\0')
+		return gl_error_setk(err, GL_ERR_USAGE, "--%s: expected a "
+		    "file name", companion_name(k));
+	for (i = 0; i < o->n_companions; i++)
+		if ((k == COMPANION_MMPROJ || k == COMPANION_DRAFT) &&
+		    o->companions[i].kind == k)
+			return gl_error_setk(err, GL_ERR_USAGE, "--%s: given "
+			    "twice (llama.cpp loads one)", companion_name(k));
+	o->companions = xreallocarray(o->companions, o->n_companions + 1,
+	    sizeof *o->companions);
+	o->companions[o->n_companions].kind = k;
+	o->companions[o->n_companions++].path = arg;
+	return 0;
+}
+
 /* An option with an argument. Returns 0, or -1 with err set. */
 static int
 set_value(struct options *o, int c, const char *arg, struct gl_error *err)
@@ -429,6 +471,11 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 	case OPT_CONFIG:
 		o->config = arg;
 		break;
+	case OPT_MMPROJ:
+	case OPT_LORA:
+	case OPT_CVEC:
+	case OPT_DRAFT:
+		return set_companion(o, c, arg, err);
 	case OPT_RUNTIME:
 	case OPT_DEVICE:
 	case OPT_WRITE_KERNELS:
@@ -624,5 +671,6 @@ options_free(struct options *o)
 {
 	free(o->select);
 	free(o->ignore);
+	free(o->companions);
 	memset(o, 0, sizeof *o);
 }

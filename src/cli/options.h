@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "base/error.h"
+#include "lint.h"
 
 enum cli_mode {
 	CLI_MODE_LINT = 0,
@@ -68,6 +69,10 @@ struct options {
 	size_t n_select;
 	const char **ignore;
 	size_t n_ignore;
+	struct lint_companion *companions;	/* --mmproj --lora
+					 * --control-vector --draft, in order
+					 * (paths borrowed from argv) */
+	size_t n_companions;
 	char **files;			/* borrowed from argv */
 	size_t n_files;
 };

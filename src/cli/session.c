@@ -316,6 +316,8 @@ session_setup(const struct options *o, const struct reporter *rep,
 	s->tell.arg = &s->progress;
 	s->lo.progress = &s->tell;
 	s->lo.deep_full = rep->deep_stats;
+	s->lo.companions = o->companions;	/* beside each model */
+	s->lo.n_companions = o->n_companions;
 	ro.show_plan = o->show_plan;
 	ro.color = use_color(o->color);
 	ro.baseline = s->have_bl;
@@ -657,6 +659,27 @@ finish_run(const struct options *o, struct session *s, struct tally *t,
 }
 
 /*
+ * Whether input in of several (ml) is a file given as a companion
+ * (--mmproj, ...), found again among the models (a directory walk): it is
+ * linted beside each model, not as one. Alone, it is the model.
+ */
+static bool
+companion_input(const struct options *o, const struct model_list *ml,
+    const struct model_input *in)
+{
+	struct stat a, b;
+	size_t i;
+
+	if (ml->n < 2 || in->split || stat(in->path[0], &a) < 0)
+		return false;
+	for (i = 0; i < o->n_companions; i++)
+		if (stat(o->companions[i].path, &b) == 0 &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			return true;
+	return false;
+}
+
+/*
  * session_lint_inputs: lint every input of o (directories expanded, the
  * shards of a split model grouped into one model) and report each file
  * with rep; then --statistics, --max-warnings and the summary. Returns the
@@ -681,6 +704,8 @@ session_lint_inputs(const struct options *o, struct session *s,
 	free_files(&fl);
 	rep->begin(&s->report, out);
 	for (i = 0; i < ml.n && status >= 0; i++) {
+		if (companion_input(o, &ml, &ml.v[i]))
+			continue;	/* linted beside each model */
 		t.sum.models++;
 		progress_begin(&s->progress, ml.v[i].path[0]);
 		rc = lint_input(&ml.v[i], &s->lo, &m, &err);

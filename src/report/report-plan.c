@@ -14,6 +14,7 @@
 #include "base/util.h"
 #include "facts/arch.h"
 #include "facts/llversions.h"
+#include "facts/role.h"
 #include "lint.h"
 #include "plan/plan.h"
 #include "report/report.h"
@@ -176,6 +177,46 @@ llama_table(struct strbuf *out, const struct plan *pl)
 			line(out, "output", "logits, f32", v->output_bytes,
 			    NULL);
 	}
+}
+
+/* The last component of path. */
+static const char *
+base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s != NULL ? s + 1 : path;
+}
+
+/* Each companion on its own lines: what it adds on each device. */
+static void
+companion_lines(struct strbuf *out, const struct plan *pl)
+{
+	struct strbuf f = STRBUF_INIT;
+	char d[64];
+	size_t k, i;
+
+	for (k = 0; k < pl->n_comp; k++) {
+		const struct plan_companion *c = &pl->comp[k];
+		const char *what = c->kind == COMPANION_DRAFT ? "draft" :
+		    c->kind == COMPANION_CVEC ? "cvec" :
+		    companion_name(c->kind);
+
+		for (i = 0; i < pl->n_dev; i++) {
+			if (c->bytes[i] == 0 && !(i == 0 && c->weights == 0))
+				continue;
+			snprintf(d, sizeof d, "%s, %s", pl->dev[i].name,
+			    c->kind == COMPANION_DRAFT ? "model, KV, compute" :
+			    "weights");
+			strbuf_reset(&f);
+			strbuf_adds(&f, i == 0 && c->mapped > 0 ?
+			    "partly mapped: " : "resident: ");
+			enc_text(&f, base_name(c->path),
+			    strlen(base_name(c->path)));
+			line(out, what, d, c->bytes[i], strbuf_cstr(&f));
+		}
+	}
+	strbuf_free(&f);
 }
 
 static void
@@ -374,8 +415,10 @@ report_plan_text(struct strbuf *out, const struct lint_result *res)
 	min_runtime_text(out, res);
 	for (i = 0; i < pl->n_notes; i++)
 		strbuf_addf(out, "  note: %s\n", pl->notes[i]);
-	if (pl->runtime == RUNTIME_LLAMA_CPP)
+	if (pl->runtime == RUNTIME_LLAMA_CPP) {
 		llama_table(out, pl);
+		companion_lines(out, pl);
+	}
 	else
 		table(out, pl, res->profile);
 	verdict(out, pl);
@@ -388,6 +431,34 @@ json_u64(struct strbuf *out, const char *key, uint64_t v)
 }
 
 /* llama.cpp's buffers (zero in a SKaiNET plan, which has no devices). */
+/* "companions": what each adds, per device (only when there are). */
+static void
+json_companions(struct strbuf *out, const struct plan *pl)
+{
+	size_t k, i;
+
+	strbuf_adds(out, ", \"companions\": [");
+	for (k = 0; k < pl->n_comp; k++) {
+		const struct plan_companion *c = &pl->comp[k];
+
+		strbuf_addf(out, "%s{\"as\": \"%s\", \"path\": ",
+		    k ? ", " : "", companion_name(c->kind));
+		enc_json_cstr(out, c->path);
+		json_u64(out, "weights_bytes", c->weights);
+		json_u64(out, "kv_bytes", c->kv_bytes);
+		json_u64(out, "mapped_bytes", c->mapped);
+		strbuf_adds(out, ", \"devices\": [");
+		for (i = 0; i < pl->n_dev; i++) {
+			strbuf_adds(out, i ? ", {\"name\": " : "{\"name\": ");
+			enc_json_cstr(out, pl->dev[i].name);
+			json_u64(out, "bytes", c->bytes[i]);
+			strbuf_adds(out, "}");
+		}
+		strbuf_adds(out, "]}");
+	}
+	strbuf_adds(out, "]");
+}
+
 static void
 json_llama(struct strbuf *out, const struct plan *pl)
 {
@@ -423,6 +494,8 @@ json_llama(struct strbuf *out, const struct plan *pl)
 		strbuf_adds(out, "}");
 	}
 	strbuf_adds(out, "]");
+	if (pl->n_comp > 0)
+		json_companions(out, pl);
 }
 
 void
