@@ -236,6 +236,32 @@ tied_output(const struct planner *pn, struct plan *pl)
 	pl->n_repacked++;
 }
 
+/*
+ * Whether the probed GPU does not claim tensor i's operation: llama.cpp
+ * then passes over the device's buffer types and its host buffer type
+ * (the device is asked again there) to the CPU's, CPU_REPACK first.
+ */
+static bool
+falls_back(const struct planner *pn, const struct plan *pl, size_t i)
+{
+	return pl->probed && pn->probe->fallback != NULL &&
+	    pn->probe->fallback[i];
+}
+
+/* The probe's device in pl, and its counts zeroed (a plan again). */
+static void
+probed_device(const struct planner *pn, struct plan *pl)
+{
+	pl->probed = pn->probe != NULL && pn->probe->device != NULL &&
+	    pl->n_dev > 1;
+	pl->fallback_bytes = 0;
+	pl->n_fallback = 0;
+	memset(pl->probed_dev, 0, sizeof pl->probed_dev);
+	if (pl->probed)
+		snprintf(pl->probed_dev, sizeof pl->probed_dev, "%s",
+		    pn->probe->device);
+}
+
 void
 plan_llama_weights(const struct planner *pn, struct plan *pl)
 {
@@ -244,10 +270,14 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 	size_t i;
 
 	name_devices(pn->p, pl);
+	probed_device(pn, pl);
 	for (i = 0; i < pn->f->tensors_n; i++) {
 		const struct gguf_tensor *t = &pn->f->tensors[i];
 		int64_t il = tensor_layer(t, pn->g->n_layer);
 		struct plan_device *d = &pl->dev[0];
+		bool fb = falls_back(pn, pl, i);
+		bool on_dev = pl->n_dev > 1 && il >= 0 && il >= gpu_start &&
+		    device_runs(pn, i);
 		int j;
 		uint64_t n = 1;
 
@@ -259,14 +289,19 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 			n = smul(n, (uint64_t)t->ne[j]);
 		pl->n_params = sadd(pl->n_params, n);
 		pl->weights = sadd(pl->weights, t->nbytes);
-		if (pl->n_dev > 1 && il >= 0 && il >= gpu_start &&
-		    device_runs(pn, i)) {
+		if (on_dev && fb) {
+			pl->fallback_bytes = sadd(pl->fallback_bytes,
+			    pad32(t->nbytes));
+			pl->n_fallback++;
+		}
+		if (on_dev && !fb) {
 			d = &pl->dev[1];
 			d->model_bytes = sadd(d->model_bytes, pad32(t->nbytes));
-		} else if (pl->n_dev == 1 &&
+		} else if ((pl->n_dev == 1 || fb) &&
 		    plan_tensor_repacked(t, pn->p->cpu_features)) {
 			/* beside a GPU backend the host layers sit in its
-			 * host buffer type: ggml-cpu repacks nothing */
+			 * host buffer type: ggml-cpu repacks only what the
+			 * device does not claim */
 			d->repack_bytes = sadd(d->repack_bytes,
 			    pad32(t->nbytes));
 			pl->n_repacked++;

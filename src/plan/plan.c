@@ -533,7 +533,16 @@ plan_make(const struct model_geom *g, const struct gguf_file *f,
     const struct profile *p, const struct plan_request *rq,
     const struct weight_form *forms, struct plan *pl)
 {
-	struct planner pn = { g, f, p, rq, forms };
+	plan_make_probed(g, f, p, rq, forms, NULL, pl);
+}
+
+void
+plan_make_probed(const struct model_geom *g, const struct gguf_file *f,
+    const struct profile *p, const struct plan_request *rq,
+    const struct weight_form *forms, const struct plan_probe *probe,
+    struct plan *pl)
+{
+	struct planner pn = { g, f, p, rq, forms, probe };
 	uint64_t ctx;
 
 	memset(pl, 0, sizeof *pl);

@@ -105,6 +105,20 @@ llama_header(struct strbuf *out, const struct plan *pl,
 	strbuf_addc(out, '\n');
 }
 
+/* The weights above that stay on the host: the probed GPU does not
+ * claim them (K003). */
+static void
+fallback_line(struct strbuf *out, const struct plan *pl)
+{
+	char d[64], f[96];
+
+	snprintf(d, sizeof d, "not claimed by %s", pl->probed_dev);
+	snprintf(f, sizeof f, "of the host's weights above: %zu tensor%s "
+	    "run on the CPU (K003)", pl->n_fallback, pl->n_fallback == 1 ?
+	    "" : "s");
+	line(out, "fallback", d, pl->fallback_bytes, f);
+}
+
 /* One line per buffer of a llama.cpp plan, host first. */
 static void
 llama_table(struct strbuf *out, const struct plan *pl)
@@ -130,6 +144,8 @@ llama_table(struct strbuf *out, const struct plan *pl)
 			    "kernel-feed order", pl->n_repacked);
 			line(out, "repack", "CPU_REPACK", v->repack_bytes, f);
 		}
+		if (i == 0 && pl->n_fallback > 0)
+			fallback_line(out, pl);
 		if (v->kv_bytes > 0) {
 			snprintf(d, sizeof d, "%s K %s V %s @ ctx %" PRIu64,
 			    dev, kv_type_info(pl->kv_k)->name,
@@ -370,6 +386,13 @@ json_llama(struct strbuf *out, const struct plan *pl)
 		strbuf_adds(out, "}");
 	}
 	strbuf_adds(out, "]");
+	if (!pl->probed)
+		return;		/* no runtime probed: no verdicts */
+	strbuf_adds(out, ", \"fallback\": {\"device\": ");
+	enc_json_cstr(out, pl->probed_dev);
+	strbuf_addf(out, ", \"tensors\": %zu", pl->n_fallback);
+	json_u64(out, "bytes", pl->fallback_bytes);
+	strbuf_adds(out, "}");
 }
 
 void
