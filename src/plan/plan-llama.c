@@ -370,7 +370,7 @@ graph_scan(const struct model_geom *g, const struct gguf_file *f,
     struct graph_shape *s)
 {
 	uint64_t up = 0, exps = 0, shexp = 0, used = 1;
-	bool gate = false, gate_exps = false, gate_sh = false;
+	bool gate = false, gate_exps = false, gate_sh = false, bias = false;
 	char key[96];
 	int64_t v;
 	size_t i;
@@ -387,6 +387,7 @@ graph_scan(const struct model_geom *g, const struct gguf_file *f,
 		gate |= name_ends(t, ".ffn_gate.weight");
 		gate_exps |= name_ends(t, ".ffn_gate_exps.weight");
 		gate_sh |= name_ends(t, ".ffn_gate_shexp.weight");
+		bias |= name_ends(t, ".ffn_gate_exps.bias");
 	}
 	snprintf(key, sizeof key, "%s.expert_used_count", g->arch);
 	if (f != NULL && gguf_find_int(f, key, &v) && v > 0 && v <= 1 << 16)
@@ -399,7 +400,10 @@ graph_scan(const struct model_geom *g, const struct gguf_file *f,
 	s->gated = gate || (up == 0 && exps == 0);
 	s->ffn = up == 0 && exps == 0 && shexp == 0 ? 3 * (uint64_t)g->n_ff[0] :
 	    smul(gate ? 3 : 1, up);
-	s->ffn = umax(s->ffn, smul(smul(gate_exps ? 3 : 1, exps), used));
+	/* biased experts (gpt-oss): the biases are added in place and the
+	 * activation writes over the gate's output, two intermediates */
+	s->ffn = umax(s->ffn, smul(smul(gate_exps ? bias ? 2 : 3 : 1, exps),
+	    used));
 	s->ffn = umax(s->ffn, smul(gate_sh ? 3 : 1, shexp));
 	s->parallel = strcmp(g->arch, "falcon") == 0;
 }
@@ -417,6 +421,41 @@ compute_mamba(const struct model_geom *g, uint64_t ub, uint64_t n_seq)
 	    g->ssm_d_conv - 1 : 0;
 	uint64_t cols = sadd(sadd(smul(6, di), g->n_embd), 2);
 	uint64_t st = smul(smul(4, di), sadd(smul(2, conv), g->ssm_d_state));
+
+	return sadd(sadd(smul(smul(4, ub), cols), 32), smul(n_seq, st));
+}
+
+/* Rows of the first tensor named *suffix (ne[1]), or 0. */
+static uint64_t
+tensor_rows(const struct gguf_file *f, const char *suffix)
+{
+	size_t i;
+
+	for (i = 0; f != NULL && i < f->tensors_n; i++)
+		if (name_ends(&f->tensors[i], suffix))
+			return ffn_cols(&f->tensors[i]);
+	return 0;
+}
+
+/*
+ * Mamba-2 (llama.cpp's build_mamba2_layer), at the gated output: the
+ * in-projection zxBCdt (d_in_proj, ssm_in's rows: z stays live to the
+ * gate), the convolved xBC (d_inner + 2 n_group d_state), the scan's y,
+ * y + x D and the contiguous z (3 d_inner), the residual (n_embd), the
+ * tokens and state ids; every sequence's conv and scan states read and
+ * written (twice). 32 bytes of alignment. Measured exactly (v0.5.0, CPU,
+ * any context: no attention).
+ */
+static uint64_t
+compute_mamba2(const struct model_geom *g, const struct gguf_file *f,
+    uint64_t ub, uint64_t n_seq)
+{
+	uint64_t di = g->ssm_d_inner, ds = g->ssm_d_state;
+	uint64_t xbc = sadd(di, smul(smul(2, g->ssm_n_group), ds));
+	uint64_t conv = g->ssm_d_conv ? g->ssm_d_conv - 1 : 0;
+	uint64_t cols = sadd(sadd(sadd(tensor_rows(f, ".ssm_in.weight"), xbc),
+	    smul(3, di)), sadd(g->n_embd, 2));
+	uint64_t st = smul(8, sadd(smul(xbc, conv), smul(ds, di)));
 
 	return sadd(sadd(smul(smul(4, ub), cols), 32), smul(n_seq, st));
 }
@@ -488,12 +527,14 @@ compute_measured(const struct model_geom *g, const struct plan *pl)
 	static const char *const archs[] = { "llama", "qwen2", "qwen2moe",
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
-	    "starcoder2", "falcon", "gpt2" };
+	    "starcoder2", "falcon", "gpt2", "gpt-oss", "mamba2", "llama4",
+	    "glm4moe", "lfm2" };
 	const char *const *list = pl->n_dev > 1 ? gpu : archs;
 	size_t n = pl->n_dev > 1 ? sizeof gpu / sizeof gpu[0] :
 	    sizeof archs / sizeof archs[0], i;
 
-	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba") != 0)
+	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba") != 0 &&
+	    strcmp(g->arch, "mamba2") != 0)
 		return false;
 	for (i = 0; i < n; i++)
 		if (strcmp(g->arch, list[i]) == 0)
@@ -565,6 +606,7 @@ static const struct layout_shift shifts[] = {
 	{ "starcoder2", 0, -1, -2 }, { "gpt2", 0, -1, 1 },
 	{ "olmo2", -1, 0, -1 }, { "qwen3", -1, 0, -1 },
 	{ "qwen3moe", 0, 0, -2 }, { "falcon", 0, 0, 1 },
+	{ "gpt-oss", 0, -2, 0 },
 };
 
 /*
@@ -624,10 +666,13 @@ compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub)
 {
 	const struct model_geom *g = pn->g;
 	struct graph_shape s;
+	uint64_t logits = smul(smul(4, ub), sadd(sadd(g->n_vocab,
+	    smul(2, g->n_embd)), 1));
 
 	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba") == 0)
-		return umax(compute_mamba(g, ub, pl->n_seq), smul(smul(4, ub),
-		    sadd(sadd(g->n_vocab, smul(2, g->n_embd)), 1)));
+		return umax(compute_mamba(g, ub, pl->n_seq), logits);
+	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba2") == 0)
+		return umax(compute_mamba2(g, pn->f, ub, pl->n_seq), logits);
 	graph_scan(g, pn->f, &s);
 	return quantized_cache(g, pl, compute_graph(g, &s, ub, pl->ctx_seq,
 	    g->swa ? pl->swa_cells : 0, pl->flash_attention), ub,
