@@ -346,6 +346,9 @@ struct graph_shape {
 	uint64_t ffn;		/* f32 columns of the FFN's intermediates */
 	bool gated;		/* the dense FFN has a gate (or a fused one) */
 	bool parallel;		/* falcon: attention output live in the FFN */
+	uint64_t per_layer;	/* gemma3n: columns of the per-layer inputs */
+	bool cohere2;		/* RoPE on the sliding layers only, and
+				 * attention beside the FFN */
 };
 
 /* Columns of one layer's FFN tensor: ne[1] of a 2-D or 3-D weight. */
@@ -406,6 +409,13 @@ graph_scan(const struct model_geom *g, const struct gguf_file *f,
 	    used));
 	s->ffn = umax(s->ffn, smul(gate_sh ? 3 : 1, shexp));
 	s->parallel = strcmp(g->arch, "falcon") == 0;
+	s->cohere2 = strcmp(g->arch, "cohere2") == 0;
+	/* per_layer_token_embd's rows: n_layer per-layer embeddings */
+	s->per_layer = 0;
+	for (i = 0; f != NULL && i < f->tensors_n; i++)
+		if (name_ends(&f->tensors[i], "per_layer_token_embd.weight") &&
+		    f->tensors[i].ne[0] > 0)
+			s->per_layer = (uint64_t)f->tensors[i].ne[0];
 }
 
 /*
@@ -461,6 +471,24 @@ compute_mamba2(const struct model_geom *g, const struct gguf_file *f,
 }
 
 /*
+ * cohere2's attention phase without flash attention (attn: its tensors
+ * on a sliding layer, u: 4 ubatch bytes): a full layer applies no RoPE,
+ * so Q and K stay views of their projections beside its KQ over every
+ * cell (the residual, the normed input waiting for the FFN, the
+ * projection); a sliding layer ropes them, beside a KQ over its cells.
+ * Exact on llama.cpp v0.5.0's CPU buffer.
+ */
+static uint64_t
+cohere2_attn(const struct model_geom *g, uint64_t attn, uint64_t u,
+    uint64_t n_kv, uint64_t n_swa)
+{
+	uint64_t full = smul(u, sadd(smul(3, g->n_embd), 7));
+
+	full = sadd(full, smul(smul(u, n_kv), g->n_head[0]));
+	return umax(full, sadd(attn, smul(smul(u, n_swa), g->n_head[0])));
+}
+
+/*
  * The phases of one ubatch of ub tokens, in bytes: the logits (with the
  * final norm's input and output), the attention (Q, K, V and their
  * outputs; KQ and its softmax unless flash attention) and the FFN (s's
@@ -492,13 +520,26 @@ compute_graph(const struct model_geom *g, const struct graph_shape *s,
 		    sadd(smul(2, gqa), 5)));
 		ffn = smul(u, sadd(sadd(s->ffn, smul(4, emb)), 7));
 	}
-	if (!fa)
+	if (!fa && s->cohere2 && !enc)
+		attn = cohere2_attn(g, attn, u, n_kv, n_swa);
+	else if (!fa)
 		attn = sadd(attn, smul(smul(u, n_kv), g->n_head[0]));
+	if (s->cohere2 && !enc && !fa)	/* attention beside the FFN */
+		ffn = sadd(ffn, smul(u, smul(2, emb)));
 	attn = sadd(attn, mask);
 	/* falcon: the attention output waits for the FFN's */
 	ffn = sadd(ffn, s->parallel ? umax(mask, smul(u, emb)) : mask);
 	if (g->memory == ARCH_MEM_RECURRENT)
 		attn = 0;
+	if (s->per_layer > 0) {
+		/* gemma3n: the per-layer inputs (their rows, the model's
+		 * projection and its norm, then their sum) are built before
+		 * the first layer and the sum stays live through every one:
+		 * measured, three widths beside the FFN phase's columns, and
+		 * one beside the attention's */
+		ffn = sadd(ffn, smul(u, sadd(smul(3, s->per_layer), 5)));
+		attn = sadd(attn, smul(u, s->per_layer));
+	}
 	return umax(out, umax(attn, ffn));
 }
 
@@ -528,7 +569,7 @@ compute_measured(const struct model_geom *g, const struct plan *pl)
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
 	    "starcoder2", "falcon", "gpt2", "gpt-oss", "mamba2", "llama4",
-	    "glm4moe", "lfm2" };
+	    "glm4moe", "lfm2", "gemma3n", "cohere2" };
 	const char *const *list = pl->n_dev > 1 ? gpu : archs;
 	size_t n = pl->n_dev > 1 ? sizeof gpu / sizeof gpu[0] :
 	    sizeof archs / sizeof archs[0], i;
