@@ -198,7 +198,7 @@ plan_at(const struct planner *pn, uint64_t ctx, enum kv_type kv,
 	}
 	pl->ctx = ctx;
 	pl->ctx_cells = plan_pad_ctx(ctx);
-	pl->kv = kv;
+	pl->kv = pl->kv_k = pl->kv_v = kv;	/* one type for K and V */
 	pl->flash_attention = p->flash_attention;
 	pl->swa_cells = g->swa ? plan_swa_cells(g, ctx, p->ubatch) : 0;
 	pl->kv_alt = alternate_kv(p, kv);

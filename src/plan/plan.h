@@ -78,7 +78,9 @@ struct plan {
 	uint64_t ctx;			/* requested context */
 	uint64_t ctx_cells;		/* llama.cpp's n_ctx: padded to 256 */
 	uint64_t swa_cells;		/* cells of the sliding-window cache */
-	enum kv_type kv;
+	enum kv_type kv;		/* the cache type (llama.cpp: K's) */
+	enum kv_type kv_k, kv_v;	/* K's and V's, in either runtime
+					 * (SKaiNET's are both kv) */
 	bool kv_explicit;
 	bool kv_switched;		/* auto-quantized from kv_before */
 	enum kv_type kv_before;
@@ -114,7 +116,6 @@ struct plan {
 	enum kv_type kv_bad_type;	/* the cache type it does not fit */
 
 	/* llama.cpp plans (runtime llama.cpp); zero for SKaiNET's */
-	enum kv_type kv_k, kv_v;	/* -ctk, -ctv (kv is kv_k) */
 	uint64_t n_seq, n_stream;	/* sequences, KV streams */
 	uint64_t ctx_seq;		/* cells per stream */
 	uint64_t n_batch, n_ubatch;

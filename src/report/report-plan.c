@@ -357,9 +357,7 @@ json_llama(struct strbuf *out, const struct plan *pl)
 	size_t i;
 
 	strbuf_addf(out, ", \"k_type\": \"%s\", \"v_type\": \"%s\"",
-	    kv_type_info(pl->runtime == RUNTIME_LLAMA_CPP ? pl->kv_k :
-	    pl->kv)->name, kv_type_info(pl->runtime == RUNTIME_LLAMA_CPP ?
-	    pl->kv_v : pl->kv)->name);
+	    kv_type_info(pl->kv_k)->name, kv_type_info(pl->kv_v)->name);
 	json_u64(out, "n_seq", pl->n_seq);
 	json_u64(out, "n_ubatch", pl->n_ubatch);
 	json_u64(out, "repack_bytes", pl->repack_bytes);
