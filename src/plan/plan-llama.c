@@ -448,13 +448,17 @@ tensor_rows(const struct gguf_file *f, const char *suffix)
 }
 
 /*
- * Mamba-2 (llama.cpp's build_mamba2_layer), at the gated output: the
- * in-projection zxBCdt (d_in_proj, ssm_in's rows: z stays live to the
- * gate), the convolved xBC (d_inner + 2 n_group d_state), the scan's y,
- * y + x D and the contiguous z (3 d_inner), the residual (n_embd), the
- * tokens and state ids; every sequence's conv and scan states read and
- * written (twice). 32 bytes of alignment. Measured exactly (v0.5.0, CPU,
- * any context: no attention).
+ * Mamba-2 (llama.cpp's build_mamba2_layer; ggml's ssm_scan): per token
+ * the in-projection zxBCdt (d_in_proj, ssm_in's rows), xBC twice (the
+ * convolution's input and output: d_inner + 2 n_group d_state), the
+ * scan's y (d_inner) and 2 more (tokens, ids); per sequence of the
+ * ubatch (ub / n_seq tokens each) an n_group x tokens x tokens f32 block
+ * of the scan, and its states: the scan's four times, the convolution's
+ * twice. 32 bytes of alignment. Exact against llama.cpp v0.5.0's CPU
+ * buffer (any context: no attention) while each sequence has 128 tokens
+ * of the ubatch or more (ubatch 128-512, 1, 2 and 4 sequences); with
+ * fewer, ggml-alloc fits part of the states where the tokens' tensors
+ * were and this is over (ubatch 128 and 4 sequences: 1.44x).
  */
 static uint64_t
 compute_mamba2(const struct model_geom *g, const struct gguf_file *f,
@@ -463,11 +467,15 @@ compute_mamba2(const struct model_geom *g, const struct gguf_file *f,
 	uint64_t di = g->ssm_d_inner, ds = g->ssm_d_state;
 	uint64_t xbc = sadd(di, smul(smul(2, g->ssm_n_group), ds));
 	uint64_t conv = g->ssm_d_conv ? g->ssm_d_conv - 1 : 0;
-	uint64_t cols = sadd(sadd(sadd(tensor_rows(f, ".ssm_in.weight"), xbc),
-	    smul(3, di)), sadd(g->n_embd, 2));
-	uint64_t st = smul(8, sadd(smul(xbc, conv), smul(ds, di)));
+	uint64_t tok = n_seq ? ub / n_seq : ub;
+	uint64_t cols = sadd(sadd(tensor_rows(f, ".ssm_in.weight"),
+	    smul(2, xbc)), sadd(di, 2));
+	uint64_t st = smul(4, sadd(smul(smul(4, ds), di), smul(smul(2, conv),
+	    xbc)));
+	uint64_t scan = smul(smul(smul(4, g->ssm_n_group), tok), tok);
 
-	return sadd(sadd(smul(smul(4, ub), cols), 32), smul(n_seq, st));
+	return sadd(sadd(smul(smul(4, ub), cols), 32), smul(n_seq,
+	    sadd(st, scan)));
 }
 
 /*
