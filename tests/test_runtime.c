@@ -704,7 +704,7 @@ Test(runtime, fallback_bytes_stay_on_the_host)
 	test_run_free(&r);
 	test_run_bin(&r, text, NULL, 0);
 	cr_expect(strstr(r.out, "fallback  not claimed by Fake0") != NULL &&
-		strstr(r.out, "2 tensors run on the CPU (K003)") != NULL,
+		strstr(r.out, "2 tensors -ngl would offload (K003)") != NULL,
 	    "%s", r.out);
 	test_run_free(&r);
 	unlink(path);

@@ -105,8 +105,8 @@ llama_header(struct strbuf *out, const struct plan *pl,
 	strbuf_addc(out, '\n');
 }
 
-/* The weights above that stay on the host: the probed GPU does not
- * claim them (K003). */
+/* The weights above that -ngl would put on the device and that stay on
+ * the host: the probed GPU does not claim them (K003). */
 static void
 fallback_line(struct strbuf *out, const struct plan *pl)
 {
@@ -114,7 +114,7 @@ fallback_line(struct strbuf *out, const struct plan *pl)
 
 	snprintf(d, sizeof d, "not claimed by %s", pl->probed_dev);
 	snprintf(f, sizeof f, "of the host's weights above: %zu tensor%s "
-	    "run on the CPU (K003)", pl->n_fallback, pl->n_fallback == 1 ?
+	    "-ngl would offload (K003)", pl->n_fallback, pl->n_fallback == 1 ?
 	    "" : "s");
 	line(out, "fallback", d, pl->fallback_bytes, f);
 }
