@@ -87,16 +87,25 @@ facts_free(struct model_facts *mf)
 	memset(mf, 0, sizeof *mf);
 }
 
+static bool *fallback_tensors(const struct gguf_file *f,
+    const struct lint_result *res);
+
 /* Stages 5 and 6, with a profile: the weight forms of f (into *forms)
- * and the memory plan of the model f with geometry g. */
+ * and the memory plan of the model f with geometry g, with what a
+ * runtime probe (in res, when one ran) said of the device. */
 static void
 make_plan(const struct lint_options *o, const struct gguf_file *f,
-    const struct model_geom *g, struct weight_form **forms,
-    struct plan *plan)
+    const struct model_geom *g, const struct lint_result *res,
+    struct weight_form **forms, struct plan *plan)
 {
+	bool *fb = fallback_tensors(f, res);
+	struct plan_probe probe = { res->rt_info.device.name, fb };
+
 	*forms = xcalloc(f->tensors_n + 1, sizeof **forms);
 	resolve_forms(f, o->profile, o->table, o->strict, *forms);
-	plan_make(g, f, o->profile, &o->request, *forms, plan);
+	plan_make_probed(g, f, o->profile, &o->request, *forms,
+	    fb != NULL ? &probe : NULL, plan);
+	free(fb);
 }
 
 /* The operation a weight tensor t is fed to in llama.cpp. */
@@ -108,6 +117,54 @@ tensor_op(const struct gguf_tensor *t)
 	if (memmem(t->name.p, t->name.n, "token_embd", 10) != NULL)
 		return RT_GET_ROWS;
 	return RT_MUL_MAT;
+}
+
+/* Whether tensor t is probed: a matrix gguflint has a reference for. */
+static bool
+probed_tensor(const struct gguf_tensor *t)
+{
+	return t->n_dims >= 2 && t->size_ok && t->ne[0] > 0 &&
+	    t->ne[0] <= 65536 && runtime_has_reference(t->type);
+}
+
+/* The case among rt[0..n) that answers for tensor t, or n. */
+static size_t
+case_of(const struct rt_case *rt, size_t n, const struct gguf_tensor *t)
+{
+	enum rt_op op = tensor_op(t);
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (rt[k].op == op && rt[k].encoding == t->type &&
+		    rt[k].row == (uint32_t)t->ne[0])
+			break;
+	return k;
+}
+
+/*
+ * The probe's verdicts as the plan takes them (one-way: data, not the
+ * probe): per tensor of f, whether the probed device does not claim its
+ * operation. NULL (nothing for the plan) without probed answers or when
+ * the device probed is a CPU: its verdicts say nothing of a GPU.
+ */
+static bool *
+fallback_tensors(const struct gguf_file *f, const struct lint_result *res)
+{
+	const char *type = res->rt_info.device.type;
+	bool *fb;
+	size_t i, k;
+
+	if (res->n_rt == 0 || res->rt_error != NULL || type == NULL ||
+	    strcmp(type, "CPU") == 0 || res->rt_info.device.name == NULL)
+		return NULL;
+	fb = xcalloc(f->tensors_n + 1, sizeof *fb);
+	for (i = 0; i < f->tensors_n; i++) {
+		if (!probed_tensor(&f->tensors[i]))
+			continue;
+		k = case_of(res->rt, res->n_rt, &f->tensors[i]);
+		fb[i] = k < res->n_rt && res->rt[k].state == RT_FALLBACK;
+	}
+	return fb;
 }
 
 /*
@@ -124,20 +181,15 @@ probe_runtime(const struct lint_options *o, const struct gguf_file *f,
 
 	for (i = 0; i < f->tensors_n; i++) {
 		const struct gguf_tensor *t = &f->tensors[i];
-		enum rt_op op = tensor_op(t);
 
-		if (t->n_dims < 2 || !t->size_ok || t->ne[0] <= 0 ||
-		    t->ne[0] > 65536 || !runtime_has_reference(t->type))
+		if (!probed_tensor(t))
 			continue;
-		for (k = 0; k < res->n_rt; k++)
-			if (res->rt[k].op == op && res->rt[k].encoding ==
-			    t->type && res->rt[k].row == (uint32_t)t->ne[0])
-				break;
+		k = case_of(res->rt, res->n_rt, t);
 		if (k == res->n_rt) {
 			res->rt = xreallocarray(res->rt, k + 1,
 			    sizeof *res->rt);
 			memset(&res->rt[k], 0, sizeof *res->rt);
-			res->rt[k].op = op;
+			res->rt[k].op = tensor_op(t);
 			res->rt[k].encoding = t->type;
 			res->rt[k].row = (uint32_t)t->ne[0];
 			res->rt[k].tag = i;
@@ -262,7 +314,8 @@ read_model(void *arg)
 	    (!role_companion(res->role) || o->n_companions > 0))
 		ask_llama(o, res->path, res);	/* a model, or the main one */
 	if (planned)
-		make_plan(o, &res->file, res->geom, &res->forms, &res->plan);
+		make_plan(o, &res->file, res->geom, res, &res->forms,
+		    &res->plan);
 	if (complete && o->deep) {
 		res->deep = xcalloc(res->file.tensors_n + 1, sizeof *res->deep);
 		deep_scan_with(&res->file, res->deep, o);
@@ -526,7 +579,8 @@ read_whole(struct model_job *mj)
 		ask_llama(o, first->model, first);
 	}
 	if (planned)
-		make_plan(o, &mj->view, first->geom, &mj->forms, &first->plan);
+		make_plan(o, &mj->view, first->geom, first, &mj->forms,
+		    &first->plan);
 	memset(&ctx, 0, sizeof ctx);
 	ctx.file = &mj->view;
 	ctx.geom = first->geom;

@@ -568,7 +568,7 @@ Test(oracle, kv_today, .timeout = 300, .fini = oracle_fini)
 
 /*
  * plan_cpu: the llama.cpp plan on the CPU backend, both libraries, every
- * architecture, at four points of the matrix (contexts, FA on and off,
+ * architecture, at five points of the matrix (contexts, FA on and off,
  * f16, q8_0 and differing K/V types, one and four sequences).
  */
 Test(oracle, plan_cpu, .timeout = 300, .fini = oracle_fini)
@@ -578,12 +578,13 @@ Test(oracle, plan_cpu, .timeout = 300, .fini = oracle_fini)
 		{ NULL, "cpu", "haswell", 32768, "off", "f16", "f16", 4, 0 },
 		{ NULL, "cpu", "zen4", 512, "on", "q8_0", "f16", 1, 0 },
 		{ NULL, "cpu", "haswell", 4096, "on", "q8_0", "q8_0", 4, 0 },
+		{ NULL, "cpu", "zen4", 4096, "off", "f16", "f16", 4, 0 },
 	};
 	struct ocase cs[MAX_CASES];
 	size_t n = 0;
 
 	for (size_t a = 0; oraclegen_arch(a) != NULL; a++)
-		for (size_t p = 0; p < 4 && n < MAX_CASES; p++) {
+		for (size_t p = 0; p < 5 && n < MAX_CASES; p++) {
 			cs[n] = pts[p];
 			cs[n++].arch = oraclegen_arch(a);
 		}

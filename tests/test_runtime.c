@@ -602,6 +602,122 @@ Test(runtime, write_kernels_loads_back_and_is_labelled)
 	free(refuse);
 }
 
+/* Two layers of a Q8_0 and a Q4_0 matrix, a Q4_0 embedding and output. */
+static char *
+layered_model(void)
+{
+	static const int64_t ne[] = { 256, 16 };
+	static const char *const names[] = { "token_embd.weight",
+		"blk.0.attn_q.weight", "blk.0.attn_k.weight",
+		"blk.1.attn_q.weight", "blk.1.attn_k.weight", "output.weight" };
+	struct ggufw_model m;
+	struct strbuf sb = STRBUF_INIT;
+	char *path;
+	size_t i;
+
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	ggufw_model_kv_u32(&m, "llama.block_count", 2);
+	ggufw_model_kv_u32(&m, "llama.embedding_length", 256);
+	ggufw_model_kv_u32(&m, "llama.context_length", 64);
+	ggufw_model_kv_u32(&m, "llama.attention.head_count", 1);
+	for (i = 0; i < 6; i++) {
+		bool q8 = strstr(names[i], "attn_q") != NULL;
+
+		ggufw_model_tensor(&m, names[i], 2, ne,
+		    q8 ? GGUFW_GGML_Q8_0 : GGUFW_GGML_Q4_0, 32, q8 ? 34 : 18);
+	}
+	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	path = test_tmpfile(sb.buf, sb.len);
+	strbuf_free(&sb);
+	ggufw_model_free(&m);
+	return path;
+}
+
+/* The llama.cpp plan of the JSON report r: one member's integer. */
+static int64_t
+plan_int(const struct jsonnode *root, const char *member)
+{
+	char *ptr = xasprintf("/files/0/plan/%s", member);
+	int64_t v = -1;
+
+	cr_assert(jsontree_int64(jsontree_pointer(root, ptr), &v), "%s", ptr);
+	free(ptr);
+	return v;
+}
+
+/* gguflint --plan of path on gpu_8gb without mmap (a runtime: dir, or
+ * none), parsed. */
+static struct jsonnode *
+gpu_plan(const char *path, const char *dir, struct test_run *r)
+{
+	const char *argv[] = { "--no-config", "-f", "json", "--plan", "-p",
+		"gpu_8gb", "--no-mmap", path, "--runtime", dir, NULL };
+	struct jsonnode *root;
+	char *err = NULL;
+
+	if (dir == NULL)
+		argv[8] = NULL;
+	test_run_bin(r, argv, NULL, 0);
+	cr_assert(r->status == 0 || r->status == 1, "%s", r->err);
+	root = jsontree_parse(r->out, r->out_len, &err);
+	cr_assert(root != NULL, "%s: %s", err, r->out);
+	return root;
+}
+
+/*
+ * The probe's K003 moves bytes in the plan: on a GPU that does not claim
+ * Q8_0, the offloaded layers' Q8_0 matrices (2 x 4352 bytes) stay in host
+ * memory; where it does not claim Q4_0, the offloaded Q4_0 matrices and
+ * the output (3 x 2304) go to CPU_REPACK (gpu_8gb's CPU has AVX2). The
+ * plan says so (JSON "fallback", a table line); without a runtime nothing
+ * moves and there is no "fallback" member.
+ */
+Test(runtime, fallback_bytes_stay_on_the_host)
+{
+	char *path = layered_model(), *noq8 = fake_dir("noq8");
+	char *noq4 = fake_dir("noq4");
+	const char *text[] = { "--no-config", "--plan", "-p", "gpu_8gb",
+		"--color", "never", path, "--runtime", noq8, NULL };
+	struct jsonnode *root;
+	struct test_run r;
+
+	private_cache();
+	root = gpu_plan(path, NULL, &r);
+	cr_expect_eq(plan_int(root, "devices/1/model_bytes"), 15616);
+	cr_expect_eq(plan_int(root, "devices/0/model_bytes"), 2304);
+	cr_expect(jsontree_pointer(root, "/files/0/plan/fallback") == NULL);
+	jsontree_free(root);
+	test_run_free(&r);
+	root = gpu_plan(path, noq8, &r);
+	cr_expect_eq(plan_int(root, "fallback/tensors"), 2, "%s", r.out);
+	cr_expect_eq(plan_int(root, "fallback/bytes"), 8704);
+	cr_expect_str_eq(jsontree_str(jsontree_pointer(root,
+			     "/files/0/plan/fallback/device")),
+	    "Fake0");
+	cr_expect_eq(plan_int(root, "devices/1/model_bytes"), 15616 - 8704);
+	cr_expect_eq(plan_int(root, "devices/0/model_bytes"), 2304 + 8704);
+	cr_expect_eq(plan_int(root, "devices/0/repack_bytes"), 0);
+	jsontree_free(root);
+	test_run_free(&r);
+	root = gpu_plan(path, noq4, &r);
+	cr_expect_eq(plan_int(root, "fallback/tensors"), 3, "%s", r.out);
+	cr_expect_eq(plan_int(root, "devices/1/model_bytes"), 8704);
+	cr_expect_eq(plan_int(root, "devices/0/repack_bytes"), 6912);
+	cr_expect_eq(plan_int(root, "repacked_tensors"), 3);
+	jsontree_free(root);
+	test_run_free(&r);
+	test_run_bin(&r, text, NULL, 0);
+	cr_expect(strstr(r.out, "fallback  not claimed by Fake0") != NULL &&
+		strstr(r.out, "2 tensors -ngl would offload (K003)") != NULL,
+	    "%s", r.out);
+	test_run_free(&r);
+	unlink(path);
+	free(path);
+	free(noq8);
+	free(noq4);
+}
+
 /* One shard of a two-file model: the metadata and the split keys, and one
  * tensor (shard 0: a Q8_0 embedding; shard 1: a Q4_0 matrix). */
 static void

@@ -16,6 +16,7 @@ struct planner {
 	const struct profile *p;
 	const struct plan_request *rq;
 	const struct weight_form *forms;	/* or NULL: all kept */
+	const struct plan_probe *probe;		/* or NULL: none */
 };
 
 static inline uint64_t

@@ -242,6 +242,32 @@ tied_output(const struct planner *pn, struct plan *pl)
 	pl->n_repacked++;
 }
 
+/*
+ * Whether the probed GPU does not claim tensor i's operation: llama.cpp
+ * then passes over the device's buffer types and its host buffer type
+ * (the device is asked again there) to the CPU's, CPU_REPACK first.
+ */
+static bool
+falls_back(const struct planner *pn, const struct plan *pl, size_t i)
+{
+	return pl->probed && pn->probe->fallback != NULL &&
+	    pn->probe->fallback[i];
+}
+
+/* The probe's device in pl, and its counts zeroed (a plan again). */
+static void
+probed_device(const struct planner *pn, struct plan *pl)
+{
+	pl->probed = pn->probe != NULL && pn->probe->device != NULL &&
+	    pl->n_dev > 1;
+	pl->fallback_bytes = 0;
+	pl->n_fallback = 0;
+	memset(pl->probed_dev, 0, sizeof pl->probed_dev);
+	if (pl->probed)
+		snprintf(pl->probed_dev, sizeof pl->probed_dev, "%s",
+		    pn->probe->device);
+}
+
 void
 plan_llama_weights(const struct planner *pn, struct plan *pl)
 {
@@ -250,10 +276,14 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 	size_t i;
 
 	name_devices(pn->p, pl);
+	probed_device(pn, pl);
 	for (i = 0; i < pn->f->tensors_n; i++) {
 		const struct gguf_tensor *t = &pn->f->tensors[i];
 		int64_t il = tensor_layer(t, pn->g->n_layer);
 		struct plan_device *d = &pl->dev[0];
+		bool fb = falls_back(pn, pl, i);
+		bool on_dev = pl->n_dev > 1 && il >= 0 && il >= gpu_start &&
+		    device_runs(pn, i);
 		int j;
 		uint64_t n = 1;
 
@@ -265,14 +295,19 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 			n = smul(n, (uint64_t)t->ne[j]);
 		pl->n_params = sadd(pl->n_params, n);
 		pl->weights = sadd(pl->weights, t->nbytes);
-		if (pl->n_dev > 1 && il >= 0 && il >= gpu_start &&
-		    device_runs(pn, i)) {
+		if (on_dev && fb) {
+			pl->fallback_bytes = sadd(pl->fallback_bytes,
+			    pad32(t->nbytes));
+			pl->n_fallback++;
+		}
+		if (on_dev && !fb) {
 			d = &pl->dev[1];
 			d->model_bytes = sadd(d->model_bytes, pad32(t->nbytes));
-		} else if (pl->n_dev == 1 &&
+		} else if ((pl->n_dev == 1 || fb) &&
 		    plan_tensor_repacked(t, pn->p->cpu_features)) {
 			/* beside a GPU backend the host layers sit in its
-			 * host buffer type: ggml-cpu repacks nothing */
+			 * host buffer type: ggml-cpu repacks only what the
+			 * device does not claim */
 			d->repack_bytes = sadd(d->repack_bytes,
 			    pad32(t->nbytes));
 			pl->n_repacked++;
@@ -317,6 +352,9 @@ struct graph_shape {
 	uint64_t ffn;		/* f32 columns of the FFN's intermediates */
 	bool gated;		/* the dense FFN has a gate (or a fused one) */
 	bool parallel;		/* falcon: attention output live in the FFN */
+	uint64_t per_layer;	/* gemma3n: columns of the per-layer inputs */
+	bool cohere2;		/* RoPE on the sliding layers only, and
+				 * attention beside the FFN */
 };
 
 /* Columns of one layer's FFN tensor: ne[1] of a 2-D or 3-D weight. */
@@ -341,7 +379,7 @@ graph_scan(const struct model_geom *g, const struct gguf_file *f,
     struct graph_shape *s)
 {
 	uint64_t up = 0, exps = 0, shexp = 0, used = 1;
-	bool gate = false, gate_exps = false, gate_sh = false;
+	bool gate = false, gate_exps = false, gate_sh = false, bias = false;
 	char key[96];
 	int64_t v;
 	size_t i;
@@ -358,6 +396,7 @@ graph_scan(const struct model_geom *g, const struct gguf_file *f,
 		gate |= name_ends(t, ".ffn_gate.weight");
 		gate_exps |= name_ends(t, ".ffn_gate_exps.weight");
 		gate_sh |= name_ends(t, ".ffn_gate_shexp.weight");
+		bias |= name_ends(t, ".ffn_gate_exps.bias");
 	}
 	snprintf(key, sizeof key, "%s.expert_used_count", g->arch);
 	if (f != NULL && gguf_find_int(f, key, &v) && v > 0 && v <= 1 << 16)
@@ -370,9 +409,19 @@ graph_scan(const struct model_geom *g, const struct gguf_file *f,
 	s->gated = gate || (up == 0 && exps == 0);
 	s->ffn = up == 0 && exps == 0 && shexp == 0 ? 3 * (uint64_t)g->n_ff[0] :
 	    smul(gate ? 3 : 1, up);
-	s->ffn = umax(s->ffn, smul(smul(gate_exps ? 3 : 1, exps), used));
+	/* biased experts (gpt-oss): the biases are added in place and the
+	 * activation writes over the gate's output, two intermediates */
+	s->ffn = umax(s->ffn, smul(smul(gate_exps ? bias ? 2 : 3 : 1, exps),
+	    used));
 	s->ffn = umax(s->ffn, smul(gate_sh ? 3 : 1, shexp));
 	s->parallel = strcmp(g->arch, "falcon") == 0;
+	s->cohere2 = strcmp(g->arch, "cohere2") == 0;
+	/* per_layer_token_embd's rows: n_layer per-layer embeddings */
+	s->per_layer = 0;
+	for (i = 0; f != NULL && i < f->tensors_n; i++)
+		if (name_ends(&f->tensors[i], "per_layer_token_embd.weight") &&
+		    f->tensors[i].ne[0] > 0)
+			s->per_layer = (uint64_t)f->tensors[i].ne[0];
 }
 
 /*
@@ -390,6 +439,67 @@ compute_mamba(const struct model_geom *g, uint64_t ub, uint64_t n_seq)
 	uint64_t st = smul(smul(4, di), sadd(smul(2, conv), g->ssm_d_state));
 
 	return sadd(sadd(smul(smul(4, ub), cols), 32), smul(n_seq, st));
+}
+
+/* Rows of the first tensor named *suffix (ne[1]), or 0. */
+static uint64_t
+tensor_rows(const struct gguf_file *f, const char *suffix)
+{
+	size_t i;
+
+	for (i = 0; f != NULL && i < f->tensors_n; i++)
+		if (name_ends(&f->tensors[i], suffix))
+			return ffn_cols(&f->tensors[i]);
+	return 0;
+}
+
+/*
+ * Mamba-2 (llama.cpp's build_mamba2_layer; ggml's ssm_scan): per token
+ * the in-projection zxBCdt (d_in_proj, ssm_in's rows), xBC twice (the
+ * convolution's input and output: d_inner + 2 n_group d_state), the
+ * scan's y (d_inner) and 2 more (tokens, ids); per sequence of the
+ * ubatch (ub / n_seq tokens each) an n_group x tokens x tokens f32 block
+ * of the scan, and its states: the scan's four times, the convolution's
+ * twice. 32 bytes of alignment. Exact against llama.cpp v0.5.0's CPU
+ * buffer (any context: no attention) while each sequence has 128 tokens
+ * of the ubatch or more (ubatch 128-512, 1, 2 and 4 sequences); with
+ * fewer, ggml-alloc fits part of the states where the tokens' tensors
+ * were and this is over (ubatch 128 and 4 sequences: 1.44x).
+ */
+static uint64_t
+compute_mamba2(const struct model_geom *g, const struct gguf_file *f,
+    uint64_t ub, uint64_t n_seq)
+{
+	uint64_t di = g->ssm_d_inner, ds = g->ssm_d_state;
+	uint64_t xbc = sadd(di, smul(smul(2, g->ssm_n_group), ds));
+	uint64_t conv = g->ssm_d_conv ? g->ssm_d_conv - 1 : 0;
+	uint64_t tok = n_seq ? ub / n_seq : ub;
+	uint64_t cols = sadd(sadd(tensor_rows(f, ".ssm_in.weight"),
+	    smul(2, xbc)), sadd(di, 2));
+	uint64_t st = smul(4, sadd(smul(smul(4, ds), di), smul(smul(2, conv),
+	    xbc)));
+	uint64_t scan = smul(smul(smul(4, g->ssm_n_group), tok), tok);
+
+	return sadd(sadd(smul(smul(4, ub), cols), 32), smul(n_seq,
+	    sadd(st, scan)));
+}
+
+/*
+ * cohere2's attention phase without flash attention (attn: its tensors
+ * on a sliding layer, u: 4 ubatch bytes): a full layer applies no RoPE,
+ * so Q and K stay views of their projections beside its KQ over every
+ * cell (the residual, the normed input waiting for the FFN, the
+ * projection); a sliding layer ropes them, beside a KQ over its cells.
+ * Exact on llama.cpp v0.5.0's CPU buffer.
+ */
+static uint64_t
+cohere2_attn(const struct model_geom *g, uint64_t attn, uint64_t u,
+    uint64_t n_kv, uint64_t n_swa)
+{
+	uint64_t full = smul(u, sadd(smul(3, g->n_embd), 7));
+
+	full = sadd(full, smul(smul(u, n_kv), g->n_head[0]));
+	return umax(full, sadd(attn, smul(smul(u, n_swa), g->n_head[0])));
 }
 
 /*
@@ -424,13 +534,26 @@ compute_graph(const struct model_geom *g, const struct graph_shape *s,
 		    sadd(smul(2, gqa), 5)));
 		ffn = smul(u, sadd(sadd(s->ffn, smul(4, emb)), 7));
 	}
-	if (!fa)
+	if (!fa && s->cohere2 && !enc)
+		attn = cohere2_attn(g, attn, u, n_kv, n_swa);
+	else if (!fa)
 		attn = sadd(attn, smul(smul(u, n_kv), g->n_head[0]));
+	if (s->cohere2 && !enc && !fa)	/* attention beside the FFN */
+		ffn = sadd(ffn, smul(u, smul(2, emb)));
 	attn = sadd(attn, mask);
 	/* falcon: the attention output waits for the FFN's */
 	ffn = sadd(ffn, s->parallel ? umax(mask, smul(u, emb)) : mask);
 	if (g->memory == ARCH_MEM_RECURRENT)
 		attn = 0;
+	if (s->per_layer > 0) {
+		/* gemma3n: the per-layer inputs (their rows, the model's
+		 * projection and its norm, then their sum) are built before
+		 * the first layer and the sum stays live through every one:
+		 * measured, three widths beside the FFN phase's columns, and
+		 * one beside the attention's */
+		ffn = sadd(ffn, smul(u, sadd(smul(3, s->per_layer), 5)));
+		attn = sadd(attn, smul(u, s->per_layer));
+	}
 	return umax(out, umax(attn, ffn));
 }
 
@@ -459,12 +582,14 @@ compute_measured(const struct model_geom *g, const struct plan *pl)
 	static const char *const archs[] = { "llama", "qwen2", "qwen2moe",
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
-	    "starcoder2", "falcon", "gpt2" };
+	    "starcoder2", "falcon", "gpt2", "gpt-oss", "mamba2", "llama4",
+	    "glm4moe", "lfm2", "gemma3n", "cohere2" };
 	const char *const *list = pl->n_dev > 1 ? gpu : archs;
 	size_t n = pl->n_dev > 1 ? sizeof gpu / sizeof gpu[0] :
 	    sizeof archs / sizeof archs[0], i;
 
-	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba") != 0)
+	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba") != 0 &&
+	    strcmp(g->arch, "mamba2") != 0)
 		return false;
 	for (i = 0; i < n; i++)
 		if (strcmp(g->arch, list[i]) == 0)
@@ -536,6 +661,7 @@ static const struct layout_shift shifts[] = {
 	{ "starcoder2", 0, -1, -2 }, { "gpt2", 0, -1, 1 },
 	{ "olmo2", -1, 0, -1 }, { "qwen3", -1, 0, -1 },
 	{ "qwen3moe", 0, 0, -2 }, { "falcon", 0, 0, 1 },
+	{ "gpt-oss", 0, -2, 0 },
 };
 
 /*
@@ -595,10 +721,13 @@ compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub)
 {
 	const struct model_geom *g = pn->g;
 	struct graph_shape s;
+	uint64_t logits = smul(smul(4, ub), sadd(sadd(g->n_vocab,
+	    smul(2, g->n_embd)), 1));
 
 	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba") == 0)
-		return umax(compute_mamba(g, ub, pl->n_seq), smul(smul(4, ub),
-		    sadd(sadd(g->n_vocab, smul(2, g->n_embd)), 1)));
+		return umax(compute_mamba(g, ub, pl->n_seq), logits);
+	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba2") == 0)
+		return umax(compute_mamba2(g, pn->f, ub, pl->n_seq), logits);
 	graph_scan(g, pn->f, &s);
 	return quantized_cache(g, pl, compute_graph(g, &s, ub, pl->ctx_seq,
 	    g->swa ? pl->swa_cells : 0, pl->flash_attention), ub,

@@ -198,7 +198,7 @@ plan_at(const struct planner *pn, uint64_t ctx, enum kv_type kv,
 	}
 	pl->ctx = ctx;
 	pl->ctx_cells = plan_pad_ctx(ctx);
-	pl->kv = kv;
+	pl->kv = pl->kv_k = pl->kv_v = kv;	/* one type for K and V */
 	pl->flash_attention = p->flash_attention;
 	pl->swa_cells = g->swa ? plan_swa_cells(g, ctx, p->ubatch) : 0;
 	pl->kv_alt = alternate_kv(p, kv);
@@ -533,7 +533,16 @@ plan_make(const struct model_geom *g, const struct gguf_file *f,
     const struct profile *p, const struct plan_request *rq,
     const struct weight_form *forms, struct plan *pl)
 {
-	struct planner pn = { g, f, p, rq, forms };
+	plan_make_probed(g, f, p, rq, forms, NULL, pl);
+}
+
+void
+plan_make_probed(const struct model_geom *g, const struct gguf_file *f,
+    const struct profile *p, const struct plan_request *rq,
+    const struct weight_form *forms, const struct plan_probe *probe,
+    struct plan *pl)
+{
+	struct planner pn = { g, f, p, rq, forms, probe };
 	uint64_t ctx;
 
 	memset(pl, 0, sizeof *pl);

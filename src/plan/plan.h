@@ -112,7 +112,9 @@ struct plan {
 	uint64_t ctx;			/* requested context */
 	uint64_t ctx_cells;		/* llama.cpp's n_ctx: padded to 256 */
 	uint64_t swa_cells;		/* cells of the sliding-window cache */
-	enum kv_type kv;
+	enum kv_type kv;		/* the cache type (llama.cpp: K's) */
+	enum kv_type kv_k, kv_v;	/* K's and V's, in either runtime
+					 * (SKaiNET's are both kv) */
 	bool kv_explicit;
 	bool kv_switched;		/* auto-quantized from kv_before */
 	enum kv_type kv_before;
@@ -148,7 +150,6 @@ struct plan {
 	enum kv_type kv_bad_type;	/* the cache type it does not fit */
 
 	/* llama.cpp plans (runtime llama.cpp); zero for SKaiNET's */
-	enum kv_type kv_k, kv_v;	/* -ctk, -ctv (kv is kv_k) */
 	uint64_t n_seq, n_stream;	/* sequences, KV streams */
 	uint64_t ctx_seq;		/* cells per stream */
 	uint64_t n_batch, n_ubatch;
@@ -161,6 +162,12 @@ struct plan {
 	bool compute_estimated;		/* an architecture the compute
 					 * formula was not fitted on */
 	bool device_over;		/* a discrete device is over */
+	bool probed;			/* a probed GPU's verdicts were given */
+	char probed_dev[16];		/* that device's name */
+	uint64_t fallback_bytes;	/* weights -ngl puts on the device that
+					 * stay on the host: it does not claim
+					 * them (K003) */
+	size_t n_fallback;		/* tensors of fallback_bytes */
 	struct plan_device dev[PLAN_MAX_DEVICES];
 	size_t n_dev;
 
@@ -176,6 +183,19 @@ struct plan {
 };
 
 /*
+ * What a runtime probe said of the model's weights, handed to the plan as
+ * data (lint.c builds it from the verdicts): the probed device (a GPU)
+ * and, per tensor of the file, whether that device does not claim the
+ * operation that reads it (K003). llama.cpp then keeps the tensor on the
+ * host, in CPU_REPACK when ggml-cpu repacks it, else where a host layer's
+ * weights go, and runs it on the CPU.
+ */
+struct plan_probe {
+	const char *device;	/* ggml's name of the probed device */
+	const bool *fallback;	/* one per tensor of the file */
+};
+
+/*
  * plan_make: plan model g (file f) on profile p as request rq asks, pricing
  * each tensor by its resolved form (forms: one per tensor, or NULL to keep
  * every tensor as stored). plan is overwritten (free an earlier one
@@ -186,6 +206,15 @@ struct plan {
 void plan_make(const struct model_geom *g, const struct gguf_file *f,
     const struct profile *p, const struct plan_request *rq,
     const struct weight_form *forms, struct plan *plan);
+/*
+ * plan_make_probed: plan_make with a probed device's verdicts (probe, or
+ * NULL: none; borrowed during the call only). They change a llama.cpp
+ * plan with a GPU device; any other plan is plan_make's.
+ */
+void plan_make_probed(const struct model_geom *g, const struct gguf_file *f,
+    const struct profile *p, const struct plan_request *rq,
+    const struct weight_form *forms, const struct plan_probe *probe,
+    struct plan *plan);
 /* plan_free: free the plan's suggestions and notes; plan is zeroed. */
 void plan_free(struct plan *plan);
 

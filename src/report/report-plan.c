@@ -129,6 +129,20 @@ llama_header(struct strbuf *out, const struct plan *pl,
 	strbuf_addc(out, '\n');
 }
 
+/* The weights above that -ngl would put on the device and that stay on
+ * the host: the probed GPU does not claim them (K003). */
+static void
+fallback_line(struct strbuf *out, const struct plan *pl)
+{
+	char d[64], f[96];
+
+	snprintf(d, sizeof d, "not claimed by %s", pl->probed_dev);
+	snprintf(f, sizeof f, "of the host's weights above: %zu tensor%s "
+	    "-ngl would offload (K003)", pl->n_fallback, pl->n_fallback == 1 ?
+	    "" : "s");
+	line(out, "fallback", d, pl->fallback_bytes, f);
+}
+
 /* One line per buffer of a llama.cpp plan, host first. */
 static void
 llama_table(struct strbuf *out, const struct plan *pl)
@@ -159,6 +173,8 @@ llama_table(struct strbuf *out, const struct plan *pl)
 			    "kernel-feed order", pl->n_repacked);
 			line(out, "repack", "CPU_REPACK", v->repack_bytes, f);
 		}
+		if (i == 0 && pl->n_fallback > 0)
+			fallback_line(out, pl);
 		if (v->kv_bytes > 0) {
 			snprintf(d, sizeof d, "%s K %s V %s @ ctx %" PRIu64,
 			    dev, kv_type_info(pl->kv_k)->name,
@@ -465,9 +481,7 @@ json_llama(struct strbuf *out, const struct plan *pl)
 	size_t i;
 
 	strbuf_addf(out, ", \"k_type\": \"%s\", \"v_type\": \"%s\"",
-	    kv_type_info(pl->runtime == RUNTIME_LLAMA_CPP ? pl->kv_k :
-	    pl->kv)->name, kv_type_info(pl->runtime == RUNTIME_LLAMA_CPP ?
-	    pl->kv_v : pl->kv)->name);
+	    kv_type_info(pl->kv_k)->name, kv_type_info(pl->kv_v)->name);
 	json_u64(out, "n_seq", pl->n_seq);
 	json_u64(out, "n_ubatch", pl->n_ubatch);
 	json_u64(out, "repack_bytes", pl->repack_bytes);
@@ -494,6 +508,13 @@ json_llama(struct strbuf *out, const struct plan *pl)
 		strbuf_adds(out, "}");
 	}
 	strbuf_adds(out, "]");
+	if (pl->probed) {	/* a runtime probed: its verdicts */
+		strbuf_adds(out, ", \"fallback\": {\"device\": ");
+		enc_json_cstr(out, pl->probed_dev);
+		strbuf_addf(out, ", \"tensors\": %zu", pl->n_fallback);
+		json_u64(out, "bytes", pl->fallback_bytes);
+		strbuf_adds(out, "}");
+	}
 	if (pl->n_comp > 0)
 		json_companions(out, pl);
 }

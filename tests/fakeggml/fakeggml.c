@@ -11,6 +11,9 @@
  *   refuse  claims nothing (supports_op false): the CPU fallback
  *   abi     lays its tensors out unlike ggml (another ABI)
  *   old     lacks ggml_backend_dev_supports_op (too old a ggml)
+ *   noq4    claims every operation but those on q4_0 weights (which
+ *           fall back to the CPU), computes like wrong
+ *   noq8    the same with q8_0
  * It knows only f32, i32, q4_0 and q8_0.
  */
 #include <signal.h>
@@ -28,6 +31,8 @@
 #define REFUSE 4
 #define ABI 5
 #define OLD 6
+#define NOQ4 7
+#define NOQ8 8
 
 #ifndef FAKE_MODE
 #define FAKE_MODE WRONG
@@ -160,8 +165,12 @@ ggml_backend_dev_init(void *d, const char *params)
 bool
 ggml_backend_dev_supports_op(void *d, const void *op)
 {
+	const struct fake_tensor *t = op;
+
 	(void)d;
-	(void)op;
+	if (FAKE_MODE == NOQ4 || FAKE_MODE == NOQ8)
+		return t->src[0] == NULL ||
+		    t->src[0]->type != (FAKE_MODE == NOQ4 ? 2 : 8);
 	return FAKE_MODE != REFUSE;
 }
 #endif
@@ -222,6 +231,7 @@ ggml_mul_mat(void *ctx, void *a, void *b)
 	struct fake_tensor *t = make(ctx, 0, x->ne[1], y->ne[1], y->ne[2]);
 
 	t->op = 1;
+	t->src[0] = x;
 	return t;
 }
 
@@ -233,6 +243,7 @@ ggml_mul_mat_id(void *ctx, void *as, void *b, void *ids)
 
 	(void)ids;
 	t->op = 3;
+	t->src[0] = x;
 	return t;
 }
 
@@ -243,6 +254,7 @@ ggml_get_rows(void *ctx, void *a, void *b)
 	struct fake_tensor *t = make(ctx, 0, x->ne[0], y->ne[0], 1);
 
 	t->op = 2;
+	t->src[0] = x;
 	return t;
 }
 
