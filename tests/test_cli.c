@@ -880,6 +880,9 @@ Test(cli, did_you_mean)
 		    "--help)\n" },
 		{ "--profile=zz", NULL, "unknown profile 'zz' (see "
 		    "--list-profiles, or give a path to a YAML file)\n" },
+		{ "--format=sarf", NULL, "format 'sarf' is unknown (text, "
+		    "json, sarif, github, gitlab, junit); did you mean "
+		    "'sarif'?\n" },
 	};
 	char *ex = example();
 	struct test_run r;

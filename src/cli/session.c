@@ -1045,6 +1045,28 @@ session_dispatch(const struct options *o, struct session *s,
 		return session_lint_inputs(o, s, rep, out);
 	}
 }
+/* The error for an unknown --format: the formats that lint (the
+ * registry's, mdoc aside: it only lists rules), and the nearest one. */
+static void
+unknown_format(const char *name)
+{
+	const struct reporter *r;
+	char hint[SUGGEST_HINT_SIZE];
+	struct strbuf names = STRBUF_INIT;
+	struct suggest sg;
+
+	suggest_init(&sg, name);
+	for (r = reporters; r->name != NULL; r++) {
+		suggest_offer(&sg, r->name);
+		if (r->file != NULL)
+			strbuf_addf(&names, "%s%s", names.len ? ", " : "",
+			    r->name);
+	}
+	fprintf(stderr, "gguflint: format '%s' is unknown (%s)%s\n", name,
+	    strbuf_cstr(&names), suggest_hint(&sg, NULL, hint));
+	strbuf_free(&names);
+}
+
 
 int
 session_main(const struct options *o)
@@ -1065,11 +1087,13 @@ session_main(const struct options *o)
 			return write_failed();
 		return 0;
 	}
-	if (rep == NULL || !supports(rep, o->mode)) {
-		fprintf(stderr, "gguflint: format '%s' %s\n", o->format,
-		    rep == NULL ? "is unknown (text, json, sarif, github, "
-		    "gitlab, junit)" :
-		    "cannot show this");
+	if (rep == NULL) {
+		unknown_format(o->format);
+		return 2;
+	}
+	if (!supports(rep, o->mode)) {
+		fprintf(stderr, "gguflint: format '%s' cannot show this\n",
+		    o->format);
 		return 2;
 	}
 	if (o->device != NULL && runtime_dir(o) == NULL &&
