@@ -48,8 +48,9 @@
  * "{slug}" are replaced by the rule's): each rule's helpUri. The project
  * has no public home yet (AC_INIT names no URL), so by default there is
  * none, and help.text and help.markdown carry the whole entry; a build
- * that publishes the rules sets it, e.g.
- *   make CPPFLAGS='-DGGUFLINT_RULES_URL="https://example.org/rules#{code}"'
+ * that publishes the rules sets it with configure's --with-rules-url
+ * (config.h then defines it), e.g.
+ *   ./configure --with-rules-url='https://example.org/rules.html#{code}'
  */
 #ifndef GGUFLINT_RULES_URL
 #define GGUFLINT_RULES_URL ""
