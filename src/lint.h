@@ -33,6 +33,8 @@ struct lint_options {
 	const struct rt_request *runtime;	/* probe the model's
 					 * (operation, encoding) pairs on it,
 					 * or NULL */
+	const struct source_opts *source;	/* how remote files are
+					 * read, or NULL: the defaults */
 	struct plan_request request;
 };
 

@@ -1,0 +1,484 @@
+/*
+ * test_remote.c - remote files (src/source/http.c, url.c): the program
+ * linting http:// and hf:// URLs served by the loopback server of
+ * httpd.c (127.0.0.1 only, a forked child that stops by itself), which
+ * counts the requests and bytes of each lint: a header in a first window
+ * and one more range request, the cache revalidated with If-None-Match,
+ * redirects (relative, and to another port: the token not sent there),
+ * 401/403/404/416, 429 with Retry-After and 500 retried, a server that
+ * ignores Range, one that stalls; the URL as the location in every
+ * format; a split model by URL. No network beyond loopback.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ggufw.h"
+#include "golden.h"
+#include "httpd.h"
+#include "source/url.h"
+#include "testutil.h"
+
+/* ---- models ------------------------------------------------------------ */
+
+/* The tiny clean llama, its tokenizer padded with a string array of at
+ * least extra bytes (0: none), into out; returns the header's size. */
+static uint64_t
+tiny_file(size_t extra, struct strbuf *out)
+{
+	struct ggufw_model m;
+	struct tiny t;
+	size_t n = extra / 16, i;
+	const char **v = xcalloc(n + 1, sizeof *v);
+	uint64_t header;
+
+	tiny_init(&t);
+	tiny_model(&t, &m);
+	for (i = 0; i < n; i++)
+		v[i] = xasprintf("padding%08zu", i);
+	if (n > 0)
+		ggufw_model_kv_arr_str(&m, "test.padding", v, n);
+	strbuf_reset(out);
+	header = ggufw_model_finish(&m, out, GGUFW_DATA_ZERO);
+	for (i = 0; i < n; i++)
+		free((char *)v[i]);
+	free(v);
+	ggufw_model_free(&m);
+	return header;
+}
+
+/* Under valgrind everything is slower: smaller models. */
+static size_t
+scaled(size_t n)
+{
+	return getenv("GGUFLINT_VALGRIND") != NULL ? n / 16 : n;
+}
+
+/*
+ * The header of a sparse llama-3 8B (as bench/gen-sparse writes it): a
+ * 128256-token vocabulary, ~280000 merges, 32 blocks of Q4_K tensors
+ * (about 7 MB); *size is the whole file's (4.9 GB, the data a hole).
+ * Under valgrind the vocabulary and merges are a sixteenth.
+ */
+static uint64_t
+sparse_8b(struct strbuf *out, uint64_t *size)
+{
+	struct ggufw_model m;
+	struct ggufw *w;
+	int64_t ne[2] = { 4096, 4096 }, kv[2] = { 4096, 1024 },
+	    ff[2] = { 4096, 14336 }, fd[2] = { 14336, 4096 };
+	size_t vocab = scaled(128256), merges = scaled(280147), i;
+	char name[64], a[64];
+	unsigned l;
+	uint64_t header;
+
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	ggufw_model_kv_str(&m, "general.name", "Sparse Llama 8B");
+	ggufw_model_kv_u32(&m, "llama.block_count", 32);
+	ggufw_model_kv_u32(&m, "llama.context_length", 131072);
+	ggufw_model_kv_u32(&m, "llama.embedding_length", 4096);
+	ggufw_model_kv_u32(&m, "llama.feed_forward_length", 14336);
+	ggufw_model_kv_u32(&m, "llama.attention.head_count", 32);
+	ggufw_model_kv_u32(&m, "llama.attention.head_count_kv", 8);
+	ggufw_model_kv_str(&m, "tokenizer.ggml.model", "gpt2");
+	w = ggufw_model_kv_raw(&m);
+	ggufw_kv_arr_begin(w, "tokenizer.ggml.tokens", GGUFW_STRING, vocab);
+	for (i = 0; i < vocab; i++) {
+		snprintf(a, sizeof a, "tok%05zu", i);
+		ggufw_str(w, a);
+	}
+	w = ggufw_model_kv_raw(&m);
+	ggufw_kv_arr_begin(w, "tokenizer.ggml.merges", GGUFW_STRING, merges);
+	for (i = 0; i < merges; i++) {
+		snprintf(a, sizeof a, "tok%05zu tok%05zu", i % vocab,
+		    (i * 7919 + 13) % vocab);
+		ggufw_str(w, a);
+	}
+	ne[1] = (int64_t)vocab;
+	ggufw_model_tensor(&m, "token_embd.weight", 2, ne, 14, 256, 210);
+	ne[1] = 4096;
+	for (l = 0; l < 32; l++) {
+#define T(sfx, dims) (snprintf(name, sizeof name, "blk.%u." sfx, l), \
+	ggufw_model_tensor(&m, name, 2, dims, 12, 256, 144))
+		T("attn_q.weight", ne);
+		T("attn_k.weight", kv);
+		T("attn_v.weight", kv);
+		T("attn_output.weight", ne);
+		T("ffn_gate.weight", ff);
+		T("ffn_up.weight", ff);
+		T("ffn_down.weight", fd);
+#undef T
+	}
+	strbuf_reset(out);
+	header = ggufw_model_finish(&m, out, GGUFW_DATA_NONE);
+	*size = ggufw_model_file_size(&m);
+	ggufw_model_free(&m);
+	return header;
+}
+
+/* ---- running ----------------------------------------------------------- */
+
+/* The environment of every test: no proxy (loopback only), no token, a
+ * cache folder of its own (none cached yet). */
+static char cache_home[64];
+
+static void
+remote_setup(void)
+{
+	unsetenv("http_proxy");
+	unsetenv("https_proxy");
+	unsetenv("HTTP_PROXY");
+	unsetenv("HTTPS_PROXY");
+	unsetenv("ALL_PROXY");
+	unsetenv("all_proxy");
+	unsetenv("HF_TOKEN");
+	unsetenv("HF_ENDPOINT");
+	snprintf(cache_home, sizeof cache_home, "/tmp/gguflint-remote-XXXXXX");
+	cr_assert(mkdtemp(cache_home) != NULL);
+	setenv("XDG_CACHE_HOME", cache_home, 1);
+}
+
+static void
+remote_teardown(void)
+{
+	char *cmd = xasprintf("rm -rf '%s'", cache_home);
+
+	cr_expect(system(cmd) == 0);
+	free(cmd);
+}
+
+TestSuite(remote, .init = remote_setup, .fini = remote_teardown,
+    .timeout = 60);
+
+/* A server of one file, name, holding out's bytes (of size bytes). */
+static void
+serve_one(struct httpd *h, const char *name, const struct strbuf *out,
+    uint64_t size)
+{
+	memset(h, 0, sizeof *h);
+	h->files[0].name = name;
+	h->files[0].data = out->buf;
+	h->files[0].len = out->len;
+	h->files[0].size = size;
+}
+
+static void
+start(struct httpd *h)
+{
+	cr_assert(httpd_start(h) == 0, "cannot start the loopback server");
+}
+
+static char *
+url(const struct httpd *h, const char *path)
+{
+	return xasprintf("http://127.0.0.1:%d/%s", h->port, path);
+}
+
+/* Run gguflint on arg with the options (NULL-terminated, at most 8). */
+static void
+run(struct test_run *r, const char *arg, const char *o1, const char *o2,
+    const char *o3)
+{
+	const char *argv[8];
+	size_t k = 0;
+
+	argv[k++] = "--no-config";
+	if (o1 != NULL)
+		argv[k++] = o1;
+	if (o2 != NULL)
+		argv[k++] = o2;
+	if (o3 != NULL)
+		argv[k++] = o3;
+	argv[k++] = arg;
+	argv[k] = NULL;
+	test_run_bin(r, argv, NULL, 0);
+}
+
+/* The program's stdout with every occurrence of from made to. */
+static char *
+replaced(const char *s, const char *from, const char *to)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	size_t n = strlen(from);
+
+	while ((p = strstr(s, from)) != NULL) {
+		strbuf_add(&sb, s, (size_t)(p - s));
+		strbuf_adds(&sb, to);
+		s = p + n;
+	}
+	strbuf_adds(&sb, s);
+	return strbuf_detach(&sb);
+}
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- range reads --------------------------------------------------------- */
+
+/* A 3 MB header: the first window, then one request for the rest; the
+ * findings those of the same file linted locally, at the URL. */
+Test(remote, header_in_two_requests)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r, l;
+	uint64_t header = tiny_file(scaled(3u << 20), &out);
+	char *u, *path = test_tmpfile(out.buf, out.len), *want;
+
+	serve_one(&h, "m.gguf", &out, out.len);
+	start(&h);
+	u = url(&h, "m.gguf");
+	run(&r, u, "--format", "json", NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	run(&l, path, "--format", "json", NULL);
+	cr_assert(r.status == l.status, "%d %d: %s", r.status, l.status,
+	    r.err);
+	want = replaced(l.out, path, u);
+	cr_assert_str_eq(r.out, want);
+	cr_assert(strstr(r.out, "\"path\": \"http://127.0.0.1:") != NULL);
+	cr_assert(st.requests == 2 && st.ranges == 2, "%u requests",
+	    st.requests);
+	cr_assert(st.bytes <= header + (1u << 20), "%llu bytes of a %llu-byte"
+	    " header", (unsigned long long)st.bytes,
+	    (unsigned long long)header);
+	cr_assert(st.bytes >= header);
+	free(want);
+	test_run_free(&r);
+	test_run_free(&l);
+	unlink(path);
+	free(path);
+	free(u);
+	strbuf_free(&out);
+}
+
+/* A file smaller than the first window: one request. */
+Test(remote, small_file_one_request)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	char *u;
+
+	tiny_file(0, &out);
+	serve_one(&h, "m.gguf", &out, out.len);
+	start(&h);
+	u = url(&h, "m.gguf");
+	run(&r, u, NULL, NULL, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 0, "%d: %s%s", r.status, r.out, r.err);
+	cr_assert(st.requests == 1, "%u requests", st.requests);
+	cr_assert(st.bytes == out.len);
+	test_run_free(&r);
+	free(u);
+	strbuf_free(&out);
+}
+
+/* The 8B-shaped sparse header (7 MB of a 4.9 GB file): at most two range
+ * requests, at most the header and 1 MiB of bytes. */
+Test(remote, sparse_8b_counts)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	uint64_t size, header = sparse_8b(&out, &size);
+	char *u;
+
+	serve_one(&h, "llama-8b.gguf", &out, size);
+	h.sndbuf = 65536;	/* what it sends, not what it buffers */
+	start(&h);
+	u = url(&h, "llama-8b.gguf");
+	run(&r, u, NULL, NULL, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status <= 1, "%d: %s", r.status, r.err);
+	cr_assert(strstr(r.out, "could not be read") == NULL, "%s", r.out);
+	cr_assert(st.ranges == st.requests && st.requests <= 2,
+	    "%u requests", st.requests);
+	cr_assert(st.bytes <= header + (1u << 20), "%llu bytes of a %llu-byte"
+	    " header", (unsigned long long)st.bytes,
+	    (unsigned long long)header);
+	test_run_free(&r);
+	free(u);
+	strbuf_free(&out);
+}
+
+/* ---- failures ------------------------------------------------------------ */
+
+/* A server answering every request with status: exit 2, one line naming
+ * the URL and the status, and no more requests than tries. */
+static void
+status_case(int status, const char *want, unsigned max_requests)
+{
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	char *u, *line;
+
+	memset(&h, 0, sizeof h);
+	h.mode = HTTPD_STATUS;
+	h.status = status;
+	start(&h);
+	u = url(&h, "m.gguf");
+	run(&r, u, NULL, NULL, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	line = xasprintf("gguflint: %s: %s", u, want);
+	cr_assert(r.status == 2, "HTTP %d: exit %d", status, r.status);
+	cr_assert(strncmp(r.err, line, strlen(line)) == 0, "%s", r.err);
+	cr_assert(strstr(r.err + 1, "\ngguflint:") == NULL, "%s", r.err);
+	cr_assert(st.requests >= 1 && st.requests <= max_requests,
+	    "HTTP %d: %u requests", status, st.requests);
+	free(line);
+	test_run_free(&r);
+	free(u);
+}
+
+Test(remote, http_errors)
+{
+	status_case(401, "HTTP 401 Unauthorized: it needs a token", 1);
+	status_case(403, "HTTP 403 Forbidden", 1);
+	status_case(404, "HTTP 404 Not Found", 1);
+	status_case(416, "HTTP 416 Range Not Satisfiable", 1);
+	status_case(503, "HTTP 503 Service Unavailable (3 tries)", 3);
+}
+
+/* 429 with Retry-After: 1, then the file: the wait is heeded. */
+Test(remote, retry_after_429)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	double t0;
+	char *u;
+
+	tiny_file(0, &out);
+	serve_one(&h, "m.gguf", &out, out.len);
+	h.fail_first = 1;
+	h.status = 429;
+	h.retry_after = "1";
+	start(&h);
+	u = url(&h, "m.gguf");
+	t0 = now_s();
+	run(&r, u, NULL, NULL, NULL);
+	t0 = now_s() - t0;
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 0, "%d: %s", r.status, r.err);
+	cr_assert(st.requests == 2, "%u requests", st.requests);
+	cr_assert(t0 >= 0.95, "retried after %.2f s, not 1 s", t0);
+	test_run_free(&r);
+	free(u);
+	strbuf_free(&out);
+}
+
+/* 500, then the file: retried after a short backoff. */
+Test(remote, retry_500)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	char *u;
+
+	tiny_file(scaled(2u << 20), &out);
+	serve_one(&h, "m.gguf", &out, out.len);
+	h.fail_first = 1;
+	h.status = 500;
+	start(&h);
+	u = url(&h, "m.gguf");
+	run(&r, u, NULL, NULL, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 0, "%d: %s", r.status, r.err);
+	cr_assert(st.requests == 3, "%u requests", st.requests);
+	test_run_free(&r);
+	free(u);
+	strbuf_free(&out);
+}
+
+/* A server that answers a range request with the whole file: cut off
+ * after the first window, exit 2. */
+Test(remote, range_ignored)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	char *u;
+
+	tiny_file(0, &out);
+	serve_one(&h, "m.gguf", &out, 64ull << 30);	/* 64 GiB */
+	h.mode = HTTPD_NO_RANGE;
+	h.sndbuf = 65536;
+	start(&h);
+	u = url(&h, "m.gguf");
+	run(&r, u, NULL, NULL, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 2, "%d: %s", r.status, r.err);
+	cr_assert(strstr(r.err, "the server ignores range requests") != NULL,
+	    "%s", r.err);
+	cr_assert(st.requests == 1, "%u requests", st.requests);
+	cr_assert(st.bytes < (16u << 20), "%llu bytes sent",
+	    (unsigned long long)st.bytes);
+	test_run_free(&r);
+	free(u);
+	strbuf_free(&out);
+}
+
+/* A server that never answers: --timeout 1 ends it. */
+Test(remote, stall_timeout)
+{
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	double t0;
+	char *u;
+
+	memset(&h, 0, sizeof h);
+	h.mode = HTTPD_STALL;
+	start(&h);
+	u = url(&h, "m.gguf");
+	t0 = now_s();
+	run(&r, u, "--timeout", "1", NULL);
+	t0 = now_s() - t0;
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 2, "%d: %s", r.status, r.err);
+	cr_assert(strstr(r.err, "timed out") != NULL, "%s", r.err);
+	cr_assert(t0 < 5, "the timeout of 1 s took %.1f s", t0);
+	test_run_free(&r);
+	free(u);
+}
+
+/* --deep on a URL: refused before anything is asked. */
+Test(remote, deep_refused)
+{
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	char *u;
+
+	memset(&h, 0, sizeof h);
+	start(&h);
+	u = url(&h, "m.gguf");
+	run(&r, u, "--deep", NULL, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 2, "%d: %s", r.status, r.err);
+	cr_assert(strstr(r.err, "is not read from a remote file") != NULL,
+	    "%s", r.err);
+	cr_assert(st.requests == 0, "%u requests", st.requests);
+	test_run_free(&r);
+	free(u);
+}
