@@ -273,6 +273,10 @@ serve(int c, struct httpd *h, int ctl, struct httpd_stats *st)
 	}
 	switch (h->mode) {
 	case HTTPD_REDIRECT:
+		if (find_file(h, r.path) != NULL) {
+			serve_file(c, h, &r, st);
+			break;
+		}
 		snprintf(extra, sizeof extra, "Location: %.255s%.300s\r\n",
 		    h->location, r.path);
 		send_head(c, 302, extra, 0);
@@ -341,6 +345,7 @@ httpd_start(struct httpd *h)
 	memset(&sa, 0, sizeof sa);
 	sa.sin_family = AF_INET;
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sa.sin_port = htons((uint16_t)h->port);	/* 0: any */
 	if (bind(lfd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
 	    listen(lfd, 16) < 0 ||
 	    getsockname(lfd, (struct sockaddr *)&sa, &len) < 0 ||

@@ -30,7 +30,8 @@ struct httpd_file {
 enum httpd_mode {
 	HTTPD_SERVE = 0,	/* the files, Range and ETag honoured */
 	HTTPD_NO_RANGE,		/* the files, always whole (200) */
-	HTTPD_REDIRECT,		/* 302 to location + the path */
+	HTTPD_REDIRECT,		/* 302 to location + the path, for a
+				 * path of none of its files */
 	HTTPD_STATUS,		/* every answer status (no body) */
 	HTTPD_STALL		/* read the request, answer nothing */
 };
@@ -49,7 +50,8 @@ struct httpd {
 	unsigned seconds;		/* alarm; 0: 20 */
 	size_t sndbuf;			/* the socket's send buffer, or 0 */
 	/* set by httpd_start */
-	int port;
+	int port;			/* before it: the port to take
+					 * again (0: any) */
 	pid_t pid;
 	int ctl;			/* closed to stop it */
 	int rep;			/* its report */
@@ -67,8 +69,9 @@ struct httpd_stats {
 	char last_range[64];		/* the last Range's */
 };
 
-/* httpd_start: start h's server; h->port is its port. Returns 0, or -1
- * (errno) when it cannot listen or fork. */
+/* httpd_start: start h's server at h->port (0: a free one); h->port is
+ * then its port. Returns 0, or -1 (errno) when it cannot listen or
+ * fork. */
 int httpd_start(struct httpd *h);
 
 /* httpd_stop: stop it (it finishes the connection it is in), wait for it

@@ -482,3 +482,267 @@ Test(remote, deep_refused)
 	test_run_free(&r);
 	free(u);
 }
+
+/* ---- the cache --------------------------------------------------------- */
+
+/* A second lint revalidates the cached header: one request, a 304, no
+ * body, the same report; --no-cache reads it afresh. */
+Test(remote, cache_revalidated)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r1, r2, r3;
+	char *u;
+
+	tiny_file(scaled(2u << 20), &out);
+	serve_one(&h, "m.gguf", &out, out.len);
+	h.etag = "\"v1-abc\"";
+	start(&h);
+	u = url(&h, "m.gguf");
+	run(&r1, u, "--format", "json", NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r1.status == 0, "%d: %s", r1.status, r1.err);
+	cr_assert(st.requests == 2 && st.inm == 0, "%u", st.requests);
+	start(&h);
+	run(&r2, u, "--format", "json", NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r2.status == 0, "%d: %s", r2.status, r2.err);
+	cr_assert(st.requests == 1 && st.inm == 1 && st.not_modified == 1,
+	    "%u requests, %u conditional, %u 304", st.requests, st.inm,
+	    st.not_modified);
+	cr_assert(st.bytes == 0);
+	start(&h);
+	run(&r3, u, "--format", "json", "--no-cache");
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(st.requests == 2 && st.inm == 0, "%u", st.requests);
+	cr_assert_str_eq(r1.out, r2.out);
+	cr_assert_str_eq(r1.out, r3.out);
+	test_run_free(&r1);
+	test_run_free(&r2);
+	test_run_free(&r3);
+	free(u);
+	strbuf_free(&out);
+}
+
+/* A changed file (another ETag) is read afresh, not taken from the
+ * cache; a weak ETag is not cached at all. */
+Test(remote, cache_changed_or_weak)
+{
+	struct strbuf out = STRBUF_INIT, out2 = STRBUF_INIT;
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	char *u;
+	int port;
+
+	tiny_file(0, &out);
+	tiny_file(4096, &out2);
+	serve_one(&h, "m.gguf", &out, out.len);
+	h.etag = "\"one\"";
+	start(&h);
+	u = url(&h, "m.gguf");
+	run(&r, u, NULL, NULL, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	test_run_free(&r);
+	port = h.port;
+	serve_one(&h, "m.gguf", &out2, out2.len);
+	h.port = port;	/* the same URL */
+	h.etag = "\"two\"";
+	start(&h);
+	run(&r, u, "--dump", "--format", "json");
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(st.inm == 1 && st.not_modified == 0 && st.bytes ==
+	    out2.len, "%u %u %llu", st.inm, st.not_modified,
+	    (unsigned long long)st.bytes);
+	cr_assert(strstr(r.out, "test.padding") != NULL, "%s", r.out);
+	test_run_free(&r);
+	h.etag = "W/\"weak\"";
+	start(&h);
+	run(&r, u, NULL, NULL, NULL);
+	test_run_free(&r);
+	run(&r, u, NULL, NULL, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	/* the second lint's condition is the cached "two": no 304 */
+	cr_assert(st.not_modified == 0 && st.requests == 2, "%u %u",
+	    st.not_modified, st.requests);
+	test_run_free(&r);
+	free(u);
+	strbuf_free(&out);
+	strbuf_free(&out2);
+}
+
+/* ---- redirects and the token ------------------------------------------- */
+
+/* A redirect to another port (another origin): followed, the token sent
+ * to the first server and never to the second. */
+Test(remote, redirect_drops_token)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct httpd a, b;
+	struct httpd_stats sa, sb;
+	struct test_run r;
+	char *u;
+
+	tiny_file(scaled(2u << 20), &out);
+	serve_one(&b, "m.gguf", &out, out.len);
+	start(&b);
+	memset(&a, 0, sizeof a);
+	a.mode = HTTPD_REDIRECT;
+	snprintf(a.location, sizeof a.location, "http://127.0.0.1:%d",
+	    b.port);
+	start(&a);
+	setenv("HF_TOKEN", "hf_secret", 1);
+	u = url(&a, "m.gguf");
+	run(&r, u, NULL, NULL, NULL);
+	cr_assert(httpd_stop(&a, &sa) == 0 && httpd_stop(&b, &sb) == 0);
+	cr_assert(r.status == 0, "%d: %s", r.status, r.err);
+	cr_assert(sa.requests == 1 && sa.auth == 1, "%u %u", sa.requests,
+	    sa.auth);
+	cr_assert_str_eq(sa.auth_value, "Bearer hf_secret");
+	/* the rest of the header straight from the second: two requests */
+	cr_assert(sb.requests == 2 && sb.auth == 0, "%u requests, %u with "
+	    "the token", sb.requests, sb.auth);
+	test_run_free(&r);
+	free(u);
+	strbuf_free(&out);
+}
+
+/* A relative redirect stays on the origin: the token goes along. */
+Test(remote, redirect_relative_keeps_token)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	char *u;
+
+	tiny_file(scaled(2u << 20), &out);
+	serve_one(&h, "files/m.gguf", &out, out.len);
+	h.mode = HTTPD_REDIRECT;
+	snprintf(h.location, sizeof h.location, "/files");
+	start(&h);
+	setenv("HF_TOKEN", "hf_secret", 1);
+	u = url(&h, "m.gguf");
+	run(&r, u, NULL, NULL, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 0, "%d: %s", r.status, r.err);
+	cr_assert(st.requests == 3 && st.auth == 3, "%u requests, %u with "
+	    "the token", st.requests, st.auth);
+	test_run_free(&r);
+	free(u);
+	strbuf_free(&out);
+}
+
+/* A redirect loop ends. */
+Test(remote, redirect_loop)
+{
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	char *u;
+
+	memset(&h, 0, sizeof h);
+	h.mode = HTTPD_REDIRECT;	/* "" + the path: itself */
+	start(&h);
+	u = url(&h, "m.gguf");
+	run(&r, u, NULL, NULL, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 2 && strstr(r.err, "more than 10 redirects"),
+	    "%d: %s", r.status, r.err);
+	cr_assert(st.requests == 11, "%u", st.requests);
+	test_run_free(&r);
+	free(u);
+}
+
+/* ---- what a remote file is --------------------------------------------- */
+
+/* The file at u (served by h, started) linted in format: its output. */
+static char *
+lint_as(struct httpd *h, const char *name, const char *format, int *status)
+{
+	struct httpd_stats st;
+	struct test_run r;
+	char *u, *out;
+
+	start(h);
+	u = url(h, name);
+	run(&r, u, "--format", format, NULL);
+	cr_assert(httpd_stop(h, &st) == 0);
+	*status = r.status;
+	out = r.out;
+	r.out = NULL;
+	test_run_free(&r);
+	free(u);
+	return out;
+}
+
+/* Its diagnostics carry the URL: text, JSON, SARIF (artifactLocation). */
+Test(remote, url_is_the_location)
+{
+	struct tiny t;
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	char *text, *json, *sarif, *u, *want;
+	int st;
+
+	tiny_init(&t);
+	t.bos = 99999;	/* a finding (M010, a warning) */
+	tiny_build(&t, &out);
+	serve_one(&h, "m.gguf", &out, out.len);
+	h.port = 0;
+	text = lint_as(&h, "m.gguf", "text", &st);
+	u = url(&h, "m.gguf");
+	cr_assert(st == 0 && strncmp(text, u, strlen(u)) == 0, "%d: %s", st,
+	    text);
+	json = lint_as(&h, "m.gguf", "json", &st);
+	want = xasprintf("\"path\": \"%s\"", u);
+	cr_assert(strstr(json, want) != NULL, "%s", json);
+	free(want);
+	sarif = lint_as(&h, "m.gguf", "sarif", &st);
+	want = xasprintf("\"artifactLocation\": {\"uri\": \"%s\"", u);
+	cr_assert(strstr(sarif, want) != NULL, "%s", sarif);
+	free(want);
+	free(text);
+	free(json);
+	free(sarif);
+	free(u);
+	strbuf_free(&out);
+}
+
+/* A Git LFS pointer and an HTML page served in a model's place: the
+ * findings they are locally (F004, F001), exit 1; an empty file (416 of
+ * "bytes * /0") is F001 too. */
+Test(remote, pointer_page_and_empty)
+{
+	static const char lfs[] = "version https://git-lfs.github.com/spec/v1\n"
+	    "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca2"
+	    "4d17e2393\nsize 4920734816\n";
+	static const char html[] = "<!doctype html>\n<html><head><title>"
+	    "m.gguf</title></head><body>a model page</body></html>\n";
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	char *o;
+	int st;
+
+	strbuf_adds(&out, lfs);
+	serve_one(&h, "m.gguf", &out, out.len);
+	o = lint_as(&h, "m.gguf", "text", &st);
+	cr_assert(st == 1 && strstr(o, "F004") != NULL &&
+	    strstr(o, "4920734816-byte") != NULL, "%d: %s", st, o);
+	free(o);
+	strbuf_reset(&out);
+	strbuf_adds(&out, html);
+	serve_one(&h, "m.gguf", &out, out.len);
+	h.mode = HTTPD_NO_RANGE;	/* a page is served whole */
+	o = lint_as(&h, "m.gguf", "text", &st);
+	cr_assert(st == 1 && strstr(o, "F001") != NULL, "%d: %s", st, o);
+	free(o);
+	strbuf_reset(&out);
+	serve_one(&h, "m.gguf", &out, 0);
+	o = lint_as(&h, "m.gguf", "text", &st);
+	cr_assert(st == 1 && strstr(o, "F001") != NULL &&
+	    strstr(o, "file is empty") != NULL, "%d: %s", st, o);
+	free(o);
+	strbuf_free(&out);
+}

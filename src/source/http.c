@@ -116,6 +116,8 @@ struct source_http {
 	uint64_t off, end;		/* this transfer's range [off, end) */
 	uint64_t body;			/* body bytes it delivered */
 	uint64_t junk;			/* bytes of an unwanted body */
+	uint64_t want;			/* the window's goal (pump()) */
+	bool paused;			/* the body waits: the goal is met */
 	bool finished;			/* it ended: result says how */
 	CURLcode result;
 	bool cut;			/* we cut it off: it sent more */
@@ -139,6 +141,7 @@ struct source_http {
 static struct {
 	CU_FN(easy_cleanup);
 	CU_FN(easy_init);
+	CU_FN(easy_pause);
 	CU_FN(easy_setopt);
 	CU_FN(easy_strerror);
 	CU_FN(free);
@@ -196,6 +199,7 @@ http_global_init(void)
 		goto old
 	CU_BIND(easy_cleanup);
 	CU_BIND(easy_init);
+	CU_BIND(easy_pause);
 	CU_BIND(easy_setopt);
 	CU_BIND(easy_strerror);
 	CU_BIND(free);
@@ -468,6 +472,10 @@ write_cb(char *p, size_t size, size_t n, void *arg)
 		h->junk += len;
 		return h->ignored || h->junk > HTTP_ERROR_BODY ? 0 : len;
 	}
+	if (s->head_len >= h->want) {	/* no more until asked */
+		h->paused = true;
+		return CURL_WRITEFUNC_PAUSE;
+	}
 	if (take > h->end - at) {
 		take = (size_t)(h->end - at);
 		h->cut = true;	/* more than asked: a 200, or hostile */
@@ -543,7 +551,7 @@ start(struct source_http *h, uint64_t off, uint64_t end, bool cond)
 	h->off = off;
 	h->end = end;
 	h->body = h->junk = 0;
-	h->finished = h->cut = h->ignored = h->nomem = false;
+	h->finished = h->cut = h->ignored = h->nomem = h->paused = false;
 	h->errbuf[0] = '\0';
 	if ((e = h->easy = cu.easy_init()) == NULL || !add_headers(h, cond))
 		return -1;
@@ -586,14 +594,24 @@ pumped(const struct source_http *h, uint64_t want)
 	return want == 0 ? h->rsp.done : h->s->head_len >= want;
 }
 
-/* Run the transfer until pumped(want) or its end. Returns 0, or -1 when
- * libcurl fails. */
+/*
+ * Run the transfer until pumped(want) or its end. The body is taken only
+ * as far as want (the write pauses the transfer past it; 0: none of it),
+ * so that the bytes read but not asked for are at most one write's.
+ * Returns 0, or -1 when libcurl fails.
+ */
 static int
 pump(struct source_http *h, uint64_t want)
 {
 	CURLMsg *m;
 	int running, left;
 
+	h->want = want;
+	if (h->paused && !pumped(h, want)) {
+		h->paused = false;
+		if (cu.easy_pause(h->easy, CURLPAUSE_CONT) != CURLE_OK)
+			return -1;
+	}
 	while (!h->finished && !pumped(h, want)) {
 		if (cu.multi_perform(h->multi, &running) != CURLM_OK)
 			return -1;
