@@ -346,6 +346,9 @@ lint_buffer(const char *name, const void *data, uint64_t size,
 
 /* ---- a split model -------------------------------------------------- */
 
+/* The most shards of a remote split model asked for. */
+#define LINT_REMOTE_SHARDS 256
+
 /* A split model going through the pipeline: what its stages share. */
 struct model_job {
 	const struct lint_options *o;
@@ -633,8 +636,13 @@ lint_split(const struct model_input *in, const struct lint_options *o,
 	mj.o = o;
 	mj.names = names;
 	mj.m = m;
-	for (i = 0; i < in->n; i++)	/* a name may claim 99999 shards */
-		if (in->given[i] || access(in->path[i], F_OK) == 0)
+	/* a name may claim 99999 shards: a local one is counted if it is
+	 * there, a remote one asked for only in a model of at most
+	 * LINT_REMOTE_SHARDS (a request each) */
+	for (i = 0; i < in->n; i++)
+		if (in->given[i] || (source_is_remote(in->path[i]) ?
+		    in->n <= LINT_REMOTE_SHARDS :
+		    access(in->path[i], F_OK) == 0))
 			mj.cap++;
 	m->res = xcalloc(mj.cap + 1, sizeof *m->res);
 	mj.ss = xcalloc(in->n, sizeof *mj.ss);

@@ -21,6 +21,7 @@
 #include "ggufw.h"
 #include "golden.h"
 #include "httpd.h"
+#include "kernels/ggml-types.h"
 #include "source/url.h"
 #include "testutil.h"
 
@@ -745,4 +746,196 @@ Test(remote, pointer_page_and_empty)
 	    strstr(o, "file is empty") != NULL, "%d: %s", st, o);
 	free(o);
 	strbuf_free(&out);
+}
+
+/* ---- a split model ----------------------------------------------------- */
+
+/* Shard k of n of the tiny model (its tensors [k*T/n, (k+1)*T/n), all the
+ * metadata in the first), as gguf-split writes it, into out. */
+static void
+shard(unsigned k, unsigned n, struct strbuf *out)
+{
+	struct ggufw_model whole, s;
+	struct tiny t;
+	size_t lo, hi, i;
+
+	tiny_init(&t);
+	tiny_model(&t, &whole);
+	lo = k * whole.n_tensors / n;
+	hi = (k + 1) * whole.n_tensors / n;
+	ggufw_model_init(&s, false, whole.alignment);
+	if (k == 0) {
+		strbuf_add(&s.kv.out, whole.kv.out.buf, whole.kv.out.len);
+		s.n_kv = whole.n_kv;
+	}
+	ggufw_model_kv_u16(&s, "split.no", (uint16_t)k);
+	ggufw_model_kv_u16(&s, "split.count", (uint16_t)n);
+	ggufw_model_kv_i32(&s, "split.tensors.count",
+	    (int32_t)whole.n_tensors);
+	for (i = lo; i < hi; i++) {
+		const struct ggufw_model_tensor *x = &whole.tensors[i];
+		const struct ggml_type_info *ti = ggml_type_get(
+		    (uint32_t)x->type);
+
+		cr_assert(ti != NULL);
+		ggufw_model_tensor(&s, x->name, x->n_dims, x->ne, x->type,
+		    ti->blck, ti->size);
+	}
+	strbuf_reset(out);
+	ggufw_model_finish(&s, out, GGUFW_DATA_ZERO);
+	ggufw_model_free(&s);
+	ggufw_model_free(&whole);
+}
+
+/* The first shard's URL stands for the model: the other shards are read
+ * from beside it; one of them absent is F040, named by its URL. */
+Test(remote, split_model_by_url)
+{
+	static const char *names[3] = { "m-00001-of-00003.gguf",
+		"m-00002-of-00003.gguf", "m-00003-of-00003.gguf" };
+	struct strbuf out[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	unsigned k;
+	char *u, *u3;
+
+	memset(&h, 0, sizeof h);
+	for (k = 0; k < 3; k++) {
+		shard(k, 3, &out[k]);
+		h.files[k].name = names[k];
+		h.files[k].data = out[k].buf;
+		h.files[k].len = out[k].len;
+		h.files[k].size = out[k].len;
+	}
+	start(&h);
+	u = url(&h, names[0]);
+	run(&r, u, "--format", "json", NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 0, "%d: %s%s", r.status, r.out, r.err);
+	cr_assert(st.requests == 3, "%u requests", st.requests);
+	u3 = url(&h, names[2]);
+	cr_assert(strstr(r.out, u3) != NULL, "%s", r.out);
+	test_run_free(&r);
+	h.files[2].name = NULL;	/* the third is gone */
+	start(&h);
+	run(&r, u, NULL, NULL, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 1 && strstr(r.out, "F040") != NULL &&
+	    strstr(r.out, u3) != NULL && strstr(r.out, "is missing") != NULL,
+	    "%d: %s", r.status, r.out);
+	test_run_free(&r);
+	free(u);
+	free(u3);
+	for (k = 0; k < 3; k++)
+		strbuf_free(&out[k]);
+}
+
+/* ---- names ------------------------------------------------------------- */
+
+Test(remote, hf_urls)
+{
+	struct gl_error e;
+	char *u;
+
+	u = url_resolve("hf://org/repo/model-Q4_K_M.gguf", NULL, &e);
+	cr_assert_str_eq(u, "https://huggingface.co/org/repo/resolve/main/"
+	    "model-Q4_K_M.gguf");
+	free(u);
+	u = url_resolve("hf://org/repo@v1.0/sub/dir/m.gguf",
+	    "http://mirror.example:8080/", &e);
+	cr_assert_str_eq(u, "http://mirror.example:8080/org/repo/resolve/"
+	    "v1.0/sub/dir/m.gguf");
+	free(u);
+	u = url_resolve("hf://datasets/org/repo/m.gguf", "", &e);
+	cr_assert_str_eq(u, "https://huggingface.co/datasets/org/repo/resolve/"
+	    "main/m.gguf");
+	free(u);
+	u = url_resolve("HTTPS://host/m.gguf", NULL, &e);
+	cr_assert_str_eq(u, "HTTPS://host/m.gguf");
+	free(u);
+	cr_assert_null(url_resolve("hf://org/repo", NULL, &e));
+	cr_assert(e.kind == GL_ERR_USAGE && strstr(e.msg, "expected hf://"),
+	    "%s", e.msg);
+	cr_assert_null(url_resolve("hf://org//m.gguf", NULL, &e));
+	cr_assert_null(url_resolve("hf://org/repo@/m.gguf", NULL, &e));
+	cr_assert_null(url_resolve("hf://org/repo/dir/", NULL, &e));
+	cr_assert_null(url_resolve("https://host/a b.gguf", NULL, &e));
+	cr_assert_null(url_resolve("https://host/a\r\nX: y", NULL, &e));
+	cr_assert_null(url_resolve("https:///m.gguf", NULL, &e));
+	cr_assert_null(url_resolve("hf://o/r/m.gguf", "ftp://x", &e));
+	cr_assert(strstr(e.msg, "HF_ENDPOINT") != NULL, "%s", e.msg);
+	cr_assert(url_is_remote("hf://o/r/m") && url_is_remote("HTTP://x") &&
+	    !url_is_remote("./https://x") && !url_is_remote("file:///x") &&
+	    !url_is_remote("https:/x"));
+}
+
+Test(remote, same_origin)
+{
+	cr_assert(url_same_origin("https://h.co/a", "https://H.CO:443/b?x"));
+	cr_assert(url_same_origin("http://u:p@h:80/a", "http://h/b"));
+	cr_assert(url_same_origin("http://[::1]:8/a", "http://[::1]:8/b"));
+	cr_assert(!url_same_origin("https://h.co/a", "http://h.co/a"));
+	cr_assert(!url_same_origin("https://h.co/a", "https://cdn.h.co/a"));
+	cr_assert(!url_same_origin("http://h:80/a", "http://h:8080/a"));
+	cr_assert(!url_same_origin("https://h.co@evil.example/a",
+	    "https://h.co/a"));
+	cr_assert(!url_same_origin("https://h.co.evil/a", "https://h.co/a"));
+	cr_assert(!url_same_origin("nonsense", "https://h.co/a"));
+}
+
+/* hf:// at $HF_ENDPOINT (the loopback server): the Hub's resolve path,
+ * the token sent there; the URL as the user wrote it is the location. */
+Test(remote, hf_endpoint)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	char *ep;
+
+	tiny_file(0, &out);
+	serve_one(&h, "org/repo/resolve/rev2/m.gguf", &out, out.len);
+	start(&h);
+	ep = xasprintf("http://127.0.0.1:%d", h.port);
+	setenv("HF_ENDPOINT", ep, 1);
+	setenv("HF_TOKEN", "hf_x", 1);
+	run(&r, "hf://org/repo@rev2/m.gguf", "--format", "json", NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 0, "%d: %s", r.status, r.err);
+	cr_assert(st.requests == 1 && st.auth == 1, "%u %u", st.requests,
+	    st.auth);
+	cr_assert(strstr(r.out, "\"path\": \"hf://org/repo@rev2/m.gguf\""),
+	    "%s", r.out);
+	test_run_free(&r);
+	/* a 404 names the URL it resolved to */
+	start(&h);
+	run(&r, "hf://org/repo/m.gguf", NULL, NULL, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 2 && strstr(r.err, "hf://org/repo/m.gguf: "
+	    "http://127.0.0.1:") && strstr(r.err, "/org/repo/resolve/main/"
+	    "m.gguf: HTTP 404"), "%d: %s", r.status, r.err);
+	test_run_free(&r);
+	free(ep);
+	strbuf_free(&out);
+}
+
+/* A token that would break the request's head is refused; a libcurl that
+ * does not load is a clear error. */
+Test(remote, bad_token_and_no_libcurl)
+{
+	struct test_run r;
+
+	setenv("HF_TOKEN", "hf_x\r\nX-Injected: 1", 1);
+	run(&r, "http://127.0.0.1:9/m.gguf", NULL, NULL, NULL);
+	cr_assert(r.status == 2 && strstr(r.err, "HF_TOKEN holds a control"),
+	    "%d: %s", r.status, r.err);
+	test_run_free(&r);
+	unsetenv("HF_TOKEN");
+	setenv("GGUFLINT_LIBCURL", "/nonexistent/libcurl.so.4", 1);
+	run(&r, "http://127.0.0.1:9/m.gguf", NULL, NULL, NULL);
+	cr_assert(r.status == 2 && strstr(r.err, "remote reading needs "
+	    "libcurl"), "%d: %s", r.status, r.err);
+	test_run_free(&r);
+	unsetenv("GGUFLINT_LIBCURL");
 }
