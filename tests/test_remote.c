@@ -939,3 +939,46 @@ Test(remote, bad_token_and_no_libcurl)
 	test_run_free(&r);
 	unsetenv("GGUFLINT_LIBCURL");
 }
+
+/* The configuration file's timeout applies (--timeout wins over it); a
+ * bad one is FILE:LINE:COL, exit 2. */
+Test(remote, config_timeout)
+{
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	const char *argv[4];
+	char *cfg = xasprintf("%s/gguflint.yaml", cache_home), *u;
+	double t0;
+	FILE *fp;
+
+	fp = fopen(cfg, "w");
+	cr_assert(fp != NULL);
+	fputs("# remote reading\ntimeout: 1\nconnect_timeout: 5\n", fp);
+	fclose(fp);
+	memset(&h, 0, sizeof h);
+	h.mode = HTTPD_STALL;
+	start(&h);
+	u = url(&h, "m.gguf");
+	argv[0] = "--config";
+	argv[1] = cfg;
+	argv[2] = u;
+	argv[3] = NULL;
+	t0 = now_s();
+	test_run_bin(&r, argv, NULL, 0);
+	t0 = now_s() - t0;
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 2 && strstr(r.err, "timed out") && t0 < 5,
+	    "%d after %.1f s: %s", r.status, t0, r.err);
+	test_run_free(&r);
+	fp = fopen(cfg, "w");
+	cr_assert(fp != NULL);
+	fputs("timeout: 0\n", fp);
+	fclose(fp);
+	test_run_bin(&r, argv, NULL, 0);
+	cr_assert(r.status == 2 && strstr(r.err, "gguflint.yaml:1:10") &&
+	    strstr(r.err, "expected seconds"), "%d: %s", r.status, r.err);
+	test_run_free(&r);
+	free(u);
+	free(cfg);
+}

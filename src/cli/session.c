@@ -283,8 +283,10 @@ session_setup(const struct options *o, const struct reporter *rep,
 	s->lo.policy = &s->policy;
 	s->lo.deep = o->deep;
 	s->lo.deep_full = rep->deep_stats;
-	s->src.connect_timeout = o->connect_timeout;
-	s->src.timeout = o->timeout;
+	s->src.connect_timeout = o->connect_timeout > 0 ? o->connect_timeout :
+	    (double)s->cfg.connect_timeout;
+	s->src.timeout = o->timeout > 0 ? o->timeout :
+	    (double)s->cfg.timeout;
 	s->src.no_cache = o->no_cache;
 	s->src.token = getenv("HF_TOKEN");
 	s->src.hf_endpoint = getenv("HF_ENDPOINT");
