@@ -292,6 +292,8 @@ serve(int c, struct httpd *h, int ctl, struct httpd_stats *st)
 	default:
 		serve_file(c, h, &r, st);
 	}
+	if (h->etag_after != NULL)
+		h->etag = h->etag_after;
 }
 
 static void

@@ -41,6 +41,8 @@ struct httpd {
 	enum httpd_mode mode;
 	struct httpd_file files[HTTPD_FILES];
 	const char *etag;		/* every file's ETag, or NULL */
+	const char *etag_after;		/* the ETag after the first answer
+					 * (the file changed), or NULL */
 	int status;			/* HTTPD_STATUS's, and fail_first's */
 	unsigned fail_first;		/* the first n answers: status */
 	const char *retry_after;	/* sent with status, or NULL */
