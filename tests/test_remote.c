@@ -160,8 +160,27 @@ remote_teardown(void)
 	free(cmd);
 }
 
+/* A gguflint built without libcurl refuses every URL: the suite is off,
+ * and remote_off checks the refusal. */
+#ifdef HAVE_LIBCURL
+#define REMOTE_OFF false
+#else
+#define REMOTE_OFF true
+#endif
+
 TestSuite(remote, .init = remote_setup, .fini = remote_teardown,
-    .timeout = 60);
+    .timeout = 60, .disabled = REMOTE_OFF);
+
+Test(remote_off, url_refused, .disabled = !REMOTE_OFF)
+{
+	struct test_run r;
+	const char *argv[] = { "--no-config", "hf://o/r/m.gguf", NULL };
+
+	test_run_bin(&r, argv, NULL, 0);
+	cr_assert(r.status == 2 && strstr(r.err, "built without remote "
+	    "reading"), "%d: %s", r.status, r.err);
+	test_run_free(&r);
+}
 
 /* A server of one file, name, holding out's bytes (of size bytes). */
 static void

@@ -422,7 +422,9 @@ header_cb(char *p, size_t size, size_t n, void *arg)
 		free(r->location);
 		memset(r, 0, sizeof *r);
 		r->retry_after = -1;
-		if (sscanf(p, "HTTP/%*s %ld", &st) == 1)
+		/* the line is not NUL-terminated: a copy of its start is */
+		snprintf(v, sizeof v, "%.*s", len < 64 ? (int)len : 64, p);
+		if (sscanf(v, "HTTP/%*s %ld", &st) == 1)
 			r->status = st;
 	} else if (len <= 2 && (len == 0 || p[0] == '\r' || p[0] == '\n')) {
 		if (r->status >= 200)
