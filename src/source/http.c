@@ -315,6 +315,17 @@ cache_load(struct source_http *h)
 	fclose(fp);
 }
 
+/* Forget the cached header of h->url. */
+static void
+cache_drop(const struct source_http *h)
+{
+	char *path = cache_file(h->url, false);
+
+	if (path != NULL)
+		unlink(path);
+	free(path);
+}
+
 /* Keep the window's bytes in the cache (when they have a strong ETag and
  * the cache does not hold them already); failures are silent. */
 static void
@@ -845,6 +856,8 @@ first_window(struct source_http *h, uint64_t want, struct gl_error *err)
 	rc = first_answer(h, cond, err);
 	if (rc == 0 && h->rsp.etag[0] != '\0' && strncmp(h->rsp.etag, "W/", 2))
 		snprintf(h->etag, sizeof h->etag, "%s", h->rsp.etag);
+	if (rc == 0 && cond && h->etag[0] == '\0')
+		cache_drop(h);	/* stale, and not to be replaced */
 	free(h->cached);	/* stale, or adopted */
 	h->cached = NULL;
 	if (rc < 0)
