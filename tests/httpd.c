@@ -338,7 +338,7 @@ httpd_start(struct httpd *h)
 {
 	struct sockaddr_in sa;
 	socklen_t len = sizeof sa;
-	int lfd, ctl[2], rep[2], one = 1;
+	int lfd, ctl[2], rep[2], one = 1, tries, bound;
 
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (lfd < 0)
@@ -348,8 +348,12 @@ httpd_start(struct httpd *h)
 	sa.sin_family = AF_INET;
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	sa.sin_port = htons((uint16_t)h->port);	/* 0: any */
-	if (bind(lfd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
-	    listen(lfd, 16) < 0 ||
+	/* the port of a server started again may be a client's a moment */
+	for (tries = 0; (bound = bind(lfd, (struct sockaddr *)&sa,
+	    sizeof sa)) < 0 && errno == EADDRINUSE && h->port != 0 &&
+	    tries < 50; tries++)
+		usleep(20000);
+	if (bound < 0 || listen(lfd, 16) < 0 ||
 	    getsockname(lfd, (struct sockaddr *)&sa, &len) < 0 ||
 	    pipe2(ctl, O_CLOEXEC) < 0) {
 		close(lfd);
