@@ -4,7 +4,8 @@
  * httpd.c (127.0.0.1 only, a forked child that stops by itself), which
  * counts the requests and bytes of each lint: a header in a first window
  * and one more range request, the cache revalidated with If-None-Match,
- * redirects (relative, and to another port: the token not sent there),
+ * redirects (relative, and to another port: the token not sent there;
+ * nor to any server but the Hub's),
  * 401/403/404/416, 429 with Retry-After and 500 retried, a server that
  * ignores Range, one that stalls; the URL as the location in every
  * format; a split model by URL. No network beyond loopback.
@@ -626,27 +627,28 @@ Test(remote, changed_while_read)
 
 /* ---- redirects and the token ------------------------------------------- */
 
-/* A redirect to another port (another origin): followed, the token sent
- * to the first server and never to the second. */
+/* A redirect to another port (another origin), as the Hub's to its CDN:
+ * followed, the token sent to the Hub and never to the second server. */
 Test(remote, redirect_drops_token)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct httpd a, b;
 	struct httpd_stats sa, sb;
 	struct test_run r;
-	char *u;
+	char *hub;
 
 	tiny_file(scaled(2u << 20), &out);
-	serve_one(&b, "m.gguf", &out, out.len);
+	serve_one(&b, "org/repo/resolve/main/m.gguf", &out, out.len);
 	start(&b);
 	memset(&a, 0, sizeof a);
 	a.mode = HTTPD_REDIRECT;
 	snprintf(a.location, sizeof a.location, "http://127.0.0.1:%d",
 	    b.port);
 	start(&a);
+	hub = xasprintf("http://127.0.0.1:%d", a.port);
+	setenv("HF_ENDPOINT", hub, 1);
 	setenv("HF_TOKEN", "hf_secret", 1);
-	u = url(&a, "m.gguf");
-	run(&r, u, NULL, NULL, NULL);
+	run(&r, "hf://org/repo/m.gguf", NULL, NULL, NULL);
 	cr_assert(httpd_stop(&a, &sa) == 0 && httpd_stop(&b, &sb) == 0);
 	cr_assert(r.status == 0, "%d: %s", r.status, r.err);
 	cr_assert(sa.requests == 1 && sa.auth == 1, "%u %u", sa.requests,
@@ -656,12 +658,12 @@ Test(remote, redirect_drops_token)
 	cr_assert(sb.requests == 2 && sb.auth == 0, "%u requests, %u with "
 	    "the token", sb.requests, sb.auth);
 	test_run_free(&r);
-	free(u);
+	free(hub);
 	strbuf_free(&out);
 }
 
-/* A relative redirect stays on the origin: the token goes along. */
-Test(remote, redirect_relative_keeps_token)
+/* A URL of another server than the Hub's: HF_TOKEN is not sent. */
+Test(remote, token_for_the_hub_only)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct httpd h;
@@ -669,11 +671,39 @@ Test(remote, redirect_relative_keeps_token)
 	struct test_run r;
 	char *u;
 
+	tiny_file(0, &out);
+	serve_one(&h, "m.gguf", &out, out.len);
+	start(&h);
+	setenv("HF_TOKEN", "hf_secret", 1);
+	u = url(&h, "m.gguf");
+	run(&r, u, NULL, NULL, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 0, "%d: %s", r.status, r.err);
+	cr_assert(st.requests == 1 && st.auth == 0, "%u %u", st.requests,
+	    st.auth);
+	test_run_free(&r);
+	free(u);
+	strbuf_free(&out);
+}
+
+/* A relative redirect stays on the origin (the Hub's): the token goes
+ * along. */
+Test(remote, redirect_relative_keeps_token)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	char *u, *hub;
+
 	tiny_file(scaled(2u << 20), &out);
 	serve_one(&h, "files/m.gguf", &out, out.len);
 	h.mode = HTTPD_REDIRECT;
 	snprintf(h.location, sizeof h.location, "/files");
 	start(&h);
+	hub = xasprintf("http://127.0.0.1:%d/", h.port);
+	setenv("HF_ENDPOINT", hub, 1);
+	free(hub);
 	setenv("HF_TOKEN", "hf_secret", 1);
 	u = url(&h, "m.gguf");
 	run(&r, u, NULL, NULL, NULL);
@@ -978,7 +1008,8 @@ Test(remote, bad_token_and_no_libcurl)
 	struct test_run r;
 
 	setenv("HF_TOKEN", "hf_x\r\nX-Injected: 1", 1);
-	run(&r, "http://127.0.0.1:9/m.gguf", NULL, NULL, NULL);
+	setenv("HF_ENDPOINT", "http://127.0.0.1:9", 1);
+	run(&r, "hf://o/r/m.gguf", NULL, NULL, NULL);
 	cr_assert(r.status == 2 && strstr(r.err, "HF_TOKEN holds a control"),
 	    "%d: %s", r.status, r.err);
 	test_run_free(&r);

@@ -959,13 +959,21 @@ http_close(struct source *s)
 	s->http = NULL;
 }
 
-/* The Authorization header line of token, or NULL with err. */
+/*
+ * The Authorization header line of o's token, for a URL at the Hub's
+ * origin (o->hf_endpoint's, else huggingface.co's) only: a Hub token is
+ * not sent to any other server, redirected to or named. Returns 0, or -1
+ * with err for a token that cannot be sent.
+ */
 static int
-make_auth(struct source_http *h, const char *token, struct gl_error *err)
+make_auth(struct source_http *h, const struct source_opts *o,
+    struct gl_error *err)
 {
-	const char *p;
+	const char *token = o->token, *hub = o->hf_endpoint, *p;
 
-	if (token == NULL || *token == '\0')
+	if (hub == NULL || *hub == '\0')
+		hub = URL_HF_ENDPOINT;
+	if (token == NULL || *token == '\0' || !url_same_origin(h->url, hub))
 		return 0;
 	for (p = token; *p != '\0'; p++)
 		if ((unsigned char)*p < ' ' || *p == 0x7f)
@@ -1000,7 +1008,7 @@ http_open(struct source *s, const char *name, const char *url,
 	h->no_cache = o->no_cache;
 	s->http = h;
 	s->kind = SOURCE_HTTP;
-	if (make_auth(h, o->token, err) < 0) {
+	if (make_auth(h, o, err) < 0) {
 		http_close(s);
 		return -1;
 	}

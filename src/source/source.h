@@ -42,8 +42,9 @@ struct source_opts {
 					 * 120 */
 	bool no_cache;			/* --no-cache: the cached header
 					 * is not revalidated (nor read) */
-	const char *token;		/* a bearer token (HF_TOKEN) for
-					 * the URL's own host, or NULL */
+	const char *token;		/* a bearer token (HF_TOKEN), sent
+					 * to the Hub's origin (that of
+					 * hf_endpoint) only, or NULL */
 	const char *hf_endpoint;	/* what hf:// resolves at
 					 * (HF_ENDPOINT), or NULL: the Hub */
 };
