@@ -376,7 +376,7 @@ status_case(int status, const char *want, unsigned max_requests)
 
 Test(remote, http_errors)
 {
-	status_case(401, "HTTP 401 Unauthorized: it needs a token", 1);
+	status_case(401, "HTTP 401 Unauthorized", 1);
 	status_case(403, "HTTP 403 Forbidden", 1);
 	status_case(404, "HTTP 404 Not Found", 1);
 	status_case(416, "HTTP 416 Range Not Satisfiable", 1);
@@ -996,6 +996,17 @@ Test(remote, hf_endpoint)
 	cr_assert(r.status == 2 && strstr(r.err, "hf://org/repo/m.gguf: "
 	    "http://127.0.0.1:") && strstr(r.err, "/org/repo/resolve/main/"
 	    "m.gguf: HTTP 404"), "%d: %s", r.status, r.err);
+	test_run_free(&r);
+	/* the Hub's 401 without a token says to set one */
+	unsetenv("HF_TOKEN");
+	h.mode = HTTPD_STATUS;
+	h.status = 401;
+	start(&h);
+	run(&r, "hf://org/repo/m.gguf", NULL, NULL, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 2 && strstr(r.err, "HTTP 401 Unauthorized: it "
+	    "needs a token (a gated or private repository: set HF_TOKEN)"),
+	    "%d: %s", r.status, r.err);
 	test_run_free(&r);
 	free(ep);
 	strbuf_free(&out);

@@ -105,6 +105,7 @@ struct source_http {
 					 * not the name the user gave */
 	char *where;			/* the bytes' URL, after redirects */
 	char *auth;			/* the Authorization header line */
+	bool hub;			/* url is at the Hub's origin */
 	long connect_ms;
 	double total_s;
 	double deadline;		/* monotonic ms; 0: not started */
@@ -681,7 +682,7 @@ fail(struct source_http *h, long status, CURLcode rc, unsigned tries,
 
 	if (tries > 1)
 		snprintf(n, sizeof n, " (%u tries)", tries);
-	if (status == 401 || status == 403)
+	if ((status == 401 || status == 403) && h->hub)
 		return gl_error_setk(err, GL_ERR_IO, "%sHTTP %ld %s: %s%s",
 		    h->shown, status, reason(status), h->auth != NULL ? "the "
 		    "token (HF_TOKEN) is not allowed to read it" : "it needs "
@@ -973,7 +974,8 @@ make_auth(struct source_http *h, const struct source_opts *o,
 
 	if (hub == NULL || *hub == '\0')
 		hub = URL_HF_ENDPOINT;
-	if (token == NULL || *token == '\0' || !url_same_origin(h->url, hub))
+	h->hub = url_same_origin(h->url, hub);
+	if (token == NULL || *token == '\0' || !h->hub)
 		return 0;
 	for (p = token; *p != '\0'; p++)
 		if ((unsigned char)*p < ' ' || *p == 0x7f)
