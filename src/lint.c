@@ -725,4 +725,5 @@ lint_cleanup(void)
 	names_db_cleanup();
 	check_security_cleanup();
 	builtin_names_cleanup();
+	source_cleanup();
 }

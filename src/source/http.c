@@ -68,6 +68,11 @@ http_close(struct source *s)
 	(void)s;
 }
 
+void
+http_cleanup(void)
+{
+}
+
 #else
 
 #define HTTP_FIRST (1u << 20)		/* the first window */
@@ -147,6 +152,7 @@ static struct {
 	CU_FN(easy_strerror);
 	CU_FN(free);
 	CU_FN(getdate);
+	CU_FN(global_cleanup);
 	CU_FN(global_init);
 	CU_FN(multi_add_handle);
 	CU_FN(multi_cleanup);
@@ -164,7 +170,9 @@ static struct {
 } cu;
 #undef CU_FN
 
-static pthread_once_t http_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t http_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool http_tried;			/* loaded, or http_load_error */
+static bool http_inited;		/* curl_global_init done */
 static char http_load_error[512];	/* why it did not load, or "" */
 
 /* Bind cu's function name from h; false when h lacks it. */
@@ -181,8 +189,10 @@ cu_bind(void *h, void *slot, const char *name)
 	return true;
 }
 
+/* Load libcurl and bind its functions; else say why in
+ * http_load_error. */
 static void
-http_global_init(void)
+http_load(void)
 {
 	const char *name = getenv("GGUFLINT_LIBCURL");
 	void *h;
@@ -205,6 +215,7 @@ http_global_init(void)
 	CU_BIND(easy_strerror);
 	CU_BIND(free);
 	CU_BIND(getdate);
+	CU_BIND(global_cleanup);
 	CU_BIND(global_init);
 	CU_BIND(multi_add_handle);
 	CU_BIND(multi_cleanup);
@@ -220,13 +231,44 @@ http_global_init(void)
 	CU_BIND(url_get);
 	CU_BIND(url_set);
 #undef CU_BIND
-	if (cu.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-		snprintf(http_load_error, sizeof http_load_error,
-		    "libcurl did not initialize");
 	return;
 old:
 	snprintf(http_load_error, sizeof http_load_error, "%s is older than "
 	    "the 7.66 remote reading needs", name);
+}
+
+/* libcurl loaded (once) and initialized (again after http_cleanup);
+ * false when it cannot be (http_load_error says why). */
+static bool
+http_ready(void)
+{
+	bool ok;
+
+	pthread_mutex_lock(&http_lock);
+	if (!http_tried) {
+		http_tried = true;
+		http_load();
+	}
+	if (http_load_error[0] == '\0' && !http_inited) {
+		if (cu.global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK)
+			http_inited = true;
+		else
+			snprintf(http_load_error, sizeof http_load_error,
+			    "libcurl did not initialize");
+	}
+	ok = http_load_error[0] == '\0';
+	pthread_mutex_unlock(&http_lock);
+	return ok;
+}
+
+void
+http_cleanup(void)
+{
+	pthread_mutex_lock(&http_lock);
+	if (http_inited)
+		cu.global_cleanup();
+	http_inited = false;
+	pthread_mutex_unlock(&http_lock);
 }
 
 static double
@@ -994,8 +1036,7 @@ http_open(struct source *s, const char *name, const char *url,
 
 	if (o == NULL)
 		o = &none;
-	pthread_once(&http_once, http_global_init);
-	if (http_load_error[0] != '\0')
+	if (!http_ready())
 		return gl_error_setk(err, GL_ERR_IO, "%s: %s", name,
 		    http_load_error);
 	h = xcalloc(1, sizeof *h);

@@ -39,4 +39,7 @@ void http_settle(struct source *s);
  * free s->http; the window stays (source_close frees it). */
 void http_close(struct source *s);
 
+/* http_cleanup: source_cleanup's part: libcurl's global state freed. */
+void http_cleanup(void);
+
 #endif

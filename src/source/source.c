@@ -374,6 +374,12 @@ source_close(struct source *s)
 }
 
 void
+source_cleanup(void)
+{
+	http_cleanup();
+}
+
+void
 source_test_stop(const char *point)
 {
 	const char *want = getenv("GGUFLINT_TEST_STOP");

@@ -169,6 +169,13 @@ bool source_shrank_now(const struct source *s, uint64_t *now);
 void source_close(struct source *s);
 
 /*
+ * source_cleanup: free what reading remote files set up for the process
+ * (libcurl's global state), for a caller at its end (lint_cleanup); the
+ * next remote file sets it up again. Call it when no source is open.
+ */
+void source_cleanup(void);
+
+/*
  * source_test_stop: a hook for the tests: when $GGUFLINT_TEST_STOP names
  * point, the process stops itself (SIGSTOP) there, so that a test can
  * change the file at a known moment and let it go on (SIGCONT). The
