@@ -139,8 +139,8 @@ void lint_model_free(struct lint_model *m);
  * lint_cleanup: free the process-wide caches the library fills on first
  * use (the name maps, the S001 patterns, the lists of built-in names,
  * libcurl's global state), for a long-running caller at its end, or a
- * test or fuzzer; they are built again if needed. Call it when no thread is linting and no pointer they
- * handed out is in use.
+ * test or fuzzer; they are built again if needed. Call it when no thread
+ * is linting and no pointer they handed out is in use.
  */
 void lint_cleanup(void);
 
