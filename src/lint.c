@@ -196,6 +196,20 @@ check_all(const struct check_ctx *ctx, struct diag_list *dl,
 	}
 }
 
+/* --deep's scan of f into stats, telling o's progress, if any. */
+static void
+deep_scan_with(const struct gguf_file *f, struct deep_stats *stats,
+    const struct lint_options *o)
+{
+	struct deep_progress p = { NULL, NULL };
+
+	if (o->progress != NULL) {
+		p.fn = o->progress->fn;
+		p.arg = o->progress->arg;
+	}
+	deep_scan_progress(f, stats, o->threads, o->deep_full, &p);
+}
+
 /* The split checks of a file alone: what its split keys say of it. */
 static void
 check_alone(struct lint_result *res)
@@ -227,7 +241,12 @@ read_model(void *arg)
 
 	gguf_parse(&res->file, &res->diags);
 	complete = res->file.header_complete;
-	planned = complete && o->profile != NULL;
+	if (complete)
+		res->role = role_of(&res->file);
+	res->given = o->given;
+	/* a companion is planned with its model, an imatrix never */
+	planned = complete && o->profile != NULL && role_model(res->role) &&
+	    (o->given == COMPANION_NONE || o->given == COMPANION_DRAFT);
 	if (complete) {
 		read_geometry(o, &res->file, &res->geom, &res->diags);
 		if (names != NULL) {
@@ -236,15 +255,18 @@ read_model(void *arg)
 			    &j->facts);
 		}
 	}
-	if (complete && o->runtime != NULL)
-		probe_runtime(o, &res->file, res);
-	if (complete && o->runtime != NULL && res->model == NULL)
-		ask_llama(o, res->path, res);
+	if (complete && o->runtime != NULL && (o->given == COMPANION_NONE ||
+	    o->given == COMPANION_DRAFT))
+		probe_runtime(o, &res->file, res);	/* a model's pairs */
+	if (complete && o->runtime != NULL && res->model == NULL &&
+	    (o->given == COMPANION_NONE || o->given == COMPANION_DRAFT) &&
+	    (!role_companion(res->role) || o->n_companions > 0))
+		ask_llama(o, res->path, res);	/* a model, or the main one */
 	if (planned)
 		make_plan(o, &res->file, res->geom, &res->forms, &res->plan);
 	if (complete && o->deep) {
 		res->deep = xcalloc(res->file.tensors_n + 1, sizeof *res->deep);
-		deep_scan(&res->file, res->deep, o->threads, o->deep_full);
+		deep_scan_with(&res->file, res->deep, o);
 	}
 	ctx.file = &res->file;
 	ctx.geom = res->geom;
@@ -260,6 +282,10 @@ read_model(void *arg)
 	ctx.n_rt = res->rt_error == NULL ? res->n_rt : 0;
 	ctx.rt_info = &res->rt_info;
 	ctx.llama = &res->llama;
+	ctx.role = res->role;
+	ctx.given = o->given;
+	ctx.base = o->base;
+	ctx.as_model = o->n_companions > 0;
 	check_all(&ctx, &res->diags, PASS_ALL);
 	check_alone(res);
 }
@@ -381,8 +407,7 @@ read_shard(void *arg)
 	gguf_parse(&res->file, &res->diags);
 	if (res->file.header_complete && j->o->deep) {
 		res->deep = xcalloc(res->file.tensors_n + 1, sizeof *res->deep);
-		deep_scan(&res->file, res->deep, j->o->threads,
-		    j->o->deep_full);
+		deep_scan_with(&res->file, res->deep, j->o);
 	}
 	memset(&ctx, 0, sizeof ctx);
 	ctx.file = &res->file;
@@ -452,6 +477,10 @@ copy_diag(struct diag_list *dl, const struct diag *d)
 	if (c == NULL)
 		return;
 	c->severity = d->severity;
+	if (d->note != NULL)
+		diag_note(c, "%s", d->note);
+	if (d->fix != NULL)
+		diag_fix(c, "%s", d->fix);
 	for (i = 0; i < d->n_items; i++)
 		diag_attach_item(c, d->items[i], strlen(d->items[i]));
 }
@@ -516,6 +545,8 @@ read_whole(struct model_job *mj)
 	ctx.n_rt = first->rt_error == NULL ? first->n_rt : 0;
 	ctx.rt_info = &first->rt_info;
 	ctx.llama = &first->llama;
+	ctx.role = first->role = role_of(&mj->view);
+	ctx.as_model = o->n_companions > 0;
 	check_all(&ctx, &mj->dl, PASS_MODEL);
 }
 
@@ -671,8 +702,11 @@ lint_split(const struct model_input *in, const struct lint_options *o,
 	return rc;
 }
 
-int
-lint_input(const struct model_input *in, const struct lint_options *o,
+/* ---- companions ------------------------------------------------------ */
+
+/* The model alone: a file, or the shards of a split model. */
+static int
+lint_model_alone(const struct model_input *in, const struct lint_options *o,
     struct lint_model *m, struct gl_error *err)
 {
 	const struct names_db *names;
@@ -686,6 +720,139 @@ lint_input(const struct model_input *in, const struct lint_options *o,
 	if (names_db_get(&names, err) < 0)
 		return -1;	/* a broken name map in the data directory */
 	return lint_split(in, o, names, m, err);
+}
+
+/*
+ * A draft's request: the model's context and batches (plan, its plan,
+ * when there is one), llama.cpp's draft defaults (an f16 cache whatever
+ * -ctk and -ctv ask of the model, the profile's offload whatever -ngl
+ * does), no companions of its own.
+ */
+static void
+draft_request(const struct plan *plan, struct plan_request *rq)
+{
+	if (plan->valid)
+		rq->ctx = plan->ctx;
+	rq->kv_set = false;
+	rq->kv_k_set = rq->kv_v_set = true;
+	rq->kv_k = rq->kv_v = KV_F16;
+	rq->ngl_set = false;	/* -ngld: all layers by default */
+	rq->companions = NULL;
+	rq->n_companions = 0;
+}
+
+/*
+ * Each companion of o linted as a file of its own into a result after the
+ * model's (m's first n_model), checked against the model (a draft is a
+ * model of its own, whose vocabulary is checked against the model's,
+ * planned at the model's context). Returns 0, or -1 with err when a
+ * companion cannot be read (its result is in m all the same).
+ */
+static int
+lint_companions(const struct lint_options *o, struct lint_model *m,
+    struct gl_error *err)
+{
+	size_t i, k, n_model = m->n;
+	const struct gguf_file **files;
+	struct companion_base base;
+	struct lint_options co;
+	struct lint_result *r;
+	int rc = 0;
+
+	m->res = xreallocarray(m->res, n_model + o->n_companions + 1,
+	    sizeof *m->res);
+	files = xcalloc(n_model + 1, sizeof *files);
+	for (k = 0; k < n_model; k++)
+		files[k] = &m->res[k].file;
+	base.files = files;
+	base.n = n_model;
+	base.geom = m->res[0].geom;
+	for (k = 0; k < n_model; k++)
+		if (!m->res[k].file.header_complete)
+			base.n = 0;	/* nothing to check against */
+	if (base.n == 0)
+		base.geom = NULL;
+	for (i = 0; i < o->n_companions && rc == 0; i++) {
+		co = *o;
+		co.companions = NULL;
+		co.n_companions = 0;
+		co.given = o->companions[i].kind;
+		co.base = &base;
+		if (co.given == COMPANION_DRAFT)
+			draft_request(&m->res[0].plan, &co.request);
+		r = &m->res[m->n++];
+		rc = lint_file(o->companions[i].path, &co, r, err);
+		r->companion_of = xstrdup(m->res[0].model ? m->res[0].model :
+		    m->res[0].path);
+	}
+	free(files);
+	return rc;
+}
+
+/*
+ * The model linted again, its plan with the companions (m's results after
+ * the first n_model), into m's first results. Returns 0, or -1 with err.
+ */
+static int
+lint_with_companions(const struct model_input *in,
+    const struct lint_options *o, struct lint_model *m, size_t n_model,
+    struct gl_error *err)
+{
+	size_t n_comp = m->n - n_model, i;
+	struct plan_companion_in *pc = xcalloc(n_comp + 1, sizeof *pc);
+	struct lint_options wo = *o;
+	struct lint_model again;
+	int rc;
+
+	for (i = 0; i < n_comp; i++) {
+		const struct lint_result *r = &m->res[n_model + i];
+
+		pc[i].kind = r->given;
+		pc[i].path = r->path;
+		pc[i].file = r->file.header_complete ? &r->file : NULL;
+		pc[i].own = r->plan.valid ? &r->plan : NULL;
+	}
+	wo.request.companions = pc;
+	wo.request.n_companions = n_comp;
+	rc = lint_model_alone(in, &wo, &again, err);
+	free(pc);
+	for (i = 0; i < n_model; i++)
+		lint_result_free(&m->res[i]);
+	/* the model's new results, then the companions' */
+	if (again.n > n_model)
+		m->res = xreallocarray(m->res, again.n + n_comp + 1,
+		    sizeof *m->res);
+	memmove(m->res + again.n, m->res + n_model, n_comp * sizeof *m->res);
+	memcpy(m->res, again.res, again.n * sizeof *m->res);
+	m->n = again.n + n_comp;
+	free(again.res);
+	return rc;
+}
+
+int
+lint_input(const struct model_input *in, const struct lint_options *o,
+    struct lint_model *m, struct gl_error *err)
+{
+	struct lint_options first = *o;
+	size_t n_model;
+	int rc;
+
+	if (o->n_companions == 0)
+		return lint_model_alone(in, o, m, err);
+	if (o->profile != NULL) {
+		/* the base of the companions' checks: a plan at the model's
+		 * settings, its other stages once the plan has them all */
+		first.deep = false;
+		first.runtime = NULL;
+	}
+	rc = lint_model_alone(in, &first, m, err);
+	if (rc < 0 || m->n == 0)
+		return rc;
+	n_model = m->n;
+	rc = lint_companions(o, m, err);
+	if (rc < 0 || o->profile == NULL)
+		return rc;
+	return lint_with_companions(in, o, m, n_model, err);
 }
 
 void
@@ -715,6 +882,7 @@ lint_result_free(struct lint_result *res)
 	diag_list_free(&res->diags);
 	free(res->path);
 	free(res->model);
+	free(res->companion_of);
 	memset(res, 0, sizeof *res);
 	res->file.fd = -1;	/* freeing again closes nothing */
 }

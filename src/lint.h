@@ -8,6 +8,8 @@
 #define GGUFLINT_LINT_H
 
 #include "facts/arch.h"
+#include "checks/checks.h"
+#include "facts/role.h"
 #include "reader/deep.h"
 #include "findings/diag.h"
 #include "reader/gguf.h"
@@ -18,6 +20,20 @@
 #include "plan/resolve.h"
 
 struct declset;
+
+/* What --deep's scan tells as it reads: struct deep_progress of deep.h,
+ * for the session, which does not see the reader. */
+struct lint_progress {
+	void (*fn)(void *arg, uint64_t done, uint64_t total);
+	void *arg;
+};
+
+/* A companion of the model (--mmproj, --lora, --control-vector, --draft):
+ * a file llama.cpp loads beside it. */
+struct lint_companion {
+	enum companion_kind kind;
+	const char *path;
+};
 
 struct lint_options {
 	const struct catalog *cat;
@@ -30,12 +46,23 @@ struct lint_options {
 	bool deep;			/* --deep: read the tensor data */
 	bool deep_full;			/* and its statistics and SHA-256 */
 	unsigned threads;		/* for --deep; 0: one per CPU */
+	const struct lint_progress *progress;	/* told as --deep reads,
+					 * or NULL */
 	const struct rt_request *runtime;	/* probe the model's
 					 * (operation, encoding) pairs on it,
 					 * or NULL */
 	const struct source_opts *source;	/* how remote files are
 					 * read, or NULL: the defaults */
 	struct plan_request request;
+	/* lint_input: the model's companions, each linted as a file of its
+	 * own after the model and checked against it (its result follows
+	 * the model's); none: NULL, 0 */
+	const struct lint_companion *companions;
+	size_t n_companions;
+	/* set by lint_input for a companion's lint: what it is given as,
+	 * and its model (NONE, NULL otherwise) */
+	enum companion_kind given;
+	const struct companion_base *base;
 };
 
 struct lint_result {
@@ -45,6 +72,11 @@ struct lint_result {
 	 * of its first shard (NULL for a file alone) */
 	size_t shard_no, shards;
 	char *model;
+	enum file_role role;		/* role_of(file), ROLE_MODEL until the
+					 * header parsed */
+	enum companion_kind given;	/* a companion: what it was given
+					 * as (its model: companion_of) */
+	char *companion_of;		/* the model's path, or NULL */
 	struct gguf_file file;		/* kept open for reporters and --dump */
 	struct model_geom *geom;	/* NULL when the header did not parse
 					 * completely; may stay set after

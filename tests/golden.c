@@ -305,15 +305,16 @@ write_file(const char *path, const void *p, size_t n)
 static char *
 lint_output(const char *path, const char *rel, const char *version)
 {
-	const char *argv[] = { "--select", "M,N,S", path, NULL, NULL, NULL };
+	const char *argv[] = { "--show-fixes", "--select", "M,N,S", path, NULL,
+		NULL, NULL };
 	struct strbuf sb = STRBUF_INIT;
 	struct test_run r;
 	const char *p, *hit;
 	size_t n = strlen(path);
 
 	if (version != NULL) {
-		argv[3] = "--runtime-version";
-		argv[4] = version;
+		argv[4] = "--runtime-version";
+		argv[5] = version;
 	}
 	test_run_bin(&r, argv, NULL, 0);
 	cr_assert(r.status == 0 || r.status == 1, "%s: exit %d: %s", path,

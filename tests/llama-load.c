@@ -13,6 +13,12 @@
  *     H <file>                  the loader took longer than the limit
  *
  *     llama-load LIBDIR FILE...
+ *     llama-load LIBDIR --lora BASE FILE...
+ *
+ * With --lora, the model BASE is loaded once (its tensors allocated on the
+ * CPU) and each FILE is given to llama_adapter_lora_init as an adapter of
+ * it: A when the adapter loads, R with llama.cpp's error line when not
+ * (C and H as above).
  *
  * LIBDIR holds libllama*.so, libggml*.so and the CPU backends (llama.cpp's
  * build folder, or $GGUFLINT_LLAMA/cpu). The libraries are opened with
@@ -52,7 +58,12 @@ struct llama_fns {
 	void *(*gguf_open)(const char *, struct gguf_init_params);
 	int64_t (*gguf_n_tensors)(const void *);
 	void (*gguf_free)(void *);
+	struct llama_adapter_lora *(
+	    *lora_init)(struct llama_model *, const char *);
+	void (*lora_free)(struct llama_adapter_lora *);
 };
+
+static const char *lora_base; /* --lora BASE, or NULL */
 
 static char last_error[512];
 
@@ -114,9 +125,12 @@ bind_llama(const char *dir, struct llama_fns *fn)
 	*(void **)&fn->gguf_open = dlsym(llama, "gguf_init_from_file");
 	*(void **)&fn->gguf_n_tensors = dlsym(llama, "gguf_get_n_tensors");
 	*(void **)&fn->gguf_free = dlsym(llama, "gguf_free");
+	*(void **)&fn->lora_init = dlsym(llama, "llama_adapter_lora_init");
+	*(void **)&fn->lora_free = dlsym(llama, "llama_adapter_lora_free");
 	if (!fn->default_params || !fn->load || !fn->model_free ||
 	    !fn->backend_init || !fn->log_set || !fn->load_all ||
-	    !fn->gguf_open || !fn->gguf_n_tensors || !fn->gguf_free) {
+	    !fn->gguf_open || !fn->gguf_n_tensors || !fn->gguf_free ||
+	    !fn->lora_init || !fn->lora_free) {
 		fprintf(stderr, "llama-load: %s: a function is missing\n", dir);
 		return -1;
 	}
@@ -169,6 +183,38 @@ load_one(const struct llama_fns *fn, const char *path, FILE *out)
 	fprintf(out, "R %s\t%s\n", path, reason);
 }
 
+/* The base model of --lora, allocated on the CPU (an adapter's tensors
+ * go where the base's are), or NULL (the error is printed). */
+static struct llama_model *
+load_base(const struct llama_fns *fn)
+{
+	struct llama_model_params mp = fn->default_params();
+	struct llama_model *m;
+
+	mp.n_gpu_layers = 0;
+	last_error[0] = '\0';
+	if ((m = fn->load(lora_base, mp)) == NULL)
+		fprintf(stderr, "llama-load: the base %s does not load: %s\n",
+		    lora_base, last_error);
+	return m;
+}
+
+/* Load one file as a LoRA of base; its verdict line to out. */
+static void
+load_lora(const struct llama_fns *fn, struct llama_model *base,
+    const char *path, FILE *out)
+{
+	struct llama_adapter_lora *a;
+
+	last_error[0] = '\0';
+	if ((a = fn->lora_init(base, path)) != NULL) {
+		fprintf(out, "A %s\n", path);
+		fn->lora_free(a);
+		return;
+	}
+	fprintf(out, "R %s\t%s\n", path, last_error);
+}
+
 /* In the child: load files[from..n), one verdict line each. */
 static void
 child(const char *dir, char **files, int from, int n, int fd)
@@ -177,6 +223,7 @@ child(const char *dir, char **files, int from, int n, int fd)
 	struct rlimit rl = { LOAD_ADDRESS_SPACE, LOAD_ADDRESS_SPACE };
 	FILE *out = fdopen(fd, "w");
 	int null = open("/dev/null", O_WRONLY), i;
+	struct llama_model *base = NULL;
 
 	setrlimit(RLIMIT_AS, &rl);
 	/* the verdicts go to fd alone: ggml's abort handler prints a
@@ -189,11 +236,16 @@ child(const char *dir, char **files, int from, int n, int fd)
 	fn.log_set(on_log, NULL);
 	fn.load_all(dir);
 	fn.backend_init();
+	if (lora_base != NULL && (base = load_base(&fn)) == NULL)
+		_exit(2);
 	for (i = from; i < n; i++) {
 		fprintf(out, "S %d\n", i);
 		fflush(out);
 		alarm(LOAD_SECONDS);
-		load_one(&fn, files[i], out);
+		if (base != NULL)
+			load_lora(&fn, base, files[i], out);
+		else
+			load_one(&fn, files[i], out);
 		alarm(0);
 		fflush(out);
 	}
@@ -251,8 +303,14 @@ main(int argc, char **argv)
 {
 	int at = 2;
 
+	if (argc >= 4 && strcmp(argv[2], "--lora") == 0) {
+		lora_base = argv[3];
+		at = 4;
+	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: llama-load LIBDIR FILE...\n");
+		fprintf(stderr,
+		    "usage: llama-load LIBDIR [--lora BASE] "
+		    "FILE...\n");
 		return 2;
 	}
 	while (at < argc) {

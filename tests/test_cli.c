@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
@@ -14,12 +15,15 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/suggest.h"
 #include "cli/options.h"
 #include "data/builtin.h"
 #include "ggufw.h"
+#include "golden.h"
 #include "jsontree.h"
 #include "report/report.h"
 #include "target/profile.h"
@@ -181,6 +185,11 @@ Test(cli, json_output_has_the_documented_fields)
 	cr_assert_str_eq(jsontree_str(jsontree_get(d, "subject")), "odd.bool");
 	cr_assert_str_eq(jsontree_str(jsontree_get(d, "subject_kind")), "key");
 	cr_assert(jsontree_get(d, "message") != NULL);
+	/* no note or fix of its own: both null, present */
+	cr_assert(jsontree_get(d, "note") != NULL &&
+	    jsontree_get(d, "note")->type == JSONTREE_NULL);
+	cr_assert(jsontree_get(d, "fix") != NULL &&
+	    jsontree_get(d, "fix")->type == JSONTREE_NULL);
 	cr_assert(jsontree_get(d, "offset")->type == JSONTREE_NUMBER);
 	d = jsontree_pointer(root, "/files/0/diagnostics/1");
 	cr_assert_str_eq(jsontree_str(jsontree_get(d, "code")), "F017");
@@ -753,7 +762,22 @@ Test(cli, directories_are_searched)
 	run(&r, "--no-config", dir, NULL, NULL);
 	cr_assert_eq(r.status, 0);
 	cr_assert(strstr(r.err, "no .gguf file under") != NULL, "%s", r.err);
+	cr_assert(strstr(r.err, dir) != NULL, "names it: %s", r.err);
 	test_run_free(&r);
+	/* a model's suffix in any case */
+	cmd = xasprintf("cp %s %s/UP.GGUF && cp %s %s/mixed.Gguf", ex, dir, ex,
+	    dir);
+	cr_assert(system(cmd) == 0);
+	free(cmd);
+	run(&r, "--no-config", "--format=json", dir, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "/UP.GGUF") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "/mixed.Gguf") != NULL, "%s", r.out);
+	cr_assert(strstr(r.err, "no .gguf file") == NULL, "%s", r.err);
+	test_run_free(&r);
+	cmd = xasprintf("rm %s/UP.GGUF %s/mixed.Gguf", dir, dir);
+	cr_assert(system(cmd) == 0);
+	free(cmd);
 	cmd = xasprintf("mkdir -p %s/b %s/a/deep %s/.git && cp %s %s/b/m.gguf "
 	    "&& cp %s %s/a/deep/m.gguf && cp %s %s/.git/x.gguf && "
 	    "echo junk > %s/a/notes.txt", dir, dir, dir, ex, dir, ex, dir, ex,
@@ -784,6 +808,95 @@ Test(cli, directories_are_searched)
 	cmd = xasprintf("rm -rf %s", dir);
 	cr_assert(system(cmd) == 0);
 	free(cmd);
+	free(ex);
+}
+
+/* The edit distance and the nearness rule of suggest.h. */
+Test(cli, suggest_distance_and_nearness)
+{
+	char longer[SUGGEST_MAX_LEN + 2], hint[SUGGEST_HINT_SIZE];
+	struct suggest sg;
+
+	cr_expect_eq(suggest_distance("", "abc"), 3);
+	cr_expect_eq(suggest_distance("kitten", "sitting"), 3);
+	cr_expect_eq(suggest_distance("seelct", "select"), 1, "a swap");
+	cr_expect_eq(suggest_distance("ca", "abc"), 3, "no edit twice");
+	cr_expect_eq(suggest_distance("f010", "F010"), 0);
+	cr_expect_eq(suggest_distance("plan", "plan"), 0);
+	memset(longer, 'a', sizeof longer - 1);
+	longer[sizeof longer - 1] = '\0';
+	cr_expect_eq(suggest_distance(longer, "a"), (size_t)-1);
+	longer[SUGGEST_MAX_LEN] = '\0';
+	cr_expect_eq(suggest_distance(longer, ""), SUGGEST_MAX_LEN);
+
+	suggest_init(&sg, "plna");
+	suggest_offer(&sg, "deep");
+	suggest_offer(&sg, "plan");
+	suggest_offer(&sg, "plans");
+	suggest_offer(&sg, NULL);
+	cr_expect_str_eq(suggest_best(&sg), "plan");
+	cr_expect_str_eq(suggest_hint(&sg, "--", hint),
+	    "; did you mean '--plan'?");
+	/* one edit per three characters at most: not kv for ctx */
+	suggest_init(&sg, "kv");
+	suggest_offer(&sg, "ctx");
+	suggest_offer(&sg, "kv");	/* itself: not a suggestion */
+	cr_expect_null(suggest_best(&sg));
+	cr_expect_str_eq(suggest_hint(&sg, NULL, hint), "");
+	/* the first of equals wins */
+	suggest_init(&sg, "F01");
+	suggest_offer(&sg, "F001");
+	suggest_offer(&sg, "F010");
+	cr_expect_str_eq(suggest_best(&sg), "F001");
+	/* never more than 3 edits, however long */
+	suggest_init(&sg, "abcdefghijklmnop");
+	suggest_offer(&sg, "abcdefghijklXXXX");
+	cr_expect_null(suggest_best(&sg));
+	suggest_offer(&sg, "abcdefghijklmXXX");
+	cr_expect_str_eq(suggest_best(&sg), "abcdefghijklmXXX");
+}
+
+/* "did you mean": a mistyped profile, rule code or slug, or long option
+ * gets the nearest known name; a word near none gets no guess. */
+Test(cli, did_you_mean)
+{
+	static const struct {
+		const char *a0, *a1, *want;
+	} cases[] = {
+		{ "--profile=mobile_2g", NULL, "unknown profile 'mobile_2g' "
+		    "(see --list-profiles, or give a path to a YAML file); "
+		    "did you mean 'mobile_2gb'?\n" },
+		{ "--profile=Desktop", NULL, "did you mean 'desktop'?\n" },
+		{ "--select=F01O", NULL, "--select: unknown rule, slug or "
+		    "family 'F01O' (see --list-rules); did you mean 'F010'?" },
+		{ "--ignore", "tensor-data-out-of-bound", "did you mean "
+		    "'tensor-data-out-of-bounds'?" },
+		{ "--explain", "F10", "--explain: no rule 'F10' (see "
+		    "--list-rules); did you mean 'F010'?\n" },
+		{ "--seelct=F", NULL, "unknown option --seelct=F; did you mean "
+		    "'--select'? (see --help)\n" },
+		{ "--no-conifg", NULL, "did you mean '--no-config'?" },
+		{ "--xyzzy", NULL, "gguflint: unknown option --xyzzy (see "
+		    "--help)\n" },
+		{ "--profile=zz", NULL, "unknown profile 'zz' (see "
+		    "--list-profiles, or give a path to a YAML file)\n" },
+	};
+	char *ex = example();
+	struct test_run r;
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		if (strcmp(cases[i].a0, "--explain") == 0)
+			run(&r, "--no-config", cases[i].a0, cases[i].a1, NULL);
+		else if (cases[i].a1 != NULL)
+			run(&r, "--no-config", cases[i].a0, cases[i].a1, ex);
+		else
+			run(&r, "--no-config", cases[i].a0, ex, NULL);
+		cr_assert_eq(r.status, 2, "%s: %s", cases[i].a0, r.err);
+		cr_assert(strstr(r.err, cases[i].want) != NULL, "%s: want %s "
+		    "in: %s", cases[i].a0, cases[i].want, r.err);
+		test_run_free(&r);
+	}
 	free(ex);
 }
 
@@ -1234,7 +1347,7 @@ Test(cli, max_per_rule_caps_text_only)
 	cr_expect_eq(count(r.out, "\n"), 51, "%s", r.out);
 	cr_expect_eq(count(r.out, "[tensor: t0"), 50);
 	cr_expect(strstr(r.out, ": error: S002 control-characters: 10 more "
-	    "S002 findings not shown (the first 50 are) [tensor: -]\n") !=
+	    "S002 findings not shown (the first 50 are)\n") !=
 	    NULL, "%s", r.out);
 	cr_expect(strstr(r.out, "t049") != NULL && strstr(r.out, "t050") ==
 	    NULL, "the first ones are shown");
@@ -1274,4 +1387,324 @@ Test(cli, max_per_rule_caps_text_only)
 	free(path);
 	free(cfg);
 	free(bad);
+}
+
+/*
+ * --deep's progress goes to stderr only when asked (--progress) or on a
+ * terminal: in a pipe, as here, nothing by default, and with --progress a
+ * closing line with what was read; never on stdout, which is the same
+ * report either way; nothing without --deep, or with --no-progress last.
+ */
+Test(cli, deep_progress_only_when_asked)
+{
+	char *path = example(), *out;
+	struct test_run r;
+
+	run(&r, "--no-config", "--deep", path, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.err, "", "%s", r.err);
+	out = xstrdup(r.out);
+	test_run_free(&r);
+	run(&r, "--no-config", "--deep", "--progress", path);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.err, "gguflint: --deep stories260K.gguf: read ") !=
+	    NULL && strstr(r.err, " in ") != NULL, "%s", r.err);
+	cr_expect(strchr(r.err, '\r') == NULL && strchr(r.err, '\033') ==
+	    NULL, "no terminal codes in a pipe: %s", r.err);
+	cr_expect_str_eq(r.out, out, "the same report");
+	test_run_free(&r);
+	run(&r, "--no-config", "--progress", path, NULL);
+	cr_expect_str_eq(r.err, "", "no --deep, no progress");
+	test_run_free(&r);
+	{
+		const char *argv[] = { "--no-config", "--deep", "--progress",
+			"--no-progress", path, NULL };
+
+		test_run_bin(&r, argv, NULL, 0);
+		cr_expect_str_eq(r.err, "", "%s", r.err);
+		test_run_free(&r);
+	}
+	free(out);
+	free(path);
+}
+
+/*
+ * Several gguflint processes writing to one file at once (the shell's
+ * "xargs -P 8 gguflint ... > out": one open file, shared): each model's
+ * report arrives in one piece. Each process lints its own copies of a
+ * model whose report (51 lines, about 6 KiB) is longer than stdio's
+ * buffer, which used to cut it wherever the buffer filled.
+ */
+#define PIECE_PROCS 8
+#define PIECE_MODELS 12
+
+Test(cli, each_model_report_is_one_piece, .timeout = 120)
+{
+	char *paths[PIECE_PROCS][PIECE_MODELS], *outpath, *out, *p;
+	const char *bin = getenv("GGUFLINT_BIN");
+	const char *argv[PIECE_MODELS + 4];
+	size_t i, j, k, lines = 0, blocks = 0, n;
+	pid_t pid[PIECE_PROCS];
+	int fd, st;
+	FILE *fp;
+
+	cr_assert(bin != NULL);
+	for (i = 0; i < PIECE_PROCS; i++)
+		for (j = 0; j < PIECE_MODELS; j++)
+			paths[i][j] = many_findings_file(60);
+	outpath = test_tmpfile("", 0);
+	fd = open(outpath, O_WRONLY | O_TRUNC);
+	cr_assert(fd >= 0);
+	for (i = 0; i < PIECE_PROCS; i++) {
+		argv[0] = bin;
+		argv[1] = "--no-config";
+		argv[2] = "--select=S002";
+		for (j = 0; j < PIECE_MODELS; j++)
+			argv[3 + j] = paths[i][j];
+		argv[3 + PIECE_MODELS] = NULL;
+		pid[i] = fork();
+		cr_assert(pid[i] >= 0);
+		if (pid[i] == 0) {
+			dup2(fd, 1);
+			if (freopen("/dev/null", "w", stderr) == NULL)
+				_exit(126);
+			execv(bin, (char *const *)argv);
+			_exit(127);
+		}
+	}
+	for (i = 0; i < PIECE_PROCS; i++) {
+		cr_assert(waitpid(pid[i], &st, 0) == pid[i]);
+		cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d",
+		    st);
+	}
+	close(fd);
+	fp = fopen(outpath, "r");
+	cr_assert(fp != NULL);
+	out = xcalloc(1, 1u << 22);
+	n = fread(out, 1, (1u << 22) - 1, fp);
+	fclose(fp);
+	/* each path's lines: one block of 51 whole lines, so that there
+	 * are as many blocks as models */
+	for (p = out, k = 0; p < out + n; p = strchr(p, '\n') + 1) {
+		const char *colon = strstr(p, ":0x"), *nl = strchr(p, '\n');
+		size_t len;
+
+		cr_assert(nl != NULL, "unterminated line");
+		cr_assert(p[0] == '/' && colon != NULL && colon < nl,
+		    "a broken line: %.*s", (int)(nl - p), p);
+		len = (size_t)(colon - p);
+		if (lines > 0 && len == k && memcmp(p, out + i, len) == 0) {
+			lines++;
+			continue;
+		}
+		cr_expect(lines == 0 || lines == 51, "a model's %zu lines, "
+		    "then another's: %.*s", lines, (int)(nl - p), p);
+		i = (size_t)(p - out);
+		k = len;
+		lines = 1;
+		blocks++;
+	}
+	cr_expect(lines == 51, "the last model's %zu lines", lines);
+	cr_expect_eq(blocks, PIECE_PROCS * PIECE_MODELS, "%zu pieces",
+	    blocks);
+	free(out);
+	for (i = 0; i < PIECE_PROCS; i++)
+		for (j = 0; j < PIECE_MODELS; j++)
+			free(paths[i][j]);
+	free(outpath);
+}
+
+/* A projector (architecture clip): path to a temporary file. */
+static char *
+clip_model(void)
+{
+	struct tiny m;
+	struct strbuf sb = STRBUF_INIT;
+	char *path;
+
+	tiny_init(&m);
+	m.arch = "clip";
+	tiny_build(&m, &sb);
+	path = test_tmpfile(sb.buf, sb.len);
+	strbuf_free(&sb);
+	return path;
+}
+
+/* Lint the projector at path as the main model, with itself as its
+ * --mmproj (M022), with up to three more options. */
+static void
+lint_clip(struct test_run *r, const char *path, const char *a0,
+    const char *a1, const char *a2)
+{
+	const char *argv[] = { "--no-config", "--mmproj", path, path, a0, a1,
+		a2, NULL };
+
+	test_run_bin(r, argv, NULL, 0);
+}
+
+/*
+ * A finding's essence, note and fix, in each format: the text line holds
+ * the essence alone (no note, and no "[tensor: -]" for a finding without
+ * a subject), --show-fixes adds "  = note: " and "  = fix: " lines, JSON
+ * has them as fields, GitHub after the message on lines of their own
+ * (%0A), SARIF in the message text.
+ */
+Test(cli, essence_note_and_fix_in_each_format)
+{
+	char *path = clip_model();
+	const char *essence = "error: M022 companion-as-main-model: "
+	    "architecture 'clip' is a multimodal projector: llama.cpp v0.5.0 "
+	    "refuses it as the main model [key: general.architecture]\n";
+	const struct jsonnode *ds, *d;
+	struct jsonnode *root;
+	struct test_run r;
+	char *err = NULL;
+	size_t i;
+
+	lint_clip(&r, path, "--select=M022,N005", NULL, NULL);
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	cr_expect(strstr(r.out, essence) != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "= note") == NULL && strstr(r.out, "= fix") ==
+	    NULL, "not on a pipe by default: %s", r.out);
+	test_run_free(&r);
+	lint_clip(&r, path, "--select=M022", "--show-fixes", NULL);
+	cr_expect(strstr(r.out, essence) != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "\n  = note: llama.cpp says \"cannot be used "
+	    "as main model\"\n  = fix: pass it with --mmproj beside the "
+	    "language model\n") != NULL, "%s", r.out);
+	test_run_free(&r);
+	{
+		lint_clip(&r, path, "--show-fixes", "--no-show-fixes",
+		    "--select=M022");
+		cr_expect(strstr(r.out, "= note") == NULL, "%s", r.out);
+		test_run_free(&r);
+	}
+	lint_clip(&r, path, "--format=json", NULL, NULL);
+	root = jsontree_parse(r.out, r.out_len, &err);
+	cr_assert(root != NULL, "%s: %s", err, r.out);
+	ds = jsontree_pointer(root, "/files/0/diagnostics");
+	for (i = 0; ds != NULL && (d = jsontree_at(ds, i)) != NULL; i++) {
+		if (strcmp(jsontree_str(jsontree_get(d, "code")), "M022"))
+			continue;
+		cr_expect_str_eq(jsontree_str(jsontree_get(d, "message")),
+		    "architecture 'clip' is a multimodal projector: llama.cpp "
+		    "v0.5.0 refuses it as the main model");
+		cr_expect_str_eq(jsontree_str(jsontree_get(d, "note")),
+		    "llama.cpp says \"cannot be used as main model\"");
+		cr_expect_str_eq(jsontree_str(jsontree_get(d, "fix")),
+		    "pass it with --mmproj beside the language model");
+		break;
+	}
+	cr_expect(ds != NULL && i < ds->n, "no M022: %s", r.out);
+	jsontree_free(root);
+	test_run_free(&r);
+	lint_clip(&r, path, "--format=github", "--select=M022", NULL);
+	cr_expect(strstr(r.out, "as the main model [key: general.architecture]"
+	    "%0Allama.cpp says \"cannot be used as main model\"%0Afix: pass "
+	    "it with --mmproj beside the language model\n") != NULL, "%s",
+	    r.out);
+	test_run_free(&r);
+	lint_clip(&r, path, "--format=sarif", "--select=M022", NULL);
+	cr_expect(strstr(r.out, "as the main model [key: general.architecture]"
+	    "\\nllama.cpp says \\\"cannot be used as main model\\\"\\nfix: "
+	    "pass it with --mmproj beside the language model\"") != NULL,
+	    "%s", r.out);
+	test_run_free(&r);
+	free(path);
+}
+
+/* The file at path is a JSON report with no terminal code in it. */
+static void
+expect_plain_json(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	int c = fp != NULL ? fgetc(fp) : EOF;
+
+	cr_expect(c == '{', "stdout is the JSON report");
+	while (c != EOF && c != '\033')
+		c = fgetc(fp);
+	cr_expect(c == EOF, "no terminal codes on stdout");
+	if (fp != NULL)
+		fclose(fp);
+}
+
+/*
+ * On a terminal, --deep's progress is one line rewritten in place
+ * ("\r\033[K" before each) and erased when the model is done, and stdout
+ * is the report alone. stderr is a pseudo-terminal here; the model's 1
+ * GiB (a hole) are hashed and decoded for -f json, which takes long
+ * enough for the first line (after a quarter of a second) on this kind
+ * of machine; a machine that does it faster skips the check, saying so.
+ */
+Test(cli, deep_progress_on_a_terminal_is_erased, .timeout = 120)
+{
+	static const int64_t ne[] = { 4096, 65536 };
+	char path[] = "/tmp/gguflint-progress-XXXXXX";
+	const char *bin = getenv("GGUFLINT_BIN");
+	struct strbuf got = STRBUF_INIT;
+	struct ggufw_model m;
+	struct timespec t0, t1;
+	char buf[4096], *out;
+	int fd, master, st, ofd;
+	pid_t pid;
+	ssize_t n;
+	double secs;
+
+	cr_assert(bin != NULL);
+	fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	ggufw_model_tensor(&m, "big.weight", 2, ne, GGUFW_GGML_F32, 1, 4);
+	cr_assert(ggufw_model_finish_sparse(&m, path) == 0);
+	ggufw_model_free(&m);
+	out = test_tmpfile("", 0);
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	cr_assert(master >= 0 && grantpt(master) == 0 &&
+	    unlockpt(master) == 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+
+		ofd = open(out, O_WRONLY | O_TRUNC);
+		if (slave < 0 || ofd < 0)
+			_exit(126);
+		dup2(ofd, 1);
+		dup2(slave, 2);
+		setenv("TERM", "xterm", 1);
+		execl(bin, bin, "--no-config", "--deep", "--format=json",
+		    path, (char *)NULL);
+		_exit(127);
+	}
+	/* the terminal's output until the last writer closes it (EIO) */
+	while ((n = read(master, buf, sizeof buf)) > 0 || (n < 0 &&
+	    errno == EINTR))
+		if (n > 0)
+			strbuf_add(&got, buf, (size_t)n);
+	cr_assert(waitpid(pid, &st, 0) == pid);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	close(master);
+	secs = (double)(t1.tv_sec - t0.tv_sec) +
+	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) <= 1, "status %d", st);
+	if (got.len == 0 && secs < 0.5) {
+		cr_log_warn("the scan took %.2f s: too fast for a progress "
+		    "line, not checked", secs);
+	} else {
+		cr_expect(strncmp(got.buf, "\r\033[Kgguflint: --deep gguflint-"
+		    "progress-", 30) == 0, "%s", strbuf_cstr(&got));
+		cr_expect(strstr(strbuf_cstr(&got), " of 2.0 GiB (") != NULL,
+		    "%s", strbuf_cstr(&got));
+		cr_expect(got.len >= 4 && memcmp(got.buf + got.len - 4,
+		    "\r\033[K", 4) == 0, "not erased: %s", strbuf_cstr(&got));
+		cr_expect(strchr(strbuf_cstr(&got), '\n') == NULL, "%s",
+		    strbuf_cstr(&got));
+	}
+	expect_plain_json(out);
+	strbuf_free(&got);
+	unlink(path);
+	free(out);
 }

@@ -350,6 +350,13 @@ Test(config, declarative_rules)
 	cr_assert(strstr(r.out, "X003 no-odd-keys") != NULL);
 	cr_assert(strstr(r.out, "X004 needs-author") != NULL);
 	test_run_free(&r);
+	/* --dump shows the file: the user's rules are not run, so they
+	 * neither print nor fail it */
+	run_in(&r, p.dir, "--dump", "m.gguf", NULL, NULL, NULL, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "general.license") != NULL, "%s", r.out);
+	cr_assert(strstr(r.err, "X00") == NULL, "%s", r.err);
+	test_run_free(&r);
 	/* the rules are in --explain and --list-rules too */
 	run_in(&r, p.dir, "--explain", "no-big-f32", NULL, NULL, NULL, NULL);
 	cr_assert_eq(r.status, 0);
@@ -421,8 +428,15 @@ Test(config, errors_name_file_line_col)
 	    ".gguflint.yaml:2:5", "missing required key 'rule'");
 	expect_config_error("select: [F\n", NULL, ".gguflint.yaml:",
 	    "invalid YAML");
-	expect_config_error("profile: nonesuch\n", NULL, "unknown profile",
-	    "nonesuch");
+	expect_config_error("profile: nonesuch\n", NULL,
+	    ".gguflint.yaml:1:10: unknown profile 'nonesuch'", "nonesuch");
+	expect_config_error("ctx: 4\nprofile: mobile_2g\n", NULL,
+	    ".gguflint.yaml:2:10: unknown profile 'mobile_2g'",
+	    "; did you mean 'mobile_2gb'?");
+	expect_config_error("profile: profiles/none.yaml\n", NULL,
+	    ".gguflint.yaml:1:10: /", "/profiles/none.yaml: No such file");
+	expect_config_error("profile: r.yaml\n", "memory: lots\n",
+	    "/r.yaml:1:9: expected a size", "or host");
 	expect_config_error("rules: [r.yaml]\n",
 	    "- code: X001\n  slug: x\n  severity: error\n  summary: s\n"
 	    "  fix: f\n  match: tensor\n  forbid: 'a(b'\n", "r.yaml:7:11",
@@ -435,8 +449,15 @@ Test(config, errors_name_file_line_col)
 	    "- code: F001\n  slug: x\n  severity: error\n  summary: s\n"
 	    "  fix: f\n  match: key\n  forbid: x\n", "r.yaml:1:3",
 	    "already declared");
-	expect_config_error("rules: [missing.yaml]\n", NULL, "missing.yaml",
-	    "No such file");
+	expect_config_error("rules: [missing.yaml]\n", NULL,
+	    ".gguflint.yaml:1:9: /", "/missing.yaml: No such file");
+	expect_config_error("rules:\n  - r.yaml\n  - gone.yaml\n",
+	    "- code: X001\n  slug: x\n  severity: error\n  summary: s\n"
+	    "  fix: f\n  match: key\n  forbid: x\n",
+	    ".gguflint.yaml:3:5: /", "/gone.yaml: No such file");
+	expect_config_error("ignore: [tensor-data-out-of-bound]\n", NULL,
+	    ".gguflint.yaml:1:10: unknown rule 'tensor-data-out-of-bound'",
+	    "; did you mean 'tensor-data-out-of-bounds'?");
 	expect_config_error("baseline: [b.json]\n", NULL,
 	    ".gguflint.yaml:1:11", "expected a non-empty string");
 	expect_config_error("baseline: missing.json\n", NULL, "/missing.json",

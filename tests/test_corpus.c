@@ -249,7 +249,7 @@ Test(corpus, unmapped_tensor_is_listed)
 		cr_expect(test_count(&t, "N005") + test_count(&t, "N006") <= 1,
 		    "%s: %s", c.files[i], test_codes(&t));
 		if (str_has_suffix(c.files[i], "llama-tiny-unmapped.gguf"))
-			cr_expect(strstr(test_find(&t, "N001")->message,
+			cr_expect(strstr(test_find(&t, "N001")->note,
 			    "model.layers.0.self_attn.rotary_emb.inv_freq") !=
 			    NULL);
 		test_lint_free(&t);

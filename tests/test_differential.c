@@ -21,6 +21,11 @@
  * pinned build are installed): every file of the golden cases and the
  * corpus that libllama refuses must make gguflint, with a llama.cpp
  * profile, exit 1 with an error; the table of both verdicts is logged.
+ * That is judged by the file's role: a companion (a projector, an
+ * adapter: gguflint says P010 of it linted alone) is checked alone as a
+ * companion, not loaded as a model; so it is judged as the main model of
+ * a lint with companions (given itself as its --mmproj), where llama.cpp's
+ * refusal must be gguflint's M022 error.
  *
  * A big-endian file (F005) is not judged: ggml refuses it on this
  * little-endian host whatever else is wrong, and loads it on a big-endian
@@ -583,6 +588,38 @@ has_seed(const struct diff_seeds *sd, const char *base)
 	return false;
 }
 
+/*
+ * gguflint on path as llama.cpp's model loader would take it, into r:
+ * linted alone, or, a companion by its role, as the main model of itself
+ * as its companion. Returns whether it is judged as a companion (then the
+ * error must be M022).
+ */
+static bool
+lint_as_model(const char *path, struct test_run *r)
+{
+	const char *argv[] = { "--no-config", "-p", LOADER_PROFILE, "--color",
+		"never", path, NULL, NULL, NULL };
+
+	test_run_bin(r, argv, NULL, 0);
+	if (strstr(r->out, " P010 companion-alone: a companion file") == NULL)
+		return false;
+	test_run_free(r);
+	argv[6] = "--mmproj";
+	argv[7] = path;
+	test_run_bin(r, argv, NULL, 0);
+	return true;
+}
+
+/* gguflint's verdict r refuses the file as llama.cpp's loader does. */
+static bool
+refuses(const struct test_run *r, bool companion)
+{
+	const char *codes = error_codes(r->out);
+
+	return r->status == 1 && (companion ? strstr(codes, "M022") != NULL :
+	    codes[0] != '\0');
+}
+
 Test(differential, llama_refuses_implies_error, .timeout = 600)
 {
 	char *prog = llama_load_bin(), *lines;
@@ -596,27 +633,26 @@ Test(differential, llama_refuses_implies_error, .timeout = 600)
 	seeds_load(&sd);
 	lines = loader_verdicts(prog, &sd);
 	for (i = 0; i < sd.n; i++) {
-		const char *argv[] = { "--no-config", "-p", LOADER_PROFILE,
-			"--color", "never", sd.paths[i], NULL };
 		const char *reason, *codes;
 		struct test_run r;
+		bool comp;
 		char v = '?';
 		int len;
 
 		cr_assert(verdict_of(lines, sd.paths[i], &v, &reason) != NULL,
 		    "no verdict for %s", sd.paths[i]);
 		len = (int)strcspn(reason, "\n");
-		test_run_bin(&r, argv, NULL, 0);
+		comp = lint_as_model(sd.paths[i], &r);
 		codes = error_codes(r.out);
-		cr_log_info("llama.cpp %c | gguflint exit %d [%s] | %s | "
-		    "%.*s", v, r.status, codes, strrchr(sd.paths[i], '/') + 1,
-		    len, reason);
+		cr_log_info("llama.cpp %c | gguflint exit %d [%s]%s | %s | "
+		    "%.*s", v, r.status, codes, comp ? " as main model" : "",
+		    strrchr(sd.paths[i], '/') + 1, len, reason);
 		if (v != 'A' && v != 'V') {
 			refused++;
-			if ((r.status != 1 || codes[0] == '\0') &&
+			if (!refuses(&r, comp) &&
 			    is_known_gap(strrchr(sd.paths[i], '/') + 1, seen))
 				gaps++;
-			else if (r.status != 1 || codes[0] == '\0') {
+			else if (!refuses(&r, comp)) {
 				missed++;
 				cr_log_error("%s: llama.cpp refuses it (%.*s) "
 				    "but gguflint exits %d", sd.paths[i], len,
@@ -692,22 +728,20 @@ Test(differential, llama_refuses_mutants_implies_error, .timeout = 900)
 	write_mutants(&sd, llama_mutants(), &mf);
 	lines = loader_verdicts(prog, &mf);
 	for (i = 0; i < mf.n; i++) {
-		const char *argv[] = { "--no-config", "-p", LOADER_PROFILE,
-			"--color", "never", mf.paths[i], NULL };
 		const char *reason;
 		struct test_run r;
+		bool comp;
 		char v = '?';
 
 		cr_assert(verdict_of(lines, mf.paths[i], &v, &reason) != NULL,
 		    "no verdict for %s", mf.paths[i]);
 		if (v != 'A' && v != 'V') {
 			refused++;
-			test_run_bin(&r, argv, NULL, 0);
+			comp = lint_as_model(mf.paths[i], &r);
 			if (strstr(r.out, " N005 ") != NULL &&
-			    (r.status != 1 || error_codes(r.out)[0] == '\0'))
+			    !refuses(&r, comp))
 				unmapped++;	/* no name map: not judged */
-			else if ((r.status != 1 ||
-			    error_codes(r.out)[0] == '\0') && missed++ < 20)
+			else if (!refuses(&r, comp) && missed++ < 20)
 				cr_log_error("mutant %zu (%s) of %s: llama.cpp "
 				    "refuses it (%.*s) but gguflint exits %d: "
 				    "%s", i, mf.paths[i],

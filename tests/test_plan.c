@@ -1818,6 +1818,87 @@ Test(plan, e2e_8b_plan_text, .init = plan_no_datadir)
 	free(model);
 }
 
+/* The line of out that starts with prefix (a copy, freed by the caller);
+ * the test fails when there is none. */
+static char *
+line_of(const char *out, const char *prefix)
+{
+	const char *p = out;
+	size_t n = strlen(prefix);
+
+	for (; *p != '\0'; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] !=
+	    '\0'))
+		if (strncmp(p, prefix, n) == 0)
+			return xstrndup(p, strcspn(p, "\n"));
+	cr_assert_fail("no line \"%s...\" in:\n%s", prefix, out);
+	return NULL;
+}
+
+/* Whether line holds s; frees line. */
+static bool
+holds(char *line, const char *s)
+{
+	bool yes = strstr(line, s) != NULL;
+
+	free(line);
+	return yes;
+}
+
+#define X_MARK "\xe2\x9c\x98 does not fit: "
+
+/*
+ * The plan table marks the line that does not fit, with what it is over:
+ * P001 (mapped weights past the device memory: the weights and the "in
+ * all" lines, while the heap fits), P002 (the KV cache alone past the
+ * budget, and the total), P003 of a device (its line; the host fits).
+ */
+Test(plan, e2e_8b_plan_marks_the_line_that_does_not_fit,
+    .init = plan_no_datadir)
+{
+	char *model = llama8b_file();
+	const char *mob[] = { "--plan", "-p", "mobile_2gb", model, NULL };
+	const char *kv[] = { "--plan", "-p", "desktop", "-c", "1000000",
+		"--kv", "f32", model, NULL };
+	const char *gpu[] = { "--plan", "-p", "gpu_8gb", "-c", "131072", model,
+		NULL };
+	struct test_run r;
+
+	run_bin(&r, mob);
+	cr_assert_eq(r.status, 1, "stderr: %s", r.err);
+	cr_expect(holds(line_of(r.out, "  total heap"), "\xe2\x9c\x94 fits"),
+	    "%s", r.out);
+	cr_expect(holds(line_of(r.out, "  mapped weights"), X_MARK "+2.6 GiB "
+	    "over the 2.0 GiB of device memory"), "%s", r.out);
+	cr_expect(holds(line_of(r.out, "  weights   mapped"), X_MARK "+2.2 "
+	    "GiB over the 2.0 GiB of device memory"), "%s", r.out);
+	cr_expect(holds(line_of(r.out, "  kv cache"), "\xe2\x9c\x98") ==
+	    false, "%s", r.out);
+	cr_expect(strstr(r.out, "P001 weights-over-budget: weights need 4.2 "
+	    "GiB; device memory is 2.0 GiB (the whole plan: +2.6 GiB over the "
+	    "2.0 GiB of device memory)") != NULL, "%s", r.out);
+	test_run_free(&r);
+	run_bin(&r, kv);
+	cr_assert_eq(r.status, 1, "stderr: %s", r.err);
+	cr_expect(holds(line_of(r.out, "  kv cache"), X_MARK "+228.9 GiB over "
+	    "the 15.3 GiB budget"), "%s", r.out);
+	cr_expect(holds(line_of(r.out, "  total "), X_MARK "+263.7 GiB over "
+	    "the 15.3 GiB budget"), "%s", r.out);
+	cr_expect(holds(line_of(r.out, "  weights"), "\xe2\x9c\x98") == false,
+	    "%s", r.out);
+	test_run_free(&r);
+	run_bin(&r, gpu);
+	cr_assert_eq(r.status, 1, "stderr: %s", r.err);
+	cr_expect(holds(line_of(r.out, "  total heap"), "\xe2\x9c\x94 fits"),
+	    "%s", r.out);
+	cr_expect(holds(line_of(r.out, "  CUDA0 total"), X_MARK "+13.2 GiB "
+	    "over the 7.0 GiB of CUDA0"), "%s", r.out);
+	cr_expect(holds(line_of(r.out, "  kv cache  CUDA0"), X_MARK "+9.0 GiB "
+	    "over the 7.0 GiB of CUDA0"), "%s", r.out);
+	test_run_free(&r);
+	unlink(model);
+	free(model);
+}
+
 /*
  * Auto-quantization on mobile_2gb. Its weights are mapped, so the share
  * is of the heap part only (SKaiNET #1189: budgetedBytes): at the

@@ -759,13 +759,14 @@ lint_as(struct httpd *h, const char *name, const char *format, int *status)
 	return out;
 }
 
-/* Its diagnostics carry the URL: text, JSON, SARIF (artifactLocation). */
+/* Its diagnostics carry the URL: text, JSON, GitLab's code quality,
+ * SARIF (artifactLocation). */
 Test(remote, url_is_the_location)
 {
 	struct tiny t;
 	struct strbuf out = STRBUF_INIT;
 	struct httpd h;
-	char *text, *json, *sarif, *u, *want;
+	char *text, *json, *sarif, *gitlab, *u, *want;
 	int st;
 
 	tiny_init(&t);
@@ -781,6 +782,11 @@ Test(remote, url_is_the_location)
 	want = xasprintf("\"path\": \"%s\"", u);
 	cr_assert(strstr(json, want) != NULL, "%s", json);
 	free(want);
+	gitlab = lint_as(&h, "m.gguf", "gitlab", &st);
+	want = xasprintf("\"path\": \"%s\"", u);
+	cr_assert(strstr(gitlab, want) != NULL, "%s", gitlab);
+	free(want);
+	free(gitlab);
 	sarif = lint_as(&h, "m.gguf", "sarif", &st);
 	want = xasprintf("\"artifactLocation\": {\"uri\": \"%s\"", u);
 	cr_assert(strstr(sarif, want) != NULL, "%s", sarif);

@@ -408,7 +408,8 @@ small_model(void)
 	return path;
 }
 
-/* How many findings of code the JSON report r has (every file's). */
+/* How many findings of code the JSON report r has (every file's); *msg,
+ * unless msg is NULL, the first one's message and note (static). */
 static size_t
 count_code(const struct test_run *r, const char *code, const char **msg)
 {
@@ -429,8 +430,12 @@ count_code(const struct test_run *r, const char *code, const char **msg)
 			if (strcmp(jsontree_str(jsontree_get(d, "code")), code))
 				continue;
 			if (msg != NULL && n == 0) {
-				snprintf(keep, sizeof keep, "%s",
-				    jsontree_str(jsontree_get(d, "message")));
+				const char *note;
+
+				note = jsontree_str(jsontree_get(d, "note"));
+				snprintf(keep, sizeof keep, "%s\n%s",
+				    jsontree_str(jsontree_get(d, "message")),
+				    note != NULL ? note : "");
 				*msg = keep;
 			}
 			n++;
@@ -719,20 +724,31 @@ vocab_file(const char *arch, const char *tok, const char *pre)
 	return path;
 }
 
-/* Lint the file at path with the runtime dir, as JSON, into r. */
+/* Lint the file at path with the runtime dir, as JSON, into r; with
+ * lora, that file given with --lora (path is then the main model). */
 static void
-lint_on(struct test_run *r, const char *dir, const char *path)
+lint_with(struct test_run *r, const char *dir, const char *path,
+    const char *lora)
 {
 	const char *argv[] = { "--no-config", "-f", "json", "--runtime", dir,
-		path, NULL };
+		path, lora ? "--lora" : NULL, lora, NULL };
 
 	private_cache();
 	test_run_bin(r, argv, NULL, 0);
 }
 
+static void
+lint_on(struct test_run *r, const char *dir, const char *path)
+{
+	lint_with(r, dir, path, NULL);
+}
+
 /* An unknown architecture and an unknown pre-tokenizer: M019 quotes the
  * real loader's refusal; a vocabulary llama.cpp cannot read is M021 with
- * its text; a good vocabulary has neither, and no note. */
+ * its text; a good vocabulary has neither, and no note. A projector (clip)
+ * is not loaded as a model when it is linted alone (neither M022 nor
+ * M021), but is as the main model of companions: M022 quotes the
+ * refusal. */
 Test(runtime, llama_vocab_load_refusals, .timeout = 120)
 {
 	char *dir = llama_dir("cpu");
@@ -765,6 +781,10 @@ Test(runtime, llama_vocab_load_refusals, .timeout = 120)
 	cr_expect(msg && strstr(msg, "unknown tokenizer: 'gpt9'"), "%s", msg);
 	test_run_free(&r);
 	lint_on(&r, dir, clip);
+	cr_expect_eq(count_code(&r, "M022", NULL), 0, "%s", r.out);
+	cr_expect_eq(count_code(&r, "M021", NULL), 0, "%s", r.out);
+	test_run_free(&r);
+	lint_with(&r, dir, clip, good);
 	cr_expect_eq(count_code(&r, "M022", &msg), 1, "%s", r.out);
 	cr_expect(msg && strstr(msg, "says: ") &&
 		strstr(msg, "CLIP cannot be used as main model"),

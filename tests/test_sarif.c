@@ -22,7 +22,15 @@
 
 #include "ggufw.h"
 #include "jsontree.h"
+#include "report/report.h"
 #include "testutil.h"
+
+/* What the reporter was built with (report-sarif.c's default). */
+#ifndef GGUFLINT_RULES_URL
+#define GGUFLINT_TEST_RULES_URL ""
+#else
+#define GGUFLINT_TEST_RULES_URL GGUFLINT_RULES_URL
+#endif
 
 /* A tensor name with a quote, a backslash, a control character, a byte
  * that is not UTF-8, and what GitHub's workflow commands escape. */
@@ -59,6 +67,28 @@ build_broken(struct strbuf *out, bool extra_kv)
 	ggufw_model_free(&m);
 }
 
+/* build_reordered: build_broken's model with its keys and tensors in
+ * another order (the duplicates are still the same ones). */
+static void
+build_reordered(struct strbuf *out)
+{
+	static const int64_t ne[] = { 32 };
+	struct ggufw_model m;
+	struct ggufw *w;
+
+	ggufw_model_init(&m, false, 32);
+	w = ggufw_model_kv_raw(&m);
+	ggufw_kv_bool(w, "odd.bool", 7);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	ggufw_model_tensor(&m, "plain.w", 1, ne, GGUFW_GGML_F32, 1, 4);
+	ggufw_model_tensor(&m, NASTY, 1, ne, GGUFW_GGML_F32, 1, 4);
+	ggufw_model_tensor(&m, "plain.w", 1, ne, GGUFW_GGML_F32, 1, 4);
+	ggufw_model_tensor(&m, NASTY, 1, ne, GGUFW_GGML_F32, 1, 4);
+	ggufw_model_tensor(&m, "plain.w", 1, ne, GGUFW_GGML_F32, 1, 4);
+	ggufw_model_finish(&m, out, GGUFW_DATA_ZERO);
+	ggufw_model_free(&m);
+}
+
 /* A model with no tensors: P009, an info finding. */
 static void
 build_empty(struct strbuf *out)
@@ -69,6 +99,18 @@ build_empty(struct strbuf *out)
 	ggufw_model_kv_str(&m, "general.architecture", "llama");
 	ggufw_model_finish(&m, out, GGUFW_DATA_NONE);
 	ggufw_model_free(&m);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+cmp_cstr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 static char *
@@ -203,6 +245,35 @@ is_hex64(const char *s)
 }
 
 /*
+ * check_help: rule r's help (a rule of the log) against c, its entry of
+ * --list-rules --format json: help.text and help.markdown open with the
+ * summary and hold the fix; the Markdown names the rule in bold; no
+ * helpUri, since this build knows no public home for the rules (the
+ * template is tested in sarif/help_uri_template).
+ */
+static void
+check_help(const struct jsonnode *r, const struct jsonnode *c)
+{
+	const char *text = str_at(r, "/help/text");
+	const char *md = str_at(r, "/help/markdown");
+	char *head = xasprintf("**%s %s** (%s): ", str_at(c, "/code"),
+	    str_at(c, "/slug"), str_at(c, "/severity"));
+	const char *fix = strstr(text, "\n\nFix: ");
+
+	cr_assert(strncmp(text, str_at(c, "/summary"),
+	    strlen(str_at(c, "/summary"))) == 0, "%s", text);
+	cr_assert(strstr(text, "\n\nSeverity: ") != NULL, "%s", text);
+	cr_assert(fix != NULL && strlen(fix) > 8, "%s", text);
+	cr_assert(strncmp(md, head, strlen(head)) == 0, "%s", md);
+	fix = strstr(md, "\n\n**Fix:** ");
+	cr_assert(fix != NULL && strlen(fix) > 16, "%s", md);
+	cr_assert(strstr(md, "**Severity:** ") != NULL, "%s", md);
+	if (GGUFLINT_TEST_RULES_URL[0] == '\0')
+		cr_assert_null(jsontree_get(r, "helpUri"));
+	free(head);
+}
+
+/*
  * check_log: the parts of a SARIF log that do not depend on the findings:
  * the schema and version, one run, the driver, and its rules, which must
  * be the catalogue of --list-rules --format json, in the same order.
@@ -237,7 +308,7 @@ check_log(const struct jsonnode *log)
 		cr_assert_str_eq(str_at(r, "/shortDescription/text"),
 		    str_at(c, "/summary"));
 		cr_assert(strlen(str_at(r, "/fullDescription/text")) > 0);
-		cr_assert(strlen(str_at(r, "/help/text")) > 0);
+		check_help(r, c);
 		cr_assert(strlen(str_at(r, "/properties/basis")) > 0,
 		    "%s: the basis of its severity", str_at(r, "/id"));
 		cr_assert_str_eq(str_at(r, "/defaultConfiguration/level"),
@@ -290,10 +361,10 @@ check_results_match_json(const struct jsonnode *log,
 		cr_assert_eq(jsontree_get(res, "locations")->n, 1);
 		cr_assert_eq(int_at(loc, "/physicalLocation/region/startLine"),
 		    1);
-		/* The offset is a property, not a binary region beside the
-		 * placeholder line (see report-sarif.c). */
-		cr_assert_null(jsontree_pointer(loc,
-		    "/physicalLocation/region/byteOffset"));
+		/* The offset is a binary region beside the placeholder line
+		 * (and a property, as before). */
+		cr_assert_eq(int_at(loc, "/physicalLocation/region/byteOffset"),
+		    int_at(d, "/offset"));
 		cr_assert_eq(int_at(res, "/properties/byteOffset"),
 		    int_at(d, "/offset"));
 		cr_assert(strlen(str_at(loc,
@@ -319,6 +390,34 @@ check_results_match_json(const struct jsonnode *log,
 		cr_assert(strstr(str_at(res, "/message/text"), "[tensor: ") ||
 		    strstr(str_at(res, "/message/text"), "[key: "));
 	}
+}
+
+/* Every binary region lies within its artifact. */
+static void
+check_extents_in_file(const struct jsonnode *log)
+{
+	const struct jsonnode *results = jsontree_pointer(log,
+	    "/runs/0/results");
+	const struct jsonnode *arts = jsontree_pointer(log,
+	    "/runs/0/artifacts");
+	size_t i, lengths = 0;
+
+	for (i = 0; i < results->n; i++) {
+		const struct jsonnode *pl = jsontree_pointer(jsontree_at(
+		    results, i), "/locations/0/physicalLocation");
+		int64_t off = int_at(pl, "/region/byteOffset"), len, size;
+
+		size = int_at(jsontree_at(arts, (size_t)int_at(pl,
+		    "/artifactLocation/index")), "/length");
+		cr_assert(off >= 0 && off <= size);
+		if (jsontree_pointer(pl, "/region/byteLength") == NULL)
+			continue;
+		len = int_at(pl, "/region/byteLength");
+		cr_assert(len > 0 && off + len <= size, "%lld+%lld > %lld",
+		    (long long)off, (long long)len, (long long)size);
+		lengths++;
+	}
+	cr_assert(lengths > 0, "no result has a byteLength");
 }
 
 /* The result at index i of results whose ruleId is code and logical
@@ -399,6 +498,10 @@ Test(sarif, findings_are_results_that_match_the_json_report)
 	r = find_result(log, "F028", "odd.bool", 8);
 	cr_assert(r != NULL);
 	cr_assert_str_eq(str_at(r, "/level"), "error");
+	/* The key/value record: key length (8), key, type (4), the byte. */
+	cr_assert_eq(int_at(r, "/locations/0/physicalLocation/region/"
+	    "byteLength"), 8 + 8 + 4 + 1);
+	check_extents_in_file(log);
 	cr_assert_str_eq(str_at(r, "/locations/0/logicalLocations/0/kind"),
 	    "property");
 	r = find_result(log, "P005", NULL, 0);
@@ -411,6 +514,10 @@ Test(sarif, findings_are_results_that_match_the_json_report)
 	    "variable");
 	cr_assert(strstr(str_at(r, "/message/text"), "[tensor: "
 	    NASTY_DECODED "]") != NULL);
+	/* The tensor info record: name length (8), name, n_dims (4), one
+	 * dimension (8), type (4), data offset (8). */
+	cr_assert_eq(int_at(r, "/locations/0/physicalLocation/region/"
+	    "byteLength"), 8 + (int64_t)strlen(NASTY) + 4 + 8 + 4 + 8);
 	cr_assert(find_result(log, "F017", "plain.w", 7) != NULL);
 	jsontree_free(log);
 	jsontree_free(json);
@@ -569,6 +676,79 @@ Test(sarif, fingerprints_are_stable_and_distinct)
 	free(dir);
 }
 
+/* The fingerprints of log's results, sorted, one a line. */
+static char *
+fingerprint_set(const struct jsonnode *log)
+{
+	const struct jsonnode *results = jsontree_pointer(log,
+	    "/runs/0/results");
+	struct strbuf sb = STRBUF_INIT;
+	const char **v = xcalloc(results->n + 1, sizeof *v);
+	size_t i;
+
+	for (i = 0; i < results->n; i++)
+		v[i] = str_at(jsontree_at(results, i),
+		    "/partialFingerprints/gguflint~1v1");
+	qsort(v, results->n, sizeof *v, cmp_cstr);
+	for (i = 0; i < results->n; i++)
+		strbuf_addf(&sb, "%s\n", v[i]);
+	free(v);
+	return strbuf_detach(&sb);
+}
+
+/*
+ * Reordering the keys and the tensors moves every offset and changes the
+ * order of the results, not their fingerprints: the same set, and the
+ * same fingerprint for each (code, subject).
+ */
+Test(sarif, fingerprints_survive_reordering)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	char *dir = make_tmpdir();
+	char *p1 = xasprintf("%s/model.gguf", dir);
+	char *p2 = xasprintf("%s/moved/model.gguf", dir);
+	char *sub = xasprintf("%s/moved", dir);
+	char *s1, *s2;
+	struct jsonnode *l1, *l2;
+
+	build_broken(&a, false);
+	build_reordered(&b);
+	cr_assert(a.len == b.len && memcmp(a.buf, b.buf, a.len) != 0);
+	write_file(p1, a.buf, a.len);
+	cr_assert(mkdir(sub, 0700) == 0);
+	write_file(p2, b.buf, b.len);
+	{
+		const char *argv1[] = { "--format", "sarif", p1, NULL };
+		const char *argv2[] = { "--format", "sarif", p2, NULL };
+
+		l1 = run_json(argv1, 1);
+		l2 = run_json(argv2, 1);
+	}
+	cr_assert_neq(int_at(find_result(l1, "F028", "odd.bool", 8),
+	    "/locations/0/physicalLocation/region/byteOffset"),
+	    int_at(find_result(l2, "F028", "odd.bool", 8),
+	    "/locations/0/physicalLocation/region/byteOffset"));
+	s1 = fingerprint_set(l1);
+	s2 = fingerprint_set(l2);
+	cr_assert(strlen(s1) > 3 * 65);
+	cr_assert_str_eq(s1, s2);
+	cr_assert_str_eq(fingerprint_of(l1, "F017", NASTY_DECODED),
+	    fingerprint_of(l2, "F017", NASTY_DECODED));
+	cr_assert_str_eq(fingerprint_of(l1, "F028", "odd.bool"),
+	    fingerprint_of(l2, "F028", "odd.bool"));
+	free(s1);
+	free(s2);
+	jsontree_free(l1);
+	jsontree_free(l2);
+	strbuf_free(&a);
+	strbuf_free(&b);
+	rm_rf(dir);
+	free(p1);
+	free(p2);
+	free(sub);
+	free(dir);
+}
+
 /* A relative path stays relative, percent-encoded; "./" is dropped. */
 Test(sarif, uris_are_relative_and_percent_encoded)
 {
@@ -623,17 +803,171 @@ Test(sarif, uris_are_relative_and_percent_encoded)
 	free(dir);
 }
 
-/* No file could be read: still a valid log with every rule (status 2). */
+/* The invocation of log: executionSuccessful and exitCode as expected. */
+static void
+check_invocation(const struct jsonnode *log, bool ok, int64_t code)
+{
+	const struct jsonnode *inv = jsontree_pointer(log,
+	    "/runs/0/invocations");
+
+	cr_assert(inv != NULL && inv->type == JSONTREE_ARRAY && inv->n == 1);
+	cr_assert_eq(jsontree_pointer(inv, "/0/executionSuccessful")->type,
+	    JSONTREE_BOOL);
+	cr_assert_eq(jsontree_pointer(inv, "/0/executionSuccessful")->boolean,
+	    ok);
+	cr_assert_eq(int_at(inv, "/0/exitCode"), code);
+}
+
+/* No file could be read: still a valid log with every rule (status 2),
+ * and the reason as a notification of a failed invocation. */
 Test(sarif, unreadable_file_still_gives_a_log)
 {
 	const char *argv[] = { "--format", "sarif", "/nonexistent/x.gguf",
 	    NULL };
 	struct jsonnode *log = run_json(argv, 2);
+	const struct jsonnode *n;
 
 	check_log(log);
 	cr_assert_eq(jsontree_pointer(log, "/runs/0/results")->n, 0);
 	cr_assert_eq(jsontree_pointer(log, "/runs/0/artifacts")->n, 0);
+	check_invocation(log, false, 2);
+	n = jsontree_pointer(log,
+	    "/runs/0/invocations/0/toolExecutionNotifications");
+	cr_assert(n != NULL && n->n == 1);
+	cr_assert_str_eq(str_at(n, "/0/level"), "error");
+	cr_assert_str_eq(str_at(n, "/0/descriptor/id"), "unreadable-input");
+	cr_assert(strstr(str_at(n, "/0/message/text"), "/nonexistent/x.gguf")
+	    != NULL);
+	cr_assert_str_eq(str_at(n, "/0/locations/0/physicalLocation/"
+	    "artifactLocation/uri"), "file:///nonexistent/x.gguf");
 	jsontree_free(log);
+}
+
+/* The exit status of every run is in the log: 0 for a clean file, 1 for
+ * findings that fail it (0 again with --exit-zero), 2 when a file of the
+ * run was not read, whose results the others' still are. */
+Test(sarif, invocation_has_the_exit_status)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *ex = example_path(), *path;
+	struct jsonnode *log;
+	const struct jsonnode *n;
+
+	build_broken(&sb, false);
+	path = test_tmpfile(sb.buf, sb.len);
+	{
+		const char *a0[] = { "--format", "sarif", ex, NULL };
+		const char *a1[] = { "--format", "sarif", path, NULL };
+		const char *az[] = { "--format", "sarif", "--exit-zero", path,
+		    NULL };
+		const char *a2[] = { "--format", "sarif", path,
+		    "/nonexistent/y.gguf", ex, NULL };
+
+		log = run_json(a0, 0);
+		check_invocation(log, true, 0);
+		cr_assert_null(jsontree_pointer(log, "/runs/0/invocations/0/"
+		    "toolExecutionNotifications"));
+		jsontree_free(log);
+		log = run_json(a1, 1);
+		check_invocation(log, true, 1);
+		jsontree_free(log);
+		log = run_json(az, 0);
+		check_invocation(log, true, 0);
+		jsontree_free(log);
+		log = run_json(a2, 2);
+	}
+	check_invocation(log, false, 2);
+	n = jsontree_pointer(log,
+	    "/runs/0/invocations/0/toolExecutionNotifications");
+	cr_assert(n != NULL && n->n == 1);
+	cr_assert_eq(jsontree_pointer(log, "/runs/0/artifacts")->n, 2);
+	cr_assert(find_result(log, "F028", "odd.bool", 8) != NULL);
+	jsontree_free(log);
+	strbuf_free(&sb);
+	unlink(path);
+	free(path);
+	free(ex);
+}
+
+/* A runtime folder that is none: the file is read and reported, the run
+ * fails (2), and the reason is a notification about that file. */
+Test(sarif, runtime_error_is_a_notification)
+{
+	char *dir = make_tmpdir(), *ex = example_path();
+	const char *argv[] = { "--format", "sarif", "--runtime", dir, ex,
+	    NULL };
+	struct jsonnode *log = run_json(argv, 2);
+	const struct jsonnode *n;
+
+	check_invocation(log, false, 2);
+	n = jsontree_pointer(log,
+	    "/runs/0/invocations/0/toolExecutionNotifications");
+	cr_assert(n != NULL && n->n == 1);
+	cr_assert_str_eq(str_at(n, "/0/descriptor/id"), "runtime-error");
+	cr_assert(strstr(str_at(n, "/0/message/text"), dir) != NULL);
+	cr_assert_str_eq(str_at(n, "/0/locations/0/physicalLocation/"
+	    "artifactLocation/uri"), str_at(log,
+	    "/runs/0/artifacts/0/location/uri"));
+	jsontree_free(log);
+	rm_rf(dir);
+	free(dir);
+	free(ex);
+}
+
+/*
+ * --plan: SARIF carries each file's plan in run.properties.plans, the
+ * same object as the JSON report's plan (which JSON has with or without
+ * --plan); without --plan the run has no properties.
+ */
+Test(sarif, plan_is_in_the_run_properties)
+{
+	char *ex = example_path();
+	const char *sp[] = { "--format", "sarif", "--plan", ex, ex, NULL };
+	const char *s0[] = { "--format", "sarif", ex, NULL };
+	const char *jp[] = { "--format", "json", "--plan", ex, NULL };
+	const char *j0[] = { "--format", "json", ex, NULL };
+	struct jsonnode *log = run_json(sp, 0), *bare = run_json(s0, 0);
+	struct jsonnode *json = run_json(jp, 0), *json0 = run_json(j0, 0);
+	const struct jsonnode *plans = jsontree_pointer(log,
+	    "/runs/0/properties/plans");
+	const struct jsonnode *plan = jsontree_pointer(json, "/files/0/plan");
+	struct strbuf diff = STRBUF_INIT;
+
+	cr_assert(plan != NULL && plan->type == JSONTREE_OBJECT);
+	cr_assert(jsontree_get(plan, "total_bytes") != NULL);
+	cr_assert_eq(jsontree_diff(plan, jsontree_pointer(json0,
+	    "/files/0/plan"), &diff, 10), 0, "%s", diff.buf);
+	cr_assert(plans != NULL && plans->type == JSONTREE_ARRAY);
+	cr_assert_eq(plans->n, 2, "one per file reported");
+	cr_assert_eq(int_at(plans, "/0/index"), 0);
+	cr_assert_str_eq(str_at(plans, "/0/uri"), str_at(log,
+	    "/runs/0/artifacts/0/location/uri"));
+	cr_assert_eq(jsontree_diff(plan, jsontree_pointer(plans, "/0/plan"),
+	    &diff, 10), 0, "%s", diff.buf);
+	cr_assert_null(jsontree_pointer(bare, "/runs/0/properties"));
+	strbuf_free(&diff);
+	jsontree_free(log);
+	jsontree_free(bare);
+	jsontree_free(json);
+	jsontree_free(json0);
+	free(ex);
+}
+
+/* The helpUri template: {code} and {slug} are the rule's. */
+Test(sarif, help_uri_template)
+{
+	struct rule r = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+
+	r.code = "F017";
+	r.slug = "duplicate-tensor-name";
+	report_sarif_help_uri(&sb, "https://h/r.html#{code}-{slug}{", &r);
+	cr_assert_str_eq(strbuf_cstr(&sb),
+	    "https://h/r.html#F017-duplicate-tensor-name{");
+	strbuf_reset(&sb);
+	report_sarif_help_uri(&sb, "x", &r);
+	cr_assert_str_eq(strbuf_cstr(&sb), "x");
+	strbuf_free(&sb);
 }
 
 /*
@@ -682,11 +1016,6 @@ Test(sarif, user_rules_are_in_the_log_even_with_no_file)
 	free(dir);
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 /*
  * validate: run Microsoft's validator on the log at path, with its SARIF
@@ -838,11 +1167,13 @@ Test(sarif, microsoft_validator_accepts_the_logs)
 	write_file(none, empty.buf, empty.len);
 	cr_assert(chdir(dir) == 0);
 	write_baseline("broken.gguf");
-	for (i = 0; i < 6; i++) {
+	for (i = 0; i < 8; i++) {
 		/* The clean example (an absolute path with dot segments), the
 		 * broken model (a relative path), the info finding, all three
-		 * in one run, one file named twice, and a baseline holding
-		 * the broken model's findings (unchanged ones and new ones). */
+		 * in one run, one file named twice, a baseline holding the
+		 * broken model's findings (unchanged ones and new ones), the
+		 * plans in the run's properties, and a file not read (a
+		 * notification). */
 		const char *argv[][6] = {
 			{ "--format", "sarif", dotted, NULL, NULL, NULL },
 			{ "--format", "sarif", "broken.gguf", NULL, NULL,
@@ -855,13 +1186,18 @@ Test(sarif, microsoft_validator_accepts_the_logs)
 			    "./broken.gguf", NULL },
 			{ "--format", "sarif", "--baseline", "bl.json",
 			    "broken.gguf", "empty.gguf" },
+			{ "--format", "sarif", "--plan", "broken.gguf", ex,
+			    NULL },
+			{ "--format", "sarif", "broken.gguf", "missing.gguf",
+			    NULL, NULL },
 		};
 		const char *args[7] = { 0 };
 		struct test_run r;
 
 		memcpy(args, argv[i], sizeof argv[i]);
 		test_run_bin(&r, args, NULL, 0);
-		cr_assert(r.status == 0 || r.status == 1, "%s", r.err);
+		cr_assert(r.status == (i == 7 ? 2 : 0) || r.status == 1,
+		    "%s", r.err);
 		write_file(log, r.out, r.out_len);
 		found = validate(tool, dir, log);
 		cr_assert_str_eq(found, accepted_warnings(),
@@ -978,6 +1314,23 @@ Test(github, lines_follow_the_workflow_command_format)
 	free(path);
 	free(epath);
 	free(dir);
+}
+
+/* --plan: one notice says the plan is not shown, before the findings. */
+Test(github, plan_is_a_notice_not_silence)
+{
+	char *ex = example_path();
+	const char *argv[] = { "--format", "github", "--plan", ex, NULL };
+	struct test_run r;
+
+	test_run_bin(&r, argv, NULL, 0);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strncmp(r.out, "::notice title=gguflint --plan::", 32) == 0,
+	    "%s", r.out);
+	cr_assert(strstr(r.out, "plan is not shown") != NULL, "%s", r.out);
+	cr_assert(strchr(r.out, '\n') == r.out + r.out_len - 1, "one line");
+	test_run_free(&r);
+	free(ex);
 }
 
 Test(github, clean_file_prints_nothing)

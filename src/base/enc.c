@@ -386,7 +386,9 @@ enc_f64(struct strbuf *sb, double v)
 
 /*
  * enc_text_hidden: true for the code points enc_text must never emit raw:
- * controls, and format characters that reorder or hide text on screen.
+ * controls, format characters that reorder or hide text on screen, and
+ * the noncharacters U+FFFE and U+FFFF (which YAML and XML refuse: the
+ * baseline file, a YAML document, holds enc_text's output).
  */
 static bool
 enc_text_hidden(uint32_t cp)
@@ -394,7 +396,7 @@ enc_text_hidden(uint32_t cp)
 	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x061c ||
 	    cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
 	    (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029 ||
-	    cp == 0xfeff;
+	    cp == 0xfeff || cp == 0xfffe || cp == 0xffff;
 }
 
 void

@@ -66,7 +66,8 @@ void enc_f64(struct strbuf *sb, double v);
  * passes through unchanged.  A backslash becomes "\\"; newline, tab and
  * carriage return become "\n", "\t" and "\r"; the other C0 controls, DEL,
  * the C1 controls, the bidirectional controls (U+061C, U+200E, U+200F,
- * U+202A..U+202E, U+2066..U+2069), U+FEFF and U+2028/U+2029 become
+ * U+202A..U+202E, U+2066..U+2069), U+FEFF, U+2028/U+2029 and the
+ * noncharacters U+FFFE/U+FFFF become
  * "\u{XXXX}" (uppercase hex, at least 4 digits); each byte of an ill-formed
  * subsequence becomes "\xNN" (lowercase hex).  The output is valid UTF-8 and
  * holds no control character.

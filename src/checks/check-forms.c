@@ -31,30 +31,33 @@ report_encoding(const struct check_ctx *c, struct diag_list *dl,
 	const struct gguf_tensor *t = &c->file->tensors[e->first];
 	char mult[16], tb[16], a[32], b[32];
 	const char *name = ggml_type_name(type, tb, sizeof tb);
+	struct diag *d;
 
 	resolve_multiplier(type, mult, sizeof mult);
-	if (c->strict)
-		diag_add(dl, "W001", t->offset_info, SUBJECT_TENSOR, t->name.p,
-		    (size_t)t->name.n, "no kernel on this target can feed a "
-		    "%s weight, and %s is strict: loading %zu %s tensor%s (%s) "
-		    "would dequantize %s to f32 \xe2\x80\x94 about %s\xc3\x97 "
-		    "the bytes (%s) \xe2\x80\x94 and the profile asks to be "
-		    "told rather than to pay that quietly. Convert the file to "
-		    "an encoding table %s can feed, add a verified %s kernel "
-		    "to the table, or use a non-strict profile", name,
-		    c->profile->name, e->count, name, e->count == 1 ? "" : "s",
+	if (c->strict) {
+		d = diag_add(dl, "W001", t->offset_info, SUBJECT_TENSOR,
+		    t->name.p, (size_t)t->name.n, "%zu %s tensor%s (%s) would "
+		    "be dequantized to f32: %s, about %s\xc3\x97 (%s is "
+		    "strict)", e->count, name, e->count == 1 ? "" : "s",
 		    format_size(e->stored, a, sizeof a),
-		    e->count == 1 ? "it" : "them", mult,
-		    format_size(e->resident, b, sizeof b), c->table->name,
-		    name);
-	else
-		diag_add(dl, "W002", t->offset_info, SUBJECT_TENSOR, t->name.p,
-		    (size_t)t->name.n, "no kernel of table %s can feed a %s "
-		    "weight: %zu tensor%s (%s) dequantized to f32 at load, "
-		    "adding %s (about %s\xc3\x97 the bytes)", c->table->name,
-		    name, e->count, e->count == 1 ? "" : "s",
+		    format_size(e->resident, b, sizeof b), mult,
+		    c->profile->name);
+		diag_note(d, "no kernel on this target can feed a %s weight, "
+		    "and a strict profile asks to be told rather than to pay "
+		    "that quietly", name);
+		diag_fix(d, "convert the file to an encoding table %s can "
+		    "feed, add a verified %s kernel to the table, or use a "
+		    "non-strict profile", c->table->name, name);
+	} else {
+		diag_note(diag_add(dl, "W002", t->offset_info, SUBJECT_TENSOR,
+		    t->name.p, (size_t)t->name.n, "%zu %s tensor%s (%s) "
+		    "dequantized to f32 at load: +%s (about %s\xc3\x97 the "
+		    "bytes)", e->count, name, e->count == 1 ? "" : "s",
 		    format_size(e->stored, a, sizeof a),
-		    format_size(e->resident - e->stored, b, sizeof b), mult);
+		    format_size(e->resident - e->stored, b, sizeof b), mult),
+		    "no kernel of table %s can feed a %s weight",
+		    c->table->name, name);
+	}
 }
 
 void
@@ -112,18 +115,18 @@ table_vs_runtime(const struct check_ctx *c, const struct rt_case *r,
 
 	if (e != NULL && e->verified && (r->state == RT_UNSAFE ||
 	    r->state == RT_FALLBACK))
-		diag_add(dl, "K001", 0, SUBJECT_NONE, NULL, 0, "capability "
-		    "table %s (%s:%zu) claims %s %s, but runtime ggml %s on "
-		    "%s %s: %s", c->table->name, c->table->origin, e->line,
-		    cap_op_name(e->op), name, ri->version, ri->device.name,
-		    r->state == RT_UNSAFE ? "fails it" : "refuses it",
+		diag_note(diag_add(dl, "K001", 0, SUBJECT_NONE, NULL, 0,
+		    "table %s claims %s %s, but runtime ggml %s on %s %s",
+		    c->table->name, cap_op_name(e->op), name, ri->version,
+		    ri->device.name, r->state == RT_UNSAFE ? "fails it" :
+		    "refuses it"), "%s:%zu: %s", c->table->origin, e->line,
 		    r->reason ? r->reason : "");
 	else if (e == NULL && r->state == RT_VERIFIED)
-		diag_add(dl, "K004", 0, SUBJECT_NONE, NULL, 0, "runtime ggml "
-		    "%s on %s (%s) verifies %s %s (NMSE %.1e), which "
-		    "capability table %s does not list", ri->version,
-		    ri->device.name, ri->device.description,
-		    rt_op_name(r->op), name, r->nmse, c->table->name);
+		diag_note(diag_add(dl, "K004", 0, SUBJECT_NONE, NULL, 0,
+		    "runtime ggml %s on %s verifies %s %s (NMSE %.1e), which "
+		    "table %s does not list", ri->version, ri->device.name,
+		    rt_op_name(r->op), name, r->nmse, c->table->name),
+		    "the device: %s", ri->device.description);
 }
 
 /* K002 and K003: what the device does with the model's weights. */
@@ -140,24 +143,25 @@ runtime_findings(const struct check_ctx *c, struct diag_list *dl)
 		const char *name = ggml_type_name(r->encoding, tb, sizeof tb);
 
 		if (r->state == RT_UNSAFE)
-			diag_add(dl, "K002", t->offset_info, SUBJECT_TENSOR,
-			    t->name.p, (size_t)t->name.n, "device %s (%s) "
-			    "claims %s on %s weights (rows of %u; %zu "
-			    "tensor%s) but is unsafe: %s; runtime ggml %s, "
-			    "commit %s", ri->device.name,
-			    ri->device.description, rt_op_name(r->op), name,
-			    r->row, r->count, r->count == 1 ? "" : "s",
-			    r->reason ? r->reason : "wrong numbers",
+			diag_note(diag_add(dl, "K002", t->offset_info,
+			    SUBJECT_TENSOR, t->name.p, (size_t)t->name.n,
+			    "device %s claims %s on %s weights (rows of %u; "
+			    "%zu tensor%s) but is unsafe", ri->device.name,
+			    rt_op_name(r->op), name, r->row, r->count,
+			    r->count == 1 ? "" : "s"), "%s; device %s, runtime "
+			    "ggml %s, commit %s", r->reason ? r->reason :
+			    "wrong numbers", ri->device.description,
 			    ri->version, ri->commit);
 		else if (r->state == RT_FALLBACK)
-			diag_add(dl, "K003", t->offset_info, SUBJECT_TENSOR,
-			    t->name.p, (size_t)t->name.n, "device %s (%s) "
-			    "does not claim %s on %s weights (rows of %u; "
-			    "%zu tensor%s): ggml runs it on the CPU, with "
-			    "those bytes in host memory; runtime ggml %s",
-			    ri->device.name, ri->device.description,
-			    rt_op_name(r->op), name, r->row, r->count,
-			    r->count == 1 ? "" : "s", ri->version);
+			diag_note(diag_add(dl, "K003", t->offset_info,
+			    SUBJECT_TENSOR, t->name.p, (size_t)t->name.n,
+			    "device %s does not claim %s on %s weights (rows "
+			    "of %u; %zu tensor%s): the CPU runs it",
+			    ri->device.name, rt_op_name(r->op), name, r->row,
+			    r->count, r->count == 1 ? "" : "s"), "ggml runs it "
+			    "on the CPU, with those bytes in host memory; "
+			    "device %s, runtime ggml %s",
+			    ri->device.description, ri->version);
 		if (r->op != RT_MUL_MAT_ID)
 			table_vs_runtime(c, r, dl);
 	}
@@ -174,23 +178,23 @@ check_kernels(const struct check_ctx *c, struct diag_list *dl)
 	if (c->rt != NULL)
 		runtime_findings(c, dl);
 	else if (c->table->recorded)
-		diag_add(dl, "K005", 0, SUBJECT_NONE, NULL, 0, "capability "
-		    "table %s: recorded on %s (%s), %s, runtime ggml %s; its "
-		    "states are not checked again here", c->table->name,
-		    c->table->prov.device, c->table->prov.description ?
-		    c->table->prov.description : "", c->table->prov.date,
+		diag_note(diag_add(dl, "K005", 0, SUBJECT_NONE, NULL, 0,
+		    "capability table %s: recorded on %s, %s, runtime ggml %s",
+		    c->table->name, c->table->prov.device, c->table->prov.date,
 		    c->table->prov.version ? c->table->prov.version :
-		    "unknown");
+		    "unknown"), "%s%sits states are not checked again here",
+		    c->table->prov.description ? c->table->prov.description :
+		    "", c->table->prov.description ? "; " : "");
 	for (i = 0; i < c->table->n; i++) {
 		const struct cap_entry *e = &c->table->entries[i];
 
 		if (e->verified)
 			continue;
-		diag_add(dl, "K001", 0, SUBJECT_NONE, NULL, 0, "capability "
-		    "table %s (%s:%zu) claims %s %s via %s, but %s; the entry "
-		    "is left out of the verified set", c->table->name,
-		    c->table->origin, e->line, cap_op_name(e->op),
-		    ggml_type_name(e->encoding, tb, sizeof tb),
-		    e->kernel_name, e->error ? e->error : "it was not probed");
+		diag_note(diag_add(dl, "K001", 0, SUBJECT_NONE, NULL, 0,
+		    "table %s claims %s %s via %s, but %s", c->table->name,
+		    cap_op_name(e->op), ggml_type_name(e->encoding, tb,
+		    sizeof tb), e->kernel_name, e->error ? e->error : "it was "
+		    "not probed"), "%s:%zu; the entry is left out of the "
+		    "verified set", c->table->origin, e->line);
 	}
 }

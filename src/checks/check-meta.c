@@ -56,13 +56,13 @@ check_type(struct mt *s, const struct gguf_kv *kv, uint32_t want)
 	if (kv->type == want)
 		return true;
 	if (!has_m002(s->dl, kv->offset))
-		diag_add(s->dl, "M002", kv->offset, SUBJECT_KEY, kv->key.p,
-		    kv->key.n, "stored as %s%s; llama.cpp requires %s and "
-		    "refuses the file (\"key %.*s has wrong type %s but "
-		    "expected type %s\")", gguf_vtype_name(kv->type),
+		diag_note(diag_add(s->dl, "M002", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "stored as %s%s; llama.cpp requires "
+		    "%s and refuses the file", gguf_vtype_name(kv->type),
 		    kv->type == GGUF_ARRAY ? " (an array)" : "",
-		    gguf_vtype_name(want), (int)kv->key.n, kv->key.p,
-		    gguf_vtype_llama_name(kv->type),
+		    gguf_vtype_name(want)), "llama.cpp says \"key %.*s has "
+		    "wrong type %s but expected type %s\"", (int)kv->key.n,
+		    kv->key.p, gguf_vtype_llama_name(kv->type),
 		    gguf_vtype_llama_name(want));
 	return false;
 }
@@ -70,9 +70,10 @@ check_type(struct mt *s, const struct gguf_kv *kv, uint32_t want)
 static void
 missing_key(struct mt *s, const char *key, uint32_t type, const char *why)
 {
-	diag_add(s->dl, "M001", 0, SUBJECT_KEY, key, strlen(key), "%s (%s) is "
-	    "missing%s: llama.cpp refuses the file (\"key not found in "
-	    "model\")", key, gguf_vtype_name(type), why);
+	diag_note(diag_add(s->dl, "M001", 0, SUBJECT_KEY, key, strlen(key),
+	    "%s (%s) is missing%s: llama.cpp refuses the file", key,
+	    gguf_vtype_name(type), why), "llama.cpp says \"key not found "
+	    "in model\"");
 }
 
 /* key, which must be of type when present; M001 when required. */
@@ -103,10 +104,10 @@ check_arch_name(struct mt *s)
 		return;
 	}
 	if (check_type(s, kv, GGUF_STRING))
-		diag_add(s->dl, "M001", kv->offset, SUBJECT_KEY, kv->key.p,
-		    kv->key.n, "general.architecture is empty, too long or "
-		    "holds a NUL: llama.cpp refuses the file (\"unknown model "
-		    "architecture\")");
+		diag_note(diag_add(s->dl, "M001", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "general.architecture is empty, too "
+		    "long or holds a NUL: llama.cpp refuses the file"),
+		    "llama.cpp says \"unknown model architecture\"");
 }
 
 static void
@@ -197,12 +198,13 @@ zero_heads_report(struct mt *s, const struct zero_heads *z,
 		return;
 	snprintf(key, sizeof key, "%s.%s", s->arch, suffix);
 	kv = gguf_find_kv(s->f, key);
-	diag_add(s->dl, "M016", kv != NULL ? kv->offset : 0, SUBJECT_KEY, key,
-	    strlen(key), "%s is 0 for %" PRIu32 " layer%s holding attention "
-	    "weights (the first: layer %" PRIu32 "): llama.cpp expects blk.%"
-	    PRIu32 ".%s with a dimension of 0 (%s x head width) and refuses "
-	    "the file (\"wrong shape\")", suffix, z->layers,
-	    z->layers == 1 ? "" : "s", z->first, z->first, z->stem, heads);
+	diag_note(diag_add(s->dl, "M016", kv != NULL ? kv->offset : 0,
+	    SUBJECT_KEY, key, strlen(key), "%s is 0 for %" PRIu32 " layer%s "
+	    "holding attention weights (the first: layer %" PRIu32 ")",
+	    suffix, z->layers, z->layers == 1 ? "" : "s", z->first),
+	    "llama.cpp expects blk.%" PRIu32 ".%s with a dimension of 0 (%s "
+	    "x head width) and refuses the file (\"wrong shape\")", z->first,
+	    z->stem, heads);
 }
 
 /* M016 too: more heads than the embedding is wide, and no key_length, so
@@ -216,11 +218,11 @@ zero_width_report(struct mt *s, const char *stem)
 
 	snprintf(key, sizeof key, "%s.attention.head_count", s->arch);
 	kv = gguf_find_kv(s->f, key);
-	diag_add(s->dl, "M016", kv != NULL ? kv->offset : 0, SUBJECT_KEY, key,
-	    strlen(key), "%" PRIu32 " heads for an embedding width of %"
-	    PRIu32 " and no key_length: the head width is 0, so llama.cpp "
-	    "expects %s with a dimension of 0 and refuses the file (\"wrong "
-	    "shape\")", g->n_head[0], g->n_embd, stem);
+	diag_note(diag_add(s->dl, "M016", kv != NULL ? kv->offset : 0,
+	    SUBJECT_KEY, key, strlen(key), "%" PRIu32 " heads for an "
+	    "embedding width of %" PRIu32 " and no key_length: the head width "
+	    "is 0", g->n_head[0], g->n_embd), "llama.cpp expects %s with a "
+	    "dimension of 0 and refuses the file (\"wrong shape\")", stem);
 }
 
 /*
@@ -301,13 +303,13 @@ vocab_array(struct mt *s, const char *key, uint32_t elem, bool *present)
 	if (kv->type == GGUF_ARRAY && (kv->elem_type == elem ||
 	    (scores && kv->elem_type == GGUF_INT32)))
 		return kv;
-	diag_add(s->dl, "M007", kv->offset, SUBJECT_KEY, kv->key.p, kv->key.n,
-	    "stored as %s%s%s; llama.cpp requires %s[]%s and refuses the "
-	    "file (\"invalid gguf type for %s\")",
-	    kv->type == GGUF_ARRAY ? "an array of " : "",
+	diag_note(diag_add(s->dl, "M007", kv->offset, SUBJECT_KEY, kv->key.p,
+	    kv->key.n, "stored as %s%s%s; llama.cpp requires %s[]%s and "
+	    "refuses the file", kv->type == GGUF_ARRAY ? "an array of " : "",
 	    gguf_vtype_name(kv->type == GGUF_ARRAY ? kv->elem_type : kv->type),
 	    kv->type == GGUF_ARRAY ? "" : " (not an array)",
-	    gguf_vtype_name(elem), scores ? " (or INT32[])" : "", key);
+	    gguf_vtype_name(elem), scores ? " (or INT32[])" : ""),
+	    "llama.cpp says \"invalid gguf type for %s\"", key);
 	return NULL;
 }
 
@@ -352,15 +354,15 @@ check_parallel(struct mt *s, const char *key, uint32_t elem)
 	    s->tokens == NULL)
 		return kv;
 	if (kv->count < n)
-		diag_add(s->dl, "M005", kv->offset, SUBJECT_KEY, kv->key.p,
-		    kv->key.n, "%" PRIu64 " entries for %" PRIu64 " tokens: "
-		    "llama.cpp reads one per token, past the end of the array",
-		    kv->count, n);
+		diag_note(diag_add(s->dl, "M005", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "%" PRIu64 " entries for %" PRIu64
+		    " tokens", kv->count, n), "llama.cpp reads one per token, "
+		    "past the end of the array");
 	else if (kv->count > n)
-		diag_add(s->dl, "M006", kv->offset, SUBJECT_KEY, kv->key.p,
-		    kv->key.n, "%" PRIu64 " entries for %" PRIu64 " tokens: "
-		    "the converter wrote a different vocabulary than the "
-		    "token list", kv->count, n);
+		diag_note(diag_add(s->dl, "M006", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "%" PRIu64 " entries for %" PRIu64
+		    " tokens", kv->count, n), "the converter wrote a different "
+		    "vocabulary than the token list");
 	return kv;
 }
 
@@ -403,12 +405,12 @@ check_byte_tokens(struct mt *s, const struct gguf_kv *types)
 	}
 	if (bad == 0)
 		return;
-	diag_add(s->dl, "M017", types->offset, SUBJECT_KEY, types->key.p,
-	    types->key.n, "%" PRIu64 " byte token%s (type 6) %s (the first: "
-	    "token %" PRIu64 ", \"%.*s\"): %s", bad, bad == 1 ? "" : "s",
-	    wpm ? "in a WordPiece vocabulary" : "not written <0xHH>", at,
-	    (int)(first.n > 32 ? 32 : first.n), first.p, wpm ?
-	    "llama.cpp aborts on the first" : first.n < 3 ? "llama.cpp "
+	diag_note(diag_add(s->dl, "M017", types->offset, SUBJECT_KEY,
+	    types->key.p, types->key.n, "%" PRIu64 " byte token%s (type 6) "
+	    "%s (the first: token %" PRIu64 ", \"%.*s\")", bad, bad == 1 ?
+	    "" : "s", wpm ? "in a WordPiece vocabulary" : "not written "
+	    "<0xHH>", at, (int)(first.n > 32 ? 32 : first.n), first.p), "%s",
+	    wpm ? "llama.cpp aborts on the first" : first.n < 3 ? "llama.cpp "
 	    "fails to load the vocabulary" : "llama.cpp decodes the wrong "
 	    "byte from it");
 }
@@ -433,11 +435,11 @@ check_token_types(struct mt *s, const struct gguf_kv *kv)
 		}
 	}
 	if (bad > 0)
-		diag_add(s->dl, "M011", kv->offset, SUBJECT_KEY, kv->key.p,
-		    kv->key.n, "%" PRIu64 " token type%s outside 0..%d (the "
-		    "first: token %" PRIu64 " has type %" PRId32 "): llama.cpp "
-		    "gives such tokens no meaningful attributes", bad,
-		    bad == 1 ? "" : "s", TOKEN_TYPE_MAX, first, first_v);
+		diag_note(diag_add(s->dl, "M011", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "%" PRIu64 " token type%s outside "
+		    "0..%d (the first: token %" PRIu64 " has type %" PRId32 ")",
+		    bad, bad == 1 ? "" : "s", TOKEN_TYPE_MAX, first, first_v),
+		    "llama.cpp gives such tokens no meaningful attributes");
 }
 
 /* token_embd rows and <arch>.vocab_size against the token count. */
@@ -455,19 +457,20 @@ check_vocab_size(struct mt *s)
 
 		if (gguf_str_eq(t->name, "token_embd.weight") && t->n_dims >= 2
 		    && (uint64_t)t->ne[1] != n)
-			diag_add(s->dl, "M008", t->offset_info, SUBJECT_TENSOR,
-			    t->name.p, t->name.n, "%" PRId64 " rows for a "
-			    "vocabulary of %" PRIu64 " tokens: llama.cpp "
-			    "refuses the file (\"wrong shape\")", t->ne[1], n);
+			diag_note(diag_add(s->dl, "M008", t->offset_info,
+			    SUBJECT_TENSOR, t->name.p, t->name.n, "%" PRId64
+			    " rows for a vocabulary of %" PRIu64 " tokens: "
+			    "llama.cpp refuses the file", t->ne[1], n),
+			    "llama.cpp says \"wrong shape\"");
 	}
 	snprintf(key, sizeof key, "%s.vocab_size", s->arch);
 	if (s->arch[0] != '\0' && gguf_find_int(f, key, &v) &&
 	    (v < 0 || (uint64_t)v != n))
-		diag_add(s->dl, "M009", gguf_find_kv(f, key)->offset,
+		diag_note(diag_add(s->dl, "M009", gguf_find_kv(f, key)->offset,
 		    SUBJECT_KEY, key, strlen(key), "vocab_size is %" PRId64
-		    " but the vocabulary has %" PRIu64 " tokens: llama.cpp "
-		    "versions differ in which one they size the output by", v,
-		    n);
+		    " but the vocabulary has %" PRIu64 " tokens", v, n),
+		    "llama.cpp versions differ in which one they size the "
+		    "output by");
 }
 
 static bool
@@ -497,11 +500,11 @@ check_special_ids(struct mt *s)
 		id = (int64_t)kv->val.v.u;
 		if (id == UINT32_MAX || (uint64_t)id < n)
 			continue;
-		diag_add(s->dl, "M010", kv->offset, SUBJECT_KEY, kv->key.p,
-		    kv->key.n, "token id %" PRId64 " is outside the vocabulary "
-		    "of %" PRIu64 " tokens: llama.cpp warns and uses its "
-		    "default, so this token is not the one the model expects",
-		    id, n);
+		diag_note(diag_add(s->dl, "M010", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "token id %" PRId64 " is outside the "
+		    "vocabulary of %" PRIu64 " tokens", id, n), "llama.cpp "
+		    "warns and uses its default, so this token is not the one "
+		    "the model expects");
 	}
 }
 
@@ -658,10 +661,10 @@ report_first_duplicate(struct mt *s, const struct dupfilter *d)
 				at = i;
 	}
 	if (at != SIZE_MAX)
-		diag_add(s->dl, "M012", s->tokens->offset, SUBJECT_KEY,
-		    s->tokens->key.p, s->tokens->key.n, "tokens %zu and %zu "
-		    "are the same string: llama.cpp aborts (GGML_ASSERT on the "
-		    "token map size)", prev, at);
+		diag_note(diag_add(s->dl, "M012", s->tokens->offset,
+		    SUBJECT_KEY, s->tokens->key.p, s->tokens->key.n, "tokens "
+		    "%zu and %zu are the same string: llama.cpp aborts", prev,
+		    at), "a GGML_ASSERT on the token map's size");
 	strset_free(&set);
 }
 
@@ -714,10 +717,10 @@ check_rope_scaling(struct mt *s)
 	if ((kv = require_key(s, key, GGUF_STRING, false, "")) == NULL ||
 	    str_in(kv->val.v.s, types))
 		return;
-	diag_add(s->dl, "M004", kv->offset, SUBJECT_KEY, kv->key.p, kv->key.n,
-	    "rope scaling type '%.*s' is not none, linear, yarn or longrope: "
-	    "llama.cpp aborts (GGML_ASSERT)", (int)(kv->val.v.s.n > 64 ? 64 :
-	    kv->val.v.s.n), kv->val.v.s.p);
+	diag_note(diag_add(s->dl, "M004", kv->offset, SUBJECT_KEY, kv->key.p,
+	    kv->key.n, "rope scaling type '%.*s' is not none, linear, yarn or "
+	    "longrope: llama.cpp aborts", (int)(kv->val.v.s.n > 64 ? 64 :
+	    kv->val.v.s.n), kv->val.v.s.p), "a GGML_ASSERT");
 }
 
 static void
@@ -743,9 +746,9 @@ check_experts(struct mt *s)
 	snprintf(key, sizeof key, "%s.%s", s->arch, n > 512 || used <= 0 ?
 	    "expert_count" : "expert_used_count");
 	kv = gguf_find_kv(s->f, key);
-	diag_add(s->dl, "M004", kv ? kv->offset : 0, SUBJECT_KEY, key,
-	    strlen(key), "expert_count %" PRId64 ", expert_used_count %"
-	    PRId64 ": %s; llama.cpp aborts (GGML_ASSERT)", n, used, why);
+	diag_note(diag_add(s->dl, "M004", kv ? kv->offset : 0, SUBJECT_KEY,
+	    key, strlen(key), "expert_count %" PRId64 ", expert_used_count %"
+	    PRId64 ": %s; llama.cpp aborts", n, used, why), "a GGML_ASSERT");
 }
 
 /* ---- file type and quantization version ------------------------------- */
@@ -829,11 +832,12 @@ file_type_mismatch(struct mt *s, const struct gguf_kv *kv, size_t i,
 	for (t = 0; t < GGML_TYPE_COUNT; t++)
 		if (counts[t] > counts[best])
 			best = t;
-	diag_add(s->dl, "M014", kv->offset, SUBJECT_KEY, kv->key.p, kv->key.n,
-	    "general.file_type is %" PRIu64 " (%s), but no weight matrix is "
-	    "%s; the most common type is %s (%zu of %zu): the label is wrong",
-	    kv->val.v.u, ftypes[i].name, ggml_type_name(ftypes[i].types[0], a,
-	    sizeof a), ggml_type_name(best, b, sizeof b), counts[best], n);
+	diag_note(diag_add(s->dl, "M014", kv->offset, SUBJECT_KEY, kv->key.p,
+	    kv->key.n, "file_type is %" PRIu64 " (%s), but no weight matrix is "
+	    "%s; %s is the most common (%zu of %zu)", kv->val.v.u,
+	    ftypes[i].name, ggml_type_name(ftypes[i].types[0], a, sizeof a),
+	    ggml_type_name(best, b, sizeof b), counts[best], n), "the label "
+	    "is wrong");
 }
 
 static void
@@ -851,10 +855,11 @@ check_file_type(struct mt *s)
 		if (ftypes[i].ftype == ft)
 			break;
 	if (i == sizeof ftypes / sizeof ftypes[0]) {
-		diag_add(s->dl, "M014", kv->offset, SUBJECT_KEY, kv->key.p,
-		    kv->key.n, "general.file_type %" PRIu64 " is not a file "
-		    "type current llama.cpp knows (removed or never defined): "
-		    "it reports \"unknown, may not work\"", kv->val.v.u);
+		diag_note(diag_add(s->dl, "M014", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "general.file_type %" PRIu64 " is "
+		    "not a file type current llama.cpp knows", kv->val.v.u),
+		    "removed or never defined: llama.cpp reports \"unknown, "
+		    "may not work\"");
 		return;
 	}
 	if ((n = count_matrix_types(s->f, counts)) == 0 ||
@@ -878,11 +883,12 @@ check_quant_version(struct mt *s)
 		ti = ggml_type_get(t->type);
 		if (ti == NULL || ti->blck <= 1)
 			continue;
-		diag_add(s->dl, "M015", 0, SUBJECT_NONE, NULL, 0, "no general."
-		    "quantization_version, but tensors are quantized (%.*s is "
-		    "%s): the spec requires it (the current value is 2)",
-		    (int)(t->name.n > 64 ? 64 : t->name.n), t->name.p,
-		    ggml_type_name(t->type, name, sizeof name));
+		diag_note(diag_add(s->dl, "M015", 0, SUBJECT_NONE, NULL, 0,
+		    "no general.quantization_version, but tensors are "
+		    "quantized (%.*s is %s)", (int)(t->name.n > 64 ? 64 :
+		    t->name.n), t->name.p, ggml_type_name(t->type, name,
+		    sizeof name)), "the spec requires it (the current value is "
+		    "2)");
 		return;
 	}
 }
@@ -932,6 +938,10 @@ check_meta(const struct check_ctx *c, struct diag_list *dl)
 	s.dl = dl;
 	s.kind = c->facts->kind;
 	s.map = c->facts->map;
+	if (check_companion_file(c) && s.kind != NAMES_NO_TENSORS) {
+		s.kind = NAMES_NOT_MODEL;	/* no model's keys */
+		s.map = NULL;
+	}
 	s.arch = c->geom->arch;
 	if (s.kind == NAMES_NO_ARCH && has_tokenizer_keys(c->file))
 		check_arch_name(&s);

@@ -77,8 +77,8 @@ not_model(const struct check_ctx *c, struct diag_list *dl)
 	const struct gguf_kv *kv = gguf_find_kv(c->file, "general.type");
 
 	diag_add(dl, "N006", kv->offset, SUBJECT_KEY, kv->key.p, kv->key.n,
-	    "general.type is '%.*s', not a model: its %zu tensors are not "
-	    "checked against a name map", (int)(kv->val.v.s.n > 64 ? 64 :
+	    "general.type is '%.*s', not a model: %zu tensors not checked "
+	    "against a name map", (int)(kv->val.v.s.n > 64 ? 64 :
 	    kv->val.v.s.n), kv->val.v.s.p, c->file->tensors_n);
 }
 
@@ -88,10 +88,10 @@ no_map(const struct check_ctx *c, const char *arch, struct diag_list *dl)
 	const struct gguf_kv *kv = gguf_find_kv(c->file,
 	    "general.architecture");
 
-	diag_add(dl, "N005", kv->offset, SUBJECT_KEY, kv->key.p, kv->key.n,
-	    "gguflint has no name map for architecture '%s': the names and "
-	    "shapes of its %zu tensors are not checked", arch,
-	    c->file->tensors_n);
+	diag_note(diag_add(dl, "N005", kv->offset, SUBJECT_KEY, kv->key.p,
+	    kv->key.n, "no name map for architecture '%s': names and shapes "
+	    "of %zu tensors not checked", arch, c->file->tensors_n),
+	    "gguflint has no name map (rules/arch/*.yaml) for it");
 }
 
 /* "[64, 32]" */
@@ -139,10 +139,11 @@ check_shape(struct nm *s, size_t ti, const struct names_tensor *e)
 	}
 	if (bad) {
 		add_shape(&got, t);
-		diag_add(s->dl, "N003", t->offset_info, SUBJECT_TENSOR,
-		    t->name.p, t->name.n, "shape %s, but the %s geometry says "
-		    "%s] (%s]): llama.cpp refuses the file (\"wrong shape\")",
-		    strbuf_cstr(&got), s->arch, strbuf_cstr(&want),
+		diag_note(diag_add(s->dl, "N003", t->offset_info,
+		    SUBJECT_TENSOR, t->name.p, t->name.n, "shape %s, but the "
+		    "%s geometry says %s]: llama.cpp refuses the file",
+		    strbuf_cstr(&got), s->arch, strbuf_cstr(&want)), "the name "
+		    "map's shape is %s]; llama.cpp says \"wrong shape\"",
 		    strbuf_cstr(&expr));
 	}
 	strbuf_free(&want);
@@ -167,11 +168,12 @@ match_all(struct nm *s)
 			continue;
 		if (s->layer[i] >= 0 && n_layer > 0 &&
 		    s->layer[i] >= (int64_t)n_layer) {
-			diag_add(s->dl, "N004", t->offset_info, SUBJECT_TENSOR,
-			    t->name.p, t->name.n, "block %" PRId64 ", but %s."
-			    "block_count is %" PRIu32 ": llama.cpp never loads "
-			    "it and refuses the file (\"wrong number of "
-			    "tensors\")", s->layer[i], s->arch, n_layer);
+			diag_note(diag_add(s->dl, "N004", t->offset_info,
+			    SUBJECT_TENSOR, t->name.p, t->name.n, "block %"
+			    PRId64 ", but %s.block_count is %" PRIu32 ": "
+			    "llama.cpp refuses the file", s->layer[i], s->arch,
+			    n_layer), "llama.cpp never loads it (\"wrong "
+			    "number of tensors\")");
 			continue;
 		}
 		il = s->layer[i] < 0 ? 0 : s->layer[i];
@@ -216,13 +218,14 @@ report_unmapped(struct nm *s)
 	if (n > NAMES_LISTED)
 		strbuf_addf(&sb, ", ... %zu more", n - NAMES_LISTED);
 	d = diag_add(s->dl, "N001", f->tensors[first].offset_info,
-	    SUBJECT_TENSOR,
-	    f->tensors[first].name.p, f->tensors[first].name.n, "%zu tensor%s "
-	    "(%s) match%s no name of the %s map: %s; kept and counted in the "
-	    "memory plan, but llama.cpp does not load %s and refuses a file "
-	    "with tensors it does not use%s", n, n == 1 ? "" : "s",
-	    format_size(bytes, size, sizeof size), n == 1 ? "es" : "",
-	    s->arch, strbuf_cstr(&sb), n == 1 ? "it" : "them",
+	    SUBJECT_TENSOR, f->tensors[first].name.p, f->tensors[first].name.n,
+	    "%zu tensor%s (%s) match%s no name of the %s map%s", n, n == 1 ?
+	    "" : "s", format_size(bytes, size, sizeof size), n == 1 ? "es" :
+	    "", s->arch, llama_profile(s->c) ? ": llama.cpp refuses the file" :
+	    "");
+	diag_note(d, "%s; kept and counted in the memory plan, but llama.cpp "
+	    "does not load %s and refuses a file with tensors it does not "
+	    "use%s", strbuf_cstr(&sb), n == 1 ? "it" : "them",
 	    llama_profile(s->c) ? " (\"wrong number of tensors\")" :
 	    s->c->profile != NULL ? " (SKaiNET keeps them)" : "");
 	if (d != NULL && llama_profile(s->c))
@@ -310,10 +313,11 @@ report_missing_layers(struct nm *s, size_t e, int64_t n_main)
 			    t->display + 6);
 		else
 			snprintf(subj, sizeof subj, "%s", t->display);
-		diag_add(s->dl, "N002", 0, SUBJECT_TENSOR, subj, strlen(subj),
-		    "%s is missing in %" PRId64 " of %" PRId64 " blocks (%s): "
-		    "llama.cpp refuses the file (\"missing tensor\")",
-		    t->display, n, n_main, strbuf_cstr(&sb));
+		diag_note(diag_add(s->dl, "N002", 0, SUBJECT_TENSOR, subj,
+		    strlen(subj), "%s is missing in %" PRId64 " of %" PRId64
+		    " blocks (%s): llama.cpp refuses the file", t->display, n,
+		    n_main, strbuf_cstr(&sb)), "llama.cpp says \"missing "
+		    "tensor\"");
 	}
 	strbuf_free(&sb);
 }
@@ -332,10 +336,10 @@ report_missing(struct nm *s)
 			if (n_main > 0)
 				report_missing_layers(s, e, n_main);
 		} else if (!found_at(s, e, -1) && required_at(s, e, -1)) {
-			diag_add(s->dl, "N002", 0, SUBJECT_TENSOR, t->display,
-			    strlen(t->display), "%s is missing: llama.cpp "
-			    "refuses the file (\"missing tensor\")",
-			    t->display);
+			diag_note(diag_add(s->dl, "N002", 0, SUBJECT_TENSOR,
+			    t->display, strlen(t->display), "%s is missing: "
+			    "llama.cpp refuses the file", t->display),
+			    "llama.cpp says \"missing tensor\"");
 		}
 	}
 }
@@ -370,6 +374,11 @@ check_names(const struct check_ctx *c, struct diag_list *dl)
 {
 	if (c->facts == NULL)
 		return;		/* the maps did not load (lint_buffer) */
+	if (check_companion_file(c)) {	/* not a model: no map applies */
+		if (c->facts->kind == NAMES_NOT_MODEL)
+			not_model(c, dl);
+		return;
+	}
 	switch (c->facts->kind) {
 	case NAMES_NO_MAP:
 		no_map(c, c->geom->arch, dl);

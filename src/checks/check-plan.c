@@ -42,47 +42,49 @@ check_cache_settings(const struct check_ctx *c, struct diag_list *dl)
 
 	snprintf(key, sizeof key, "%s.context_length", g->arch);
 	if (g->n_ctx_train > 0 && pl->ctx > g->n_ctx_train)
-		diag_add(dl, "P004", g->ctx_key_offset, SUBJECT_KEY, key,
-		    strlen(key), "context %" PRIu64 " is beyond the trained "
-		    "context %" PRIu32 ": quality degrades unless RoPE "
-		    "scaling is configured", pl->ctx, g->n_ctx_train);
+		diag_note(diag_add(dl, "P004", g->ctx_key_offset,
+		    SUBJECT_KEY, key, strlen(key), "context %" PRIu64 " is "
+		    "beyond the trained context %" PRIu32, pl->ctx,
+		    g->n_ctx_train), "quality degrades unless RoPE scaling is "
+		    "configured");
 	if (pl->runtime == RUNTIME_LLAMA_CPP)
 		kv = kv_type_info(pl->kv_v)->name;
 	if ((g->memory == ARCH_MEM_KV || g->memory == ARCH_MEM_HYBRID) &&
 	    kv_type_info(pl->runtime == RUNTIME_LLAMA_CPP ? pl->kv_v :
 	    pl->kv)->quantized && pl->kv != KV_TURBOQUANT4 &&
 	    !pl->flash_attention)
-		diag_add(dl, "P006", 0, SUBJECT_NONE, NULL, 0, "a %s V cache "
-		    "needs flash attention, which %s%s turns off: llama.cpp "
-		    "refuses to create the context", kv,
-		    c->profile->flash_attention ? "-fa off" : "profile ",
-		    c->profile->flash_attention ? "" : c->profile->name);
+		diag_note(diag_add(dl, "P006", 0, SUBJECT_NONE, NULL, 0, "a "
+		    "%s V cache needs flash attention, which %s%s turns off",
+		    kv, c->profile->flash_attention ? "-fa off" : "profile ",
+		    c->profile->flash_attention ? "" : c->profile->name),
+		    "llama.cpp refuses to create the context");
 	if (g->mla && pl->runtime == RUNTIME_LLAMA_CPP && pl->kv_k != pl->kv_v)
-		diag_add(dl, "P006", 0, SUBJECT_NONE, NULL, 0, "this MLA "
-		    "model needs the same K and V cache types (here %s and "
-		    "%s): llama.cpp refuses to create the context",
-		    kv_type_info(pl->kv_k)->name, kv);
+		diag_note(diag_add(dl, "P006", 0, SUBJECT_NONE, NULL, 0, "this "
+		    "MLA model needs the same K and V cache types (here %s and "
+		    "%s)", kv_type_info(pl->kv_k)->name, kv), "llama.cpp "
+		    "refuses to create the context");
 	if (pl->kv_block_mismatch)
-		diag_add(dl, "P008", 0, SUBJECT_NONE, NULL, 0, "head width %"
-		    PRIu32 " is not a multiple of %s's block of %" PRIu32
-		    ": llama.cpp refuses to create the cache", pl->kv_bad_width,
+		diag_note(diag_add(dl, "P008", 0, SUBJECT_NONE, NULL, 0, "head "
+		    "width %" PRIu32 " is not a multiple of %s's block of %"
+		    PRIu32, pl->kv_bad_width,
 		    kv_type_info(pl->kv_bad_type)->name,
-		    kv_type_info(pl->kv_bad_type)->blck);
+		    kv_type_info(pl->kv_bad_type)->blck), "llama.cpp refuses "
+		    "to create the cache");
 	if (pl->kv_switched)
 		diag_add(dl, "P007", 0, SUBJECT_NONE, NULL, 0, "%s",
 		    pl->notes[0]);
 }
 
-/* "; best fix: --kv q8_0 (saves 1.2 GiB)" or nothing. */
+/* d's fix, the plan's best suggestion: "--kv q8_0 (saves 1.2 GiB)". */
 static void
-add_best(struct strbuf *sb, const struct plan *pl)
+add_best(struct diag *d, const struct plan *pl)
 {
 	const struct plan_suggestion *s = plan_best(pl);
 	char a[32];
 
 	if (s != NULL)
-		strbuf_addf(sb, "; best fix: %s (saves %s)", s->text,
-		    format_size(s->saving, a, sizeof a));
+		diag_fix(d, "%s (saves %s)", s->text, format_size(s->saving,
+		    a, sizeof a));
 }
 
 static void
@@ -93,6 +95,7 @@ check_fit(const struct check_ctx *c, struct diag_list *dl)
 	char a[32], b[32], d[32], e[32];
 	uint64_t cache = pl->kv_bytes + pl->state_bytes;
 	const char *code;
+	struct diag *note;
 
 	if (pl->fits)
 		return;
@@ -123,11 +126,22 @@ check_fit(const struct check_ctx *c, struct diag_list *dl)
 		    pl->fits_budget ? "the device has" : "the budget",
 		    pl->fits_budget ? d : b);
 	}
-	strbuf_addf(&sb, " (profile %s: %s memory, %s reserve; %s over)",
-	    c->profile->name, d, format_size(pl->reserve, e, sizeof e),
-	    format_size(pl->over, a, sizeof a));
-	add_best(&sb, pl);
-	diag_add(dl, code, 0, SUBJECT_NONE, NULL, 0, "%s", strbuf_cstr(&sb));
+	/* P003 compares the plan with the limit it passes; P001 and P002 a
+	 * part of it, so they say what the plan's excess is of */
+	format_size(pl->over, a, sizeof a);
+	if (strcmp(code, "P003") == 0)
+		strbuf_addf(&sb, ": %s over", a);
+	else if (!pl->fits_budget)
+		strbuf_addf(&sb, " (the whole plan: +%s over the %s budget)", a,
+		    b);
+	else
+		strbuf_addf(&sb, " (the whole plan: +%s over the %s of device "
+		    "memory)", a, d);
+	note = diag_add(dl, code, 0, SUBJECT_NONE, NULL, 0, "%s",
+	    strbuf_cstr(&sb));
+	diag_note(note, "profile %s: %s memory, %s reserve", c->profile->name,
+	    d, format_size(pl->reserve, e, sizeof e));
+	add_best(note, pl);
 	strbuf_free(&sb);
 }
 

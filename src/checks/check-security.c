@@ -110,6 +110,7 @@ struct tpl_scan {
 	bool seen[N_ESCAPES];
 	size_t n;
 	struct strbuf msg;
+	size_t first, first_n;	/* the first construct, in text */
 };
 
 static size_t
@@ -138,6 +139,10 @@ scan_tag(struct tpl_scan *s, size_t a, size_t b)
 		if (s->n++ >= TEMPLATE_FINDINGS)
 			continue;
 		n = ov[1] - ov[0];
+		if (s->n == 1) {
+			s->first = a + ov[0];
+			s->first_n = n > 40 ? 40 : n;
+		}
 		strbuf_addf(&s->msg, "%sline %zu: '", s->n > 1 ? "; " : "",
 		    line_of(s->text, a + ov[0]));
 		strbuf_add(&s->msg, s->text + a + ov[0], n > 40 ? 40 : n);
@@ -195,12 +200,14 @@ check_template(const struct gguf_kv *kv, struct diag_list *dl)
 	s.md = xnonnull(pcre2_match_data_create(1, NULL));
 	scan_template(&s);
 	if (s.n > 0)
-		diag_add(dl, "S001", kv->offset, SUBJECT_KEY, kv->key.p,
-		    kv->key.n, "chat template uses %zu construct%s of Jinja "
-		    "sandbox escapes: %s%s; a tool that renders it without a "
-		    "sandbox runs code (CVE-2024-34359)", s.n,
-		    s.n == 1 ? "" : "s", strbuf_cstr(&s.msg),
-		    s.n > TEMPLATE_FINDINGS ? "; ..." : "");
+		diag_note(diag_add(dl, "S001", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "chat template uses %zu construct%s "
+		    "of Jinja sandbox escapes (the first: '%.*s', line %zu)",
+		    s.n, s.n == 1 ? "" : "s", (int)s.first_n, s.text + s.first,
+		    line_of(s.text, s.first)), "%s%s; a tool that renders it "
+		    "without a sandbox runs code (CVE-2024-34359)",
+		    strbuf_cstr(&s.msg), s.n > TEMPLATE_FINDINGS ? "; ..." :
+		    "");
 	strbuf_free(&s.msg);
 	pcre2_match_data_free(s.md);
 }
@@ -286,15 +293,16 @@ static const char *
 control_name(uint32_t cp, bool ansi)
 {
 	if (ansi)
-		return " (ESC: an ANSI escape sequence, which rewrites the "
-		    "terminal that prints it)";
+		return "ESC: an ANSI escape sequence, which rewrites the "
+		    "terminal that prints it";
 	if (cp == 0x1b)
-		return " (ESC: a terminal escape)";
+		return "ESC: a terminal escape";
 	if (cp == 0)
-		return " (NUL: C tools see the string end there)";
+		return "NUL: C tools see the string end there";
 	if (cp == '\r')
-		return " (CR: hides what precedes it on a terminal)";
-	return "";
+		return "CR: hides what precedes it on a terminal";
+	return "a control character in a string is never text: tools that "
+	    "print or parse it disagree";
 }
 
 static const char *
@@ -324,23 +332,24 @@ report_text(const struct place *pl, const struct text_scan *r,
 	char e[32];
 
 	if (r->ctl)
-		diag_add(dl, "S002", pl->offset, pl->kind, pl->subject.p,
-		    pl->subject.n, "%s%s holds control character U+%04" PRIX32
-		    "%s at byte %zu", pl->what, elem_name(pl, r->ctl_elem, e,
-		    sizeof e), r->ctl_cp, control_name(r->ctl_cp, r->ansi),
-		    r->ctl_at);
+		diag_note(diag_add(dl, "S002", pl->offset, pl->kind,
+		    pl->subject.p, pl->subject.n, "%s%s holds control "
+		    "character U+%04" PRIX32 " at byte %zu", pl->what,
+		    elem_name(pl, r->ctl_elem, e, sizeof e), r->ctl_cp,
+		    r->ctl_at), "%s", control_name(r->ctl_cp, r->ansi));
 	if (r->bidi)
-		diag_add(dl, "S003", pl->offset, pl->kind, pl->subject.p,
-		    pl->subject.n, "%s%s holds U+%04" PRIX32 " (%s) at byte "
-		    "%zu: what a reader sees is not what a program reads",
-		    pl->what, elem_name(pl, r->bidi_elem, e, sizeof e),
-		    r->bidi_cp, hidden_name(r->bidi_cp), r->bidi_at);
+		diag_note(diag_add(dl, "S003", pl->offset, pl->kind,
+		    pl->subject.p, pl->subject.n, "%s%s holds U+%04" PRIX32
+		    " (%s) at byte %zu", pl->what, elem_name(pl, r->bidi_elem,
+		    e, sizeof e), r->bidi_cp, hidden_name(r->bidi_cp),
+		    r->bidi_at), "what a reader sees is not what a program "
+		    "reads");
 	if (r->bad)
-		diag_add(dl, "S004", pl->offset, pl->kind, pl->subject.p,
-		    pl->subject.n, "%s%s is not valid UTF-8 (from byte %zu); "
-		    "GGUF strings are UTF-8, and readers disagree on what this "
-		    "one says", pl->what, elem_name(pl, r->bad_elem, e,
-		    sizeof e), r->bad_at);
+		diag_note(diag_add(dl, "S004", pl->offset, pl->kind,
+		    pl->subject.p, pl->subject.n, "%s%s is not valid UTF-8 "
+		    "(from byte %zu)", pl->what, elem_name(pl, r->bad_elem, e,
+		    sizeof e), r->bad_at), "GGUF strings are UTF-8, and "
+		    "readers disagree on what this one says");
 }
 
 static void
@@ -402,16 +411,16 @@ static void
 check_size(const struct gguf_kv *kv, struct diag_list *dl)
 {
 	if (kv->type == GGUF_ARRAY && kv->count > array_limit(kv->key))
-		diag_add(dl, "S005", kv->offset, SUBJECT_KEY, kv->key.p,
-		    kv->key.n, "an array of %" PRIu64 " elements where at most "
-		    "%" PRIu64 " make sense: readers that load metadata "
-		    "eagerly allocate it all", kv->count,
-		    array_limit(kv->key));
+		diag_note(diag_add(dl, "S005", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "an array of %" PRIu64 " elements "
+		    "where at most %" PRIu64 " make sense", kv->count,
+		    array_limit(kv->key)), "readers that load metadata eagerly "
+		    "allocate it all");
 	else if (kv->type == GGUF_STRING && kv->val.v.s.n > STRING_MAX)
-		diag_add(dl, "S005", kv->offset, SUBJECT_KEY, kv->key.p,
-		    kv->key.n, "a string of %" PRIu64 " bytes where at most %u "
-		    "make sense: readers that load metadata eagerly allocate "
-		    "it all", kv->val.v.s.n, STRING_MAX);
+		diag_note(diag_add(dl, "S005", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "a string of %" PRIu64 " bytes where "
+		    "at most %u make sense", kv->val.v.s.n, STRING_MAX),
+		    "readers that load metadata eagerly allocate it all");
 }
 
 /* ---- the check --------------------------------------------------------- */

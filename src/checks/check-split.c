@@ -93,20 +93,20 @@ check_joined(const struct gguf_file *f, const struct split_keys *k,
 		if (at[i] > f->size || f->size - at[i] < 4 ||
 		    memcmp(f->map + at[i], "GGUF", 4) != 0)
 			continue;
-		diag_add(dl, "F047", at[i], SUBJECT_NONE, NULL, 0, "another "
-		    "GGUF file starts at 0x%" PRIx64 ", where this shard's "
-		    "data ends: shards joined with cat (split.count %" PRId64
-		    "); llama.cpp reads only the first shard's tensors",
-		    at[i], k->count);
+		diag_note(diag_add(dl, "F047", at[i], SUBJECT_NONE, NULL, 0,
+		    "shards joined with cat: another GGUF file starts at 0x%"
+		    PRIx64 ", where this shard's data ends", at[i]),
+		    "split.count is %" PRId64 "; llama.cpp reads only the "
+		    "first shard's tensors", k->count);
 		return;
 	}
 	if (k->no == 0 && k->tensors >= 0 &&
 	    (uint64_t)k->tensors == f->tensors_n && f->tensors_n > 0)
-		diag_add(dl, "F047", kv_off(k->kv_count), SUBJECT_NONE, NULL,
-		    0, "this file holds all %" PRId64 " tensors of the model, "
-		    "but its split.count says it is the first of %" PRId64
-		    " shards: llama.cpp looks for the others", k->tensors,
-		    k->count);
+		diag_note(diag_add(dl, "F047", kv_off(k->kv_count),
+		    SUBJECT_NONE, NULL, 0, "this file holds all %" PRId64
+		    " tensors, but split.count says it is the first of %"
+		    PRId64 " shards", k->tensors, k->count), "llama.cpp looks "
+		    "for the others");
 }
 
 /* digits5: the number written in the 5 decimal digits at p, or -1. */
@@ -161,18 +161,18 @@ check_unnamed(const struct split_shard *s)
 	read_keys(s->file, &k, s->dl);
 	if (k.count <= 1)
 		return;		/* not split, or a key F048 reported */
-	diag_add(s->dl, "F042", k.kv_count->offset, SUBJECT_KEY,
+	diag_note(diag_add(s->dl, "F042", k.kv_count->offset, SUBJECT_KEY,
 	    k.kv_count->key.p, k.kv_count->key.n,
 	    "split.count is %" PRId64 ", but the file is not named "
-	    "PREFIX-%05" PRId64 "-of-%05" PRId64 ".gguf: llama.cpp finds the "
-	    "other shards by that name", k.count, k.no >= 0 ? k.no + 1 : 1,
-	    k.count);
+	    "PREFIX-%05" PRId64 "-of-%05" PRId64 ".gguf", k.count, k.no >= 0 ?
+	    k.no + 1 : 1, k.count), "llama.cpp finds the other shards by that "
+	    "name");
 	if (k.no > 0)
-		diag_add(s->dl, "F041", k.kv_no->offset, SUBJECT_KEY,
+		diag_note(diag_add(s->dl, "F041", k.kv_no->offset, SUBJECT_KEY,
 		    k.kv_no->key.p, k.kv_no->key.n,
 		    "this is shard %" PRId64 " of %" PRId64 " (split.no %"
-		    PRId64 "): llama.cpp loads a split model from its first "
-		    "shard only", k.no + 1, k.count, k.no);
+		    PRId64 ")", k.no + 1, k.count, k.no), "llama.cpp loads a "
+		    "split model from its first shard only");
 	check_joined(s->file, &k, s->dl);
 }
 
@@ -188,9 +188,10 @@ check_missing(const struct split_ctx *sc)
 		if (s->file != NULL)
 			continue;
 		if (i == 0)
-			diag_add(sc->model_dl, "F040", 0, SUBJECT_NONE, NULL, 0,
-			    "the first shard, %s, %s: llama.cpp loads a split "
-			    "model from its first shard only", s->path, s->why);
+			diag_note(diag_add(sc->model_dl, "F040", 0,
+			    SUBJECT_NONE, NULL, 0, "the first shard, %s, %s",
+			    s->path, s->why), "llama.cpp loads a split model "
+			    "from its first shard only");
 		else
 			diag_add(sc->model_dl, "F040", 0, SUBJECT_NONE, NULL, 0,
 			    "shard %zu of %zu, %s, %s", i + 1, sc->n, s->path,
@@ -206,18 +207,18 @@ check_first(const struct split_ctx *sc, const struct split_keys *k)
 
 	if (k->count != (int64_t)sc->n && k->kv_count != NULL &&
 	    k->count >= 0)
-		diag_add(s->dl, "F042", k->kv_count->offset, SUBJECT_KEY,
-		    k->kv_count->key.p, k->kv_count->key.n,
-		    "named as shard 1 of %zu, but split.count is %"
-		    PRId64 ": llama.cpp derives the names of %s", sc->n,
-		    k->count, k->count > 1 ? "the other shards from it, and "
-		    "this name does not match them" : "no other shard, and "
-		    "loads this file alone");
+		diag_note(diag_add(s->dl, "F042", k->kv_count->offset,
+		    SUBJECT_KEY, k->kv_count->key.p, k->kv_count->key.n,
+		    "named as shard 1 of %zu, but split.count is %" PRId64,
+		    sc->n, k->count), "llama.cpp derives the names of %s",
+		    k->count > 1 ? "the other shards from it, and this name "
+		    "does not match them" : "no other shard, and loads this "
+		    "file alone");
 	else if (k->kv_count == NULL && sc->n > 1)
-		diag_add(s->dl, "F042", 0, SUBJECT_NONE, NULL, 0, "named as "
-		    "shard 1 of %zu, but it has no split.count: llama.cpp "
-		    "loads it alone, without the other shards' tensors",
-		    sc->n);
+		diag_note(diag_add(s->dl, "F042", 0, SUBJECT_NONE, NULL, 0,
+		    "named as shard 1 of %zu, but it has no split.count",
+		    sc->n), "llama.cpp loads it alone, without the other "
+		    "shards' tensors");
 	if (k->kv_no != NULL && k->no != 0)
 		diag_add(s->dl, "F041", k->kv_no->offset, SUBJECT_KEY,
 		    k->kv_no->key.p, k->kv_no->key.n,
@@ -292,11 +293,11 @@ check_shard_meta(const struct split_shard *s, const struct gguf_file *f1)
 		}
 		if (kv1 != NULL && same_value(f, kv, f1, kv1))
 			continue;
-		diag_add(s->dl, "F044", kv->offset, SUBJECT_KEY, kv->key.p,
-		    kv->key.n, "a later shard holds %.*s, which the first "
-		    "shard %s: llama.cpp reads the metadata of the first only",
-		    (int)(kv->key.n > 80 ? 80 : kv->key.n), kv->key.p,
-		    kv1 == NULL ? "does not hold" : "holds with another value");
+		diag_note(diag_add(s->dl, "F044", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "a later shard holds this key, "
+		    "which the first shard %s", kv1 == NULL ? "does not hold" :
+		    "holds with another value"), "llama.cpp reads the "
+		    "metadata of the first only");
 	}
 }
 
@@ -323,14 +324,14 @@ check_later(const struct split_ctx *sc, size_t i,
 		diag_add(s->dl, "F043", k.kv_count->offset, SUBJECT_KEY,
 		    k.kv_count->key.p, k.kv_count->key.n,
 		    "split.count is %" PRId64 ", the first shard's %"
-		    PRId64 ": this shard belongs to another split", k.count,
+		    PRId64 ": a shard of another split", k.count,
 		    k1->count);
 	if (k1 != NULL && k.kv_tensors != NULL && k1->tensors >= 0 &&
 	    k.tensors >= 0 && k.tensors != k1->tensors)
 		diag_add(s->dl, "F043", k.kv_tensors->offset, SUBJECT_KEY,
 		    k.kv_tensors->key.p, k.kv_tensors->key.n,
 		    "split.tensors.count is %" PRId64 ", the first "
-		    "shard's %" PRId64 ": this shard belongs to another split",
+		    "shard's %" PRId64 ": a shard of another split",
 		    k.tensors, k1->tensors);
 	if (k.count > 1)
 		check_joined(s->file, &k, s->dl);

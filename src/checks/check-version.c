@@ -109,15 +109,18 @@ runtime_refused(const struct vc *v, const struct check_ctx *ctx)
 	if (l == NULL || v->quoted)
 		return;
 	if (l->verdict == RT_LLAMA_REFUSED)
-		diag_add(v->dl, "M021", 0, SUBJECT_NONE, NULL, 0,
-		    "the runtime's llama.cpp %s refuses the file's "
-		    "vocabulary load: %s",
-		    l->version ? l->version : "", l->text);
+		diag_note(diag_add(v->dl, "M021", 0, SUBJECT_NONE, NULL, 0,
+			      "the runtime's llama.cpp %s refuses the file's "
+			      "vocabulary load",
+			      l->version ? l->version : ""),
+		    "it says: %s", l->text);
 	else if (l->verdict == RT_LLAMA_DIED)
-		diag_add(v->dl, "M021", 0, SUBJECT_NONE, NULL, 0,
-		    "the runtime's llama.cpp %s did not finish the file's "
-		    "vocabulary load: %s",
-		    l->version ? l->version : "", l->text);
+		diag_note(
+		    diag_add(v->dl, "M021", 0, SUBJECT_NONE, NULL, 0,
+			"the runtime's llama.cpp %s did not finish the file's "
+			"vocabulary load",
+			l->version ? l->version : ""),
+		    "%s", l->text);
 }
 
 /*
@@ -147,11 +150,13 @@ unknown(struct vc *v, const struct llv_item *it)
 	if (v->build != 0 && v->build != RUNTIME_BUILD_V0_5_0 &&
 	    v->build > v->newest) {
 		snprintf(msg, sizeof msg,
-		    "%s is known to no llama.cpp up to "
-		    "%s, the newest gguflint's data covers: whether the "
-		    "profile's %s knows it, the data cannot say%s",
-		    what, v->db->release, v->version, hint);
-		add(v, "M020", it, msg);
+		    "%s is known to no llama.cpp up to %s, the newest the "
+		    "data covers",
+		    what, v->db->release);
+		diag_note(add(v, "M020", it, msg),
+		    "whether the profile's %s "
+		    "knows it, gguflint's data cannot say%s",
+		    v->version, hint);
 		return;
 	}
 	if (v->version != NULL)
@@ -159,10 +164,10 @@ unknown(struct vc *v, const struct llv_item *it)
 	else
 		snprintf(rt, sizeof rt, "llama.cpp %s", v->db->release);
 	snprintf(msg, sizeof msg,
-	    "%s is known to no llama.cpp up to %s: %s "
-	    "refuses the file (\"%s\")%s",
-	    what, v->db->release, rt, refusal(it->kind), hint);
-	add(v, "M019", it, msg);
+	    "%s is known to no llama.cpp up to %s: %s refuses the file", what,
+	    v->db->release, rt);
+	diag_note(add(v, "M019", it, msg), "llama.cpp says \"%s\"%s",
+	    refusal(it->kind), hint);
 }
 
 /*
@@ -175,7 +180,7 @@ static const char *const companions[] = { "clip" };
 static void
 companion(struct vc *v, const struct llv_item *it)
 {
-	char what[160], msg[1200];
+	char what[160], msg[400], note[1200];
 	size_t i;
 
 	if (it->kind != LLV_ARCH)
@@ -187,12 +192,41 @@ companion(struct vc *v, const struct llv_item *it)
 		return;
 	llv_describe(it, what, sizeof what);
 	snprintf(msg, sizeof msg,
-	    "%s is a companion model (a multimodal projector): llama.cpp "
-	    "%s refuses it as the main model (\"cannot be used as main "
-	    "model\"); pass it with --mmproj beside the language model",
+	    "%s is a multimodal projector: llama.cpp %s refuses it as the "
+	    "main model",
 	    what, v->db->release);
-	runtime_says(v, "cannot be used as main model", msg, sizeof msg);
-	add(v, "M022", it, msg);
+	snprintf(note, sizeof note,
+	    "llama.cpp says \"cannot be used as "
+	    "main model\"");
+	runtime_says(v, "cannot be used as main model", note, sizeof note);
+	diag_fix(diag_note(add(v, "M022", it, msg), "%s", note),
+	    "pass it "
+	    "with --mmproj beside the language model");
+}
+
+/* M022 for a companion by its role (general.type), not its architecture,
+ * given as the main model: what the user gives it as beside a model. */
+static void
+companion_role(struct vc *v, const struct check_ctx *ctx)
+{
+	const struct gguf_kv *kv = gguf_find_kv(ctx->file, "general.type");
+	const char *name = role_name(ctx->role), *flag = "--lora";
+	size_t i;
+
+	for (i = 0; i < v->dl->n; i++)
+		if (strcmp(v->dl->v[i].rule->code, "M022") == 0)
+			return; /* its architecture said it */
+	if (kv == NULL)
+		kv = gguf_find_kv(ctx->file, "general.architecture");
+	if (ctx->role == ROLE_MMPROJ)
+		flag = "--mmproj";
+	else if (ctx->role == ROLE_CVEC)
+		flag = "--control-vector";
+	diag_add(v->dl, "M022", kv != NULL ? kv->offset : 0, SUBJECT_KEY,
+	    kv != NULL ? kv->key.p : NULL, kv != NULL ? (size_t)kv->key.n : 0,
+	    "the file is %s %s, which llama.cpp loads only beside a model "
+	    "(%s), not as the main model",
+	    strchr("aeiom", name[0]) != NULL ? "an" : "a", name, flag);
 }
 
 /* A known name: M018 when it is newer than the profile's runtime. */
@@ -206,8 +240,8 @@ known(struct vc *v, const struct llv_item *it)
 		return;
 	llv_describe(it, what, sizeof what);
 	snprintf(msg, sizeof msg,
-	    "%s needs llama.cpp b%u or later (%s); "
-	    "the profile's runtime_version is %s, which refuses the file",
+	    "%s needs llama.cpp b%u or later (%s); the profile's %s refuses "
+	    "the file",
 	    what, (unsigned)it->row->build, it->row->date, v->version);
 	add(v, "M018", it, msg);
 }
@@ -250,11 +284,16 @@ check_version(const struct check_ctx *ctx, struct diag_list *dl)
 	v.newest = newest_build(v.db);
 	n = llv_items(ctx->file, v.db, items, LLV_MAX_ITEMS);
 	for (i = 0; i < n; i++) {
+		if (items[i].kind == LLV_ARCH && ctx->role == ROLE_CVEC)
+			continue; /* "controlvector": no model's */
 		if (items[i].row == NULL)
 			unknown(&v, &items[i]);
 		else
 			known(&v, &items[i]);
-		companion(&v, &items[i]);
+		if (ctx->as_model) /* alone, it is checked as one */
+			companion(&v, &items[i]);
 	}
+	if (ctx->as_model && role_companion(ctx->role))
+		companion_role(&v, ctx);
 	runtime_refused(&v, ctx);
 }

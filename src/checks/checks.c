@@ -15,6 +15,7 @@ const struct check checks[] = {
 	{ "kernels", 'K', true, true, false, check_kernels },
 	{ "metadata", 'M', true, false, false, check_meta },
 	{ "runtime-version", 'M', true, false, false, check_version },
+	{ "companion", 'M', true, false, false, check_companion },
 	{ "names", 'N', true, false, false, check_names },
 	{ "security", 'S', false, false, true, check_security },
 	{ "declared", 0, true, false, false, check_declared },

@@ -10,6 +10,7 @@
 #include "findings/diag.h"
 #include "reader/gguf.h"
 #include "facts/names.h"
+#include "facts/role.h"
 #include "plan/plan.h"
 #include "target/profile.h"
 
@@ -31,6 +32,15 @@ struct model_facts {
 };
 struct declset;
 
+/* The model a companion is checked against: its files (a split model's
+ * shards, in order) and geometry; none (n 0, geom NULL) when a header is
+ * incomplete. */
+struct companion_base {
+	const struct gguf_file *const *files;
+	size_t n;
+	const struct model_geom *geom;
+};
+
 /* Everything a check may read. */
 struct check_ctx {
 	const struct gguf_file *file;
@@ -50,6 +60,11 @@ struct check_ctx {
 	const struct rt_info *rt_info;	/* what ran them */
 	const struct rt_llama *llama;	/* the runtime's vocabulary load,
 					 * or NULL */
+	enum file_role role;		/* role_of(file) */
+	enum companion_kind given;	/* what the user gave it as */
+	const struct companion_base *base;	/* a companion's model
+						 * (given), or NULL */
+	bool as_model;			/* the main model of companions */
 };
 
 struct check {
@@ -94,6 +109,13 @@ void check_deep(const struct check_ctx *ctx, struct diag_list *dl);
 /* check_meta: M, the metadata (nothing when ctx->facts is NULL, or in a
  * shard after the first, which holds no metadata). */
 void check_meta(const struct check_ctx *ctx, struct diag_list *dl);
+/* check_companion: M023-M032, P010, a companion file (an mmproj, a LoRA,
+ * a control vector) by its role or as the user gave it, against its base
+ * model when ctx->base is set (facts/role.h). */
+void check_companion(const struct check_ctx *ctx, struct diag_list *dl);
+/* check_companion_file: ctx's file is a companion (by its role, or as the
+ * user gave it), to which the model's name map and keys do not apply. */
+bool check_companion_file(const struct check_ctx *ctx);
 /* check_names: N, the tensors against the map (none without facts). */
 void check_names(const struct check_ctx *ctx, struct diag_list *dl);
 /*

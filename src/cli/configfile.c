@@ -13,10 +13,12 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "base/suggest.h"
 #include "data/builtin.h"
 #include "cli/configfile.h"
 #include "checks/declrule.h"
 #include "target/kvtype.h"
+#include "target/profile.h"
 #include "data/yamlutil.h"
 
 /* What the field setters share. */
@@ -65,10 +67,13 @@ rule_item(struct ydoc *d, yaml_node_t *n, const struct catalog *cat,
 	for (i = 0; s != NULL && i < cat->n; i++)
 		if (diag_item_matches(s, &cat->rules[i]))
 			break;
-	if (s == NULL || *s == '\0' || i == cat->n)
+	if (s == NULL || *s == '\0' || i == cat->n) {
+		char hint[SUGGEST_HINT_SIZE];
+
 		return ydoc_error(d, n, err, "unknown rule '%s': expected a "
-		    "code, slug or family letter (see --list-rules)",
-		    s ? s : "?");
+		    "code, slug or family letter (see --list-rules)%s",
+		    s ? s : "?", s ? diag_item_hint(cat, s, hint) : "");
+	}
 	*out = s;
 	return 0;
 }
@@ -100,17 +105,71 @@ rule_list(struct ydoc *d, yaml_node_t *n, const struct catalog *cat,
 	return 0;
 }
 
+void
+config_profile_hint(const char *name, struct gl_error *err)
+{
+	const char *const *names;
+	char hint[SUGGEST_HINT_SIZE];
+	struct suggest sg;
+	size_t len;
+
+	if (err == NULL || err->kind != GL_ERR_NOT_FOUND ||
+	    strchr(name, '/') != NULL)
+		return;
+	suggest_init(&sg, name);
+	for (names = profile_builtin_names(); *names != NULL; names++)
+		suggest_offer(&sg, *names);
+	suggest_hint(&sg, NULL, hint);
+	len = strlen(err->msg);
+	snprintf(err->msg + len, sizeof err->msg - len, "%s", hint);
+}
+
+/*
+ * at_node: err, a failure to find or read a file named at n (a profile, a
+ * rule file), becomes "FILE:LINE:COL: " and its message, of its own kind;
+ * an error inside that file (GL_ERR_PARSE) names its own place and is
+ * left as it is. Returns -1.
+ */
+static int
+at_node(struct ydoc *d, yaml_node_t *n, struct gl_error *err)
+{
+	struct gl_error inner;
+
+	if (err == NULL || err->kind == GL_ERR_PARSE)
+		return -1;
+	inner = *err;
+	ydoc_error(d, n, err, "%s", inner.msg);
+	err->kind = inner.kind;
+	return -1;
+}
+
+/* profile: a built-in name or a path, relative to the configuration
+ * file; checked now (when the rule files are read too), so that a
+ * mistyped one is reported where it is written. */
 static int
 c_profile(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 {
 	struct cstate *c = o;
+	struct profile p;
 	const char *s;
+	size_t len;
+	bool path;
 
 	if (ydoc_string(d, n, &s, err) < 0)
 		return -1;
-	/* A path is relative to the configuration file. */
-	c->cfg->profile = strchr(s, '/') != NULL && s[0] != '/' ?
+	/* a path as profile_load tells one: a slash, or a .yaml name */
+	len = strlen(s);
+	path = strchr(s, '/') != NULL ||
+	    (len > 5 && strcmp(s + len - 5, ".yaml") == 0);
+	c->cfg->profile = path && s[0] != '/' ?
 	    xasprintf("%s/%s", c->dir, s) : xstrdup(s);
+	if (!c->load_rules)
+		return 0;
+	if (profile_load(c->cfg->profile, &p, err) < 0) {
+		config_profile_hint(c->cfg->profile, err);
+		return at_node(d, n, err);
+	}
+	profile_free(&p);
 	return 0;
 }
 
@@ -488,7 +547,7 @@ load_rule_files(struct ydoc *d, yaml_node_t *root, struct cstate *c,
 			rc = declrule_load_file(c->cat, c->decls, path, err);
 			free(path);
 			if (rc < 0)
-				return -1;
+				return at_node(d, e, err);
 		}
 	}
 	return 0;

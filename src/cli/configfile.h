@@ -61,20 +61,32 @@ char *config_find(void);
  * its decisions to pol (pol->base, replaced, becomes the file's real
  * directory: globs and relative paths are relative to it), the rest to
  * cfg (which it initialises; cfg->path is path). Rule names are checked
- * against cat, rule files' rules included. Returns 0, or -1 with err
- * naming FILE:LINE:COL and what was expected (GL_ERR_PARSE), or why a file
- * could not be found or read (GL_ERR_IO, GL_ERR_LIMIT); what was added so
+ * against cat, rule files' rules included, and the profile is loaded once
+ * to check it. Returns 0, or -1 with err naming FILE:LINE:COL and what was
+ * expected (GL_ERR_PARSE), or FILE:LINE:COL of the name of a file (rule
+ * file, profile) that could not be found or read and why (GL_ERR_IO,
+ * GL_ERR_NOT_FOUND, GL_ERR_LIMIT), or an error inside a rule file or
+ * profile at its own place (GL_ERR_PARSE); what was added so
  * far stays added, and cfg must still be freed with config_free(). All it
  * adds is owned by cat, decls, pol and cfg; nothing borrows the text.
  */
 int config_load(const char *path, struct catalog *cat, struct declset *decls,
     struct policy *pol, struct config *cfg, struct gl_error *err);
 /*
+ * config_profile_hint: when err says that no profile is called name
+ * (GL_ERR_NOT_FOUND, name not a path), append "; did you mean 'X'?"
+ * naming the nearest built-in profile, if one is near; otherwise leave
+ * err as it is. err may be NULL.
+ */
+void config_profile_hint(const char *name, struct gl_error *err);
+
+/*
  * config_parse: the same for text (len bytes) named origin (copied into
  * cfg->path), whose relative paths and globs are relative to dir (copied
- * into pol->base); load_rules false skips reading the rule files it names
- * (for fuzzing; decls may then be NULL). Errors as config_load's, but for
- * GL_ERR_IO and GL_ERR_LIMIT only from a rule file.
+ * into pol->base); load_rules false skips reading the rule files and the
+ * profile it names (for fuzzing; decls may then be NULL). Errors as
+ * config_load's, but for GL_ERR_IO, GL_ERR_NOT_FOUND and GL_ERR_LIMIT only
+ * from a rule file or the profile.
  */
 int config_parse(const char *origin, const char *dir, const char *text,
     size_t len, bool load_rules, struct catalog *cat, struct declset *decls,

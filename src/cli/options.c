@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/suggest.h"
 #include "cli/options.h"
 #include "target/profile.h"
 
@@ -39,6 +40,10 @@ enum {
 	OPT_WRITE_BASELINE,
 	OPT_SHOW_BASELINED,
 	OPT_MAX_PER_RULE,
+	OPT_SHOW_FIXES,
+	OPT_NO_SHOW_FIXES,
+	OPT_PROGRESS,
+	OPT_NO_PROGRESS,
 	OPT_CTK,
 	OPT_CTV,
 	OPT_FA,
@@ -48,6 +53,10 @@ enum {
 	OPT_NO_MMAP,
 	OPT_SWA_FULL,
 	OPT_RUNTIME_VERSION,
+	OPT_MMPROJ,
+	OPT_LORA,
+	OPT_CVEC,
+	OPT_DRAFT,
 	OPT_TIMEOUT,
 	OPT_CONNECT_TIMEOUT
 };
@@ -67,6 +76,10 @@ static const struct option long_options[] = {
 	{ "no-mmap", no_argument, NULL, OPT_NO_MMAP },
 	{ "swa-full", no_argument, NULL, OPT_SWA_FULL },
 	{ "runtime-version", required_argument, NULL, OPT_RUNTIME_VERSION },
+	{ "mmproj", required_argument, NULL, OPT_MMPROJ },
+	{ "lora", required_argument, NULL, OPT_LORA },
+	{ "control-vector", required_argument, NULL, OPT_CVEC },
+	{ "draft", required_argument, NULL, OPT_DRAFT },
 	{ "plan", no_argument, NULL, OPT_PLAN },
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
 	{ "list-kernels", no_argument, NULL, OPT_LIST_KERNELS },
@@ -88,6 +101,10 @@ static const struct option long_options[] = {
 	{ "write-baseline", required_argument, NULL, OPT_WRITE_BASELINE },
 	{ "show-baselined", no_argument, NULL, OPT_SHOW_BASELINED },
 	{ "max-per-rule", required_argument, NULL, OPT_MAX_PER_RULE },
+	{ "show-fixes", no_argument, NULL, OPT_SHOW_FIXES },
+	{ "no-show-fixes", no_argument, NULL, OPT_NO_SHOW_FIXES },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "statistics", no_argument, NULL, OPT_STATISTICS },
 	{ "color", required_argument, NULL, OPT_COLOR },
@@ -132,17 +149,30 @@ static const char usage_lint[] =
 	"      --no-mmap       read the weights into memory, do not map "
 	"them\n"
 	"      --swa-full      full-size sliding-window cache\n"
+	"      --mmproj FILE   the model's multimodal projector (planned, "
+	"checked)\n"
+	"      --lora FILE     a LoRA adapter of the model (repeatable): "
+	"checked\n"
+	"                      against the model, planned beside it\n"
+	"      --control-vector FILE  a control vector of the model "
+	"(repeatable)\n"
+	"      --draft FILE    a draft model for speculative decoding "
+	"(planned)\n"
 	"      --strict        as if the profile were strict\n"
 	"      --plan          also print the memory plan\n"
 	"      --deep          also read the tensor data (NaN/Inf, zeros, "
 	"statistics)\n"
+	"      --progress, --no-progress  --deep's progress on stderr "
+	"(default: when\n"
+	"                      stderr is a terminal)\n"
 	"      --runtime-version V  the llama.cpp build that will load the "
 	"files\n"
 	"                      (bNNNN or v0.5.0; over the profile's)\n";
 
 static const char usage_report[] =
 	"  -f, --format FMT    output format: text (default), json, sarif, "
-	"github\n"
+	"github,\n"
+	"                      gitlab (Code Quality), junit (JUnit XML)\n"
 	"      --select LIST   only these codes, slugs or families "
 	"(comma-separated)\n"
 	"      --ignore LIST   not these codes, slugs or families\n"
@@ -166,8 +196,12 @@ static const char usage_report[] =
 	"      --baseline FILE  findings recorded in FILE do not fail the "
 	"run\n"
 	"      --write-baseline FILE  record this run's findings in FILE\n"
-	"      --show-baselined  show baselined findings in text and "
-	"github output\n"
+	"      --show-baselined  show baselined findings in text, github, "
+	"gitlab\n"
+	"                      and junit output\n"
+	"      --show-fixes, --no-show-fixes  text: each finding's note "
+	"and fix below\n"
+	"                      it (default: when stdout is a terminal)\n"
 	"  -q, --quiet         report only what fails the run (no "
 	"summary line)\n"
 	"      --statistics    also count the findings per rule\n"
@@ -411,6 +445,31 @@ set_gate_value(struct options *o, int c, const char *arg,
 	return 0;
 }
 
+/* --mmproj --lora --control-vector --draft: a companion of each model.
+ * Returns 0, or -1 with err set. */
+static int
+set_companion(struct options *o, int c, const char *arg, struct gl_error *err)
+{
+	enum companion_kind k = c == OPT_MMPROJ ? COMPANION_MMPROJ :
+	    c == OPT_LORA ? COMPANION_LORA : c == OPT_CVEC ? COMPANION_CVEC :
+	    COMPANION_DRAFT;
+	size_t i;
+
+	if (*arg == '\0')
+		return gl_error_setk(err, GL_ERR_USAGE, "--%s: expected a "
+		    "file name", companion_name(k));
+	for (i = 0; i < o->n_companions; i++)
+		if ((k == COMPANION_MMPROJ || k == COMPANION_DRAFT) &&
+		    o->companions[i].kind == k)
+			return gl_error_setk(err, GL_ERR_USAGE, "--%s: given "
+			    "twice (llama.cpp loads one)", companion_name(k));
+	o->companions = xreallocarray(o->companions, o->n_companions + 1,
+	    sizeof *o->companions);
+	o->companions[o->n_companions].kind = k;
+	o->companions[o->n_companions++].path = arg;
+	return 0;
+}
+
 /* An option with an argument. Returns 0, or -1 with err set. */
 static int
 set_value(struct options *o, int c, const char *arg, struct gl_error *err)
@@ -442,6 +501,11 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 	case OPT_CONFIG:
 		o->config = arg;
 		break;
+	case OPT_MMPROJ:
+	case OPT_LORA:
+	case OPT_CVEC:
+	case OPT_DRAFT:
+		return set_companion(o, c, arg, err);
 	case OPT_RUNTIME:
 	case OPT_DEVICE:
 	case OPT_WRITE_KERNELS:
@@ -488,6 +552,29 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 		break;
 	}
 	return 0;
+}
+
+/* unknown_option: the usage error of arg, an option getopt does not know,
+ * with the nearest long option when one is near. Returns -1. */
+static int
+unknown_option(const char *arg, struct gl_error *err)
+{
+	char name[SUGGEST_MAX_LEN + 1], hint[SUGGEST_HINT_SIZE];
+	struct suggest sg;
+	size_t i, n;
+
+	hint[0] = '\0';
+	if (strncmp(arg, "--", 2) == 0 &&
+	    (n = strcspn(arg + 2, "=")) <= SUGGEST_MAX_LEN) {
+		memcpy(name, arg + 2, n);
+		name[n] = '\0';
+		suggest_init(&sg, name);
+		for (i = 0; long_options[i].name != NULL; i++)
+			suggest_offer(&sg, long_options[i].name);
+		suggest_hint(&sg, "--", hint);
+	}
+	return gl_error_setk(err, GL_ERR_USAGE, "unknown option %s%s", arg,
+	    hint);
 }
 
 /*
@@ -543,6 +630,14 @@ set_flag(struct options *o, int c, char **argv, struct gl_error *err)
 	case OPT_SHOW_BASELINED:
 		o->show_baselined = true;
 		break;
+	case OPT_SHOW_FIXES:
+	case OPT_NO_SHOW_FIXES:
+		o->show_fixes = c == OPT_SHOW_FIXES ? 1 : 0;
+		break;
+	case OPT_PROGRESS:
+	case OPT_NO_PROGRESS:
+		o->progress = c == OPT_PROGRESS ? 1 : 0;
+		break;
 	case OPT_DUMP:
 		if (set_mode(o, CLI_MODE_DUMP, err) < 0)
 			return -1;
@@ -561,8 +656,7 @@ set_flag(struct options *o, int c, char **argv, struct gl_error *err)
 		return gl_error_setk(err, GL_ERR_USAGE, "option %s needs an "
 		    "argument", argv[optind - 1]);
 	default:
-		return gl_error_setk(err, GL_ERR_USAGE, "unknown option %s",
-		    argv[optind - 1]);
+		return unknown_option(argv[optind - 1], err);
 	}
 	return 0;
 }
@@ -576,6 +670,8 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 	o->format = "text";
 	o->max_warnings = -1;
 	o->max_per_rule = -1;
+	o->show_fixes = -1;
+	o->progress = -1;
 	o->ngl = -2;
 	opterr = 0;
 	optind = 1;
@@ -608,5 +704,6 @@ options_free(struct options *o)
 {
 	free(o->select);
 	free(o->ignore);
+	free(o->companions);
 	memset(o, 0, sizeof *o);
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "base/error.h"
+#include "lint.h"
 
 enum cli_mode {
 	CLI_MODE_LINT = 0,
@@ -59,6 +60,10 @@ struct options {
 	const char *write_baseline;	/* --write-baseline FILE, or NULL */
 	bool show_baselined;		/* --show-baselined */
 	long max_per_rule;		/* --max-per-rule N, or -1 */
+	int show_fixes;			/* --show-fixes 1, --no-show-fixes
+					 * 0; -1: when stdout is a TTY */
+	int progress;			/* --progress 1, --no-progress 0;
+					 * -1: when stderr is a TTY */
 	bool quiet;			/* --quiet */
 	bool statistics;		/* --statistics */
 	enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color;
@@ -66,6 +71,10 @@ struct options {
 	size_t n_select;
 	const char **ignore;
 	size_t n_ignore;
+	struct lint_companion *companions;	/* --mmproj --lora
+					 * --control-vector --draft, in order
+					 * (paths borrowed from argv) */
+	size_t n_companions;
 	char **files;			/* borrowed from argv */
 	size_t n_files;
 };

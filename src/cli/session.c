@@ -12,17 +12,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/error.h"
 #include "base/guard.h"
+#include "base/suggest.h"
 #include "base/util.h"
 #include "checks/declrule.h"
 #include "cli/configfile.h"
 #include "cli/models.h"
 #include "cli/options.h"
+#include "cli/progress.h"
 #include "cli/session.h"
 #include "findings/baseline.h"
 #include "findings/catalog.h"
@@ -54,14 +57,39 @@ struct session {
 	struct baseline bl;		/* --baseline, or what to record */
 	bool have_bl;			/* bl is in force */
 	bool record;			/* --write-baseline: bl is recorded */
+	struct progress progress;	/* --deep's line on stderr */
+	struct lint_progress tell;	/* lo.progress: to progress */
 };
 
-/* write_out: write and reset buf; -1 when stdout failed. */
+/*
+ * write_out: write and reset buf; -1 (errno set) when stdout failed. The
+ * buffer goes out in one write(2) (after what stdio holds), not through
+ * stdio's pieces, so that the report of one model, which the session
+ * writes at once, is never mixed with another process's in a file they
+ * share (xargs -P 8 gguflint ... > out): Linux writes a regular file's
+ * one write whole. A pipe does so only up to PIPE_BUF bytes.
+ */
 static int
 write_out(struct strbuf *buf)
 {
-	if (buf->len > 0 && fwrite(buf->buf, 1, buf->len, stdout) != buf->len)
+	size_t off = 0;
+	ssize_t n;
+
+	if (buf->len == 0)
+		return 0;
+	if (fflush(stdout) != 0)
 		return -1;
+	while (off < buf->len) {
+		n = write(STDOUT_FILENO, buf->buf + off, buf->len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		off += (size_t)n;
+	}
 	strbuf_reset(buf);
 	return 0;
 }
@@ -174,6 +202,8 @@ static int
 load_target(const struct options *o, struct session *s, struct gl_error *err)
 {
 	const char *kv = o->kv ? o->kv : s->cfg.kv;
+	const char *pname = o->profile ? o->profile : s->cfg.profile ?
+	    s->cfg.profile : PROFILE_DEFAULT;
 	struct plan_request *rq = &s->lo.request;
 
 	rq->ctx = o->ctx ? o->ctx : s->cfg.ctx;
@@ -185,9 +215,10 @@ load_target(const struct options *o, struct session *s, struct gl_error *err)
 	}
 	if (llama_request(o, &s->cfg, rq, err) < 0)
 		return -1;
-	if (profile_load(o->profile ? o->profile : s->cfg.profile ?
-	    s->cfg.profile : PROFILE_DEFAULT, &s->profile, err) < 0)
+	if (profile_load(pname, &s->profile, err) < 0) {
+		config_profile_hint(pname, err);
 		return -1;
+	}
 	s->have_profile = true;
 	if (o->runtime_version != NULL) {
 		free(s->profile.runtime_version);
@@ -282,7 +313,13 @@ session_setup(const struct options *o, const struct reporter *rep,
 	s->lo.decls = &s->decls;
 	s->lo.policy = &s->policy;
 	s->lo.deep = o->deep;
+	progress_init(&s->progress, stderr, o->deep ? o->progress : 0);
+	s->tell.fn = progress_tell;
+	s->tell.arg = &s->progress;
+	s->lo.progress = &s->tell;
 	s->lo.deep_full = rep->deep_stats;
+	s->lo.companions = o->companions;	/* beside each model */
+	s->lo.n_companions = o->n_companions;
 	s->src.connect_timeout = o->connect_timeout > 0 ? o->connect_timeout :
 	    (double)s->cfg.connect_timeout;
 	s->src.timeout = o->timeout > 0 ? o->timeout :
@@ -295,9 +332,13 @@ session_setup(const struct options *o, const struct reporter *rep,
 	ro.color = use_color(o->color);
 	ro.baseline = s->have_bl;
 	ro.show_baselined = o->show_baselined;
+	ro.show_fixes = o->show_fixes >= 0 ? o->show_fixes == 1 :
+	    isatty(STDOUT_FILENO) == 1;
 	ro.max_per_rule = o->max_per_rule >= 0 ? (size_t)o->max_per_rule :
 	    s->cfg.has_max_per_rule ? s->cfg.max_per_rule : DIAG_MAX_PER_RULE;
+	ro.fail_on = s->policy.fail_on;
 	report_ctx_init(&s->report, &s->cat, &ro);
+	s->report.filter = &s->policy.filter;
 	if (o->mode == CLI_MODE_LINT && load_target(o, s, err) < 0)
 		return -1;
 	return 0;
@@ -355,7 +396,8 @@ push_file(struct file_list *fl, const char *path)
 	fl->v[fl->n++] = xstrdup(path);
 }
 
-/* walk_one: nftw's callback: keep *.gguf, skip hidden directories. */
+/* walk_one: nftw's callback: keep *.gguf (any case: *.GGUF too), skip
+ * hidden directories. */
 static int
 walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
@@ -365,7 +407,7 @@ walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 	(void)st;
 	if (type == FTW_D && base[0] == '.' && ftw->level > 0)
 		return FTW_SKIP_SUBTREE;	/* .git and the like */
-	if (type == FTW_F && n > 5 && strcmp(base + n - 5, ".gguf") == 0)
+	if (type == FTW_F && n > 5 && strcasecmp(base + n - 5, ".gguf") == 0)
 		push_file(walk_list, path);
 	return FTW_CONTINUE;
 }
@@ -571,6 +613,27 @@ save_baseline(const struct options *o, struct session *s,
 	return 0;
 }
 
+/* over_budget: whether the warnings exceed --max-warnings. */
+static bool
+over_budget(const struct session *s, const struct tally *t)
+{
+	return s->policy.max_warnings >= 0 &&
+	    t->warnings > (size_t)s->policy.max_warnings;
+}
+
+/* exit_code: the run's exit status as it stands before the report ends
+ * (status: 0, or 2 for an operational error), for SARIF's invocation. */
+static int
+exit_code(const struct options *o, const struct session *s,
+    const struct tally *t, int status)
+{
+	if (status != 0)
+		return status;
+	if (!t->failed && !over_budget(s, t))
+		return 0;
+	return o->exit_zero || s->cfg.exit_zero ? 0 : 1;
+}
+
 /*
  * finish_run: after the report: --statistics, --max-warnings and the
  * closing summary of the text format (on stderr, so that it stays on the
@@ -589,8 +652,7 @@ finish_run(const struct options *o, struct session *s, struct tally *t,
 			return -1;
 		print_statistics(&s->cat, t->count, text ? stdout : stderr);
 	}
-	if (s->policy.max_warnings >= 0 &&
-	    t->warnings > (size_t)s->policy.max_warnings) {
+	if (over_budget(s, t)) {
 		fprintf(stderr, "gguflint: %zu warnings, more than "
 		    "--max-warnings %ld\n", t->warnings,
 		    s->policy.max_warnings);
@@ -604,6 +666,27 @@ finish_run(const struct options *o, struct session *s, struct tally *t,
 		strbuf_free(&line);
 	}
 	return 0;
+}
+
+/*
+ * Whether input in of several (ml) is a file given as a companion
+ * (--mmproj, ...), found again among the models (a directory walk): it is
+ * linted beside each model, not as one. Alone, it is the model.
+ */
+static bool
+companion_input(const struct options *o, const struct model_list *ml,
+    const struct model_input *in)
+{
+	struct stat a, b;
+	size_t i;
+
+	if (ml->n < 2 || in->split || stat(in->path[0], &a) < 0)
+		return false;
+	for (i = 0; i < o->n_companions; i++)
+		if (stat(o->companions[i].path, &b) == 0 &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			return true;
+	return false;
 }
 
 /*
@@ -621,7 +704,7 @@ session_lint_inputs(const struct options *o, struct session *s,
 	struct model_list ml;
 	struct lint_model m;
 	struct gl_error err;
-	int status = 0;
+	int status = 0, rc;
 	size_t i, k;
 
 	memset(&t, 0, sizeof t);
@@ -631,17 +714,29 @@ session_lint_inputs(const struct options *o, struct session *s,
 	free_files(&fl);
 	rep->begin(&s->report, out);
 	for (i = 0; i < ml.n && status >= 0; i++) {
+		if (companion_input(o, &ml, &ml.v[i]))
+			continue;	/* linted beside each model */
 		t.sum.models++;
-		if (lint_input(&ml.v[i], &s->lo, &m, &err) < 0) {
+		progress_begin(&s->progress, ml.v[i].path[0]);
+		rc = lint_input(&ml.v[i], &s->lo, &m, &err);
+		progress_end(&s->progress);
+		if (rc < 0) {
 			fail(&err);
 			status = 2;
 			t.sum.unread++;
+			if (rep->error != NULL)
+				rep->error(&s->report, out, ml.v[i].path[0],
+				    err.msg, false);
 		} else {
 			for (k = 0; k < m.n; k++) {
 				if (m.res[k].rt_error != NULL) {
 					fprintf(stderr, "gguflint: %s\n",
 					    m.res[k].rt_error);
 					status = 2;
+					if (rep->error != NULL)
+						rep->error(&s->report, out,
+						    m.res[k].path,
+						    m.res[k].rt_error, true);
 				}
 				llama_note(&m.res[k]);
 				mark_baselined(s, &m.res[k]);
@@ -659,6 +754,7 @@ session_lint_inputs(const struct options *o, struct session *s,
 	if (status >= 0 && s->record && save_baseline(o, s, &t) < 0)
 		status = 2;
 	if (status >= 0) {
+		s->report.exit_code = exit_code(o, s, &t, status);
 		rep->end(&s->report, out);
 		if (finish_run(o, s, &t, out) < 0)
 			status = -1;
@@ -685,8 +781,10 @@ dump_guarded(void *arg)
 
 /*
  * session_dump_inputs: --dump: for each input, the header on stdout and
- * the findings, as plain text, on stderr. Returns the exit status (0, 1 or
- * 2), or -1 when stdout failed.
+ * the findings of the built-in rules, as plain text, on stderr (the user's
+ * rules of the configuration's rule files are not run: a dump shows the
+ * file, not a team's policy). Returns the exit status (0, 1 or 2), or -1
+ * when stdout failed.
  */
 static int
 session_dump_inputs(const struct options *o, struct session *s,
@@ -694,6 +792,7 @@ session_dump_inputs(const struct options *o, struct session *s,
 {
 	struct strbuf diags = STRBUF_INIT;
 	struct report_ctx plain;	/* stderr's: no colour, no plan */
+	struct lint_options lo = s->lo;	/* without the user's rules */
 	struct lint_result res;
 	struct gl_error err;
 	struct file_list fl;
@@ -701,11 +800,12 @@ session_dump_inputs(const struct options *o, struct session *s,
 	size_t i;
 	int status = 0;
 
+	lo.decls = NULL;
 	report_ctx_init(&plain, &s->cat, NULL);
 	plain.opts.max_per_rule = s->report.opts.max_per_rule;
 	expand_files(o, &fl);
 	for (i = 0; i < fl.n; i++) {
-		if (lint_file(fl.v[i], &s->lo, &res, &err) < 0) {
+		if (lint_file(fl.v[i], &lo, &res, &err) < 0) {
 			fail(&err);
 			status = 2;
 		} else {
@@ -934,8 +1034,11 @@ session_dispatch(const struct options *o, struct session *s,
 		return 0;
 	case CLI_MODE_EXPLAIN:
 		if ((r = catalog_find(&s->cat, o->explain)) == NULL) {
+			char hint[SUGGEST_HINT_SIZE];
+
 			fprintf(stderr, "gguflint: --explain: no rule '%s' "
-			    "(see --list-rules)\n", o->explain);
+			    "(see --list-rules)%s\n", o->explain,
+			    diag_item_hint(&s->cat, o->explain, hint));
 			return 2;
 		}
 		rep->explain(&s->report, out, r);
@@ -974,7 +1077,8 @@ session_main(const struct options *o)
 	}
 	if (rep == NULL || !supports(rep, o->mode)) {
 		fprintf(stderr, "gguflint: format '%s' %s\n", o->format,
-		    rep == NULL ? "is unknown (text, json, sarif, github)" :
+		    rep == NULL ? "is unknown (text, json, sarif, github, "
+		    "gitlab, junit)" :
 		    "cannot show this");
 		return 2;
 	}

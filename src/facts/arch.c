@@ -131,22 +131,24 @@ scalar_u32(struct rd *r, const struct gguf_kv *kv, uint32_t *out)
 	    s->type == GGUF_INT32 || s->type == GGUF_INT64) && s->v.i < 0;
 
 	if (!is_int_type(kv->type) || neg || s->v.u > UINT32_MAX) {
-		diag_add(r->dl, "M002", kv->offset, SUBJECT_KEY, kv->key.p,
-		    kv->key.n, "stored as %s%s; llama.cpp requires UINT32 and "
-		    "refuses the file (\"key %.*s has wrong type %s but "
-		    "expected type u32\"), and gguflint cannot use it",
-		    gguf_vtype_name(kv->type), neg ? " (negative)" :
-		    (is_int_type(kv->type) ? " (above 2^32)" : ""),
-		    (int)kv->key.n, kv->key.p, gguf_vtype_llama_name(kv->type));
+		diag_note(diag_add(r->dl, "M002", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "stored as %s%s; llama.cpp requires "
+		    "UINT32 and refuses the file", gguf_vtype_name(kv->type),
+		    neg ? " (negative)" : (is_int_type(kv->type) ?
+		    " (above 2^32)" : "")), "llama.cpp says \"key %.*s has "
+		    "wrong type %s but expected type u32\"; gguflint cannot "
+		    "use the value", (int)kv->key.n, kv->key.p,
+		    gguf_vtype_llama_name(kv->type));
 		return false;
 	}
 	if (kv->type != GGUF_UINT32)
-		diag_add(r->dl, "M002", kv->offset, SUBJECT_KEY, kv->key.p,
-		    kv->key.n, "stored as %s; llama.cpp requires UINT32 and "
-		    "refuses the file (\"key %.*s has wrong type %s but "
-		    "expected type u32\"); gguflint reads the value %" PRIu64,
-		    gguf_vtype_name(kv->type), (int)kv->key.n, kv->key.p,
-		    gguf_vtype_llama_name(kv->type), s->v.u);
+		diag_note(diag_add(r->dl, "M002", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "stored as %s; llama.cpp requires "
+		    "UINT32 and refuses the file (gguflint reads %" PRIu64 ")",
+		    gguf_vtype_name(kv->type), s->v.u), "llama.cpp says \"key "
+		    "%.*s has wrong type %s but expected type u32\"",
+		    (int)kv->key.n, kv->key.p,
+		    gguf_vtype_llama_name(kv->type));
 	*out = (uint32_t)s->v.u;
 	return true;
 }
@@ -160,10 +162,10 @@ geom_u32(struct rd *r, const char *suffix, uint32_t *out)
 	if (kv == NULL)
 		return false;
 	if (kv->type == GGUF_ARRAY) {
-		diag_add(r->dl, "M002", kv->offset, SUBJECT_KEY, kv->key.p,
-		    kv->key.n, "an array where llama.cpp reads one UINT32: "
-		    "it refuses the file (\"wrong type arr but expected type "
-		    "u32\")");
+		diag_note(diag_add(r->dl, "M002", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "an array where llama.cpp reads one "
+		    "UINT32: it refuses the file"), "llama.cpp says \"wrong "
+		    "type arr but expected type u32\"");
 		return false;
 	}
 	return scalar_u32(r, kv, out);
@@ -201,10 +203,11 @@ geom_layers(struct rd *r, const char *suffix, uint32_t *v, uint32_t def)
 	}
 	if (kv->elem_type != GGUF_INT32 && kv->elem_type != GGUF_UINT32 &&
 	    kv->elem_type != GGUF_BOOL) {
-		diag_add(r->dl, "M002", kv->offset, SUBJECT_KEY, kv->key.p,
-		    kv->key.n, "per-layer array of %s; llama.cpp accepts only "
-		    "INT32, UINT32 or BOOL elements and refuses the file "
-		    "(\"%.*s %s%s\")", gguf_vtype_name(kv->elem_type),
+		diag_note(diag_add(r->dl, "M002", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "per-layer array of %s; llama.cpp "
+		    "accepts only INT32, UINT32 or BOOL elements and refuses "
+		    "the file", gguf_vtype_name(kv->elem_type)), "llama.cpp "
+		    "says \"%.*s %s%s\"",
 		    (int)kv->key.n, kv->key.p, listed_elem(kv->elem_type) ?
 		    "has wrong array element type " : "is not a string/"
 		    "float32/uint32/int32/uint64 array",
@@ -424,8 +427,7 @@ read_swa(struct rd *r, enum arch_kind kind)
 	diag_add(r->dl, "M004", pk ? pk->offset : 0, SUBJECT_KEY,
 	    pk ? pk->key.p : NULL, pk ? pk->key.n : 0, "sliding-window "
 	    "pattern %" PRIu32 " leaves no layer with sliding-window "
-	    "attention; llama.cpp aborts when it creates the context",
-	    pattern);
+	    "attention: llama.cpp aborts creating the context", pattern);
 	g->swa = false;
 }
 

@@ -6,13 +6,13 @@
 #include "config.h"
 
 #include <ctype.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/enc.h"
 #include "base/util.h"
+#include "base/once.h"
 #include "data/builtin.h"
 #include "data/yamlutil.h"
 #include "facts/llversions.h"
@@ -223,13 +223,12 @@ llv_db_free(struct llv_db *db)
 /* ---- the process-wide copy --------------------------------------------- */
 
 static struct llv_db shared_db;
-static int shared_state; /* 0 not loaded, 1 loaded, -1 failed */
-static struct gl_error shared_err;
-static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct gl_once shared_once = GL_ONCE_INIT;
 
 static int
-db_load(struct llv_db *db, struct gl_error *err)
+db_load(void *arg, struct gl_error *err)
 {
+	struct llv_db *db = arg;
 	struct datafile df;
 	int rc;
 
@@ -240,19 +239,16 @@ db_load(struct llv_db *db, struct gl_error *err)
 	return rc;
 }
 
+static void
+db_free(void *db)
+{
+	llv_db_free(db);
+}
+
 int
 llv_db_get(const struct llv_db **out, struct gl_error *err)
 {
-	int state;
-
-	pthread_mutex_lock(&shared_lock);
-	if (shared_state == 0)
-		shared_state = db_load(&shared_db, &shared_err) < 0 ? -1 : 1;
-	state = shared_state;
-	if (state < 0 && err != NULL)
-		*err = shared_err;
-	pthread_mutex_unlock(&shared_lock);
-	if (state < 0)
+	if (gl_once_get(&shared_once, db_load, NULL, &shared_db, err) < 0)
 		return -1;
 	*out = &shared_db;
 	return 0;
@@ -261,10 +257,7 @@ llv_db_get(const struct llv_db **out, struct gl_error *err)
 void
 llv_db_cleanup(void)
 {
-	pthread_mutex_lock(&shared_lock);
-	llv_db_free(&shared_db);
-	shared_state = 0;
-	pthread_mutex_unlock(&shared_lock);
+	gl_once_reset(&shared_once, db_free, &shared_db);
 }
 
 /* ---- lookups ----------------------------------------------------------- */

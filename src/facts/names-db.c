@@ -7,10 +7,10 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 
 #include <pcre2.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/once.h"
 #include "data/builtin.h"
 #include "facts/names.h"
 
@@ -152,29 +152,25 @@ names_db_free(struct names_db *db)
 /* ---- the process-wide copy --------------------------------------------- */
 
 static struct names_db shared_db;
-static int shared_state;	/* 0 not loaded, 1 loaded, -1 failed */
-static struct gl_error shared_err;
-static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct gl_once shared_once = GL_ONCE_INIT;
+
+static int
+shared_load(void *db, struct gl_error *err)
+{
+	return names_db_load(db, err);
+}
+
+static void
+shared_free(void *db)
+{
+	names_db_free(db);
+}
 
 int
 names_db_get(const struct names_db **out, struct gl_error *err)
 {
-	int state;
-
-	pthread_mutex_lock(&shared_lock);
-	if (shared_state == 0) {
-		if (names_db_load(&shared_db, &shared_err) < 0) {
-			names_db_free(&shared_db);
-			shared_state = -1;
-		} else {
-			shared_state = 1;
-		}
-	}
-	state = shared_state;
-	if (state < 0 && err != NULL)
-		*err = shared_err;
-	pthread_mutex_unlock(&shared_lock);
-	if (state < 0)
+	if (gl_once_get(&shared_once, shared_load, shared_free, &shared_db,
+		err) < 0)
 		return -1;
 	*out = &shared_db;
 	return 0;
@@ -183,8 +179,5 @@ names_db_get(const struct names_db **out, struct gl_error *err)
 void
 names_db_cleanup(void)
 {
-	pthread_mutex_lock(&shared_lock);
-	names_db_free(&shared_db);
-	shared_state = 0;
-	pthread_mutex_unlock(&shared_lock);
+	gl_once_reset(&shared_once, shared_free, &shared_db);
 }

@@ -4,11 +4,13 @@
 #include "config.h"
 
 #include <assert.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "base/suggest.h"
 #include "findings/diag.h"
 
 void
@@ -28,6 +30,8 @@ diag_release(struct diag *d)
 
 	free(d->subject);
 	free(d->message);
+	free(d->note);
+	free(d->fix);
 	for (i = 0; i < d->n_items; i++)
 		free(d->items[i]);
 	free(d->items);
@@ -100,6 +104,60 @@ diag_add(struct diag_list *dl, const char *code, uint64_t offset,
 	    subj_len, strbuf_detach(&sb));
 }
 
+/* Append to *slot (NULL or a string) the formatted text, after a space. */
+static void
+append_text(char **slot, const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (*slot != NULL) {
+		strbuf_adds(&sb, *slot);
+		strbuf_addc(&sb, ' ');
+		free(*slot);
+	}
+	strbuf_vaddf(&sb, fmt, ap);
+	*slot = strbuf_detach(&sb);
+}
+
+struct diag *
+diag_note(struct diag *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d == NULL)
+		return NULL;
+	va_start(ap, fmt);
+	append_text(&d->note, fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+struct diag *
+diag_fix(struct diag *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d == NULL)
+		return NULL;
+	va_start(ap, fmt);
+	append_text(&d->fix, fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+void
+diag_detail_text(const struct diag *d, struct strbuf *out)
+{
+	if (d->note != NULL) {
+		strbuf_addc(out, '\n');
+		strbuf_adds(out, d->note);
+	}
+	if (d->fix != NULL) {
+		strbuf_adds(out, "\nfix: ");
+		strbuf_adds(out, d->fix);
+	}
+}
+
 static int
 diag_cmp(const void *pa, const void *pb)
 {
@@ -162,6 +220,20 @@ diag_item_matches(const char *item, const struct rule *r)
 	return strcasecmp(item, r->code) == 0 || strcmp(item, r->slug) == 0;
 }
 
+const char *
+diag_item_hint(const struct catalog *cat, const char *item, char *buf)
+{
+	struct suggest sg;
+	size_t i;
+
+	suggest_init(&sg, item);
+	for (i = 0; i < cat->n; i++) {
+		suggest_offer(&sg, cat->rules[i].code);
+		suggest_offer(&sg, cat->rules[i].slug);
+	}
+	return suggest_hint(&sg, NULL, buf);
+}
+
 static int
 item_known(const struct catalog *cat, const char *item)
 {
@@ -186,9 +258,12 @@ diag_filter_add(struct diag_filter *f, const struct catalog *cat,
 		size_t *cnt;
 
 		if (n > 0 && !item_known(cat, item)) {
+			char hint[SUGGEST_HINT_SIZE];
+
 			gl_error_setk(err, GL_ERR_USAGE, "%s: unknown rule, "
-			    "slug or family '%s' (see --list-rules)",
-			    is_ignore ? "--ignore" : "--select", item);
+			    "slug or family '%s' (see --list-rules)%s",
+			    is_ignore ? "--ignore" : "--select", item,
+			    diag_item_hint(cat, item, hint));
 			free(item);
 			return -1;
 		}

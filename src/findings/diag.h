@@ -3,6 +3,12 @@
  * (a rule, a severity, a byte offset, a subject and a message), never
  * printed by the stage that finds it; the reporters print them.
  *
+ * The message is the essence: short (one line of a report, within about
+ * 120 characters), with the numbers. Why it matters for this file goes in
+ * a note and what to do about it in a fix (diag_note, diag_fix): the text
+ * report shows them on indented lines below (--show-fixes), JSON as
+ * fields of their own, SARIF and GitHub joined to the message.
+ *
  * Each rule keeps at most DIAG_RECORD_MAX diagnostics per file; the rest
  * are counted and summarised by diag_finish(), so a hostile file with a
  * million bad records cannot make the output or memory explode. The text
@@ -15,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/util.h"
 #include "findings/catalog.h"
 
 #define DIAG_MAX_PER_RULE 50	/* text, by default (--max-per-rule) */
@@ -34,7 +41,11 @@ struct diag {
 	char *subject;			/* raw bytes from the file (may
 					 * hold NUL), or NULL */
 	size_t subject_len;
-	char *message;			/* raw; reporters escape it */
+	char *message;			/* the essence, one short line;
+					 * raw: reporters escape it */
+	char *note;			/* why it matters, or NULL */
+	char *fix;			/* what to do, or NULL (the
+					 * catalogue's fix then applies) */
 	char **items;			/* the full list a message abridges */
 	size_t n_items;
 	size_t seq;			/* insertion order, for a stable sort */
@@ -79,6 +90,25 @@ struct diag *diag_add(struct diag_list *dl, const char *code, uint64_t offset,
     const char *fmt, ...) GL_PRINTF(7, 8);
 
 /*
+ * diag_note, diag_fix: set d's note (why the finding matters here) or its
+ * fix (what to do about it, when the finding knows better than the
+ * catalogue's generic fix), printf-formatted into a copy; a second call
+ * appends, after a space. d may be NULL (a capped diag_add): nothing
+ * happens. Returns d, so that the calls nest around diag_add:
+ *   diag_note(diag_add(dl, ...), "fmt", ...);
+ */
+struct diag *diag_note(struct diag *d, const char *fmt, ...) GL_PRINTF(2, 3);
+struct diag *diag_fix(struct diag *d, const char *fmt, ...) GL_PRINTF(2, 3);
+
+/*
+ * diag_detail_text: append d's note and its fix, each after a newline (the
+ * fix as "fix: ..."), raw (the caller escapes); nothing when d has
+ * neither. After the message, it makes the whole finding for a format
+ * with one message field (SARIF, GitHub).
+ */
+void diag_detail_text(const struct diag *d, struct strbuf *out);
+
+/*
  * diag_attach_item: add a copy of one entry (n raw bytes at p) to d's list
  * (d may be NULL: nothing happens, as after a capped diag_add). For
  * findings whose message names only the first few of many subjects; JSON
@@ -118,6 +148,13 @@ int diag_filter_add(struct diag_filter *f, const struct catalog *cat,
 void diag_filter_free(struct diag_filter *f);
 /* diag_filter_keeps: 1 when f keeps findings of rule r, else 0. */
 int diag_filter_keeps(const struct diag_filter *f, const struct rule *r);
+/*
+ * diag_item_hint: for an item no rule of cat matches, "; did you mean
+ * 'X'?" naming the nearest code or slug (suggest.h), or "" when none is
+ * near; written into buf (SUGGEST_HINT_SIZE bytes), which is returned.
+ */
+const char *diag_item_hint(const struct catalog *cat, const char *item,
+    char *buf);
 /* diag_item_matches: 1 when item (a family letter when one character,
  * else a code, any case, or a slug) names rule r, else 0. */
 int diag_item_matches(const char *item, const struct rule *r);

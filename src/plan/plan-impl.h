@@ -45,6 +45,14 @@ plan_smul(uint64_t a, uint64_t b)
 void plan_llama_setup(const struct planner *pn, struct plan *pl);
 void plan_llama_weights(const struct planner *pn, struct plan *pl);
 void plan_llama_at(const struct planner *pn, uint64_t ctx, struct plan *pl);
+/*
+ * plan_llama_layer: the layer llama.cpp gives tensor t (blk.N: N; output:
+ * n_layer; any other: -1, the input layer). plan_llama_companions: the
+ * request's companions into pl->comp (after plan_llama_weights, before
+ * plan_llama_at, whose verdict counts them).
+ */
+int64_t plan_llama_layer(const struct gguf_tensor *t, uint32_t n_layer);
+void plan_llama_companions(const struct planner *pn, struct plan *pl);
 /* plan_llama_suggest: llama.cpp's fixes when pl does not fit. */
 void plan_llama_suggest(const struct planner *pn, struct plan *pl);
 

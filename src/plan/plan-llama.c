@@ -187,6 +187,12 @@ name_devices(const struct profile *p, struct plan *pl)
 			    names[i].dev);
 }
 
+int64_t
+plan_llama_layer(const struct gguf_tensor *t, uint32_t n_layer)
+{
+	return tensor_layer(t, n_layer);
+}
+
 /* Whether a device of the profile runs tensor i (its table feeds it). */
 static bool
 device_runs(const struct planner *pn, size_t i)
@@ -786,8 +792,8 @@ static void
 plan_llama_verdict(const struct planner *pn, struct plan *pl)
 {
 	const struct profile *p = pn->p;
-	uint64_t host = 0, heap;
-	size_t i;
+	uint64_t host = 0, heap, mapped = pl->dev[0].mapped_bytes;
+	size_t i, k;
 
 	for (i = 0; i < pl->n_dev; i++) {
 		struct plan_device *d = &pl->dev[i];
@@ -795,10 +801,15 @@ plan_llama_verdict(const struct planner *pn, struct plan *pl)
 		d->total_bytes = sadd(sadd(sadd(sadd(d->model_bytes,
 		    d->repack_bytes), d->kv_bytes), d->compute_bytes),
 		    d->output_bytes);
+		for (k = 0; k < pl->n_comp; k++)	/* --mmproj, --lora */
+			d->total_bytes = sadd(d->total_bytes,
+			    pl->comp[k].bytes[i]);
 		if (d->host)
 			host = sadd(host, d->total_bytes);
 	}
-	heap = host - pl->dev[0].mapped_bytes;
+	for (k = 0; k < pl->n_comp; k++)
+		mapped = sadd(mapped, pl->comp[k].mapped);
+	heap = host > mapped ? host - mapped : 0;
 	pl->weights_heap = sadd(pl->dev[0].model_bytes -
 	    pl->dev[0].mapped_bytes, pl->dev[0].repack_bytes);
 	pl->total = host;

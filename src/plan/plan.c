@@ -551,6 +551,7 @@ plan_make(const struct model_geom *g, const struct gguf_file *f,
 	if (p->runtime == RUNTIME_LLAMA_CPP) {
 		plan_llama_setup(&pn, pl);
 		plan_llama_weights(&pn, pl);
+		plan_llama_companions(&pn, pl);
 		plan_at(&pn, ctx, pl->kv_k, pl);
 		pl->valid = true;
 		pl->kv_bad_type = pl->kv_k;
@@ -567,6 +568,10 @@ plan_make(const struct model_geom *g, const struct gguf_file *f,
 		return;
 	}
 	plan_weights(&pn, pl);
+	if (rq->n_companions > 0)
+		add_note(pl, xstrdup("companions (--mmproj, --lora, "
+		    "--control-vector, --draft) are planned for llama.cpp "
+		    "profiles only"));
 	plan_at(&pn, ctx, rq->kv_set ? rq->kv : p->kv_cache, pl);
 	pl->kv_explicit = rq->kv_set;
 	pl->valid = true;
@@ -597,6 +602,8 @@ plan_free(struct plan *pl)
 	}
 	for (i = 0; i < pl->n_notes; i++)
 		free(pl->notes[i]);
+	for (i = 0; i < pl->n_comp; i++)
+		free(pl->comp[i].path);
 	memset(pl, 0, sizeof *pl);
 }
 

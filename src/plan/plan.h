@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "facts/arch.h"
+#include "facts/role.h"
 #include "reader/gguf.h"
 #include "target/kvtype.h"
 #include "target/profile.h"
@@ -25,6 +26,18 @@
 #define PLAN_MAX_NOTES 4
 
 #define PLAN_MAX_DEVICES 2	/* the host, and one GPU */
+#define PLAN_MAX_COMPANIONS 8	/* beyond: not planned */
+
+struct plan;
+
+/* A file llama.cpp loads beside the model, to plan with it. */
+struct plan_companion_in {
+	enum companion_kind kind;	/* not COMPANION_NONE */
+	const char *path;
+	const struct gguf_file *file;	/* its tensors (parsed) */
+	const struct plan *own;		/* a draft: its own plan at the
+					 * model's settings, or NULL */
+};
 
 /* Flash attention as asked: the profile's, or -fa on|off|auto. */
 enum plan_fa {
@@ -49,6 +62,10 @@ struct plan_request {
 	bool no_mmap;		/* --no-mmap */
 	bool swa_full;		/* --swa-full */
 	bool strict;		/* --strict */
+	/* --mmproj, --lora, --control-vector, --draft: planned beside the
+	 * model, where llama.cpp puts them (borrowed; none: NULL, 0) */
+	const struct plan_companion_in *companions;
+	size_t n_companions;
 };
 
 struct plan_suggestion {
@@ -70,6 +87,23 @@ struct plan_device {
 	uint64_t output_bytes;
 	uint64_t total_bytes;
 	uint64_t memory_bytes;		/* what it offers, reserve kept */
+};
+
+/*
+ * A companion's part of a llama.cpp plan: what it adds on each device. An
+ * mmproj's weights go to the GPU backend when there is one (mtmd's
+ * default), else the host, read into memory (never mapped); a LoRA's and
+ * a control vector's beside the tensors or layers they adapt; a draft
+ * model is its own plan (weights, KV cache at the model's context,
+ * compute, output) on the same devices.
+ */
+struct plan_companion {
+	enum companion_kind kind;
+	char *path;			/* owned by the plan */
+	uint64_t weights;		/* its tensors' bytes */
+	uint64_t kv_bytes;		/* a draft's cache and state */
+	uint64_t bytes[PLAN_MAX_DEVICES];	/* all it adds, per device */
+	uint64_t mapped;		/* of bytes[0]: a draft's mapping */
 };
 
 struct plan {
@@ -129,6 +163,11 @@ struct plan {
 	bool device_over;		/* a discrete device is over */
 	struct plan_device dev[PLAN_MAX_DEVICES];
 	size_t n_dev;
+
+	/* the companions (llama.cpp plans), each counted in its devices'
+	 * total_bytes and the verdict */
+	struct plan_companion comp[PLAN_MAX_COMPANIONS];
+	size_t n_comp;
 
 	struct plan_suggestion sugg[PLAN_MAX_SUGGESTIONS];
 	size_t n_sugg;

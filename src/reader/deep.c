@@ -46,6 +46,8 @@ struct deep_job {
 	size_t next;		/* the next item to take */
 	bool full;		/* sums and hashes too, for the JSON report */
 	pthread_mutex_t lock;
+	const struct deep_progress *progress;	/* or NULL */
+	uint64_t done, total;	/* bytes of the items, for progress */
 };
 
 /* Hashing reads a tensor through views of this many bytes at a time. */
@@ -500,6 +502,26 @@ merge(struct deep_stats *s, const struct part *p)
 		s->all_zero = false;
 }
 
+/* The bytes item it reads (what progress counts). */
+static uint64_t
+item_bytes(const struct gguf_file *f, const struct item *it)
+{
+	const struct gguf_tensor *t = &f->tensors[it->tensor];
+	const struct ggml_type_info *ti = ggml_type_get(t->type);
+
+	if (it->kind == ITEM_HASH)
+		return t->nbytes;
+	return it->rows * ((uint64_t)t->ne[0] / ti->blck * ti->size);
+}
+
+/* Tell the progress callback, if any (job->lock held or no worker). */
+static void
+tell(const struct deep_job *job)
+{
+	if (job->progress != NULL && job->progress->fn != NULL)
+		job->progress->fn(job->progress->arg, job->done, job->total);
+}
+
 static void *
 worker(void *arg)
 {
@@ -531,11 +553,12 @@ worker(void *arg)
 			pthread_mutex_unlock(&job->lock);
 			continue;
 		}
-		if (w.it->kind != ITEM_HASH) {
-			pthread_mutex_lock(&job->lock);
+		pthread_mutex_lock(&job->lock);
+		if (w.it->kind != ITEM_HASH)
 			merge(&job->stats[w.it->tensor], &w.part);
-			pthread_mutex_unlock(&job->lock);
-		}
+		job->done += item_bytes(job->f, w.it);
+		tell(job);
+		pthread_mutex_unlock(&job->lock);
 	}
 	source_view_release(&w.view);
 	free(w.buf);
@@ -552,6 +575,7 @@ add_item(struct deep_job *job, size_t *cap, struct item it)
 		    sizeof *job->items);
 	}
 	job->items[job->n_items++] = it;
+	job->total += item_bytes(job->f, &it);
 }
 
 /* Items of kind for tensor i's rows, each about CHUNK_BYTES. */
@@ -675,6 +699,13 @@ void
 deep_scan(const struct gguf_file *f, struct deep_stats *stats,
     unsigned threads, bool full)
 {
+	deep_scan_progress(f, stats, threads, full, NULL);
+}
+
+void
+deep_scan_progress(const struct gguf_file *f, struct deep_stats *stats,
+    unsigned threads, bool full, const struct deep_progress *p)
+{
 	struct deep_job job;
 	size_t i;
 
@@ -684,8 +715,10 @@ deep_scan(const struct gguf_file *f, struct deep_stats *stats,
 	job.f = f;
 	job.stats = stats;
 	job.full = full;
+	job.progress = p;
 	pthread_mutex_init(&job.lock, NULL);
 	plan_items(&job);
+	tell(&job);
 	run_items(&job, threads);
 	if (!full) {
 		plan_exact(&job);

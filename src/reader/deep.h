@@ -59,4 +59,22 @@ struct deep_stats {
 void deep_scan(const struct gguf_file *f, struct deep_stats *stats,
     unsigned threads, bool full);
 
+/*
+ * What a scan tells as it reads: fn(arg, done, total), the bytes of the
+ * work finished and planned so far (total grows when the scan plans a
+ * second round; with full, a tensor counts once hashed and once decoded).
+ * It is called from the workers one at a time (under the scan's lock)
+ * after each piece of work (a few MiB) and once at the start, so it must
+ * be quick, and must not call back into the scan. Printing is the
+ * caller's: the scan never prints.
+ */
+struct deep_progress {
+	void (*fn)(void *arg, uint64_t done, uint64_t total);
+	void *arg;
+};
+
+/* deep_scan_progress: deep_scan, telling p (NULL: no one) as it goes. */
+void deep_scan_progress(const struct gguf_file *f, struct deep_stats *stats,
+    unsigned threads, bool full, const struct deep_progress *p);
+
 #endif

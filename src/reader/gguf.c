@@ -263,6 +263,11 @@ struct rd {
 			diag_add((r)->dl, __VA_ARGS__);			\
 	} while (0)
 
+/* ADD as an expression: the finding, for diag_note and diag_fix, or NULL
+ * (a measuring parse, or a capped rule). */
+#define ADD_D(r, ...)							\
+	((r)->dl != NULL ? diag_add((r)->dl, __VA_ARGS__) : NULL)
+
 /* The bytes left in the file (as opened) after the cursor. */
 static uint64_t
 remain(const struct rd *r)
@@ -668,11 +673,11 @@ check_alignment(struct rd *r)
 	if (kv == NULL)
 		return;
 	if (kv->type != GGUF_UINT32) {
-		ADD(r, "F014", kv->offset, SUBJECT_KEY, kv->key.p,
-		    kv->key.n, "general.alignment is stored as %s; it must "
-		    "be UINT32 (llama.cpp refuses it; builds before 2026-08 "
-		    "abort); using %d", gguf_vtype_name(kv->type),
-		    GGUF_DEFAULT_ALIGNMENT);
+		diag_note(ADD_D(r, "F014", kv->offset, SUBJECT_KEY, kv->key.p,
+		    kv->key.n, "general.alignment is stored as %s, not UINT32: "
+		    "llama.cpp refuses it; using %d", gguf_vtype_name(kv->type),
+		    GGUF_DEFAULT_ALIGNMENT), "llama.cpp builds before 2026-08 "
+		    "abort on it");
 		return;
 	}
 	a = kv->val.v.u;
@@ -985,11 +990,10 @@ report_lfs(struct rd *r)
 	if (declared > 0)
 		ADD(r, "F004", 0, SUBJECT_NONE, NULL, 0, "this is a "
 		    "Git LFS pointer, not the model: the %llu-byte file it "
-		    "stands for was never downloaded (run git lfs pull)",
-		    declared);
+		    "stands for was never downloaded", declared);
 	else
 		ADD(r, "F004", 0, SUBJECT_NONE, NULL, 0, "this is a "
-		    "Git LFS pointer, not the model (run git lfs pull)");
+		    "Git LFS pointer, not the model");
 }
 
 /* Magic and version; false when the rest cannot be parsed. */
@@ -1033,7 +1037,7 @@ parse_preamble(struct rd *r)
 		v = sw;
 		ADD(r, "F005", 4, SUBJECT_NONE, NULL, 0, "big-endian "
 		    "GGUF v%" PRIu64 ": llama.cpp on a little-endian host "
-		    "refuses it (gguf-convert-endian converts it)", v);
+		    "refuses it", v);
 	}
 	f->version = (uint32_t)v;
 	if (v == 0 || v > 3) {

@@ -2,9 +2,11 @@
  * report-github.c - the GitHub Actions reporter: one workflow command per
  * diagnostic, which the runner turns into an annotation on the file,
  *   ::error file=PATH,title=CODE slug::message [tensor: NAME]
- * (::warning for a warning, ::notice for info). A finding the baseline
+ * (::warning for a warning, ::notice for info), the finding's note and
+ * fix after it on lines of their own (%0A). A finding the baseline
  * holds gets no annotation unless --show-baselined (then it ends with
- * " [baselined]").
+ * " [baselined]"). With --plan, one ::notice line first says that the plan
+ * is not shown in this format.
  *
  * Strings from the file and the command line are first made terminal-safe
  * with enc_text (valid UTF-8, no control characters, so nothing can start
@@ -65,11 +67,29 @@ add_field(struct strbuf *out, const void *s, size_t n, bool property)
 	strbuf_free(&safe);
 }
 
+/* The note and fix after the message, on lines of their own (%0A: each
+ * made safe alone, since enc_text would escape the line break). */
+static void
+add_rest(struct strbuf *out, const struct diag *d)
+{
+	if (d->note != NULL) {
+		strbuf_adds(out, "%0A");
+		add_field(out, d->note, strlen(d->note), false);
+	}
+	if (d->fix != NULL) {
+		strbuf_adds(out, "%0Afix: ");
+		add_field(out, d->fix, strlen(d->fix), false);
+	}
+}
+
 void
 report_github_begin(struct report_ctx *ctx, struct strbuf *out)
 {
-	(void)ctx;
-	(void)out;
+	/* Annotations cannot carry a table: say so rather than drop it. */
+	if (ctx->opts.show_plan)
+		strbuf_adds(out, "::notice title=gguflint --plan::The memory "
+		    "plan is not shown with --format github; --format text, "
+		    "json or sarif shows it\n");
 }
 
 void
@@ -101,6 +121,7 @@ report_github_file(struct report_ctx *ctx, struct strbuf *out,
 		}
 		if (d->baselined)
 			strbuf_adds(out, " [baselined]");
+		add_rest(out, d);
 		strbuf_addc(out, '\n');
 	}
 	strbuf_free(&title);

@@ -1,7 +1,9 @@
 /*
  * report-json.c - the JSON reporter: one object,
- *   {"version": 1, "files": [{"path", "profile", "diagnostics": [...],
- *    "plan": null, "forms": []}]}
+ *   {"version": 1, "files": [{"path", "profile", "role", "diagnostics":
+ *    [...], "plan": null, "forms": []}]}
+ * A companion of the model (--mmproj, --lora, ...) has "companion": {"of":
+ * the model's path, "as": "mmproj", "lora", "control-vector" or "draft"}.
  * With a baseline, each diagnostic has "baselined" (true or false) and
  * the object ends with "baseline": {"gone": N}, the entries no finding
  * matched. Byte sizes and offsets are integers; strings are valid UTF-8
@@ -15,6 +17,7 @@
 
 #include "base/enc.h"
 #include "base/util.h"
+#include "facts/role.h"
 #include "findings/catalog.h"
 #include "findings/diag.h"
 #include "findings/severity.h"
@@ -67,6 +70,16 @@ add_diag(struct strbuf *out, const struct diag *d, bool baseline)
 	enc_json_cstr(out, severity_name(d->severity));
 	strbuf_adds(out, ", \"message\": ");
 	enc_json_cstr(out, d->message);
+	strbuf_adds(out, ", \"note\": ");
+	if (d->note != NULL)
+		enc_json_cstr(out, d->note);
+	else
+		strbuf_adds(out, "null");
+	strbuf_adds(out, ", \"fix\": ");
+	if (d->fix != NULL)
+		enc_json_cstr(out, d->fix);
+	else
+		strbuf_adds(out, "null");
 	strbuf_addf(out, ", \"offset\": %" PRIu64 ", \"subject\": ", d->offset);
 	if (d->subject != NULL)
 		enc_json_string(out, d->subject, d->subject_len);
@@ -109,6 +122,13 @@ report_json_file(struct report_ctx *ctx, struct strbuf *out,
 		enc_json_cstr(out, res->profile->name);
 	else
 		strbuf_adds(out, "null");
+	strbuf_addf(out, ", \"role\": \"%s\"", role_name(res->role));
+	if (res->companion_of != NULL) {	/* --mmproj, --lora, ... */
+		strbuf_adds(out, ", \"companion\": {\"of\": ");
+		enc_json_cstr(out, res->companion_of);
+		strbuf_addf(out, ", \"as\": \"%s\"}",
+		    companion_name(res->given));
+	}
 	if (res->model != NULL) {	/* a shard of a split model */
 		strbuf_adds(out, ", \"split\": {\"model\": ");
 		enc_json_cstr(out, res->model);

@@ -14,6 +14,7 @@
 #include "base/util.h"
 #include "facts/arch.h"
 #include "facts/llversions.h"
+#include "facts/role.h"
 #include "lint.h"
 #include "plan/plan.h"
 #include "report/report.h"
@@ -55,6 +56,29 @@ line(struct strbuf *out, const char *section, const char *detail,
 	if (flag != NULL)
 		strbuf_addf(out, "   %s", flag);
 	strbuf_addc(out, '\n');
+}
+
+/* The mark of a figure over its limit: "\u2718 does not fit: +312 MiB over
+ * the 1.3 GiB budget" (what: "budget", "of device memory", ...). */
+#define MARK_OVER "\xe2\x9c\x98 does not fit: "
+
+/*
+ * flag_over: into buf (size n), flag (NULL: nothing) and, when bytes pass
+ * limit, the mark saying by how much and of what: "+X over the LIMIT
+ * what". Returns buf, or flag itself when bytes do not pass limit.
+ */
+static const char *
+flag_over(char *buf, size_t n, const char *flag, uint64_t bytes,
+    uint64_t limit, const char *what)
+{
+	char a[32], b[32];
+
+	if (bytes <= limit)
+		return flag;
+	snprintf(buf, n, "%s%s" MARK_OVER "+%s over the %s %s", flag ?
+	    flag : "", flag ? "  " : "", format_size(bytes - limit, a,
+	    sizeof a), format_size(limit, b, sizeof b), what);
+	return buf;
 }
 
 static void
@@ -109,7 +133,7 @@ llama_header(struct strbuf *out, const struct plan *pl,
 static void
 llama_table(struct strbuf *out, const struct plan *pl)
 {
-	char d[64], f[96];
+	char d[64], f[96], o[192], lim[48];
 	size_t i;
 
 	for (i = 0; i < pl->n_dev; i++) {
@@ -117,13 +141,18 @@ llama_table(struct strbuf *out, const struct plan *pl)
 		const char *dev = v->name;
 		uint64_t resident = v->model_bytes - v->mapped_bytes;
 
+		/* a line alone over its device's limit is marked */
+		snprintf(lim, sizeof lim, v->host ? "budget" : "of %s", dev);
 		if (v->mapped_bytes > 0)
 			line(out, "weights", "mapped, as stored",
-			    v->mapped_bytes, "mapped (page cache, evictable "
-			    "\xe2\x80\x94 not heap)");
+			    v->mapped_bytes, flag_over(o, sizeof o, "mapped "
+			    "(page cache, evictable \xe2\x80\x94 not heap)",
+			    v->mapped_bytes, pl->memory, "of device memory"));
 		if (v->model_bytes > v->mapped_bytes) {
 			snprintf(d, sizeof d, "%s, as stored", dev);
-			line(out, "weights", d, resident, "resident");
+			line(out, "weights", d, resident, flag_over(o,
+			    sizeof o, "resident", resident, v->memory_bytes,
+			    lim));
 		}
 		if (v->repack_bytes > 0) {
 			snprintf(f, sizeof f, "heap copy of %zu tensors in "
@@ -135,7 +164,8 @@ llama_table(struct strbuf *out, const struct plan *pl)
 			    dev, kv_type_info(pl->kv_k)->name,
 			    kv_type_info(pl->kv_v)->name, pl->ctx);
 			line(out, pl->state_bytes ? "kv+state" : "kv cache", d,
-			    v->kv_bytes, "resident");
+			    v->kv_bytes, flag_over(o, sizeof o, "resident",
+			    v->kv_bytes, v->memory_bytes, lim));
 		}
 		snprintf(d, sizeof d, "%s, ubatch %" PRIu64, dev,
 		    pl->n_ubatch);
@@ -149,28 +179,85 @@ llama_table(struct strbuf *out, const struct plan *pl)
 	}
 }
 
+/* The last component of path. */
+static const char *
+base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s != NULL ? s + 1 : path;
+}
+
+/* Each companion on its own lines: what it adds on each device. */
+static void
+companion_lines(struct strbuf *out, const struct plan *pl)
+{
+	struct strbuf f = STRBUF_INIT;
+	char d[64];
+	size_t k, i;
+
+	for (k = 0; k < pl->n_comp; k++) {
+		const struct plan_companion *c = &pl->comp[k];
+		const char *what = c->kind == COMPANION_DRAFT ? "draft" :
+		    c->kind == COMPANION_CVEC ? "cvec" :
+		    companion_name(c->kind);
+
+		for (i = 0; i < pl->n_dev; i++) {
+			if (c->bytes[i] == 0 && !(i == 0 && c->weights == 0))
+				continue;
+			snprintf(d, sizeof d, "%s, %s", pl->dev[i].name,
+			    c->kind == COMPANION_DRAFT ? "model, KV, compute" :
+			    "weights");
+			strbuf_reset(&f);
+			strbuf_adds(&f, i == 0 && c->mapped > 0 ?
+			    "partly mapped: " : "resident: ");
+			enc_text(&f, base_name(c->path),
+			    strlen(base_name(c->path)));
+			line(out, what, d, c->bytes[i], strbuf_cstr(&f));
+		}
+	}
+	strbuf_free(&f);
+}
+
 static void
 table(struct strbuf *out, const struct plan *pl, const struct profile *p)
 {
-	char d[64], f[96], a[32];
+	char d[64], f[96], a[32], o[192];
 
+	/* a line alone over the budget (or, mapped, the memory) is marked:
+	 * P001 and P002 */
 	if (pl->weights_mapped > 0)
 		line(out, "weights", "mapped, as stored", pl->weights_mapped,
-		    "mapped (page cache, evictable \xe2\x80\x94 not heap)");
+		    flag_over(o, sizeof o, "mapped (page cache, evictable "
+		    "\xe2\x80\x94 not heap)", pl->weights_mapped, pl->memory,
+		    "of device memory"));
 	if (pl->weights_heap > 0 || pl->weights_mapped == 0)
 		line(out, "weights", "heap, as stored", pl->weights_heap,
-		    "resident");
+		    flag_over(o, sizeof o, "resident", pl->weights_heap,
+		    pl->budget, "budget"));
 	snprintf(d, sizeof d, "%s @ ctx %" PRIu64, kv_type_info(pl->kv)->name,
 	    pl->ctx);
 	snprintf(f, sizeof f, "resident   (%s with %s)", format_size(
 	    pl->kv_alt_bytes, a, sizeof a), kv_type_info(pl->kv_alt)->name);
-	line(out, "kv cache", d, pl->kv_bytes, f);
+	line(out, "kv cache", d, pl->kv_bytes, flag_over(o, sizeof o, f,
+	    pl->kv_bytes + pl->state_bytes, pl->budget, "budget"));
 	if (pl->state_bytes > 0)
 		line(out, "state", "recurrent, f32", pl->state_bytes,
 		    "resident");
 	snprintf(d, sizeof d, "prefill chunk %" PRIu64, p->prefill_chunk);
 	line(out, "forward", d, pl->forward, NULL);
 	line(out, "heap", "headroom", pl->headroom, NULL);
+}
+
+/* "\u2714 fits", or the mark of the excess (flag_over), and a newline. */
+static void
+add_fit(struct strbuf *out, uint64_t bytes, uint64_t limit, const char *what)
+{
+	char o[160];
+
+	strbuf_adds(out, bytes <= limit ? "\xe2\x9c\x94 fits" : flag_over(o,
+	    sizeof o, NULL, bytes, limit, what));
+	strbuf_addc(out, '\n');
 }
 
 static void
@@ -183,23 +270,30 @@ verdict(struct strbuf *out, const struct plan *pl)
 	pad(out, pl->weights_mapped > 0 ? "total heap" : "total",
 	    W_SECTION + W_DETAIL, false);
 	pad(out, format_size(pl->budgeted, a, sizeof a), W_BYTES, true);
-	strbuf_addf(out, "   of %s  %s\n", format_size(pl->budget, b, sizeof b),
-	    pl->fits ? "\xe2\x9c\x94 fits" : "\xe2\x9c\x98 does not fit");
-	if (pl->weights_mapped > 0)
+	strbuf_addf(out, "   of %s  ", format_size(pl->budget, b, sizeof b));
+	add_fit(out, pl->budgeted, pl->budget, "budget");
+	if (pl->weights_mapped > 0) {
 		strbuf_addf(out, "  mapped weights (%s) page against device "
-		    "memory: %s of %s in all\n", format_size(pl->weights_mapped,
+		    "memory: %s of %s in all", format_size(pl->weights_mapped,
 		    a, sizeof a), format_size(pl->total, b, sizeof b),
 		    format_size(pl->memory, c, sizeof c));
+		if (pl->total > pl->memory) {
+			strbuf_adds(out, "  ");
+			add_fit(out, pl->total, pl->memory, "of device memory");
+		} else {
+			strbuf_addc(out, '\n');
+		}
+	}
 	for (i = 1; i < pl->n_dev; i++) {
 		const struct plan_device *v = &pl->dev[i];
 
 		if (v->host)
 			continue;
-		strbuf_addf(out, "  %s total %s of %s  %s\n", v->name,
+		strbuf_addf(out, "  %s total %s of %s  ", v->name,
 		    format_size(v->total_bytes, a, sizeof a),
-		    format_size(v->memory_bytes, b, sizeof b),
-		    v->total_bytes <= v->memory_bytes ? "\xe2\x9c\x94 fits" :
-		    "\xe2\x9c\x98 does not fit");
+		    format_size(v->memory_bytes, b, sizeof b));
+		snprintf(c, sizeof c, "of %s", v->name);
+		add_fit(out, v->total_bytes, v->memory_bytes, c);
 	}
 	if (pl->n_sugg == 0)
 		return;
@@ -321,8 +415,10 @@ report_plan_text(struct strbuf *out, const struct lint_result *res)
 	min_runtime_text(out, res);
 	for (i = 0; i < pl->n_notes; i++)
 		strbuf_addf(out, "  note: %s\n", pl->notes[i]);
-	if (pl->runtime == RUNTIME_LLAMA_CPP)
+	if (pl->runtime == RUNTIME_LLAMA_CPP) {
 		llama_table(out, pl);
+		companion_lines(out, pl);
+	}
 	else
 		table(out, pl, res->profile);
 	verdict(out, pl);
@@ -335,6 +431,34 @@ json_u64(struct strbuf *out, const char *key, uint64_t v)
 }
 
 /* llama.cpp's buffers (zero in a SKaiNET plan, which has no devices). */
+/* "companions": what each adds, per device (only when there are). */
+static void
+json_companions(struct strbuf *out, const struct plan *pl)
+{
+	size_t k, i;
+
+	strbuf_adds(out, ", \"companions\": [");
+	for (k = 0; k < pl->n_comp; k++) {
+		const struct plan_companion *c = &pl->comp[k];
+
+		strbuf_addf(out, "%s{\"as\": \"%s\", \"path\": ",
+		    k ? ", " : "", companion_name(c->kind));
+		enc_json_cstr(out, c->path);
+		json_u64(out, "weights_bytes", c->weights);
+		json_u64(out, "kv_bytes", c->kv_bytes);
+		json_u64(out, "mapped_bytes", c->mapped);
+		strbuf_adds(out, ", \"devices\": [");
+		for (i = 0; i < pl->n_dev; i++) {
+			strbuf_adds(out, i ? ", {\"name\": " : "{\"name\": ");
+			enc_json_cstr(out, pl->dev[i].name);
+			json_u64(out, "bytes", c->bytes[i]);
+			strbuf_adds(out, "}");
+		}
+		strbuf_adds(out, "]}");
+	}
+	strbuf_adds(out, "]");
+}
+
 static void
 json_llama(struct strbuf *out, const struct plan *pl)
 {
@@ -370,6 +494,8 @@ json_llama(struct strbuf *out, const struct plan *pl)
 		strbuf_adds(out, "}");
 	}
 	strbuf_adds(out, "]");
+	if (pl->n_comp > 0)
+		json_companions(out, pl);
 }
 
 void

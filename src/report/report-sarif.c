@@ -4,19 +4,29 @@
  * tool.driver.rules, one result per diagnostic.
  *
  * A GGUF file is binary and has no lines, but GitHub requires a line: every
- * result is placed at region.startLine 1, and the byte offset is kept in the
- * result's properties.byteOffset. The tensor or key a finding is about is a
- * logical location and is also named in the message, since code scanning
- * shows the message but not the logical locations.
+ * result is placed at region.startLine 1, the placeholder code scanning
+ * needs, and the same region carries the finding's place as a binary
+ * region: byteOffset, and byteLength when the offset starts a record whose
+ * end is known (a key/value or tensor info record, or a tensor's data;
+ * report_subject_extent), else none (an insertion point at the offset).
+ * properties.byteOffset repeats the offset for older readers. The tensor
+ * or key a finding is about is a logical location and is also named in the
+ * message, since code scanning shows the message but not the logical
+ * locations. Each rule has help.text and help.markdown (the summary, the
+ * rationale, the basis and the fix of its catalogue entry) and a helpUri
+ * where the build knows where the rules are published.
  *
  * With a baseline in force, each result has a baselineState: "unchanged"
  * for a finding the baseline holds, "new" for any other.
  *
  * The log is streamed: begin writes the head and the rules (the context's
  * catalogue, the one the lint used), each file writes its results, and end
- * writes the artifacts and the tail. The state kept across calls, in the
- * context, is the count of results and the list of artifacts (one short
- * entry per file).
+ * writes the artifacts, the invocation (exitCode, executionSuccessful, and
+ * one toolExecutionNotification per input that could not be read), the
+ * plans (--plan: run.properties.plans, each file's plan as the JSON report
+ * writes it) and the tail. The state kept across calls, in the context, is
+ * the count of results, the list of artifacts (one short entry per file),
+ * the notifications and the plans.
  */
 #include "config.h"
 
@@ -25,14 +35,25 @@
 #include <string.h>
 
 #include "base/enc.h"
-#include "base/sha256.h"
 #include "base/util.h"
 #include "findings/catalog.h"
 #include "findings/diag.h"
+#include "findings/severity.h"
 #include "lint.h"
 #include "report/report.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
+/*
+ * The rules' documentation on the web, as a template ("{code}" and
+ * "{slug}" are replaced by the rule's): each rule's helpUri. The project
+ * has no public home yet (AC_INIT names no URL), so by default there is
+ * none, and help.text and help.markdown carry the whole entry; a build
+ * that publishes the rules sets it, e.g.
+ *   make CPPFLAGS='-DGGUFLINT_RULES_URL="https://example.org/rules#{code}"'
+ */
+#ifndef GGUFLINT_RULES_URL
+#define GGUFLINT_RULES_URL ""
+#endif
 /* The key of partialFingerprints; bump its version if the recipe changes. */
 #define SARIF_FINGERPRINT_KEY "gguflint/v1"
 
@@ -49,6 +70,12 @@ struct report_sarif {
 	 * twice, even as "m.gguf" and "./m.gguf", is listed once). */
 	struct sarif_artifact *artifacts;
 	size_t n_artifacts, cap_artifacts;
+	/* The inputs not read: toolExecutionNotifications, as JSON. */
+	struct strbuf notes;
+	size_t n_notes;
+	/* --plan: the files' plans, as the members of an array. */
+	struct strbuf plans;
+	size_t n_plans;
 };
 
 void
@@ -61,6 +88,8 @@ report_sarif_free(struct report_sarif *s)
 	for (i = 0; i < s->n_artifacts; i++)
 		free(s->artifacts[i].uri);
 	free(s->artifacts);
+	strbuf_free(&s->notes);
+	strbuf_free(&s->plans);
 	free(s);
 }
 
@@ -119,33 +148,119 @@ starts_list_item(const char *p)
 }
 
 /*
- * add_prose: append catalogue text as a JSON string, with the lines the
- * YAML source wraps at 76 columns joined into paragraphs (viewers wrap
- * them again): a single newline becomes a space unless a list item follows,
- * blank lines stay paragraph breaks, and trailing newlines go.
+ * join_prose: append catalogue text to t with the lines the YAML source
+ * wraps at 76 columns joined into paragraphs (viewers wrap them again): a
+ * single newline becomes a space unless a list item follows, blank lines
+ * stay paragraph breaks, and trailing newlines go.
  */
 static void
-add_prose(struct strbuf *out, const char *s)
+join_prose(struct strbuf *t, const char *s)
 {
-	struct strbuf t = STRBUF_INIT;
 	const char *p;
 
 	for (p = s; *p != '\0'; p++) {
 		if (*p != '\n') {
-			strbuf_addc(&t, *p);
+			strbuf_addc(t, *p);
 			continue;
 		}
 		if (p[1] == '\n') {
 			while (p[1] == '\n')
 				p++;
 			if (p[1] != '\0')
-				strbuf_adds(&t, "\n\n");
+				strbuf_adds(t, "\n\n");
 		} else if (p[1] != '\0') {
-			strbuf_addc(&t, starts_list_item(p + 1) ? '\n' : ' ');
+			strbuf_addc(t, starts_list_item(p + 1) ? '\n' : ' ');
 		}
 	}
+}
+
+/* add_prose: catalogue text, joined, as a JSON string. */
+static void
+add_prose(struct strbuf *out, const char *s)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	join_prose(&t, s);
 	enc_json_string(out, t.buf, t.len);
 	strbuf_free(&t);
+}
+
+/*
+ * join_markdown: catalogue text, joined, as Markdown: outside `code`
+ * spans (which the catalogue uses for commands and keys) the characters
+ * Markdown would read as markup are escaped with a backslash, so that a
+ * key such as general.file_type or a "<" reads as written.
+ */
+static void
+join_markdown(struct strbuf *t, const char *s)
+{
+	struct strbuf plain = STRBUF_INIT;
+	bool code = false;
+	size_t i;
+
+	join_prose(&plain, s);
+	for (i = 0; i < plain.len; i++) {
+		char c = plain.buf[i];
+
+		if (c == '`')
+			code = !code;
+		else if (!code && strchr("\\*_<>[]#|", c) != NULL &&
+		    !(c == '*' && (i == 0 || plain.buf[i - 1] == '\n')))
+			strbuf_addc(t, '\\');
+		strbuf_addc(t, c);
+	}
+	strbuf_free(&plain);
+}
+
+/* add_help: the rule's help, as text and as Markdown: the summary, the
+ * rationale, the basis of its severity and the fix. */
+static void
+add_help(struct strbuf *out, const struct rule *r)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	join_prose(&t, r->summary);
+	strbuf_adds(&t, "\n\n");
+	join_prose(&t, r->rationale);
+	strbuf_adds(&t, "\n\nSeverity: ");
+	join_prose(&t, r->basis);
+	strbuf_adds(&t, "\n\nFix: ");
+	join_prose(&t, r->fix);
+	strbuf_adds(out, "\"help\": {\"text\": ");
+	enc_json_string(out, t.buf, t.len);
+	strbuf_reset(&t);
+	strbuf_addf(&t, "**%s %s** (%s): ", r->code, r->slug,
+	    severity_name(r->severity));
+	join_markdown(&t, r->summary);
+	strbuf_adds(&t, "\n\n");
+	join_markdown(&t, r->rationale);
+	strbuf_adds(&t, "\n\n**Severity:** ");
+	join_markdown(&t, r->basis);
+	strbuf_adds(&t, "\n\n**Fix:** ");
+	join_markdown(&t, r->fix);
+	strbuf_adds(out, ", \"markdown\": ");
+	enc_json_string(out, t.buf, t.len);
+	strbuf_adds(out, "}");
+	strbuf_free(&t);
+}
+
+void
+report_sarif_help_uri(struct strbuf *out, const char *tmpl,
+    const struct rule *r)
+{
+	const char *p = tmpl;
+
+	while (*p != '\0') {
+		if (strncmp(p, "{code}", 6) == 0) {
+			strbuf_adds(out, r->code);
+			p += 6;
+		} else if (strncmp(p, "{slug}", 6) == 0) {
+			strbuf_adds(out, r->slug);
+			p += 6;
+		} else {
+			strbuf_addc(out, *p++);
+		}
+	}
 }
 
 static void
@@ -161,9 +276,18 @@ add_rule(struct strbuf *out, const struct rule *r)
 	add_prose(out, r->summary);
 	strbuf_adds(out, "}, \"fullDescription\": {\"text\": ");
 	add_prose(out, r->rationale);
-	strbuf_adds(out, "}, \"help\": {\"text\": ");
-	add_prose(out, r->fix);
-	strbuf_addf(out, "}, \"defaultConfiguration\": {\"level\": \"%s\"}, "
+	strbuf_adds(out, "}, ");
+	if (GGUFLINT_RULES_URL[0] != '\0') {
+		struct strbuf uri = STRBUF_INIT;
+
+		report_sarif_help_uri(&uri, GGUFLINT_RULES_URL, r);
+		strbuf_adds(out, "\"helpUri\": ");
+		enc_json_string(out, uri.buf, uri.len);
+		strbuf_adds(out, ", ");
+		strbuf_free(&uri);
+	}
+	add_help(out, r);
+	strbuf_addf(out, ", \"defaultConfiguration\": {\"level\": \"%s\"}, "
 	    "\"properties\": {\"family\": \"%c\", \"tags\": [\"gguf\"",
 	    sarif_level[r->severity], r->family);
 	if (tag != NULL)
@@ -197,63 +321,6 @@ uri_unreserved(unsigned char c)
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
 	    (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
 	    c == '~' || c == '/';
-}
-
-/*
- * normalize_path: path with its "." segments and empty segments (repeated
- * slashes) removed and each ".." folded into the segment before it, as
- * RFC 3986 does with dot segments: a file URI must not hold them. A ".."
- * that has nothing to fold stays at the start of a relative path and goes
- * at the root of an absolute one. The caller frees the result.
- */
-static char *
-normalize_path(const char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t *starts = xcalloc(strlen(path) / 2 + 2, sizeof *starts);
-	size_t depth = 0;
-	bool absolute = path[0] == '/';
-	const char *p = path;
-
-	if (absolute)
-		strbuf_addc(&sb, '/');
-	while (*p != '\0') {
-		size_t n = strcspn(p, "/");
-
-		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			if (depth > 0) {
-				/* Drop the last segment and its slash. */
-				sb.len = starts[--depth];
-				sb.buf[sb.len] = '\0';
-			} else if (!absolute) {
-				strbuf_adds(&sb, sb.len ? "/.." : "..");
-			}
-		} else if (n > 0 && !(n == 1 && p[0] == '.')) {
-			starts[depth++] = sb.len;
-			if (sb.len > 0 && sb.buf[sb.len - 1] != '/')
-				strbuf_addc(&sb, '/');
-			strbuf_add(&sb, p, n);
-		}
-		p += n;
-		if (*p == '/')
-			p++;
-	}
-	free(starts);
-	return strbuf_detach(&sb);
-}
-
-/* Whether path is an absolute URL (a remote file: SCHEME://...). */
-static bool
-is_url(const char *path)
-{
-	const char *p = path;
-
-	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
-		return false;
-	while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-	    (*p >= '0' && *p <= '9') || *p == '+' || *p == '-' || *p == '.')
-		p++;
-	return strncmp(p, "://", 3) == 0;
 }
 
 /* A URL as it is, as a JSON string; a byte no URI holds
@@ -294,11 +361,11 @@ add_uri(struct strbuf *out, const char *path)
 	char *norm;
 	const unsigned char *p;
 
-	if (is_url(path)) {	/* a remote file: its URL */
+	if (report_is_url(path)) {	/* a remote file: its URL */
 		add_url(out, path);
 		return;
 	}
-	norm = normalize_path(path);
+	norm = report_normalize_path(path);
 	p = (const unsigned char *)norm;
 	strbuf_addc(out, '"');
 	if (*p == '/')
@@ -322,54 +389,6 @@ subject_label(enum subject_kind k)
 	return k == SUBJECT_KEY ? "key" : "tensor";
 }
 
-/*
- * fingerprint: the partial fingerprint of diagnostic i of res, as 64 hex
- * digits: SHA-256 over the code, the path's basename, the subject kind and
- * the subject's raw bytes, each field followed by a NUL. When earlier
- * diagnostics of the file have the same code and subject, their count is
- * appended as a decimal, so that repeats stay distinct. The message is not
- * hashed: a finding whose numbers change is still the same finding, and so
- * is a file moved to another directory.
- */
-static void
-fingerprint(const struct lint_result *res, size_t i, char hex[65])
-{
-	const struct diag *d = &res->diags.v[i];
-	const char *base = strrchr(res->path, '/');
-	static const char kinds[] = "-kt";
-	struct sha256 ctx;
-	uint8_t digest[32];
-	size_t j, repeats = 0;
-
-	for (j = 0; j < i; j++) {
-		const struct diag *e = &res->diags.v[j];
-
-		if (e->rule == d->rule && e->kind == d->kind &&
-		    e->subject_len == d->subject_len &&
-		    (d->subject_len == 0 ||
-		    memcmp(e->subject, d->subject, d->subject_len) == 0))
-			repeats++;
-	}
-	base = base != NULL ? base + 1 : res->path;
-	sha256_init(&ctx);
-	sha256_update(&ctx, d->rule->code, strlen(d->rule->code) + 1);
-	sha256_update(&ctx, base, strlen(base) + 1);
-	sha256_update(&ctx, &kinds[d->kind <= SUBJECT_TENSOR ? d->kind : 0],
-	    1);
-	sha256_update(&ctx, "", 1);
-	if (d->subject != NULL)
-		sha256_update(&ctx, d->subject, d->subject_len);
-	sha256_update(&ctx, "", 1);
-	if (repeats > 0) {
-		char num[24];
-		int n = snprintf(num, sizeof num, "%zu", repeats);
-
-		sha256_update(&ctx, num, (size_t)n);
-	}
-	sha256_final(&ctx, digest);
-	sha256_hex(digest, hex);
-}
-
 /* rule_index: the index of d's rule in the rules array (cat), or -1. */
 static long
 rule_index(const struct catalog *cat, const struct diag *d)
@@ -388,6 +407,7 @@ add_result(const struct report_ctx *ctx, struct strbuf *out,
 {
 	const struct diag *d = &res->diags.v[i];
 	struct strbuf msg = STRBUF_INIT;
+	uint64_t length;
 	char fp[65];
 	long index;
 
@@ -398,19 +418,23 @@ add_result(const struct report_ctx *ctx, struct strbuf *out,
 		strbuf_addf(out, ", \"ruleIndex\": %ld", index);
 	strbuf_addf(out, ", \"level\": \"%s\", \"message\": {\"text\": ",
 	    sarif_level[d->severity]);
-	strbuf_adds(&msg, d->message);
+	strbuf_adds(&msg, report_message(d));
 	if (d->subject != NULL) {
 		strbuf_addf(&msg, " [%s: ", subject_label(d->kind));
 		strbuf_add(&msg, d->subject, d->subject_len);
 		strbuf_addc(&msg, ']');
 	}
+	diag_detail_text(d, &msg);	/* the note and the fix */
 	enc_json_string(out, msg.buf, msg.len);
 	strbuf_free(&msg);
 	strbuf_adds(out, "},\n        \"locations\": [{\"physicalLocation\": "
 	    "{\"artifactLocation\": {\"uri\": ");
 	strbuf_adds(out, ctx->sarif->artifacts[artifact].uri);
-	strbuf_addf(out, ", \"index\": %zu}, \"region\": {\"startLine\": 1}}",
-	    artifact);
+	strbuf_addf(out, ", \"index\": %zu}, \"region\": {\"startLine\": 1, "
+	    "\"byteOffset\": %" PRIu64, artifact, d->offset);
+	if (report_subject_extent(res, d, &length))
+		strbuf_addf(out, ", \"byteLength\": %" PRIu64, length);
+	strbuf_adds(out, "}}");
 	if (d->subject != NULL) {
 		strbuf_adds(out, ", \"logicalLocations\": [{\"name\": ");
 		enc_json_string(out, d->subject, d->subject_len);
@@ -419,7 +443,7 @@ add_result(const struct report_ctx *ctx, struct strbuf *out,
 		strbuf_addf(out, ", \"kind\": \"%s\"}]",
 		    d->kind == SUBJECT_KEY ? "property" : "variable");
 	}
-	fingerprint(res, i, fp);
+	report_fingerprint(res, i, fp);
 	strbuf_addf(out, "}],\n        \"partialFingerprints\": {\""
 	    SARIF_FINGERPRINT_KEY "\": \"%s\"},", fp);
 	if (ctx->opts.baseline)
@@ -491,6 +515,57 @@ report_sarif_file(struct report_ctx *ctx, struct strbuf *out,
 		strbuf_adds(out, s->n_results++ ? ",\n      " : "\n      ");
 		add_result(ctx, out, res, i, artifact);
 	}
+	if (ctx->opts.show_plan) {
+		strbuf_adds(&s->plans, s->n_plans++ ? ",\n        " :
+		    "\n        ");
+		strbuf_adds(&s->plans, "{\"uri\": ");
+		strbuf_adds(&s->plans, s->artifacts[artifact].uri);
+		strbuf_addf(&s->plans, ", \"index\": %zu, \"plan\": ",
+		    artifact);
+		report_plan_json(&s->plans, res);
+		strbuf_adds(&s->plans, "}");
+	}
+}
+
+void
+report_sarif_error(struct report_ctx *ctx, struct strbuf *out,
+    const char *path, const char *why, bool read)
+{
+	struct report_sarif *s = ctx->sarif;
+
+	(void)out;
+	strbuf_adds(&s->notes, s->n_notes++ ? ",\n        " : "\n        ");
+	strbuf_adds(&s->notes, "{\"level\": \"error\", \"message\": "
+	    "{\"text\": ");
+	enc_json_cstr(&s->notes, why);
+	strbuf_addf(&s->notes, "}, \"descriptor\": {\"id\": \"%s\"}, "
+	    "\"locations\": [{\"physicalLocation\": "
+	    "{\"artifactLocation\": {\"uri\": ", read ? "runtime-error" :
+	    "unreadable-input");
+	add_uri(&s->notes, path);
+	strbuf_adds(&s->notes, "}}}]}");
+}
+
+/* The invocation: how the run ended, and what it could not read. */
+static void
+add_invocation(const struct report_ctx *ctx, struct strbuf *out)
+{
+	const struct report_sarif *s = ctx->sarif;
+
+	strbuf_addf(out, ",\n    \"invocations\": [{\"executionSuccessful\": "
+	    "%s, \"exitCode\": %d", ctx->exit_code == 2 ? "false" : "true",
+	    ctx->exit_code);
+	if (s->n_notes > 0) {
+		strbuf_adds(out, ",\n      \"toolExecutionNotifications\": [");
+		strbuf_add(out, s->notes.buf, s->notes.len);
+		strbuf_adds(out, "\n      ]");
+	}
+	strbuf_adds(out, "}]");
+	if (ctx->opts.show_plan) {
+		strbuf_adds(out, ",\n    \"properties\": {\"plans\": [");
+		strbuf_add(out, s->plans.buf, s->plans.len);
+		strbuf_adds(out, s->n_plans ? "\n    ]}" : "]}");
+	}
 }
 
 void
@@ -509,6 +584,7 @@ report_sarif_end(struct report_ctx *ctx, struct strbuf *out)
 		    s->artifacts[i].length);
 	}
 	strbuf_adds(out, s->n_artifacts ? "\n    ]" : "]");
+	add_invocation(ctx, out);
 	strbuf_adds(out, "\n}]}\n");
 	report_sarif_free(s);
 	ctx->sarif = NULL;

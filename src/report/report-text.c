@@ -41,7 +41,8 @@ subject_label(enum subject_kind k)
 }
 
 /* add_line: one diagnostic line: d's place, severity, rule, then the
- * message (msg, or d's own when NULL) and subject. */
+ * message (msg, or d's own when NULL) and, when there is one and the
+ * message is d's, the subject. */
 static void
 add_line(const struct report_ctx *ctx, struct strbuf *out,
     const struct lint_result *res, const struct diag *d, const char *msg)
@@ -56,16 +57,99 @@ add_line(const struct report_ctx *ctx, struct strbuf *out,
 		strbuf_addf(out, ":0x%" PRIx64 ": %s: %s %s: ", d->offset,
 		    severity_name(d->severity), d->rule->code, d->rule->slug);
 	if (msg != NULL) {
-		strbuf_addf(out, "%s [tensor: -]\n", msg);
+		strbuf_addf(out, "%s\n", msg);
 		return;
 	}
 	enc_text(out, d->message, strlen(d->message));
-	strbuf_addf(out, " [%s: ", subject_label(d->kind));
-	if (d->subject != NULL)
+	if (d->subject != NULL) {
+		strbuf_addf(out, " [%s: ", subject_label(d->kind));
 		enc_text(out, d->subject, d->subject_len);
+		strbuf_addc(out, ']');
+	}
+	strbuf_adds(out, d->baselined ? " [baselined]\n" : "\n");
+}
+
+/* The width the notes and fixes are wrapped to. */
+#define TEXT_WRAP 80
+
+/*
+ * add_wrapped: "  = LABEL: " then text (raw: escaped here, its runs of
+ * white space made one space), wrapped at spaces within TEXT_WRAP
+ * columns, the lines after the first indented under the first word (a
+ * word longer than a line stays whole).
+ */
+static void
+add_wrapped(const struct report_ctx *ctx, struct strbuf *out,
+    const char *label, const char *text)
+{
+	struct strbuf safe = STRBUF_INIT;
+	size_t indent = 6 + strlen(label), col = indent, i = 0, n, k;
+	const char *p;
+
+	enc_text(&safe, text, strlen(text));
+	p = strbuf_cstr(&safe);
+	if (ctx->opts.color)
+		strbuf_addf(out, "  = \033[1m%s\033[0m: ", label);
 	else
-		strbuf_addc(out, '-');
-	strbuf_adds(out, d->baselined ? "] [baselined]\n" : "]\n");
+		strbuf_addf(out, "  = %s: ", label);
+	while (p[i] != '\0') {
+		while (p[i] == ' ' || p[i] == '\t')
+			i++;
+		n = strcspn(p + i, " \t");
+		if (n == 0)
+			break;
+		if (col > indent && col + 1 + n > TEXT_WRAP) {
+			strbuf_addc(out, '\n');
+			for (k = 0; k < indent; k++)
+				strbuf_addc(out, ' ');
+			col = indent;
+		} else if (col > indent) {
+			strbuf_addc(out, ' ');
+			col++;
+		}
+		strbuf_add(out, p + i, n);
+		col += n;
+		i += n;
+	}
+	strbuf_addc(out, '\n');
+	strbuf_free(&safe);
+}
+
+/* A catalogue text as one paragraph: its line breaks made spaces. */
+static char *
+one_paragraph(const char *s)
+{
+	char *t = xstrdup(s), *q;
+
+	for (q = t; *q != '\0'; q++)
+		if (*q == '\n' || *q == '\r')
+			*q = ' ';
+	return t;
+}
+
+/*
+ * add_details: with --show-fixes, d's note and fix below its line; a
+ * finding with no fix of its own gets the catalogue's, on the first
+ * finding of its rule in the file only (first_of_rule).
+ */
+static void
+add_details(const struct report_ctx *ctx, struct strbuf *out,
+    const struct diag *d, bool first_of_rule)
+{
+	char *fix;
+
+	if (!ctx->opts.show_fixes)
+		return;
+	if (d->note != NULL)
+		add_wrapped(ctx, out, "note", d->note);
+	if (d->fix != NULL) {
+		add_wrapped(ctx, out, "fix", d->fix);
+	} else if (first_of_rule && d->rule->fix != NULL &&
+	    *d->rule->fix != '\0') {
+		fix = one_paragraph(d->rule->fix);
+		add_wrapped(ctx, out, "fix", fix);
+		free(fix);
+	}
 }
 
 /* rule_slot: the index of d's rule in cat (n, a spare slot, if none). */
@@ -109,9 +193,12 @@ report_text_file(struct report_ctx *ctx, struct strbuf *out,
 		if (d->baselined && !ctx->opts.show_baselined)
 			continue;
 		r = rule_slot(ctx->cat, n, d);
-		if (max == 0 || (d->more == 0 ? ++seen[r] <= max :
+		if (d->more == 0)
+			seen[r]++;
+		if (max == 0 || (d->more == 0 ? seen[r] <= max :
 		    total[r] <= max)) {
 			add_line(ctx, out, res, d, NULL);
+			add_details(ctx, out, d, d->more == 0 && seen[r] == 1);
 		} else if (d->more == 0 && seen[r] == total[r]) {
 			msg = xasprintf("%zu more %s findings not shown (the "
 			    "first %zu are)", total[r] - max + extra[r],

@@ -11,18 +11,25 @@ const struct reporter reporters[] = {
 	{ "text", report_text_begin, report_text_file, report_text_end,
 	    report_text_rules, report_text_explain, dump_text,
 	    report_text_profiles, report_text_kernels, false,
-	    report_text_devices },
+	    report_text_devices, NULL },
 	{ "json", report_json_begin, report_json_file, report_json_end,
 	    report_json_rules, report_json_explain, dump_json,
 	    report_json_profiles, report_json_kernels, true,
-	    report_json_devices },
+	    report_json_devices, NULL },
 	{ "sarif", report_sarif_begin, report_sarif_file, report_sarif_end,
-	    NULL, NULL, NULL, NULL, NULL, false, NULL },
+	    NULL, NULL, NULL, NULL, NULL, false, NULL, report_sarif_error },
 	{ "github", report_github_begin, report_github_file,
-	    report_github_end, NULL, NULL, NULL, NULL, NULL, false, NULL },
+	    report_github_end, NULL, NULL, NULL, NULL, NULL, false, NULL,
+	    NULL },
+	{ "gitlab", report_gitlab_begin, report_gitlab_file,
+	    report_gitlab_end, NULL, NULL, NULL, NULL, NULL, false, NULL,
+	    NULL },
+	{ "junit", report_junit_begin, report_junit_file, report_junit_end,
+	    NULL, NULL, NULL, NULL, NULL, false, NULL, report_junit_error },
 	{ "mdoc", NULL, NULL, NULL, report_rules_mdoc, NULL, NULL, NULL,
-	    NULL, false, NULL },
-	{ NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, false, NULL }
+	    NULL, false, NULL, NULL },
+	{ NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, false, NULL,
+	    NULL }
 };
 
 const struct reporter *

@@ -14,6 +14,8 @@
 
 #include "base/util.h"
 #include "findings/catalog.h"
+#include "findings/diag.h"
+#include "findings/severity.h"
 #include "lint.h"
 #include "reader/gguf.h"
 #include "runtime/runtime.h"
@@ -30,6 +32,12 @@ struct report_opts {
 				 * (marked) instead of leaving them out */
 	size_t max_per_rule;	/* text: diagnostics shown per rule and
 				 * file (--max-per-rule); 0: all */
+	enum severity fail_on;	/* the policy's: a finding at least this
+				 * severe (not baselined) fails the run
+				 * (junit's failures); SEV_INFO when
+				 * zeroed */
+	bool show_fixes;	/* text: each finding's note and fix on
+				 * indented lines below it (--show-fixes) */
 };
 
 /* SARIF's state across one log (report-sarif.c). */
@@ -50,6 +58,14 @@ struct report_ctx {
 	size_t baseline_gone;
 	/* Made by SARIF's begin, freed by its end or by report_ctx_free. */
 	struct report_sarif *sarif;
+	/* The run's exit status (0, 1, 2), set by the caller before end
+	 * (SARIF's invocation); 0 until then. */
+	int exit_code;
+	/* The rules in force (--select/--ignore), borrowed, or NULL: every
+	 * rule of cat (junit's test cases). */
+	const struct diag_filter *filter;
+	/* Items a streaming format wrote so far (gitlab's issues). */
+	size_t n_items;
 };
 
 /*
@@ -98,6 +114,13 @@ struct reporter {
 	/* The runtime's devices, for --list-devices. */
 	void (*devices)(struct report_ctx *ctx, struct strbuf *out,
 	    const struct rt_info *info);
+	/* An operational error about the input at path (why: the error's
+	 * message), between begin and end: it could not be read (read
+	 * false), or it was but something else failed (the runtime did not
+	 * load), for the formats that report it (SARIF's notifications,
+	 * junit's errors); NULL: the message on stderr is all. */
+	void (*error)(struct report_ctx *ctx, struct strbuf *out,
+	    const char *path, const char *why, bool read);
 };
 
 /* The registry: a plain array ending with a NULL name; an entry point a
@@ -107,6 +130,43 @@ extern const struct reporter reporters[];
 /* reporter_find: the reporter named name (a --format value; static
  * storage), or NULL. */
 const struct reporter *reporter_find(const char *name);
+
+/* report_message: the message of d as the formats show it (borrowed from
+ * d): the one place a reporter reads a diagnostic's text. */
+const char *report_message(const struct diag *d);
+
+/*
+ * report_fingerprint: the partial fingerprint of diagnostic i of res, as
+ * 64 hex digits and a NUL in hex: SHA-256 over the code, the path's base
+ * name, the subject's kind and bytes, and how many earlier diagnostics of
+ * res share the code and subject (when any); never the message or the
+ * offset. SARIF's partialFingerprints, gitlab's fingerprint.
+ */
+void report_fingerprint(const struct lint_result *res, size_t i,
+    char hex[65]);
+
+/*
+ * report_normalize_path: path without "." and empty segments, each ".."
+ * folded into the segment before it (RFC 3986's dot segments); a ".."
+ * with nothing to fold stays at the start of a relative path and goes at
+ * the root of an absolute one. A URL (report_is_url) is returned as it
+ * is. The caller frees the result.
+ */
+char *report_normalize_path(const char *path);
+
+/* report_is_url: whether path is an absolute URL, SCHEME://... (a remote
+ * file's name). */
+bool report_is_url(const char *path);
+
+/*
+ * report_subject_extent: where diagnostic d of res lies in its file, for
+ * a binary region: returns true with *length set when d's offset is the
+ * start of a record the header window holds (a key/value record or a
+ * tensor info record) or of a tensor's data, and the extent ends within
+ * the file; false when its length is unknown.
+ */
+bool report_subject_extent(const struct lint_result *res,
+    const struct diag *d, uint64_t *length);
 
 /*
  * The formats' entry points, as the registry holds them (see struct
@@ -120,7 +180,10 @@ const struct reporter *reporter_find(const char *name);
  * text: one line per diagnostic, and the plan after them with --plan;
  * begin and end write nothing. Past opts.max_per_rule diagnostics of one
  * rule in a file, one line says how many more there are, where the last
- * of them would be.
+ * of them would be. With opts.show_fixes, a finding's note and fix
+ * follow its line, indented ("  = note: ", "  = fix: "), wrapped at 80
+ * columns; a finding without a fix of its own shows the catalogue's, on
+ * the first finding of its rule in the file.
  */
 void report_text_begin(struct report_ctx *ctx, struct strbuf *out);
 void report_text_file(struct report_ctx *ctx, struct strbuf *out,
@@ -183,6 +246,14 @@ void report_sarif_begin(struct report_ctx *ctx, struct strbuf *out);
 void report_sarif_file(struct report_ctx *ctx, struct strbuf *out,
     const struct lint_result *res);
 void report_sarif_end(struct report_ctx *ctx, struct strbuf *out);
+/* report_sarif_help_uri: append tmpl with "{code}" and "{slug}" replaced
+ * by r's (a rule's helpUri; GGUFLINT_RULES_URL in report-sarif.c). */
+void report_sarif_help_uri(struct strbuf *out, const char *tmpl,
+    const struct rule *r);
+/* sarif's error: a notification of the invocation (a copy kept until
+ * end), about the input at path. */
+void report_sarif_error(struct report_ctx *ctx, struct strbuf *out,
+    const char *path, const char *why, bool read);
 /* report_sarif_free: free a SARIF state (NULL is fine). */
 void report_sarif_free(struct report_sarif *s);
 
@@ -192,6 +263,33 @@ void report_github_begin(struct report_ctx *ctx, struct strbuf *out);
 void report_github_file(struct report_ctx *ctx, struct strbuf *out,
     const struct lint_result *res);
 void report_github_end(struct report_ctx *ctx, struct strbuf *out);
+
+/*
+ * gitlab: a GitLab Code Quality report, one JSON array of issues
+ * (description, check_name, fingerprint, severity, location.path,
+ * location.lines.begin), one per diagnostic but the baselined ones
+ * (unless opts.show_baselined); ctx->n_items counts the issues.
+ */
+void report_gitlab_begin(struct report_ctx *ctx, struct strbuf *out);
+void report_gitlab_file(struct report_ctx *ctx, struct strbuf *out,
+    const struct lint_result *res);
+void report_gitlab_end(struct report_ctx *ctx, struct strbuf *out);
+
+/*
+ * junit: JUnit XML, one testsuite per model file and one testcase per
+ * rule in force (ctx->filter), failed when a finding of the rule fails
+ * the run (opts.fail_on, not baselined); an input that could not be read
+ * is a testsuite with one error. Text from the file is made safe for XML
+ * 1.0 (no control character, valid UTF-8, escaped).
+ */
+void report_junit_begin(struct report_ctx *ctx, struct strbuf *out);
+void report_junit_file(struct report_ctx *ctx, struct strbuf *out,
+    const struct lint_result *res);
+void report_junit_end(struct report_ctx *ctx, struct strbuf *out);
+/* junit's error: an input not read is a testsuite with one error (an
+ * error about a file read is left to stderr). */
+void report_junit_error(struct report_ctx *ctx, struct strbuf *out,
+    const char *path, const char *why, bool read);
 
 /* report-man.c: ctx->cat as the gguflint-rules(7) manual page, in mdoc:
  * only the built-in families (F M N P W K S D), so a rule file's rules of

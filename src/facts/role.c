@@ -1,0 +1,94 @@
+/*
+ * role.c - a file's role from general.type and general.architecture (see
+ * role.h). The names are those of gguf-py's GGUFType and of the files
+ * llama.cpp v0.5.0's tools write.
+ */
+#include "config.h"
+
+#include "facts/role.h"
+
+/* The string value of key in *out, when it is a string. */
+static bool
+key_str(const struct gguf_file *f, const char *key, struct gguf_str *out)
+{
+	const struct gguf_kv *kv = gguf_find_kv(f, key);
+
+	if (kv == NULL || kv->type != GGUF_STRING)
+		return false;
+	*out = kv->val.v.s;
+	return true;
+}
+
+static enum file_role
+adapter_role(const struct gguf_file *f)
+{
+	struct gguf_str t;
+
+	if (!key_str(f, "adapter.type", &t))
+		return ROLE_ADAPTER;
+	if (gguf_str_eq(t, "lora"))
+		return ROLE_LORA;
+	if (gguf_str_eq(t, "control_vector") || gguf_str_eq(t, "controlvector"))
+		return ROLE_CVEC;
+	return ROLE_ADAPTER;
+}
+
+enum file_role
+role_of(const struct gguf_file *f)
+{
+	struct gguf_str t, a;
+	bool typed = key_str(f, "general.type", &t) && !gguf_str_eq(t, "model");
+
+	if (typed && gguf_str_eq(t, "adapter"))
+		return adapter_role(f);
+	if (typed &&
+	    (gguf_str_eq(t, "mmproj") || gguf_str_eq(t, "clip-vision")))
+		return ROLE_MMPROJ;
+	if (typed && gguf_str_eq(t, "imatrix"))
+		return ROLE_IMATRIX;
+	/* no general.type, "model", or one no tool writes: the
+	 * architecture of llama.cpp's own companions says it (their
+	 * loaders read no general.type) */
+	if (key_str(f, "general.architecture", &a)) {
+		if (gguf_str_eq(a, "clip"))
+			return ROLE_MMPROJ;
+		if (gguf_str_eq(a, "controlvector"))
+			return ROLE_CVEC;
+	}
+	if (typed)
+		return ROLE_OTHER;
+	if (f->tensors_n == 0 && gguf_find_kv(f, "tokenizer.ggml.model"))
+		return ROLE_VOCAB;
+	return ROLE_MODEL;
+}
+
+const char *
+role_name(enum file_role r)
+{
+	static const char *const names[] = { "model", "vocabulary", "lora",
+		"control-vector", "adapter", "mmproj", "imatrix", "other" };
+
+	return (unsigned)r < sizeof names / sizeof names[0] ? names[r] : "?";
+}
+
+bool
+role_companion(enum file_role r)
+{
+	return r == ROLE_LORA || r == ROLE_CVEC || r == ROLE_ADAPTER ||
+	    r == ROLE_MMPROJ;
+}
+
+bool
+role_model(enum file_role r)
+{
+	return r == ROLE_MODEL || r == ROLE_VOCAB;
+}
+
+const char *
+companion_name(enum companion_kind k)
+{
+	static const char *const names[] = { "", "mmproj", "lora",
+		"control-vector", "draft" };
+
+	return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
+}
