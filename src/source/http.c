@@ -44,7 +44,7 @@ http_open(struct source *s, const char *name, const char *url,
 	(void)url;
 	(void)o;
 	return gl_error_setk(err, GL_ERR_USAGE, "%s: this gguflint was built "
-	    "without remote reading (configure --without-libcurl): download "
+	    "without remote reading (configured without libcurl): download "
 	    "the file and lint it", name);
 }
 
