@@ -7,12 +7,14 @@
  * tens of gigabytes takes a few megabytes of disk.
  *
  *	gen-sparse OUT.gguf [8b|70b|235b-moe|1b-data]
+ *	gen-sparse --split N PREFIX [8b|70b|235b-moe]
  *
  * Tensors are Q4_K (256 elements in 144 bytes), except token_embd and
  * output in Q6_K (256 in 210) and the norms in F32; alignment 32. 235b-moe
  * has 128 experts (8 used) in 3-D expert tensors. 1b-data is small and not
  * sparse: its data is written, pseudo-random with finite scales, for the
- * --deep throughput benchmark.
+ * --deep throughput benchmark. --split writes the model in N shards, as
+ * gguf-split does (PREFIX-00001-of-0000N.gguf, ...).
  * Exit status: 0 written, 1 could not write, 2 usage.
  */
 #include <errno.h>
@@ -213,9 +215,69 @@ add_tensors(struct ggufw_model *m, const struct gen_shape *s)
 static void
 usage(void)
 {
-	fputs("usage: gen-sparse OUT.gguf [8b|70b|235b-moe|1b-data]\n",
+	fputs("usage: gen-sparse OUT.gguf [8b|70b|235b-moe|1b-data]\n"
+	    "       gen-sparse --split N PREFIX [8b|70b|235b-moe]\n",
 	    stderr);
 	exit(2);
+}
+
+/* A tensor of the model added to shard s (its block layout by type). */
+static void
+copy_tensor(struct ggufw_model *s, const struct ggufw_model_tensor *t)
+{
+	uint32_t blck = 256, size = t->type == GGUFW_GGML_Q6_K ? 210 : 144;
+
+	if (t->type == GGUFW_GGML_F32) {
+		blck = 1;
+		size = 4;
+	}
+	ggufw_model_tensor(s, t->name, t->n_dims, t->ne, t->type, blck,
+	    size);
+}
+
+/*
+ * --split: m as gguf-split writes it in n sparse shards,
+ * PREFIX-%05d-of-%05d.gguf: every shard has split.no (u16), split.count
+ * (u16) and split.tensors.count (i32), the first all the metadata, each
+ * an n-th of the tensors. Returns 0, or 1 (a message said why).
+ */
+static int
+write_split(const struct ggufw_model *m, const char *prefix, unsigned n)
+{
+	struct ggufw_model s;
+	size_t lo, hi, i;
+	unsigned k;
+	char *path;
+
+	for (k = 0; k < n; k++) {
+		ggufw_model_init(&s, false, m->alignment);
+		if (k == 0) {
+			strbuf_add(&s.kv.out, m->kv.out.buf, m->kv.out.len);
+			s.n_kv = m->n_kv;
+		}
+		ggufw_model_kv_u16(&s, "split.no", (uint16_t)k);
+		ggufw_model_kv_u16(&s, "split.count", (uint16_t)n);
+		ggufw_model_kv_i32(&s, "split.tensors.count",
+		    (int32_t)m->n_tensors);
+		lo = k * m->n_tensors / n;
+		hi = (k + 1) * m->n_tensors / n;
+		for (i = lo; i < hi; i++)
+			copy_tensor(&s, &m->tensors[i]);
+		path = xasprintf("%s-%05u-of-%05u.gguf", prefix, k + 1, n);
+		if (ggufw_model_finish_sparse(&s, path) != 0) {
+			fprintf(stderr, "gen-sparse: %s: %s\n", path,
+			    strerror(errno));
+			free(path);
+			ggufw_model_free(&s);
+			return 1;
+		}
+		printf("%s: header %llu bytes, file %llu bytes\n", path,
+		    (unsigned long long)ggufw_model_header_size(&s),
+		    (unsigned long long)ggufw_model_file_size(&s));
+		free(path);
+		ggufw_model_free(&s);
+	}
+	return 0;
 }
 
 int
@@ -223,8 +285,17 @@ main(int argc, char **argv)
 {
 	const struct gen_shape *shape = &gen_shapes[0];
 	struct ggufw_model m;
+	unsigned split = 0;
 	size_t i;
+	int rc;
 
+	if (argc >= 3 && strcmp(argv[1], "--split") == 0) {
+		split = (unsigned)strtoul(argv[2], NULL, 10);
+		if (split < 2 || split > 999)
+			usage();
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc < 2 || argc > 3)
 		usage();
 	if (argc == 3) {
@@ -239,9 +310,15 @@ main(int argc, char **argv)
 	ggufw_model_init(&m, false, GGUFW_DEFAULT_ALIGNMENT);
 	add_metadata(&m, shape);
 	add_tensors(&m, shape);
+	if (split > 0) {
+		rc = shape->data ? 2 : write_split(&m, argv[1], split);
+		ggufw_model_free(&m);
+		if (rc == 2)
+			usage();
+		return rc;
+	}
 	if (shape->data) {
 		struct strbuf sb = STRBUF_INIT;
-		int rc;
 
 		ggufw_model_finish(&m, &sb, GGUFW_DATA_RANDOM);
 		rc = ggufw_write_file(argv[1], sb.buf, sb.len);

@@ -22,6 +22,7 @@
 #include "base/strset.h"
 #include "data/builtin.h"
 #include "lint.h"
+#include "source/source.h"
 
 /* One file going through the pipeline: what its stages share. */
 struct pipeline_job {
@@ -402,8 +403,8 @@ lint_file(const char *path, const struct lint_options *o,
 	result_init(res, path, o->cat);
 	if (names_db_get(&names, err) < 0)
 		return -1;	/* a broken name map in the data directory */
-	if (gguf_open_opts(&res->file, path, o->deep ? GGUF_OPEN_DATA : 0,
-	    err) < 0)
+	if (gguf_open_src(&res->file, path, o->deep ? GGUF_OPEN_DATA : 0,
+	    o->source, err) < 0)
 		return -1;
 	lint_pipeline(o, names, res);
 	return gguf_read_error(&res->file, err);	/* it stopped reading */
@@ -423,6 +424,9 @@ lint_buffer(const char *name, const void *data, uint64_t size,
 }
 
 /* ---- a split model -------------------------------------------------- */
+
+/* The most shards of a remote split model asked for. */
+#define LINT_REMOTE_SHARDS 256
 
 /* A split model going through the pipeline: what its stages share. */
 struct model_job {
@@ -653,14 +657,17 @@ open_shards(const struct model_input *in, struct model_job *mj,
 		}
 		res = &m->res[m->n];
 		result_init(res, in->path[i], mj->o->cat);
-		if (gguf_open(&res->file, in->path[i], &e) < 0) {
+		if (gguf_open_src(&res->file, in->path[i], mj->o->deep ?
+		    GGUF_OPEN_DATA : 0, mj->o->source, &e) < 0) {
 			lint_result_free(res);
 			if (in->given[i]) {
 				*err = e;
 				return -1;
 			}
-			why[i] = access(in->path[i], F_OK) < 0 &&
-			    errno == ENOENT ? xstrdup("is missing") :
+			why[i] = e.kind == GL_ERR_NOT_FOUND ||
+			    (!source_is_remote(in->path[i]) &&
+			    access(in->path[i], F_OK) < 0 && errno == ENOENT) ?
+			    xstrdup("is missing") :
 			    xasprintf("cannot be read (%s)", e.msg);
 			mj->ss[i].why = why[i];
 			continue;
@@ -714,8 +721,13 @@ lint_split(const struct model_input *in, const struct lint_options *o,
 	mj.o = o;
 	mj.names = names;
 	mj.m = m;
-	for (i = 0; i < in->n; i++)	/* a name may claim 99999 shards */
-		if (in->given[i] || access(in->path[i], F_OK) == 0)
+	/* a name may claim 99999 shards: a local one is counted if it is
+	 * there, a remote one asked for only in a model of at most
+	 * LINT_REMOTE_SHARDS (a request each) */
+	for (i = 0; i < in->n; i++)
+		if (in->given[i] || (source_is_remote(in->path[i]) ?
+		    in->n <= LINT_REMOTE_SHARDS :
+		    access(in->path[i], F_OK) == 0))
 			mj.cap++;
 	m->res = xcalloc(mj.cap + 1, sizeof *m->res);
 	mj.ss = xcalloc(in->n, sizeof *mj.ss);
@@ -935,4 +947,5 @@ lint_cleanup(void)
 	names_db_cleanup();
 	check_security_cleanup();
 	builtin_names_cleanup();
+	source_cleanup();
 }

@@ -51,6 +51,8 @@ struct lint_options {
 	const struct rt_request *runtime;	/* probe the model's
 					 * (operation, encoding) pairs on it,
 					 * or NULL */
+	const struct source_opts *source;	/* how remote files are
+					 * read, or NULL: the defaults */
 	struct plan_request request;
 	/* lint_input: the model's companions, each linted as a file of its
 	 * own after the model and checked against it (its result follows
@@ -167,10 +169,10 @@ void lint_model_free(struct lint_model *m);
 
 /*
  * lint_cleanup: free the process-wide caches the library fills on first
- * use (the name maps, the S001 patterns, the lists of built-in names), for
- * a long-running caller at its end, or a test or fuzzer; they are built
- * again if needed. Call it when no thread is linting and no pointer they
- * handed out is in use.
+ * use (the name maps, the S001 patterns, the lists of built-in names,
+ * libcurl's global state), for a long-running caller at its end, or a
+ * test or fuzzer; they are built again if needed. Call it when no thread
+ * is linting and no pointer they handed out is in use.
  */
 void lint_cleanup(void);
 

@@ -55,12 +55,14 @@ static const struct layer {
 	    "base data facts findings kernels plan reader runtime "
 	    "target" },
 	{ "lint",
-	    "base checks data facts findings plan reader runtime "
+	    "base checks data facts findings plan reader runtime source "
 	    "target" },
 	{ "report",
 	    "base facts findings kernels lint plan reader runtime "
 	    "target" },
-	{ "cli", "base checks data findings lint report runtime target" },
+	{ "cli",
+	    "base checks data findings lint report runtime source "
+	    "target" },
 	{ "main", "cli" },
 };
 #define N_LAYERS (sizeof layers / sizeof layers[0])

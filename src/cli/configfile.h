@@ -40,6 +40,8 @@ struct config {
 	bool exit_zero;		/* exit-zero: findings exit 0 */
 	char *baseline;		/* baseline: its path (relative to the
 				 * file's folder made whole), or NULL */
+	uint64_t timeout;	/* a remote header's seconds; 0: unset */
+	uint64_t connect_timeout;	/* seconds to connect; 0: unset */
 	bool has_max_per_rule;	/* max-per-rule given */
 	uint64_t max_per_rule;	/* max-per-rule: text, per rule; 0: all */
 };

@@ -56,7 +56,9 @@ enum {
 	OPT_MMPROJ,
 	OPT_LORA,
 	OPT_CVEC,
-	OPT_DRAFT
+	OPT_DRAFT,
+	OPT_TIMEOUT,
+	OPT_CONNECT_TIMEOUT
 };
 
 static const struct option long_options[] = {
@@ -85,6 +87,8 @@ static const struct option long_options[] = {
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "list-devices", no_argument, NULL, OPT_LIST_DEVICES },
 	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
 	{ "write-kernels", required_argument, NULL, OPT_WRITE_KERNELS },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
@@ -213,7 +217,12 @@ static const char usage_report[] =
 	"      --device NAME   the runtime's device to probe (CPU, "
 	"Vulkan0, ...)\n"
 	"      --list-devices  list the runtime's devices\n"
-	"      --no-cache      probe the runtime afresh\n"
+	"      --no-cache      probe the runtime, read remote headers "
+	"afresh\n"
+	"      --timeout S     seconds for a remote file's header "
+	"(default 120)\n"
+	"      --connect-timeout S  seconds to connect to its server "
+	"(default 10)\n"
 	"      --write-kernels FILE  write the runtime's verified table "
 	"as YAML\n"
 	"  -h, --help          show this help\n"
@@ -324,6 +333,27 @@ set_llama(struct options *o, int c, const char *arg, struct gl_error *err)
 			o->ngl = -1;
 		break;
 	}
+	return 0;
+}
+
+/* --timeout, --connect-timeout: seconds, more than 0, at most a day. */
+static int
+set_timeout(struct options *o, int c, const char *arg, struct gl_error *err)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (*arg < '0' || *arg > '9' || errno != 0 || *end != '\0' ||
+	    !(v > 0 && v <= 86400))
+		return gl_error_setk(err, GL_ERR_USAGE, "%s: expected seconds "
+		    "(more than 0, at most 86400), not '%s'", c ==
+		    OPT_TIMEOUT ? "--timeout" : "--connect-timeout", arg);
+	if (c == OPT_TIMEOUT)
+		o->timeout = v;
+	else
+		o->connect_timeout = v;
 	return 0;
 }
 
@@ -481,6 +511,9 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 	case OPT_WRITE_KERNELS:
 		set_runtime_value(o, c, arg);
 		break;
+	case OPT_TIMEOUT:
+	case OPT_CONNECT_TIMEOUT:
+		return set_timeout(o, c, arg, err);
 	case 'o':
 		if (*arg == '\0')
 			return gl_error_setk(err, GL_ERR_USAGE, "--output: "

@@ -47,6 +47,8 @@ struct options {
 	const char *runtime;		/* --runtime DIR, or NULL */
 	const char *device;		/* --device NAME, or NULL */
 	bool no_cache;			/* --no-cache */
+	double connect_timeout;		/* --connect-timeout S, or 0 */
+	double timeout;			/* --timeout S, or 0 */
 	const char *write_kernels;	/* --write-kernels FILE, or NULL */
 	const char *config;		/* --config FILE */
 	bool no_config;			/* --no-config */

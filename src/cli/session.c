@@ -35,6 +35,7 @@
 #include "lint.h"
 #include "report/report.h"
 #include "runtime/runtime.h"
+#include "source/source.h"
 #include "target/captable.h"
 #include "target/kvtype.h"
 #include "target/profile.h"
@@ -51,6 +52,7 @@ struct session {
 	struct captable table;
 	struct lint_options lo;
 	struct rt_request rq;	/* the runtime, when one is given */
+	struct source_opts src;	/* how remote files are read */
 	struct report_ctx report;	/* over cat, for every reporter call */
 	struct baseline bl;		/* --baseline, or what to record */
 	bool have_bl;			/* bl is in force */
@@ -318,6 +320,14 @@ session_setup(const struct options *o, const struct reporter *rep,
 	s->lo.deep_full = rep->deep_stats;
 	s->lo.companions = o->companions;	/* beside each model */
 	s->lo.n_companions = o->n_companions;
+	s->src.connect_timeout = o->connect_timeout > 0 ? o->connect_timeout :
+	    (double)s->cfg.connect_timeout;
+	s->src.timeout = o->timeout > 0 ? o->timeout :
+	    (double)s->cfg.timeout;
+	s->src.no_cache = o->no_cache;
+	s->src.token = getenv("HF_TOKEN");
+	s->src.hf_endpoint = getenv("HF_ENDPOINT");
+	s->lo.source = &s->src;
 	ro.show_plan = o->show_plan;
 	ro.color = use_color(o->color);
 	ro.baseline = s->have_bl;

@@ -38,7 +38,6 @@
 /* The header window: read first, and the most padding it keeps. */
 #define HEAD_FIRST (1u << 20)
 #define PAD_KEEP (1u << 20)
-#define HEAD_AHEAD (1u << 20)	/* read past what a record needs */
 /* A stream's size until its end is reached: larger than any file. */
 #define SIZE_UNKNOWN ((uint64_t)INT64_MAX)
 /* The most of a pipe kept for its header (llama.cpp's largest string). */
@@ -194,13 +193,26 @@ int
 gguf_open_opts(struct gguf_file *f, const char *path, unsigned flags,
     struct gl_error *err)
 {
+	return gguf_open_src(f, path, flags, NULL, err);
+}
+
+int
+gguf_open_src(struct gguf_file *f, const char *path, unsigned flags,
+    const struct source_opts *so, struct gl_error *err)
+{
 	struct gl_error rerr;
 
 	memset(f, 0, sizeof *f);
 	f->fd = -1;
 	f->alignment = GGUF_DEFAULT_ALIGNMENT;
-	if (source_open(&f->src, path, err) < 0)
+	if (source_open_opts(&f->src, path, so, err) < 0)
 		return -1;
+	if ((flags & GGUF_OPEN_DATA) && f->src.kind == SOURCE_HTTP) {
+		gl_error_setk(err, GL_ERR_USAGE, "%s: the tensor data (--deep) "
+		    "is not read from a remote file (it would download the "
+		    "model): download it and lint the file", path);
+		goto fail;
+	}
 	if ((flags & GGUF_OPEN_DATA) && !source_can_view(&f->src)) {
 		gl_error_setk(err, GL_ERR_USAGE, "%s: the tensor data (--deep) "
 		    "cannot be read from a pipe: name the file, or redirect "
@@ -342,7 +354,7 @@ grow_to(struct rd *r, uint64_t want)
 /*
  * The file holds n more bytes, the window does not: a file's window, or
  * a stream's while it is measured (gguf_open), grows by them and
- * HEAD_AHEAD more (the source doubles its memory, not the bytes it
+ * source_ahead() more (the source doubles its memory, not the bytes it
  * reads), and the parse goes on: true when it now holds them. Otherwise
  * the parse stops: where a read failed, with r->failed (an operational
  * failure: gguf_read_error), else the file shrank while its header was
@@ -353,10 +365,12 @@ window_grow(struct rd *r, uint64_t n, const char *what)
 {
 	struct gguf_file *f = r->f;
 	uint64_t want = r->pos + n, ahead;
-	bool can = f->src.kind == SOURCE_FILE ||
+	bool can = source_grows(&f->src) ||
 	    (f->src.kind == SOURCE_STREAM && r->dl == NULL);
 
-	ahead = remain(r) - n < HEAD_AHEAD ? remain(r) - n : HEAD_AHEAD;
+	ahead = source_ahead(&f->src);
+	if (remain(r) - n < ahead)
+		ahead = remain(r) - n;
 	if (f->src.kind == SOURCE_STREAM && want <= STREAM_HEAD_MAX &&
 	    want + ahead > STREAM_HEAD_MAX)
 		ahead = STREAM_HEAD_MAX - want;
@@ -1139,7 +1153,7 @@ parse_window(struct gguf_file *f, struct diag_list *dl, struct gl_error *err)
 		u64_pad_overflow(r.pos, f->alignment, &f->data_offset);
 		f->header_complete = true;
 		/* the padding too, for its check (short read: less of it) */
-		if (f->src.kind == SOURCE_FILE && padding_want(f) > f->avail)
+		if (source_grows(&f->src) && padding_want(f) > f->avail)
 			grow_to(&r, padding_want(f));
 	}
 	f->read_failed = dl != NULL && r.failed;
@@ -1150,6 +1164,7 @@ void
 gguf_parse(struct gguf_file *f, struct diag_list *dl)
 {
 	parse_window(f, dl, NULL);
+	source_settle(&f->src);	/* a remote file: nothing more to read */
 	source_test_stop("parsed");
 }
 

@@ -149,6 +149,17 @@ int gguf_open_opts(struct gguf_file *f, const char *path, unsigned flags,
     struct gl_error *err);
 
 /*
+ * gguf_open_src: gguf_open_opts with a remote file (http://, https://,
+ * hf://; source_is_remote) read as so says (NULL: the defaults): its
+ * header by range requests into the same window, its URL the path. With
+ * GGUF_OPEN_DATA a remote file fails before anything is asked of the
+ * server (GL_ERR_USAGE); a failed request is GL_ERR_IO (GL_ERR_NOT_FOUND
+ * for HTTP 404 or 410).
+ */
+int gguf_open_src(struct gguf_file *f, const char *path, unsigned flags,
+    const struct source_opts *so, struct gl_error *err);
+
+/*
  * gguf_parse: parse the header, recording findings in dl; a second call
  * starts afresh (the records of the first are freed). A file's window
  * grows as the header needs (and over its padding, at most 1 MiB of it),

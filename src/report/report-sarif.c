@@ -324,21 +324,50 @@ uri_unreserved(unsigned char c)
 	    c == '~' || c == '/';
 }
 
+/* A URL as it is, as a JSON string; a byte no URI holds
+ * percent-encoded. */
+static void
+add_url(struct strbuf *out, const char *url)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *p = (const unsigned char *)url;
+
+	strbuf_addc(out, '"');
+	for (; *p != '\0'; p++) {
+		if (uri_unreserved(*p) || (*p != '"' && *p != '\\' &&
+		    strchr(":?#[]@!$&'()*+,;=%", *p) != NULL)) {
+			strbuf_addc(out, (char)*p);
+		} else {
+			strbuf_addc(out, '%');
+			strbuf_addc(out, hex[*p >> 4]);
+			strbuf_addc(out, hex[*p & 15]);
+		}
+	}
+	strbuf_addc(out, '"');
+}
+
 /*
  * add_uri: append path as a URI reference (as a JSON string): a relative
  * path stays relative (without "./", so that it matches the repository
  * path code scanning expects), an absolute one becomes a file:// URI; both
  * without dot segments. Every byte but the unreserved characters and '/'
  * is percent-encoded, so ':' in a first segment cannot read as a scheme,
- * and bytes that are not UTF-8 survive.
+ * and bytes that are not UTF-8 survive. A URL (a remote file) is its own
+ * URI.
  */
 static void
 add_uri(struct strbuf *out, const char *path)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	char *norm = report_normalize_path(path);
-	const unsigned char *p = (const unsigned char *)norm;
+	char *norm;
+	const unsigned char *p;
 
+	if (report_is_url(path)) {	/* a remote file: its URL */
+		add_url(out, path);
+		return;
+	}
+	norm = report_normalize_path(path);
+	p = (const unsigned char *)norm;
 	strbuf_addc(out, '"');
 	if (*p == '/')
 		strbuf_adds(out, "file://");

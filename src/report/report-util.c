@@ -60,14 +60,31 @@ report_fingerprint(const struct lint_result *res, size_t i, char hex[65])
 	sha256_hex(digest, hex);
 }
 
+bool
+report_is_url(const char *path)
+{
+	const char *p = path;
+
+	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+		return false;
+	while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+	    (*p >= '0' && *p <= '9') || *p == '+' || *p == '-' || *p == '.')
+		p++;
+	return strncmp(p, "://", 3) == 0;
+}
+
 char *
 report_normalize_path(const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t *starts = xcalloc(strlen(path) / 2 + 2, sizeof *starts);
+	size_t *starts;
 	size_t depth = 0;
 	bool absolute = path[0] == '/';
 	const char *p = path;
+
+	if (report_is_url(path))
+		return xstrdup(path); /* a remote file's URL */
+	starts = xcalloc(strlen(path) / 2 + 2, sizeof *starts);
 
 	if (absolute)
 		strbuf_addc(&sb, '/');

@@ -149,9 +149,14 @@ void report_fingerprint(const struct lint_result *res, size_t i,
  * report_normalize_path: path without "." and empty segments, each ".."
  * folded into the segment before it (RFC 3986's dot segments); a ".."
  * with nothing to fold stays at the start of a relative path and goes at
- * the root of an absolute one. The caller frees the result.
+ * the root of an absolute one. A URL (report_is_url) is returned as it
+ * is. The caller frees the result.
  */
 char *report_normalize_path(const char *path);
+
+/* report_is_url: whether path is an absolute URL, SCHEME://... (a remote
+ * file's name). */
+bool report_is_url(const char *path);
 
 /*
  * report_subject_extent: where diagnostic d of res lies in its file, for

@@ -13,7 +13,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <glob.h>
 #include <limits.h>
 #include <stdio.h>
@@ -22,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/cachedir.h"
 #include "base/sha256.h"
 #include "runtime/runtime-impl.h"
 
@@ -59,32 +59,6 @@ rt_cache_key(const char *dir, const char *device, char key[33])
 	key[32] = '\0';
 	strbuf_free(&sb);
 	return 0;
-}
-
-/* The cache folder (made when make), or NULL. */
-static char *
-cache_dir(bool make)
-{
-	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char *top, *d;
-
-	if (x != NULL && *x == '/')
-		top = xstrdup(x);
-	else if (home != NULL && *home != '\0')
-		top = xasprintf("%s/.cache", home);
-	else
-		return NULL;
-	d = xasprintf("%s/gguflint", top);
-	if (make) {
-		mkdir(top, 0700);
-		if (mkdir(d, 0700) < 0 && errno != EEXIST) {
-			free(top);
-			free(d);
-			return NULL;
-		}
-	}
-	free(top);
-	return d;
 }
 
 static char *

@@ -1,7 +1,7 @@
 /*
  * source.c - byte sources (see source.h): a file read with pread into an
  * owned window and seen through mappings of a few MiB, a stream read in
- * order and counted past its header, a buffer.
+ * order and counted past its header, a buffer; a remote file is http.c's.
  */
 #include "config.h"
 
@@ -14,10 +14,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "source/source-impl.h"
 #include "source/source.h"
+#include "source/url.h"
 
 /* A view maps at least this much, so that neighbouring reads share it. */
 #define VIEW_MIN (8u << 20)
+/* What the reader reads past a record's need (source_ahead). */
+#define AHEAD_LOCAL (1u << 20)
+#define AHEAD_REMOTE (64u << 10)
 /* What a stream is read and discarded by, past its window. */
 #define DRAIN_CHUNK (1u << 20)
 
@@ -47,12 +52,44 @@ open_stdin(struct source *s, struct gl_error *err)
 	return 0;
 }
 
+bool
+source_is_remote(const char *path)
+{
+	return url_is_remote(path);
+}
+
 int
 source_open(struct source *s, const char *path, struct gl_error *err)
+{
+	return source_open_opts(s, path, NULL, err);
+}
+
+/* A remote file: its URL resolved (hf://), then http.c's. */
+static int
+open_remote(struct source *s, const char *path, const struct source_opts *o,
+    struct gl_error *err)
+{
+	char *url = url_resolve(path, o != NULL ? o->hf_endpoint : NULL, err);
+	int rc;
+
+	if (url == NULL)
+		return -1;
+	rc = http_open(s, path, url, o, err);
+	free(url);
+	if (rc < 0)
+		source_reset(s);
+	return rc;
+}
+
+int
+source_open_opts(struct source *s, const char *path,
+    const struct source_opts *o, struct gl_error *err)
 {
 	struct stat st;
 
 	source_reset(s);
+	if (url_is_remote(path))
+		return open_remote(s, path, o, err);
 	if (strcmp(path, "-") == 0) {
 		if (open_stdin(s, err) == 0)
 			return 0;
@@ -88,10 +125,8 @@ source_open_mem(struct source *s, const void *data, uint64_t size)
 	s->size_known = true;
 }
 
-/* Room for want bytes in the window (its capacity at least doubles, so
- * that growing it costs little); -1 with err when there is none. */
-static int
-head_reserve(struct source *s, uint64_t want, struct gl_error *err)
+int
+source_reserve(struct source *s, uint64_t want, struct gl_error *err)
 {
 	uint8_t *p;
 
@@ -134,13 +169,15 @@ source_head(struct source *s, uint64_t want, struct gl_error *err)
 {
 	ssize_t got;
 
+	if (s->kind == SOURCE_HTTP)
+		return http_head(s, want, err);
 	if (s->kind != SOURCE_FILE && s->kind != SOURCE_STREAM)
 		return 0;
 	if (s->size_known && want > s->size)
 		want = s->size;
 	if (want <= s->head_len || s->shrank)
 		return 0;
-	if (head_reserve(s, want, err) < 0)
+	if (source_reserve(s, want, err) < 0)
 		return -1;
 	while (s->head_len < want) {
 		got = head_read_once(s, want);
@@ -235,6 +272,25 @@ source_drain(struct source *s, struct gl_error *err)
 	return 0;
 }
 
+uint64_t
+source_ahead(const struct source *s)
+{
+	return s->kind == SOURCE_HTTP ? AHEAD_REMOTE : AHEAD_LOCAL;
+}
+
+bool
+source_grows(const struct source *s)
+{
+	return s->kind == SOURCE_FILE || s->kind == SOURCE_HTTP;
+}
+
+void
+source_settle(struct source *s)
+{
+	if (s->kind == SOURCE_HTTP)
+		http_settle(s);
+}
+
 bool
 source_can_view(const struct source *s)
 {
@@ -309,10 +365,18 @@ void
 source_close(struct source *s)
 {
 	/* a zeroed source holds nothing: its fd 0 is not ours */
+	if (s->kind == SOURCE_HTTP)
+		http_close(s);
 	if (s->kind != SOURCE_NONE && s->kind != SOURCE_MEM && s->fd >= 0)
 		close(s->fd);
 	free(s->head);
 	source_reset(s);
+}
+
+void
+source_cleanup(void)
+{
+	http_cleanup();
 }
 
 void

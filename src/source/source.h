@@ -9,6 +9,8 @@
  * tensor data (--deep) is seen through views, mappings of a few MiB each,
  * which may fault when the file shrinks: read them under guard_call().
  * A pipe gives the header only: what follows it is counted, not kept.
+ * A remote file (http://, https://, hf://; http.c) gives its header by
+ * range requests into the same window, and no views.
  */
 #ifndef GGUFLINT_SOURCE_H
 #define GGUFLINT_SOURCE_H
@@ -23,7 +25,28 @@ enum source_kind {
 	SOURCE_NONE = 0,		/* nothing open (a zeroed source) */
 	SOURCE_FILE,			/* a regular file: pread and views */
 	SOURCE_STREAM,			/* a pipe: read once, in order */
-	SOURCE_MEM			/* the caller's buffer */
+	SOURCE_MEM,			/* the caller's buffer */
+	SOURCE_HTTP			/* a remote file: range requests */
+};
+
+struct source_http;
+
+/*
+ * How remote files are read (source_open_opts); zeroed, or NULL, is the
+ * defaults. The strings are borrowed: they must outlive the sources.
+ */
+struct source_opts {
+	double connect_timeout;		/* seconds to connect; 0: 10 */
+	double timeout;			/* seconds for a file's whole
+					 * header, retries included; 0:
+					 * 120 */
+	bool no_cache;			/* --no-cache: the cached header
+					 * is not revalidated (nor read) */
+	const char *token;		/* a bearer token (HF_TOKEN), sent
+					 * to the Hub's origin (that of
+					 * hf_endpoint) only, or NULL */
+	const char *hf_endpoint;	/* what hf:// resolves at
+					 * (HF_ENDPOINT), or NULL: the Hub */
 };
 
 struct source {
@@ -36,6 +59,7 @@ struct source {
 	uint8_t *head;			/* FILE, STREAM: the window, owned */
 	uint64_t head_len;		/* bytes of the file held at head */
 	size_t head_cap;
+	struct source_http *http;	/* HTTP: the transfer, owned */
 };
 
 /*
@@ -47,6 +71,19 @@ struct source {
  */
 int source_open(struct source *s, const char *path, struct gl_error *err);
 
+/*
+ * source_open_opts: source_open, with remote files read as o says (NULL:
+ * the defaults). A path that names a URL (source_is_remote) is a remote
+ * source; nothing is asked of the server yet. Fails (GL_ERR_USAGE) for a
+ * malformed URL, or any URL when gguflint was built without libcurl.
+ */
+int source_open_opts(struct source *s, const char *path,
+    const struct source_opts *o, struct gl_error *err);
+
+/* source_is_remote: whether path names a remote file (http://, https://
+ * or hf://, the scheme in any case). */
+bool source_is_remote(const char *path);
+
 /* source_open_mem: size bytes at data (borrowed: it must outlive s). */
 void source_open_mem(struct source *s, const void *data, uint64_t size);
 
@@ -55,7 +92,9 @@ void source_open_mem(struct source *s, const void *data, uint64_t size);
  * of it when it is shorter (a stream then learns its size). The window's
  * address may change: pointers into it do not survive a call that grows
  * it. A read that comes back short because the file shrank sets
- * s->shrank and keeps what was read. Returns 0, or -1 with err
+ * s->shrank and keeps what was read. A remote file's first call learns
+ * its size (and may fail as a request does, GL_ERR_IO); its window holds
+ * at most 1 GiB (GL_ERR_LIMIT past it). Returns 0, or -1 with err
  * (GL_ERR_IO: a read failed; GL_ERR_LIMIT: no memory for the window).
  */
 int source_head(struct source *s, uint64_t want, struct gl_error *err);
@@ -73,6 +112,25 @@ uint64_t source_avail(const struct source *s);
  * alone. Returns 0, or -1 with err (GL_ERR_IO).
  */
 int source_drain(struct source *s, struct gl_error *err);
+
+/*
+ * source_ahead: how many bytes past what a record needs the reader should
+ * ask for when it grows the window: much for a file (fewer reads), little
+ * for a remote file, whose bytes come in one stream anyway.
+ */
+uint64_t source_ahead(const struct source *s);
+
+/* source_grows: whether the window can be grown at will, in any order of
+ * calls (a file, a remote file); a stream grows only once, at open. */
+bool source_grows(const struct source *s);
+
+/*
+ * source_settle: the reader needs nothing more for now: a remote file's
+ * transfer is ended (the bytes in flight are not waited for) and its
+ * header kept in the cache. A later source_head() asks again. Nothing for
+ * other sources.
+ */
+void source_settle(struct source *s);
 
 /* source_can_view: whether views can be had (a file or a buffer). */
 bool source_can_view(const struct source *s);
@@ -109,6 +167,13 @@ bool source_shrank_now(const struct source *s, uint64_t *now);
 /* source_close: close and free what s holds; s is left empty (NONE), and
  * closing it again is harmless. */
 void source_close(struct source *s);
+
+/*
+ * source_cleanup: free what reading remote files set up for the process
+ * (libcurl's global state), for a caller at its end (lint_cleanup); the
+ * next remote file sets it up again. Call it when no source is open.
+ */
+void source_cleanup(void);
 
 /*
  * source_test_stop: a hook for the tests: when $GGUFLINT_TEST_STOP names

@@ -1,0 +1,247 @@
+/*
+ * remote.c - `make bench`'s remote figures: models served by the
+ * loopback server of the tests (tests/httpd.c) and linted by URL.
+ *
+ *	remote GGUFLINT FILE.gguf PREFIX N
+ *
+ * For FILE (a sparse model: its header is served, its data as zeros):
+ * the requests and bytes of one lint, beside its header's size. For the
+ * split model PREFIX-00001-of-0000N.gguf...: the wall time of a lint of
+ * its first shard's URL (the whole model), beside that of reading the N
+ * headers over the same server (one range request each, by a plain
+ * client), and that of linting its shards one by one (each by a name
+ * that is not a shard's), and the ratios. Figures printed, nothing
+ * asserted.
+ * Exit status: 0, 1 when something could not be run, 2 usage.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "httpd.h"
+#include "reader/gguf.h"
+
+#define RUNS 10
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The header of path (up to its data) into f, its size in *size. */
+static int
+load_header(const char *path, struct httpd_file *f, const char *name)
+{
+	struct gguf_file g;
+	struct gl_error err;
+	struct stat st;
+	void *p;
+	int fd;
+
+	if (gguf_open(&g, path, &err) < 0) {
+		fprintf(stderr, "remote: %s\n", err.msg);
+		return -1;
+	}
+	gguf_parse(&g, NULL);
+	f->len = g.header_complete ? (size_t)g.data_offset : 0;
+	gguf_close(&g);
+	if (f->len == 0 || (fd = open(path, O_RDONLY)) < 0 ||
+	    fstat(fd, &st) < 0) {
+		fprintf(stderr, "remote: %s: no header\n", path);
+		return -1;
+	}
+	p = xmalloc(f->len);
+	if (pread(fd, p, f->len, 0) != (ssize_t)f->len) {
+		close(fd);
+		free(p);
+		return -1;
+	}
+	close(fd);
+	f->data = p;
+	f->size = (uint64_t)st.st_size;
+	f->name = name;
+	return 0;
+}
+
+/* gguflint --no-config URL, its output dropped; its exit status. */
+static int
+lint(const char *bin, const char *url)
+{
+	pid_t pid = fork();
+	int st, null;
+
+	if (pid == 0) {
+		null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(null, 2);
+		execl(bin, bin, "--no-config", url, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+/* Read bytes [0, n) of /name from the server at port, as a plain client
+ * does; the bytes of the answer, or 0. */
+static size_t
+fetch(int port, const char *name, size_t n)
+{
+	struct sockaddr_in sa;
+	char req[512], buf[65536];
+	size_t got = 0;
+	ssize_t k;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	memset(&sa, 0, sizeof sa);
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons((uint16_t)port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0)
+		goto out;
+	snprintf(req, sizeof req, "GET /%s HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+	    "Range: bytes=0-%zu\r\nConnection: close\r\n\r\n", name, n - 1);
+	if (write(fd, req, strlen(req)) != (ssize_t)strlen(req))
+		goto out;
+	while ((k = read(fd, buf, sizeof buf)) > 0)
+		got += (size_t)k;
+out:
+	if (fd >= 0)
+		close(fd);
+	return got;
+}
+
+/* One lint of f's URL: the server's counts. */
+static int
+single(const char *bin, struct httpd_file *f)
+{
+	struct httpd h;
+	struct httpd_stats st;
+	char *url;
+	double t;
+	int rc;
+
+	memset(&h, 0, sizeof h);
+	h.files[0] = *f;
+	h.sndbuf = 65536;
+	if (httpd_start(&h) < 0)
+		return -1;
+	url = xasprintf("http://127.0.0.1:%d/%s", h.port, f->name);
+	t = now_s();
+	rc = lint(bin, url);
+	t = now_s() - t;
+	httpd_stop(&h, &st);
+	free(url);
+	printf("remote lint of %s (header %zu bytes, file %llu bytes): exit "
+	    "%d, %u range requests, %llu bytes (header + %lld), %.0f ms\n",
+	    f->name, f->len, (unsigned long long)f->size, rc, st.ranges,
+	    (unsigned long long)st.bytes,
+	    (long long)st.bytes - (long long)f->len, t * 1e3);
+	return rc >= 0 && rc <= 1 ? 0 : -1;
+}
+
+/* The split model's lint by URL against reading its n headers. */
+static int
+split(const char *bin, struct httpd_file *f, unsigned n)
+{
+	struct httpd h;
+	struct httpd_stats st;
+	double t0, tl, tr, ta;
+	size_t bytes = 0;
+	unsigned i, k;
+	char *url;
+	int rc = 0;
+
+	memset(&h, 0, sizeof h);
+	for (k = 0; k < n; k++) {
+		h.files[k] = f[k];
+		/* the same shard by a name that is not a shard's: alone */
+		h.files[n + k] = f[k];
+		h.files[n + k].name = xasprintf("%s.alone", f[k].name);
+	}
+	h.max_requests = 100000;
+	h.seconds = 600;
+	if (httpd_start(&h) < 0)
+		return -1;
+	url = xasprintf("http://127.0.0.1:%d/%s", h.port, f[0].name);
+	t0 = now_s();
+	for (i = 0; i < RUNS && rc >= 0 && rc <= 1; i++)
+		rc = lint(bin, url);
+	tl = (now_s() - t0) / RUNS;
+	t0 = now_s();
+	for (i = 0; i < RUNS; i++)
+		for (k = 0; k < n; k++)
+			bytes += fetch(h.port, f[k].name, f[k].len);
+	tr = (now_s() - t0) / RUNS;
+	t0 = now_s();
+	for (i = 0; i < RUNS; i++)
+		for (k = 0; k < n; k++) {
+			free(url);
+			url = xasprintf("http://127.0.0.1:%d/%s.alone", h.port,
+			    f[k].name);
+			(void)lint(bin, url);
+		}
+	ta = (now_s() - t0) / RUNS;
+	httpd_stop(&h, &st);
+	free(url);
+	for (k = 0; k < n; k++)
+		free((char *)h.files[n + k].name);
+	printf("remote lint of a %u-shard model: %.1f ms (exit %d)\n"
+	    "  reading its %u headers (%zu bytes, a range request each): %.1f "
+	    "ms: %.2fx\n  linting its %u shards one by one: %.1f ms: %.2fx\n",
+	    n, tl * 1e3, rc, n, bytes / RUNS, tr * 1e3, tl / (tr > 0 ? tr :
+	    1e-9), n, ta * 1e3, tl / (ta > 0 ? ta : 1e-9));
+	return rc >= 0 && rc <= 1 ? 0 : -1;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct httpd_file one, shards[HTTPD_FILES];
+	unsigned n, k;
+	char *path, *name;
+	int rc = 0;
+
+	if (argc != 5 || (n = (unsigned)atoi(argv[4])) < 1 ||
+	    n > HTTPD_FILES / 2) {
+		fputs("usage: remote GGUFLINT FILE.gguf PREFIX N (N <= 4)\n",
+		    stderr);
+		return 2;
+	}
+	memset(&one, 0, sizeof one);
+	memset(shards, 0, sizeof shards);
+	if (load_header(argv[2], &one, "model.gguf") < 0 ||
+	    single(argv[1], &one) < 0)
+		rc = 1;
+	for (k = 0; k < n && rc == 0; k++) {
+		path = xasprintf("%s-%05u-of-%05u.gguf", argv[3], k + 1, n);
+		name = xasprintf("m-%05u-of-%05u.gguf", k + 1, n);
+		if (load_header(path, &shards[k], name) < 0)
+			rc = 1;
+		free(path);
+	}
+	if (rc == 0 && split(argv[1], shards, n) < 0)
+		rc = 1;
+	free((void *)one.data);
+	for (k = 0; k < n; k++) {
+		free((void *)shards[k].data);
+		free((char *)shards[k].name);
+	}
+	return rc;
+}

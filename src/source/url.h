@@ -1,0 +1,38 @@
+/*
+ * url.h - the names of remote files: which inputs are URLs, hf:// made the
+ * Hub's https:// URL, and whether two URLs share an origin (the scheme,
+ * host and port a credential may be sent to).
+ */
+#ifndef GGUFLINT_URL_H
+#define GGUFLINT_URL_H
+
+#include <stdbool.h>
+
+#include "base/error.h"
+
+/* The Hub's address, which $HF_ENDPOINT replaces. */
+#define URL_HF_ENDPOINT "https://huggingface.co"
+
+/* url_is_remote: whether path starts with http://, https:// or hf://
+ * (the scheme in any case). */
+bool url_is_remote(const char *path);
+
+/*
+ * url_resolve: the URL path is read at: an http:// or https:// URL as it
+ * is; hf://ORG/REPO[@REVISION]/PATH (also hf://datasets/ORG/REPO... and
+ * hf://spaces/...) as ENDPOINT/ORG/REPO/resolve/REVISION/PATH, REVISION
+ * main when absent, ENDPOINT endpoint (its trailing slashes dropped) or,
+ * NULL or empty, the Hub's. Returns a string the caller frees, or NULL
+ * with err (GL_ERR_USAGE) when path is not such a URL, an hf:// URL lacks
+ * a part, or it holds a space or a control byte.
+ */
+char *url_resolve(const char *path, const char *endpoint, struct gl_error *err);
+
+/*
+ * url_same_origin: whether the absolute URLs a and b have the same scheme
+ * (in any case), host (in any case; userinfo ignored) and port (the
+ * scheme's default when absent). False when either cannot be read.
+ */
+bool url_same_origin(const char *a, const char *b);
+
+#endif

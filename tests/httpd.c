@@ -1,0 +1,401 @@
+/*
+ * httpd.c - the loopback HTTP/1.1 server of the remote-file tests and the
+ * benchmark (see httpd.h). Just enough HTTP for a client that asks for
+ * byte ranges: one request per connection, answered with
+ * "Connection: close".
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "httpd.h"
+
+#define REQ_MAX 16384
+#define CHUNK 16384
+
+/* One request, as read. */
+struct req {
+	char path[1024];
+	bool has_range;
+	uint64_t a, b;			/* b UINT64_MAX: "a-" */
+	char inm[256];			/* If-None-Match, or "" */
+	bool auth;
+};
+
+static volatile sig_atomic_t httpd_alarmed;
+
+static void
+on_alarm(int sig)
+{
+	(void)sig;
+	httpd_alarmed = 1;
+}
+
+/* The value of header name in the request head (NUL-terminated), into
+ * buf; false when absent. */
+static bool
+header(const char *head, const char *name, char *buf, size_t size)
+{
+	size_t n = strlen(name), k;
+	const char *p = head;
+
+	while ((p = strstr(p, "\r\n")) != NULL) {
+		p += 2;
+		if (strncasecmp(p, name, n) == 0 && p[n] == ':') {
+			p += n + 1;
+			while (*p == ' ')
+				p++;
+			k = strcspn(p, "\r\n");
+			if (k >= size)
+				k = size - 1;
+			memcpy(buf, p, k);
+			buf[k] = '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Read and parse the request head of c; false when there is none. */
+static bool
+read_req(int c, struct req *r, struct httpd_stats *st)
+{
+	char head[REQ_MAX + 1], v[256];
+	size_t n = 0;
+	ssize_t got;
+	unsigned long long a, b;
+
+	memset(r, 0, sizeof *r);
+	while (n < REQ_MAX) {
+		got = recv(c, head + n, REQ_MAX - n, 0);
+		if (got <= 0)
+			return false;
+		n += (size_t)got;
+		head[n] = '\0';
+		if (strstr(head, "\r\n\r\n") != NULL)
+			break;
+	}
+	if (sscanf(head, "GET %1023s HTTP/1.1", r->path) != 1)
+		return false;
+	r->path[strcspn(r->path, "?")] = '\0';
+	st->requests++;
+	if (header(head, "Range", v, sizeof v)) {
+		st->ranges++;
+		header(head, "Range", st->last_range, sizeof st->last_range);
+		r->b = UINT64_MAX;
+		if (sscanf(v, "bytes=%llu-%llu", &a, &b) == 2) {
+			r->has_range = true;
+			r->a = a;
+			r->b = b;
+		} else if (sscanf(v, "bytes=%llu-", &a) == 1) {
+			r->has_range = true;
+			r->a = a;
+		}
+	}
+	if (header(head, "If-None-Match", r->inm, sizeof r->inm))
+		st->inm++;
+	if (header(head, "Authorization", st->auth_value,
+	    sizeof st->auth_value)) {
+		r->auth = true;
+		st->auth++;
+	}
+	return true;
+}
+
+static bool
+send_all(int c, const void *p, size_t n)
+{
+	const char *q = p;
+	ssize_t put;
+
+	while (n > 0) {
+		put = send(c, q, n, MSG_NOSIGNAL);
+		if (put < 0 && errno == EINTR)
+			continue;
+		if (put <= 0)
+			return false;
+		q += put;
+		n -= (size_t)put;
+	}
+	return true;
+}
+
+static const char *
+reason(int status)
+{
+	switch (status) {
+	case 200: return "OK";
+	case 206: return "Partial Content";
+	case 302: return "Found";
+	case 304: return "Not Modified";
+	case 401: return "Unauthorized";
+	case 403: return "Forbidden";
+	case 404: return "Not Found";
+	case 416: return "Range Not Satisfiable";
+	case 429: return "Too Many Requests";
+	case 500: return "Internal Server Error";
+	case 503: return "Service Unavailable";
+	default: return "Status";
+	}
+}
+
+/* The head of an answer: status, extra (lines ending "\r\n"), length. */
+static bool
+send_head(int c, int status, const char *extra, uint64_t length)
+{
+	char head[1024];
+	int n;
+
+	n = snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\nConnection: close"
+	    "\r\nContent-Length: %" PRIu64 "\r\n%s\r\n", status,
+	    reason(status), length, extra);
+	return n > 0 && (size_t)n < sizeof head && send_all(c, head, (size_t)n);
+}
+
+/* Bytes [a, b] of f (b inclusive): its data, then zeros. */
+static void
+send_body(int c, const struct httpd_file *f, uint64_t a, uint64_t b,
+    struct httpd_stats *st)
+{
+	static const char zeros[CHUNK];
+	uint64_t at = a;
+	size_t n;
+	const void *p;
+
+	while (at <= b) {
+		n = b - at + 1 < CHUNK ? (size_t)(b - at + 1) : CHUNK;
+		if (at < f->len) {
+			if (n > f->len - at)
+				n = (size_t)(f->len - at);
+			p = (const char *)f->data + at;
+		} else
+			p = zeros;
+		if (!send_all(c, p, n))
+			return;	/* the client went away */
+		st->bytes += n;
+		at += n;
+	}
+}
+
+static const struct httpd_file *
+find_file(const struct httpd *h, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < HTTPD_FILES && h->files[i].name != NULL; i++)
+		if (path[0] == '/' && strcmp(path + 1, h->files[i].name) == 0)
+			return &h->files[i];
+	return NULL;
+}
+
+/* An answer of status alone (and Retry-After when set). */
+static void
+send_status(int c, const struct httpd *h, int status)
+{
+	char extra[128] = "";
+
+	if (h->retry_after != NULL)
+		snprintf(extra, sizeof extra, "Retry-After: %s\r\n",
+		    h->retry_after);
+	send_head(c, status, extra, 0);
+}
+
+/* A file, as HTTPD_SERVE or HTTPD_NO_RANGE answers it. */
+static void
+serve_file(int c, struct httpd *h, const struct req *r,
+    struct httpd_stats *st)
+{
+	const struct httpd_file *f = find_file(h, r->path);
+	char extra[512], etag[300] = "";
+	uint64_t b;
+
+	if (f == NULL) {
+		send_head(c, 404, "", 0);
+		return;
+	}
+	if (h->etag != NULL)
+		snprintf(etag, sizeof etag, "ETag: %s\r\n", h->etag);
+	if (h->etag != NULL && strcmp(r->inm, h->etag) == 0) {
+		st->not_modified++;
+		send_head(c, 304, etag, 0);
+		return;
+	}
+	if (!r->has_range || h->mode == HTTPD_NO_RANGE || f->size == 0) {
+		if (send_head(c, 200, etag, f->size) && f->size > 0)
+			send_body(c, f, 0, f->size - 1, st);
+		return;
+	}
+	if (r->a >= f->size) {
+		snprintf(extra, sizeof extra, "Content-Range: bytes */%" PRIu64
+		    "\r\n", f->size);
+		send_head(c, 416, extra, 0);
+		return;
+	}
+	b = r->b < f->size ? r->b : f->size - 1;
+	snprintf(extra, sizeof extra, "%sContent-Range: bytes %" PRIu64 "-%"
+	    PRIu64 "/%" PRIu64 "\r\n", etag, r->a, b, f->size);
+	if (send_head(c, 206, extra, b - r->a + 1))
+		send_body(c, f, r->a, b, st);
+}
+
+static void
+serve(int c, struct httpd *h, int ctl, struct httpd_stats *st)
+{
+	struct timeval tv = { 5, 0 };
+	char extra[600];
+	struct pollfd p;
+	struct req r;
+	int sb = (int)h->sndbuf;
+
+	setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	if (sb > 0)
+		setsockopt(c, SOL_SOCKET, SO_SNDBUF, &sb, sizeof sb);
+	if (!read_req(c, &r, st))
+		return;
+	if (h->fail_first > 0) {
+		h->fail_first--;
+		send_status(c, h, h->status);
+		return;
+	}
+	switch (h->mode) {
+	case HTTPD_REDIRECT:
+		if (find_file(h, r.path) != NULL) {
+			serve_file(c, h, &r, st);
+			break;
+		}
+		snprintf(extra, sizeof extra, "Location: %.255s%.300s\r\n",
+		    h->location, r.path);
+		send_head(c, 302, extra, 0);
+		break;
+	case HTTPD_STATUS:
+		send_status(c, h, h->status);
+		break;
+	case HTTPD_STALL:
+		p.fd = ctl;
+		p.events = POLLIN;
+		poll(&p, 1, 30000);	/* until stopped (or the alarm) */
+		break;
+	default:
+		serve_file(c, h, &r, st);
+	}
+	if (h->etag_after != NULL)
+		h->etag = h->etag_after;
+}
+
+static void
+child(struct httpd *h, int lfd, int ctl, int rep)
+{
+	struct httpd_stats st;
+	struct sigaction sa;
+	struct pollfd p[2];
+	unsigned n = 0, max = h->max_requests ? h->max_requests : 64;
+	int c;
+
+	memset(&st, 0, sizeof st);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	alarm(h->seconds ? h->seconds : 20);
+	while (n < max && !httpd_alarmed) {
+		p[0].fd = lfd;
+		p[0].events = POLLIN;
+		p[1].fd = ctl;
+		p[1].events = POLLIN;
+		if (poll(p, 2, -1) < 0)
+			continue;	/* EINTR: the alarm, looked at above */
+		if (p[1].revents != 0)
+			break;		/* stopped */
+		if (!(p[0].revents & POLLIN) || (c = accept(lfd, NULL,
+		    NULL)) < 0)
+			continue;
+		serve(c, h, ctl, &st);
+		shutdown(c, SHUT_WR);
+		close(c);
+		n++;
+	}
+	if (write(rep, &st, sizeof st) != (ssize_t)sizeof st)
+		_exit(1);
+	_exit(0);
+}
+
+int
+httpd_start(struct httpd *h)
+{
+	struct sockaddr_in sa;
+	socklen_t len = sizeof sa;
+	int lfd, ctl[2], rep[2], one = 1, tries, bound;
+
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (lfd < 0)
+		return -1;
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	memset(&sa, 0, sizeof sa);
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sa.sin_port = htons((uint16_t)h->port);	/* 0: any */
+	/* the port of a server started again may be a client's a moment */
+	for (tries = 0; (bound = bind(lfd, (struct sockaddr *)&sa,
+	    sizeof sa)) < 0 && errno == EADDRINUSE && h->port != 0 &&
+	    tries < 50; tries++)
+		usleep(20000);
+	if (bound < 0 || listen(lfd, 16) < 0 ||
+	    getsockname(lfd, (struct sockaddr *)&sa, &len) < 0 ||
+	    pipe2(ctl, O_CLOEXEC) < 0) {
+		close(lfd);
+		return -1;
+	}
+	if (pipe2(rep, O_CLOEXEC) < 0 || (h->pid = fork()) < 0) {
+		close(lfd);
+		return -1;
+	}
+	if (h->pid == 0) {
+		close(ctl[1]);
+		close(rep[0]);
+		child(h, lfd, ctl[0], rep[1]);
+	}
+	close(lfd);
+	close(ctl[0]);
+	close(rep[1]);
+	h->ctl = ctl[1];
+	h->rep = rep[0];
+	h->port = ntohs(sa.sin_port);
+	return 0;
+}
+
+int
+httpd_stop(struct httpd *h, struct httpd_stats *st)
+{
+	ssize_t got;
+	size_t n = 0;
+	int status;
+
+	memset(st, 0, sizeof *st);
+	close(h->ctl);
+	while (n < sizeof *st) {
+		got = read(h->rep, (char *)st + n, sizeof *st - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		n += (size_t)got;
+	}
+	close(h->rep);
+	while (waitpid(h->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return n == sizeof *st ? 0 : -1;
+}

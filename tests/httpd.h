@@ -1,0 +1,83 @@
+/*
+ * httpd.h - a loopback HTTP/1.1 server for the remote-file tests and the
+ * benchmark: a forked child listening on 127.0.0.1 at an ephemeral port,
+ * answering one connection at a time (each answer closes it), serving
+ * files from memory with Range, ETag and If-None-Match, or misbehaving as
+ * asked (redirects, error statuses, Retry-After, a Range ignored, a
+ * stall). It stops by itself after a number of requests or seconds
+ * (alarm), or when told to; it then reports what it saw (requests, bytes,
+ * headers) through a pipe.
+ */
+#ifndef GGUFLINT_TESTS_HTTPD_H
+#define GGUFLINT_TESTS_HTTPD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define HTTPD_FILES 8
+
+/* A file served at "/" name: len bytes of data, then zeros up to size
+ * (a sparse model's data). */
+struct httpd_file {
+	const char *name;
+	const void *data;
+	size_t len;
+	uint64_t size;
+};
+
+enum httpd_mode {
+	HTTPD_SERVE = 0,	/* the files, Range and ETag honoured */
+	HTTPD_NO_RANGE,		/* the files, always whole (200) */
+	HTTPD_REDIRECT,		/* 302 to location + the path, for a
+				 * path of none of its files */
+	HTTPD_STATUS,		/* every answer status (no body) */
+	HTTPD_STALL		/* read the request, answer nothing */
+};
+
+struct httpd {
+	/* set before httpd_start */
+	enum httpd_mode mode;
+	struct httpd_file files[HTTPD_FILES];
+	const char *etag;		/* every file's ETag, or NULL */
+	const char *etag_after;		/* the ETag after the first answer
+					 * (the file changed), or NULL */
+	int status;			/* HTTPD_STATUS's, and fail_first's */
+	unsigned fail_first;		/* the first n answers: status */
+	const char *retry_after;	/* sent with status, or NULL */
+	char location[256];		/* HTTPD_REDIRECT: a URL prefix or a
+					 * path ("" + path: relative) */
+	unsigned max_requests;		/* 0: 64 */
+	unsigned seconds;		/* alarm; 0: 20 */
+	size_t sndbuf;			/* the socket's send buffer, or 0 */
+	/* set by httpd_start */
+	int port;			/* before it: the port to take
+					 * again (0: any) */
+	pid_t pid;
+	int ctl;			/* closed to stop it */
+	int rep;			/* its report */
+};
+
+/* What the server saw, over its whole life. */
+struct httpd_stats {
+	unsigned requests;		/* requests read */
+	unsigned ranges;		/* with a Range header */
+	unsigned auth;			/* with an Authorization header */
+	unsigned inm;			/* with If-None-Match */
+	unsigned not_modified;		/* 304 answers */
+	uint64_t bytes;			/* body bytes written */
+	char auth_value[128];		/* the last Authorization's */
+	char last_range[64];		/* the last Range's */
+};
+
+/* httpd_start: start h's server at h->port (0: a free one); h->port is
+ * then its port. Returns 0, or -1 (errno) when it cannot listen or
+ * fork. */
+int httpd_start(struct httpd *h);
+
+/* httpd_stop: stop it (it finishes the connection it is in), wait for it
+ * and read its report into st. Returns 0, or -1 when none came. */
+int httpd_stop(struct httpd *h, struct httpd_stats *st);
+
+#endif
