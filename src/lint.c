@@ -248,6 +248,32 @@ check_all(const struct check_ctx *ctx, struct diag_list *dl,
 	}
 }
 
+/* What the checks read of file f (ctx, all of it set, the rest zeroed):
+ * o's options; with res, the model's analyses res holds (its geometry,
+ * the runtime's answers, its plan when planned, its role), else none (the
+ * per-file checks of a shard). */
+static void
+fill_ctx(struct check_ctx *ctx, const struct lint_options *o,
+    const struct gguf_file *f, const struct lint_result *res, bool planned)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->file = f;
+	ctx->profile = o->profile;
+	ctx->table = o->table;
+	ctx->strict = o->strict;
+	ctx->decls = o->decls;
+	if (res == NULL)
+		return;
+	ctx->geom = res->geom;
+	ctx->plan = planned ? &res->plan : NULL;
+	ctx->rt = res->rt_error == NULL ? res->rt : NULL;
+	ctx->n_rt = res->rt_error == NULL ? res->n_rt : 0;
+	ctx->rt_info = &res->rt_info;
+	ctx->llama = &res->llama;
+	ctx->role = res->role;
+	ctx->as_model = o->n_companions > 0;
+}
+
 /* --deep's scan of f into stats, telling o's progress, if any. */
 static void
 deep_scan_with(const struct gguf_file *f, struct deep_stats *stats,
@@ -321,24 +347,12 @@ read_model(void *arg)
 		res->deep = xcalloc(res->file.tensors_n + 1, sizeof *res->deep);
 		deep_scan_with(&res->file, res->deep, o);
 	}
-	ctx.file = &res->file;
-	ctx.geom = res->geom;
-	ctx.profile = o->profile;
-	ctx.plan = planned ? &res->plan : NULL;
+	fill_ctx(&ctx, o, &res->file, res, planned);
 	ctx.forms = res->forms;
-	ctx.table = o->table;
-	ctx.strict = o->strict;
 	ctx.deep = res->deep;
-	ctx.decls = o->decls;
 	ctx.facts = complete && names != NULL ? &j->facts : NULL;
-	ctx.rt = res->rt_error == NULL ? res->rt : NULL;
-	ctx.n_rt = res->rt_error == NULL ? res->n_rt : 0;
-	ctx.rt_info = &res->rt_info;
-	ctx.llama = &res->llama;
-	ctx.role = res->role;
 	ctx.given = o->given;
 	ctx.base = o->base;
-	ctx.as_model = o->n_companions > 0;
 	check_all(&ctx, &res->diags, PASS_ALL);
 	check_alone(res);
 }
@@ -462,13 +476,8 @@ read_shard(void *arg)
 		res->deep = xcalloc(res->file.tensors_n + 1, sizeof *res->deep);
 		deep_scan_with(&res->file, res->deep, j->o);
 	}
-	memset(&ctx, 0, sizeof ctx);
-	ctx.file = &res->file;
-	ctx.profile = j->o->profile;
-	ctx.table = j->o->table;
-	ctx.strict = j->o->strict;
+	fill_ctx(&ctx, j->o, &res->file, NULL, false);
 	ctx.deep = res->deep;
-	ctx.decls = j->o->decls;
 	check_all(&ctx, &res->diags, PASS_FILE);
 }
 
@@ -585,22 +594,10 @@ read_whole(struct model_job *mj)
 	if (planned)
 		make_plan(o, &mj->view, first->geom, first, &mj->forms,
 		    &first->plan);
-	memset(&ctx, 0, sizeof ctx);
-	ctx.file = &mj->view;
-	ctx.geom = first->geom;
-	ctx.profile = o->profile;
-	ctx.plan = planned ? &first->plan : NULL;
+	first->role = role_of(&mj->view);
+	fill_ctx(&ctx, o, &mj->view, first, planned);
 	ctx.forms = mj->forms;
-	ctx.table = o->table;
-	ctx.strict = o->strict;
-	ctx.decls = o->decls;
 	ctx.facts = mj->names != NULL ? &mj->facts : NULL;
-	ctx.rt = first->rt_error == NULL ? first->rt : NULL;
-	ctx.n_rt = first->rt_error == NULL ? first->n_rt : 0;
-	ctx.rt_info = &first->rt_info;
-	ctx.llama = &first->llama;
-	ctx.role = first->role = role_of(&mj->view);
-	ctx.as_model = o->n_companions > 0;
 	check_all(&ctx, &mj->dl, PASS_MODEL);
 }
 

@@ -235,10 +235,29 @@ test_count_in(const struct diag_list *dl, const char *code)
 	return n;
 }
 
+/* The findings of code in dl, a companion's rule (M022-M032, P010,
+ * P011), are short lines with the why in a note (diag.h): an essence of
+ * at most about 110 characters each. */
+static void
+expect_short(const struct diag_list *dl, const char *code)
+{
+	size_t i;
+
+	if ((strcmp(code, "M022") < 0 || strcmp(code, "M032") > 0) &&
+	    strcmp(code, "P010") != 0 && strcmp(code, "P011") != 0)
+		return;
+	for (i = 0; i < dl->n; i++)
+		if (strcmp(dl->v[i].rule->code, code) == 0)
+			cr_expect(strlen(dl->v[i].message) <= 110 &&
+			    dl->v[i].note != NULL, "%s: %s", code,
+			    dl->v[i].message);
+}
+
 /* Diagnostics with this code in the companion's result. */
 static size_t
 pair_count(const struct pair *p, const char *code)
 {
+	expect_short(&p->m.res[1].diags, code);
 	return test_count_in(&p->m.res[1].diags, code);
 }
 
@@ -333,6 +352,7 @@ mmproj_case(void (*change)(struct mmproj *), const char *code, size_t want)
 	test_lint_bytes(&t, sb.buf, sb.len);
 	cr_expect_eq(test_count(&t, code), want, "%s: %s", code,
 	    test_codes(&t));
+	expect_short(&t.res.diags, code);
 	/* never a model's findings */
 	cr_expect_eq(test_count(&t, "M022") + test_count(&t, "N005") +
 	    test_count(&t, "N001") + test_count(&t, "M001"), 0, "%s",
@@ -392,6 +412,7 @@ lora_alone(void (*change)(struct lora *), const char *code, size_t want)
 	test_lint_bytes(&t, sb.buf, sb.len);
 	cr_expect_eq(test_count(&t, code), want, "%s: %s", code,
 	    test_codes(&t));
+	expect_short(&t.res.diags, code);
 	cr_expect_eq(test_count(&t, "N001") + test_count(&t, "M001") +
 	    test_count(&t, "N002"), 0, "%s", test_codes(&t));
 	if (change == NULL)
@@ -509,6 +530,7 @@ Test(companion, control_vector)
 	cvec_build(2, 8, "direction.x", &sb);
 	test_lint_bytes(&t, sb.buf, sb.len);
 	cr_expect_eq(test_count(&t, "M031"), 1, "%s", test_codes(&t));
+	expect_short(&t.res.diags, "M031");
 	test_lint_free(&t);
 	strbuf_reset(&sb);
 	cvec_build(2, 16, NULL, &sb);
@@ -1073,7 +1095,8 @@ Test(companion, lora_of_a_split_model)
 		test_run_bin(&r, argv, NULL, 0);
 		cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
 		cr_expect(strstr(r.out, "M030") != NULL && strstr(r.out,
-		    "blk.1.attn_q.weight [8, 8]") != NULL, "%s", r.out);
+		    "the base's [8, 8] [tensor: blk.1.attn_q.weight.lora_a]") !=
+		    NULL, "%s", r.out);
 		test_run_free(&r);
 	}
 	cmd = xasprintf("rm -rf '%s'", dir);

@@ -391,7 +391,7 @@ Test(plan, skainet_llama1b_weights_and_total_fit_1300MiB,
 	cr_assert_eq(pl.tensors_unsized, 0);
 	cr_assert_eq(pl.ctx, 2048);
 	cr_assert_eq(pl.ctx_cells, 2048);
-	cr_assert_eq(pl.kv, KV_BF16);
+	cr_assert_eq(pl.kv_k, KV_BF16);
 	cr_assert_not(pl.kv_switched);
 	cr_assert_eq(pl.kv_bytes, 67108864ull);
 	cr_assert_eq(pl.kv_alt, KV_TURBOQUANT4);
@@ -639,7 +639,7 @@ Test(plan, skainet_profile_ctx8192_2048MiB_switches_to_turboquant4,
 	plan_profiletest(&t, &pl, 2048 * MiB, 0.80);
 	cr_assert_eq(pl.budget, 2048 * MiB - 700 * MiB);
 	cr_assert(pl.kv_switched);
-	cr_assert_eq(pl.kv, KV_TURBOQUANT4);
+	cr_assert_eq(pl.kv_k, KV_TURBOQUANT4);
 	cr_assert_eq(pl.kv_before, KV_BF16);
 	cr_assert_not(pl.kv_explicit);
 	/* 1258943488 / 1413480448 = 0.8907 */
@@ -668,7 +668,7 @@ Test(plan, skainet_profile_ctx8192_8192MiB_stays_bf16,
 
 	plan_profiletest(&t, &pl, 8192 * MiB, 0.80);
 	cr_assert_not(pl.kv_switched);
-	cr_assert_eq(pl.kv, KV_BF16);
+	cr_assert_eq(pl.kv_k, KV_BF16);
 	cr_assert_eq(pl.kv_bytes, 268435456ull);
 	cr_assert_eq(pl.total, 1258943488ull);
 	cr_assert(pl.fits);
@@ -686,7 +686,7 @@ Test(plan, skainet_profile_ctx8192_desktop_keeps_bf16,
 
 	plan_profiletest(&t, &pl, 2048 * MiB, 1.0);
 	cr_assert_not(pl.kv_switched);
-	cr_assert_eq(pl.kv, KV_BF16);
+	cr_assert_eq(pl.kv_k, KV_BF16);
 	cr_assert_eq(pl.total, 1258943488ull);
 	cr_assert_eq(pl.n_notes, 0);
 	plan_free(&pl);
@@ -1493,8 +1493,8 @@ Test(plan, auto_quantize_respects_the_block_size, .init = plan_no_datadir)
 	cr_assert_eq(t.res.plan.ctx, 4096);
 	cr_assert(t.res.plan.fits);
 	cr_assert_eq(test_count(&t, "P008"), 0, "%s (kv %s)", test_codes(&t),
-	    kv_type_info(t.res.plan.kv)->name);
-	cr_assert_eq(t.res.plan.kv, KV_F16);
+	    kv_type_info(t.res.plan.kv_k)->name);
+	cr_assert_eq(t.res.plan.kv_k, KV_F16);
 	cr_assert_not(t.res.plan.kv_switched);
 	test_lint_free(&t);
 	ggufw_model_free(&m);

@@ -118,69 +118,69 @@ assert_same_set(enum llv_kind k, char **names, size_t n)
 	cr_expect(d->n[k] > 0);
 }
 
-Test(version, data_architectures_are_v050s)
+/* A list of names in llama.cpp v0.5.0's source: in file, between the
+ * text from and the text to, each quoted after marker (a prefix when
+ * prefix); more than min of them, what they are for the failure message;
+ * tail, when not NULL, the last entry's name, which is not a name. */
+struct src_list {
+	enum llv_kind kind;
+	const char *file, *from, *to, *marker;
+	bool prefix;
+	size_t min;
+	const char *what, *tail;
+};
+
+static const struct src_list src_lists[] = {
+	/* LLM_ARCH_UNKNOWN's name is what llama.cpp says of a name it does
+	 * not know */
+	{ LLV_ARCH, "src/llama-arch.cpp", "LLM_ARCH_NAMES", "};", "LLM_ARCH_",
+	    true, 100, "architectures", "(unknown)" },
+	{ LLV_PRE, "src/llama-vocab.cpp", "missing pre-tokenizer type",
+	    "unknown pre-tokenizer type", "tokenizer_pre == ", false, 50,
+	    "pre-tokenizers", NULL },
+	{ LLV_PROJ, "tools/mtmd/clip-impl.h", "PROJECTOR_TYPE_NAMES = {", "};",
+	    "PROJECTOR_TYPE_", true, 30, "projector types", NULL },
+};
+
+/* The data's names of l's kind are the list's in the source. */
+static void
+data_names_are_v050s(const struct src_list *l)
 {
-	char *src = llama_src("src/llama-arch.cpp"), *names[512];
+	char *src = llama_src(l->file), *names[512];
 	const char *start, *end;
 	size_t n, i;
 
 	if (src == NULL)
 		cr_skip_test("llama.cpp v0.5.0's source is not at "
 			     "$GGUFLINT_LLAMA_SRC or /opt/llama/src");
-	start = strstr(src, "LLM_ARCH_NAMES");
-	cr_assert(start != NULL);
-	end = strstr(start, "};");
-	n = quoted_after(start, end, "LLM_ARCH_", true, names, 512);
-	cr_assert(n > 100, "only %zu architectures in llama-arch.cpp", n);
-	/* LLM_ARCH_UNKNOWN's name is what llama.cpp says of a name it does
-	 * not know */
-	cr_assert_str_eq(names[n - 1], "(unknown)");
-	free(names[--n]);
-	assert_same_set(LLV_ARCH, names, n);
+	start = strstr(src, l->from);
+	end = start != NULL ? strstr(start, l->to) : NULL;
+	cr_assert(end != NULL, "%s: no %s", l->file, l->what);
+	n = quoted_after(start, end, l->marker, l->prefix, names, 512);
+	cr_assert(n > l->min, "only %zu %s in %s", n, l->what, l->file);
+	if (l->tail != NULL) {
+		cr_assert_str_eq(names[n - 1], l->tail);
+		free(names[--n]);
+	}
+	assert_same_set(l->kind, names, n);
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(src);
+}
+
+Test(version, data_architectures_are_v050s)
+{
+	data_names_are_v050s(&src_lists[0]);
 }
 
 Test(version, data_pre_tokenizers_are_v050s)
 {
-	char *src = llama_src("src/llama-vocab.cpp"), *names[512];
-	const char *start, *end;
-	size_t n, i;
-
-	if (src == NULL)
-		cr_skip_test("llama.cpp v0.5.0's source is not at "
-			     "$GGUFLINT_LLAMA_SRC or /opt/llama/src");
-	start = strstr(src, "missing pre-tokenizer type");
-	end = start != NULL ? strstr(start, "unknown pre-tokenizer type") :
-			      NULL;
-	cr_assert(end != NULL);
-	n = quoted_after(start, end, "tokenizer_pre == ", false, names, 512);
-	cr_assert(n > 50, "only %zu pre-tokenizers in llama-vocab.cpp", n);
-	assert_same_set(LLV_PRE, names, n);
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(src);
+	data_names_are_v050s(&src_lists[1]);
 }
 
 Test(version, data_projectors_are_v050s)
 {
-	char *src = llama_src("tools/mtmd/clip-impl.h"), *names[512];
-	const char *start, *end;
-	size_t n, i;
-
-	if (src == NULL)
-		cr_skip_test("llama.cpp v0.5.0's source is not at "
-			     "$GGUFLINT_LLAMA_SRC or /opt/llama/src");
-	start = strstr(src, "PROJECTOR_TYPE_NAMES = {");
-	end = start != NULL ? strstr(start, "};") : NULL;
-	cr_assert(end != NULL);
-	n = quoted_after(start, end, "PROJECTOR_TYPE_", true, names, 512);
-	cr_assert(n > 30, "only %zu projector types in clip-impl.h", n);
-	assert_same_set(LLV_PROJ, names, n);
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(src);
+	data_names_are_v050s(&src_lists[2]);
 }
 
 /* The ggml types: the installed ggml.h of the build (its enum ggml_type). */

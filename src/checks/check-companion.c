@@ -28,16 +28,22 @@ need_key(const struct check_ctx *c, struct diag_list *dl, const char *key,
 	const struct gguf_kv *kv = gguf_find_kv(c->file, key);
 
 	if (kv == NULL) {
-		diag_add(dl, "M023", 0, SUBJECT_KEY, key, strlen(key),
-		    "%s is missing: llama.cpp's projector loader (tools/mtmd) "
-		    "requires it %s and refuses the file", key, why);
+		diag_fix(diag_note(diag_add(dl, "M023", 0, SUBJECT_KEY, key,
+		    strlen(key), "%s is missing: llama.cpp requires it %s",
+		    key, why), "llama.cpp's projector loader (tools/mtmd) "
+		    "refuses the file without it"), "set %s (%s), or convert "
+		    "the projector again (convert_hf_to_gguf.py --mmproj)",
+		    key, gguf_vtype_name(type));
 		return NULL;
 	}
 	if (kv->type != type) {
-		diag_add(dl, "M023", kv->offset, SUBJECT_KEY, key, strlen(key),
-		    "%s is %s, not %s: llama.cpp's projector loader reads it "
-		    "as %s and aborts", key, gguf_vtype_name(kv->type),
-		    gguf_vtype_name(type), gguf_vtype_name(type));
+		diag_fix(diag_note(diag_add(dl, "M023", kv->offset,
+		    SUBJECT_KEY, key, strlen(key), "%s is %s, not %s: "
+		    "llama.cpp aborts", key, gguf_vtype_name(kv->type),
+		    gguf_vtype_name(type)), "llama.cpp's projector loader "
+		    "(tools/mtmd) reads it as %s, and ggml aborts on a key of "
+		    "another type", gguf_vtype_name(type)), "store %s as %s",
+		    key, gguf_vtype_name(type));
 		return NULL;
 	}
 	return kv;
@@ -67,10 +73,12 @@ mmproj_encoder(const struct check_ctx *c, struct diag_list *dl,
 	snprintf(alt, sizeof alt, "clip.%s.projector_type", m);
 	if (gguf_find_kv(c->file, "clip.projector_type") == NULL &&
 	    gguf_find_kv(c->file, alt) == NULL)
-		diag_add(dl, "M023", 0, SUBJECT_KEY, "clip.projector_type",
-		    19, "neither clip.projector_type nor %s is present: "
-		    "llama.cpp's projector loader cannot tell the %s "
-		    "projector's type (\"unknown projector type\")", alt, m);
+		diag_fix(diag_note(diag_add(dl, "M023", 0, SUBJECT_KEY,
+		    "clip.projector_type", 19, "neither clip.projector_type "
+		    "nor %s is present", alt), "llama.cpp's projector loader "
+		    "cannot tell the %s projector's type (\"unknown projector "
+		    "type\")", m), "set clip.projector_type (or %s) to the "
+		    "projector's type, or convert the projector again", alt);
 	for (i = 0; i < sizeof u32s / sizeof u32s[0]; i++) {
 		snprintf(key, sizeof key, "clip.%s.%s", m, u32s[i]);
 		need_key(c, dl, key, GGUF_UINT32, why);
@@ -93,10 +101,11 @@ check_mmproj(const struct check_ctx *c, struct diag_list *dl)
 	bool audio = flag(c->file, "clip.has_audio_encoder");
 
 	if (!vision && !audio) {
-		diag_add(dl, "M024", 0, SUBJECT_NONE, NULL, 0, "neither "
-		    "clip.has_vision_encoder nor clip.has_audio_encoder is "
-		    "true: llama.cpp's projector loader finds no encoder to "
-		    "load and fails");
+		diag_note(diag_add(dl, "M024", 0, SUBJECT_NONE, NULL, 0,
+		    "neither clip.has_vision_encoder nor "
+		    "clip.has_audio_encoder is true: no encoder to load"),
+		    "llama.cpp's projector loader loads no encoder, and mtmd "
+		    "fails");
 		return;
 	}
 	if (vision)
@@ -114,14 +123,15 @@ ends(struct gguf_str s, const char *suffix)
 	return s.n >= n && memcmp(s.p + s.n - n, suffix, n) == 0;
 }
 
-/* Key k's offset and a diagnostic on it, or on the file when absent. */
-static void
+/* Key k's offset and a diagnostic on it, or on the file when absent;
+ * returns diag_add's. */
+static struct diag *
 on_key(const struct check_ctx *c, struct diag_list *dl, const char *code,
     const char *k, const char *msg)
 {
 	const struct gguf_kv *kv = gguf_find_kv(c->file, k);
 
-	diag_add(dl, code, kv != NULL ? kv->offset : 0, SUBJECT_KEY, k,
+	return diag_add(dl, code, kv != NULL ? kv->offset : 0, SUBJECT_KEY, k,
 	    strlen(k), "%s", msg);
 }
 
@@ -147,17 +157,18 @@ quoted(const struct gguf_file *f, const char *key, char *buf, size_t n)
 static bool
 lora_type(const struct check_ctx *c, struct diag_list *dl)
 {
-	const char *key = c->role == ROLE_ADAPTER ? "adapter.type" :
-	    "general.type";
+	bool adapter = c->role == ROLE_ADAPTER;
+	const char *key = adapter ? "adapter.type" : "general.type";
+	const char *want = adapter ? "lora" : "adapter";
 	char msg[320], val[96];
 
 	if (c->role == ROLE_LORA)
 		return true;
-	snprintf(msg, sizeof msg, "%s is %s: llama.cpp loads an adapter only "
-	    "with general.type 'adapter' and adapter.type 'lora' (a control "
-	    "vector with --control-vector) and refuses this one", key,
-	    quoted(c->file, key, val, sizeof val));
-	on_key(c, dl, "M025", key, msg);
+	snprintf(msg, sizeof msg, "%s is %s: llama.cpp loads only %s '%s' "
+	    "and refuses the adapter", key, quoted(c->file, key, val,
+	    sizeof val), key, want);
+	diag_note(on_key(c, dl, "M025", key, msg), "llama.cpp says \"expect "
+	    "%s to be '%s'\"", key, want);
 	return false;
 }
 
@@ -168,14 +179,18 @@ lora_alpha(const struct check_ctx *c, struct diag_list *dl)
 	const struct gguf_kv *kv = gguf_find_kv(c->file, "adapter.lora.alpha");
 
 	if (kv == NULL)
-		diag_add(dl, "M029", 0, SUBJECT_KEY, "adapter.lora.alpha", 18,
-		    "adapter.lora.alpha is missing: llama.cpp reads it as 0 "
-		    "and applies the adapter unscaled by alpha/rank");
+		diag_note(diag_add(dl, "M029", 0, SUBJECT_KEY,
+		    "adapter.lora.alpha", 18, "adapter.lora.alpha is missing: "
+		    "llama.cpp applies the adapter unscaled"), "llama.cpp "
+		    "reads it as 0 and does not scale the adapter by "
+		    "alpha/rank");
 	else if (kv->type != GGUF_FLOAT32)
-		diag_add(dl, "M002", kv->offset, SUBJECT_KEY, kv->key.p,
-		    (size_t)kv->key.n, "adapter.lora.alpha is %s: llama.cpp "
-		    "reads it as FLOAT32 and aborts on any other type",
-		    gguf_vtype_name(kv->type));
+		diag_fix(diag_note(diag_add(dl, "M002", kv->offset,
+		    SUBJECT_KEY, kv->key.p, (size_t)kv->key.n,
+		    "adapter.lora.alpha is %s, not FLOAT32: llama.cpp aborts",
+		    gguf_vtype_name(kv->type)), "llama.cpp's adapter loader "
+		    "reads it as FLOAT32 and aborts on any other type"),
+		    "store adapter.lora.alpha as FLOAT32");
 }
 
 /* One adapted tensor: its a and b (indices, or SIZE_MAX). */
@@ -203,12 +218,14 @@ lora_pairs(const struct check_ctx *c, struct diag_list *dl,
 
 		if (!a && !b) {
 			if (!ends(name, "_norm.weight"))
-				diag_add(dl, "M026", f->tensors[i].offset_info,
-				    SUBJECT_TENSOR, name.p, (size_t)name.n,
-				    "a LoRA tensor's name ends with .lora_a "
-				    "or .lora_b (or _norm.weight, skipped): "
-				    "llama.cpp refuses this one (\"unexpected "
-				    "suffix\")");
+				diag_note(diag_add(dl, "M026",
+				    f->tensors[i].offset_info, SUBJECT_TENSOR,
+				    name.p, (size_t)name.n, "the name ends "
+				    "neither in .lora_a nor in .lora_b: "
+				    "llama.cpp refuses the adapter"),
+				    "llama.cpp pairs a LoRA's tensors by these "
+				    "suffixes, skips _norm.weight and refuses "
+				    "any other (\"unexpected suffix\")");
 			continue;
 		}
 		name.n -= 7;
@@ -236,24 +253,25 @@ lora_pair_ok(const struct check_ctx *c, struct diag_list *dl,
 	size_t have = p->a != SIZE_MAX ? p->a : p->b;
 
 	if (p->a == SIZE_MAX || p->b == SIZE_MAX) {
-		diag_add(dl, "M027", t[have].offset_info, SUBJECT_TENSOR,
-		    t[have].name.p, (size_t)t[have].name.n, "%.*s.%s has no "
-		    "%.*s.%s: llama.cpp refuses a LoRA whose pair is missing "
-		    "one component", (int)p->base.n, p->base.p,
-		    p->a == SIZE_MAX ? "lora_b" : "lora_a", (int)p->base.n,
-		    p->base.p, p->a == SIZE_MAX ? "lora_a" : "lora_b");
+		diag_note(diag_add(dl, "M027", t[have].offset_info,
+		    SUBJECT_TENSOR, t[have].name.p, (size_t)t[have].name.n,
+		    "%.*s has a %s but no %s: llama.cpp refuses the adapter",
+		    (int)p->base.n, p->base.p, p->a == SIZE_MAX ? "lora_b" :
+		    "lora_a", p->a == SIZE_MAX ? "lora_a" : "lora_b"),
+		    "an adapted tensor needs both halves of the low-rank "
+		    "product (\"missing one component\")");
 		return false;
 	}
 	a = &t[p->a];
 	b = &t[p->b];
 	if (ends(p->base, "token_embd.weight") || a->ne[1] == b->ne[0])
 		return true;
-	diag_add(dl, "M028", a->offset_info, SUBJECT_TENSOR, a->name.p,
-	    (size_t)a->name.n, "lora_a is [%" PRId64 ", %" PRId64 "] and "
-	    "lora_b [%" PRId64 ", %" PRId64 "]: the rank (lora_a's second "
-	    "dimension) must be lora_b's first; llama.cpp refuses it "
-	    "(\"lora_a tensor is not transposed\")", a->ne[0], a->ne[1],
-	    b->ne[0], b->ne[1]);
+	diag_note(diag_add(dl, "M028", a->offset_info, SUBJECT_TENSOR,
+	    a->name.p, (size_t)a->name.n, "lora_a is [%" PRId64 ", %" PRId64
+	    "] and lora_b [%" PRId64 ", %" PRId64 "]: the ranks differ",
+	    a->ne[0], a->ne[1], b->ne[0], b->ne[1]), "the rank (lora_a's "
+	    "second dimension) must be lora_b's first; llama.cpp refuses "
+	    "the adapter (\"lora_a tensor is not transposed\")");
 	return false;
 }
 
@@ -297,21 +315,22 @@ lora_against(const struct check_ctx *c, struct diag_list *dl,
 	bool emb = ends(p->base, "token_embd.weight");
 
 	if (w == NULL) {
-		diag_add(dl, "M030", a->offset_info, SUBJECT_TENSOR, a->name.p,
-		    (size_t)a->name.n, "the base model has no tensor %.*s: "
-		    "llama.cpp refuses the adapter (\"does not exist in base "
-		    "model\")", (int)p->base.n, p->base.p);
+		diag_note(diag_add(dl, "M030", a->offset_info,
+		    SUBJECT_TENSOR, a->name.p, (size_t)a->name.n, "the base "
+		    "model has no tensor %.*s: llama.cpp refuses the adapter",
+		    (int)p->base.n, p->base.p), "llama.cpp says \"does not "
+		    "exist in base model\"");
 		return;
 	}
 	if (emb ? w->ne[0] == b->ne[1] && w->ne[1] == a->ne[1] :
 	    w->ne[0] == a->ne[0] && w->ne[1] == b->ne[1])
 		return;
-	diag_add(dl, "M030", a->offset_info, SUBJECT_TENSOR, a->name.p,
-	    (size_t)a->name.n, "lora_a [%" PRId64 ", %" PRId64 "] and lora_b "
-	    "[%" PRId64 ", %" PRId64 "] do not fit the base's %.*s [%" PRId64
-	    ", %" PRId64 "] (llama.cpp wants %s): llama.cpp refuses the "
-	    "adapter (\"incorrect shape\")", a->ne[0], a->ne[1], b->ne[0],
-	    b->ne[1], (int)p->base.n, p->base.p, w->ne[0], w->ne[1],
+	diag_note(diag_add(dl, "M030", a->offset_info, SUBJECT_TENSOR,
+	    a->name.p, (size_t)a->name.n, "lora_a [%" PRId64 ", %" PRId64
+	    "] and lora_b [%" PRId64 ", %" PRId64 "] do not fit the base's [%"
+	    PRId64 ", %" PRId64 "]", a->ne[0], a->ne[1], b->ne[0], b->ne[1],
+	    w->ne[0], w->ne[1]), "for %.*s llama.cpp wants %s, and refuses "
+	    "the adapter (\"incorrect shape\")", (int)p->base.n, p->base.p,
 	    emb ? "lora_b's second dimension the base's first and lora_a's "
 	    "second the base's second" : "lora_a's first dimension the "
 	    "base's first and lora_b's second the base's second");
@@ -330,10 +349,11 @@ same_arch(const struct check_ctx *c, struct diag_list *dl, const char *who)
 		arch[0] = '\0';
 	if (strcmp(arch, c->base->geom->arch) == 0)
 		return;
-	snprintf(msg, sizeof msg, "the %s's architecture is '%s' and the "
-	    "base model's '%s': llama.cpp refuses it (\"model arch and LoRA "
-	    "arch mismatch\")", who, arch, c->base->geom->arch);
-	on_key(c, dl, "M030", "general.architecture", msg);
+	snprintf(msg, sizeof msg, "the %s's architecture is '%s', the base "
+	    "model's '%s': llama.cpp refuses it", who, arch,
+	    c->base->geom->arch);
+	diag_note(on_key(c, dl, "M030", "general.architecture", msg),
+	    "llama.cpp says \"model arch and LoRA arch mismatch\"");
 }
 
 /* M025-M030: a LoRA, alone or against its base. */
@@ -383,9 +403,11 @@ static void
 direction_bad(struct diag_list *dl, const struct gguf_tensor *t,
     const char *what)
 {
-	diag_add(dl, "M031", t->offset_info, SUBJECT_TENSOR, t->name.p,
-	    (size_t)t->name.n, "%s: llama.cpp skips the control vector "
-	    "(\"invalid direction tensors\")", what);
+	diag_note(diag_add(dl, "M031", t->offset_info, SUBJECT_TENSOR,
+	    t->name.p, (size_t)t->name.n, "%s: llama.cpp skips the control "
+	    "vector", what), "a control vector holds one 1-D F32 tensor per "
+	    "layer, direction.N (N from 1), all of one width; llama.cpp "
+	    "skips any other file (\"invalid direction tensors\")");
 }
 
 /* M030, M032: a direction of width n at layer l against the base. */
@@ -398,17 +420,19 @@ direction_against(const struct check_ctx *c, struct diag_list *dl,
 	if (g == NULL || g->n_embd == 0)
 		return;
 	if (t->ne[0] != (int64_t)g->n_embd)
-		diag_add(dl, "M030", t->offset_info, SUBJECT_TENSOR, t->name.p,
-		    (size_t)t->name.n, "the direction is %" PRId64 " wide and "
-		    "the base model's embedding %" PRIu32 ": llama.cpp "
-		    "refuses the control vector (\"n_embd does not match "
-		    "model\")", t->ne[0], g->n_embd);
+		diag_note(diag_add(dl, "M030", t->offset_info,
+		    SUBJECT_TENSOR, t->name.p, (size_t)t->name.n, "the "
+		    "direction is %" PRId64 " wide, the base model's "
+		    "embedding %" PRIu32 ": llama.cpp refuses the control "
+		    "vector", t->ne[0], g->n_embd), "llama.cpp says "
+		    "\"control vector n_embd does not match model\"");
 	else if (g->n_layer > 0 && l >= (int64_t)g->n_layer)
-		diag_add(dl, "M032", t->offset_info, SUBJECT_TENSOR, t->name.p,
-		    (size_t)t->name.n, "layer %" PRId64 " is beyond the base "
-		    "model's %" PRIu32 " layers (llama.cpp applies directions "
-		    "to layers 1 to %" PRIu32 "): this direction is ignored",
-		    l, g->n_layer, g->n_layer - 1);
+		diag_note(diag_add(dl, "M032", t->offset_info,
+		    SUBJECT_TENSOR, t->name.p, (size_t)t->name.n, "layer %"
+		    PRId64 " is beyond the base model's %" PRIu32 " layers: "
+		    "this direction is ignored", l, g->n_layer),
+		    "llama.cpp applies directions to layers 1 to %" PRIu32
+		    " only", g->n_layer - 1);
 }
 
 /* M031, and against a base M030/M032: a control vector's directions. */
@@ -423,16 +447,17 @@ check_cvec(const struct check_ctx *c, struct diag_list *dl)
 		const struct gguf_tensor *t = &f->tensors[i];
 
 		if ((l = direction_layer(t->name)) < 0) {
-			direction_bad(dl, t, "a control vector's tensors are "
-			    "named direction.N, N a layer from 1");
+			direction_bad(dl, t, "not named direction.N (N a "
+			    "layer from 1)");
 			return;
 		}
 		if (t->type != 0 || t->n_dims != 1) {
-			direction_bad(dl, t, "a direction is a 1-D F32 tensor");
+			direction_bad(dl, t, "not a 1-D F32 tensor");
 			return;
 		}
 		if (width >= 0 && t->ne[0] != width) {
-			direction_bad(dl, t, "the directions differ in width");
+			direction_bad(dl, t, "not as wide as the directions "
+			    "before it");
 			return;
 		}
 		width = t->ne[0];
@@ -516,15 +541,17 @@ check_draft(const struct check_ctx *c, struct diag_list *dl)
 	else if ((kd->count > kt->count ? kd->count - kt->count :
 	    kt->count - kd->count) > 128)
 		snprintf(why, sizeof why, "it has %" PRIu64 " tokens, the "
-		    "model %" PRIu64 " (llama.cpp allows 128 more or fewer)",
-		    kd->count, kt->count);
+		    "model %" PRIu64, kd->count, kt->count);
 	else if ((i = token_differs(d, kd, t, kt)) >= 0)
 		snprintf(why, sizeof why, "token %" PRId64 " differs", i);
 	if (why[0] != '\0')
-		diag_add(dl, "P011", kd->offset, SUBJECT_KEY, kd->key.p,
-		    (size_t)kd->key.n, "the draft model's vocabulary is not "
-		    "the model's (%s): llama.cpp refuses speculative decoding "
-		    "with it (\"vocabs are not compatible\")", why);
+		diag_note(diag_add(dl, "P011", kd->offset, SUBJECT_KEY,
+		    kd->key.p, (size_t)kd->key.n, "the draft model's "
+		    "vocabulary is not the model's: %s", why), "llama.cpp "
+		    "wants the same tokenizer, BOS and EOS, at most 128 tokens "
+		    "more or fewer and the same text from token 5, and refuses "
+		    "speculative decoding with it (\"vocabs are not "
+		    "compatible\")");
 }
 
 /* P010: a companion (or an importance matrix) linted alone, with a
@@ -543,16 +570,19 @@ alone(const struct check_ctx *c, struct diag_list *dl)
 			bytes = UINT64_MAX;
 	format_size(bytes, sz, sizeof sz);
 	if (c->role == ROLE_IMATRIX) {
-		diag_add(dl, "P010", 0, SUBJECT_NONE, NULL, 0, "an importance "
-		    "matrix (%s) is read by llama-quantize, never loaded for "
-		    "inference: nothing to plan", sz);
+		diag_fix(diag_add(dl, "P010", 0, SUBJECT_NONE, NULL, 0, "an "
+		    "importance matrix (%s): read by llama-quantize, never "
+		    "loaded for inference", sz), "nothing: there is nothing "
+		    "to plan (llama-quantize --imatrix reads it)");
 		return;
 	}
-	diag_add(dl, "P010", 0, SUBJECT_NONE, NULL, 0, "a companion file "
-	    "(%s, %s of weights) is loaded only beside a model: it is "
-	    "planned with the model (gguflint MODEL %s%s)", role_name(c->role),
-	    sz, c->role == ROLE_MMPROJ ? "--mmproj " : c->role == ROLE_CVEC ?
-	    "--control-vector " : "--lora ", c->file->path);
+	diag_fix(diag_note(diag_add(dl, "P010", 0, SUBJECT_NONE, NULL, 0,
+	    "a companion file (%s, %s of weights): planned only beside its "
+	    "model", role_name(c->role), sz), "llama.cpp loads it only "
+	    "beside a model, never alone"), "plan it with its model: "
+	    "gguflint MODEL %s%s", c->role == ROLE_MMPROJ ? "--mmproj " :
+	    c->role == ROLE_CVEC ? "--control-vector " : "--lora ",
+	    c->file->path);
 }
 
 bool

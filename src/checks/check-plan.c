@@ -37,7 +37,7 @@ check_cache_settings(const struct check_ctx *c, struct diag_list *dl)
 {
 	const struct plan *pl = c->plan;
 	const struct model_geom *g = c->geom;
-	const char *kv = kv_type_info(pl->kv)->name;
+	const char *kv = kv_type_info(pl->kv_v)->name;
 	char key[96];
 
 	snprintf(key, sizeof key, "%s.context_length", g->arch);
@@ -47,11 +47,8 @@ check_cache_settings(const struct check_ctx *c, struct diag_list *dl)
 		    "beyond the trained context %" PRIu32, pl->ctx,
 		    g->n_ctx_train), "quality degrades unless RoPE scaling is "
 		    "configured");
-	if (pl->runtime == RUNTIME_LLAMA_CPP)
-		kv = kv_type_info(pl->kv_v)->name;
 	if ((g->memory == ARCH_MEM_KV || g->memory == ARCH_MEM_HYBRID) &&
-	    kv_type_info(pl->runtime == RUNTIME_LLAMA_CPP ? pl->kv_v :
-	    pl->kv)->quantized && pl->kv != KV_TURBOQUANT4 &&
+	    kv_type_info(pl->kv_v)->quantized && pl->kv_k != KV_TURBOQUANT4 &&
 	    !pl->flash_attention)
 		diag_note(diag_add(dl, "P006", 0, SUBJECT_NONE, NULL, 0, "a "
 		    "%s V cache needs flash attention, which %s%s turns off",
@@ -116,7 +113,7 @@ check_fit(const struct check_ctx *c, struct diag_list *dl)
 	} else if (cache > pl->budget) {
 		code = "P002";
 		strbuf_addf(&sb, "KV cache at ctx %" PRIu64 " (%s) needs %s; "
-		    "the budget is %s", pl->ctx, kv_type_info(pl->kv)->name,
+		    "the budget is %s", pl->ctx, kv_type_info(pl->kv_k)->name,
 		    format_size(cache, a, sizeof a), b);
 	} else {
 		code = "P003";

@@ -222,11 +222,13 @@ companion_role(struct vc *v, const struct check_ctx *ctx)
 		flag = "--mmproj";
 	else if (ctx->role == ROLE_CVEC)
 		flag = "--control-vector";
-	diag_add(v->dl, "M022", kv != NULL ? kv->offset : 0, SUBJECT_KEY,
-	    kv != NULL ? kv->key.p : NULL, kv != NULL ? (size_t)kv->key.n : 0,
-	    "the file is %s %s, which llama.cpp loads only beside a model "
-	    "(%s), not as the main model",
-	    strchr("aeiom", name[0]) != NULL ? "an" : "a", name, flag);
+	diag_fix(diag_add(v->dl, "M022", kv != NULL ? kv->offset : 0,
+		     SUBJECT_KEY, kv != NULL ? kv->key.p : NULL,
+		     kv != NULL ? (size_t)kv->key.n : 0,
+		     "the file is %s %s: llama.cpp loads it "
+		     "only beside a model, not as the main model",
+		     strchr("aeiom", name[0]) != NULL ? "an" : "a", name),
+	    "pass it with %s beside the language model", flag);
 }
 
 /* A known name: M018 when it is newer than the profile's runtime. */

@@ -972,7 +972,6 @@ plan_llama_at(const struct planner *pn, uint64_t ctx, struct plan *pl)
 {
 	size_t i;
 
-	pl->kv = pl->kv_k;
 	for (i = 0; i < pl->n_dev; i++)
 		pl->dev[i].kv_bytes = pl->dev[i].compute_bytes =
 		    pl->dev[i].output_bytes = 0;

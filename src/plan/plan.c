@@ -198,7 +198,7 @@ plan_at(const struct planner *pn, uint64_t ctx, enum kv_type kv,
 	}
 	pl->ctx = ctx;
 	pl->ctx_cells = plan_pad_ctx(ctx);
-	pl->kv = pl->kv_k = pl->kv_v = kv;	/* one type for K and V */
+	pl->kv_k = pl->kv_v = kv;	/* one type for K and V */
 	pl->flash_attention = p->flash_attention;
 	pl->swa_cells = g->swa ? plan_swa_cells(g, ctx, p->ubatch) : 0;
 	pl->kv_alt = alternate_kv(p, kv);
@@ -325,7 +325,7 @@ auto_quantize(const struct planner *pn, struct plan *pl)
 	double share;
 	char a[32];
 
-	if (pl->kv == p->kv_quantized || !kv_allowed(pn, p->kv_quantized))
+	if (pl->kv_k == p->kv_quantized || !kv_allowed(pn, p->kv_quantized))
 		return;
 	share = pl->budget ? (double)pl->budgeted / (double)pl->budget : 1e300;
 	if (!(share > p->kv_auto_quantize_above))
@@ -336,11 +336,11 @@ auto_quantize(const struct planner *pn, struct plan *pl)
 		return;
 	add_note(pl, xasprintf("KV cache switched to %s: the plan needed "
 	    "%.1f%% of the budget (over %.1f%%), saving %s",
-	    kv_type_info(q.kv)->name, share * 100.0,
+	    kv_type_info(q.kv_k)->name, share * 100.0,
 	    p->kv_auto_quantize_above * 100.0,
 	    format_size(pl->kv_bytes - q.kv_bytes, a, sizeof a)));
 	q.kv_switched = true;
-	q.kv_before = pl->kv;
+	q.kv_before = pl->kv_k;
 	q.share_before = share;
 	plan_adopt(pl, &q);
 }
@@ -356,7 +356,7 @@ largest_fitting_ctx(const struct planner *pn, const struct plan *base)
 		uint64_t mid = lo + (hi - lo) / 2;
 
 		t = *base;
-		plan_at(pn, mid, base->kv, &t);
+		plan_at(pn, mid, base->kv_k, &t);
 		if (t.fits) {
 			best = mid;
 			lo = mid + 1;
@@ -378,7 +378,7 @@ suggest_kv(const struct planner *pn, struct plan *pl)
 	unsigned i;
 
 	for (i = 0; i < 2; i++) {
-		if (cand[i] == pl->kv || !kv_allowed(pn, cand[i]))
+		if (cand[i] == pl->kv_k || !kv_allowed(pn, cand[i]))
 			continue;
 		t = *pl;
 		plan_at(pn, pl->ctx, cand[i], &t);
@@ -399,7 +399,7 @@ suggest_ctx(const struct planner *pn, struct plan *pl)
 
 	if (half >= 1 && half < pl->ctx) {
 		t = *pl;
-		plan_at(pn, half, pl->kv, &t);
+		plan_at(pn, half, pl->kv_k, &t);
 		if (plan_need(pl, &t) < plan_need(pl, pl))
 			add_sugg(pl, xasprintf("--ctx %" PRIu64, half),
 			    xasprintf("--ctx %" PRIu64, half),
@@ -408,7 +408,7 @@ suggest_ctx(const struct planner *pn, struct plan *pl)
 	m = largest_fitting_ctx(pn, pl);
 	if (m > 0 && m != half) {
 		t = *pl;
-		plan_at(pn, m, pl->kv, &t);
+		plan_at(pn, m, pl->kv_k, &t);
 		add_sugg(pl, xasprintf("--ctx %" PRIu64 " (the largest context "
 		    "that fits)", m), xasprintf("--ctx %" PRIu64, m),
 		    plan_need(pl, pl) - plan_need(pl, &t));
@@ -589,8 +589,8 @@ plan_make_probed(const struct model_geom *g, const struct gguf_file *f,
 	if (pl->weights_mapped > 0)
 		add_note(pl, xstrdup("weights are mapped: they page against "
 		    "device memory and are not charged to the budget"));
-	pl->kv_bad_type = pl->kv;
-	pl->kv_bad_width = kv_bad_width(g, pl->kv, p->flash_attention);
+	pl->kv_bad_type = pl->kv_k;
+	pl->kv_bad_width = kv_bad_width(g, pl->kv_k, p->flash_attention);
 	pl->kv_block_mismatch = pl->kv_bad_width != 0;
 	if (pl->fits)
 		return;

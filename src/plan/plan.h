@@ -112,9 +112,9 @@ struct plan {
 	uint64_t ctx;			/* requested context */
 	uint64_t ctx_cells;		/* llama.cpp's n_ctx: padded to 256 */
 	uint64_t swa_cells;		/* cells of the sliding-window cache */
-	enum kv_type kv;		/* the cache type (llama.cpp: K's) */
-	enum kv_type kv_k, kv_v;	/* K's and V's, in either runtime
-					 * (SKaiNET's are both kv) */
+	enum kv_type kv_k, kv_v;	/* the cache types, K's and V's, in
+					 * either runtime (SKaiNET has one:
+					 * both are it) */
 	bool kv_explicit;
 	bool kv_switched;		/* auto-quantized from kv_before */
 	enum kv_type kv_before;

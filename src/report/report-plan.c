@@ -251,7 +251,7 @@ table(struct strbuf *out, const struct plan *pl, const struct profile *p)
 		line(out, "weights", "heap, as stored", pl->weights_heap,
 		    flag_over(o, sizeof o, "resident", pl->weights_heap,
 		    pl->budget, "budget"));
-	snprintf(d, sizeof d, "%s @ ctx %" PRIu64, kv_type_info(pl->kv)->name,
+	snprintf(d, sizeof d, "%s @ ctx %" PRIu64, kv_type_info(pl->kv_k)->name,
 	    pl->ctx);
 	snprintf(f, sizeof f, "resident   (%s with %s)", format_size(
 	    pl->kv_alt_bytes, a, sizeof a), kv_type_info(pl->kv_alt)->name);
@@ -534,7 +534,7 @@ report_plan_json(struct strbuf *out, const struct lint_result *res)
 	json_u64(out, "ctx_cells", pl->ctx_cells);
 	json_u64(out, "swa_cells", pl->swa_cells);
 	strbuf_addf(out, ", \"kv_type\": \"%s\", \"kv_auto_quantized\": %s, "
-	    "\"flash_attention\": %s", kv_type_info(pl->kv)->name,
+	    "\"flash_attention\": %s", kv_type_info(pl->kv_k)->name,
 	    pl->kv_switched ? "true" : "false",
 	    pl->flash_attention ? "true" : "false");
 	json_u64(out, "weights_bytes", pl->weights);
