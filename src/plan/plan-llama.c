@@ -583,7 +583,7 @@ compute_measured(const struct model_geom *g, const struct plan *pl)
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
 	    "starcoder2", "falcon", "gpt2", "gpt-oss", "mamba2", "llama4",
-	    "glm4moe", "lfm2", "gemma3n", "cohere2" };
+	    "glm4moe", "lfm2", "gemma3n", "cohere2", "granitehybrid" };
 	const char *const *list = pl->n_dev > 1 ? gpu : archs;
 	size_t n = pl->n_dev > 1 ? sizeof gpu / sizeof gpu[0] :
 	    sizeof archs / sizeof archs[0], i;
@@ -617,13 +617,11 @@ head_width(const struct model_geom *g, bool v)
  * MLA has no V heads of its own.
  */
 static uint64_t
-rot_bytes(const struct model_geom *g, const struct plan *pl)
+rot_matrices(const struct model_geom *g, const struct plan *pl)
 {
 	uint64_t caches = g->swa ? 2 : 1, hk = head_width(g, false);
 	uint64_t hv = head_width(g, true), nrot = 64, n = 0;
 
-	if (g->memory != ARCH_MEM_KV)
-		return 0;
 	if (g->swa && ((g->head_k_swa && g->head_k_swa != g->head_k) ||
 	    (g->head_v_swa && g->head_v_swa != g->head_v)))
 		return 0;
@@ -636,6 +634,13 @@ rot_bytes(const struct model_geom *g, const struct plan *pl)
 	    hv % 64 == 0)
 		n = sadd(n, 64 * 64 * 4);
 	return smul(n, caches);
+}
+
+/* The rotations of a KV cache (none for other memories). */
+static uint64_t
+rot_bytes(const struct model_geom *g, const struct plan *pl)
+{
+	return g->memory == ARCH_MEM_KV ? rot_matrices(g, pl) : 0;
 }
 
 /*
@@ -715,6 +720,59 @@ mask_bytes(const struct model_geom *g, const struct plan *pl, uint64_t ub)
 	return smul(smul(pl->flash_attention ? 2 : 4, ub), cells);
 }
 
+/* The widest KV width of any layer (a hybrid's layer 0 may have none). */
+static uint64_t
+kv_width(const struct model_geom *g)
+{
+	uint32_t il, h = 0;
+
+	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
+		h = g->n_head_kv[il] > h ? g->n_head_kv[il] : h;
+	return smul(head_width(g, true), h);
+}
+
+/*
+ * Granite 4.0 hybrid (Mamba-2 layers, some attention layers, a gated FFN
+ * in every layer): the peak is a Mamba-2 layer's, while the attention
+ * layers' graph inputs (masks, positions, output ids, K and V cell
+ * indices: i64, V's one an element without flash attention) are live.
+ * Per token: the in-projection (d_in_proj), the convolution's input and
+ * output (xBC twice), the scan's y (d_inner), the residual, the normed
+ * input and the layer's output (3 n_embd) and 7 for the inputs; once a
+ * sequence has 512 tokens of the ubatch or more, two in-projections and
+ * two d_inner instead (ggml-alloc can no longer reuse the freed
+ * projection). Per sequence one SSM state and the convolution's state
+ * twice. Without flash attention the attention layer can peak instead:
+ * the dense graph's (dense: it reads layer 0's KV heads, none here), the
+ * V indices and four KV widths more (K and V among them). Measured
+ * exactly on llama.cpp v0.5.0's CPU buffer (ubatch 64-2048, 1, 2 and 4
+ * sequences, d_state 64 and 128; 457-511 tokens a sequence: 0.4 % over).
+ */
+static uint64_t
+compute_granitehybrid(const struct model_geom *g, const struct planner *pn,
+    const struct plan *pl, uint64_t ub, uint64_t dense)
+{
+	uint64_t di = g->ssm_d_inner, ds = g->ssm_d_state;
+	uint64_t xbc = sadd(di, smul(smul(2, g->ssm_n_group), ds));
+	uint64_t conv = g->ssm_d_conv ? g->ssm_d_conv - 1 : 0;
+	uint64_t tok = pl->n_seq ? ub / pl->n_seq : ub;
+	uint64_t in = tensor_rows(pn->f, ".ssm_in.weight"), gqa = kv_width(g);
+	uint64_t cols = tok >= 512 ? smul(2, sadd(in, di)) :
+	    sadd(sadd(in, smul(2, xbc)), di);
+	uint64_t st = smul(4, sadd(smul(ds, di), smul(smul(2, conv), xbc)));
+	uint64_t vidx = pl->flash_attention ? 0 : smul(smul(8, ub), gqa);
+	uint64_t m;
+
+	cols = sadd(cols, sadd(smul(3, g->n_embd), 7));
+	m = sadd(sadd(smul(smul(4, ub), cols), 32), smul(pl->n_seq, st));
+	m = sadd(sadd(m, mask_bytes(g, pl, ub)), vidx > 8 * ub ?
+	    vidx - 8 * ub : 0);
+	if (!pl->flash_attention)
+		dense = sadd(sadd(dense, vidx), sadd(smul(smul(16, ub),
+		    gqa), 32));
+	return sadd(umax(m, dense), rot_matrices(g, pl));
+}
+
 /* The host's compute buffer at pl's settings (plan_llama_cells first). */
 static uint64_t
 compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub)
@@ -729,6 +787,11 @@ compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba2") == 0)
 		return umax(compute_mamba2(g, pn->f, ub, pl->n_seq), logits);
 	graph_scan(g, pn->f, &s);
+	if (g->memory == ARCH_MEM_HYBRID &&
+	    strcmp(g->arch, "granitehybrid") == 0)
+		return umax(compute_granitehybrid(g, pn, pl, ub,
+		    compute_graph(g, &s, ub, pl->ctx_seq, 0,
+		    pl->flash_attention)), logits);
 	return quantized_cache(g, pl, compute_graph(g, &s, ub, pl->ctx_seq,
 	    g->swa ? pl->swa_cells : 0, pl->flash_attention), ub,
 	    mask_bytes(g, pl, ub), pl->n_dev == 1 ||
