@@ -268,6 +268,19 @@ probed_device(const struct planner *pn, struct plan *pl)
 		    pn->probe->device);
 }
 
+/*
+ * Whether layer il is one of the MTP (nextn) layers at the end: llama.cpp
+ * (v0.5.0, load_mtp off, its default) creates their tensors skipped, so
+ * they are in no buffer, yet they count in -ngl's placement (n_layer_all)
+ * and keep no KV cache (the cache filters them).
+ */
+static bool
+mtp_layer(const struct model_geom *g, int64_t il)
+{
+	return g->n_layer_nextn > 0 && il < (int64_t)g->n_layer &&
+	    il >= (int64_t)(g->n_layer - g->n_layer_nextn);
+}
+
 void
 plan_llama_weights(const struct planner *pn, struct plan *pl)
 {
@@ -295,6 +308,8 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 			n = smul(n, (uint64_t)t->ne[j]);
 		pl->n_params = sadd(pl->n_params, n);
 		pl->weights = sadd(pl->weights, t->nbytes);
+		if (mtp_layer(pn->g, il))
+			continue;
 		if (on_dev && fb) {
 			pl->fallback_bytes = sadd(pl->fallback_bytes,
 			    pad32(t->nbytes));
@@ -821,20 +836,22 @@ static uint64_t
 device_kv(const struct model_geom *g, const struct plan *pl, uint64_t dl,
     uint64_t all)
 {
-	uint64_t sum = 0, on = 0;
+	uint64_t sum = 0, on = 0, trunk = g->n_layer - g->n_layer_nextn;
 	uint32_t il;
 
 	if (dl >= g->n_layer)
 		return all;
-	for (il = 0; g->memory == ARCH_MEM_KV && !g->mla &&
-	    il < g->n_layer && il < ARCH_MAX_LAYERS; il++) {
+	/* the MTP layers are offloaded first and keep no cache */
+	dl = dl > g->n_layer_nextn ? dl - g->n_layer_nextn : 0;
+	for (il = 0; g->memory == ARCH_MEM_KV && !g->mla && il < trunk &&
+	    il < ARCH_MAX_LAYERS; il++) {
 		uint64_t n = layer_kv(g, pl, il);
 
 		sum = sadd(sum, n);
-		if (il >= g->n_layer - dl)
+		if (il >= trunk - dl)
 			on = sadd(on, n);
 	}
-	return sum == all ? on : all / g->n_layer * dl;
+	return sum == all ? on : trunk ? all / trunk * dl : 0;
 }
 
 /* The KV cache (or recurrent state) in every stream, split by device. */
