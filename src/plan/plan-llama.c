@@ -755,9 +755,10 @@ kv_width(const struct model_geom *g)
  * output (xBC twice), the scan's y (d_inner), the residual, the normed
  * input and the layer's output (3 n_embd) and 7 for the inputs; once a
  * sequence has 512 tokens of the ubatch or more, two in-projections and
- * two d_inner instead (ggml-alloc can no longer reuse the freed
- * projection). Per sequence one SSM state and the convolution's state
- * twice. Without flash attention the attention layer can peak instead:
+ * two d_inner instead (measured, the same threshold with d_state 64 and
+ * 128: ggml-alloc's layout, not derived op by op). Per sequence one SSM
+ * state and the convolution's state twice. The FFN never peaks (n_ff
+ * 1024 and 1536 alike). Without flash attention the attention layer can:
  * the dense graph's (dense: it reads layer 0's KV heads, none here), the
  * V indices and four KV widths more (K and V among them). Measured
  * exactly on llama.cpp v0.5.0's CPU buffer (ubatch 64-2048, 1, 2 and 4
