@@ -831,22 +831,30 @@ layer_kv(const struct model_geom *g, const struct plan *pl, uint32_t il)
 /*
  * The device's share of the cache, all bytes in total, with the last dl
  * layers offloaded: layer by layer (a sliding-window layer keeps fewer
- * cells) when the layers add up to all, else in proportion.
+ * cells; a hybrid's recurrent layer its state) when the layers add up to
+ * all, else in proportion.
  */
 static uint64_t
 device_kv(const struct model_geom *g, const struct plan *pl, uint64_t dl,
     uint64_t all)
 {
 	uint64_t sum = 0, on = 0, trunk = g->n_layer - g->n_layer_nextn;
+	uint64_t rec = 0, n_rec = 0;
+	bool hybrid = g->memory == ARCH_MEM_HYBRID;
 	uint32_t il;
 
 	if (dl >= g->n_layer)
 		return all;
 	/* the MTP layers are offloaded first and keep no cache */
 	dl = dl > g->n_layer_nextn ? dl - g->n_layer_nextn : 0;
-	for (il = 0; g->memory == ARCH_MEM_KV && !g->mla && il < trunk &&
-	    il < ARCH_MAX_LAYERS; il++) {
-		uint64_t n = layer_kv(g, pl, il);
+	/* a hybrid's recurrent layers: one layer's state each */
+	for (il = 0; hybrid && il < trunk && il < ARCH_MAX_LAYERS; il++)
+		n_rec += g->is_recr[il];
+	rec = n_rec ? pl->state_bytes / n_rec : 0;
+	for (il = 0; (g->memory == ARCH_MEM_KV || hybrid) && !g->mla &&
+	    il < trunk && il < ARCH_MAX_LAYERS; il++) {
+		uint64_t n = hybrid && g->is_recr[il] ? rec :
+		    layer_kv(g, pl, il);
 
 		sum = sadd(sum, n);
 		if (il >= trunk - dl)
