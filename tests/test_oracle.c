@@ -611,7 +611,8 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 	static const char *const goal[] = { "llama", "qwen2", "gemma2", "gemma",
 		"phi3", "olmo2" };
 	static const char *const other[] = { "qwen2moe", "qwen3", "qwen3moe",
-		"gemma3", "deepseek2", "starcoder2", "falcon", "gpt2" };
+		"gemma3", "deepseek2", "starcoder2", "falcon", "gpt2",
+		"glm4moe", "granitehybrid" };
 	static const struct ocase pts[] = {
 		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0 },
 		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0 },

@@ -268,6 +268,19 @@ probed_device(const struct planner *pn, struct plan *pl)
 		    pn->probe->device);
 }
 
+/*
+ * Whether layer il is one of the MTP (nextn) layers at the end: llama.cpp
+ * (v0.5.0, load_mtp off, its default) creates their tensors skipped, so
+ * they are in no buffer, yet they count in -ngl's placement (n_layer_all)
+ * and keep no KV cache (the cache filters them).
+ */
+static bool
+mtp_layer(const struct model_geom *g, int64_t il)
+{
+	return g->n_layer_nextn > 0 && il < (int64_t)g->n_layer &&
+	    il >= (int64_t)(g->n_layer - g->n_layer_nextn);
+}
+
 void
 plan_llama_weights(const struct planner *pn, struct plan *pl)
 {
@@ -295,6 +308,8 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 			n = smul(n, (uint64_t)t->ne[j]);
 		pl->n_params = sadd(pl->n_params, n);
 		pl->weights = sadd(pl->weights, t->nbytes);
+		if (mtp_layer(pn->g, il))
+			continue;
 		if (on_dev && fb) {
 			pl->fallback_bytes = sadd(pl->fallback_bytes,
 			    pad32(t->nbytes));
@@ -583,7 +598,7 @@ compute_measured(const struct model_geom *g, const struct plan *pl)
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
 	    "starcoder2", "falcon", "gpt2", "gpt-oss", "mamba2", "llama4",
-	    "glm4moe", "lfm2", "gemma3n", "cohere2" };
+	    "glm4moe", "lfm2", "gemma3n", "cohere2", "granitehybrid" };
 	const char *const *list = pl->n_dev > 1 ? gpu : archs;
 	size_t n = pl->n_dev > 1 ? sizeof gpu / sizeof gpu[0] :
 	    sizeof archs / sizeof archs[0], i;
@@ -617,13 +632,11 @@ head_width(const struct model_geom *g, bool v)
  * MLA has no V heads of its own.
  */
 static uint64_t
-rot_bytes(const struct model_geom *g, const struct plan *pl)
+rot_matrices(const struct model_geom *g, const struct plan *pl)
 {
 	uint64_t caches = g->swa ? 2 : 1, hk = head_width(g, false);
 	uint64_t hv = head_width(g, true), nrot = 64, n = 0;
 
-	if (g->memory != ARCH_MEM_KV)
-		return 0;
 	if (g->swa && ((g->head_k_swa && g->head_k_swa != g->head_k) ||
 	    (g->head_v_swa && g->head_v_swa != g->head_v)))
 		return 0;
@@ -636,6 +649,13 @@ rot_bytes(const struct model_geom *g, const struct plan *pl)
 	    hv % 64 == 0)
 		n = sadd(n, 64 * 64 * 4);
 	return smul(n, caches);
+}
+
+/* The rotations of a KV cache (none for other memories). */
+static uint64_t
+rot_bytes(const struct model_geom *g, const struct plan *pl)
+{
+	return g->memory == ARCH_MEM_KV ? rot_matrices(g, pl) : 0;
 }
 
 /*
@@ -715,6 +735,60 @@ mask_bytes(const struct model_geom *g, const struct plan *pl, uint64_t ub)
 	return smul(smul(pl->flash_attention ? 2 : 4, ub), cells);
 }
 
+/* The widest KV width of any layer (a hybrid's layer 0 may have none). */
+static uint64_t
+kv_width(const struct model_geom *g)
+{
+	uint32_t il, h = 0;
+
+	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
+		h = g->n_head_kv[il] > h ? g->n_head_kv[il] : h;
+	return smul(head_width(g, true), h);
+}
+
+/*
+ * Granite 4.0 hybrid (Mamba-2 layers, some attention layers, a gated FFN
+ * in every layer): the peak is a Mamba-2 layer's, while the attention
+ * layers' graph inputs (masks, positions, output ids, K and V cell
+ * indices: i64, V's one an element without flash attention) are live.
+ * Per token: the in-projection (d_in_proj), the convolution's input and
+ * output (xBC twice), the scan's y (d_inner), the residual, the normed
+ * input and the layer's output (3 n_embd) and 7 for the inputs; once a
+ * sequence has 512 tokens of the ubatch or more, two in-projections and
+ * two d_inner instead (measured, the same threshold with d_state 64 and
+ * 128: ggml-alloc's layout, not derived op by op). Per sequence one SSM
+ * state and the convolution's state twice. The FFN never peaks (n_ff
+ * 1024 and 1536 alike). Without flash attention the attention layer can:
+ * the dense graph's (dense: it reads layer 0's KV heads, none here), the
+ * V indices and four KV widths more (K and V among them). Measured
+ * exactly on llama.cpp v0.5.0's CPU buffer (ubatch 64-2048, 1, 2 and 4
+ * sequences, d_state 64 and 128; 457-511 tokens a sequence: 0.4 % over).
+ */
+static uint64_t
+compute_granitehybrid(const struct model_geom *g, const struct planner *pn,
+    const struct plan *pl, uint64_t ub, uint64_t dense)
+{
+	uint64_t di = g->ssm_d_inner, ds = g->ssm_d_state;
+	uint64_t xbc = sadd(di, smul(smul(2, g->ssm_n_group), ds));
+	uint64_t conv = g->ssm_d_conv ? g->ssm_d_conv - 1 : 0;
+	uint64_t tok = pl->n_seq ? ub / pl->n_seq : ub;
+	uint64_t in = tensor_rows(pn->f, ".ssm_in.weight"), gqa = kv_width(g);
+	uint64_t cols = tok >= 512 ? smul(2, sadd(in, di)) :
+	    sadd(sadd(in, smul(2, xbc)), di);
+	uint64_t st = smul(4, sadd(smul(ds, di), smul(smul(2, conv), xbc)));
+	uint64_t vidx = pl->flash_attention ? 0 : smul(smul(8, ub), gqa);
+	uint64_t m;
+
+	cols = sadd(cols, sadd(smul(3, g->n_embd), 7));
+	m = sadd(sadd(smul(smul(4, ub), cols), 32), smul(pl->n_seq, st));
+	m = sadd(sadd(m, mask_bytes(g, pl, ub)), vidx > 8 * ub ?
+	    vidx - 8 * ub : 0);
+	if (!pl->flash_attention)
+		dense = sadd(sadd(dense, vidx), sadd(smul(smul(16, ub),
+		    gqa), 32));
+	return sadd(umax(m, dense), rot_matrices(g, pl));
+}
+
 /* The host's compute buffer at pl's settings (plan_llama_cells first). */
 static uint64_t
 compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub)
@@ -729,6 +803,11 @@ compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba2") == 0)
 		return umax(compute_mamba2(g, pn->f, ub, pl->n_seq), logits);
 	graph_scan(g, pn->f, &s);
+	if (g->memory == ARCH_MEM_HYBRID &&
+	    strcmp(g->arch, "granitehybrid") == 0)
+		return umax(compute_granitehybrid(g, pn, pl, ub,
+		    compute_graph(g, &s, ub, pl->ctx_seq, 0,
+		    pl->flash_attention)), logits);
 	return quantized_cache(g, pl, compute_graph(g, &s, ub, pl->ctx_seq,
 	    g->swa ? pl->swa_cells : 0, pl->flash_attention), ub,
 	    mask_bytes(g, pl, ub), pl->n_dev == 1 ||
@@ -752,26 +831,36 @@ layer_kv(const struct model_geom *g, const struct plan *pl, uint32_t il)
 /*
  * The device's share of the cache, all bytes in total, with the last dl
  * layers offloaded: layer by layer (a sliding-window layer keeps fewer
- * cells) when the layers add up to all, else in proportion.
+ * cells; a hybrid's recurrent layer its state) when the layers add up to
+ * all, else in proportion.
  */
 static uint64_t
 device_kv(const struct model_geom *g, const struct plan *pl, uint64_t dl,
     uint64_t all)
 {
-	uint64_t sum = 0, on = 0;
+	uint64_t sum = 0, on = 0, trunk = g->n_layer - g->n_layer_nextn;
+	uint64_t rec = 0, n_rec = 0;
+	bool hybrid = g->memory == ARCH_MEM_HYBRID;
 	uint32_t il;
 
 	if (dl >= g->n_layer)
 		return all;
-	for (il = 0; g->memory == ARCH_MEM_KV && !g->mla &&
-	    il < g->n_layer && il < ARCH_MAX_LAYERS; il++) {
-		uint64_t n = layer_kv(g, pl, il);
+	/* the MTP layers are offloaded first and keep no cache */
+	dl = dl > g->n_layer_nextn ? dl - g->n_layer_nextn : 0;
+	/* a hybrid's recurrent layers: one layer's state each */
+	for (il = 0; hybrid && il < trunk && il < ARCH_MAX_LAYERS; il++)
+		n_rec += g->is_recr[il];
+	rec = n_rec ? pl->state_bytes / n_rec : 0;
+	for (il = 0; (g->memory == ARCH_MEM_KV || hybrid) && !g->mla &&
+	    il < trunk && il < ARCH_MAX_LAYERS; il++) {
+		uint64_t n = hybrid && g->is_recr[il] ? rec :
+		    layer_kv(g, pl, il);
 
 		sum = sadd(sum, n);
-		if (il >= g->n_layer - dl)
+		if (il >= trunk - dl)
 			on = sadd(on, n);
 	}
-	return sum == all ? on : all / g->n_layer * dl;
+	return sum == all ? on : trunk ? all / trunk * dl : 0;
 }
 
 /* The KV cache (or recurrent state) in every stream, split by device. */
