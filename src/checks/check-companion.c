@@ -381,23 +381,6 @@ check_lora(const struct check_ctx *c, struct diag_list *dl)
 	free(p);
 }
 
-/* The N of "direction.N" (digits, N >= 1), or -1. */
-static int64_t
-direction_layer(struct gguf_str s)
-{
-	int64_t v = 0;
-	size_t i;
-
-	if (s.n <= 10 || memcmp(s.p, "direction.", 10) != 0)
-		return -1;
-	for (i = 10; i < s.n; i++) {
-		if (s.p[i] < '0' || s.p[i] > '9' || v > 100000000)
-			return -1;
-		v = v * 10 + (s.p[i] - '0');
-	}
-	return v >= 1 ? v : -1;
-}
-
 /* M031 about tensor t. */
 static void
 direction_bad(struct diag_list *dl, const struct gguf_tensor *t,
@@ -446,7 +429,7 @@ check_cvec(const struct check_ctx *c, struct diag_list *dl)
 	for (i = 0; i < f->tensors_n; i++) {
 		const struct gguf_tensor *t = &f->tensors[i];
 
-		if ((l = direction_layer(t->name)) < 0) {
+		if ((l = role_direction_layer(t->name)) < 0) {
 			direction_bad(dl, t, "not named direction.N (N a "
 			    "layer from 1)");
 			return;

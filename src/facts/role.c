@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "facts/role.h"
 
 /* The string value of key in *out, when it is a string. */
@@ -91,4 +93,20 @@ companion_name(enum companion_kind k)
 		"control-vector", "draft" };
 
 	return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
+}
+
+int64_t
+role_direction_layer(struct gguf_str name)
+{
+	int64_t v = 0;
+	size_t i;
+
+	if (name.n <= 10 || memcmp(name.p, "direction.", 10) != 0)
+		return -1;
+	for (i = 10; i < name.n; i++) {
+		if (name.p[i] < '0' || name.p[i] > '9' || v > 100000000)
+			return -1;
+		v = v * 10 + (name.p[i] - '0');
+	}
+	return v >= 1 ? v : -1;
 }

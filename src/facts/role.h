@@ -9,6 +9,7 @@
 #define GGUFLINT_ROLE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "reader/gguf.h"
 
@@ -47,6 +48,11 @@ bool role_companion(enum file_role r);
 
 /* role_model: r is checked as a model (the model or vocabulary roles). */
 bool role_model(enum file_role r);
+
+/* role_direction_layer: the N of a control vector's tensor name
+ * "direction.N" (decimal, N from 1, at most about 10^9), or -1 for any
+ * other name. */
+int64_t role_direction_layer(struct gguf_str name);
 
 /* What the user gave a file as, beside the model (--mmproj, --lora,
  * --control-vector, --draft), or NONE: the model itself, or a file alone. */

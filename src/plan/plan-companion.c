@@ -25,23 +25,6 @@ layer_device(const struct planner *pn, const struct plan *pl, int64_t il)
 	return pl->n_dev > 1 && il >= 0 && il >= gpu_start ? 1 : 0;
 }
 
-/* The N of direction.N (a control vector's layer), or -1. */
-static int64_t
-direction_layer(struct gguf_str s)
-{
-	int64_t il = 0;
-	size_t i;
-
-	if (s.n <= 10 || memcmp(s.p, "direction.", 10) != 0)
-		return -1;
-	for (i = 10; i < s.n; i++) {
-		if (s.p[i] < '0' || s.p[i] > '9' || il > 1 << 20)
-			return -1;
-		il = il * 10 + (s.p[i] - '0');
-	}
-	return il;
-}
-
 /* An mmproj, a LoRA or a control vector: its tensors on their devices. */
 static void
 place_tensors(const struct planner *pn, const struct plan *pl,
@@ -60,7 +43,7 @@ place_tensors(const struct planner *pn, const struct plan *pl,
 			il = plan_llama_layer(t, pn->g->n_layer);
 			d = layer_device(pn, pl, il);
 		} else if (in->kind == COMPANION_CVEC) {
-			il = direction_layer(t->name);
+			il = role_direction_layer(t->name);
 			d = layer_device(pn, pl, il);
 		}
 		c->weights = plan_sadd(c->weights, t->nbytes);
