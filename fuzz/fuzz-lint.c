@@ -41,7 +41,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct lint_options lo = { 0 };
-	struct report_opts ro = { true, false };
+	struct report_opts ro = { .show_plan = true };
 	struct report_ctx rc;
 	struct strbuf sb = STRBUF_INIT;
 	struct lint_result res;

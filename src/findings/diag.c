@@ -104,6 +104,9 @@ diag_add(struct diag_list *dl, const char *code, uint64_t offset,
 	    subj_len, strbuf_detach(&sb));
 }
 
+static void append_text(char **slot, const char *fmt, va_list ap)
+    GL_VPRINTF(2);
+
 /* Append to *slot (NULL or a string) the formatted text, after a space. */
 static void
 append_text(char **slot, const char *fmt, va_list ap)

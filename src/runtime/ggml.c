@@ -85,6 +85,8 @@ struct rt_ggml {
 	int (*graph_compute)(void *, void *);
 };
 
+static void say(const char *fmt, ...) GL_PRINTF(1, 2);
+
 /* ---- the pipe ---------------------------------------------------------- */
 
 static int out_fd = -1;
