@@ -213,16 +213,27 @@ source_avail(const struct source *s)
 	return s->kind == SOURCE_MEM ? s->size : s->head_len;
 }
 
-/* Move up to DRAIN_CHUNK bytes from the stream to /dev/null; splice. */
+/*
+ * Move up to DRAIN_CHUNK bytes from the stream to /dev/null with Linux's
+ * splice, which copies nothing; -1 where there is none (macOS, the BSDs:
+ * the caller then reads).
+ */
 static ssize_t
 drain_splice(int fd, int null)
 {
+#ifdef HAVE_SPLICE
 	ssize_t got;
 
 	do
 		got = splice(fd, NULL, null, NULL, DRAIN_CHUNK, SPLICE_F_MOVE);
 	while (got < 0 && errno == EINTR);
 	return got;
+#else
+	(void)fd;
+	(void)null;
+	errno = ENOSYS;
+	return -1;
+#endif
 }
 
 /* Read and discard; the number of bytes, or -1 (errno). */
@@ -248,8 +259,10 @@ source_drain(struct source *s, struct gl_error *err)
 	if (s->kind != SOURCE_STREAM || s->size_known)
 		return 0;
 	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+#ifdef F_SETPIPE_SZ
 	/* a larger pipe, fewer calls (refused above the system's limit) */
 	(void)fcntl(s->fd, F_SETPIPE_SZ, (int)DRAIN_CHUNK);
+#endif
 	for (;;) {
 		got = null >= 0 ? drain_splice(s->fd, null) : -1;
 		if (got < 0) {	/* not a pipe, say: read it */
