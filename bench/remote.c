@@ -127,6 +127,50 @@ out:
 	return got;
 }
 
+/*
+ * Read the n headers of f from the server at port with one curl process
+ * (a range request each, over one connection): what any libcurl client
+ * pays, the process and libcurl's loading included. Its exit status, or
+ * -1 when curl cannot be run (127: not on PATH).
+ */
+static int
+curl_read(int port, const struct httpd_file *f, unsigned n)
+{
+	const char *argv[8 * HTTPD_FILES + 2];
+	char *own[2 * HTTPD_FILES];
+	size_t k = 0, o = 0;
+	unsigned i;
+	int st = -1, null;
+	pid_t pid;
+
+	argv[k++] = "curl";
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			argv[k++] = "--next";
+		argv[k++] = "-s";
+		argv[k++] = "-o";
+		argv[k++] = "/dev/null";
+		argv[k++] = "-r";
+		argv[k++] = own[o++] = xasprintf("0-%zu", f[i].len - 1);
+		argv[k++] = own[o++] = xasprintf("http://127.0.0.1:%d/%s",
+		    port, f[i].name);
+	}
+	argv[k] = NULL;
+	if ((pid = fork()) == 0) {
+		null = open("/dev/null", O_WRONLY);
+		dup2(null, 2);
+		execvp("curl", (char *const *)argv);
+		_exit(127);
+	}
+	if (pid > 0 && (waitpid(pid, &st, 0) != pid || !WIFEXITED(st)))
+		st = -1;
+	else if (pid > 0)
+		st = WEXITSTATUS(st);
+	while (o > 0)
+		free(own[--o]);
+	return st;
+}
+
 /* One lint of f's URL: the server's counts. */
 static int
 single(const char *bin, struct httpd_file *f)
@@ -162,7 +206,7 @@ split(const char *bin, struct httpd_file *f, unsigned n)
 {
 	struct httpd h;
 	struct httpd_stats st;
-	double t0, tl, tr, ta;
+	double t0, tl, tr, ta, tc;
 	size_t bytes = 0;
 	unsigned i, k;
 	char *url;
@@ -190,6 +234,10 @@ split(const char *bin, struct httpd_file *f, unsigned n)
 			bytes += fetch(h.port, f[k].name, f[k].len);
 	tr = (now_s() - t0) / RUNS;
 	t0 = now_s();
+	for (i = 0, k = 0; i < RUNS && k == 0; i++)
+		k = (unsigned)curl_read(h.port, f, n);
+	tc = k == 0 ? (now_s() - t0) / RUNS : 0;
+	t0 = now_s();
 	for (i = 0; i < RUNS; i++)
 		for (k = 0; k < n; k++) {
 			free(url);
@@ -207,6 +255,12 @@ split(const char *bin, struct httpd_file *f, unsigned n)
 	    "ms: %.2fx\n  linting its %u shards one by one: %.1f ms: %.2fx\n",
 	    n, tl * 1e3, rc, n, bytes / RUNS, tr * 1e3, tl / (tr > 0 ? tr :
 	    1e-9), n, ta * 1e3, tl / (ta > 0 ? ta : 1e-9));
+	if (tc > 0)
+		printf("  curl reading its %u headers (one process, a range "
+		    "request each): %.1f ms: %.2fx\n", n, tc * 1e3, tl / tc);
+	else
+		printf("  curl reading its %u headers: not run (no curl on "
+		    "PATH, or it failed)\n", n);
 	return rc >= 0 && rc <= 1 ? 0 : -1;
 }
 
