@@ -213,32 +213,37 @@ join_markdown(struct strbuf *t, const char *s)
 	strbuf_free(&plain);
 }
 
-/* add_help: the rule's help, as text and as Markdown: the summary, the
- * rationale, the basis of its severity and the fix. */
+/* The rule's help in one form: the summary, the rationale, the basis of
+ * its severity and the fix, each joined by join under its label. */
+static void
+help_form(struct strbuf *t, const struct rule *r,
+    void (*join)(struct strbuf *, const char *), const char *const label[2])
+{
+	join(t, r->summary);
+	strbuf_adds(t, "\n\n");
+	join(t, r->rationale);
+	strbuf_adds(t, label[0]);
+	join(t, r->basis);
+	strbuf_adds(t, label[1]);
+	join(t, r->fix);
+}
+
+/* add_help: the rule's help, as text and as Markdown. */
 static void
 add_help(struct strbuf *out, const struct rule *r)
 {
+	static const char *const text[2] = { "\n\nSeverity: ", "\n\nFix: " };
+	static const char *const md[2] = { "\n\n**Severity:** ",
+		"\n\n**Fix:** " };
 	struct strbuf t = STRBUF_INIT;
 
-	join_prose(&t, r->summary);
-	strbuf_adds(&t, "\n\n");
-	join_prose(&t, r->rationale);
-	strbuf_adds(&t, "\n\nSeverity: ");
-	join_prose(&t, r->basis);
-	strbuf_adds(&t, "\n\nFix: ");
-	join_prose(&t, r->fix);
+	help_form(&t, r, join_prose, text);
 	strbuf_adds(out, "\"help\": {\"text\": ");
 	enc_json_string(out, t.buf, t.len);
 	strbuf_reset(&t);
 	strbuf_addf(&t, "**%s %s** (%s): ", r->code, r->slug,
 	    severity_name(r->severity));
-	join_markdown(&t, r->summary);
-	strbuf_adds(&t, "\n\n");
-	join_markdown(&t, r->rationale);
-	strbuf_adds(&t, "\n\n**Severity:** ");
-	join_markdown(&t, r->basis);
-	strbuf_adds(&t, "\n\n**Fix:** ");
-	join_markdown(&t, r->fix);
+	help_form(&t, r, join_markdown, md);
 	strbuf_adds(out, ", \"markdown\": ");
 	enc_json_string(out, t.buf, t.len);
 	strbuf_adds(out, "}");

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,40 +114,47 @@ report_normalize_path(const char *path)
 	return strbuf_detach(&sb);
 }
 
-/* The index of the key/value record of f starting at off, or -1. */
+/*
+ * The index of the record starting at off among n records sorted by
+ * offset, each stride bytes from the last with its uint64_t offset at
+ * byte at of it; -1 when none starts there.
+ */
 static long
-kv_at(const struct gguf_file *f, uint64_t off)
+record_index(const void *base, size_t n, size_t stride, size_t at,
+    uint64_t off)
 {
-	size_t lo = 0, hi = f->kv_n;
+	const unsigned char *p = base;
+	size_t lo = 0, hi = n;
+	uint64_t o;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (f->kv[mid].offset < off)
+		memcpy(&o, p + mid * stride + at, sizeof o);
+		if (o < off)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < f->kv_n && f->kv[lo].offset == off ? (long)lo : -1;
+	if (lo < n)
+		memcpy(&o, p + lo * stride + at, sizeof o);
+	return lo < n && o == off ? (long)lo : -1;
+}
+
+/* The index of the key/value record of f starting at off, or -1. */
+static long
+kv_at(const struct gguf_file *f, uint64_t off)
+{
+	return record_index(f->kv, f->kv_n, sizeof *f->kv,
+	    offsetof(struct gguf_kv, offset), off);
 }
 
 /* The index of the tensor info record of f starting at off, or -1. */
 static long
 info_at(const struct gguf_file *f, uint64_t off)
 {
-	size_t lo = 0, hi = f->tensors_n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->tensors[mid].offset_info < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < f->tensors_n && f->tensors[lo].offset_info == off ?
-	    (long)lo :
-	    -1;
+	return record_index(f->tensors, f->tensors_n, sizeof *f->tensors,
+	    offsetof(struct gguf_tensor, offset_info), off);
 }
 
 /* The end of f's tensor infos when it is known (the header read whole),
