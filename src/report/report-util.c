@@ -120,8 +120,7 @@ report_normalize_path(const char *path)
  * byte at of it; -1 when none starts there.
  */
 static long
-record_index(const void *base, size_t n, size_t stride, size_t at,
-    uint64_t off)
+record_index(const void *base, size_t n, size_t stride, size_t at, uint64_t off)
 {
 	const unsigned char *p = base;
 	size_t lo = 0, hi = n;
