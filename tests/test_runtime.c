@@ -303,6 +303,7 @@ Test(runtime, cpu_backend_verifies_every_encoding, .timeout = 300)
 	size_t n, i;
 	double t0;
 
+	TEST_SKIP_UNDER_VALGRIND();
 	private_cache();
 	c = runtime_cases_all(1024, &n);
 	d = runtime_cases_all(1024, &n);
@@ -353,6 +354,7 @@ Test(runtime, vulkan_backend_on_llvmpipe, .timeout = 600)
 	struct gl_error err;
 	double t0;
 
+	TEST_SKIP_UNDER_VALGRIND();
 	setenv("GGML_VK_VISIBLE_DEVICES", "0", 1);
 	private_cache();
 	memset(c, 0, sizeof c);

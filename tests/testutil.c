@@ -304,6 +304,12 @@ test_srcdir(void)
 	return s != NULL ? s : ".";
 }
 
+unsigned
+test_valgrind_step(unsigned n)
+{
+	return getenv("GGUFLINT_VALGRIND") != NULL && n > 1 ? n : 1;
+}
+
 int
 test_have_asan(void)
 {

@@ -70,4 +70,26 @@ const char *test_srcdir(void);
  * ($GGUFLINT_VALGRIND): address-space limits do not apply there. */
 int test_have_asan(void);
 
+/*
+ * test_valgrind_step: under make check-valgrind ($GGUFLINT_VALGRIND), where
+ * every run of gguflint is under memcheck and some fifty times slower,
+ * how many of a long list of like cases a test takes one of (n: every
+ * n-th); 1 elsewhere.
+ */
+unsigned test_valgrind_step(unsigned n);
+
+/*
+ * TEST_SKIP_UNDER_VALGRIND: skip a test that runs no gguflint (it calls
+ * the library in-process or a runtime in a child), under make
+ * check-valgrind: memcheck watches only gguflint's runs, so it would see
+ * nothing there that make check did not.
+ */
+#define TEST_SKIP_UNDER_VALGRIND()                                           \
+	do {                                                                 \
+		if (test_valgrind_step(2) > 1)                               \
+			cr_skip_test("make check-valgrind: this test runs "  \
+			    "no gguflint, so memcheck has nothing to watch " \
+			    "(make check runs it)");                          \
+	} while (0)
+
 #endif
