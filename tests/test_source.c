@@ -25,6 +25,7 @@
 #include "ggufw.h"
 #include "reader/gguf.h"
 #include "source/source.h"
+#include "source/url.h"
 #include "testutil.h"
 
 /* ---- models ------------------------------------------------------------ */
@@ -275,6 +276,30 @@ Test(source, no_memory_for_the_window_is_exit_2, .timeout = 60)
 	cr_assert(strstr(r.out, "F032") == NULL, "%s", r.out);
 	unlink(path);
 	free(path);
+}
+
+/* A missing file named like a URL of a scheme gguflint does not read: the
+ * message says which it reads (exit 2); a local path stays a path. */
+Test(source, other_schemes_are_named)
+{
+	const char *argv[] = { "--no-config", "s3://bucket/m.gguf",
+		"./ftp://x/m.gguf", NULL };
+	struct test_run r;
+
+	cr_assert_eq(url_other_scheme("s3://b/m.gguf"), 2);
+	cr_assert_eq(url_other_scheme("git+ssh://h/m.gguf"), 7);
+	cr_assert_eq(url_other_scheme("https://h/m.gguf"), 0);
+	cr_assert_eq(url_other_scheme("C://m.gguf"), 0);
+	cr_assert_eq(url_other_scheme("./s3://m.gguf"), 0);
+	cr_assert_eq(url_other_scheme("models/m.gguf"), 0);
+	test_run_bin(&r, argv, NULL, 0);
+	cr_assert_eq(r.status, 2, "status %d: %s", r.status, r.err);
+	cr_assert(strstr(r.err, "s3://bucket/m.gguf: no such file, and s3:// "
+	    "is not a scheme gguflint reads (http://, https://, hf://)") !=
+	    NULL, "%s", r.err);
+	cr_assert(strstr(r.err, "./ftp://x/m.gguf: No such file or "
+	    "directory") != NULL, "%s", r.err);
+	test_run_free(&r);
 }
 
 /* ---- a file truncated while it is linted -------------------------------- */

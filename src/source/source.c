@@ -81,6 +81,20 @@ open_remote(struct source *s, const char *path, const struct source_opts *o,
 	return rc;
 }
 
+/* A local path that does not open: why, and for what reads as a URL of
+ * another scheme, which ones gguflint reads. */
+static int
+open_failed(const char *path, struct gl_error *err)
+{
+	size_t n = url_other_scheme(path);
+
+	if (errno == ENOENT && n > 0)
+		return gl_error_setk(err, GL_ERR_USAGE, "%s: no such file, and "
+		    "%.*s:// is not a scheme gguflint reads (http://, "
+		    "https://, hf://)", path, (int)n, path);
+	return gl_error_setk(err, GL_ERR_IO, "%s: %s", path, strerror(errno));
+}
+
 int
 source_open_opts(struct source *s, const char *path,
     const struct source_opts *o, struct gl_error *err)
@@ -97,8 +111,7 @@ source_open_opts(struct source *s, const char *path,
 		return -1;
 	}
 	if ((s->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return gl_error_setk(err, GL_ERR_IO, "%s: %s", path,
-		    strerror(errno));
+		return open_failed(path, err);
 	s->kind = SOURCE_FILE;	/* so that source_close closes it */
 	if (fstat(s->fd, &st) < 0) {
 		gl_error_setk(err, GL_ERR_IO, "%s: %s", path, strerror(errno));

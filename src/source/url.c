@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -26,6 +27,19 @@ url_is_remote(const char *path)
 {
 	return scheme_is(path, "http") || scheme_is(path, "https") ||
 	    scheme_is(path, "hf");
+}
+
+size_t
+url_other_scheme(const char *path)
+{
+	size_t n = 0;
+
+	if (!isalpha((unsigned char)path[0]) || url_is_remote(path))
+		return 0;
+	while (isalnum((unsigned char)path[n]) || path[n] == '+' ||
+	    path[n] == '-' || path[n] == '.')
+		n++;
+	return n > 1 && strncmp(path + n, "://", 3) == 0 ? n : 0;
 }
 
 /* Whether s holds a space, a control byte or DEL (never in a URL). */

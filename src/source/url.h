@@ -18,6 +18,14 @@
 bool url_is_remote(const char *path);
 
 /*
+ * url_other_scheme: the length of path's scheme when path reads as a URL
+ * of a scheme gguflint does not read (s3://, ftp://, file://: a name of
+ * two or more letters, digits, +, - or . that starts with a letter, then
+ * "://"), else 0. For the message when no such file exists.
+ */
+size_t url_other_scheme(const char *path);
+
+/*
  * url_resolve: the URL path is read at: an http:// or https:// URL as it
  * is; hf://ORG/REPO[@REVISION]/PATH (also hf://datasets/ORG/REPO... and
  * hf://spaces/...) as ENDPOINT/ORG/REPO/resolve/REVISION/PATH, REVISION
