@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(HAVE_SYS_RANDOM_H)
+#if defined(HAVE_SYS_RANDOM_H) && defined(HAVE_GETRANDOM)
 #include <sys/random.h>
 #endif
 
@@ -34,7 +34,7 @@ seed_once(void)
 {
 	uint64_t s = 0;
 
-#if defined(HAVE_SYS_RANDOM_H)
+#if defined(HAVE_SYS_RANDOM_H) && defined(HAVE_GETRANDOM)
 	if (getrandom(&s, sizeof s, GRND_NONBLOCK) != (ssize_t)sizeof s)
 		s = 0;
 #endif

@@ -189,6 +189,13 @@ cu_bind(void *h, void *slot, const char *name)
 	return true;
 }
 
+/* libcurl's name for dlopen (the system's; $GGUFLINT_LIBCURL another) */
+#if defined(__APPLE__)
+#define LIBCURL_NAME "libcurl.4.dylib"
+#else
+#define LIBCURL_NAME "libcurl.so.4"
+#endif
+
 /* Load libcurl and bind its functions; else say why in
  * http_load_error. */
 static void
@@ -198,7 +205,7 @@ http_load(void)
 	void *h;
 
 	if (name == NULL || *name == '\0')
-		name = "libcurl.so.4";
+		name = LIBCURL_NAME;
 	if ((h = dlopen(name, RTLD_NOW | RTLD_LOCAL)) == NULL) {
 		snprintf(http_load_error, sizeof http_load_error, "remote "
 		    "reading needs libcurl (Debian: libcurl4), which does not "
