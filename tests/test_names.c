@@ -8,8 +8,12 @@
  */
 #include "config.h"
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+
 #include <criterion/criterion.h>
+#include <ctype.h>
 #include <inttypes.h>
+#include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +165,132 @@ Test(names, display_names_and_ids)
 	cr_assert(!m.tensors[1].per_layer);
 	cr_assert_str_eq(m.tensors[2].id, "legacy");
 	names_map_free(&m);
+}
+
+/*
+ * A literal pattern (apart from a (?<layer>\d+) group) is matched without
+ * PCRE2: on every built-in map's tensors, the same answer as PCRE2 with
+ * the pattern compiled (anchored at both ends) for names made from each
+ * tensor's display name: block 0, 7 and 4096, a leading zero, no digits,
+ * a letter for a digit, a byte more or less at either end, another case,
+ * another last byte.
+ */
+static const char *const layer_forms[] = { "0", "7", "4096", "07", "",
+	"x", "1x" };
+
+static void
+names_of(const char *display, struct strbuf *names, size_t *n)
+{
+	const char *nn = strstr(display, "N");
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < sizeof layer_forms / sizeof layer_forms[0]; i++) {
+		strbuf_reset(&names[*n]);
+		if (nn == NULL)
+			strbuf_adds(&names[*n], display);
+		else
+			strbuf_addf(&names[*n], "%.*s%s%s", (int)(nn - display),
+			    display, layer_forms[i], nn + 1);
+		(*n)++;
+		if (nn == NULL)
+			break;
+	}
+	strbuf_reset(&names[*n]);
+	strbuf_addf(&names[(*n)++], "%s.", names[0].buf);
+	strbuf_reset(&names[*n]);
+	strbuf_addf(&names[(*n)++], "x%s", names[0].buf);
+	strbuf_reset(&names[*n]);
+	strbuf_add(&names[(*n)++], names[0].buf + 1, names[0].len - 1);
+	strbuf_reset(&names[*n]);
+	strbuf_add(&names[(*n)++], names[0].buf, names[0].len - 1);
+	strbuf_reset(&names[*n]);
+	strbuf_adds(&names[*n], names[0].buf);
+	names[*n].buf[0] = (char)toupper((unsigned char)names[*n].buf[0]);
+	(*n)++;
+	strbuf_reset(&names[*n]);
+	strbuf_adds(&names[*n], names[0].buf);
+	names[*n].buf[names[*n].len - 1] = '#';
+	(*n)++;
+}
+
+/* What PCRE2 says of name against pattern: the layer, -1 without a
+ * group, -2 when it does not match. */
+static int64_t
+pcre2_layer(const char *pattern, const char *name)
+{
+	pcre2_code *re;
+	pcre2_match_data *md;
+	PCRE2_SIZE off, *ov;
+	int64_t layer = -2;
+	int code, g;
+
+	re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+	    PCRE2_ANCHORED | PCRE2_ENDANCHORED, &code, &off, NULL);
+	cr_assert_not_null(re, "%s", pattern);
+	md = pcre2_match_data_create_from_pattern(re, NULL);
+	g = pcre2_substring_number_from_name(re, (PCRE2_SPTR)"layer");
+	if (pcre2_match(re, (PCRE2_SPTR)name, strlen(name), 0, 0, md,
+	    NULL) >= 0) {
+		ov = pcre2_get_ovector_pointer(md);
+		layer = -1;
+		if (g > 0) {
+			const char *p = name + ov[2 * g];
+			size_t len = ov[2 * g + 1] - ov[2 * g];
+
+			layer = len > 1 && p[0] == '0' ? -2 :
+			    strtoll(p, NULL, 10);
+		}
+	}
+	pcre2_match_data_free(md);
+	pcre2_code_free(re);
+	return layer;
+}
+
+Test(names, literal_patterns_match_as_pcre2_does)
+{
+	const struct names_db *db;
+	struct names_matcher *mm;
+	struct strbuf names[16];
+	struct gl_error err;
+	size_t i, j, k, n, plain = 0, checked = 0;
+
+	for (i = 0; i < 16; i++)
+		strbuf_init(&names[i]);
+	cr_assert(names_db_get(&db, &err) == 0, "%s", err.msg);
+	mm = names_matcher_new(db);
+	for (i = 0; i < db->n; i++) {
+		const struct names_map *m = &db->maps[i];
+
+		for (j = 0; j < m->n_tensors; j++) {
+			const struct names_tensor *t = &m->tensors[j];
+			struct names_map one = *m;
+
+			if (t->re != NULL)
+				continue;
+			plain++;
+			one.tensors = (struct names_tensor *)t;
+			one.n_tensors = 1;
+			names_of(t->display, names, &n);
+			for (k = 0; k < n; k++, checked++) {
+				struct gguf_str s = { names[k].buf,
+					names[k].len };
+				int64_t layer = -3, want;
+				long got = names_match(&one, mm, s, &layer);
+
+				want = pcre2_layer(t->pattern, names[k].buf);
+				cr_assert_eq(got == 0 ? layer : -2, want,
+				    "%s on '%s': %" PRId64 ", PCRE2 %" PRId64,
+				    t->pattern, names[k].buf, got == 0 ?
+				    layer : -2, want);
+			}
+		}
+	}
+	cr_log_info("%zu literal patterns, %zu names", plain, checked);
+	cr_assert_gt(plain, 400, "%zu literal patterns", plain);
+	names_matcher_free(mm);
+	for (i = 0; i < 16; i++)
+		strbuf_free(&names[i]);
 }
 
 /*

@@ -50,8 +50,12 @@ db_max_groups(const struct names_db *db)
 
 	for (i = 0; i < db->n; i++) {
 		for (j = 0; j < db->maps[i].n_tensors; j++) {
-			pcre2_pattern_info(db->maps[i].tensors[j].re,
-			    PCRE2_INFO_CAPTURECOUNT, &n);
+			const struct names_tensor *t = &db->maps[i].tensors[j];
+
+			n = t->per_layer ? 1 : 0;
+			if (t->re != NULL)
+				pcre2_pattern_info(t->re,
+				    PCRE2_INFO_CAPTURECOUNT, &n);
 			if (n > max)
 				max = n;
 		}

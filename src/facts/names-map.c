@@ -1,7 +1,8 @@
 /*
  * names-map.c - one name map document (rules/arch/NAME.yaml, see names.h)
  * read into a struct names_map: its fields, its tensors' PCRE2 patterns
- * compiled and described (the display name and id of a literal pattern),
+ * compiled (a literal one is kept as its bytes and matched without PCRE2)
+ * and described (the display name and id of a literal pattern),
  * its expressions compiled, and its unless lists resolved to indices.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -100,6 +101,39 @@ pat_describe(struct names_tensor *t)
 	return true;
 }
 
+/*
+ * pat_plain: for a pattern that is literal, or literal apart from one
+ * (?<layer>\d+) group, set t->lit and t->per_layer and return true: it
+ * matches a name equal to lit[0] + digits + lit[1] (anchored at both ends,
+ * \d ASCII: what PCRE2 would match), so it needs no compiling (and is a
+ * valid expression, having no operator).
+ */
+static bool
+pat_plain(struct names_tensor *t)
+{
+	static const char group[] = "(?<layer>\\d+)";
+	struct strbuf pre = STRBUF_INIT, post = STRBUF_INIT;
+	const char *g = strstr(t->pattern, group), *end;
+	bool lit;
+
+	end = t->pattern + strlen(t->pattern);
+	if (g == NULL && strstr(t->pattern, "(?<layer>") != NULL)
+		return false;
+	lit = pat_literal(&pre, t->pattern, g != NULL ? g : end) &&
+	    (g == NULL || pat_literal(&post, g + strlen(group), end));
+	if (!lit) {
+		strbuf_free(&pre);
+		strbuf_free(&post);
+		return false;
+	}
+	t->lit_len[0] = pre.len;
+	t->lit_len[1] = post.len;
+	t->lit[0] = strbuf_detach(&pre);
+	t->lit[1] = strbuf_detach(&post);
+	t->per_layer = g != NULL;
+	return true;
+}
+
 static int
 pat_compile(struct ydoc *d, yaml_node_t *n, struct names_tensor *t,
     struct gl_error *err)
@@ -108,6 +142,8 @@ pat_compile(struct ydoc *d, yaml_node_t *n, struct names_tensor *t,
 	PCRE2_SIZE off;
 	int code, g;
 
+	if (pat_plain(t))
+		return 0;
 	t->re = pcre2_compile((PCRE2_SPTR)t->pattern, PCRE2_ZERO_TERMINATED,
 	    PCRE2_ANCHORED | PCRE2_ENDANCHORED, &code, &off, NULL);
 	if (t->re == NULL) {
@@ -461,6 +497,8 @@ tensor_free(struct names_tensor *t)
 	size_t i;
 
 	pcre2_code_free(t->re);
+	free(t->lit[0]);
+	free(t->lit[1]);
 	free(t->pattern);
 	free(t->display);
 	free(t->id);

@@ -55,6 +55,22 @@ match_layer(const char *p, size_t n, int64_t *out)
 	return true;
 }
 
+/* Whether name is t's literal pattern (pat_plain), its layer in *layer
+ * (-1 without a group). */
+static bool
+plain_match(const struct names_tensor *t, struct gguf_str name,
+    int64_t *layer)
+{
+	size_t a = t->lit_len[0], b = t->lit_len[1];
+
+	*layer = -1;
+	if (!t->per_layer)
+		return name.n == a && memcmp(name.p, t->lit[0], a) == 0;
+	return name.n > a + b && memcmp(name.p, t->lit[0], a) == 0 &&
+	    memcmp(name.p + name.n - b, t->lit[1], b) == 0 &&
+	    match_layer(name.p + a, name.n - a - b, layer);
+}
+
 struct names_matcher {
 	pcre2_match_data *md;
 };
@@ -88,6 +104,11 @@ names_match(const struct names_map *m, struct names_matcher *mm,
 	for (i = 0; i < m->n_tensors; i++) {
 		const struct names_tensor *t = &m->tensors[i];
 
+		if (t->re == NULL) {
+			if (plain_match(t, name, layer))
+				return (long)i;
+			continue;
+		}
 		rc = pcre2_match(t->re, (PCRE2_SPTR)name.p, (PCRE2_SIZE)name.n,
 		    0, 0, mm->md, NULL);
 		if (rc < 0)
