@@ -149,6 +149,8 @@ remote_setup(void)
 	unsetenv("all_proxy");
 	unsetenv("HF_TOKEN");
 	unsetenv("HF_ENDPOINT");
+	unsetenv("CURL_CA_BUNDLE");
+	unsetenv("SSL_CERT_FILE");
 	snprintf(cache_home, sizeof cache_home, "/tmp/gguflint-remote-XXXXXX");
 	cr_assert(mkdtemp(cache_home) != NULL);
 	setenv("XDG_CACHE_HOME", cache_home, 1);
@@ -835,6 +837,212 @@ Test(remote, pointer_page_and_empty)
 	    strstr(o, "file is empty") != NULL, "%d: %s", st, o);
 	free(o);
 	strbuf_free(&out);
+}
+
+/* ---- TLS --------------------------------------------------------------- */
+
+/* A throwaway CA (its certificate in the file *ca, in the test's folder)
+ * and the server's certificate it signs; the test is skipped when the
+ * tests were built without OpenSSL. */
+static struct httpd_tls *
+tls_or_skip(const char *name, char **ca)
+{
+	struct httpd_tls *t;
+
+	if (!httpd_tls_available())
+		cr_skip_test("built without OpenSSL (libssl-dev): the loopback "
+		    "server cannot speak TLS");
+	*ca = xasprintf("%s/%s", cache_home, name);
+	t = httpd_tls_new(*ca);
+	cr_assert(t != NULL, "cannot make the test's certificates");
+	return t;
+}
+
+static char *
+surl(const struct httpd *h, const char *path)
+{
+	return xasprintf("https://127.0.0.1:%d/%s", h->port, path);
+}
+
+/* One https:// lint of h's m.gguf with the options: its exit status and
+ * what the server saw; the error (first line) in err when not NULL. */
+static int
+tls_lint(struct httpd *h, const char *o1, const char *o2,
+    struct httpd_stats *st, char **err)
+{
+	struct test_run r;
+	char *u;
+	int status;
+
+	start(h);
+	u = surl(h, "m.gguf");
+	run(&r, u, o1, o2, NULL);
+	cr_assert(httpd_stop(h, st) == 0);
+	status = r.status;
+	if (err != NULL) {
+		*err = r.err;
+		r.err = NULL;
+	}
+	test_run_free(&r);
+	free(u);
+	return status;
+}
+
+/* An https:// file read with the CA of --cacert, of $CURL_CA_BUNDLE and
+ * of $SSL_CERT_FILE, in that order of precedence (each over TLS, the
+ * header in two requests). */
+Test(remote, tls_trusted_ca)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	struct httpd_stats st;
+	struct httpd_tls *t, *other;
+	char *ca, *ca2, *e;
+
+	t = tls_or_skip("ca.pem", &ca);
+	other = tls_or_skip("other.pem", &ca2);
+	tiny_file(2u << 20, &out);
+	serve_one(&h, "m.gguf", &out, out.len);
+	h.tls = t;
+	cr_assert(tls_lint(&h, "--cacert", ca, &st, &e) == 0, "%s", e);
+	cr_assert(st.requests == 2 && st.tls == 2, "%u requests, %u over "
+	    "TLS", st.requests, st.tls);
+	free(e);
+	setenv("CURL_CA_BUNDLE", ca, 1);
+	cr_assert(tls_lint(&h, NULL, NULL, &st, &e) == 0, "%s", e);
+	cr_assert(st.tls == 2, "%u", st.tls);
+	free(e);
+	/* --cacert wins over CURL_CA_BUNDLE */
+	cr_assert(tls_lint(&h, "--cacert", ca2, &st, &e) == 2);
+	cr_assert(strstr(e, "certificate not trusted") && strstr(e,
+	    "(with --cacert "), "%s", e);
+	free(e);
+	/* CURL_CA_BUNDLE wins over SSL_CERT_FILE */
+	setenv("CURL_CA_BUNDLE", ca2, 1);
+	setenv("SSL_CERT_FILE", ca, 1);
+	cr_assert(tls_lint(&h, NULL, NULL, &st, &e) == 2);
+	cr_assert(strstr(e, "(with CURL_CA_BUNDLE="), "%s", e);
+	free(e);
+	unsetenv("CURL_CA_BUNDLE");
+	cr_assert(tls_lint(&h, NULL, NULL, &st, &e) == 0, "%s", e);
+	cr_assert(st.tls == 2, "%u", st.tls);
+	free(e);
+	httpd_tls_free(t);
+	httpd_tls_free(other);
+	free(ca);
+	free(ca2);
+	strbuf_free(&out);
+}
+
+/* A certificate no trusted CA signed: one line naming the host and
+ * libcurl's reason, exit 2, no request and no retry; a --cacert that
+ * cannot be read is refused before any connection. */
+Test(remote, tls_untrusted)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	struct httpd_stats st;
+	struct httpd_tls *t;
+	char *ca, *e, *line;
+
+	t = tls_or_skip("ca.pem", &ca);
+	tiny_file(0, &out);
+	serve_one(&h, "m.gguf", &out, out.len);
+	h.tls = t;
+	cr_assert(tls_lint(&h, NULL, NULL, &st, &e) == 2);
+	line = xasprintf("gguflint: https://127.0.0.1:%d/m.gguf: certificate "
+	    "not trusted: 127.0.0.1: ", h.port);
+	cr_assert(strncmp(e, line, strlen(line)) == 0 && strstr(e,
+	    "(use --cacert FILE)\n") && !strstr(e + 1, "\ngguflint:"), "%s",
+	    e);
+	cr_assert(st.connections == 1 && st.requests == 0, "%u connections, "
+	    "%u requests", st.connections, st.requests);
+	free(line);
+	free(e);
+	cr_assert(tls_lint(&h, "--cacert", "/nonexistent/ca.pem", &st,
+	    &e) == 2);
+	cr_assert(strstr(e, "--cacert /nonexistent/ca.pem: No such file"),
+	    "%s", e);
+	cr_assert(st.connections == 0, "%u", st.connections);
+	free(e);
+	httpd_tls_free(t);
+	free(ca);
+	strbuf_free(&out);
+}
+
+/* hf:// at an https:// HF_ENDPOINT: the token sent over TLS; a redirect
+ * to http:// on the same host and port (another origin: a downgrade) is
+ * followed without it. */
+Test(remote, tls_hub_token_and_downgrade)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	struct httpd_stats st;
+	struct httpd_tls *t;
+	struct test_run r;
+	char *ca, *ep;
+
+	t = tls_or_skip("ca.pem", &ca);
+	tiny_file(0, &out);
+	serve_one(&h, "org/repo/resolve/main/m.gguf", &out, out.len);
+	h.tls = t;
+	start(&h);
+	ep = xasprintf("https://127.0.0.1:%d", h.port);
+	setenv("HF_ENDPOINT", ep, 1);
+	setenv("HF_TOKEN", "hf_secret", 1);
+	run(&r, "hf://org/repo/m.gguf", "--cacert", ca, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 0, "%d: %s", r.status, r.err);
+	cr_assert(st.requests == 1 && st.tls == 1 && st.auth == 1, "%u %u "
+	    "%u", st.requests, st.tls, st.auth);
+	cr_assert_str_eq(st.auth_value, "Bearer hf_secret");
+	test_run_free(&r);
+	/* the same server: https://.../org/... redirects to http://.../plain */
+	h.files[0].name = "plain/org/repo/resolve/main/m.gguf";
+	h.mode = HTTPD_REDIRECT;
+	snprintf(h.location, sizeof h.location, "http://127.0.0.1:%d/plain",
+	    h.port);
+	start(&h);
+	run(&r, "hf://org/repo/m.gguf", "--cacert", ca, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 0, "%d: %s", r.status, r.err);
+	cr_assert(st.requests == 2 && st.tls == 1, "%u requests, %u over "
+	    "TLS", st.requests, st.tls);
+	cr_assert(st.auth == 1 && st.plain_auth == 0, "the token went over "
+	    "plain HTTP: %u with it, %u plain", st.auth, st.plain_auth);
+	test_run_free(&r);
+	httpd_tls_free(t);
+	free(ep);
+	free(ca);
+	strbuf_free(&out);
+}
+
+/* A server that takes the TLS client's hello and never answers: the
+ * handshake is part of connecting, --connect-timeout 1 ends it (not the
+ * 120 s of --timeout). No certificate needed. */
+Test(remote, tls_handshake_stall)
+{
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	double t0;
+	char *u;
+
+	memset(&h, 0, sizeof h);
+	h.mode = HTTPD_STALL_HELLO;
+	start(&h);
+	u = surl(&h, "m.gguf");
+	t0 = now_s();
+	run(&r, u, "--connect-timeout", "1", NULL);
+	t0 = now_s() - t0;
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 2 && strstr(r.err, "timed out"), "%d: %s",
+	    r.status, r.err);
+	cr_assert(st.connections == 1 && st.requests == 1, "%u connections, "
+	    "%u hellos", st.connections, st.requests);
+	cr_assert(t0 < slow(5), "--connect-timeout 1 took %.1f s", t0);
+	test_run_free(&r);
+	free(u);
 }
 
 /* ---- a split model ----------------------------------------------------- */

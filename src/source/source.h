@@ -47,6 +47,12 @@ struct source_opts {
 					 * hf_endpoint) only, or NULL */
 	const char *hf_endpoint;	/* what hf:// resolves at
 					 * (HF_ENDPOINT), or NULL: the Hub */
+	const char *cacert;		/* the CA certificates (a PEM file)
+					 * servers are verified with, in
+					 * place of libcurl's bundle, or
+					 * NULL */
+	const char *cacert_from;	/* what named it, for messages:
+					 * "--cacert", "CURL_CA_BUNDLE" */
 };
 
 struct source {
