@@ -207,6 +207,7 @@ struct conn {
 /* One request, as read. */
 struct req {
 	char path[1024];
+	char query[1024];		/* after the '?', or "" */
 	bool has_range;
 	uint64_t a, b;			/* b UINT64_MAX: "a-" */
 	char inm[256];			/* If-None-Match, or "" */
@@ -290,6 +291,13 @@ read_req(struct conn *c, struct req *r, struct httpd_stats *st)
 	}
 	if (sscanf(head, "GET %1023s HTTP/1.1", r->path) != 1)
 		return false;
+	if (strchr(r->path, '?') != NULL) {
+		snprintf(r->query, sizeof r->query, "%s",
+		    strchr(r->path, '?') + 1);
+		snprintf(st->last_query, sizeof st->last_query, "%.127s",
+		    r->query);
+		st->queries++;
+	}
 	r->path[strcspn(r->path, "?")] = '\0';
 	st->requests++;
 	if (c->ssl != NULL)
@@ -428,6 +436,10 @@ serve_file(struct conn *c, struct httpd *h, const struct req *r,
 
 	if (f == NULL) {
 		send_head(c, 404, "", 0);
+		return;
+	}
+	if (f->query != NULL && strcmp(f->query, r->query) != 0) {
+		send_head(c, 403, "", 0);
 		return;
 	}
 	if (h->etag != NULL)

@@ -22,12 +22,14 @@
 #define HTTPD_FILES 8
 
 /* A file served at "/" name: len bytes of data, then zeros up to size
- * (a sparse model's data). */
+ * (a sparse model's data); with query set, only to a request whose URL
+ * has that query (a presigned URL's), 403 to any other. */
 struct httpd_file {
 	const char *name;
 	const void *data;
 	size_t len;
 	uint64_t size;
+	const char *query;		/* without the '?', or NULL: any */
 };
 
 enum httpd_mode {
@@ -82,6 +84,8 @@ struct httpd_stats {
 	uint64_t bytes;			/* body bytes written */
 	char auth_value[128];		/* the last Authorization's */
 	char last_range[64];		/* the last Range's */
+	unsigned queries;		/* requests with a query */
+	char last_query[128];		/* the last one, without the '?' */
 };
 
 /* httpd_start: start h's server at h->port (0: a free one); h->port is

@@ -8,7 +8,11 @@
  * nor to any server but the Hub's),
  * 401/403/404/416, 429 with Retry-After and 500 retried, a server that
  * ignores Range, one that stalls; the URL as the location in every
- * format; a split model by URL. No network beyond loopback.
+ * format; a split model by URL, with a query (kept for the other shards)
+ * and presigned (each shard's URL given). https:// against the server's
+ * TLS (a throwaway CA: --cacert, CURL_CA_BUNDLE, SSL_CERT_FILE; an
+ * untrusted certificate; the token over TLS and not after a downgrade; a
+ * stalled handshake). No network beyond loopback.
  */
 #include "config.h"
 
@@ -1084,34 +1088,61 @@ shard(unsigned k, unsigned n, struct strbuf *out)
 	ggufw_model_free(&whole);
 }
 
+/* The three shards of the tiny model, as a server's files
+ * PREFIX-0000K-of-00003.gguf (each only to a URL with query[k] when query
+ * is not NULL). */
+struct shards {
+	char names[3][128];
+	struct strbuf out[3];
+};
+
+static void
+serve_shards(struct httpd *h, struct shards *sh, const char *prefix,
+    const char *const *query)
+{
+	unsigned k;
+
+	memset(h, 0, sizeof *h);
+	for (k = 0; k < 3; k++) {
+		snprintf(sh->names[k], sizeof sh->names[k],
+		    "%s-%05u-of-00003.gguf", prefix, k + 1);
+		strbuf_init(&sh->out[k]);
+		shard(k, 3, &sh->out[k]);
+		h->files[k].name = sh->names[k];
+		h->files[k].data = sh->out[k].buf;
+		h->files[k].len = sh->out[k].len;
+		h->files[k].size = sh->out[k].len;
+		h->files[k].query = query != NULL ? query[k] : NULL;
+	}
+}
+
+static void
+shards_free(struct shards *sh)
+{
+	unsigned k;
+
+	for (k = 0; k < 3; k++)
+		strbuf_free(&sh->out[k]);
+}
+
 /* The first shard's URL stands for the model: the other shards are read
  * from beside it; one of them absent is F040, named by its URL. */
 Test(remote, split_model_by_url)
 {
-	static const char *names[3] = { "m-00001-of-00003.gguf",
-		"m-00002-of-00003.gguf", "m-00003-of-00003.gguf" };
-	struct strbuf out[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct shards sh;
 	struct httpd h;
 	struct httpd_stats st;
 	struct test_run r;
-	unsigned k;
 	char *u, *u3;
 
-	memset(&h, 0, sizeof h);
-	for (k = 0; k < 3; k++) {
-		shard(k, 3, &out[k]);
-		h.files[k].name = names[k];
-		h.files[k].data = out[k].buf;
-		h.files[k].len = out[k].len;
-		h.files[k].size = out[k].len;
-	}
+	serve_shards(&h, &sh, "m", NULL);
 	start(&h);
-	u = url(&h, names[0]);
+	u = url(&h, sh.names[0]);
 	run(&r, u, "--format", "json", NULL);
 	cr_assert(httpd_stop(&h, &st) == 0);
 	cr_assert(r.status == 0, "%d: %s%s", r.status, r.out, r.err);
 	cr_assert(st.requests == 3, "%u requests", st.requests);
-	u3 = url(&h, names[2]);
+	u3 = url(&h, sh.names[2]);
 	cr_assert(strstr(r.out, u3) != NULL, "%s", r.out);
 	test_run_free(&r);
 	h.files[2].name = NULL;	/* the third is gone */
@@ -1124,8 +1155,98 @@ Test(remote, split_model_by_url)
 	test_run_free(&r);
 	free(u);
 	free(u3);
+	shards_free(&sh);
+}
+
+/* A shard's URL with a query (?download=true) is a shard's all the same:
+ * its name is its path; the other shards' URLs keep the query. So is an
+ * hf:// URL's, a later shard's standing for the model too. */
+Test(remote, split_url_query)
+{
+	struct shards sh;
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	char *u, *ep;
+
+	serve_shards(&h, &sh, "m", NULL);
+	start(&h);
+	u = url(&h, "m-00001-of-00003.gguf?download=true");
+	run(&r, u, "--format", "json", NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 0, "%d: %s%s", r.status, r.out, r.err);
+	cr_assert(st.requests == 3 && st.queries == 3, "%u requests, %u with "
+	    "a query", st.requests, st.queries);
+	cr_assert_str_eq(st.last_query, "download=true");
+	cr_assert(strstr(r.out, "/m-00003-of-00003.gguf?download=true\"")
+	    != NULL, "%s", r.out);
+	test_run_free(&r);
+	free(u);
+	shards_free(&sh);
+	serve_shards(&h, &sh, "org/repo/resolve/main/m", NULL);
+	start(&h);
+	ep = xasprintf("http://127.0.0.1:%d", h.port);
+	setenv("HF_ENDPOINT", ep, 1);
+	run(&r, "hf://org/repo/m-00002-of-00003.gguf?download=true",
+	    "--format", "json", NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 0, "%d: %s%s", r.status, r.out, r.err);
+	cr_assert(st.requests == 3 && st.queries == 3, "%u requests, %u with "
+	    "a query", st.requests, st.queries);
+	cr_assert(strstr(r.out, "\"hf://org/repo/m-00001-of-00003.gguf?"
+	    "download=true\"") != NULL, "%s", r.out);
+	test_run_free(&r);
+	free(ep);
+	shards_free(&sh);
+}
+
+/* Presigned URLs (a signature per file, in the query): a shard's URL
+ * made from another's is refused (403), and F040 says to give each
+ * shard's URL; given all, in any order, they are one model, each shard
+ * read once by its own URL. */
+Test(remote, split_presigned)
+{
+	static const char *const sig[3] = { "X-Sig=a1", "X-Sig=b2",
+		"X-Sig=c3" };
+	struct shards sh;
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	const char *argv[6], *plan;
+	char *u[3];
+	unsigned k;
+
+	serve_shards(&h, &sh, "m", sig);
+	start(&h);
 	for (k = 0; k < 3; k++)
-		strbuf_free(&out[k]);
+		u[k] = xasprintf("http://127.0.0.1:%d/%s?%s", h.port,
+		    sh.names[k], sig[k]);
+	run(&r, u[0], NULL, NULL, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 1 && strstr(r.out, "F040") && strstr(r.out,
+	    "shard 2 of 3, ") && strstr(r.out, "shard 3 of 3, ") &&
+	    strstr(r.out, "HTTP 403 Forbidden") && strstr(r.out, "give each "
+	    "shard's URL"), "%d: %s%s", r.status, r.out, r.err);
+	cr_assert(st.requests == 3, "%u requests", st.requests);
+	test_run_free(&r);
+	argv[0] = "--no-config";
+	argv[1] = "--format=json";
+	argv[2] = u[2];
+	argv[3] = u[0];
+	argv[4] = u[1];
+	argv[5] = NULL;
+	start(&h);
+	test_run_bin(&r, argv, NULL, 0);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	/* one model: one plan, at its first shard */
+	plan = strstr(r.out, "\"plan\": {");
+	cr_assert(r.status == 0 && plan != NULL && strstr(plan + 1,
+	    "\"plan\": {") == NULL, "%d: %s%s", r.status, r.out, r.err);
+	cr_assert(st.requests == 3, "%u requests", st.requests);
+	test_run_free(&r);
+	for (k = 0; k < 3; k++)
+		free(u[k]);
+	shards_free(&sh);
 }
 
 /* ---- names ------------------------------------------------------------- */

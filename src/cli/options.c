@@ -389,8 +389,8 @@ rewrite_llama_names(int argc, char **argv)
 				argv[i] = names[j].to;
 }
 
-/* --output --baseline --write-baseline --max-per-rule. Returns 0, or -1 with err
- * set. */
+/* --output --baseline --write-baseline --max-per-rule. Returns 0, or -1
+ * with err set. */
 static int
 set_report(struct options *o, int c, const char *arg, struct gl_error *err)
 {

@@ -771,14 +771,15 @@ fail(struct source_http *h, long status, CURLcode rc, unsigned tries,
 	if (tries > 1)
 		snprintf(n, sizeof n, " (%u tries)", tries);
 	if ((status == 401 || status == 403) && h->hub)
-		return gl_error_setk(err, GL_ERR_IO, "%sHTTP %ld %s: %s%s",
+		return gl_error_setk(err, GL_ERR_DENIED, "%sHTTP %ld %s: %s%s",
 		    h->shown, status, reason(status), h->auth != NULL ? "the "
 		    "token (HF_TOKEN) is not allowed to read it" : "it needs "
 		    "a token (a gated or private repository: set HF_TOKEN)",
 		    n);
 	if (status != 0)
 		return gl_error_setk(err, status == 404 || status == 410 ?
-		    GL_ERR_NOT_FOUND : GL_ERR_IO, "%sHTTP %ld%s%s%s", h->shown,
+		    GL_ERR_NOT_FOUND : status == 401 || status == 403 ?
+		    GL_ERR_DENIED : GL_ERR_IO, "%sHTTP %ld%s%s%s", h->shown,
 		    status, *reason(status) ? " " : "", reason(status), n);
 	if (rc == CURLE_PEER_FAILED_VERIFICATION ||
 	    rc == CURLE_SSL_CACERT_BADFILE)

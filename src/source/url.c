@@ -28,6 +28,12 @@ url_is_remote(const char *path)
 	    scheme_is(path, "hf");
 }
 
+size_t
+url_name_len(const char *path)
+{
+	return url_is_remote(path) ? strcspn(path, "?#") : strlen(path);
+}
+
 /* Whether s holds a space, a control byte or DEL (never in a URL). */
 static bool
 has_bad_byte(const char *s)
