@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/models.h"
 #include "ggufw.h"
 #include "golden.h"
 #include "httpd.h"
@@ -948,6 +949,7 @@ Test(remote, tls_untrusted)
 	struct httpd_stats st;
 	struct httpd_tls *t;
 	char *ca, *e, *line;
+	FILE *fp;
 
 	t = tls_or_skip("ca.pem", &ca);
 	tiny_file(0, &out);
@@ -968,6 +970,15 @@ Test(remote, tls_untrusted)
 	cr_assert(strstr(e, "--cacert /nonexistent/ca.pem: No such file"),
 	    "%s", e);
 	cr_assert(st.connections == 0, "%u", st.connections);
+	free(e);
+	/* a file that holds no certificate: libcurl cannot use it */
+	fp = fopen(ca, "w");
+	cr_assert(fp != NULL);
+	fputs("not a certificate\n", fp);
+	fclose(fp);
+	cr_assert(tls_lint(&h, "--cacert", ca, &st, &e) == 2);
+	cr_assert(strstr(e, ": the CA certificates of --cacert (") &&
+	    strstr(e, ") cannot be used: "), "%s", e);
 	free(e);
 	httpd_tls_free(t);
 	free(ca);
@@ -1286,6 +1297,36 @@ Test(remote, hf_urls)
 	cr_assert(url_is_remote("hf://o/r/m") && url_is_remote("HTTP://x") &&
 	    !url_is_remote("./https://x") && !url_is_remote("file:///x") &&
 	    !url_is_remote("https:/x"));
+}
+
+/* A URL's shard name is its path's: the query and fragment aside, and
+ * kept for the shards not given (the first given's); a local name keeps
+ * its '?'. */
+Test(remote, shard_url_names)
+{
+	char *paths[] = { "https://h/d/m-00002-of-00003.gguf?sig=b",
+		"https://h/d/m-00001-of-00003.gguf?sig=a", "m?-00001-of-00002.gguf",
+		"https://h/x.gguf?m-00001-of-00002.gguf",
+		"hf://o/r/m-00001-of-00002.gguf#frag" };
+	struct model_list ml;
+
+	cr_assert_eq(url_name_len("https://h/a.gguf?x=1#y"), 16);
+	cr_assert_eq(url_name_len("hf://o/r/a.gguf#y"), 15);
+	cr_assert_eq(url_name_len("a?b.gguf"), 8);
+	models_group(paths, 5, &ml);
+	cr_assert_eq(ml.n, 4);
+	cr_assert(ml.v[0].split && ml.v[0].n == 3 && ml.v[0].given[0] &&
+	    ml.v[0].given[1] && !ml.v[0].given[2]);
+	cr_expect_str_eq(ml.v[0].path[0], paths[1]);
+	cr_expect_str_eq(ml.v[0].path[1], paths[0]);
+	cr_expect_str_eq(ml.v[0].path[2],
+	    "https://h/d/m-00003-of-00003.gguf?sig=b");
+	cr_assert(ml.v[1].split && ml.v[1].n == 2);
+	cr_expect_str_eq(ml.v[1].path[1], "m?-00002-of-00002.gguf");
+	cr_expect(!ml.v[2].split && ml.v[2].n == 1);
+	cr_assert(ml.v[3].split && ml.v[3].n == 2);
+	cr_expect_str_eq(ml.v[3].path[1], "hf://o/r/m-00002-of-00002.gguf#frag");
+	models_free(&ml);
 }
 
 Test(remote, same_origin)
