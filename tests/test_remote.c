@@ -1305,7 +1305,8 @@ Test(remote, hf_urls)
 Test(remote, shard_url_names)
 {
 	char *paths[] = { "https://h/d/m-00002-of-00003.gguf?sig=b",
-		"https://h/d/m-00001-of-00003.gguf?sig=a", "m?-00001-of-00002.gguf",
+		"https://h/d/m-00001-of-00003.gguf?sig=a",
+		"m?-00001-of-00002.gguf",
 		"https://h/x.gguf?m-00001-of-00002.gguf",
 		"hf://o/r/m-00001-of-00002.gguf#frag" };
 	struct model_list ml;
@@ -1325,7 +1326,8 @@ Test(remote, shard_url_names)
 	cr_expect_str_eq(ml.v[1].path[1], "m?-00002-of-00002.gguf");
 	cr_expect(!ml.v[2].split && ml.v[2].n == 1);
 	cr_assert(ml.v[3].split && ml.v[3].n == 2);
-	cr_expect_str_eq(ml.v[3].path[1], "hf://o/r/m-00002-of-00002.gguf#frag");
+	cr_expect_str_eq(ml.v[3].path[1],
+	    "hf://o/r/m-00002-of-00002.gguf#frag");
 	models_free(&ml);
 }
 
