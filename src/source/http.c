@@ -6,7 +6,9 @@
  * body is read only as far as the reader asks and is cut off when the
  * reader has what it needs (source_settle). Redirects are followed here,
  * not by libcurl, so that the token goes to the URL's own origin only;
- * 429 and 5xx answers are retried a bounded number of times. A header is
+ * 429 and 5xx answers are retried a bounded number of times. Servers'
+ * certificates are verified, with libcurl's CA bundle or the CA file the
+ * options name (--cacert, $CURL_CA_BUNDLE, $SSL_CERT_FILE). A header is
  * kept in the cache folder by URL and ETag, and revalidated
  * (If-None-Match) the next time it is read.
  */
