@@ -940,14 +940,16 @@ Test(remote, tls_trusted_ca)
 }
 
 /* A certificate no trusted CA signed: one line naming the host and
- * libcurl's reason, exit 2, no request and no retry; a --cacert that
- * cannot be read is refused before any connection. */
+ * libcurl's reason, exit 2, no request and no retry; one for another
+ * name; a --cacert that cannot be read is refused before any connection,
+ * one that holds no certificate when it is used. */
 Test(remote, tls_untrusted)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct httpd h;
 	struct httpd_stats st;
 	struct httpd_tls *t;
+	struct test_run r;
 	char *ca, *e, *line;
 	FILE *fp;
 
@@ -965,6 +967,19 @@ Test(remote, tls_untrusted)
 	    "%u requests", st.connections, st.requests);
 	free(line);
 	free(e);
+	/* a trusted certificate of another name (127.0.0.1, not localhost):
+	 * the host is the URL's, libcurl's reason says the rest */
+	start(&h);
+	line = xasprintf("https://localhost:%d/m.gguf", h.port);
+	run(&r, line, "--cacert", ca, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 2 && strstr(r.err, "/m.gguf: certificate not "
+	    "trusted: localhost: ") && strstr(r.err, " (with --cacert "),
+	    "%d: %s", r.status, r.err);
+	cr_assert(st.connections == 1 && st.requests == 0, "%u connections, "
+	    "%u requests", st.connections, st.requests);
+	test_run_free(&r);
+	free(line);
 	cr_assert(tls_lint(&h, "--cacert", "/nonexistent/ca.pem", &st,
 	    &e) == 2);
 	cr_assert(strstr(e, "--cacert /nonexistent/ca.pem: No such file"),
