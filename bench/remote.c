@@ -5,7 +5,9 @@
  *	remote GGUFLINT FILE.gguf PREFIX N
  *
  * For FILE (a sparse model: its header is served, its data as zeros):
- * the requests and bytes of one lint, beside its header's size. For the
+ * the requests and bytes of one lint, beside its header's size, over
+ * http:// and, when the server has TLS (OpenSSL), https:// (a throwaway
+ * CA in $XDG_CACHE_HOME, given with --cacert). For the
  * split model PREFIX-00001-of-0000N.gguf...: the wall time of a lint of
  * its first shard's URL (the whole model), beside that of reading the N
  * headers over the same server (one range request each, by a plain
@@ -79,9 +81,10 @@ load_header(const char *path, struct httpd_file *f, const char *name)
 	return 0;
 }
 
-/* gguflint --no-config URL, its output dropped; its exit status. */
+/* gguflint --no-config [--cacert CA] URL, its output dropped; its exit
+ * status. */
 static int
-lint(const char *bin, const char *url)
+lint_ca(const char *bin, const char *url, const char *ca)
 {
 	pid_t pid = fork();
 	int st, null;
@@ -90,12 +93,22 @@ lint(const char *bin, const char *url)
 		null = open("/dev/null", O_WRONLY);
 		dup2(null, 1);
 		dup2(null, 2);
-		execl(bin, bin, "--no-config", url, (char *)NULL);
+		if (ca != NULL)
+			execl(bin, bin, "--no-config", "--cacert", ca, url,
+			    (char *)NULL);
+		else
+			execl(bin, bin, "--no-config", url, (char *)NULL);
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
 		return -1;
 	return WEXITSTATUS(st);
+}
+
+static int
+lint(const char *bin, const char *url)
+{
+	return lint_ca(bin, url, NULL);
 }
 
 /* Read bytes [0, n) of /name from the server at port, as a plain client
@@ -171,9 +184,11 @@ curl_read(int port, const struct httpd_file *f, unsigned n)
 	return st;
 }
 
-/* One lint of f's URL: the server's counts. */
+/* One lint of f's URL (https:// with tls, its CA in the file ca): the
+ * server's counts. */
 static int
-single(const char *bin, struct httpd_file *f)
+single(const char *bin, struct httpd_file *f, struct httpd_tls *tls,
+    const char *ca)
 {
 	struct httpd h;
 	struct httpd_stats st;
@@ -184,17 +199,20 @@ single(const char *bin, struct httpd_file *f)
 	memset(&h, 0, sizeof h);
 	h.files[0] = *f;
 	h.sndbuf = 65536;
+	h.tls = tls;
 	if (httpd_start(&h) < 0)
 		return -1;
-	url = xasprintf("http://127.0.0.1:%d/%s", h.port, f->name);
+	url = xasprintf("%s://127.0.0.1:%d/%s", tls ? "https" : "http",
+	    h.port, f->name);
 	t = now_s();
-	rc = lint(bin, url);
+	rc = lint_ca(bin, url, tls ? ca : NULL);
 	t = now_s() - t;
 	httpd_stop(&h, &st);
 	free(url);
-	printf("remote lint of %s (header %zu bytes, file %llu bytes): exit "
+	printf("remote lint of %s%s (header %zu bytes, file %llu bytes): exit "
 	    "%d, %u range requests, %llu bytes (header + %lld), %.0f ms\n",
-	    f->name, f->len, (unsigned long long)f->size, rc, st.ranges,
+	    f->name, tls ? " over TLS" : "", f->len,
+	    (unsigned long long)f->size, rc, st.ranges,
 	    (unsigned long long)st.bytes,
 	    (long long)st.bytes - (long long)f->len, t * 1e3);
 	return rc >= 0 && rc <= 1 ? 0 : -1;
@@ -264,6 +282,33 @@ split(const char *bin, struct httpd_file *f, unsigned n)
 	return rc >= 0 && rc <= 1 ? 0 : -1;
 }
 
+/* single() over TLS, when the server has it (else nothing); its CA in
+ * $XDG_CACHE_HOME (the run's own folder). */
+static int
+tls_single(const char *bin, struct httpd_file *f)
+{
+	const char *dir = getenv("XDG_CACHE_HOME");
+	struct httpd_tls *tls;
+	char *ca;
+	int rc;
+
+	if (!httpd_tls_available() || dir == NULL || *dir == '\0') {
+		printf("remote lint over TLS: not measured (no OpenSSL, or no "
+		    "XDG_CACHE_HOME)\n");
+		return 0;
+	}
+	ca = xasprintf("%s/bench-ca.pem", dir);
+	if ((tls = httpd_tls_new(ca)) == NULL) {
+		free(ca);
+		return -1;
+	}
+	rc = single(bin, f, tls, ca);
+	httpd_tls_free(tls);
+	unlink(ca);
+	free(ca);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -281,7 +326,8 @@ main(int argc, char **argv)
 	memset(&one, 0, sizeof one);
 	memset(shards, 0, sizeof shards);
 	if (load_header(argv[2], &one, "model.gguf") < 0 ||
-	    single(argv[1], &one) < 0)
+	    single(argv[1], &one, NULL, NULL) < 0 || tls_single(argv[1],
+	    &one) < 0)
 		rc = 1;
 	for (k = 0; k < n && rc == 0; k++) {
 		path = xasprintf("%s-%05u-of-%05u.gguf", argv[3], k + 1, n);

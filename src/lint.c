@@ -23,6 +23,7 @@
 #include "data/builtin.h"
 #include "lint.h"
 #include "source/source.h"
+#include "source/url.h"
 
 /* One file going through the pipeline: what its stages share. */
 struct pipeline_job {
@@ -633,6 +634,30 @@ share_forms(struct model_job *mj)
 }
 
 /*
+ * Why shard i of in, not given, could not be opened (e): missing, or
+ * unreadable; a URL with a query refused by its server (401, 403) was
+ * named after another shard's, whose query (a presigned URL's signature)
+ * is for that one file only. Returns a string the caller frees.
+ */
+static char *
+shard_why(const struct model_input *in, size_t i, const struct gl_error *e)
+{
+	const char *p = in->path[i], *msg = e->msg;
+	size_t n = strlen(p);
+
+	if (e->kind == GL_ERR_NOT_FOUND || (!source_is_remote(p) &&
+	    access(p, F_OK) < 0 && errno == ENOENT))
+		return xstrdup("is missing");
+	if (e->kind != GL_ERR_DENIED || p[url_name_len(p)] == '\0')
+		return xasprintf("cannot be read (%s)", e->msg);
+	if (strncmp(msg, p, n) == 0 && strncmp(msg + n, ": ", 2) == 0)
+		msg += n + 2;	/* the URL, said before */
+	return xasprintf("cannot be read (%s): its URL is another shard's "
+	    "with the number changed, but a query (a presigned URL's) may be "
+	    "valid for one file only: give each shard's URL", msg);
+}
+
+/*
  * Open every shard of in: a result for each present, in order, and its
  * entry in ss. Returns 0, or -1 with err for a given file that cannot be
  * opened.
@@ -661,11 +686,7 @@ open_shards(const struct model_input *in, struct model_job *mj,
 				*err = e;
 				return -1;
 			}
-			why[i] = e.kind == GL_ERR_NOT_FOUND ||
-			    (!source_is_remote(in->path[i]) &&
-			    access(in->path[i], F_OK) < 0 && errno == ENOENT) ?
-			    xstrdup("is missing") :
-			    xasprintf("cannot be read (%s)", e.msg);
+			why[i] = shard_why(in, i, &e);
 			mj->ss[i].why = why[i];
 			continue;
 		}

@@ -2,7 +2,9 @@
  * httpd.c - the loopback HTTP/1.1 server of the remote-file tests and the
  * benchmark (see httpd.h). Just enough HTTP for a client that asks for
  * byte ranges: one request per connection, answered with
- * "Connection: close".
+ * "Connection: close"; over TLS (OpenSSL) when the connection opens with
+ * a TLS handshake record and the server has a certificate, which is made
+ * here for the test (a throwaway CA and a certificate for 127.0.0.1).
  */
 #include "config.h"
 
@@ -22,14 +24,190 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#ifdef HAVE_OPENSSL
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+#endif
+
 #include "httpd.h"
 
 #define REQ_MAX 16384
 #define CHUNK 16384
 
+/* ---- the certificates (TLS) ------------------------------------------ */
+
+#ifdef HAVE_OPENSSL
+
+struct httpd_tls {
+	SSL_CTX *ctx;			/* the server's certificate and key */
+};
+
+bool
+httpd_tls_available(void)
+{
+	return true;
+}
+
+/* A new P-256 key, or NULL. */
+static EVP_PKEY *
+new_key(void)
+{
+	EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, NULL);
+	EVP_PKEY *k = NULL;
+
+	if (c == NULL || EVP_PKEY_keygen_init(c) <= 0 ||
+	    EVP_PKEY_CTX_set_ec_paramgen_curve_nid(c,
+	    NID_X9_62_prime256v1) <= 0 || EVP_PKEY_keygen(c, &k) <= 0) {
+		EVP_PKEY_free(k);
+		k = NULL;
+	}
+	EVP_PKEY_CTX_free(c);
+	return k;
+}
+
+/* The extension nid = value (OpenSSL's configuration syntax) added to x,
+ * issued by issuer. */
+static bool
+add_ext(X509 *x, X509 *issuer, int nid, const char *value)
+{
+	X509V3_CTX v;
+	X509_EXTENSION *e;
+	bool ok;
+
+	X509V3_set_ctx(&v, issuer, x, NULL, NULL, 0);
+	e = X509V3_EXT_conf_nid(NULL, &v, nid, value);
+	ok = e != NULL && X509_add_ext(x, e, -1) == 1;
+	X509_EXTENSION_free(e);
+	return ok;
+}
+
+/*
+ * A certificate of key named cn, valid from an hour ago for a day: the
+ * CA's, self-signed, when issuer is NULL; else the server's at 127.0.0.1,
+ * signed by issuer's key ikey. NULL when OpenSSL fails.
+ */
+static X509 *
+new_cert(EVP_PKEY *key, const char *cn, X509 *issuer, EVP_PKEY *ikey)
+{
+	X509 *x = X509_new();
+	X509_NAME *name = x != NULL ? X509_get_subject_name(x) : NULL;
+	X509 *by = issuer != NULL ? issuer : x;
+	bool ok;
+
+	ok = name != NULL && X509_set_version(x, 2) == 1 &&
+	    ASN1_INTEGER_set(X509_get_serialNumber(x), issuer ? 2 : 1) == 1 &&
+	    X509_gmtime_adj(X509_getm_notBefore(x), -3600) != NULL &&
+	    X509_gmtime_adj(X509_getm_notAfter(x), 86400) != NULL &&
+	    X509_set_pubkey(x, key) == 1 &&
+	    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
+	    (const unsigned char *)cn, -1, -1, 0) == 1 &&
+	    X509_set_issuer_name(x, X509_get_subject_name(by)) == 1 &&
+	    add_ext(x, by, NID_subject_key_identifier, "hash") &&
+	    add_ext(x, by, NID_authority_key_identifier, "keyid:always");
+	if (ok && issuer == NULL)
+		ok = add_ext(x, by, NID_basic_constraints,
+		    "critical,CA:TRUE") &&
+		    add_ext(x, by, NID_key_usage, "critical,keyCertSign");
+	else if (ok)
+		ok = add_ext(x, by, NID_basic_constraints, "CA:FALSE") &&
+		    add_ext(x, by, NID_key_usage,
+		    "critical,digitalSignature") &&
+		    add_ext(x, by, NID_ext_key_usage, "serverAuth") &&
+		    add_ext(x, by, NID_subject_alt_name, "IP:127.0.0.1");
+	if (!ok || X509_sign(x, issuer != NULL ? ikey : key,
+	    EVP_sha256()) <= 0) {
+		X509_free(x);
+		return NULL;
+	}
+	return x;
+}
+
+/* The CA's certificate ca into the file path (PEM). */
+static bool
+write_pem(const char *path, X509 *ca)
+{
+	FILE *fp = fopen(path, "w");
+	bool ok;
+
+	if (fp == NULL)
+		return false;
+	ok = PEM_write_X509(fp, ca) == 1;
+	return fclose(fp) == 0 && ok;
+}
+
+struct httpd_tls *
+httpd_tls_new(const char *ca_pem)
+{
+	EVP_PKEY *cakey = new_key(), *key = new_key();
+	X509 *ca = NULL, *crt = NULL;
+	struct httpd_tls *t = calloc(1, sizeof *t);
+	bool ok;
+
+	ok = t != NULL && cakey != NULL && key != NULL &&
+	    (ca = new_cert(cakey, "gguflint test CA", NULL, NULL)) != NULL &&
+	    (crt = new_cert(key, "127.0.0.1", ca, cakey)) != NULL &&
+	    write_pem(ca_pem, ca) &&
+	    (t->ctx = SSL_CTX_new(TLS_server_method())) != NULL &&
+	    SSL_CTX_use_certificate(t->ctx, crt) == 1 &&
+	    SSL_CTX_use_PrivateKey(t->ctx, key) == 1 &&
+	    SSL_CTX_check_private_key(t->ctx) == 1;
+	X509_free(ca);
+	X509_free(crt);
+	EVP_PKEY_free(cakey);
+	EVP_PKEY_free(key);
+	if (!ok) {
+		httpd_tls_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void
+httpd_tls_free(struct httpd_tls *t)
+{
+	if (t == NULL)
+		return;
+	SSL_CTX_free(t->ctx);
+	free(t);
+}
+
+#else
+
+bool
+httpd_tls_available(void)
+{
+	return false;
+}
+
+struct httpd_tls *
+httpd_tls_new(const char *ca_pem)
+{
+	(void)ca_pem;
+	return NULL;
+}
+
+void
+httpd_tls_free(struct httpd_tls *t)
+{
+	(void)t;
+}
+
+#endif
+
+/* ---- the server ------------------------------------------------------- */
+
+/* One connection: its socket, and its TLS session or NULL. */
+struct conn {
+	int fd;
+	void *ssl;			/* SSL *, or NULL: plain */
+};
+
 /* One request, as read. */
 struct req {
 	char path[1024];
+	char query[1024];		/* after the '?', or "" */
 	bool has_range;
 	uint64_t a, b;			/* b UINT64_MAX: "a-" */
 	char inm[256];			/* If-None-Match, or "" */
@@ -71,8 +249,30 @@ header(const char *head, const char *name, char *buf, size_t size)
 }
 
 /* Read and parse the request head of c; false when there is none. */
+static ssize_t
+conn_recv(struct conn *c, void *buf, size_t n)
+{
+#ifdef HAVE_OPENSSL
+	if (c->ssl != NULL)
+		return SSL_read(c->ssl, buf, n > INT32_MAX ? INT32_MAX :
+		    (int)n);
+#endif
+	return recv(c->fd, buf, n, 0);
+}
+
+static ssize_t
+conn_send(struct conn *c, const void *p, size_t n)
+{
+#ifdef HAVE_OPENSSL
+	if (c->ssl != NULL)
+		return SSL_write(c->ssl, p, n > INT32_MAX ? INT32_MAX :
+		    (int)n);
+#endif
+	return send(c->fd, p, n, MSG_NOSIGNAL);
+}
+
 static bool
-read_req(int c, struct req *r, struct httpd_stats *st)
+read_req(struct conn *c, struct req *r, struct httpd_stats *st)
 {
 	char head[REQ_MAX + 1], v[256];
 	size_t n = 0;
@@ -81,7 +281,7 @@ read_req(int c, struct req *r, struct httpd_stats *st)
 
 	memset(r, 0, sizeof *r);
 	while (n < REQ_MAX) {
-		got = recv(c, head + n, REQ_MAX - n, 0);
+		got = conn_recv(c, head + n, REQ_MAX - n);
 		if (got <= 0)
 			return false;
 		n += (size_t)got;
@@ -91,8 +291,17 @@ read_req(int c, struct req *r, struct httpd_stats *st)
 	}
 	if (sscanf(head, "GET %1023s HTTP/1.1", r->path) != 1)
 		return false;
+	if (strchr(r->path, '?') != NULL) {
+		snprintf(r->query, sizeof r->query, "%s",
+		    strchr(r->path, '?') + 1);
+		snprintf(st->last_query, sizeof st->last_query, "%.127s",
+		    r->query);
+		st->queries++;
+	}
 	r->path[strcspn(r->path, "?")] = '\0';
 	st->requests++;
+	if (c->ssl != NULL)
+		st->tls++;
 	if (header(head, "Range", v, sizeof v)) {
 		st->ranges++;
 		header(head, "Range", st->last_range, sizeof st->last_range);
@@ -112,18 +321,20 @@ read_req(int c, struct req *r, struct httpd_stats *st)
 	    sizeof st->auth_value)) {
 		r->auth = true;
 		st->auth++;
+		if (c->ssl == NULL)
+			st->plain_auth++;
 	}
 	return true;
 }
 
 static bool
-send_all(int c, const void *p, size_t n)
+send_all(struct conn *c, const void *p, size_t n)
 {
 	const char *q = p;
 	ssize_t put;
 
 	while (n > 0) {
-		put = send(c, q, n, MSG_NOSIGNAL);
+		put = conn_send(c, q, n);
 		if (put < 0 && errno == EINTR)
 			continue;
 		if (put <= 0)
@@ -155,7 +366,7 @@ reason(int status)
 
 /* The head of an answer: status, extra (lines ending "\r\n"), length. */
 static bool
-send_head(int c, int status, const char *extra, uint64_t length)
+send_head(struct conn *c, int status, const char *extra, uint64_t length)
 {
 	char head[1024];
 	int n;
@@ -168,7 +379,7 @@ send_head(int c, int status, const char *extra, uint64_t length)
 
 /* Bytes [a, b] of f (b inclusive): its data, then zeros. */
 static void
-send_body(int c, const struct httpd_file *f, uint64_t a, uint64_t b,
+send_body(struct conn *c, const struct httpd_file *f, uint64_t a, uint64_t b,
     struct httpd_stats *st)
 {
 	static const char zeros[CHUNK];
@@ -204,7 +415,7 @@ find_file(const struct httpd *h, const char *path)
 
 /* An answer of status alone (and Retry-After when set). */
 static void
-send_status(int c, const struct httpd *h, int status)
+send_status(struct conn *c, const struct httpd *h, int status)
 {
 	char extra[128] = "";
 
@@ -216,7 +427,7 @@ send_status(int c, const struct httpd *h, int status)
 
 /* A file, as HTTPD_SERVE or HTTPD_NO_RANGE answers it. */
 static void
-serve_file(int c, struct httpd *h, const struct req *r,
+serve_file(struct conn *c, struct httpd *h, const struct req *r,
     struct httpd_stats *st)
 {
 	const struct httpd_file *f = find_file(h, r->path);
@@ -225,6 +436,10 @@ serve_file(int c, struct httpd *h, const struct req *r,
 
 	if (f == NULL) {
 		send_head(c, 404, "", 0);
+		return;
+	}
+	if (f->query != NULL && strcmp(f->query, r->query) != 0) {
+		send_head(c, 403, "", 0);
 		return;
 	}
 	if (h->etag != NULL)
@@ -252,19 +467,55 @@ serve_file(int c, struct httpd *h, const struct req *r,
 		send_body(c, f, r->a, b, st);
 }
 
+/* Wait until stopped (or the alarm). */
 static void
-serve(int c, struct httpd *h, int ctl, struct httpd_stats *st)
+wait_ctl(int ctl)
+{
+	struct pollfd p;
+
+	p.fd = ctl;
+	p.events = POLLIN;
+	poll(&p, 1, 30000);
+}
+
+/* c's TLS handshake when its first byte opens a TLS handshake record
+ * and h has a certificate; false when one fails. */
+static bool
+handshake(struct conn *c, const struct httpd *h)
+{
+#ifdef HAVE_OPENSSL
+	unsigned char b;
+
+	if (h->tls == NULL || recv(c->fd, &b, 1, MSG_PEEK) != 1 || b != 0x16)
+		return true;
+	if ((c->ssl = SSL_new(h->tls->ctx)) == NULL ||
+	    SSL_set_fd(c->ssl, c->fd) != 1 || SSL_accept(c->ssl) != 1)
+		return false;
+#else
+	(void)c;
+	(void)h;
+#endif
+	return true;
+}
+
+static void
+serve(struct conn *c, struct httpd *h, int ctl, struct httpd_stats *st)
 {
 	struct timeval tv = { 5, 0 };
 	char extra[600];
-	struct pollfd p;
 	struct req r;
 	int sb = (int)h->sndbuf;
 
-	setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 	if (sb > 0)
-		setsockopt(c, SOL_SOCKET, SO_SNDBUF, &sb, sizeof sb);
-	if (!read_req(c, &r, st))
+		setsockopt(c->fd, SOL_SOCKET, SO_SNDBUF, &sb, sizeof sb);
+	if (h->mode == HTTPD_STALL_HELLO) {
+		if (recv(c->fd, extra, sizeof extra, 0) > 0)
+			st->requests++;
+		wait_ctl(ctl);
+		return;
+	}
+	if (!handshake(c, h) || !read_req(c, &r, st))
 		return;
 	if (h->fail_first > 0) {
 		h->fail_first--;
@@ -285,9 +536,7 @@ serve(int c, struct httpd *h, int ctl, struct httpd_stats *st)
 		send_status(c, h, h->status);
 		break;
 	case HTTPD_STALL:
-		p.fd = ctl;
-		p.events = POLLIN;
-		poll(&p, 1, 30000);	/* until stopped (or the alarm) */
+		wait_ctl(ctl);
 		break;
 	default:
 		serve_file(c, h, &r, st);
@@ -297,13 +546,26 @@ serve(int c, struct httpd *h, int ctl, struct httpd_stats *st)
 }
 
 static void
+conn_close(struct conn *c)
+{
+#ifdef HAVE_OPENSSL
+	if (c->ssl != NULL) {
+		SSL_shutdown(c->ssl);
+		SSL_free(c->ssl);
+	}
+#endif
+	shutdown(c->fd, SHUT_WR);
+	close(c->fd);
+}
+
+static void
 child(struct httpd *h, int lfd, int ctl, int rep)
 {
 	struct httpd_stats st;
 	struct sigaction sa;
 	struct pollfd p[2];
 	unsigned n = 0, max = h->max_requests ? h->max_requests : 64;
-	int c;
+	struct conn c;
 
 	memset(&st, 0, sizeof st);
 	memset(&sa, 0, sizeof sa);
@@ -320,12 +582,13 @@ child(struct httpd *h, int lfd, int ctl, int rep)
 			continue;	/* EINTR: the alarm, looked at above */
 		if (p[1].revents != 0)
 			break;		/* stopped */
-		if (!(p[0].revents & POLLIN) || (c = accept(lfd, NULL,
+		if (!(p[0].revents & POLLIN) || (c.fd = accept(lfd, NULL,
 		    NULL)) < 0)
 			continue;
-		serve(c, h, ctl, &st);
-		shutdown(c, SHUT_WR);
-		close(c);
+		c.ssl = NULL;
+		st.connections++;
+		serve(&c, h, ctl, &st);
+		conn_close(&c);
 		n++;
 	}
 	if (write(rep, &st, sizeof st) != (ssize_t)sizeof st)

@@ -6,7 +6,10 @@
  * asked (redirects, error statuses, Retry-After, a Range ignored, a
  * stall). It stops by itself after a number of requests or seconds
  * (alarm), or when told to; it then reports what it saw (requests, bytes,
- * headers) through a pipe.
+ * headers) through a pipe. Given a throwaway certificate (httpd_tls_new,
+ * when the tests are built with OpenSSL), it speaks TLS on a connection
+ * that opens with a TLS record and plain HTTP on any other, on the same
+ * port.
  */
 #ifndef GGUFLINT_TESTS_HTTPD_H
 #define GGUFLINT_TESTS_HTTPD_H
@@ -19,12 +22,14 @@
 #define HTTPD_FILES 8
 
 /* A file served at "/" name: len bytes of data, then zeros up to size
- * (a sparse model's data). */
+ * (a sparse model's data); with query set, only to a request whose URL
+ * has that query (a presigned URL's), 403 to any other. */
 struct httpd_file {
 	const char *name;
 	const void *data;
 	size_t len;
 	uint64_t size;
+	const char *query;		/* without the '?', or NULL: any */
 };
 
 enum httpd_mode {
@@ -33,8 +38,13 @@ enum httpd_mode {
 	HTTPD_REDIRECT,		/* 302 to location + the path, for a
 				 * path of none of its files */
 	HTTPD_STATUS,		/* every answer status (no body) */
-	HTTPD_STALL		/* read the request, answer nothing */
+	HTTPD_STALL,		/* read the request, answer nothing */
+	HTTPD_STALL_HELLO	/* read the first bytes (a TLS client's
+				 * hello), answer nothing: a handshake
+				 * that never ends */
 };
+
+struct httpd_tls;
 
 struct httpd {
 	/* set before httpd_start */
@@ -51,6 +61,8 @@ struct httpd {
 	unsigned max_requests;		/* 0: 64 */
 	unsigned seconds;		/* alarm; 0: 20 */
 	size_t sndbuf;			/* the socket's send buffer, or 0 */
+	struct httpd_tls *tls;		/* TLS with its certificate, or
+					 * NULL: plain HTTP only */
 	/* set by httpd_start */
 	int port;			/* before it: the port to take
 					 * again (0: any) */
@@ -61,20 +73,41 @@ struct httpd {
 
 /* What the server saw, over its whole life. */
 struct httpd_stats {
+	unsigned connections;		/* connections accepted */
 	unsigned requests;		/* requests read */
 	unsigned ranges;		/* with a Range header */
 	unsigned auth;			/* with an Authorization header */
 	unsigned inm;			/* with If-None-Match */
 	unsigned not_modified;		/* 304 answers */
+	unsigned tls;			/* requests read over TLS */
+	unsigned plain_auth;		/* with Authorization, not over TLS */
 	uint64_t bytes;			/* body bytes written */
 	char auth_value[128];		/* the last Authorization's */
 	char last_range[64];		/* the last Range's */
+	unsigned queries;		/* requests with a query */
+	char last_query[128];		/* the last one, without the '?' */
 };
 
 /* httpd_start: start h's server at h->port (0: a free one); h->port is
  * then its port. Returns 0, or -1 (errno) when it cannot listen or
  * fork. */
 int httpd_start(struct httpd *h);
+
+/* httpd_tls_available: whether httpd_tls_new can be had (the tests were
+ * built with OpenSSL). */
+bool httpd_tls_available(void);
+
+/*
+ * httpd_tls_new: a throwaway certificate authority, its certificate
+ * written to the file ca_pem (PEM, for the client's --cacert), and a
+ * server certificate for 127.0.0.1 (its subjectAltName) signed by it; the
+ * keys stay in memory. For any number of servers (set their tls) until
+ * httpd_tls_free. Returns NULL when OpenSSL is not built in or fails.
+ */
+struct httpd_tls *httpd_tls_new(const char *ca_pem);
+
+/* httpd_tls_free: release t (NULL: nothing). */
+void httpd_tls_free(struct httpd_tls *t);
 
 /* httpd_stop: stop it (it finishes the connection it is in), wait for it
  * and read its report into st. Returns 0, or -1 when none came. */

@@ -8,7 +8,11 @@
  * nor to any server but the Hub's),
  * 401/403/404/416, 429 with Retry-After and 500 retried, a server that
  * ignores Range, one that stalls; the URL as the location in every
- * format; a split model by URL. No network beyond loopback.
+ * format; a split model by URL, with a query (kept for the other shards)
+ * and presigned (each shard's URL given). https:// against the server's
+ * TLS (a throwaway CA: --cacert, CURL_CA_BUNDLE, SSL_CERT_FILE; an
+ * untrusted certificate; the token over TLS and not after a downgrade; a
+ * stalled handshake). No network beyond loopback.
  */
 #include "config.h"
 
@@ -19,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/models.h"
 #include "ggufw.h"
 #include "golden.h"
 #include "httpd.h"
@@ -149,6 +154,8 @@ remote_setup(void)
 	unsetenv("all_proxy");
 	unsetenv("HF_TOKEN");
 	unsetenv("HF_ENDPOINT");
+	unsetenv("CURL_CA_BUNDLE");
+	unsetenv("SSL_CERT_FILE");
 	snprintf(cache_home, sizeof cache_home, "/tmp/gguflint-remote-XXXXXX");
 	cr_assert(mkdtemp(cache_home) != NULL);
 	setenv("XDG_CACHE_HOME", cache_home, 1);
@@ -837,6 +844,237 @@ Test(remote, pointer_page_and_empty)
 	strbuf_free(&out);
 }
 
+/* ---- TLS --------------------------------------------------------------- */
+
+/* A throwaway CA (its certificate in the file *ca, in the test's folder)
+ * and the server's certificate it signs; the test is skipped when the
+ * tests were built without OpenSSL. */
+static struct httpd_tls *
+tls_or_skip(const char *name, char **ca)
+{
+	struct httpd_tls *t;
+
+	if (!httpd_tls_available())
+		cr_skip_test("built without OpenSSL (libssl-dev): the loopback "
+		    "server cannot speak TLS");
+	*ca = xasprintf("%s/%s", cache_home, name);
+	t = httpd_tls_new(*ca);
+	cr_assert(t != NULL, "cannot make the test's certificates");
+	return t;
+}
+
+static char *
+surl(const struct httpd *h, const char *path)
+{
+	return xasprintf("https://127.0.0.1:%d/%s", h->port, path);
+}
+
+/* One https:// lint of h's m.gguf with the options: its exit status and
+ * what the server saw; the error (first line) in err when not NULL. */
+static int
+tls_lint(struct httpd *h, const char *o1, const char *o2,
+    struct httpd_stats *st, char **err)
+{
+	struct test_run r;
+	char *u;
+	int status;
+
+	start(h);
+	u = surl(h, "m.gguf");
+	run(&r, u, o1, o2, NULL);
+	cr_assert(httpd_stop(h, st) == 0);
+	status = r.status;
+	if (err != NULL) {
+		*err = r.err;
+		r.err = NULL;
+	}
+	test_run_free(&r);
+	free(u);
+	return status;
+}
+
+/* An https:// file read with the CA of --cacert, of $CURL_CA_BUNDLE and
+ * of $SSL_CERT_FILE, in that order of precedence (each over TLS, the
+ * header in two requests). */
+Test(remote, tls_trusted_ca)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	struct httpd_stats st;
+	struct httpd_tls *t, *other;
+	char *ca, *ca2, *e;
+
+	t = tls_or_skip("ca.pem", &ca);
+	other = tls_or_skip("other.pem", &ca2);
+	tiny_file(2u << 20, &out);
+	serve_one(&h, "m.gguf", &out, out.len);
+	h.tls = t;
+	cr_assert(tls_lint(&h, "--cacert", ca, &st, &e) == 0, "%s", e);
+	cr_assert(st.requests == 2 && st.tls == 2, "%u requests, %u over "
+	    "TLS", st.requests, st.tls);
+	free(e);
+	setenv("CURL_CA_BUNDLE", ca, 1);
+	cr_assert(tls_lint(&h, NULL, NULL, &st, &e) == 0, "%s", e);
+	cr_assert(st.tls == 2, "%u", st.tls);
+	free(e);
+	/* --cacert wins over CURL_CA_BUNDLE */
+	cr_assert(tls_lint(&h, "--cacert", ca2, &st, &e) == 2);
+	cr_assert(strstr(e, "certificate not trusted") && strstr(e,
+	    "(with --cacert "), "%s", e);
+	free(e);
+	/* CURL_CA_BUNDLE wins over SSL_CERT_FILE */
+	setenv("CURL_CA_BUNDLE", ca2, 1);
+	setenv("SSL_CERT_FILE", ca, 1);
+	cr_assert(tls_lint(&h, NULL, NULL, &st, &e) == 2);
+	cr_assert(strstr(e, "(with CURL_CA_BUNDLE="), "%s", e);
+	free(e);
+	unsetenv("CURL_CA_BUNDLE");
+	cr_assert(tls_lint(&h, NULL, NULL, &st, &e) == 0, "%s", e);
+	cr_assert(st.tls == 2, "%u", st.tls);
+	free(e);
+	httpd_tls_free(t);
+	httpd_tls_free(other);
+	free(ca);
+	free(ca2);
+	strbuf_free(&out);
+}
+
+/* A certificate no trusted CA signed: one line naming the host and
+ * libcurl's reason, exit 2, no request and no retry; one for another
+ * name; a --cacert that cannot be read is refused before any connection,
+ * one that holds no certificate when it is used. */
+Test(remote, tls_untrusted)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	struct httpd_stats st;
+	struct httpd_tls *t;
+	struct test_run r;
+	char *ca, *e, *line;
+	FILE *fp;
+
+	t = tls_or_skip("ca.pem", &ca);
+	tiny_file(0, &out);
+	serve_one(&h, "m.gguf", &out, out.len);
+	h.tls = t;
+	cr_assert(tls_lint(&h, NULL, NULL, &st, &e) == 2);
+	line = xasprintf("gguflint: https://127.0.0.1:%d/m.gguf: certificate "
+	    "not trusted: 127.0.0.1: ", h.port);
+	cr_assert(strncmp(e, line, strlen(line)) == 0 && strstr(e,
+	    "(use --cacert FILE)\n") && !strstr(e + 1, "\ngguflint:"), "%s",
+	    e);
+	cr_assert(st.connections == 1 && st.requests == 0, "%u connections, "
+	    "%u requests", st.connections, st.requests);
+	free(line);
+	free(e);
+	/* a trusted certificate of another name (127.0.0.1, not localhost):
+	 * the host is the URL's, libcurl's reason says the rest */
+	start(&h);
+	line = xasprintf("https://localhost:%d/m.gguf", h.port);
+	run(&r, line, "--cacert", ca, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 2 && strstr(r.err, "/m.gguf: certificate not "
+	    "trusted: localhost: ") && strstr(r.err, " (with --cacert "),
+	    "%d: %s", r.status, r.err);
+	cr_assert(st.connections == 1 && st.requests == 0, "%u connections, "
+	    "%u requests", st.connections, st.requests);
+	test_run_free(&r);
+	free(line);
+	cr_assert(tls_lint(&h, "--cacert", "/nonexistent/ca.pem", &st,
+	    &e) == 2);
+	cr_assert(strstr(e, "--cacert /nonexistent/ca.pem: No such file"),
+	    "%s", e);
+	cr_assert(st.connections == 0, "%u", st.connections);
+	free(e);
+	/* a file that holds no certificate: libcurl cannot use it */
+	fp = fopen(ca, "w");
+	cr_assert(fp != NULL);
+	fputs("not a certificate\n", fp);
+	fclose(fp);
+	cr_assert(tls_lint(&h, "--cacert", ca, &st, &e) == 2);
+	cr_assert(strstr(e, ": the CA certificates of --cacert (") &&
+	    strstr(e, ") cannot be used: "), "%s", e);
+	free(e);
+	httpd_tls_free(t);
+	free(ca);
+	strbuf_free(&out);
+}
+
+/* hf:// at an https:// HF_ENDPOINT: the token sent over TLS; a redirect
+ * to http:// on the same host and port (another origin: a downgrade) is
+ * followed without it. */
+Test(remote, tls_hub_token_and_downgrade)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	struct httpd_stats st;
+	struct httpd_tls *t;
+	struct test_run r;
+	char *ca, *ep;
+
+	t = tls_or_skip("ca.pem", &ca);
+	tiny_file(0, &out);
+	serve_one(&h, "org/repo/resolve/main/m.gguf", &out, out.len);
+	h.tls = t;
+	start(&h);
+	ep = xasprintf("https://127.0.0.1:%d", h.port);
+	setenv("HF_ENDPOINT", ep, 1);
+	setenv("HF_TOKEN", "hf_secret", 1);
+	run(&r, "hf://org/repo/m.gguf", "--cacert", ca, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 0, "%d: %s", r.status, r.err);
+	cr_assert(st.requests == 1 && st.tls == 1 && st.auth == 1, "%u %u "
+	    "%u", st.requests, st.tls, st.auth);
+	cr_assert_str_eq(st.auth_value, "Bearer hf_secret");
+	test_run_free(&r);
+	/* the same server: https://.../org/... redirects to http://.../plain */
+	h.files[0].name = "plain/org/repo/resolve/main/m.gguf";
+	h.mode = HTTPD_REDIRECT;
+	snprintf(h.location, sizeof h.location, "http://127.0.0.1:%d/plain",
+	    h.port);
+	start(&h);
+	run(&r, "hf://org/repo/m.gguf", "--cacert", ca, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 0, "%d: %s", r.status, r.err);
+	cr_assert(st.requests == 2 && st.tls == 1, "%u requests, %u over "
+	    "TLS", st.requests, st.tls);
+	cr_assert(st.auth == 1 && st.plain_auth == 0, "the token went over "
+	    "plain HTTP: %u with it, %u plain", st.auth, st.plain_auth);
+	test_run_free(&r);
+	httpd_tls_free(t);
+	free(ep);
+	free(ca);
+	strbuf_free(&out);
+}
+
+/* A server that takes the TLS client's hello and never answers: the
+ * handshake is part of connecting, --connect-timeout 1 ends it (not the
+ * 120 s of --timeout). No certificate needed. */
+Test(remote, tls_handshake_stall)
+{
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	double t0;
+	char *u;
+
+	memset(&h, 0, sizeof h);
+	h.mode = HTTPD_STALL_HELLO;
+	start(&h);
+	u = surl(&h, "m.gguf");
+	t0 = now_s();
+	run(&r, u, "--connect-timeout", "1", NULL);
+	t0 = now_s() - t0;
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 2 && strstr(r.err, "timed out"), "%d: %s",
+	    r.status, r.err);
+	cr_assert(st.connections == 1 && st.requests == 1, "%u connections, "
+	    "%u hellos", st.connections, st.requests);
+	cr_assert(t0 < slow(5), "--connect-timeout 1 took %.1f s", t0);
+	test_run_free(&r);
+	free(u);
+}
+
 /* ---- a split model ----------------------------------------------------- */
 
 /* Shard k of n of the tiny model (its tensors [k*T/n, (k+1)*T/n), all the
@@ -876,34 +1114,61 @@ shard(unsigned k, unsigned n, struct strbuf *out)
 	ggufw_model_free(&whole);
 }
 
+/* The three shards of the tiny model, as a server's files
+ * PREFIX-0000K-of-00003.gguf (each only to a URL with query[k] when query
+ * is not NULL). */
+struct shards {
+	char names[3][128];
+	struct strbuf out[3];
+};
+
+static void
+serve_shards(struct httpd *h, struct shards *sh, const char *prefix,
+    const char *const *query)
+{
+	unsigned k;
+
+	memset(h, 0, sizeof *h);
+	for (k = 0; k < 3; k++) {
+		snprintf(sh->names[k], sizeof sh->names[k],
+		    "%s-%05u-of-00003.gguf", prefix, k + 1);
+		strbuf_init(&sh->out[k]);
+		shard(k, 3, &sh->out[k]);
+		h->files[k].name = sh->names[k];
+		h->files[k].data = sh->out[k].buf;
+		h->files[k].len = sh->out[k].len;
+		h->files[k].size = sh->out[k].len;
+		h->files[k].query = query != NULL ? query[k] : NULL;
+	}
+}
+
+static void
+shards_free(struct shards *sh)
+{
+	unsigned k;
+
+	for (k = 0; k < 3; k++)
+		strbuf_free(&sh->out[k]);
+}
+
 /* The first shard's URL stands for the model: the other shards are read
  * from beside it; one of them absent is F040, named by its URL. */
 Test(remote, split_model_by_url)
 {
-	static const char *names[3] = { "m-00001-of-00003.gguf",
-		"m-00002-of-00003.gguf", "m-00003-of-00003.gguf" };
-	struct strbuf out[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct shards sh;
 	struct httpd h;
 	struct httpd_stats st;
 	struct test_run r;
-	unsigned k;
 	char *u, *u3;
 
-	memset(&h, 0, sizeof h);
-	for (k = 0; k < 3; k++) {
-		shard(k, 3, &out[k]);
-		h.files[k].name = names[k];
-		h.files[k].data = out[k].buf;
-		h.files[k].len = out[k].len;
-		h.files[k].size = out[k].len;
-	}
+	serve_shards(&h, &sh, "m", NULL);
 	start(&h);
-	u = url(&h, names[0]);
+	u = url(&h, sh.names[0]);
 	run(&r, u, "--format", "json", NULL);
 	cr_assert(httpd_stop(&h, &st) == 0);
 	cr_assert(r.status == 0, "%d: %s%s", r.status, r.out, r.err);
 	cr_assert(st.requests == 3, "%u requests", st.requests);
-	u3 = url(&h, names[2]);
+	u3 = url(&h, sh.names[2]);
 	cr_assert(strstr(r.out, u3) != NULL, "%s", r.out);
 	test_run_free(&r);
 	h.files[2].name = NULL;	/* the third is gone */
@@ -916,8 +1181,98 @@ Test(remote, split_model_by_url)
 	test_run_free(&r);
 	free(u);
 	free(u3);
+	shards_free(&sh);
+}
+
+/* A shard's URL with a query (?download=true) is a shard's all the same:
+ * its name is its path; the other shards' URLs keep the query. So is an
+ * hf:// URL's, a later shard's standing for the model too. */
+Test(remote, split_url_query)
+{
+	struct shards sh;
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	char *u, *ep;
+
+	serve_shards(&h, &sh, "m", NULL);
+	start(&h);
+	u = url(&h, "m-00001-of-00003.gguf?download=true");
+	run(&r, u, "--format", "json", NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 0, "%d: %s%s", r.status, r.out, r.err);
+	cr_assert(st.requests == 3 && st.queries == 3, "%u requests, %u with "
+	    "a query", st.requests, st.queries);
+	cr_assert_str_eq(st.last_query, "download=true");
+	cr_assert(strstr(r.out, "/m-00003-of-00003.gguf?download=true\"")
+	    != NULL, "%s", r.out);
+	test_run_free(&r);
+	free(u);
+	shards_free(&sh);
+	serve_shards(&h, &sh, "org/repo/resolve/main/m", NULL);
+	start(&h);
+	ep = xasprintf("http://127.0.0.1:%d", h.port);
+	setenv("HF_ENDPOINT", ep, 1);
+	run(&r, "hf://org/repo/m-00002-of-00003.gguf?download=true",
+	    "--format", "json", NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 0, "%d: %s%s", r.status, r.out, r.err);
+	cr_assert(st.requests == 3 && st.queries == 3, "%u requests, %u with "
+	    "a query", st.requests, st.queries);
+	cr_assert(strstr(r.out, "\"hf://org/repo/m-00001-of-00003.gguf?"
+	    "download=true\"") != NULL, "%s", r.out);
+	test_run_free(&r);
+	free(ep);
+	shards_free(&sh);
+}
+
+/* Presigned URLs (a signature per file, in the query): a shard's URL
+ * made from another's is refused (403), and F040 says to give each
+ * shard's URL; given all, in any order, they are one model, each shard
+ * read once by its own URL. */
+Test(remote, split_presigned)
+{
+	static const char *const sig[3] = { "X-Sig=a1", "X-Sig=b2",
+		"X-Sig=c3" };
+	struct shards sh;
+	struct httpd h;
+	struct httpd_stats st;
+	struct test_run r;
+	const char *argv[6], *plan;
+	char *u[3];
+	unsigned k;
+
+	serve_shards(&h, &sh, "m", sig);
+	start(&h);
 	for (k = 0; k < 3; k++)
-		strbuf_free(&out[k]);
+		u[k] = xasprintf("http://127.0.0.1:%d/%s?%s", h.port,
+		    sh.names[k], sig[k]);
+	run(&r, u[0], NULL, NULL, NULL);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 1 && strstr(r.out, "F040") && strstr(r.out,
+	    "shard 2 of 3, ") && strstr(r.out, "shard 3 of 3, ") &&
+	    strstr(r.out, "HTTP 403 Forbidden") && strstr(r.out, "give each "
+	    "shard's URL"), "%d: %s%s", r.status, r.out, r.err);
+	cr_assert(st.requests == 3, "%u requests", st.requests);
+	test_run_free(&r);
+	argv[0] = "--no-config";
+	argv[1] = "--format=json";
+	argv[2] = u[2];
+	argv[3] = u[0];
+	argv[4] = u[1];
+	argv[5] = NULL;
+	start(&h);
+	test_run_bin(&r, argv, NULL, 0);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	/* one model: one plan, at its first shard */
+	plan = strstr(r.out, "\"plan\": {");
+	cr_assert(r.status == 0 && plan != NULL && strstr(plan + 1,
+	    "\"plan\": {") == NULL, "%d: %s%s", r.status, r.out, r.err);
+	cr_assert(st.requests == 3, "%u requests", st.requests);
+	test_run_free(&r);
+	for (k = 0; k < 3; k++)
+		free(u[k]);
+	shards_free(&sh);
 }
 
 /* ---- names ------------------------------------------------------------- */
@@ -957,6 +1312,38 @@ Test(remote, hf_urls)
 	cr_assert(url_is_remote("hf://o/r/m") && url_is_remote("HTTP://x") &&
 	    !url_is_remote("./https://x") && !url_is_remote("file:///x") &&
 	    !url_is_remote("https:/x"));
+}
+
+/* A URL's shard name is its path's: the query and fragment aside, and
+ * kept for the shards not given (the first given's); a local name keeps
+ * its '?'. */
+Test(remote, shard_url_names)
+{
+	char *paths[] = { "https://h/d/m-00002-of-00003.gguf?sig=b",
+		"https://h/d/m-00001-of-00003.gguf?sig=a",
+		"m?-00001-of-00002.gguf",
+		"https://h/x.gguf?m-00001-of-00002.gguf",
+		"hf://o/r/m-00001-of-00002.gguf#frag" };
+	struct model_list ml;
+
+	cr_assert_eq(url_name_len("https://h/a.gguf?x=1#y"), 16);
+	cr_assert_eq(url_name_len("hf://o/r/a.gguf#y"), 15);
+	cr_assert_eq(url_name_len("a?b.gguf"), 8);
+	models_group(paths, 5, &ml);
+	cr_assert_eq(ml.n, 4);
+	cr_assert(ml.v[0].split && ml.v[0].n == 3 && ml.v[0].given[0] &&
+	    ml.v[0].given[1] && !ml.v[0].given[2]);
+	cr_expect_str_eq(ml.v[0].path[0], paths[1]);
+	cr_expect_str_eq(ml.v[0].path[1], paths[0]);
+	cr_expect_str_eq(ml.v[0].path[2],
+	    "https://h/d/m-00003-of-00003.gguf?sig=b");
+	cr_assert(ml.v[1].split && ml.v[1].n == 2);
+	cr_expect_str_eq(ml.v[1].path[1], "m?-00002-of-00002.gguf");
+	cr_expect(!ml.v[2].split && ml.v[2].n == 1);
+	cr_assert(ml.v[3].split && ml.v[3].n == 2);
+	cr_expect_str_eq(ml.v[3].path[1],
+	    "hf://o/r/m-00002-of-00002.gguf#frag");
+	models_free(&ml);
 }
 
 Test(remote, same_origin)

@@ -25,7 +25,8 @@ enum gl_error_kind {
 	GL_ERR_NOT_FOUND,	/* no data file (profile, table) of that name */
 	GL_ERR_PARSE,		/* a YAML file (data, configuration, rules) is
 				 * malformed or says something invalid */
-	GL_ERR_LIMIT		/* an input is larger than gguflint accepts */
+	GL_ERR_LIMIT,		/* an input is larger than gguflint accepts */
+	GL_ERR_DENIED		/* a server refuses it (HTTP 401, 403) */
 };
 
 struct gl_error {

@@ -128,7 +128,13 @@ bool
 split_parse_name(const char *path, size_t *prefix_len, unsigned *no,
     unsigned *count)
 {
-	size_t n = strlen(path);
+	return split_parse_namen(path, strlen(path), prefix_len, no, count);
+}
+
+bool
+split_parse_namen(const char *path, size_t n, size_t *prefix_len,
+    unsigned *no, unsigned *count)
+{
 	const char *s;
 	long a, b;
 
@@ -136,7 +142,7 @@ split_parse_name(const char *path, size_t *prefix_len, unsigned *no,
 		return false;
 	s = path + n - SHARD_SUFFIX_LEN;
 	if (s[0] != '-' || memcmp(s + 6, "-of-", 4) != 0 ||
-	    strcmp(s + 15, ".gguf") != 0)
+	    memcmp(s + 15, ".gguf", 5) != 0)
 		return false;
 	a = digits5(s + 1);
 	b = digits5(s + 10);

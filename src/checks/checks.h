@@ -154,6 +154,11 @@ struct split_ctx {
 bool split_parse_name(const char *path, size_t *prefix_len, unsigned *no,
     unsigned *count);
 
+/* split_parse_namen: split_parse_name of path's first n bytes (a URL's
+ * name before its query); path need not end there. */
+bool split_parse_namen(const char *path, size_t n, size_t *prefix_len,
+    unsigned *no, unsigned *count);
+
 /*
  * check_split: F040-F048, the split structure of the model sc (every
  * present shard parsed; strings are read from the mappings, so call it

@@ -2,7 +2,10 @@
  * models.c - grouping the inputs into models (see models.h): a file named
  * as a shard of a split model stands for all of its shards, found beside
  * it by the names llama.cpp derives (llama_split_path: the prefix, then
- * -%05d-of-%05d.gguf with the shard's number from 1 and the count).
+ * -%05d-of-%05d.gguf with the shard's number from 1 and the count). A
+ * URL's name is its path: its query (or fragment) is not part of it, and
+ * a shard not given gets the URL of one that was, its number replaced
+ * and its query kept.
  */
 #include "config.h"
 
@@ -14,6 +17,7 @@
 #include "base/util.h"
 #include "checks/checks.h"
 #include "cli/models.h"
+#include "source/url.h"
 
 /* push: a new model of n files at the end of ml, paths to be filled in. */
 static struct model_input *
@@ -33,23 +37,27 @@ push(struct model_list *ml, size_t n, bool split)
 	return in;
 }
 
-/* find: the split model of ml whose first shard's name is first, or
- * NULL. */
+/* find: the split model of ml whose first shard's name (its query
+ * aside) is first, or NULL. */
 static struct model_input *
 find(const struct model_list *ml, const char *first)
 {
-	size_t i;
+	size_t i, n = strlen(first);
 
 	for (i = 0; i < ml->n; i++)
-		if (ml->v[i].split && strcmp(ml->v[i].path[0], first) == 0)
+		if (ml->v[i].split && url_name_len(ml->v[i].path[0]) == n &&
+		    memcmp(ml->v[i].path[0], first, n) == 0)
 			return &ml->v[i];
 	return NULL;
 }
 
-/* add_shard: path, shard no of count, into its model (made when new). */
+/* add_shard: path, shard no of count (its prefix plen bytes, its name
+ * nlen: a query follows), into its model (made when new: the shards not
+ * given named after path, its query kept). A shard given twice keeps the
+ * first path. */
 static void
-add_shard(struct model_list *ml, const char *path, size_t plen, unsigned no,
-    unsigned count)
+add_shard(struct model_list *ml, const char *path, size_t plen, size_t nlen,
+    unsigned no, unsigned count)
 {
 	struct model_input *in;
 	char *first;
@@ -58,12 +66,15 @@ add_shard(struct model_list *ml, const char *path, size_t plen, unsigned no,
 	first = xasprintf("%.*s-%05u-of-%05u.gguf", (int)plen, path, 1u, count);
 	if ((in = find(ml, first)) == NULL) {
 		in = push(ml, count, true);
-		in->path[0] = first;
-		for (i = 1; i < count; i++)
-			in->path[i] = xasprintf("%.*s-%05u-of-%05u.gguf",
-			    (int)plen, path, i + 1, count);
-	} else
-		free(first);
+		for (i = 0; i < count; i++)
+			in->path[i] = xasprintf("%.*s-%05u-of-%05u.gguf%s",
+			    (int)plen, path, i + 1, count, path + nlen);
+	}
+	free(first);
+	if (!in->given[no - 1]) {
+		free(in->path[no - 1]);
+		in->path[no - 1] = xstrdup(path);
+	}
 	in->given[no - 1] = true;
 }
 
@@ -72,13 +83,14 @@ models_group(char *const *paths, size_t n, struct model_list *ml)
 {
 	struct model_input *in;
 	unsigned no, count;
-	size_t i, plen;
+	size_t i, plen, nlen;
 
 	memset(ml, 0, sizeof *ml);
 	for (i = 0; i < n; i++) {
-		if (split_parse_name(paths[i], &plen, &no, &count) &&
+		nlen = url_name_len(paths[i]);
+		if (split_parse_namen(paths[i], nlen, &plen, &no, &count) &&
 		    plen <= (size_t)INT_MAX) {
-			add_shard(ml, paths[i], plen, no, count);
+			add_shard(ml, paths[i], plen, nlen, no, count);
 			continue;
 		}
 		in = push(ml, 1, false);

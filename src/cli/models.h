@@ -1,9 +1,9 @@
 /*
  * models.h - the inputs as models: the files given on the command line or
  * found by a directory walk, those named as llama.cpp names the shards of
- * a split model (PREFIX-%05d-of-%05d.gguf) grouped into one model each,
- * with the names of its shards that were not given derived from the
- * pattern.
+ * a split model (PREFIX-%05d-of-%05d.gguf; a URL's path, its query
+ * aside) grouped into one model each, with the names of its shards that
+ * were not given derived from the pattern.
  */
 #ifndef GGUFLINT_MODELS_H
 #define GGUFLINT_MODELS_H
@@ -22,8 +22,9 @@ struct model_list {
  * models_group: ml (zeroed first), the models of the n paths, in the
  * order of the first path of each: a path alone is a model of one file; a
  * shard's name makes a model of count files, PREFIX-00001-of-COUNT.gguf
- * and on, once however many of them are given (the given ones marked).
- * Everything is copied; release ml with models_free().
+ * and on, once however many of them are given (the given ones marked,
+ * with the path given; the others with the first given's query, if a
+ * URL had one). Everything is copied; release ml with models_free().
  */
 void models_group(char *const *paths, size_t n, struct model_list *ml);
 

@@ -58,7 +58,8 @@ enum {
 	OPT_CVEC,
 	OPT_DRAFT,
 	OPT_TIMEOUT,
-	OPT_CONNECT_TIMEOUT
+	OPT_CONNECT_TIMEOUT,
+	OPT_CACERT
 };
 
 static const struct option long_options[] = {
@@ -89,6 +90,7 @@ static const struct option long_options[] = {
 	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+	{ "cacert", required_argument, NULL, OPT_CACERT },
 	{ "write-kernels", required_argument, NULL, OPT_WRITE_KERNELS },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
@@ -223,6 +225,10 @@ static const char usage_report[] =
 	"(default 120)\n"
 	"      --connect-timeout S  seconds to connect to its server "
 	"(default 10)\n"
+	"      --cacert FILE   verify https:// servers with FILE's CA "
+	"certificates (PEM;\n"
+	"                      default CURL_CA_BUNDLE, SSL_CERT_FILE, "
+	"the system's)\n"
 	"      --write-kernels FILE  write the runtime's verified table "
 	"as YAML\n"
 	"  -h, --help          show this help\n"
@@ -336,13 +342,19 @@ set_llama(struct options *o, int c, const char *arg, struct gl_error *err)
 	return 0;
 }
 
-/* --timeout, --connect-timeout: seconds, more than 0, at most a day. */
+/* --timeout, --connect-timeout: seconds, more than 0, at most a day;
+ * --cacert FILE. */
 static int
-set_timeout(struct options *o, int c, const char *arg, struct gl_error *err)
+set_remote(struct options *o, int c, const char *arg, struct gl_error *err)
 {
 	char *end;
 	double v;
 
+	if (c == OPT_CACERT) {
+		o->cacert = arg;
+		return *arg != '\0' ? 0 : gl_error_setk(err, GL_ERR_USAGE,
+		    "--cacert: expected a file of CA certificates");
+	}
 	errno = 0;
 	v = strtod(arg, &end);
 	if (*arg < '0' || *arg > '9' || errno != 0 || *end != '\0' ||
@@ -377,8 +389,8 @@ rewrite_llama_names(int argc, char **argv)
 				argv[i] = names[j].to;
 }
 
-/* --baseline --write-baseline --max-per-rule. Returns 0, or -1 with err
- * set. */
+/* --output --baseline --write-baseline --max-per-rule. Returns 0, or -1
+ * with err set. */
 static int
 set_report(struct options *o, int c, const char *arg, struct gl_error *err)
 {
@@ -391,9 +403,10 @@ set_report(struct options *o, int c, const char *arg, struct gl_error *err)
 	}
 	if (*arg == '\0')
 		return gl_error_setk(err, GL_ERR_USAGE, "%s: expected a file "
-		    "name", c == OPT_BASELINE ? "--baseline" :
-		    "--write-baseline");
-	*(c == OPT_BASELINE ? &o->baseline : &o->write_baseline) = arg;
+		    "name", c == 'o' ? "--output" : c == OPT_BASELINE ?
+		    "--baseline" : "--write-baseline");
+	*(c == 'o' ? &o->output : c == OPT_BASELINE ? &o->baseline :
+	    &o->write_baseline) = arg;
 	return 0;
 }
 
@@ -513,13 +526,9 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 		break;
 	case OPT_TIMEOUT:
 	case OPT_CONNECT_TIMEOUT:
-		return set_timeout(o, c, arg, err);
+	case OPT_CACERT:
+		return set_remote(o, c, arg, err);
 	case 'o':
-		if (*arg == '\0')
-			return gl_error_setk(err, GL_ERR_USAGE, "--output: "
-			    "expected a file name");
-		o->output = arg;
-		break;
 	case OPT_BASELINE:
 	case OPT_WRITE_BASELINE:
 	case OPT_MAX_PER_RULE:

@@ -49,6 +49,7 @@ struct options {
 	bool no_cache;			/* --no-cache */
 	double connect_timeout;		/* --connect-timeout S, or 0 */
 	double timeout;			/* --timeout S, or 0 */
+	const char *cacert;		/* --cacert FILE, or NULL */
 	const char *write_kernels;	/* --write-kernels FILE, or NULL */
 	const char *config;		/* --config FILE */
 	bool no_config;			/* --no-config */

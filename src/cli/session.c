@@ -278,6 +278,24 @@ use_color(enum color_mode m)
 	    term != NULL && strcmp(term, "dumb") != 0;
 }
 
+/* The CA certificates remote servers are verified with: --cacert, else
+ * $CURL_CA_BUNDLE, else $SSL_CERT_FILE (curl's order), else libcurl's. */
+static void
+set_cacert(const struct options *o, struct source_opts *src)
+{
+	static const char *const env[] = { "CURL_CA_BUNDLE", "SSL_CERT_FILE" };
+	const char *v;
+	size_t i;
+
+	src->cacert = o->cacert;
+	src->cacert_from = "--cacert";
+	for (i = 0; src->cacert == NULL && i < 2; i++)
+		if ((v = getenv(env[i])) != NULL && *v != '\0') {
+			src->cacert = v;
+			src->cacert_from = env[i];
+		}
+}
+
 /*
  * session_setup: build s from the built-in catalogue, the configuration
  * file and o (and, to lint, the target), for the reporter rep. On failure
@@ -327,6 +345,7 @@ session_setup(const struct options *o, const struct reporter *rep,
 	s->src.no_cache = o->no_cache;
 	s->src.token = getenv("HF_TOKEN");
 	s->src.hf_endpoint = getenv("HF_ENDPOINT");
+	set_cacert(o, &s->src);
 	s->lo.source = &s->src;
 	ro.show_plan = o->show_plan;
 	ro.color = use_color(o->color);

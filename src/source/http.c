@@ -6,7 +6,9 @@
  * body is read only as far as the reader asks and is cut off when the
  * reader has what it needs (source_settle). Redirects are followed here,
  * not by libcurl, so that the token goes to the URL's own origin only;
- * 429 and 5xx answers are retried a bounded number of times. A header is
+ * 429 and 5xx answers are retried a bounded number of times. Servers'
+ * certificates are verified, with libcurl's CA bundle or the CA file the
+ * options name (--cacert, $CURL_CA_BUNDLE, $SSL_CERT_FILE). A header is
  * kept in the cache folder by URL and ETag, and revalidated
  * (If-None-Match) the next time it is read.
  */
@@ -115,6 +117,8 @@ struct source_http {
 	double total_s;
 	double deadline;		/* monotonic ms; 0: not started */
 	bool no_cache;
+	const char *cacert;		/* o's CA file (borrowed), or NULL */
+	const char *cacert_from;	/* what named it */
 	CURLM *multi;
 	CURL *easy;			/* the transfer, or NULL */
 	struct curl_slist *hdrs;
@@ -640,6 +644,8 @@ start(struct source_http *h, uint64_t off, uint64_t end, bool cond)
 	cu.easy_setopt(e, CURLOPT_WRITEFUNCTION, write_cb);
 	cu.easy_setopt(e, CURLOPT_WRITEDATA, h);
 	cu.easy_setopt(e, CURLOPT_ERRORBUFFER, h->errbuf);
+	if (h->cacert != NULL)
+		cu.easy_setopt(e, CURLOPT_CAINFO, h->cacert);
 	if (off > 0) {	/* read as the reader asks: a new connection */
 		cu.easy_setopt(e, CURLOPT_SOCKOPTFUNCTION, sockopt_cb);
 		cu.easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);
@@ -722,6 +728,48 @@ retryable(long status, CURLcode rc)
 	    rc == CURLE_SEND_ERROR || rc == CURLE_PARTIAL_FILE;
 }
 
+/* The host of h->where (after redirects) into buf, or "?". */
+static void
+where_host(const struct source_http *h, char *buf, size_t size)
+{
+	CURLU *u = cu.url();
+	char *host = NULL;
+
+	if (u != NULL && cu.url_set(u, CURLUPART_URL, h->where, 0) ==
+	    CURLUE_OK && cu.url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK)
+		snprintf(buf, size, "%s", host);
+	else
+		snprintf(buf, size, "?");
+	cu.free(host);
+	cu.url_cleanup(u);
+}
+
+/*
+ * A server whose certificate does not verify (rc 60), or CA certificates
+ * that libcurl cannot use (rc 77): the host and libcurl's reason, and
+ * what to do about it. Returns -1.
+ */
+static int
+fail_tls(const struct source_http *h, CURLcode rc, struct gl_error *err)
+{
+	const char *why = h->errbuf[0] ? h->errbuf : cu.easy_strerror(rc);
+	char host[256];
+
+	if (rc == CURLE_SSL_CACERT_BADFILE)
+		return gl_error_setk(err, GL_ERR_USAGE, "%sthe CA certificates "
+		    "of %s (%s) cannot be used: %s", h->shown,
+		    h->cacert_from != NULL ? h->cacert_from : "libcurl",
+		    h->cacert != NULL ? h->cacert : "its bundle", why);
+	where_host(h, host, sizeof host);
+	if (h->cacert != NULL)
+		return gl_error_setk(err, GL_ERR_IO, "%scertificate not "
+		    "trusted: %s: %s (with %s%s%s)", h->shown, host, why,
+		    h->cacert_from, h->cacert_from[0] == '-' ? " " : "=",
+		    h->cacert);
+	return gl_error_setk(err, GL_ERR_IO, "%scertificate not trusted: %s: "
+	    "%s (use --cacert FILE)", h->shown, host, why);
+}
+
 /* The error of a request that failed with status (0: none) or rc. */
 static int
 fail(struct source_http *h, long status, CURLcode rc, unsigned tries,
@@ -732,15 +780,19 @@ fail(struct source_http *h, long status, CURLcode rc, unsigned tries,
 	if (tries > 1)
 		snprintf(n, sizeof n, " (%u tries)", tries);
 	if ((status == 401 || status == 403) && h->hub)
-		return gl_error_setk(err, GL_ERR_IO, "%sHTTP %ld %s: %s%s",
+		return gl_error_setk(err, GL_ERR_DENIED, "%sHTTP %ld %s: %s%s",
 		    h->shown, status, reason(status), h->auth != NULL ? "the "
 		    "token (HF_TOKEN) is not allowed to read it" : "it needs "
 		    "a token (a gated or private repository: set HF_TOKEN)",
 		    n);
 	if (status != 0)
 		return gl_error_setk(err, status == 404 || status == 410 ?
-		    GL_ERR_NOT_FOUND : GL_ERR_IO, "%sHTTP %ld%s%s%s", h->shown,
+		    GL_ERR_NOT_FOUND : status == 401 || status == 403 ?
+		    GL_ERR_DENIED : GL_ERR_IO, "%sHTTP %ld%s%s%s", h->shown,
 		    status, *reason(status) ? " " : "", reason(status), n);
+	if (rc == CURLE_PEER_FAILED_VERIFICATION ||
+	    rc == CURLE_SSL_CACERT_BADFILE)
+		return fail_tls(h, rc, err);
 	if (rc == CURLE_OPERATION_TIMEDOUT)
 		return gl_error_setk(err, GL_ERR_IO, "%stimed out (%s)",
 		    h->shown, h->errbuf[0] ? h->errbuf : "--timeout");
@@ -1046,6 +1098,11 @@ http_open(struct source *s, const char *name, const char *url,
 	if (!http_ready())
 		return gl_error_setk(err, GL_ERR_IO, "%s: %s", name,
 		    http_load_error);
+	if (o->cacert != NULL && *o->cacert != '\0' &&
+	    access(o->cacert, R_OK) < 0)
+		return gl_error_setk(err, GL_ERR_USAGE, "%s: %s %s: %s", name,
+		    o->cacert_from != NULL ? o->cacert_from : "--cacert",
+		    o->cacert, strerror(errno));
 	h = xcalloc(1, sizeof *h);
 	h->s = s;
 	h->url = xstrdup(url);
@@ -1056,6 +1113,11 @@ http_open(struct source *s, const char *name, const char *url,
 	    HTTP_CONNECT_S) * 1e3);
 	h->total_s = o->timeout > 0 ? o->timeout : HTTP_TOTAL_S;
 	h->no_cache = o->no_cache;
+	if (o->cacert != NULL && *o->cacert != '\0') {
+		h->cacert = o->cacert;
+		h->cacert_from = o->cacert_from != NULL ? o->cacert_from :
+		    "--cacert";
+	}
 	s->http = h;
 	s->kind = SOURCE_HTTP;
 	if (make_auth(h, o, err) < 0) {

@@ -47,6 +47,12 @@ struct source_opts {
 					 * hf_endpoint) only, or NULL */
 	const char *hf_endpoint;	/* what hf:// resolves at
 					 * (HF_ENDPOINT), or NULL: the Hub */
+	const char *cacert;		/* the CA certificates (a PEM file)
+					 * servers are verified with, in
+					 * place of libcurl's bundle, or
+					 * NULL */
+	const char *cacert_from;	/* what named it, for messages:
+					 * "--cacert", "CURL_CA_BUNDLE" */
 };
 
 struct source {
@@ -93,7 +99,8 @@ void source_open_mem(struct source *s, const void *data, uint64_t size);
  * address may change: pointers into it do not survive a call that grows
  * it. A read that comes back short because the file shrank sets
  * s->shrank and keeps what was read. A remote file's first call learns
- * its size (and may fail as a request does, GL_ERR_IO); its window holds
+ * its size (and may fail as a request does: GL_ERR_IO, GL_ERR_NOT_FOUND
+ * for a 404 or 410, GL_ERR_DENIED for a 401 or 403); its window holds
  * at most 1 GiB (GL_ERR_LIMIT past it). Returns 0, or -1 with err
  * (GL_ERR_IO: a read failed; GL_ERR_LIMIT: no memory for the window).
  */

@@ -42,6 +42,12 @@ url_other_scheme(const char *path)
 	return n > 1 && strncmp(path + n, "://", 3) == 0 ? n : 0;
 }
 
+size_t
+url_name_len(const char *path)
+{
+	return url_is_remote(path) ? strcspn(path, "?#") : strlen(path);
+}
+
 /* Whether s holds a space, a control byte or DEL (never in a URL). */
 static bool
 has_bad_byte(const char *s)

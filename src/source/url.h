@@ -7,6 +7,7 @@
 #define GGUFLINT_URL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "base/error.h"
 
@@ -24,6 +25,12 @@ bool url_is_remote(const char *path);
  * "://"), else 0. For the message when no such file exists.
  */
 size_t url_other_scheme(const char *path);
+
+/*
+ * url_name_len: how much of path names the file: a URL's up to its query
+ * or fragment (the first '?' or '#'), anything else's whole (strlen).
+ */
+size_t url_name_len(const char *path);
 
 /*
  * url_resolve: the URL path is read at: an http:// or https:// URL as it
