@@ -158,6 +158,48 @@ Test(runtime, a_hang_is_unsafe_within_the_time_limit, .timeout = 60)
 	runtime_info_free(&info);
 }
 
+/*
+ * A case out of time says what was seen: a computation waiting (hang), one
+ * still busy (spin: slow or hung, and the variable that sets the limit),
+ * or a child stuck before its computation (stall, in supports_op).
+ */
+Test(runtime, a_late_case_says_what_the_child_was_doing, .timeout = 90)
+{
+	static const char *const mode[] = { "hang", "spin", "stall" };
+	static const char *const said[][2] = {
+		{ "hang: the computation on Fake0 did not return, the child "
+		  "idle (0.",
+		    " s of CPU time in 1 s) (no answer in 1 s)" },
+		{ "slow or hung: still computing on Fake0, the child busy (",
+		    "(no answer in 1 s: GGUFLINT_PROBE_TIMEOUT sets the "
+		    "limit)" },
+		{ "hang before the computation on Fake0 (in building the "
+		  "case, supports_op or the allocation) (no answer in 1 s)",
+		    "" },
+	};
+	struct rt_case c[4];
+	struct rt_info info;
+	struct gl_error err;
+	size_t m, i;
+
+	for (m = 0; m < 3; m++) {
+		cr_assert_eq(probe_fake(mode[m], c, &info, &err, 1), 0, "%s",
+		    err.msg);
+		for (i = 0; i < 4; i++) {
+			const char *r = c[i].reason ? c[i].reason : "";
+
+			cr_expect_eq(c[i].state, RT_UNSAFE, "%s %zu", mode[m],
+			    i);
+			cr_expect(strncmp(r, said[m][0], strlen(said[m][0])) ==
+				    0 &&
+				strstr(r, said[m][1]) != NULL,
+			    "%s %zu: %s", mode[m], i, r);
+		}
+		runtime_cases_free(c, 4);
+		runtime_info_free(&info);
+	}
+}
+
 Test(runtime, an_unclaimed_case_falls_back)
 {
 	struct rt_case c[4];

@@ -9,6 +9,9 @@
  *   D <name> <description> <type> <free> <total> <library>   a device
  *   U <name> <description> <type> <free> <total> <library>   the one
  *                                        probed
+ *   R <index> <cpu>                      the case's computation begins,
+ *                                        the child having used cpu s of
+ *                                        CPU time so far
  *   C <index> <state> <nmse> <reason>    one case answered
  *   E <message>                          a fatal error: nothing more comes
  *   Z                                    done
