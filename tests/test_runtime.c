@@ -200,6 +200,42 @@ Test(runtime, a_late_case_says_what_the_child_was_doing, .timeout = 90)
 	}
 }
 
+/* An answer of no answer in time is cached for that limit: the same limit
+ * takes it from the cache, a longer one probes it again. */
+Test(runtime, a_late_answer_is_probed_again_under_a_longer_limit,
+    .timeout = 60)
+{
+	static const unsigned limit[] = { 1, 1, 2 };
+	static const size_t cached[] = { 0, 2, 0 };
+	char *dir = fake_dir("hang");
+	struct rt_case c[4];
+	struct rt_info info;
+	struct gl_error err;
+	size_t k, i;
+
+	private_cache();
+	for (k = 0; k < 3; k++) {
+		struct rt_request rq = { dir, NULL, false, limit[k] };
+		char want[32];
+
+		fake_cases(c);
+		cr_assert_eq(runtime_probe(&rq, c, 2, &info, &err), 0, "%s",
+		    err.msg);
+		cr_expect_eq(info.n_cached, cached[k], "probe %zu: %zu cached",
+		    k, info.n_cached);
+		snprintf(want, sizeof want, "(no answer in %u s)", limit[k]);
+		for (i = 0; i < 2; i++) {
+			cr_expect_eq(c[i].state, RT_UNSAFE);
+			cr_expect_eq(c[i].late_s, limit[k]);
+			cr_expect(c[i].reason && strstr(c[i].reason, want),
+			    "probe %zu case %zu: %s", k, i, c[i].reason);
+		}
+		runtime_cases_free(c, 2);
+		runtime_info_free(&info);
+	}
+	free(dir);
+}
+
 Test(runtime, an_unclaimed_case_falls_back)
 {
 	struct rt_case c[4];

@@ -450,6 +450,7 @@ run_children(const struct rt_job *tmpl, struct rt_case *cases, size_t n,
 		}
 		if (!cr.done && next < n) { /* the case it was on */
 			cases[next].state = RT_UNSAFE;
+			cases[next].late_s = r < 0 ? tmo : 0;
 			cases[next].reason = r < 0 ?
 			    late_reason(&cr, info->device.name, tmo, cpu) :
 			    xasprintf("%s while running on %s",
@@ -549,10 +550,12 @@ runtime_probe(const struct rt_request *rq, struct rt_case *cases, size_t n,
 		cases[i].nmse = 0;
 		cases[i].reason = NULL;
 		cases[i].cached = false;
+		cases[i].late_s = 0;
 	}
 	keyed = rt_cache_key(rq->dir, rq->device, key) == 0;
 	if (keyed && !rq->no_cache)
-		info->n_cached = rt_cache_load(key, cases, n, info);
+		info->n_cached = rt_cache_load(key, cases, n,
+		    timeout_of(rq->timeout_s), info);
 	if (info->n_cached < n || n == 0) {
 		if (probe_rest(rq, cases, n, info, err) < 0)
 			return -1;

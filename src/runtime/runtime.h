@@ -49,6 +49,9 @@ struct rt_case {
 	double nmse;	   /* when run; else 0 */
 	char *reason;	   /* what happened (unsafe, fallback), or NULL */
 	bool cached;	   /* the answer came from the cache */
+	unsigned late_s;   /* unsafe for no answer within this limit
+			    * (s); else 0. A cached one is probed
+			    * again under a longer limit */
 	size_t tag, count; /* the caller's (lint: the first tensor of
 				 * the case and how many it covers) */
 };
