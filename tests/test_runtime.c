@@ -202,8 +202,7 @@ Test(runtime, a_late_case_says_what_the_child_was_doing, .timeout = 90)
 
 /* An answer of no answer in time is cached for that limit: the same limit
  * takes it from the cache, a longer one probes it again. */
-Test(runtime, a_late_answer_is_probed_again_under_a_longer_limit,
-    .timeout = 60)
+Test(runtime, a_late_answer_is_probed_again_under_a_longer_limit, .timeout = 60)
 {
 	static const unsigned limit[] = { 1, 1, 2 };
 	static const size_t cached[] = { 0, 2, 0 };
@@ -457,6 +456,51 @@ Test(runtime, vulkan_backend_on_llvmpipe, .timeout = 600)
 	check_real(c, n);
 	runtime_cases_free(c, n);
 	runtime_info_free(&info);
+	free(dir);
+}
+
+/*
+ * IQ2_XS on llvmpipe is slow, not hung: its matrix-matrix shader compiles
+ * at its first dispatch for minutes (about 40 s of one core's time, README
+ * has the figures), then runs in under a second. With an empty Mesa shader
+ * cache and a 10 s limit the case must come out busy computing, never idle
+ * nor dead (or verified, on a machine fast enough).
+ */
+Test(runtime, vulkan_iq2_xs_is_slow_not_hung, .timeout = 120)
+{
+	static const char busy[] = "slow or hung: still computing on Vulkan0, "
+				   "the child busy (";
+	char *dir = llama_dir("vulkan");
+	struct rt_request rq = { dir, "Vulkan0", true, 10 };
+	char mesa[] = "/tmp/gguflint-mesa-XXXXXX";
+	struct rt_case c;
+	struct rt_info info;
+	struct gl_error err;
+
+	setenv("GGML_VK_VISIBLE_DEVICES", "0", 1);
+	cr_assert(mkdtemp(mesa) != NULL);
+	setenv("MESA_SHADER_CACHE_DIR", mesa, 1);
+	private_cache();
+	memset(&c, 0, sizeof c);
+	c.op = RT_MUL_MAT;
+	c.encoding = GGML_TYPE_IQ2_XS;
+	c.row = 4096;
+	cr_assert_eq(runtime_probe(&rq, &c, 1, &info, &err), 0, "%s", err.msg);
+	cr_log_info("vulkan iq2_xs: %s %g %s", rt_state_name(c.state), c.nmse,
+	    c.reason ? c.reason : "");
+	if (c.state == RT_VERIFIED)
+		cr_expect_leq(c.nmse, RT_TOLERANCE);
+	else {
+		cr_expect_eq(c.state, RT_UNSAFE);
+		cr_expect(c.reason != NULL &&
+			strncmp(c.reason, busy, sizeof busy - 1) == 0 &&
+			strstr(c.reason, "(no answer in 10 s") != NULL,
+		    "%s", c.reason ? c.reason : "");
+		cr_expect_eq(c.late_s, 10);
+	}
+	runtime_cases_free(&c, 1);
+	runtime_info_free(&info);
+	unsetenv("MESA_SHADER_CACHE_DIR");
 	free(dir);
 }
 
