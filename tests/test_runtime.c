@@ -410,9 +410,10 @@ Test(runtime, cpu_backend_verifies_every_encoding, .timeout = 300)
 /*
  * The Vulkan backend on Mesa's llvmpipe (GGML_VK_VISIBLE_DEVICES=0): its
  * shaders compile on first use, about 10 s per encoding on a shared
- * machine (every encoding: four to six minutes), so a subset: f16, Q4_0,
- * Q4_K and IQ4_XS multiplied (a batch of 512: the matrix-matrix shaders),
- * Q4_K read out; each verified, with the NMSE of 8-bit activations.
+ * machine (the grid i-quants: minutes each, see the next test), so a
+ * subset: f16, Q4_0, Q4_K and IQ4_XS multiplied (a batch of 512: the
+ * matrix-matrix shaders), Q4_K read out; each verified, with the NMSE of
+ * 8-bit activations.
  * (IQ4_XS on random valid blocks rather than quantized values gives an
  * NMSE of 1.4e-3 there: the probe quantizes with the runtime's quantizer
  * where it has one, as real weights are made.)
