@@ -158,6 +158,83 @@ Test(runtime, a_hang_is_unsafe_within_the_time_limit, .timeout = 60)
 	runtime_info_free(&info);
 }
 
+/*
+ * A case out of time says what was seen: a computation waiting (hang), one
+ * still busy (spin: slow or hung, and the variable that sets the limit),
+ * or a child stuck before its computation (stall, in supports_op).
+ */
+Test(runtime, a_late_case_says_what_the_child_was_doing, .timeout = 90)
+{
+	static const char *const mode[] = { "hang", "spin", "stall" };
+	static const char *const said[][2] = {
+		{ "hang: the computation on Fake0 did not return, the child "
+		  "idle (0.",
+		    " s of CPU time in 1 s) (no answer in 1 s)" },
+		{ "slow or hung: still computing on Fake0, the child busy (",
+		    "(no answer in 1 s: GGUFLINT_PROBE_TIMEOUT sets the "
+		    "limit)" },
+		{ "hang before the computation on Fake0 (in building the "
+		  "case, supports_op or the allocation) (no answer in 1 s)",
+		    "" },
+	};
+	struct rt_case c[4];
+	struct rt_info info;
+	struct gl_error err;
+	size_t m, i;
+
+	for (m = 0; m < 3; m++) {
+		cr_assert_eq(probe_fake(mode[m], c, &info, &err, 1), 0, "%s",
+		    err.msg);
+		for (i = 0; i < 4; i++) {
+			const char *r = c[i].reason ? c[i].reason : "";
+
+			cr_expect_eq(c[i].state, RT_UNSAFE, "%s %zu", mode[m],
+			    i);
+			cr_expect(strncmp(r, said[m][0], strlen(said[m][0])) ==
+				    0 &&
+				strstr(r, said[m][1]) != NULL,
+			    "%s %zu: %s", mode[m], i, r);
+		}
+		runtime_cases_free(c, 4);
+		runtime_info_free(&info);
+	}
+}
+
+/* An answer of no answer in time is cached for that limit: the same limit
+ * takes it from the cache, a longer one probes it again. */
+Test(runtime, a_late_answer_is_probed_again_under_a_longer_limit, .timeout = 60)
+{
+	static const unsigned limit[] = { 1, 1, 2 };
+	static const size_t cached[] = { 0, 2, 0 };
+	char *dir = fake_dir("hang");
+	struct rt_case c[4];
+	struct rt_info info;
+	struct gl_error err;
+	size_t k, i;
+
+	private_cache();
+	for (k = 0; k < 3; k++) {
+		struct rt_request rq = { dir, NULL, false, limit[k] };
+		char want[32];
+
+		fake_cases(c);
+		cr_assert_eq(runtime_probe(&rq, c, 2, &info, &err), 0, "%s",
+		    err.msg);
+		cr_expect_eq(info.n_cached, cached[k], "probe %zu: %zu cached",
+		    k, info.n_cached);
+		snprintf(want, sizeof want, "(no answer in %u s)", limit[k]);
+		for (i = 0; i < 2; i++) {
+			cr_expect_eq(c[i].state, RT_UNSAFE);
+			cr_expect_eq(c[i].late_s, limit[k]);
+			cr_expect(c[i].reason && strstr(c[i].reason, want),
+			    "probe %zu case %zu: %s", k, i, c[i].reason);
+		}
+		runtime_cases_free(c, 2);
+		runtime_info_free(&info);
+	}
+	free(dir);
+}
+
 Test(runtime, an_unclaimed_case_falls_back)
 {
 	struct rt_case c[4];
@@ -334,9 +411,10 @@ Test(runtime, cpu_backend_verifies_every_encoding, .timeout = 300)
 /*
  * The Vulkan backend on Mesa's llvmpipe (GGML_VK_VISIBLE_DEVICES=0): its
  * shaders compile on first use, about 10 s per encoding on a shared
- * machine (every encoding: four to six minutes), so a subset: f16, Q4_0,
- * Q4_K and IQ4_XS multiplied (a batch of 512: the matrix-matrix shaders),
- * Q4_K read out; each verified, with the NMSE of 8-bit activations.
+ * machine (the grid i-quants: minutes each, see the next test), so a
+ * subset: f16, Q4_0, Q4_K and IQ4_XS multiplied (a batch of 512: the
+ * matrix-matrix shaders), Q4_K read out; each verified, with the NMSE of
+ * 8-bit activations.
  * (IQ4_XS on random valid blocks rather than quantized values gives an
  * NMSE of 1.4e-3 there: the probe quantizes with the runtime's quantizer
  * where it has one, as real weights are made.)
@@ -381,6 +459,51 @@ Test(runtime, vulkan_backend_on_llvmpipe, .timeout = 600)
 	check_real(c, n);
 	runtime_cases_free(c, n);
 	runtime_info_free(&info);
+	free(dir);
+}
+
+/*
+ * IQ2_XS on llvmpipe is slow, not hung: its matrix-matrix shader compiles
+ * at its first dispatch for minutes (about 40 s of one core's time, README
+ * has the figures), then runs in under a second. With an empty Mesa shader
+ * cache and a 10 s limit the case must come out busy computing, never idle
+ * nor dead (or verified, on a machine fast enough).
+ */
+Test(runtime, vulkan_iq2_xs_is_slow_not_hung, .timeout = 120)
+{
+	static const char busy[] = "slow or hung: still computing on Vulkan0, "
+				   "the child busy (";
+	char *dir = llama_dir("vulkan");
+	struct rt_request rq = { dir, "Vulkan0", true, 10 };
+	char mesa[] = "/tmp/gguflint-mesa-XXXXXX";
+	struct rt_case c;
+	struct rt_info info;
+	struct gl_error err;
+
+	setenv("GGML_VK_VISIBLE_DEVICES", "0", 1);
+	cr_assert(mkdtemp(mesa) != NULL);
+	setenv("MESA_SHADER_CACHE_DIR", mesa, 1);
+	private_cache();
+	memset(&c, 0, sizeof c);
+	c.op = RT_MUL_MAT;
+	c.encoding = GGML_TYPE_IQ2_XS;
+	c.row = 4096;
+	cr_assert_eq(runtime_probe(&rq, &c, 1, &info, &err), 0, "%s", err.msg);
+	cr_log_info("vulkan iq2_xs: %s %g %s", rt_state_name(c.state), c.nmse,
+	    c.reason ? c.reason : "");
+	if (c.state == RT_VERIFIED)
+		cr_expect_leq(c.nmse, RT_TOLERANCE);
+	else {
+		cr_expect_eq(c.state, RT_UNSAFE);
+		cr_expect(c.reason != NULL &&
+			strncmp(c.reason, busy, sizeof busy - 1) == 0 &&
+			strstr(c.reason, "(no answer in 10 s") != NULL,
+		    "%s", c.reason ? c.reason : "");
+		cr_expect_eq(c.late_s, 10);
+	}
+	runtime_cases_free(&c, 1);
+	runtime_info_free(&info);
+	unsetenv("MESA_SHADER_CACHE_DIR");
 	free(dir);
 }
 

@@ -3,13 +3,14 @@
  * (else ~/.cache/gguflint), one file per (libraries, device asked for),
  * named by a key over each library's real path, size and modification
  * time (runtime-impl.h). A file is text, one record a line:
- *   gguflint-probe 2
+ *   gguflint-probe 3
  *   V <version> <commit>
  *   U <name> <description> <type> <free> <total> <library>
  *   T <date>
- *   C <op> <encoding> <row> <state> <nmse> <reason>
- * A file that does not read as this is ignored: the cache is an aid, and
- * a probe afresh replaces it.
+ *   C <op> <encoding> <row> <state> <nmse> <reason> <late>
+ * where late is the limit (s) a case had no answer within, else 0 (a
+ * file of version 2 has no late: 0). A file that does not read as this is
+ * ignored: the cache is an aid, and a probe afresh replaces it.
  */
 #include "config.h"
 
@@ -25,7 +26,8 @@
 #include "base/sha256.h"
 #include "runtime/runtime-impl.h"
 
-#define CACHE_MAGIC "gguflint-probe 2"
+#define CACHE_MAGIC "gguflint-probe 3"
+#define CACHE_MAGIC_2 "gguflint-probe 2" /* read too: late 0 */
 #define CACHE_MAX (1u << 20)
 
 int
@@ -87,7 +89,8 @@ slurp(const char *path)
 	n = fread(buf, 1, CACHE_MAX, fp);
 	fclose(fp);
 	if (n == CACHE_MAX ||
-	    strncmp(buf, CACHE_MAGIC "\n", sizeof CACHE_MAGIC) != 0) {
+	    (strncmp(buf, CACHE_MAGIC "\n", sizeof CACHE_MAGIC) != 0 &&
+		strncmp(buf, CACHE_MAGIC_2 "\n", sizeof CACHE_MAGIC_2) != 0)) {
 		free(buf);
 		return NULL;
 	}
@@ -95,11 +98,12 @@ slurp(const char *path)
 	return buf;
 }
 
-/* A C record's answer into the matching, unanswered case. */
+/* A C record's answer into the matching, unanswered case, unless it is
+ * of no answer within a limit shorter than limit. */
 static size_t
-load_case(char **f, size_t nf, struct rt_case *cases, size_t n)
+load_case(char **f, size_t nf, struct rt_case *cases, size_t n, unsigned limit)
 {
-	unsigned long op, enc, row, st;
+	unsigned long op, enc, row, st, late;
 	size_t i;
 
 	if (nf < 7)
@@ -108,7 +112,8 @@ load_case(char **f, size_t nf, struct rt_case *cases, size_t n)
 	enc = strtoul(f[2], NULL, 10);
 	row = strtoul(f[3], NULL, 10);
 	st = strtoul(f[4], NULL, 10);
-	if (st > RT_UNSAFE)
+	late = nf > 7 ? strtoul(f[7], NULL, 10) : 0;
+	if (st > RT_UNSAFE || (late > 0 && late < limit))
 		return 0;
 	for (i = 0; i < n; i++) {
 		struct rt_case *c = &cases[i];
@@ -120,6 +125,7 @@ load_case(char **f, size_t nf, struct rt_case *cases, size_t n)
 		c->nmse = strtod(f[5], NULL);
 		free(c->reason);
 		c->reason = *f[6] ? xstrdup(f[6]) : NULL;
+		c->late_s = (unsigned)late;
 		c->cached = true;
 		return 1;
 	}
@@ -127,10 +133,10 @@ load_case(char **f, size_t nf, struct rt_case *cases, size_t n)
 }
 
 size_t
-rt_cache_load(const char *key, struct rt_case *cases, size_t n,
+rt_cache_load(const char *key, struct rt_case *cases, size_t n, unsigned limit,
     struct rt_info *info)
 {
-	char *path = cache_path(key, false), *text, *line, *save = NULL, *f[7];
+	char *path = cache_path(key, false), *text, *line, *save = NULL, *f[8];
 	size_t got = 0, nf;
 
 	text = path ? slurp(path) : NULL;
@@ -139,7 +145,7 @@ rt_cache_load(const char *key, struct rt_case *cases, size_t n,
 		return 0;
 	for (line = strtok_r(text, "\n", &save); line != NULL;
 	     line = strtok_r(NULL, "\n", &save)) {
-		nf = rt_split(line, f, 7);
+		nf = rt_split(line, f, 8);
 		if (f[0][0] == 'V' && nf >= 3 && info->version == NULL) {
 			info->version = xstrdup(f[1]);
 			info->commit = xstrdup(f[2]);
@@ -148,7 +154,7 @@ rt_cache_load(const char *key, struct rt_case *cases, size_t n,
 		else if (f[0][0] == 'T' && nf >= 2 && info->date == NULL)
 			info->date = xstrdup(f[1]);
 		else if (f[0][0] == 'C')
-			got += load_case(f, nf, cases, n);
+			got += load_case(f, nf, cases, n, limit);
 	}
 	free(text);
 	return got;
@@ -199,10 +205,11 @@ rt_cache_store(const char *key, const struct rt_case *cases, size_t n,
 	free(old);
 	for (i = 0; i < n; i++)
 		if (cases[i].state != RT_REFERENCE_ONLY)
-			strbuf_addf(&sb, "C\t%d\t%u\t%u\t%d\t%.17g\t%s\n",
+			strbuf_addf(&sb, "C\t%d\t%u\t%u\t%d\t%.17g\t%s\t%u\n",
 			    (int)cases[i].op, cases[i].encoding, cases[i].row,
 			    (int)cases[i].state, cases[i].nmse,
-			    cases[i].reason ? cases[i].reason : "");
+			    cases[i].reason ? cases[i].reason : "",
+			    cases[i].late_s);
 	tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
 	if ((fp = fopen(tmp, "w")) != NULL) {
 		bool ok = fwrite(sb.buf, 1, sb.len, fp) == sb.len;

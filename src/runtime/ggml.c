@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "kernels/ggml-types.h"
@@ -578,6 +579,18 @@ answer(size_t idx, enum rt_state st, double e, const char *why)
 	free(c);
 }
 
+/* The CPU time this process has used so far (every thread), in s. */
+static double
+cpu_used(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return 0;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 /* Run r's claimed operation on the backend and compare; answers it. */
 static void
 compute_and_compare(struct rt_ggml *g, void *be, size_t idx, struct rt_run *r)
@@ -596,6 +609,7 @@ compute_and_compare(struct rt_ggml *g, void *be, size_t idx, struct rt_run *r)
 		g->tensor_set(r->ids, r->idata, 0, r->ni * sizeof *r->idata);
 	gr = g->new_graph(r->ctx);
 	g->build_forward_expand(gr, r->out);
+	say("R\t%zu\t%.3f", idx, cpu_used());
 	if ((st = g->graph_compute(be, gr)) != 0) {
 		why = xasprintf("the computation failed (status %d)", st);
 		answer(idx, RT_UNSAFE, 0, why);

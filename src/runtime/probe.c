@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -239,18 +240,24 @@ child_said(int fd)
 
 /*
  * child_end: stop ch (killed when kill), reap it, and say how it ended:
- * NULL when it exited 0, else a text (the caller's to free).
+ * NULL when it exited 0, else a text (the caller's to free); *cpu, unless
+ * cpu is NULL, the CPU time (s) it used in all, every thread.
  */
 static char *
-child_end(struct child *ch, bool kill_it)
+child_end(struct child *ch, bool kill_it, double *cpu)
 {
+	struct rusage ru;
 	char *said, *why;
 	int st = 0;
 
 	if (kill_it)
 		kill(ch->pid, SIGKILL);
-	while (waitpid(ch->pid, &st, 0) < 0 && errno == EINTR)
+	memset(&ru, 0, sizeof ru);
+	while (wait4(ch->pid, &st, 0, &ru) < 0 && errno == EINTR)
 		;
+	if (cpu != NULL)
+		*cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+		    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 	close(ch->fd);
 	said = child_said(ch->errfd);
 	close(ch->errfd);
@@ -301,10 +308,15 @@ rt_device_set(struct rt_device *d, char **f, size_t nf)
 
 /* What one child said, beside the cases it answered. */
 struct child_run {
-	bool ready;  /* the device opened (or the listing began) */
-	bool done;   /* it said Z */
-	char *fatal; /* its E line */
+	bool ready;	/* the device opened (or the listing began) */
+	bool done;	/* it said Z */
+	bool running;	/* the due case's computation began (R) */
+	double run_cpu; /* the child's CPU time then (s) */
+	double run_at;	/* and the time then (now_ms) */
+	char *fatal;	/* its E line */
 };
+
+static double now_ms(void);
 
 /* One answer line into info or the cases; *next is the next case due. */
 static void
@@ -333,6 +345,12 @@ child_event(char *line, struct rt_info *info, struct rt_case *cases, size_t n,
 		cases[idx].nmse = strtod(f[3], NULL);
 		cases[idx].reason = *f[4] ? xstrdup(f[4]) : NULL;
 		(*next)++;
+		cr->running = false;
+	} else if (f[0][0] == 'R' && nf >= 3 &&
+	    strtoul(f[1], NULL, 10) == *next) {
+		cr->running = true;
+		cr->run_cpu = strtod(f[2], NULL);
+		cr->run_at = now_ms();
 	} else if (f[0][0] == 'E' && cr->fatal == NULL)
 		cr->fatal = xstrdup(nf > 1 ? f[1] : "unknown error");
 	else if (f[0][0] == 'Z')
@@ -353,6 +371,45 @@ timeout_of(unsigned asked)
 }
 
 /*
+ * Why the case a child was on when it ran out of tmo s did not answer:
+ * before its computation (a hang in building it, supports_op or the
+ * allocation), or in it, the child idle (waiting: a hang) or busy (cpu,
+ * its CPU time in all: still computing, as a device compiling a kernel
+ * on its first run does, or spinning).
+ */
+static char *
+late_reason(const struct child_run *cr, const char *dev, unsigned tmo,
+    double cpu)
+{
+	double wall = (now_ms() - cr->run_at) / 1e3, used = cpu - cr->run_cpu;
+
+	if (!cr->running)
+		return xasprintf("hang before the computation on %s (in "
+				 "building the case, supports_op or the "
+				 "allocation) (no answer in %u s)",
+		    dev, tmo);
+	if (used < 0.02 * wall)
+		return xasprintf("hang: the computation on %s did not return, "
+				 "the child idle (%.1f s of CPU time in %.0f "
+				 "s) (no answer in %u s)",
+		    dev, used > 0 ? used : 0, wall, tmo);
+	return xasprintf("slow or hung: still computing on %s, the child "
+			 "busy (%.0f s of CPU time in %.0f s; a device may "
+			 "compile a kernel on its first run) (no answer in "
+			 "%u s: GGUFLINT_PROBE_TIMEOUT sets the limit)",
+	    dev, used, wall, tmo);
+}
+
+/* ms left until the deadline dl (now_ms), at least 0. */
+static int
+left_ms(double dl)
+{
+	double l = dl - now_ms();
+
+	return l > 0 ? (int)l : 0;
+}
+
+/*
  * run_children: answer cases[0..n) (n 0: list devices) with as many
  * children as it takes. Returns 0, or -1 with err when the runtime does
  * not load or the device does not open.
@@ -364,16 +421,20 @@ run_children(const struct rt_job *tmpl, struct rt_case *cases, size_t n,
 	size_t next = 0;
 
 	do {
-		struct child_run cr = { false, false, NULL };
+		struct child_run cr = { false, false, false, 0, 0, NULL };
 		struct child ch;
 		char *line, *how;
+		double dl = now_ms() + tmo * 1e3, cpu = 0;
 		int r;
 
 		if (child_start(&ch, tmpl, next, err) < 0)
 			return -1;
-		while ((r = child_line(&ch, &line, (int)tmo * 1000)) > 0)
+		while ((r = child_line(&ch, &line, left_ms(dl))) > 0) {
+			if (line[0] != 'R') /* R: the same case's limit */
+				dl = now_ms() + tmo * 1e3;
 			child_event(line, info, cases, n, &next, &cr);
-		how = child_end(&ch, r < 0);
+		}
+		how = child_end(&ch, r < 0, &cpu);
 		if (cr.fatal != NULL || !cr.ready) {
 			gl_error_set(err, "runtime %s: %s%s%s", tmpl->dir,
 			    cr.fatal ? cr.fatal :
@@ -388,17 +449,12 @@ run_children(const struct rt_job *tmpl, struct rt_case *cases, size_t n,
 			return -1;
 		}
 		if (!cr.done && next < n) { /* the case it was on */
-			char late[48] = "";
-
-			if (r < 0)
-				snprintf(late, sizeof late,
-				    " (no answer in %u "
-				    "s)",
-				    tmo);
 			cases[next].state = RT_UNSAFE;
-			cases[next].reason = xasprintf("%s while running on "
-						       "%s%s",
-			    how ? how : "ended early", info->device.name, late);
+			cases[next].late_s = r < 0 ? tmo : 0;
+			cases[next].reason = r < 0 ?
+			    late_reason(&cr, info->device.name, tmo, cpu) :
+			    xasprintf("%s while running on %s",
+				how ? how : "ended early", info->device.name);
 			next++;
 		}
 		free(how);
@@ -494,10 +550,12 @@ runtime_probe(const struct rt_request *rq, struct rt_case *cases, size_t n,
 		cases[i].nmse = 0;
 		cases[i].reason = NULL;
 		cases[i].cached = false;
+		cases[i].late_s = 0;
 	}
 	keyed = rt_cache_key(rq->dir, rq->device, key) == 0;
 	if (keyed && !rq->no_cache)
-		info->n_cached = rt_cache_load(key, cases, n, info);
+		info->n_cached = rt_cache_load(key, cases, n,
+		    timeout_of(rq->timeout_s), info);
 	if (info->n_cached < n || n == 0) {
 		if (probe_rest(rq, cases, n, info, err) < 0)
 			return -1;
@@ -600,7 +658,7 @@ runtime_llama_vocab(const char *dir, const char *path, unsigned timeout_s,
 	}
 	while ((r = child_line(&ch, &line, (int)tmo * 1000)) > 0)
 		llama_event(line, out);
-	how = child_end(&ch, r < 0);
+	how = child_end(&ch, r < 0, NULL);
 	if (out->text == NULL) {
 		out->verdict = RT_LLAMA_DIED;
 		out->text = how != NULL ? how : xstrdup("ended early");

@@ -9,6 +9,9 @@
  *   D <name> <description> <type> <free> <total> <library>   a device
  *   U <name> <description> <type> <free> <total> <library>   the one
  *                                        probed
+ *   R <index> <cpu>                      the case's computation begins,
+ *                                        the child having used cpu s of
+ *                                        CPU time so far
  *   C <index> <state> <nmse> <reason>    one case answered
  *   E <message>                          a fatal error: nothing more comes
  *   Z                                    done
@@ -56,11 +59,13 @@ int rt_cache_key(const char *dir, const char *device, char key[33]);
 
 /*
  * rt_cache_load: the answers stored under key for the cases that match
- * (op, encoding, row), with info's version, commit, device and date.
- * Returns how many cases it answered (0 when there is no entry).
+ * (op, encoding, row), with info's version, commit, device and date,
+ * but for answers of no answer within a limit shorter than limit s (they
+ * are probed again). Returns how many cases it answered (0 when there is
+ * no entry).
  */
 size_t rt_cache_load(const char *key, struct rt_case *cases, size_t n,
-    struct rt_info *info);
+    unsigned limit, struct rt_info *info);
 
 /* rt_cache_store: store the answered cases and info under key, merged
  * with what is stored; failures are silent (the cache is an aid). */

@@ -49,6 +49,9 @@ struct rt_case {
 	double nmse;	   /* when run; else 0 */
 	char *reason;	   /* what happened (unsafe, fallback), or NULL */
 	bool cached;	   /* the answer came from the cache */
+	unsigned late_s;   /* unsafe for no answer within this limit
+			    * (s); else 0. A cached one is probed
+			    * again under a longer limit */
 	size_t tag, count; /* the caller's (lint: the first tensor of
 				 * the case and how many it covers) */
 };
@@ -98,7 +101,8 @@ int runtime_devices(const char *dir, struct rt_info *info,
  * runtime_probe: answer the n cases (each's state, nmse, reason, cached
  * filled; reasons owned by the case, freed by runtime_cases_free) on the
  * device rq asks for, from the cache where it holds them unless
- * rq->no_cache, and store what was probed. info (zeroed first) says what
+ * rq->no_cache (an answer of no answer in time only for a limit as long),
+ * and store what was probed. info (zeroed first) says what
  * ran. Returns 0, or -1 with err set when the runtime cannot be loaded or
  * the device is not found or does not initialise (no case answered);
  * free info with runtime_info_free() either way.

@@ -7,7 +7,9 @@
  * tests/fakeggml/MODE/ (-DFAKE_MODE=...):
  *   wrong   computes, but every output is 1 (wrong numbers)
  *   abort   aborts in the computation, as a failed GGML_ASSERT does
- *   hang    never returns from the computation
+ *   hang    never returns from the computation, waiting (no CPU)
+ *   spin    never returns from the computation, busy (all CPU)
+ *   stall   never returns from supports_op, before any computation
  *   refuse  claims nothing (supports_op false): the CPU fallback
  *   abi     lays its tensors out unlike ggml (another ABI)
  *   old     lacks ggml_backend_dev_supports_op (too old a ggml)
@@ -33,10 +35,14 @@
 #define OLD 6
 #define NOQ4 7
 #define NOQ8 8
+#define SPIN 9
+#define STALL 10
 
 #ifndef FAKE_MODE
 #define FAKE_MODE WRONG
 #endif
+
+static volatile size_t spin_sink; /* what the spin mode writes */
 
 #define API __attribute__((visibility("default")))
 
@@ -168,6 +174,8 @@ ggml_backend_dev_supports_op(void *d, const void *op)
 	const struct fake_tensor *t = op;
 
 	(void)d;
+	while (FAKE_MODE == STALL)
+		pause();
 	if (FAKE_MODE == NOQ4 || FAKE_MODE == NOQ8)
 		return t->src[0] == NULL ||
 		    t->src[0]->type != (FAKE_MODE == NOQ4 ? 2 : 8);
@@ -357,6 +365,8 @@ ggml_backend_graph_compute(void *be, void *g)
 	}
 	while (FAKE_MODE == HANG)
 		pause();
+	for (i = 0; FAKE_MODE == SPIN; i++) /* as a device computing */
+		spin_sink = i;
 	for (i = 0; i < n; i++)
 		((float *)out->data)[i] = 1.0f;
 	return 0;
