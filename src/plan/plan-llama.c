@@ -281,6 +281,22 @@ mtp_layer(const struct model_geom *g, int64_t il)
 	    il >= (int64_t)(g->n_layer - g->n_layer_nextn);
 }
 
+/*
+ * The layer whose device holds tensor t: tensor_layer's, but for lfm2's
+ * token_embd_norm, which llama.cpp loads as the output norm (its name in
+ * the file is a converter's mistake) and places with the output layer.
+ */
+static int64_t
+weight_layer(const struct planner *pn, const struct gguf_tensor *t)
+{
+	static const char norm[] = "token_embd_norm.weight";
+
+	if (strcmp(pn->g->arch, "lfm2") == 0 && t->name.n == sizeof norm -
+	    1 && memcmp(t->name.p, norm, sizeof norm - 1) == 0)
+		return pn->g->n_layer;
+	return tensor_layer(t, pn->g->n_layer);
+}
+
 void
 plan_llama_weights(const struct planner *pn, struct plan *pl)
 {
@@ -292,7 +308,7 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 	probed_device(pn, pl);
 	for (i = 0; i < pn->f->tensors_n; i++) {
 		const struct gguf_tensor *t = &pn->f->tensors[i];
-		int64_t il = tensor_layer(t, pn->g->n_layer);
+		int64_t il = weight_layer(pn, t);
 		struct plan_device *d = &pl->dev[0];
 		bool fb = falls_back(pn, pl, i);
 		bool on_dev = pl->n_dev > 1 && il >= 0 && il >= gpu_start &&
