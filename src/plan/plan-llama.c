@@ -617,7 +617,8 @@ static bool
 compute_measured(const struct model_geom *g, const struct plan *pl)
 {
 	static const char *const gpu[] = { "llama", "qwen2", "gemma",
-	    "gemma2", "phi3", "olmo2", "qwen3", "qwen2moe", "starcoder2" };
+	    "gemma2", "phi3", "olmo2", "qwen3", "qwen2moe", "starcoder2",
+	    "glm4moe", "gpt-oss" };
 	static const char *const archs[] = { "llama", "qwen2", "qwen2moe",
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
