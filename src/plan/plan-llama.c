@@ -282,18 +282,20 @@ mtp_layer(const struct model_geom *g, int64_t il)
 }
 
 /*
- * The layer whose device holds tensor t: tensor_layer's, but for lfm2's
- * token_embd_norm, which llama.cpp loads as the output norm (its name in
- * the file is a converter's mistake) and places with the output layer.
+ * The layer whose device holds tensor t: tensor_layer's, but for the
+ * token_embd_norm tensors (llama.cpp's tensor table: TOKEN_EMBD_NORM is
+ * a repeating-layer tensor created in layer 0, so it goes with layer 0;
+ * lfm2's, loaded as its output norm, OUTPUT_NORM_LFM2, with the output
+ * layer: the converter named it wrongly).
  */
 static int64_t
 weight_layer(const struct planner *pn, const struct gguf_tensor *t)
 {
-	static const char norm[] = "token_embd_norm.weight";
+	static const char norm[] = "token_embd_norm.";
 
-	if (strcmp(pn->g->arch, "lfm2") == 0 && t->name.n == sizeof norm -
-	    1 && memcmp(t->name.p, norm, sizeof norm - 1) == 0)
-		return pn->g->n_layer;
+	if (t->name.n >= sizeof norm - 1 &&
+	    memcmp(t->name.p, norm, sizeof norm - 1) == 0)
+		return strcmp(pn->g->arch, "lfm2") == 0 ? pn->g->n_layer : 0;
 	return tensor_layer(t, pn->g->n_layer);
 }
 
@@ -618,7 +620,7 @@ compute_measured(const struct model_geom *g, const struct plan *pl)
 {
 	static const char *const gpu[] = { "llama", "qwen2", "gemma",
 	    "gemma2", "phi3", "olmo2", "qwen3", "qwen2moe", "starcoder2",
-	    "glm4moe", "gpt-oss" };
+	    "glm4moe", "gpt-oss", "bert", "nomic-bert" };
 	static const char *const archs[] = { "llama", "qwen2", "qwen2moe",
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
@@ -948,8 +950,9 @@ plan_llama_cells(const struct planner *pn, uint64_t ctx, struct plan *pl)
  * index an element), the masks and the rotations. Exact on Vulkan.
  */
 static uint64_t
-host_inputs(const struct model_geom *g, const struct plan *pl, uint64_t ub)
+host_inputs(const struct planner *pn, const struct plan *pl, uint64_t ub)
 {
+	const struct model_geom *g = pn->g;
 	uint64_t caches = g->swa ? 2 : 1, idx;
 	uint64_t gqa_v = smul(head_width(g, true), g->n_head_kv[0]);
 	uint64_t n = sadd(smul(smul(8, ub), g->n_embd), smul(12, ub));
@@ -959,6 +962,12 @@ host_inputs(const struct model_geom *g, const struct plan *pl, uint64_t ub)
 		    smul(ub, gqa_v)));
 		n = sadd(n, smul(caches, idx));
 	}
+	/* learned positions (gpt2, bert): their get_rows runs on the host
+	 * beside token_embd's, one more embedding row a token (measured
+	 * with every layer offloaded; with layers on the host gpt2's holds
+	 * up to one more) */
+	if (tensor_rows(pn->f, "position_embd.weight") > 0)
+		n = sadd(n, smul(smul(4, ub), g->n_embd));
 	return sadd(sadd(n, mask_bytes(g, pl, ub)), rot_bytes(g, pl));
 }
 
@@ -987,7 +996,8 @@ layer_bytes(const struct planner *pn)
  * the ubatch (beside its tokens, always kept) that the host holds and
  * the device does not at the device's peak with every layer offloaded:
  * the embeddings input and token_embd's rows where the peak has them
- * live, none where it comes later (qwen3). by_phase: with layers on the
+ * live, none where it comes later (qwen3), one for qwen2moe and the
+ * encoders. by_phase: with layers on the
  * host, the device peaks in one phase of a host layer run there, its
  * attention beside the layer's K and V copied in or its FFN beside the
  * layer's weights; otherwise (the default) the copies add to the peak of
@@ -1002,6 +1012,8 @@ struct device_split {
 static const struct device_split device_splits[] = {
 	{ "qwen3", 0, true },
 	{ "qwen2moe", 1, true },
+	{ "bert", 1, false },
+	{ "nomic-bert", 1, false },
 };
 
 /*
@@ -1046,7 +1058,7 @@ device_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 		}
 	}
 	pl->dev[1].compute_bytes = dev;
-	pl->dev[0].compute_bytes = host_inputs(g, pl, ub);
+	pl->dev[0].compute_bytes = host_inputs(pn, pl, ub);
 }
 
 static void
