@@ -603,8 +603,7 @@ Test(oracle, plan_cpu, .timeout = 300, .fini = oracle_fini)
  * with FA, f16 at 512 without, q8_0 at 4096 with four sequences), and
  * one partial offload of every other architecture whose weights and
  * cache the plan places exactly (their compute may be estimated, and
- * then must say so). mamba is left out: the plan does not yet place its
- * device weights exactly.
+ * then must say so).
  */
 Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 {
@@ -614,7 +613,7 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 		"nomic-bert", "gemma", "phi3", "olmo2" };
 	static const size_t n_full = 10;
 	static const char *const other[] = { "qwen3moe", "gemma3", "deepseek2",
-		"falcon", "gpt2", "granitehybrid", "lfm2" };
+		"falcon", "gpt2", "granitehybrid", "lfm2", "mamba", "mamba2" };
 	static const struct ocase pts[] = {
 		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0 },
 		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0 },

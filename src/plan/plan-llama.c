@@ -299,6 +299,39 @@ weight_layer(const struct planner *pn, const struct gguf_tensor *t)
 	return tensor_layer(t, pn->g->n_layer);
 }
 
+/* Whether tensor t's name ends with suffix. */
+static bool
+name_ends(const struct gguf_tensor *t, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return t->name.n >= n && memcmp(t->name.p + t->name.n - n, suffix,
+	    n) == 0;
+}
+
+/*
+ * Whether tensor t stays in the host's own (CPU) buffer whatever -ngl:
+ * llama.cpp puts a weight in the first buffer type whose device runs the
+ * operation that uses it, and ggml-vulkan (0.25.1) runs SSM_SCAN, which
+ * uses ssm_a, only in Mamba-2's form (ssm_a one value a head) with a
+ * d_state of 128 or 256 and heads a multiple of 16 wide; otherwise ssm_a
+ * goes to the CPU (measured: mamba's, and with d_state 64 mamba2's and
+ * granitehybrid's, in the CPU buffer at -ngl 99).
+ */
+static bool
+host_only(const struct planner *pn, const struct gguf_tensor *t)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t heads = t->ne[0] > 0 ? (uint64_t)t->ne[0] : 0;
+
+	if (pn->p->backend == NULL || strcmp(pn->p->backend, "vulkan") != 0 ||
+	    !name_ends(t, ".ssm_a"))
+		return false;
+	return t->ne[1] != 1 || (g->ssm_d_state != 128 &&
+	    g->ssm_d_state != 256) || heads == 0 ||
+	    (g->ssm_d_inner / heads) % 16 != 0;
+}
+
 void
 plan_llama_weights(const struct planner *pn, struct plan *pl)
 {
@@ -314,7 +347,7 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 		struct plan_device *d = &pl->dev[0];
 		bool fb = falls_back(pn, pl, i);
 		bool on_dev = pl->n_dev > 1 && il >= 0 && il >= gpu_start &&
-		    device_runs(pn, i);
+		    device_runs(pn, i) && !host_only(pn, t);
 		int j;
 		uint64_t n = 1;
 
@@ -395,15 +428,6 @@ static uint64_t
 ffn_cols(const struct gguf_tensor *t)
 {
 	return t->ne[1] > 0 ? (uint64_t)t->ne[1] : 0;
-}
-
-static bool
-name_ends(const struct gguf_tensor *t, const char *suffix)
-{
-	size_t n = strlen(suffix);
-
-	return t->name.n >= n && memcmp(t->name.p + t->name.n - n, suffix,
-	    n) == 0;
 }
 
 /* The FFN widths of a file: dense, experts (per token) and shared. */
