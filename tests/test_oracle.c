@@ -603,16 +603,17 @@ Test(oracle, plan_cpu, .timeout = 300, .fini = oracle_fini)
  * with FA, f16 at 512 without, q8_0 at 4096 with four sequences), and
  * one partial offload of every other architecture whose weights and
  * cache the plan places exactly (their compute may be estimated, and
- * then must say so). bert, nomic-bert and mamba are left out: the plan
- * does not yet place their device weights exactly.
+ * then must say so).
  */
 Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 {
-	static const char *const goal[] = { "llama", "qwen2", "gemma2", "gemma",
-		"phi3", "olmo2" };
-	static const char *const other[] = { "qwen2moe", "qwen3", "qwen3moe",
-		"gemma3", "deepseek2", "starcoder2", "falcon", "gpt2",
-		"glm4moe", "granitehybrid" };
+	/* the first n_full: three points at three -ngl; the others one */
+	static const char *const goal[] = { "llama", "qwen2", "gemma2", "qwen3",
+		"qwen2moe", "starcoder2", "glm4moe", "gpt-oss", "bert",
+		"nomic-bert", "gemma", "phi3", "olmo2" };
+	static const size_t n_full = 10;
+	static const char *const other[] = { "qwen3moe", "gemma3", "deepseek2",
+		"falcon", "gpt2", "granitehybrid", "lfm2", "mamba", "mamba2" };
 	static const struct ocase pts[] = {
 		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0 },
 		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0 },
@@ -626,7 +627,7 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 		for (size_t p = 0; p < 3; p++)
 			for (size_t g = 0; g < 3; g++) {
 				/* gemma, phi3, olmo2: one point, two -ngl */
-				if (a >= 3 && (p != 0 || g == 2))
+				if (a >= n_full && (p != 0 || g == 2))
 					continue;
 				cs[n] = pts[p];
 				cs[n].arch = goal[a];

@@ -281,6 +281,57 @@ mtp_layer(const struct model_geom *g, int64_t il)
 	    il >= (int64_t)(g->n_layer - g->n_layer_nextn);
 }
 
+/*
+ * The layer whose device holds tensor t: tensor_layer's, but for the
+ * token_embd_norm tensors (llama.cpp's tensor table: TOKEN_EMBD_NORM is
+ * a repeating-layer tensor created in layer 0, so it goes with layer 0;
+ * lfm2's, loaded as its output norm, OUTPUT_NORM_LFM2, with the output
+ * layer: the converter named it wrongly).
+ */
+static int64_t
+weight_layer(const struct planner *pn, const struct gguf_tensor *t)
+{
+	static const char norm[] = "token_embd_norm.";
+
+	if (t->name.n >= sizeof norm - 1 &&
+	    memcmp(t->name.p, norm, sizeof norm - 1) == 0)
+		return strcmp(pn->g->arch, "lfm2") == 0 ? pn->g->n_layer : 0;
+	return tensor_layer(t, pn->g->n_layer);
+}
+
+/* Whether tensor t's name ends with suffix. */
+static bool
+name_ends(const struct gguf_tensor *t, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return t->name.n >= n && memcmp(t->name.p + t->name.n - n, suffix,
+	    n) == 0;
+}
+
+/*
+ * Whether tensor t stays in the host's own (CPU) buffer whatever -ngl:
+ * llama.cpp puts a weight in the first buffer type whose device runs the
+ * operation that uses it, and ggml-vulkan (0.25.1) runs SSM_SCAN, which
+ * uses ssm_a, only in Mamba-2's form (ssm_a one value a head) with a
+ * d_state of 128 or 256 and heads a multiple of 16 wide; otherwise ssm_a
+ * goes to the CPU (measured: mamba's, and with d_state 64 mamba2's and
+ * granitehybrid's, in the CPU buffer at -ngl 99).
+ */
+static bool
+host_only(const struct planner *pn, const struct gguf_tensor *t)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t heads = t->ne[0] > 0 ? (uint64_t)t->ne[0] : 0;
+
+	if (pn->p->backend == NULL || strcmp(pn->p->backend, "vulkan") != 0 ||
+	    !name_ends(t, ".ssm_a"))
+		return false;
+	return t->ne[1] != 1 || (g->ssm_d_state != 128 &&
+	    g->ssm_d_state != 256) || heads == 0 ||
+	    (g->ssm_d_inner / heads) % 16 != 0;
+}
+
 void
 plan_llama_weights(const struct planner *pn, struct plan *pl)
 {
@@ -292,11 +343,11 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 	probed_device(pn, pl);
 	for (i = 0; i < pn->f->tensors_n; i++) {
 		const struct gguf_tensor *t = &pn->f->tensors[i];
-		int64_t il = tensor_layer(t, pn->g->n_layer);
+		int64_t il = weight_layer(pn, t);
 		struct plan_device *d = &pl->dev[0];
 		bool fb = falls_back(pn, pl, i);
 		bool on_dev = pl->n_dev > 1 && il >= 0 && il >= gpu_start &&
-		    device_runs(pn, i);
+		    device_runs(pn, i) && !host_only(pn, t);
 		int j;
 		uint64_t n = 1;
 
@@ -377,15 +428,6 @@ static uint64_t
 ffn_cols(const struct gguf_tensor *t)
 {
 	return t->ne[1] > 0 ? (uint64_t)t->ne[1] : 0;
-}
-
-static bool
-name_ends(const struct gguf_tensor *t, const char *suffix)
-{
-	size_t n = strlen(suffix);
-
-	return t->name.n >= n && memcmp(t->name.p + t->name.n - n, suffix,
-	    n) == 0;
 }
 
 /* The FFN widths of a file: dense, experts (per token) and shared. */
@@ -517,6 +559,11 @@ cohere2_attn(const struct model_geom *g, uint64_t attn, uint64_t u,
 	return umax(full, sadd(attn, smul(smul(u, n_swa), g->n_head[0])));
 }
 
+/* The peaks of one ubatch's phases (compute_graph). */
+struct graph_phases {
+	uint64_t out, attn, ffn;
+};
+
 /*
  * The phases of one ubatch of ub tokens, in bytes: the logits (with the
  * final norm's input and output), the attention (Q, K, V and their
@@ -527,7 +574,8 @@ cohere2_attn(const struct model_geom *g, uint64_t attn, uint64_t u,
  */
 static uint64_t
 compute_graph(const struct model_geom *g, const struct graph_shape *s,
-    uint64_t ub, uint64_t n_kv, uint64_t n_swa, bool fa)
+    uint64_t ub, uint64_t n_kv, uint64_t n_swa, bool fa,
+    struct graph_phases *ph)
 {
 	uint64_t emb = g->n_embd, u = smul(4, ub), out = 0, attn, ffn, mask;
 	uint64_t hk = g->head_k ? g->head_k : g->n_head[0] ? emb /
@@ -569,6 +617,8 @@ compute_graph(const struct model_geom *g, const struct graph_shape *s,
 		ffn = sadd(ffn, smul(u, sadd(smul(3, s->per_layer), 5)));
 		attn = sadd(attn, smul(u, s->per_layer));
 	}
+	if (ph != NULL)
+		ph->out = out, ph->attn = attn, ph->ffn = ffn;
 	return umax(out, umax(attn, ffn));
 }
 
@@ -579,7 +629,7 @@ plan_compute_bytes(const struct model_geom *g, uint64_t ub, uint64_t n_kv,
 	struct graph_shape s;
 
 	graph_scan(g, NULL, &s);
-	return compute_graph(g, &s, ub, n_kv, 0, fa);
+	return compute_graph(g, &s, ub, n_kv, 0, fa, NULL);
 }
 
 /*
@@ -593,7 +643,8 @@ static bool
 compute_measured(const struct model_geom *g, const struct plan *pl)
 {
 	static const char *const gpu[] = { "llama", "qwen2", "gemma",
-	    "gemma2", "phi3", "olmo2" };
+	    "gemma2", "phi3", "olmo2", "qwen3", "qwen2moe", "starcoder2",
+	    "glm4moe", "gpt-oss", "bert", "nomic-bert" };
 	static const char *const archs[] = { "llama", "qwen2", "qwen2moe",
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
@@ -807,11 +858,10 @@ compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	    strcmp(g->arch, "granitehybrid") == 0)
 		return umax(compute_granitehybrid(g, pn, pl, ub,
 		    compute_graph(g, &s, ub, pl->ctx_seq, 0,
-		    pl->flash_attention)), logits);
+		    pl->flash_attention, NULL)), logits);
 	return quantized_cache(g, pl, compute_graph(g, &s, ub, pl->ctx_seq,
-	    g->swa ? pl->swa_cells : 0, pl->flash_attention), ub,
-	    mask_bytes(g, pl, ub), pl->n_dev == 1 ||
-	    pl->ngl >= (int64_t)g->n_layer + 1);
+	    g->swa ? pl->swa_cells : 0, pl->flash_attention, NULL), ub,
+	    mask_bytes(g, pl, ub), pl->n_dev == 1);
 }
 
 /* One layer's cache in every stream: its cells of K and V rows. */
@@ -924,8 +974,9 @@ plan_llama_cells(const struct planner *pn, uint64_t ctx, struct plan *pl)
  * index an element), the masks and the rotations. Exact on Vulkan.
  */
 static uint64_t
-host_inputs(const struct model_geom *g, const struct plan *pl, uint64_t ub)
+host_inputs(const struct planner *pn, const struct plan *pl, uint64_t ub)
 {
+	const struct model_geom *g = pn->g;
 	uint64_t caches = g->swa ? 2 : 1, idx;
 	uint64_t gqa_v = smul(head_width(g, true), g->n_head_kv[0]);
 	uint64_t n = sadd(smul(smul(8, ub), g->n_embd), smul(12, ub));
@@ -935,6 +986,12 @@ host_inputs(const struct model_geom *g, const struct plan *pl, uint64_t ub)
 		    smul(ub, gqa_v)));
 		n = sadd(n, smul(caches, idx));
 	}
+	/* learned positions (gpt2, bert): their get_rows runs on the host
+	 * beside token_embd's, one more embedding row a token (measured
+	 * with every layer offloaded; with layers on the host gpt2's holds
+	 * up to one more) */
+	if (tensor_rows(pn->f, "position_embd.weight") > 0)
+		n = sadd(n, smul(smul(4, ub), g->n_embd));
 	return sadd(sadd(n, mask_bytes(g, pl, ub)), rot_bytes(g, pl));
 }
 
@@ -956,30 +1013,76 @@ layer_bytes(const struct planner *pn)
 }
 
 /*
- * The device's part beside the host's: the graph less the inputs and
- * rows the host keeps (two embedding-wide f32 tensors and the tokens;
- * measured exact at full offload). With layers on the host (-ngl below
- * n_layer + 1, 0 included) ggml's scheduler still runs a ubatch's big
- * operations on the device and copies their operands in: a layer's K
- * and V and its weights, one split at a time; measured on Vulkan as one
- * layer's cache and half a layer's weights beyond full offload (within
- * 10 % for llama, qwen2, gemma, gemma2, phi3 and olmo2, ctx 512 and
- * 4096, FA on and off, f16 and q8_0, -np 1 and 4).
+ * How the device's compute buffer relates to the whole graph's, per
+ * architecture, measured on Vulkan (llvmpipe; llama.cpp v0.5.0, the
+ * oracle's models, ctx 512 and 4096, FA on and off, f16 and q8_0 caches,
+ * -np 1 and 4, -ngl 99, 2 and 0). kept: the f32 embedding-wide rows of
+ * the ubatch (beside its tokens, always kept) that the host holds and
+ * the device does not at the device's peak with every layer offloaded:
+ * the embeddings input and token_embd's rows where the peak has them
+ * live, none where it comes later (qwen3), one for qwen2moe and the
+ * encoders. by_phase: with layers on the
+ * host, the device peaks in one phase of a host layer run there, its
+ * attention beside the layer's K and V copied in or its FFN beside the
+ * layer's weights; otherwise (the default) the copies add to the peak of
+ * full offload. Architectures not listed take { 2, false }.
+ */
+struct device_split {
+	const char *arch;
+	unsigned char kept;
+	bool by_phase;
+};
+
+static const struct device_split device_splits[] = {
+	{ "qwen3", 0, true },
+	{ "qwen2moe", 1, true },
+	{ "bert", 1, false },
+	{ "nomic-bert", 1, false },
+};
+
+/*
+ * The device's part beside the host's: the graph (without the CPU's
+ * layout shift) less the rows the host keeps (device_splits). With
+ * layers on the host (-ngl below n_layer + 1, 0 included) ggml's
+ * scheduler still runs a ubatch's big operations on the device and
+ * copies their operands in, one split at a time: a layer's K and V and
+ * its weights, measured as one layer's cache and half a layer's weights
+ * beyond full offload, or (by_phase) beside the phase that uses them.
  */
 static void
 device_compute(const struct planner *pn, struct plan *pl, uint64_t c,
     uint64_t ub)
 {
 	const struct model_geom *g = pn->g;
-	uint64_t kept = sadd(smul(smul(8, ub), g->n_embd), smul(4, ub));
-	uint64_t dev = c > kept ? c - kept : 0, kv;
+	struct device_split ds = { NULL, 2, false };
+	uint64_t kept, dev, kv, half;
+	struct graph_shape s;
+	struct graph_phases ph;
+	size_t i;
 
+	for (i = 0; i < sizeof device_splits / sizeof device_splits[0]; i++)
+		if (strcmp(g->arch, device_splits[i].arch) == 0)
+			ds = device_splits[i];
+	kept = sadd(smul(smul(4 * (uint64_t)ds.kept, ub), g->n_embd),
+	    smul(4, ub));
+	dev = c > kept ? c - kept : 0;
 	if (pl->ngl < (int64_t)g->n_layer + 1 && g->n_layer > 0) {
 		kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
-		dev = sadd(dev, sadd(kv, layer_bytes(pn) / 2));
+		half = layer_bytes(pn) / 2;
+		if (ds.by_phase && g->memory == ARCH_MEM_KV) {
+			graph_scan(g, pn->f, &s);
+			compute_graph(g, &s, ub, pl->ctx_seq, g->swa ?
+			    pl->swa_cells : 0, pl->flash_attention, &ph);
+			ph.attn = sadd(ph.attn, kv);
+			ph.ffn = sadd(ph.ffn, half);
+			dev = umax(dev, umax(ph.attn, ph.ffn) > kept ?
+			    umax(ph.attn, ph.ffn) - kept : 0);
+		} else {
+			dev = sadd(dev, sadd(kv, half));
+		}
 	}
 	pl->dev[1].compute_bytes = dev;
-	pl->dev[0].compute_bytes = host_inputs(g, pl, ub);
+	pl->dev[0].compute_bytes = host_inputs(pn, pl, ub);
 }
 
 static void
