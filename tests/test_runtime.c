@@ -480,6 +480,7 @@ Test(runtime, vulkan_iq2_xs_is_slow_not_hung, .timeout = 120)
 	struct rt_info info;
 	struct gl_error err;
 
+	TEST_SKIP_UNDER_VALGRIND();
 	setenv("GGML_VK_VISIBLE_DEVICES", "0", 1);
 	cr_assert(mkdtemp(mesa) != NULL);
 	setenv("MESA_SHADER_CACHE_DIR", mesa, 1);
