@@ -508,6 +508,55 @@ Test(runtime, vulkan_iq2_xs_is_slow_not_hung, .timeout = 120)
 	free(dir);
 }
 
+/*
+ * Every encoding on the Vulkan backend (llvmpipe), both operations, at
+ * the row length --list-kernels probes: opt-in (make check-vulkan sets
+ * GGUFLINT_VULKAN_ALL), because llvmpipe compiles each shader at its
+ * first dispatch and the grid i-quants' take minutes (README's table).
+ * Each case is verified within the tolerance or a fallback the device
+ * does not claim; none is unsafe. Mesa's own shader cache
+ * (MESA_SHADER_CACHE_DIR) is left as the caller has it.
+ */
+Test(runtime, vulkan_backend_every_encoding, .timeout = 7200)
+{
+	struct rt_request rq = { NULL, "Vulkan0", true, 1800 };
+	struct rt_info info;
+	struct gl_error err;
+	struct rt_case *c;
+	size_t n, i, verified = 0;
+	char tb[16];
+	double t0;
+
+	if (getenv("GGUFLINT_VULKAN_ALL") == NULL)
+		cr_skip_test("every encoding on Vulkan takes an hour on "
+		    "llvmpipe: make check-vulkan runs it");
+	TEST_SKIP_UNDER_VALGRIND();
+	rq.dir = llama_dir("vulkan");
+	setenv("GGML_VK_VISIBLE_DEVICES", "0", 1);
+	private_cache();
+	c = runtime_cases_all(RT_ROW_DEFAULT, &n);
+	cr_assert_gt(n, 30);
+	t0 = now_s();
+	cr_assert_eq(runtime_probe(&rq, c, n, &info, &err), 0, "%s", err.msg);
+	cr_log_info("Vulkan: %zu cases in %.0f s", n, now_s() - t0);
+	for (i = 0; i < n; i++) {
+		const char *name = ggml_type_name(c[i].encoding, tb, sizeof tb);
+
+		cr_log_info("vulkan %s %s: %s %g", rt_op_name(c[i].op), name,
+		    rt_state_name(c[i].state), c[i].nmse);
+		cr_expect_neq(c[i].state, RT_UNSAFE, "%s %s: %s",
+		    rt_op_name(c[i].op), name, c[i].reason ? c[i].reason : "");
+		if (c[i].state == RT_VERIFIED) {
+			verified++;
+			cr_expect_leq(c[i].nmse, RT_TOLERANCE, "%s", name);
+		}
+	}
+	cr_expect_gt(verified, n / 2, "%zu of %zu verified", verified, n);
+	runtime_cases_free(c, n);
+	runtime_info_free(&info);
+	free((char *)rq.dir);
+}
+
 /* A model with a Q8_0 embedding and a Q4_0 matrix, in a temporary file. */
 static char *
 small_model(void)
