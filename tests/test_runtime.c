@@ -528,8 +528,8 @@ Test(runtime, vulkan_backend_every_encoding, .timeout = 7200)
 	double t0;
 
 	if (getenv("GGUFLINT_VULKAN_ALL") == NULL)
-		cr_skip_test("every encoding on Vulkan takes an hour on "
-			     "llvmpipe: make check-vulkan runs it");
+		cr_skip_test("every encoding on Vulkan: minutes a grid "
+			     "i-quant on llvmpipe; make check-vulkan runs it");
 	TEST_SKIP_UNDER_VALGRIND();
 	rq.dir = llama_dir("vulkan");
 	setenv("GGML_VK_VISIBLE_DEVICES", "0", 1);
