@@ -939,6 +939,88 @@ Test(remote, tls_trusted_ca)
 	strbuf_free(&out);
 }
 
+/* One lint of https://.../m.gguf (h served and stopped) with the
+ * configuration file cfg and, unless NULL, --cacert ca: the status, the
+ * server's counts in *st and stderr in *err (the caller's). */
+static int
+cfg_lint(struct httpd *h, const char *cfg, const char *ca,
+    struct httpd_stats *st, char **err)
+{
+	const char *argv[6] = { "--config", cfg, NULL, NULL, NULL, NULL };
+	struct test_run r;
+	size_t k = 2;
+	char *u;
+	int status;
+
+	start(h);
+	u = surl(h, "m.gguf");
+	if (ca != NULL) {
+		argv[k++] = "--cacert";
+		argv[k++] = ca;
+	}
+	argv[k] = u;
+	test_run_bin(&r, argv, NULL, 0);
+	cr_assert(httpd_stop(h, st) == 0);
+	status = r.status;
+	*err = r.err;
+	r.err = NULL;
+	test_run_free(&r);
+	free(u);
+	return status;
+}
+
+/* cacert: in .gguflint.yaml (relative to its folder): under --cacert,
+ * over $CURL_CA_BUNDLE; a file it names that is missing is an error at
+ * the key's FILE:LINE:COL when a URL is read, and nothing otherwise. */
+Test(remote, tls_cacert_in_the_configuration)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct httpd h;
+	struct httpd_stats st;
+	struct httpd_tls *t, *other;
+	char *ca, *ca2, *e, *cfg = xasprintf("%s/.gguflint.yaml", cache_home);
+	char *at = xasprintf("%s:2:9: cacert %s/none.pem", cfg, cache_home);
+	const char *local[] = { "--config", cfg, NULL, NULL };
+	struct test_run r;
+	FILE *fp;
+
+	t = tls_or_skip("ca.pem", &ca);
+	other = tls_or_skip("other.pem", &ca2);
+	tiny_file(2u << 20, &out);
+	serve_one(&h, "m.gguf", &out, out.len);
+	h.tls = t;
+	cr_assert_not_null(fp = fopen(cfg, "w"));
+	fputs("ctx: 512\ncacert: ca.pem\n", fp);
+	fclose(fp);
+	setenv("CURL_CA_BUNDLE", ca2, 1);
+	cr_assert(cfg_lint(&h, cfg, NULL, &st, &e) == 0, "%s", e);
+	cr_assert(st.tls == 2, "%u over TLS", st.tls);
+	free(e);
+	cr_assert(cfg_lint(&h, cfg, ca2, &st, &e) == 2);
+	cr_assert(strstr(e, "(with --cacert ") != NULL, "%s", e);
+	free(e);
+	unsetenv("CURL_CA_BUNDLE");
+	cr_assert_not_null(fp = fopen(cfg, "w"));
+	fputs("ctx: 512\ncacert: none.pem\n", fp);
+	fclose(fp);
+	cr_assert(cfg_lint(&h, cfg, NULL, &st, &e) == 2);
+	cr_assert(strstr(e, at) != NULL && st.connections == 0, "%s", e);
+	free(e);
+	local[2] = xasprintf("%s/examples/stories260K.gguf", test_srcdir());
+	test_run_bin(&r, local, NULL, 0);
+	cr_assert_eq(r.status, 0, "a local lint needs no CA file: %s", r.err);
+	test_run_free(&r);
+	unlink(cfg);
+	free((char *)local[2]);
+	free(at);
+	free(cfg);
+	httpd_tls_free(t);
+	httpd_tls_free(other);
+	free(ca);
+	free(ca2);
+	strbuf_free(&out);
+}
+
 /* A certificate no trusted CA signed: one line naming the host and
  * libcurl's reason, exit 2, no request and no retry; one for another
  * name; a --cacert that cannot be read is refused before any connection,

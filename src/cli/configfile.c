@@ -188,6 +188,32 @@ c_baseline(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 	return 0;
 }
 
+/*
+ * cacert: the CA certificates for https:// (a PEM file, relative to the
+ * configuration's folder), checked when a URL is read: a local lint does
+ * not need the file.
+ */
+static int
+c_cacert(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct cstate *c = o;
+	const char *s;
+
+	if (ydoc_string(d, n, &s, err) < 0)
+		return -1;
+	if (*s == '\0')
+		return ydoc_error(d, n, err, "expected the path of a file of "
+		    "CA certificates");
+	free(c->cfg->cacert);
+	free(c->cfg->cacert_at);
+	c->cfg->cacert = s[0] == '/' ? xstrdup(s) :
+	    xasprintf("%s/%s", c->dir, s);
+	c->cfg->cacert_at = xasprintf("%s:%lu:%lu: cacert", d->origin,
+	    (unsigned long)n->start_mark.line + 1,
+	    (unsigned long)n->start_mark.column + 1);
+	return 0;
+}
+
 /* max-per-rule: a number of findings, 0 for all. */
 static int
 c_max_per_rule(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
@@ -492,6 +518,7 @@ static const struct ydoc_field config_fields[] = {
 	{ "connect_timeout", false, .at = cfg_of, YDOC_UINT_AT(struct config,
 	    connect_timeout), .min = 1, .max = 86400,
 	    .expect = "expected seconds from 1 to 86400" },
+	{ "cacert", false, .set = c_cacert },
 	{ "strict", false, .set = c_strict },
 	{ "select", false, .set = c_select },
 	{ "ignore", false, .set = c_ignore },
@@ -609,5 +636,7 @@ config_free(struct config *cfg)
 	free(cfg->kv_v);
 	free(cfg->flash_attn);
 	free(cfg->baseline);
+	free(cfg->cacert);
+	free(cfg->cacert_at);
 	memset(cfg, 0, sizeof *cfg);
 }

@@ -42,6 +42,9 @@ struct config {
 				 * file's folder made whole), or NULL */
 	uint64_t timeout;	/* a remote header's seconds; 0: unset */
 	uint64_t connect_timeout;	/* seconds to connect; 0: unset */
+	char *cacert;		/* cacert: its path (made whole as
+				 * baseline's), or NULL */
+	char *cacert_at;	/* "FILE:LINE:COL: cacert", for messages */
 	bool has_max_per_rule;	/* max-per-rule given */
 	uint64_t max_per_rule;	/* max-per-rule: text, per rule; 0: all */
 };

@@ -279,9 +279,11 @@ use_color(enum color_mode m)
 }
 
 /* The CA certificates remote servers are verified with: --cacert, else
- * $CURL_CA_BUNDLE, else $SSL_CERT_FILE (curl's order), else libcurl's. */
+ * the configuration's cacert:, else $CURL_CA_BUNDLE, else $SSL_CERT_FILE
+ * (curl's order), else libcurl's. */
 static void
-set_cacert(const struct options *o, struct source_opts *src)
+set_cacert(const struct options *o, const struct config *cfg,
+    struct source_opts *src)
 {
 	static const char *const env[] = { "CURL_CA_BUNDLE", "SSL_CERT_FILE" };
 	const char *v;
@@ -289,6 +291,10 @@ set_cacert(const struct options *o, struct source_opts *src)
 
 	src->cacert = o->cacert;
 	src->cacert_from = "--cacert";
+	if (src->cacert == NULL && cfg->cacert != NULL) {
+		src->cacert = cfg->cacert;
+		src->cacert_from = cfg->cacert_at;
+	}
 	for (i = 0; src->cacert == NULL && i < 2; i++)
 		if ((v = getenv(env[i])) != NULL && *v != '\0') {
 			src->cacert = v;
@@ -345,7 +351,7 @@ session_setup(const struct options *o, const struct reporter *rep,
 	s->src.no_cache = o->no_cache;
 	s->src.token = getenv("HF_TOKEN");
 	s->src.hf_endpoint = getenv("HF_ENDPOINT");
-	set_cacert(o, &s->src);
+	set_cacert(o, &s->cfg, &s->src);
 	s->lo.source = &s->src;
 	ro.show_plan = o->show_plan;
 	ro.color = use_color(o->color);

@@ -744,6 +744,14 @@ where_host(const struct source_http *h, char *buf, size_t size)
 	cu.url_cleanup(u);
 }
 
+/* Whether the CA file was named by an environment variable (curl's). */
+static bool
+is_env(const char *from)
+{
+	return strcmp(from, "CURL_CA_BUNDLE") == 0 ||
+	    strcmp(from, "SSL_CERT_FILE") == 0;
+}
+
 /*
  * A server whose certificate does not verify (rc 60), or CA certificates
  * that libcurl cannot use (rc 77): the host and libcurl's reason, and
@@ -764,7 +772,7 @@ fail_tls(const struct source_http *h, CURLcode rc, struct gl_error *err)
 	if (h->cacert != NULL)
 		return gl_error_setk(err, GL_ERR_IO, "%scertificate not "
 		    "trusted: %s: %s (with %s%s%s)", h->shown, host, why,
-		    h->cacert_from, h->cacert_from[0] == '-' ? " " : "=",
+		    h->cacert_from, is_env(h->cacert_from) ? "=" : " ",
 		    h->cacert);
 	return gl_error_setk(err, GL_ERR_IO, "%scertificate not trusted: %s: "
 	    "%s (use --cacert FILE)", h->shown, host, why);

@@ -52,7 +52,8 @@ struct source_opts {
 					 * place of libcurl's bundle, or
 					 * NULL */
 	const char *cacert_from;	/* what named it, for messages:
-					 * "--cacert", "CURL_CA_BUNDLE" */
+					 * "--cacert", "CURL_CA_BUNDLE",
+					 * "FILE:LINE:COL: cacert" */
 };
 
 struct source {
