@@ -640,3 +640,49 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 	}
 	run_cases(cs, n, false);
 }
+
+/*
+ * plan_vulkan_full: falcon on Vulkan with every layer offloaded, at the
+ * three points of plan_vulkan: its device's and its host's compute within
+ * 10 % even though the plan still says compute_estimated (with layers on
+ * the host its split is not modelled yet).
+ */
+Test(oracle, plan_vulkan_full, .timeout = 120, .fini = oracle_fini)
+{
+	static const struct ocase pts[] = {
+		{ "falcon", "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 99 },
+		{ "falcon", "vulkan", "zen4", 512, "off", "f16", "f16", 1, 99 },
+		{ "falcon", "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4,
+		    99 },
+	};
+	struct oenv *e = &g_oenv;
+
+	oenv_need(e, "vulkan");
+	for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+		const struct ocase *c = &pts[i];
+		const struct jsonnode *plan, *d;
+		struct jsonnode *ll, *root;
+		char *why = NULL;
+		int64_t pd, pt, ld, lt;
+
+		ll = run_llama(e, c, &why);
+		cr_assert(ll != NULL, "%s: llama.cpp: %s", ocase_name(c),
+		    why ? why : "?");
+		plan = run_plan(e, c, false, &root);
+		d = plan_device(plan, "Vulkan0");
+		cr_assert(d != NULL, "%s: no Vulkan0 in the plan",
+		    ocase_name(c));
+		pd = j_int(d, "compute_bytes", "Vulkan0");
+		pt = j_int(plan, "compute_bytes", "the plan");
+		ld = llama_sum(ll, "compute", "Vulkan0");
+		lt = llama_sum(ll, "compute", NULL);
+		cr_expect(near(pd, ld, 10),
+		    "%s: Vulkan0 compute: plan %" PRId64 ", llama.cpp %" PRId64,
+		    ocase_name(c), pd, ld);
+		cr_expect(near(pt - pd, lt - ld, 10),
+		    "%s: host compute: plan %" PRId64 ", llama.cpp %" PRId64,
+		    ocase_name(c), pt - pd, lt - ld);
+		jsontree_free(root);
+		jsontree_free(ll);
+	}
+}
