@@ -644,7 +644,7 @@ compute_measured(const struct model_geom *g, const struct plan *pl)
 {
 	static const char *const gpu[] = { "llama", "qwen2", "gemma",
 	    "gemma2", "phi3", "olmo2", "qwen3", "qwen2moe", "starcoder2",
-	    "glm4moe", "gpt-oss", "bert", "nomic-bert" };
+	    "glm4moe", "gpt-oss", "bert", "nomic-bert", "gpt2" };
 	static const char *const archs[] = { "llama", "qwen2", "qwen2moe",
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
@@ -1067,22 +1067,27 @@ layer_bytes(const struct planner *pn)
  * host, the device peaks in one phase of a host layer run there, its
  * attention beside the layer's K and V copied in or its FFN beside the
  * layer's weights; otherwise (the default) the copies add to the peak of
- * full offload. parallel: falcon's rule at full offload (parallel_peak).
- * Architectures not listed take { 2, false, false }.
+ * full offload. full: how the device peaks with every layer offloaded,
+ * where the graph less the kept rows is not it (measured): falcon's
+ * parallel attention and FFN (parallel_peak), gpt2's learned positions
+ * (learned_peak). Architectures not listed take { 2, false, FULL_GRAPH }.
  */
+enum device_full { FULL_GRAPH, FULL_PARALLEL, FULL_LEARNED };
+
 struct device_split {
 	const char *arch;
 	unsigned char kept;
 	bool by_phase;
-	bool parallel;
+	enum device_full full;
 };
 
 static const struct device_split device_splits[] = {
-	{ "qwen3", 0, true, false },
-	{ "qwen2moe", 1, true, false },
-	{ "bert", 1, false, false },
-	{ "nomic-bert", 1, false, false },
-	{ "falcon", 2, false, true },
+	{ "qwen3", 0, true, FULL_GRAPH },
+	{ "qwen2moe", 1, true, FULL_GRAPH },
+	{ "bert", 1, false, FULL_GRAPH },
+	{ "nomic-bert", 1, false, FULL_GRAPH },
+	{ "falcon", 2, false, FULL_PARALLEL },
+	{ "gpt2", 2, false, FULL_LEARNED },
 };
 
 /*
@@ -1124,6 +1129,29 @@ parallel_peak(const struct planner *pn, const struct plan *pl, uint64_t c,
 }
 
 /*
+ * gpt2's device with every layer offloaded (learned positions, added to
+ * token_embd's rows on the device), measured: the whole graph with the
+ * CPU's layout shift (a quantized cache's), less the tokens and the
+ * positions (their only user, position_embd's get_rows, runs on the
+ * host) and one embedding row with flash attention, half a row without.
+ * Exact in the 12 measured cases (as parallel_peak's).
+ */
+static uint64_t
+learned_peak(const struct planner *pn, const struct plan *pl, uint64_t ub)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t row = smul(smul(4, ub), g->n_embd), kept, c;
+	struct graph_shape s;
+
+	graph_scan(g, pn->f, &s);
+	c = quantized_cache(g, pl, compute_graph(g, &s, ub, pl->ctx_seq,
+	    g->swa ? pl->swa_cells : 0, pl->flash_attention, NULL), ub,
+	    mask_bytes(g, pl, ub), true);
+	kept = sadd(smul(8, ub), pl->flash_attention ? row : row / 2);
+	return c > kept ? c - kept : 0;
+}
+
+/*
  * The device's part beside the host's: the graph (without the CPU's
  * layout shift) less the rows the host keeps (device_splits). With
  * layers on the host (-ngl below n_layer + 1, 0 included) ggml's
@@ -1137,7 +1165,7 @@ device_compute(const struct planner *pn, struct plan *pl, uint64_t c,
     uint64_t ub)
 {
 	const struct model_geom *g = pn->g;
-	struct device_split ds = { NULL, 2, false, false };
+	struct device_split ds = { NULL, 2, false, FULL_GRAPH };
 	uint64_t kept, dev, kv, half;
 	struct graph_shape s;
 	struct graph_phases ph;
@@ -1149,8 +1177,10 @@ device_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 	kept = sadd(smul(smul(4 * (uint64_t)ds.kept, ub), g->n_embd),
 	    smul(4, ub));
 	dev = c > kept ? c - kept : 0;
-	if (ds.parallel && pl->ngl >= (int64_t)g->n_layer + 1)
+	if (ds.full == FULL_PARALLEL && pl->ngl >= (int64_t)g->n_layer + 1)
 		dev = parallel_peak(pn, pl, c, ub);
+	if (ds.full == FULL_LEARNED && pl->ngl >= (int64_t)g->n_layer + 1)
+		dev = learned_peak(pn, pl, ub);
 	if (pl->ngl < (int64_t)g->n_layer + 1 && g->n_layer > 0) {
 		kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
 		half = layer_bytes(pn) / 2;
