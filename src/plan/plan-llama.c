@@ -964,6 +964,9 @@ plan_llama_cells(const struct planner *pn, uint64_t ctx, struct plan *pl)
 		    plan_pad_ctx(umin(pl->ctx_seq, sadd(g->n_swa, ub)));
 }
 
+static uint64_t
+host_copies(const struct planner *pn, const struct plan *pl, uint64_t ub);
+
 /*
  * The host's part of the compute buffer beside a GPU backend (in its host
  * buffer type, Vulkan_Host say), whatever -ngl: the graph's inputs and
@@ -971,11 +974,10 @@ plan_llama_cells(const struct planner *pn, uint64_t ctx, struct plan *pl)
  * The inputs: the embeddings input and those rows (f32, n_embd a token),
  * tokens, positions and output ids (i32), per KV cache the K and V cell
  * indices (i64; without flash attention V is stored transposed, one
- * index an element), the masks and the rotations. Exact on Vulkan.
+ * index an element), the masks and the rotations; with layers on the
+ * host, what their K and V copied back need beyond (host_copies). Exact
+ * on Vulkan.
  */
-static uint64_t
-host_copies(const struct planner *pn, const struct plan *pl, uint64_t ub);
-
 static uint64_t
 host_inputs(const struct planner *pn, const struct plan *pl, uint64_t ub)
 {
@@ -990,9 +992,7 @@ host_inputs(const struct planner *pn, const struct plan *pl, uint64_t ub)
 		n = sadd(n, smul(caches, idx));
 	}
 	/* learned positions (gpt2, bert): their get_rows runs on the host
-	 * beside token_embd's, one more embedding row a token (measured
-	 * with every layer offloaded; with layers on the host gpt2's holds
-	 * up to one more) */
+	 * beside token_embd's, one more embedding row a token */
 	if (tensor_rows(pn->f, "position_embd.weight") > 0)
 		n = sadd(n, smul(smul(4, ub), g->n_embd));
 	n = sadd(n, host_copies(pn, pl, ub));
@@ -1006,11 +1006,14 @@ host_inputs(const struct planner *pn, const struct plan *pl, uint64_t ub)
  * QKV projection (attn_qkv) V, and K unless RoPE made it anew (learned
  * positions: gpt2), is a view spanning every token's QKV row, (ub - 1)
  * rows and its own width; otherwise (and with a quantized cache's
- * rotations, which make both anew) ub rows of its width. The copies take
- * the room of the embedding rows already copied to the device (token_embd's,
- * and position_embd's); the host grows by the rest. Measured on Vulkan:
- * falcon +783872 and gpt2 +1043456 bytes with an f16 cache, exact; none
- * with q8_0.
+ * rotations, which make both anew) ub rows of its width. The copies
+ * take the room of the embedding rows already copied to the device
+ * (token_embd's, and position_embd's); the host grows by the rest.
+ * Measured on Vulkan: falcon +783872 and gpt2 +1043456 bytes with an
+ * f16 cache, exact at -ngl 2 and 0; none with q8_0. Only where the
+ * device runs a host layer's projections: ggml-vulkan takes them from
+ * 32 tokens a ubatch (GGML_OP_OFFLOAD_MIN_BATCH's default; the measured
+ * ubatches have 512).
  */
 static uint64_t
 host_copies(const struct planner *pn, const struct plan *pl, uint64_t ub)
@@ -1023,7 +1026,7 @@ host_copies(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	bool learned = tensor_rows(pn->f, "position_embd.weight") > 0;
 
 	if (g->memory != ARCH_MEM_KV || g->n_layer == 0 ||
-	    pl->ngl >= (int64_t)g->n_layer + 1 || ub == 0)
+	    pl->ngl >= (int64_t)g->n_layer + 1 || ub < 32)
 		return 0;
 	k = smul(smul(4, ub), gk);
 	v = smul(smul(4, ub), gv);
@@ -1094,18 +1097,19 @@ static const struct device_split device_splits[] = {
 /*
  * falcon's device with every layer offloaded (attention and FFN in
  * parallel off one norm), measured: not the CPU graph's peak less the
- * host's rows. ggml-alloc places a split's input copies (the masks among
- * them) before the layers' tensors, so the FFN phase's room differs:
- * with flash attention it holds the masks where the CPU's graph holds
- * the larger of the masks and the attention output, plus half an
- * embedding row with an f16 cache or the rotations with a quantized one;
- * without flash attention the attention phase and two and a half rows.
- * Less the tokens the host keeps. Exact in the 12 measured cases (ctx
- * 512 and 4096, FA on and off, f16 and q8_0, -np 1 and 4); with layers
- * on the host the default rule stays (an estimate). cohere2 (parallel
- * too, with a sliding window) takes it as the nearer estimate: 0.80-1.03
- * of its device with every layer offloaded (0.61-0.86 by the default),
- * exact but for 8192 bytes with an f16 cache and flash attention.
+ * host's rows (the scheduler copies a split's inputs in at its start,
+ * and ggml-vulkan reorders a split's nodes), fitted on the measured
+ * cases: with flash attention the FFN phase holds the masks where the
+ * CPU's graph holds the larger of the masks and the attention output,
+ * plus half an embedding row with an f16 cache or the rotations with a
+ * quantized one; without flash attention the attention phase and two
+ * and a half rows. Less the tokens the host keeps. Exact in the 12
+ * measured cases (ctx 512 and 4096, FA on and off, f16 and q8_0, -np 1
+ * and 4); with layers on the host the default rule stays (an estimate).
+ * cohere2 (parallel too, with a sliding window) takes it as the nearer
+ * estimate: 0.80-1.03 of its device with every layer offloaded
+ * (0.61-0.86 by the default), exact but for 8192 bytes with an f16
+ * cache and flash attention.
  */
 static uint64_t
 parallel_peak(const struct planner *pn, const struct plan *pl, uint64_t c,
