@@ -644,7 +644,7 @@ compute_measured(const struct model_geom *g, const struct plan *pl)
 {
 	static const char *const gpu[] = { "llama", "qwen2", "gemma",
 	    "gemma2", "phi3", "olmo2", "qwen3", "qwen2moe", "starcoder2",
-	    "glm4moe", "gpt-oss", "bert", "nomic-bert" };
+	    "glm4moe", "gpt-oss", "bert", "nomic-bert", "gpt2" };
 	static const char *const archs[] = { "llama", "qwen2", "qwen2moe",
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
@@ -964,6 +964,9 @@ plan_llama_cells(const struct planner *pn, uint64_t ctx, struct plan *pl)
 		    plan_pad_ctx(umin(pl->ctx_seq, sadd(g->n_swa, ub)));
 }
 
+static uint64_t
+host_copies(const struct planner *pn, const struct plan *pl, uint64_t ub);
+
 /*
  * The host's part of the compute buffer beside a GPU backend (in its host
  * buffer type, Vulkan_Host say), whatever -ngl: the graph's inputs and
@@ -971,7 +974,9 @@ plan_llama_cells(const struct planner *pn, uint64_t ctx, struct plan *pl)
  * The inputs: the embeddings input and those rows (f32, n_embd a token),
  * tokens, positions and output ids (i32), per KV cache the K and V cell
  * indices (i64; without flash attention V is stored transposed, one
- * index an element), the masks and the rotations. Exact on Vulkan.
+ * index an element), the masks and the rotations; with layers on the
+ * host, what their K and V copied back need beyond (host_copies). Exact
+ * on Vulkan.
  */
 static uint64_t
 host_inputs(const struct planner *pn, const struct plan *pl, uint64_t ub)
@@ -987,12 +992,52 @@ host_inputs(const struct planner *pn, const struct plan *pl, uint64_t ub)
 		n = sadd(n, smul(caches, idx));
 	}
 	/* learned positions (gpt2, bert): their get_rows runs on the host
-	 * beside token_embd's, one more embedding row a token (measured
-	 * with every layer offloaded; with layers on the host gpt2's holds
-	 * up to one more) */
+	 * beside token_embd's, one more embedding row a token */
 	if (tensor_rows(pn->f, "position_embd.weight") > 0)
 		n = sadd(n, smul(smul(4, ub), g->n_embd));
+	n = sadd(n, host_copies(pn, pl, ub));
 	return sadd(sadd(n, mask_bytes(g, pl, ub)), rot_bytes(g, pl));
+}
+
+/*
+ * With layers on the host, the device computes a host layer's K and V
+ * and the scheduler copies them back for the cache's set_rows, into the
+ * host's compute buffer. A copy keeps its source's layout: from a fused
+ * QKV projection (attn_qkv) V, and K unless RoPE made it anew (learned
+ * positions: gpt2), is a view spanning every token's QKV row, (ub - 1)
+ * rows and its own width; otherwise (and with a quantized cache's
+ * rotations, which make both anew) ub rows of its width. The copies
+ * take the room of the embedding rows already copied to the device
+ * (token_embd's, and position_embd's); the host grows by the rest.
+ * Measured on Vulkan: falcon +783872 and gpt2 +1043456 bytes with an
+ * f16 cache, exact at -ngl 2 and 0; none with q8_0. Only where the
+ * device runs a host layer's projections: ggml-vulkan takes them from
+ * 32 tokens a ubatch (GGML_OP_OFFLOAD_MIN_BATCH's default; the measured
+ * ubatches have 512).
+ */
+static uint64_t
+host_copies(const struct planner *pn, const struct plan *pl, uint64_t ub)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t w = tensor_rows(pn->f, ".attn_qkv.weight");
+	uint64_t gk = smul(head_width(g, false), g->n_head_kv[0]);
+	uint64_t gv = smul(head_width(g, true), g->n_head_kv[0]);
+	uint64_t row = smul(smul(4, ub), g->n_embd), room = row, k, v;
+	bool learned = tensor_rows(pn->f, "position_embd.weight") > 0;
+
+	if (g->memory != ARCH_MEM_KV || g->n_layer == 0 ||
+	    pl->ngl >= (int64_t)g->n_layer + 1 || ub < 32)
+		return 0;
+	k = smul(smul(4, ub), gk);
+	v = smul(smul(4, ub), gv);
+	if (w > 0 && rot_bytes(g, pl) == 0) {
+		v = smul(4, sadd(smul(ub - 1, w), gv));
+		if (learned)
+			k = smul(4, sadd(smul(ub - 1, w), gk));
+	}
+	if (learned)
+		room = sadd(room, row);
+	return sadd(k, v) > room ? sadd(k, v) - room : 0;
 }
 
 /* One repeating layer's weights, on average (blk.N tensors). */
@@ -1025,20 +1070,94 @@ layer_bytes(const struct planner *pn)
  * host, the device peaks in one phase of a host layer run there, its
  * attention beside the layer's K and V copied in or its FFN beside the
  * layer's weights; otherwise (the default) the copies add to the peak of
- * full offload. Architectures not listed take { 2, false }.
+ * full offload. full: how the device peaks with every layer offloaded,
+ * where the graph less the kept rows is not it (measured): falcon's
+ * parallel attention and FFN (parallel_peak), gpt2's learned positions
+ * (learned_peak). Architectures not listed take { 2, false, FULL_GRAPH }.
  */
+enum device_full { FULL_GRAPH, FULL_PARALLEL, FULL_LEARNED };
+
 struct device_split {
 	const char *arch;
 	unsigned char kept;
 	bool by_phase;
+	enum device_full full;
 };
 
 static const struct device_split device_splits[] = {
-	{ "qwen3", 0, true },
-	{ "qwen2moe", 1, true },
-	{ "bert", 1, false },
-	{ "nomic-bert", 1, false },
+	{ "qwen3", 0, true, FULL_GRAPH },
+	{ "qwen2moe", 1, true, FULL_GRAPH },
+	{ "bert", 1, false, FULL_GRAPH },
+	{ "nomic-bert", 1, false, FULL_GRAPH },
+	{ "falcon", 2, false, FULL_PARALLEL },
+	{ "gpt2", 2, false, FULL_LEARNED },
+	{ "cohere2", 2, false, FULL_PARALLEL },
 };
+
+/*
+ * falcon's device with every layer offloaded (attention and FFN in
+ * parallel off one norm), measured: not the CPU graph's peak less the
+ * host's rows (the scheduler copies a split's inputs in at its start,
+ * and ggml-vulkan reorders a split's nodes), fitted on the measured
+ * cases: with flash attention the FFN phase holds the masks where the
+ * CPU's graph holds the larger of the masks and the attention output,
+ * plus half an embedding row with an f16 cache or the rotations with a
+ * quantized one; without flash attention the attention phase and two
+ * and a half rows. Less the tokens the host keeps. Exact in the 12
+ * measured cases (ctx 512 and 4096, FA on and off, f16 and q8_0, -np 1
+ * and 4); with layers on the host the default rule stays (an estimate).
+ * cohere2 (parallel too, with a sliding window) takes it as the nearer
+ * estimate: 0.80-1.03 of its device with every layer offloaded
+ * (0.61-0.86 by the default), exact but for 8192 bytes with an f16
+ * cache and flash attention.
+ */
+static uint64_t
+parallel_peak(const struct planner *pn, const struct plan *pl, uint64_t c,
+    uint64_t ub)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t row = smul(smul(4, ub), g->n_embd), tok = smul(4, ub), p;
+	uint64_t mask = mask_bytes(g, pl, ub), room;
+	bool q = kv_type_info(pl->kv_k)->quantized ||
+	    kv_type_info(pl->kv_v)->quantized;
+	struct graph_shape s;
+	struct graph_phases ph;
+
+	if (!pl->flash_attention) {
+		p = sadd(c, sadd(smul(2, row), row / 2));
+	} else {
+		graph_scan(g, pn->f, &s);
+		compute_graph(g, &s, ub, pl->ctx_seq, g->swa ?
+		    pl->swa_cells : 0, true, &ph);
+		room = umax(mask, row);
+		p = sadd(ph.ffn > room ? ph.ffn - room : 0, mask);
+		p = sadd(p, q ? rot_bytes(g, pl) : row / 2);
+	}
+	return p > tok ? p - tok : 0;
+}
+
+/*
+ * gpt2's device with every layer offloaded (learned positions, added to
+ * token_embd's rows on the device), measured: the whole graph with the
+ * CPU's layout shift (a quantized cache's), less the tokens and the
+ * positions (their only user, position_embd's get_rows, runs on the
+ * host) and one embedding row with flash attention, half a row without.
+ * Exact in the 12 measured cases (as parallel_peak's).
+ */
+static uint64_t
+learned_peak(const struct planner *pn, const struct plan *pl, uint64_t ub)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t row = smul(smul(4, ub), g->n_embd), kept, c;
+	struct graph_shape s;
+
+	graph_scan(g, pn->f, &s);
+	c = quantized_cache(g, pl, compute_graph(g, &s, ub, pl->ctx_seq,
+	    g->swa ? pl->swa_cells : 0, pl->flash_attention, NULL), ub,
+	    mask_bytes(g, pl, ub), true);
+	kept = sadd(smul(8, ub), pl->flash_attention ? row : row / 2);
+	return c > kept ? c - kept : 0;
+}
 
 /*
  * The device's part beside the host's: the graph (without the CPU's
@@ -1054,7 +1173,7 @@ device_compute(const struct planner *pn, struct plan *pl, uint64_t c,
     uint64_t ub)
 {
 	const struct model_geom *g = pn->g;
-	struct device_split ds = { NULL, 2, false };
+	struct device_split ds = { NULL, 2, false, FULL_GRAPH };
 	uint64_t kept, dev, kv, half;
 	struct graph_shape s;
 	struct graph_phases ph;
@@ -1066,6 +1185,10 @@ device_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 	kept = sadd(smul(smul(4 * (uint64_t)ds.kept, ub), g->n_embd),
 	    smul(4, ub));
 	dev = c > kept ? c - kept : 0;
+	if (ds.full == FULL_PARALLEL && pl->ngl >= (int64_t)g->n_layer + 1)
+		dev = parallel_peak(pn, pl, c, ub);
+	if (ds.full == FULL_LEARNED && pl->ngl >= (int64_t)g->n_layer + 1)
+		dev = learned_peak(pn, pl, ub);
 	if (pl->ngl < (int64_t)g->n_layer + 1 && g->n_layer > 0) {
 		kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
 		half = layer_bytes(pn) / 2;
