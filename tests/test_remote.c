@@ -869,19 +869,30 @@ surl(const struct httpd *h, const char *path)
 	return xasprintf("https://127.0.0.1:%d/%s", h->port, path);
 }
 
-/* One https:// lint of h's m.gguf with the options: its exit status and
- * what the server saw; the error (first line) in err when not NULL. */
+/* One https:// lint of h's m.gguf with the configuration file cfg (NULL:
+ * none) and the options: its exit status and what the server saw; its
+ * stderr in *err (the caller's) when err is not NULL. */
 static int
-tls_lint(struct httpd *h, const char *o1, const char *o2,
-    struct httpd_stats *st, char **err)
+tls_lint_cfg(struct httpd *h, const char *cfg, const char *o1,
+    const char *o2, struct httpd_stats *st, char **err)
 {
+	const char *argv[6] = { "--no-config", NULL, NULL, NULL, NULL, NULL };
 	struct test_run r;
+	size_t k = 1;
 	char *u;
 	int status;
 
+	if (cfg != NULL) {
+		argv[0] = "--config";
+		argv[k++] = cfg;
+	}
+	if (o1 != NULL)
+		argv[k++] = o1;
+	if (o2 != NULL)
+		argv[k++] = o2;
 	start(h);
-	u = surl(h, "m.gguf");
-	run(&r, u, o1, o2, NULL);
+	argv[k] = u = surl(h, "m.gguf");
+	test_run_bin(&r, argv, NULL, 0);
 	cr_assert(httpd_stop(h, st) == 0);
 	status = r.status;
 	if (err != NULL) {
@@ -891,6 +902,13 @@ tls_lint(struct httpd *h, const char *o1, const char *o2,
 	test_run_free(&r);
 	free(u);
 	return status;
+}
+
+static int
+tls_lint(struct httpd *h, const char *o1, const char *o2,
+    struct httpd_stats *st, char **err)
+{
+	return tls_lint_cfg(h, NULL, o1, o2, st, err);
 }
 
 /* An https:// file read with the CA of --cacert, of $CURL_CA_BUNDLE and
@@ -939,36 +957,6 @@ Test(remote, tls_trusted_ca)
 	strbuf_free(&out);
 }
 
-/* One lint of https://.../m.gguf (h served and stopped) with the
- * configuration file cfg and, unless NULL, --cacert ca: the status, the
- * server's counts in *st and stderr in *err (the caller's). */
-static int
-cfg_lint(struct httpd *h, const char *cfg, const char *ca,
-    struct httpd_stats *st, char **err)
-{
-	const char *argv[6] = { "--config", cfg, NULL, NULL, NULL, NULL };
-	struct test_run r;
-	size_t k = 2;
-	char *u;
-	int status;
-
-	start(h);
-	u = surl(h, "m.gguf");
-	if (ca != NULL) {
-		argv[k++] = "--cacert";
-		argv[k++] = ca;
-	}
-	argv[k] = u;
-	test_run_bin(&r, argv, NULL, 0);
-	cr_assert(httpd_stop(h, st) == 0);
-	status = r.status;
-	*err = r.err;
-	r.err = NULL;
-	test_run_free(&r);
-	free(u);
-	return status;
-}
-
 /* cacert: in .gguflint.yaml (relative to its folder): under --cacert,
  * over $CURL_CA_BUNDLE; a file it names that is missing is an error at
  * the key's FILE:LINE:COL when a URL is read, and nothing otherwise. */
@@ -993,17 +981,17 @@ Test(remote, tls_cacert_in_the_configuration)
 	fputs("ctx: 512\ncacert: ca.pem\n", fp);
 	fclose(fp);
 	setenv("CURL_CA_BUNDLE", ca2, 1);
-	cr_assert(cfg_lint(&h, cfg, NULL, &st, &e) == 0, "%s", e);
+	cr_assert(tls_lint_cfg(&h, cfg, NULL, NULL, &st, &e) == 0, "%s", e);
 	cr_assert(st.tls == 2, "%u over TLS", st.tls);
 	free(e);
-	cr_assert(cfg_lint(&h, cfg, ca2, &st, &e) == 2);
+	cr_assert(tls_lint_cfg(&h, cfg, "--cacert", ca2, &st, &e) == 2);
 	cr_assert(strstr(e, "(with --cacert ") != NULL, "%s", e);
 	free(e);
 	unsetenv("CURL_CA_BUNDLE");
 	cr_assert_not_null(fp = fopen(cfg, "w"));
 	fputs("ctx: 512\ncacert: none.pem\n", fp);
 	fclose(fp);
-	cr_assert(cfg_lint(&h, cfg, NULL, &st, &e) == 2);
+	cr_assert(tls_lint_cfg(&h, cfg, NULL, NULL, &st, &e) == 2);
 	cr_assert(strstr(e, at) != NULL && st.connections == 0, "%s", e);
 	free(e);
 	local[2] = xasprintf("%s/examples/stories260K.gguf", test_srcdir());
