@@ -332,8 +332,8 @@ Test(runtime, infinite_answers_are_unsafe_and_said_so)
 	char *yaml = xasprintf("/tmp/gguflint-inf-%d.yaml", (int)getpid());
 	const char *text[] = { "--list-kernels", "--no-cache", "--runtime", inf,
 		"--write-kernels", yaml, NULL };
-	const char *json[] = { "--list-kernels", "--runtime", inf, "-f",
-		"json", NULL };
+	const char *json[] = { "--list-kernels", "--runtime", inf, "-f", "json",
+		NULL };
 	struct test_run r;
 	struct jsonnode *root;
 	struct captable t;
@@ -344,8 +344,9 @@ Test(runtime, infinite_answers_are_unsafe_and_said_so)
 	private_cache();
 	test_run_bin(&r, text, NULL, 0);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.out, "runtime: unsafe, NMSE inf: wrong numbers: "
-				"NMSE inf over") != NULL,
+	cr_expect(strstr(r.out,
+		      "runtime: unsafe, NMSE inf: wrong numbers: "
+		      "NMSE inf over") != NULL,
 	    "%s", r.out);
 	cr_expect(strstr(r.out, "NMSE -1") == NULL, "%s", r.out);
 	test_run_free(&r);

@@ -371,7 +371,6 @@ ggml_backend_graph_compute(void *be, void *g)
 	for (i = 0; FAKE_MODE == SPIN; i++) /* as a device computing */
 		spin_sink = i;
 	for (i = 0; i < n; i++)
-		((float *)out->data)[i] = FAKE_MODE == INF ? INFINITY :
-		    1.0f;
+		((float *)out->data)[i] = FAKE_MODE == INF ? INFINITY : 1.0f;
 	return 0;
 }
