@@ -562,8 +562,9 @@ Test(runtime, vulkan_iq2_xs_is_slow_not_hung, .timeout = 120)
 /*
  * Every encoding on the Vulkan backend (llvmpipe), both operations, at
  * the row length --list-kernels probes: opt-in (make check-vulkan sets
- * GGUFLINT_VULKAN_ALL), because llvmpipe compiles each shader at its
- * first dispatch and the grid i-quants' take minutes (README's table).
+ * GGUFLINT_VULKAN_ALL, and GALLIVM_PERF=nopt: six minutes on 2 cores),
+ * because llvmpipe compiles each shader at its first dispatch and the
+ * grid i-quants' take a minute or more (README's table).
  * Each case is verified within the tolerance or a fallback the device
  * does not claim; none is unsafe. Mesa's own shader cache
  * (MESA_SHADER_CACHE_DIR) is left as the caller has it.
