@@ -610,10 +610,11 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 	/* the first n_full: three points at three -ngl; the others one */
 	static const char *const goal[] = { "llama", "qwen2", "gemma2", "qwen3",
 		"qwen2moe", "starcoder2", "glm4moe", "gpt-oss", "bert",
-		"nomic-bert", "gpt2", "gemma", "phi3", "olmo2" };
-	static const size_t n_full = 11;
-	static const char *const other[] = { "qwen3moe", "gemma3", "deepseek2",
-		"falcon", "granitehybrid", "lfm2", "mamba", "mamba2" };
+		"nomic-bert", "gpt2", "qwen3moe", "gemma3", "llama4", "gemma",
+		"phi3", "olmo2" };
+	static const size_t n_full = 14;
+	static const char *const other[] = { "deepseek2", "falcon",
+		"granitehybrid", "lfm2", "mamba", "mamba2" };
 	static const struct ocase pts[] = {
 		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0 },
 		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0 },
