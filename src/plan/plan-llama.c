@@ -645,7 +645,7 @@ compute_measured(const struct model_geom *g, const struct plan *pl)
 	static const char *const gpu[] = { "llama", "qwen2", "gemma",
 	    "gemma2", "phi3", "olmo2", "qwen3", "qwen2moe", "starcoder2",
 	    "glm4moe", "gpt-oss", "bert", "nomic-bert", "gpt2", "qwen3moe",
-	    "gemma3", "llama4" };
+	    "gemma3", "llama4", "falcon" };
 	static const char *const archs[] = { "llama", "qwen2", "qwen2moe",
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
@@ -1075,19 +1075,21 @@ layer_bytes(const struct planner *pn)
  * where the graph less the kept rows is not it (measured): falcon's
  * parallel attention and FFN (parallel_peak), gpt2's learned positions
  * (learned_peak). by_phase BY_COPIES: with layers on the host the device
- * peaks as copies_peak says (qwen3moe, gemma3, llama4). Architectures not
- * listed take { 2, false, FULL_GRAPH }.
+ * peaks as copies_peak says (qwen3moe, gemma3, llama4); BY_LAYERS as
+ * layers_peak says (falcon). Architectures not listed take { 2, false,
+ * FULL_GRAPH }.
  */
 enum device_full { FULL_GRAPH, FULL_PARALLEL, FULL_LEARNED };
 
 struct device_split {
 	const char *arch;
 	unsigned char kept;
-	unsigned char by_phase;	/* false, true or BY_COPIES */
+	unsigned char by_phase;	/* false, true, BY_COPIES or BY_LAYERS */
 	enum device_full full;
 };
 
-enum { BY_COPIES = 2 };	/* by_phase: the host layers' copies_peak */
+/* by_phase: the host layers' copies_peak, layers_peak */
+enum { BY_COPIES = 2, BY_LAYERS = 3 };
 
 static const struct device_split device_splits[] = {
 	{ "qwen3", 0, true, FULL_GRAPH },
@@ -1097,7 +1099,7 @@ static const struct device_split device_splits[] = {
 	{ "qwen2moe", 1, true, FULL_GRAPH },
 	{ "bert", 1, false, FULL_GRAPH },
 	{ "nomic-bert", 1, false, FULL_GRAPH },
-	{ "falcon", 2, false, FULL_PARALLEL },
+	{ "falcon", 2, BY_LAYERS, FULL_PARALLEL },
 	{ "gpt2", 2, false, FULL_LEARNED },
 	{ "cohere2", 2, false, FULL_PARALLEL },
 };
@@ -1258,6 +1260,38 @@ copies_peak(const struct planner *pn, const struct plan *pl, uint64_t ub,
 }
 
 /*
+ * falcon's device with layers on the host (BY_LAYERS), measured: with a
+ * repeating layer on the device (-ngl 2 and up) the device runs it as
+ * with every layer offloaded (parallel_peak), and the host layers'
+ * weights are copied in beside it, half a layer's; with none (-ngl 0
+ * and 1: at most the output layer) the device runs only the host
+ * layers' phases, each with its copies: the attention beside one
+ * layer's K and V views, the FFN beside half a layer's weights, and no
+ * row is kept on the host (the embeddings are copied in). At
+ * plan_vulkan's three points 0.93-1.08; over the 24 cases of the Vulkan
+ * matrix at -ngl 2 and 0, 0.93-1.25 (4 outside 10 %: 512 cells with
+ * four sequences without FA at -ngl 2, 1.25; at -ngl 0 512 cells with
+ * q8_0, 1.11-1.13, and 4096 with four sequences and f16, 1.12).
+ */
+static uint64_t
+layers_peak(const struct planner *pn, const struct plan *pl, uint64_t c,
+    uint64_t ub)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
+	uint64_t half = layer_bytes(pn) / 2;
+	struct graph_shape s;
+	struct graph_phases ph;
+
+	if (device_layers(g, pl->ngl) > 0)
+		return sadd(parallel_peak(pn, pl, c, ub), half);
+	graph_scan(g, pn->f, &s);
+	compute_graph(g, &s, ub, pl->ctx_seq, g->swa ? pl->swa_cells : 0,
+	    pl->flash_attention, &ph);
+	return umax(sadd(ph.attn, kv), sadd(ph.ffn, half));
+}
+
+/*
  * The device's part beside the host's: the graph (without the CPU's
  * layout shift) less the rows the host keeps (device_splits). With
  * layers on the host (-ngl below n_layer + 1, 0 included) ggml's
@@ -1292,6 +1326,8 @@ device_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 		half = layer_bytes(pn) / 2;
 		if (ds.by_phase == BY_COPIES && g->memory == ARCH_MEM_KV) {
 			dev = copies_peak(pn, pl, ub, kept);
+		} else if (ds.by_phase == BY_LAYERS) {
+			dev = layers_peak(pn, pl, c, ub);
 		} else if (ds.by_phase && g->memory == ARCH_MEM_KV) {
 			graph_scan(g, pn->f, &s);
 			compute_graph(g, &s, ub, pl->ctx_seq, g->swa ?
