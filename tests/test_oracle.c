@@ -612,8 +612,10 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 		"qwen2moe", "starcoder2", "glm4moe", "gpt-oss", "bert",
 		"nomic-bert", "gpt2", "gemma", "phi3", "olmo2" };
 	static const size_t n_full = 11;
-	static const char *const other[] = { "qwen3moe", "gemma3", "deepseek2",
-		"falcon", "granitehybrid", "lfm2", "mamba", "mamba2" };
+	static const char *const other[] = { "qwen3moe", "gemma3", "falcon",
+		"granitehybrid", "lfm2" };
+	/* branch i14b: MLA and the recurrent models, nine cases each */
+	static const char *const full_b[] = { "deepseek2", "mamba", "mamba2" };
 	static const struct ocase pts[] = {
 		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0 },
 		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0 },
@@ -631,6 +633,13 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 					continue;
 				cs[n] = pts[p];
 				cs[n].arch = goal[a];
+				cs[n++].ngl = ngls[g];
+			}
+	for (size_t a = 0; a < sizeof full_b / sizeof full_b[0]; a++)
+		for (size_t p = 0; p < 3; p++)
+			for (size_t g = 0; g < 3; g++) {
+				cs[n] = pts[p];
+				cs[n].arch = full_b[a];
 				cs[n++].ngl = ngls[g];
 			}
 	for (size_t a = 0; a < sizeof other / sizeof other[0]; a++) {

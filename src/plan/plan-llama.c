@@ -644,7 +644,8 @@ compute_measured(const struct model_geom *g, const struct plan *pl)
 {
 	static const char *const gpu[] = { "llama", "qwen2", "gemma",
 	    "gemma2", "phi3", "olmo2", "qwen3", "qwen2moe", "starcoder2",
-	    "glm4moe", "gpt-oss", "bert", "nomic-bert", "gpt2" };
+	    "glm4moe", "gpt-oss", "bert", "nomic-bert", "gpt2",
+	    "deepseek2", "mamba", "mamba2" };
 	static const char *const archs[] = { "llama", "qwen2", "qwen2moe",
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
@@ -967,6 +968,108 @@ plan_llama_cells(const struct planner *pn, uint64_t ctx, struct plan *pl)
 static uint64_t
 host_copies(const struct planner *pn, const struct plan *pl, uint64_t ub);
 
+/* The first tensor named *suffix, or NULL. */
+static const struct gguf_tensor *
+tensor_named(const struct gguf_file *f, const char *suffix)
+{
+	size_t i;
+
+	for (i = 0; f != NULL && i < f->tensors_n; i++)
+		if (name_ends(&f->tensors[i], suffix))
+			return &f->tensors[i];
+	return NULL;
+}
+
+/* Whether one of the last dl layers (those offloaded) is recurrent. */
+static bool
+recurrent_on_device(const struct model_geom *g, uint64_t dl)
+{
+	uint32_t il;
+
+	if (g->memory == ARCH_MEM_RECURRENT)
+		return dl > 0;
+	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
+		if (il + dl >= g->n_layer && g->is_recr[il])
+			return true;
+	return false;
+}
+
+/*
+ * The host's share of a recurrent layer's scan beside a GPU backend
+ * whose device does not run it (host_only's ssm_a rule: mamba, and
+ * Mamba-2 with a d_state other than 128 and 256): SSM_SCAN runs on the
+ * CPU in a split of its own, and the scheduler copies its operands to
+ * the host: x (Mamba-2: a view of xBC spanning (ub - 1) xBC rows and
+ * d_inner), dt (Mamba-2: one value a head), B and C (views spanning
+ * (ub - 1) rows of the tensor they are cut from, x_db or xBC, and their
+ * own width), and each sequence's SSM state when the layer's state is on
+ * the device; the scan writes y and the states beside them. One layer's
+ * worth at a time, in the room of one embedding row already copied to
+ * the device (GGML_SCHED_DEBUG=2; measured on Vulkan, llvmpipe: mamba
+ * and mamba2 within 0.1 %, -ngl 99, 2 and 0, -np 1 and 4).
+ */
+static uint64_t
+host_scan(const struct planner *pn, const struct plan *pl, uint64_t ub)
+{
+	const struct model_geom *g = pn->g;
+	const struct gguf_tensor *a = tensor_named(pn->f, ".ssm_a");
+	uint64_t di = g->ssm_d_inner, ds = g->ssm_d_state, u = smul(4, ub);
+	uint64_t w, bc, x, dt, st, n, row = smul(u, g->n_embd);
+	bool on_dev = recurrent_on_device(g, device_layers(g, pl->ngl));
+
+	if (a == NULL || !host_only(pn, a) || ub == 0 || (ub < 32 && !on_dev))
+		return 0;
+	if (g->ssm_n_group == 0) {	/* mamba: B and C cut from x_db */
+		w = tensor_rows(pn->f, ".ssm_x.weight");
+		bc = ds;
+		x = dt = smul(u, di);
+	} else {
+		w = sadd(di, smul(smul(2, g->ssm_n_group), ds));
+		bc = smul(g->ssm_n_group, ds);
+		x = smul(4, sadd(smul(ub - 1, w), di));
+		dt = smul(u, a->ne[0] > 0 ? (uint64_t)a->ne[0] : 0);
+	}
+	st = smul(smul(smul(4, ds), di), pl->n_seq);
+	n = sadd(sadd(x, dt), smul(8, sadd(smul(ub - 1, w), bc)));
+	n = sadd(sadd(n, smul(u, di)), on_dev ? smul(2, st) : st);
+	return n > row ? n - row : 0;
+}
+
+/*
+ * MLA (deepseek2) with a cache of several streams (-np above 1, the
+ * cache not unified): the attention's output is 4-D, and ggml-vulkan
+ * multiplies only operands of the same ne[3], so the V up-projection
+ * (attn_v_b) runs on the CPU: the host takes the attention's output
+ * copied in (n_head x kv_lora_rank a token) and, with layers on the
+ * host, the whole attention of a host layer there (Q and K copied in,
+ * n_head + 1 rows of kv_lora_rank + rope width, the attention's output
+ * and the projection's, attn_output's input width), in the room of the
+ * two embedding rows already on the device. Measured on Vulkan
+ * (llvmpipe, GGML_SCHED_DEBUG=2): exact at ctx 4096 with -np 4, -ngl
+ * 99, 2 and 0. dev: what the device no longer holds (the projection's
+ * output).
+ */
+static uint64_t
+mla_host(const struct planner *pn, const struct plan *pl, uint64_t ub,
+    uint64_t *dev)
+{
+	const struct model_geom *g = pn->g;
+	const struct gguf_tensor *o = tensor_named(pn->f, ".attn_output.weight");
+	uint64_t u = smul(4, ub), h = g->n_head[0], lora = g->kv_lora_rank;
+	uint64_t qk = tensor_rows(pn->f, ".attn_kv_a_mqa.weight"), n;
+	uint64_t out = o != NULL && o->ne[0] > 0 ? (uint64_t)o->ne[0] : 0;
+
+	*dev = 0;
+	if (!g->mla || pl->n_stream <= 1)
+		return 0;
+	*dev = smul(u, out);
+	if (pl->ngl >= (int64_t)g->n_layer + 1)
+		return smul(smul(u, h), lora);
+	n = smul(u, sadd(sadd(smul(h, qk), qk), sadd(smul(h, lora), out)));
+	return n > smul(smul(8, ub), g->n_embd) ? n - smul(smul(8, ub),
+	    g->n_embd) : 0;
+}
+
 /*
  * The host's part of the compute buffer beside a GPU backend (in its host
  * buffer type, Vulkan_Host say), whatever -ngl: the graph's inputs and
@@ -987,8 +1090,9 @@ host_inputs(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	uint64_t n = sadd(smul(smul(8, ub), g->n_embd), smul(12, ub));
 
 	if (g->memory == ARCH_MEM_KV) {
-		idx = sadd(smul(8, ub), smul(8, pl->flash_attention ? ub :
-		    smul(ub, gqa_v)));
+		/* MLA: V is a view of K, no V indices */
+		idx = sadd(smul(8, ub), g->mla ? 0 : smul(8,
+		    pl->flash_attention ? ub : smul(ub, gqa_v)));
 		n = sadd(n, smul(caches, idx));
 	}
 	/* learned positions (gpt2, bert): their get_rows runs on the host
@@ -996,6 +1100,7 @@ host_inputs(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	if (tensor_rows(pn->f, "position_embd.weight") > 0)
 		n = sadd(n, smul(smul(4, ub), g->n_embd));
 	n = sadd(n, host_copies(pn, pl, ub));
+	n = sadd(sadd(n, host_scan(pn, pl, ub)), mla_host(pn, pl, ub, &idx));
 	return sadd(sadd(n, mask_bytes(g, pl, ub)), rot_bytes(g, pl));
 }
 
@@ -1075,7 +1180,7 @@ layer_bytes(const struct planner *pn)
  * parallel attention and FFN (parallel_peak), gpt2's learned positions
  * (learned_peak). Architectures not listed take { 2, false, FULL_GRAPH }.
  */
-enum device_full { FULL_GRAPH, FULL_PARALLEL, FULL_LEARNED };
+enum device_full { FULL_GRAPH, FULL_PARALLEL, FULL_LEARNED, FULL_SCAN };
 
 struct device_split {
 	const char *arch;
@@ -1092,6 +1197,9 @@ static const struct device_split device_splits[] = {
 	{ "falcon", 2, false, FULL_PARALLEL },
 	{ "gpt2", 2, false, FULL_LEARNED },
 	{ "cohere2", 2, false, FULL_PARALLEL },
+	{ "deepseek2", 1, false, FULL_GRAPH },
+	{ "mamba", 1, false, FULL_GRAPH },
+	{ "mamba2", 0, false, FULL_SCAN },
 };
 
 /*
@@ -1160,6 +1268,20 @@ learned_peak(const struct planner *pn, const struct plan *pl, uint64_t ub)
 }
 
 /*
+ * Mamba-2's device with every layer offloaded when its scan runs on the
+ * host (host_scan): the ubatch's per-token live set of the CPU's graph
+ * (compute_mamba2 without the per-sequence states and scan blocks, which
+ * are the CPU's) and the scan's y copied back, d_inner a token. Measured
+ * on Vulkan (llvmpipe): 0.98-0.99 at ctx 512 and 4096, -np 1 and 4.
+ */
+static uint64_t
+scan_peak(const struct planner *pn, uint64_t ub)
+{
+	return sadd(compute_mamba2(pn->g, pn->f, ub, 0), smul(smul(4, ub),
+	    pn->g->ssm_d_inner));
+}
+
+/*
  * The device's part beside the host's: the graph (without the CPU's
  * layout shift) less the rows the host keeps (device_splits). With
  * layers on the host (-ngl below n_layer + 1, 0 included) ggml's
@@ -1189,6 +1311,8 @@ device_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 		dev = parallel_peak(pn, pl, c, ub);
 	if (ds.full == FULL_LEARNED && pl->ngl >= (int64_t)g->n_layer + 1)
 		dev = learned_peak(pn, pl, ub);
+	if (ds.full == FULL_SCAN)
+		dev = scan_peak(pn, ub);
 	if (pl->ngl < (int64_t)g->n_layer + 1 && g->n_layer > 0) {
 		kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
 		half = layer_bytes(pn) / 2;
@@ -1204,7 +1328,8 @@ device_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 			dev = sadd(dev, sadd(kv, half));
 		}
 	}
-	pl->dev[1].compute_bytes = dev;
+	mla_host(pn, pl, ub, &kv);	/* MLA's projection on the host */
+	pl->dev[1].compute_bytes = dev > kv ? dev - kv : 0;
 	pl->dev[0].compute_bytes = host_inputs(pn, pl, ub);
 }
 
