@@ -286,16 +286,33 @@ mtp_layer(const struct model_geom *g, int64_t il)
  * token_embd_norm tensors (llama.cpp's tensor table: TOKEN_EMBD_NORM is
  * a repeating-layer tensor created in layer 0, so it goes with layer 0;
  * lfm2's, loaded as its output norm, OUTPUT_NORM_LFM2, with the output
- * layer: the converter named it wrongly).
+ * layer: the converter named it wrongly); gemma3n's per-layer input
+ * projection and its norm (PER_LAYER_MODEL_PROJ, PER_LAYER_PROJ_NORM:
+ * repeating-layer tensors too) with layer 0, its AltUp projections
+ * (ALTUP_PROJ, ALTUP_UNEMBD_PROJ: output-layer tensors) with the output
+ * layer (measured: exact on Vulkan at -ngl 99, 2 and 0).
  */
 static int64_t
 weight_layer(const struct planner *pn, const struct gguf_tensor *t)
 {
 	static const char norm[] = "token_embd_norm.";
+	static const struct {
+		const char *prefix;
+		bool output;
+	} outside[] = { { "per_layer_model_proj.", false },
+	    { "per_layer_proj_norm.", false }, { "altup_proj.", true },
+	    { "altup_unembd_proj.", true } };
+	size_t i, n;
 
 	if (t->name.n >= sizeof norm - 1 &&
 	    memcmp(t->name.p, norm, sizeof norm - 1) == 0)
 		return strcmp(pn->g->arch, "lfm2") == 0 ? pn->g->n_layer : 0;
+	for (i = 0; i < sizeof outside / sizeof outside[0]; i++) {
+		n = strlen(outside[i].prefix);
+		if (t->name.n >= n && memcmp(t->name.p, outside[i].prefix,
+		    n) == 0)
+			return outside[i].output ? pn->g->n_layer : 0;
+	}
 	return tensor_layer(t, pn->g->n_layer);
 }
 
@@ -313,21 +330,21 @@ name_ends(const struct gguf_tensor *t, const char *suffix)
  * Whether tensor t stays in the host's own (CPU) buffer whatever -ngl:
  * llama.cpp puts a weight in the first buffer type whose device runs the
  * operation that uses it, and ggml-vulkan (0.25.1) runs SSM_SCAN, which
- * uses ssm_a, only in Mamba-2's form (ssm_a one value a head) with a
- * d_state of 128 or 256 and heads a multiple of 16 wide; otherwise ssm_a
- * goes to the CPU (measured: mamba's, and with d_state 64 mamba2's and
- * granitehybrid's, in the CPU buffer at -ngl 99).
+ * uses ssm_a, only in Mamba-2's form (ssm_a one value a head: ne[0] 1,
+ * ne[1] the heads) with a d_state of 128 or 256 and heads a multiple of
+ * 16 wide; otherwise ssm_a goes to the CPU (measured: mamba's, and with
+ * d_state 64 mamba2's and granitehybrid's, in the CPU buffer at -ngl 99).
  */
 static bool
 host_only(const struct planner *pn, const struct gguf_tensor *t)
 {
 	const struct model_geom *g = pn->g;
-	uint64_t heads = t->ne[0] > 0 ? (uint64_t)t->ne[0] : 0;
+	uint64_t heads = t->ne[1] > 0 ? (uint64_t)t->ne[1] : 0;
 
 	if (pn->p->backend == NULL || strcmp(pn->p->backend, "vulkan") != 0 ||
 	    !name_ends(t, ".ssm_a"))
 		return false;
-	return t->ne[1] != 1 || (g->ssm_d_state != 128 &&
+	return t->ne[0] != 1 || (g->ssm_d_state != 128 &&
 	    g->ssm_d_state != 256) || heads == 0 ||
 	    (g->ssm_d_inner / heads) % 16 != 0;
 }
@@ -907,6 +924,9 @@ device_kv(const struct model_geom *g, const struct plan *pl, uint64_t dl,
 		uint64_t n = hybrid && g->is_recr[il] ? rec :
 		    layer_kv(g, pl, il);
 
+		if (g->n_layer_kv > 0 && il >= g->n_layer_kv)
+			n = 0;	/* gemma3n: it reuses an earlier cache */
+
 		sum = sadd(sum, n);
 		if (il >= trunk - dl)
 			on = sadd(on, n);
@@ -1027,12 +1047,77 @@ host_scan(const struct planner *pn, const struct plan *pl, uint64_t ub)
 		w = sadd(di, smul(smul(2, g->ssm_n_group), ds));
 		bc = smul(g->ssm_n_group, ds);
 		x = smul(4, sadd(smul(ub - 1, w), di));
-		dt = smul(u, a->ne[0] > 0 ? (uint64_t)a->ne[0] : 0);
+		dt = smul(u, a->ne[1] > 0 ? (uint64_t)a->ne[1] : 0);
 	}
 	st = smul(smul(smul(4, ds), di), pl->n_seq);
 	n = sadd(sadd(x, dt), smul(8, sadd(smul(ub - 1, w), bc)));
 	n = sadd(sadd(n, smul(u, di)), on_dev ? smul(2, st) : st);
 	return n > row ? n - row : 0;
+}
+
+/*
+ * A hybrid's attention layer kept on the host (-ngl below it) and
+ * followed by a recurrent layer also on the host: the device computes
+ * its Q, K and V (op offload, from 32 tokens a ubatch), and the attention
+ * itself runs on the CPU, as the nodes beside it in the graph are the
+ * CPU's (the set_rows into the host's cache before it, the next layer's
+ * state reads after it; an attention layer followed by none, as
+ * granitehybrid's last, runs on the device with the cache copied in):
+ * Q, K and V copied in (rows of their own width: Q n_head heads, K and
+ * V the layer's KV width) and the attention's output (flash attention)
+ * or its KQ over every cell (without), in the room of the embedding row
+ * already on the device. Measured on Vulkan (llvmpipe,
+ * GGML_SCHED_DEBUG=2): lfm2 exact at -ngl 2 and 0, ctx 512 and 4096.
+ */
+static uint64_t
+host_attention(const struct planner *pn, const struct plan *pl,
+    uint64_t ub)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t dl = device_layers(g, pl->ngl), u = smul(4, ub), n;
+	uint64_t h = g->n_head[0], hk = head_width(g, false);
+	uint64_t kvk = 0, kvv = kv_width(g);
+	bool host = false;
+	uint32_t il;
+
+	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++) {
+		if (il + 1 + dl < g->n_layer && !g->is_recr[il] &&
+		    il + 1 < ARCH_MAX_LAYERS && g->is_recr[il + 1])
+			host = true;
+		kvk = umax(kvk, smul(hk, g->n_head_kv[il]));
+	}
+	if (g->memory != ARCH_MEM_HYBRID || !host || ub < 32)
+		return 0;
+	n = sadd(sadd(smul(u, smul(h, hk)), smul(u, kvk)), smul(u, kvv));
+	n = sadd(n, pl->flash_attention ? smul(u, smul(h, head_width(g,
+	    true))) : smul(smul(u, pl->ctx_seq), h));
+	return n > smul(u, g->n_embd) ? n - smul(u, g->n_embd) : 0;
+}
+
+/*
+ * The host's inputs and work of a recurrent or hybrid model beside a GPU
+ * backend: the state's copy indices (two i32 tensors of one index a
+ * sequence, 32-byte aligned); a hybrid's K and V cell indices (V's one
+ * an element without flash attention) and a quantized cache's rotations;
+ * then the larger of the scan's share (host_scan) and a host attention
+ * layer's (host_attention), which run at different times.
+ */
+static uint64_t
+host_recurrent(const struct planner *pn, const struct plan *pl,
+    uint64_t ub)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t n = smul(2, pad32(smul(4, pl->n_seq)));
+
+	if (g->memory != ARCH_MEM_RECURRENT && g->memory != ARCH_MEM_HYBRID)
+		return 0;
+	if (g->memory == ARCH_MEM_HYBRID) {
+		n = sadd(n, sadd(smul(8, ub), smul(8, pl->flash_attention ?
+		    ub : smul(ub, kv_width(g)))));
+		n = sadd(n, rot_matrices(g, pl));
+	}
+	return sadd(n, umax(host_scan(pn, pl, ub), host_attention(pn, pl,
+	    ub)));
 }
 
 /*
@@ -1054,7 +1139,8 @@ mla_host(const struct planner *pn, const struct plan *pl, uint64_t ub,
     uint64_t *dev)
 {
 	const struct model_geom *g = pn->g;
-	const struct gguf_tensor *o = tensor_named(pn->f, ".attn_output.weight");
+	const struct gguf_tensor *o = tensor_named(pn->f,
+	    ".attn_output.weight");
 	uint64_t u = smul(4, ub), h = g->n_head[0], lora = g->kv_lora_rank;
 	uint64_t qk = tensor_rows(pn->f, ".attn_kv_a_mqa.weight"), n;
 	uint64_t out = o != NULL && o->ne[0] > 0 ? (uint64_t)o->ne[0] : 0;
@@ -1087,7 +1173,8 @@ host_inputs(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	const struct model_geom *g = pn->g;
 	uint64_t caches = g->swa ? 2 : 1, idx;
 	uint64_t gqa_v = smul(head_width(g, true), g->n_head_kv[0]);
-	uint64_t n = sadd(smul(smul(8, ub), g->n_embd), smul(12, ub));
+	uint64_t n = sadd(smul(smul(8, ub), g->n_embd), smul(g->memory ==
+	    ARCH_MEM_RECURRENT ? 8 : 12, ub));	/* no positions */
 
 	if (g->memory == ARCH_MEM_KV) {
 		/* MLA: V is a view of K, no V indices */
@@ -1100,7 +1187,8 @@ host_inputs(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	if (tensor_rows(pn->f, "position_embd.weight") > 0)
 		n = sadd(n, smul(smul(4, ub), g->n_embd));
 	n = sadd(n, host_copies(pn, pl, ub));
-	n = sadd(sadd(n, host_scan(pn, pl, ub)), mla_host(pn, pl, ub, &idx));
+	n = sadd(sadd(n, host_recurrent(pn, pl, ub)), mla_host(pn, pl, ub,
+	    &idx));
 	return sadd(sadd(n, mask_bytes(g, pl, ub)), rot_bytes(g, pl));
 }
 
@@ -1178,7 +1266,12 @@ layer_bytes(const struct planner *pn)
  * full offload. full: how the device peaks with every layer offloaded,
  * where the graph less the kept rows is not it (measured): falcon's
  * parallel attention and FFN (parallel_peak), gpt2's learned positions
- * (learned_peak). Architectures not listed take { 2, false, FULL_GRAPH }.
+ * (learned_peak), Mamba-2's with its scan on the host (scan_peak).
+ * Measured for deepseek2 and mamba (branch i14b): one row kept (ctx 512
+ * and 4096, -np 1 and 4, -ngl 99, 2, 0: deepseek2 0.96-1.06, mamba
+ * 0.98-1.04; two, the default, gave 0.90-0.91 at full offload); with
+ * several streams deepseek2's device loses MLA's projection output too
+ * (mla_host). Architectures not listed take { 2, false, FULL_GRAPH }.
  */
 enum device_full { FULL_GRAPH, FULL_PARALLEL, FULL_LEARNED, FULL_SCAN };
 
