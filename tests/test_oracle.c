@@ -613,9 +613,10 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 		"nomic-bert", "gpt2", "gemma", "phi3", "olmo2" };
 	static const size_t n_full = 11;
 	static const char *const other[] = { "qwen3moe", "gemma3", "falcon",
-		"granitehybrid", "lfm2" };
-	/* branch i14b: MLA and the recurrent models, nine cases each */
-	static const char *const full_b[] = { "deepseek2", "mamba", "mamba2" };
+		"granitehybrid" };
+	/* branch i14b: MLA, recurrent and hybrid models, nine cases each */
+	static const char *const full_b[] = { "deepseek2", "mamba", "mamba2",
+		"lfm2" };
 	static const struct ocase pts[] = {
 		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0 },
 		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0 },

@@ -662,7 +662,7 @@ compute_measured(const struct model_geom *g, const struct plan *pl)
 	static const char *const gpu[] = { "llama", "qwen2", "gemma",
 	    "gemma2", "phi3", "olmo2", "qwen3", "qwen2moe", "starcoder2",
 	    "glm4moe", "gpt-oss", "bert", "nomic-bert", "gpt2",
-	    "deepseek2", "mamba", "mamba2" };
+	    "deepseek2", "mamba", "mamba2", "lfm2" };
 	static const char *const archs[] = { "llama", "qwen2", "qwen2moe",
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
@@ -1375,6 +1375,59 @@ scan_peak(const struct planner *pn, uint64_t ub)
 }
 
 /*
+ * A hybrid's device with layers on the host: each host layer's weighted
+ * operations run there one split at a time, their weights copied in,
+ * and the masks are copied in only for an attention the device runs.
+ * The largest of: the FFN phase without the masks, beside half a
+ * layer's weights; the attention phase, where an attention layer runs
+ * on the device (one on it, or one on the host that host_attention does
+ * not keep there, its K and V copied in: one layer's cache); a Mamba-2
+ * layer's per-token live set (compute_granitehybrid's below its
+ * threshold, without the states, which stay with the scan on the host).
+ * Less the rows the host keeps (kept) but the Mamba-2 one. Measured on
+ * Vulkan (llvmpipe, ctx 512 and 4096, -np 1 and 4, -ngl 2 and 0):
+ * lfm2 0.96-1.04, granitehybrid 0.99-1.00.
+ */
+static uint64_t
+hybrid_split(const struct planner *pn, const struct plan *pl, uint64_t ub,
+    uint64_t kept)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t dl = device_layers(g, pl->ngl), u = smul(4, ub), kv = 0;
+	uint64_t mask = mask_bytes(g, pl, ub), ffn, attn = 0, m = 0, di, xbc;
+	struct graph_shape s;
+	struct graph_phases ph;
+	bool on = false, copied = false;
+	uint32_t il;
+
+	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++) {
+		if (g->is_recr[il])
+			continue;
+		kv = umax(kv, layer_kv(g, pl, il));
+		if (il + dl >= g->n_layer)
+			on = true;
+		else if (il + 1 >= g->n_layer || il + 1 >= ARCH_MAX_LAYERS ||
+		    !g->is_recr[il + 1] || il + 1 + dl >= g->n_layer)
+			copied = true;
+	}
+	graph_scan(g, pn->f, &s);
+	compute_graph(g, &s, ub, pl->ctx_seq, 0, pl->flash_attention, &ph);
+	ffn = sadd(ph.ffn > mask ? ph.ffn - mask : 0, layer_bytes(pn) / 2);
+	if (on || copied)	/* K and V at an attention layer's width */
+		attn = sadd(sadd(ph.attn, copied ? kv : 0), g->n_head_kv[0] ?
+		    0 : smul(smul(u, 2), kv_width(g)));
+	if (g->ssm_n_group > 0) {	/* Mamba-2 layers */
+		di = g->ssm_d_inner;
+		xbc = sadd(di, smul(smul(2, g->ssm_n_group), g->ssm_d_state));
+		m = sadd(tensor_rows(pn->f, ".ssm_in.weight"), smul(2, xbc));
+		m = sadd(sadd(m, di), sadd(smul(3, g->n_embd), 7));
+		m = sadd(smul(u, m), 32);
+	}
+	ffn = umax(ffn, attn);
+	return umax(m, ffn > kept ? ffn - kept : 0);
+}
+
+/*
  * The device's part beside the host's: the graph (without the CPU's
  * layout shift) less the rows the host keeps (device_splits). With
  * layers on the host (-ngl below n_layer + 1, 0 included) ggml's
@@ -1421,6 +1474,8 @@ device_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 			dev = sadd(dev, sadd(kv, half));
 		}
 	}
+	if (g->memory == ARCH_MEM_HYBRID && pl->ngl < (int64_t)g->n_layer + 1)
+		dev = hybrid_split(pn, pl, ub, kept);
 	mla_host(pn, pl, ub, &kv);	/* MLA's projection on the host */
 	pl->dev[1].compute_bytes = dev > kv ? dev - kv : 0;
 	pl->dev[0].compute_bytes = host_inputs(pn, pl, ub);
