@@ -616,7 +616,7 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 		"granitehybrid" };
 	/* branch i14b: MLA, recurrent and hybrid models, nine cases each */
 	static const char *const full_b[] = { "deepseek2", "mamba", "mamba2",
-		"lfm2" };
+		"lfm2", "gemma3n" };
 	static const struct ocase pts[] = {
 		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0 },
 		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0 },

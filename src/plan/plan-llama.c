@@ -662,7 +662,7 @@ compute_measured(const struct model_geom *g, const struct plan *pl)
 	static const char *const gpu[] = { "llama", "qwen2", "gemma",
 	    "gemma2", "phi3", "olmo2", "qwen3", "qwen2moe", "starcoder2",
 	    "glm4moe", "gpt-oss", "bert", "nomic-bert", "gpt2",
-	    "deepseek2", "mamba", "mamba2", "lfm2" };
+	    "deepseek2", "mamba", "mamba2", "lfm2", "gemma3n" };
 	static const char *const archs[] = { "llama", "qwen2", "qwen2moe",
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
@@ -1121,6 +1121,24 @@ host_recurrent(const struct planner *pn, const struct plan *pl,
 }
 
 /*
+ * gemma3n's per-layer embeddings beside a GPU backend: the get_rows of
+ * per_layer_token_embd (an input-layer tensor, kept on the host) runs
+ * on the host, with a tokens input of its own: f32 rows of n_layer x
+ * the per-layer width a token, and 4 bytes a token. Measured on Vulkan:
+ * the host exact at ctx 512 and 4096, -np 1 and 4, -ngl 99, 2 and 0.
+ */
+static uint64_t
+host_per_layer(const struct planner *pn, uint64_t ub)
+{
+	const struct gguf_tensor *t = tensor_named(pn->f,
+	    "per_layer_token_embd.weight");
+
+	if (t == NULL || t->ne[0] <= 0)
+		return 0;
+	return smul(smul(4, ub), sadd((uint64_t)t->ne[0], 1));
+}
+
+/*
  * MLA (deepseek2) with a cache of several streams (-np above 1, the
  * cache not unified): the attention's output is 4-D, and ggml-vulkan
  * multiplies only operands of the same ne[3], so the V up-projection
@@ -1189,6 +1207,7 @@ host_inputs(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	n = sadd(n, host_copies(pn, pl, ub));
 	n = sadd(sadd(n, host_recurrent(pn, pl, ub)), mla_host(pn, pl, ub,
 	    &idx));
+	n = sadd(n, host_per_layer(pn, ub));
 	return sadd(sadd(n, mask_bytes(g, pl, ub)), rot_bytes(g, pl));
 }
 
@@ -1293,6 +1312,7 @@ static const struct device_split device_splits[] = {
 	{ "deepseek2", 1, false, FULL_GRAPH },
 	{ "mamba", 1, false, FULL_GRAPH },
 	{ "mamba2", 0, false, FULL_SCAN },
+	{ "gemma3n", 0, false, FULL_GRAPH },
 };
 
 /*
@@ -1428,6 +1448,24 @@ hybrid_split(const struct planner *pn, const struct plan *pl, uint64_t ub,
 }
 
 /*
+ * Whether the graph peaks while gemma3n's per-layer inputs are built,
+ * before the first layer (compute_graph's per_layer): with layers on
+ * the host the device then holds that phase without the masks, which
+ * the scheduler copies in only for the first attention it runs, later
+ * (measured on Vulkan, -ngl 2 and 0, ctx 512 and 4096, -np 1 and 4:
+ * 0.98-1.02; with every layer offloaded it keeps only the tokens off,
+ * device_splits' row: 0.98-1.00).
+ */
+static bool
+per_layer_peak(const struct planner *pn)
+{
+	struct graph_shape s;
+
+	graph_scan(pn->g, pn->f, &s);
+	return s.per_layer > 0;
+}
+
+/*
  * The device's part beside the host's: the graph (without the CPU's
  * layout shift) less the rows the host keeps (device_splits). With
  * layers on the host (-ngl below n_layer + 1, 0 included) ggml's
@@ -1476,6 +1514,9 @@ device_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 	}
 	if (g->memory == ARCH_MEM_HYBRID && pl->ngl < (int64_t)g->n_layer + 1)
 		dev = hybrid_split(pn, pl, ub, kept);
+	if (pl->ngl < (int64_t)g->n_layer + 1 && per_layer_peak(pn))
+		dev = c > sadd(kept, mask_bytes(g, pl, ub)) ? c - sadd(kept,
+		    mask_bytes(g, pl, ub)) : 0;
 	mla_host(pn, pl, ub, &kv);	/* MLA's projection on the host */
 	pl->dev[1].compute_bytes = dev > kv ? dev - kv : 0;
 	pl->dev[0].compute_bytes = host_inputs(pn, pl, ub);
