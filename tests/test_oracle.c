@@ -710,3 +710,31 @@ Test(oracle, plan_vulkan_part, .timeout = 300, .fini = oracle_fini)
 			vulkan_part(e, &c, n == 0);
 		}
 }
+
+/*
+ * plan_vulkan_part_b: what is measured of granitehybrid's split (branch
+ * i14b), whose device with every layer offloaded is not modelled (its
+ * plan says compute_estimated): at plan_vulkan's three points the host
+ * at -ngl 99, 2 and 0 (the scan's share, host_scan) and the device with
+ * layers on the host (hybrid_split), -ngl 2 and 0.
+ */
+Test(oracle, plan_vulkan_part_b, .timeout = 300, .fini = oracle_fini)
+{
+	static const struct ocase pts[] = {
+		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0 },
+		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0 },
+		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 0 },
+	};
+	static const int ngls[] = { 99, 2, 0 };
+	struct oenv *e = &g_oenv;
+
+	oenv_need(e, "vulkan");
+	for (size_t p = 0; p < 3; p++)
+		for (size_t n = 0; n < 3; n++) {
+			struct ocase c = pts[p];
+
+			c.arch = "granitehybrid";
+			c.ngl = ngls[n];
+			vulkan_part(e, &c, n != 0);
+		}
+}
