@@ -1014,6 +1014,21 @@ recurrent_on_device(const struct model_geom *g, uint64_t dl)
 	return false;
 }
 
+/* Whether one of the layers not offloaded (all but the last dl) is
+ * recurrent. */
+static bool
+recurrent_on_host(const struct model_geom *g, uint64_t dl)
+{
+	uint32_t il;
+
+	if (g->memory == ARCH_MEM_RECURRENT)
+		return dl < g->n_layer;
+	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
+		if (il + dl < g->n_layer && g->is_recr[il])
+			return true;
+	return false;
+}
+
 /*
  * The host's share of a recurrent layer's scan beside a GPU backend
  * whose device does not run it (host_only's ssm_a rule: mamba, and
@@ -1035,9 +1050,14 @@ host_scan(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	const struct gguf_tensor *a = tensor_named(pn->f, ".ssm_a");
 	uint64_t di = g->ssm_d_inner, ds = g->ssm_d_state, u = smul(4, ub);
 	uint64_t w, bc, x, dt, st, n, row = smul(u, g->n_embd);
-	bool on_dev = recurrent_on_device(g, device_layers(g, pl->ngl));
+	uint64_t dl = device_layers(g, pl->ngl);
+	bool on_dev = recurrent_on_device(g, dl);
+	bool copied = on_dev && a != NULL && host_only(pn, a);
 
-	if (a == NULL || !host_only(pn, a) || ub == 0 || (ub < 32 && !on_dev))
+	/* a host layer's scan runs on the CPU beside its state whatever
+	 * the device runs (ggml-vulkan offloads no SSM_SCAN) */
+	if (a == NULL || ub == 0 || (ub < 32 && !on_dev) || (!copied &&
+	    !recurrent_on_host(g, dl)))
 		return 0;
 	if (g->ssm_n_group == 0) {	/* mamba: B and C cut from x_db */
 		w = tensor_rows(pn->f, ".ssm_x.weight");
@@ -1051,7 +1071,7 @@ host_scan(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	}
 	st = smul(smul(smul(4, ds), di), pl->n_seq);
 	n = sadd(sadd(x, dt), smul(8, sadd(smul(ub - 1, w), bc)));
-	n = sadd(sadd(n, smul(u, di)), on_dev ? smul(2, st) : st);
+	n = sadd(sadd(n, smul(u, di)), copied ? smul(2, st) : st);
 	return n > row ? n - row : 0;
 }
 
@@ -1311,7 +1331,7 @@ static const struct device_split device_splits[] = {
 	{ "cohere2", 2, false, FULL_PARALLEL },
 	{ "deepseek2", 1, false, FULL_GRAPH },
 	{ "mamba", 1, false, FULL_GRAPH },
-	{ "mamba2", 0, false, FULL_SCAN },
+	{ "mamba2", 2, false, FULL_SCAN },
 	{ "gemma3n", 0, false, FULL_GRAPH },
 };
 
@@ -1387,6 +1407,14 @@ learned_peak(const struct planner *pn, const struct plan *pl, uint64_t ub)
  * are the CPU's) and the scan's y copied back, d_inner a token. Measured
  * on Vulkan (llvmpipe): 0.98-0.99 at ctx 512 and 4096, -np 1 and 4.
  */
+static bool
+scan_on_host(const struct planner *pn)
+{
+	const struct gguf_tensor *a = tensor_named(pn->f, ".ssm_a");
+
+	return a != NULL && host_only(pn, a);
+}
+
 static uint64_t
 scan_peak(const struct planner *pn, uint64_t ub)
 {
@@ -1495,7 +1523,8 @@ device_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 		dev = parallel_peak(pn, pl, c, ub);
 	if (ds.full == FULL_LEARNED && pl->ngl >= (int64_t)g->n_layer + 1)
 		dev = learned_peak(pn, pl, ub);
-	if (ds.full == FULL_SCAN)
+	if (ds.full == FULL_SCAN && (pl->ngl < (int64_t)g->n_layer + 1 ||
+	    scan_on_host(pn)))
 		dev = scan_peak(pn, ub);
 	if (pl->ngl < (int64_t)g->n_layer + 1 && g->n_layer > 0) {
 		kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
