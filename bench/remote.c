@@ -12,8 +12,10 @@
  * its first shard's URL (the whole model), beside that of reading the N
  * headers over the same server (one range request each, by a plain
  * client), and that of linting its shards one by one (each by a name
- * that is not a shard's), and the ratios. Figures printed, nothing
- * asserted.
+ * that is not a shard's), and the ratios; beside curl reading the N
+ * headers in one process, in turn with the lint, the ratio's median over
+ * the pairs; and the lint of the same shards from the local files (the
+ * lint's own work, no network). Figures printed, nothing asserted.
  * Exit status: 0, 1 when something could not be run, 2 usage.
  */
 #include "config.h"
@@ -218,15 +220,36 @@ single(const char *bin, struct httpd_file *f, struct httpd_tls *tls,
 	return rc >= 0 && rc <= 1 ? 0 : -1;
 }
 
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The lowest, the median and the highest of the n values v (sorted). */
+static void
+spread(double *v, size_t n, double *lo, double *med, double *hi)
+{
+	*lo = *med = *hi = 0;
+	if (n == 0)
+		return;
+	qsort(v, n, sizeof *v, cmp_double);
+	*lo = v[0];
+	*hi = v[n - 1];
+	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* The split model's lint by URL against reading its n headers. */
 static int
-split(const char *bin, struct httpd_file *f, unsigned n)
+split(const char *bin, struct httpd_file *f, unsigned n, const char *local)
 {
 	struct httpd h;
 	struct httpd_stats st;
-	double t0, tl, tr, ta, tc;
+	double t0, tl, tr, ta, tc, tf, ratio[RUNS], lo, med, hi;
 	size_t bytes = 0;
-	unsigned i, k;
+	unsigned i, k, paired = 0;
 	char *url;
 	int rc = 0;
 
@@ -251,10 +274,24 @@ split(const char *bin, struct httpd_file *f, unsigned n)
 		for (k = 0; k < n; k++)
 			bytes += fetch(h.port, f[k].name, f[k].len);
 	tr = (now_s() - t0) / RUNS;
-	t0 = now_s();
-	for (i = 0, k = 0; i < RUNS && k == 0; i++)
+	/* lint and curl in turn, the ratio pair by pair (a drifting
+	 * machine moves both) */
+	for (i = 0, k = 0, tc = 0; i < RUNS && k == 0; i++) {
+		t0 = now_s();
+		(void)lint(bin, url);
+		t0 = now_s() - t0;
+		tf = now_s();
 		k = (unsigned)curl_read(h.port, f, n);
-	tc = k == 0 ? (now_s() - t0) / RUNS : 0;
+		tf = now_s() - tf;
+		tc += tf;
+		ratio[paired++] = t0 / (tf > 0 ? tf : 1e-9);
+	}
+	tc = k == 0 ? tc / RUNS : 0;
+	spread(ratio, paired, &lo, &med, &hi);
+	t0 = now_s();
+	for (i = 0; i < RUNS; i++)
+		(void)lint(bin, local);
+	tf = (now_s() - t0) / RUNS;
 	t0 = now_s();
 	for (i = 0; i < RUNS; i++)
 		for (k = 0; k < n; k++) {
@@ -275,10 +312,14 @@ split(const char *bin, struct httpd_file *f, unsigned n)
 	    1e-9), n, ta * 1e3, tl / (ta > 0 ? ta : 1e-9));
 	if (tc > 0)
 		printf("  curl reading its %u headers (one process, a range "
-		    "request each): %.1f ms: %.2fx\n", n, tc * 1e3, tl / tc);
+		    "request each): %.1f ms: %.2fx; paired, lint/curl over %u "
+		    "runs: median %.2fx (%.2f-%.2f)\n", n, tc * 1e3, tl / tc,
+		    paired, med, lo, hi);
 	else
 		printf("  curl reading its %u headers: not run (no curl on "
 		    "PATH, or it failed)\n", n);
+	printf("  linting its %u shards from the local files: %.1f ms "
+	    "(the lint's own work)\n", n, tf * 1e3);
 	return rc >= 0 && rc <= 1 ? 0 : -1;
 }
 
@@ -336,8 +377,10 @@ main(int argc, char **argv)
 			rc = 1;
 		free(path);
 	}
-	if (rc == 0 && split(argv[1], shards, n) < 0)
+	path = xasprintf("%s-%05u-of-%05u.gguf", argv[3], 1, n);
+	if (rc == 0 && split(argv[1], shards, n, path) < 0)
 		rc = 1;
+	free(path);
 	free((void *)one.data);
 	for (k = 0; k < n; k++) {
 		free((void *)shards[k].data);

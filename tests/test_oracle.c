@@ -610,10 +610,10 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 	/* the first n_full: three points at three -ngl; the others one */
 	static const char *const goal[] = { "llama", "qwen2", "gemma2", "qwen3",
 		"qwen2moe", "starcoder2", "glm4moe", "gpt-oss", "bert",
-		"nomic-bert", "gpt2", "gemma", "phi3", "olmo2" };
-	static const size_t n_full = 11;
-	static const char *const other[] = { "qwen3moe", "gemma3", "falcon",
-		"granitehybrid" };
+		"nomic-bert", "gpt2", "qwen3moe", "gemma3", "llama4", "falcon",
+		"gemma", "phi3", "olmo2" };
+	static const size_t n_full = 15;
+	static const char *const other[] = { "granitehybrid" };
 	/* branch i14b: MLA, recurrent and hybrid models, nine cases each */
 	static const char *const full_b[] = { "deepseek2", "mamba", "mamba2",
 		"lfm2", "gemma3n" };
@@ -684,41 +684,13 @@ vulkan_part(struct oenv *e, const struct ocase *c, bool dev)
 }
 
 /*
- * plan_vulkan_part: what is measured of falcon's split, whose device with
- * layers on the host is not modelled yet (its plan still says
- * compute_estimated), at plan_vulkan's three points: the device and the
- * host with every layer offloaded, the host (the copies of a host
- * layer's K and V) at -ngl 2 and 0.
- */
-Test(oracle, plan_vulkan_part, .timeout = 300, .fini = oracle_fini)
-{
-	static const struct ocase pts[] = {
-		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0 },
-		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0 },
-		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 0 },
-	};
-	static const int ngls[] = { 99, 2, 0 };
-	struct oenv *e = &g_oenv;
-
-	oenv_need(e, "vulkan");
-	for (size_t p = 0; p < 3; p++)
-		for (size_t n = 0; n < 3; n++) {
-			struct ocase c = pts[p];
-
-			c.arch = "falcon";
-			c.ngl = ngls[n];
-			vulkan_part(e, &c, n == 0);
-		}
-}
-
-/*
- * plan_vulkan_part_b: what is measured of granitehybrid's split (branch
+ * plan_vulkan_part: what is measured of granitehybrid's split (branch
  * i14b), whose device with every layer offloaded is not modelled (its
  * plan says compute_estimated): at plan_vulkan's three points the host
  * at -ngl 99, 2 and 0 (the scan's share, host_scan) and the device with
  * layers on the host (hybrid_split), -ngl 2 and 0.
  */
-Test(oracle, plan_vulkan_part_b, .timeout = 300, .fini = oracle_fini)
+Test(oracle, plan_vulkan_part, .timeout = 300, .fini = oracle_fini)
 {
 	static const struct ocase pts[] = {
 		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0 },

@@ -321,6 +321,57 @@ Test(runtime, cli_errors_and_json)
 	free(wrong);
 }
 
+/*
+ * A device that answers infinities (llvmpipe 4 lanes wide answers F32's
+ * product so): unsafe, "NMSE inf" in the text listing, null in JSON, and
+ * -1 in a written table, which loads back.
+ */
+Test(runtime, infinite_answers_are_unsafe_and_said_so)
+{
+	char *inf = fake_dir("inf");
+	char *yaml = xasprintf("/tmp/gguflint-inf-%d.yaml", (int)getpid());
+	const char *text[] = { "--list-kernels", "--no-cache", "--runtime", inf,
+		"--write-kernels", yaml, NULL };
+	const char *json[] = { "--list-kernels", "--runtime", inf, "-f", "json",
+		NULL };
+	struct test_run r;
+	struct jsonnode *root;
+	struct captable t;
+	struct gl_error err;
+	const struct jsonnode *e;
+	char *perr = NULL;
+
+	private_cache();
+	test_run_bin(&r, text, NULL, 0);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out,
+		      "runtime: unsafe, NMSE inf: wrong numbers: "
+		      "NMSE inf over") != NULL,
+	    "%s", r.out);
+	cr_expect(strstr(r.out, "NMSE -1") == NULL, "%s", r.out);
+	test_run_free(&r);
+	cr_assert_eq(captable_load(yaml, &t, &err), 0, "%s", err.msg);
+	cr_assert_gt(t.n, 0);
+	cr_expect_eq(t.entries[0].state, CAP_RT_UNSAFE);
+	cr_expect(t.entries[0].nmse < 0, "%g", t.entries[0].nmse);
+	captable_free(&t);
+	test_run_bin(&r, json, NULL, 0); /* from the cache */
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	root = jsontree_parse(r.out, r.out_len, &perr);
+	cr_assert(root != NULL && root->type == JSONTREE_ARRAY, "%s", perr);
+	cr_assert_gt(root->n, 0);
+	e = jsontree_at(root, 0);
+	cr_expect_str_eq(jsontree_str(jsontree_get(e, "state")), "unsafe");
+	cr_expect(jsontree_get(e, "nmse") != NULL &&
+		jsontree_get(e, "nmse")->type == JSONTREE_NULL,
+	    "%s", r.out);
+	jsontree_free(root);
+	test_run_free(&r);
+	unlink(yaml);
+	free(yaml);
+	free(inf);
+}
+
 /* $GGUFLINT_LLAMA/SUB when its libggml-base.so is there, else skip. */
 static char *
 llama_dir(const char *sub)
@@ -511,8 +562,9 @@ Test(runtime, vulkan_iq2_xs_is_slow_not_hung, .timeout = 120)
 /*
  * Every encoding on the Vulkan backend (llvmpipe), both operations, at
  * the row length --list-kernels probes: opt-in (make check-vulkan sets
- * GGUFLINT_VULKAN_ALL), because llvmpipe compiles each shader at its
- * first dispatch and the grid i-quants' take minutes (README's table).
+ * GGUFLINT_VULKAN_ALL, and GALLIVM_PERF=nopt: six minutes on 2 cores),
+ * because llvmpipe compiles each shader at its first dispatch and the
+ * grid i-quants' take a minute or more (README's table).
  * Each case is verified within the tolerance or a fallback the device
  * does not claim; none is unsafe. Mesa's own shader cache
  * (MESA_SHADER_CACHE_DIR) is left as the caller has it.
@@ -553,6 +605,59 @@ Test(runtime, vulkan_backend_every_encoding, .timeout = 7200)
 	}
 	cr_expect_gt(verified, n / 2, "%zu of %zu verified", verified, n);
 	runtime_cases_free(c, n);
+	runtime_info_free(&info);
+	free((char *)rq.dir);
+}
+
+/*
+ * A real device that claims what it computes wrong: llvmpipe made to
+ * vectorize 4 lanes wide (LP_NATIVE_VECTOR_WIDTH=128, a documented Mesa
+ * setting) runs ggml-vulkan's matrix products and returns wrong numbers
+ * (Debian 12's Mesa 22.3.6: NMSE 2e5 for Q4_K, infinite for F32), while
+ * its get_rows stays right. The probe must say unsafe, with the error,
+ * and go on. Opt-in with the every-encoding test (half a minute of
+ * shader compiling, with make check-vulkan's GALLIVM_PERF=nopt).
+ */
+Test(runtime, vulkan_narrow_vectors_are_unsafe, .timeout = 900)
+{
+	static const char wrong[] = "wrong numbers: NMSE ";
+	struct rt_request rq = { NULL, "Vulkan0", true, 600 };
+	char mesa[] = "/tmp/gguflint-mesa-XXXXXX";
+	struct rt_case c[2];
+	struct rt_info info;
+	struct gl_error err;
+
+	if (getenv("GGUFLINT_VULKAN_ALL") == NULL)
+		cr_skip_test("llvmpipe's narrow vectors: half a minute of "
+			     "compiling; make check-vulkan runs it");
+	TEST_SKIP_UNDER_VALGRIND();
+	rq.dir = llama_dir("vulkan");
+	setenv("GGML_VK_VISIBLE_DEVICES", "0", 1);
+	setenv("LP_NATIVE_VECTOR_WIDTH", "128", 1);
+	cr_assert(mkdtemp(mesa) != NULL);
+	setenv("MESA_SHADER_CACHE_DIR", mesa, 1); /* not the wide code */
+	private_cache();
+	memset(c, 0, sizeof c);
+	c[0].op = RT_MUL_MAT;
+	c[0].encoding = GGML_TYPE_Q4_K;
+	c[1].op = RT_GET_ROWS;
+	c[1].encoding = GGML_TYPE_Q4_K;
+	c[0].row = c[1].row = 4096;
+	cr_assert_eq(runtime_probe(&rq, c, 2, &info, &err), 0, "%s", err.msg);
+	cr_log_info("narrow llvmpipe q4_K: mul_mat %s (%s), get_rows %s %g",
+	    rt_state_name(c[0].state), c[0].reason ? c[0].reason : "",
+	    rt_state_name(c[1].state), c[1].nmse);
+	cr_expect_eq(c[0].state, RT_UNSAFE,
+	    "mul_mat q4_K on llvmpipe 4 lanes wide: %s, NMSE %g (has Mesa "
+	    "fixed it? Debian 12's computes wrong numbers)",
+	    rt_state_name(c[0].state), c[0].nmse);
+	cr_expect(c[0].reason != NULL &&
+		strncmp(c[0].reason, wrong, sizeof wrong - 1) == 0,
+	    "%s", c[0].reason ? c[0].reason : "(no reason)");
+	cr_expect(c[0].nmse < 0 || c[0].nmse > RT_TOLERANCE, "%g", c[0].nmse);
+	cr_expect_eq(c[1].state, RT_VERIFIED, "get_rows: %s",
+	    c[1].reason ? c[1].reason : "");
+	runtime_cases_free(c, 2);
 	runtime_info_free(&info);
 	free((char *)rq.dir);
 }

@@ -661,8 +661,9 @@ compute_measured(const struct model_geom *g, const struct plan *pl)
 {
 	static const char *const gpu[] = { "llama", "qwen2", "gemma",
 	    "gemma2", "phi3", "olmo2", "qwen3", "qwen2moe", "starcoder2",
-	    "glm4moe", "gpt-oss", "bert", "nomic-bert", "gpt2",
-	    "deepseek2", "mamba", "mamba2", "lfm2", "gemma3n" };
+	    "glm4moe", "gpt-oss", "bert", "nomic-bert", "gpt2", "qwen3moe",
+	    "gemma3", "llama4", "falcon", "deepseek2", "mamba", "mamba2",
+	    "lfm2", "gemma3n" };
 	static const char *const archs[] = { "llama", "qwen2", "qwen2moe",
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
@@ -1306,27 +1307,36 @@ layer_bytes(const struct planner *pn)
  * where the graph less the kept rows is not it (measured): falcon's
  * parallel attention and FFN (parallel_peak), gpt2's learned positions
  * (learned_peak), Mamba-2's with its scan on the host (scan_peak).
- * Measured for deepseek2 and mamba (branch i14b): one row kept (ctx 512
- * and 4096, -np 1 and 4, -ngl 99, 2, 0: deepseek2 0.96-1.06, mamba
- * 0.98-1.04; two, the default, gave 0.90-0.91 at full offload); with
- * several streams deepseek2's device loses MLA's projection output too
- * (mla_host). Architectures not listed take { 2, false, FULL_GRAPH }.
+ * by_phase BY_COPIES: with layers on the host the device peaks as
+ * copies_peak says (qwen3moe, gemma3, llama4); BY_LAYERS as layers_peak
+ * says (falcon). Measured for deepseek2 and mamba (branch i14b): one row
+ * kept (ctx 512 and 4096, -np 1 and 4, -ngl 99, 2, 0: deepseek2
+ * 0.96-1.06, mamba 0.98-1.04; two, the default, gave 0.90-0.91 at full
+ * offload); with several streams deepseek2's device loses MLA's
+ * projection output too (mla_host). Architectures not listed take { 2,
+ * false, FULL_GRAPH }.
  */
 enum device_full { FULL_GRAPH, FULL_PARALLEL, FULL_LEARNED, FULL_SCAN };
 
 struct device_split {
 	const char *arch;
 	unsigned char kept;
-	bool by_phase;
+	unsigned char by_phase;	/* false, true, BY_COPIES or BY_LAYERS */
 	enum device_full full;
 };
 
+/* by_phase: the host layers' copies_peak, layers_peak */
+enum { BY_COPIES = 2, BY_LAYERS = 3 };
+
 static const struct device_split device_splits[] = {
 	{ "qwen3", 0, true, FULL_GRAPH },
+	{ "qwen3moe", 0, BY_COPIES, FULL_GRAPH },
+	{ "gemma3", 2, BY_COPIES, FULL_GRAPH },
+	{ "llama4", 2, BY_COPIES, FULL_GRAPH },
 	{ "qwen2moe", 1, true, FULL_GRAPH },
 	{ "bert", 1, false, FULL_GRAPH },
 	{ "nomic-bert", 1, false, FULL_GRAPH },
-	{ "falcon", 2, false, FULL_PARALLEL },
+	{ "falcon", 2, BY_LAYERS, FULL_PARALLEL },
 	{ "gpt2", 2, false, FULL_LEARNED },
 	{ "cohere2", 2, false, FULL_PARALLEL },
 	{ "deepseek2", 1, false, FULL_GRAPH },
@@ -1398,6 +1408,128 @@ learned_peak(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	    mask_bytes(g, pl, ub), true);
 	kept = sadd(smul(8, ub), pl->flash_attention ? row : row / 2);
 	return c > kept ? c - kept : 0;
+}
+
+/* Whether tensor t is one of a dense FFN's matrices (dense) or of an
+ * expert FFN's (its experts, shared expert and router). */
+static bool
+ffn_matrix(const struct gguf_tensor *t, bool dense)
+{
+	static const char *const d[] = { ".ffn_gate.weight", ".ffn_up.weight",
+	    ".ffn_down.weight" };
+	static const char *const e[] = { ".ffn_gate_exps.weight",
+	    ".ffn_up_exps.weight", ".ffn_down_exps.weight",
+	    ".ffn_gate_shexp.weight", ".ffn_up_shexp.weight",
+	    ".ffn_down_shexp.weight", ".ffn_gate_inp.weight" };
+	size_t i;
+
+	for (i = 0; dense && i < sizeof d / sizeof d[0]; i++)
+		if (name_ends(t, d[i]))
+			return true;
+	for (i = 0; !dense && i < sizeof e / sizeof e[0]; i++)
+		if (name_ends(t, e[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The weights of the FFN whose phase peaks, one layer's (the largest):
+ * a dense FFN's where layers have one (its intermediates are the widest:
+ * llama4's interleaved layers), else the experts'.
+ */
+static uint64_t
+ffn_weights(const struct planner *pn)
+{
+	uint64_t w[2][ARCH_MAX_LAYERS] = { { 0 } }, top[2] = { 0, 0 };
+	size_t i, k;
+
+	for (i = 0; i < pn->f->tensors_n; i++) {
+		const struct gguf_tensor *t = &pn->f->tensors[i];
+		int64_t il = tensor_layer(t, pn->g->n_layer);
+
+		for (k = 0; k < 2; k++) {
+			if (!t->size_ok || il < 0 ||
+			    il >= (int64_t)pn->g->n_layer ||
+			    il >= ARCH_MAX_LAYERS || !ffn_matrix(t, k == 0))
+				continue;
+			w[k][il] = sadd(w[k][il], pad32(t->nbytes));
+			top[k] = umax(top[k], w[k][il]);
+		}
+	}
+	return top[0] ? top[0] : top[1];
+}
+
+/*
+ * The device with layers on the host, where the scheduler runs a host
+ * layer's operations on the device one split at a time (copies: qwen3moe,
+ * gemma3, llama4). Two phases of a host layer peak: its attention, with
+ * the layer's K and V views copied in beside it and, with flash
+ * attention, half the masks more (without it the f32 masks' room is
+ * reused: a mask less), less the rows the host keeps; or its FFN with
+ * half its weights copied in and no mask (the device's peak there does
+ * not grow with the context: gemma3's is 14682368 bytes at 512 and 4096
+ * cells alike). The weights are the FFN's that peaks (ffn_weights).
+ * Fitted on the Vulkan matrix with layers on the host (ctx 512 and 4096,
+ * FA on and off, f16 and q8_0, -np 1 and 4, -ngl 2 and 0: 24 cases an
+ * architecture): 0.94-1.08 at plan_vulkan's three points; over all 24
+ * qwen3moe 0.94-1.18 (3 outside 10 %: 512 cells, four sequences without
+ * FA, and one sequence with FA at -ngl 0), gemma3 0.89-1.10 (2: 4096
+ * cells, one sequence, no FA), llama4 0.83-1.06 (1: the same at -ngl 2).
+ * Not derived op by op: ggml-alloc's placement of the copies decides.
+ */
+static uint64_t
+copies_peak(const struct planner *pn, const struct plan *pl, uint64_t ub,
+    uint64_t kept)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t mask = mask_bytes(g, pl, ub), kv, attn, ffn;
+	struct graph_shape s;
+	struct graph_phases ph;
+
+	graph_scan(g, pn->f, &s);
+	compute_graph(g, &s, ub, pl->ctx_seq, g->swa ? pl->swa_cells : 0,
+	    pl->flash_attention, &ph);
+	kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
+	attn = sadd(ph.attn, kv);
+	if (pl->flash_attention)
+		attn = sadd(attn, mask / 2);
+	else
+		attn = attn > mask ? attn - mask : 0;
+	attn = attn > kept ? attn - kept : 0;
+	ffn = ph.ffn > mask ? ph.ffn - mask : 0;
+	return umax(attn, sadd(ffn, ffn_weights(pn) / 2));
+}
+
+/*
+ * falcon's device with layers on the host (BY_LAYERS), measured: with a
+ * repeating layer on the device (-ngl 2 and up) the device runs it as
+ * with every layer offloaded (parallel_peak), and the host layers'
+ * weights are copied in beside it, half a layer's; with none (-ngl 0
+ * and 1: at most the output layer) the device runs only the host
+ * layers' phases, each with its copies: the attention beside one
+ * layer's K and V views, the FFN beside half a layer's weights, and no
+ * row is kept on the host (the embeddings are copied in). At
+ * plan_vulkan's three points 0.93-1.08; over the 24 cases of the Vulkan
+ * matrix at -ngl 2 and 0, 0.93-1.25 (4 outside 10 %: 512 cells with
+ * four sequences without FA at -ngl 2, 1.25; at -ngl 0 512 cells with
+ * q8_0, 1.11-1.13, and 4096 with four sequences and f16, 1.12).
+ */
+static uint64_t
+layers_peak(const struct planner *pn, const struct plan *pl, uint64_t c,
+    uint64_t ub)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
+	uint64_t half = layer_bytes(pn) / 2;
+	struct graph_shape s;
+	struct graph_phases ph;
+
+	if (device_layers(g, pl->ngl) > 0)
+		return sadd(parallel_peak(pn, pl, c, ub), half);
+	graph_scan(g, pn->f, &s);
+	compute_graph(g, &s, ub, pl->ctx_seq, g->swa ? pl->swa_cells : 0,
+	    pl->flash_attention, &ph);
+	return umax(sadd(ph.attn, kv), sadd(ph.ffn, half));
 }
 
 /*
@@ -1529,7 +1661,11 @@ device_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 	if (pl->ngl < (int64_t)g->n_layer + 1 && g->n_layer > 0) {
 		kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
 		half = layer_bytes(pn) / 2;
-		if (ds.by_phase && g->memory == ARCH_MEM_KV) {
+		if (ds.by_phase == BY_COPIES && g->memory == ARCH_MEM_KV) {
+			dev = copies_peak(pn, pl, ub, kept);
+		} else if (ds.by_phase == BY_LAYERS) {
+			dev = layers_peak(pn, pl, c, ub);
+		} else if (ds.by_phase && g->memory == ARCH_MEM_KV) {
 			graph_scan(g, pn->f, &s);
 			compute_graph(g, &s, ub, pl->ctx_seq, g->swa ?
 			    pl->swa_cells : 0, pl->flash_attention, &ph);

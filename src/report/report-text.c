@@ -339,7 +339,9 @@ text_entry_state(struct strbuf *out, const struct cap_entry *e)
 	if (e->state == CAP_REFERENCE_ONLY)
 		return;
 	strbuf_addf(out, "\n           runtime: %s", cap_state_name(e->state));
-	if (e->state != CAP_RT_FALLBACK)
+	if (e->state != CAP_RT_FALLBACK && e->nmse < 0) /* not finite */
+		strbuf_adds(out, ", NMSE inf");
+	else if (e->state != CAP_RT_FALLBACK)
 		strbuf_addf(out, ", NMSE %.2e", e->nmse);
 	if (e->reason != NULL)
 		strbuf_addf(out, ": %s", e->reason);

@@ -72,7 +72,8 @@ static const struct ydoc_field entry_fields[] = {
 	{ "state", false, E(ENUM, state), .names = state_names,
 	    .expect = "expected a runtime state: reference-only, verified, "
 	    "fallback or unsafe" },
-	{ "nmse", false, E(NUMBER, nmse), .lo = -1, .hi = 1e300 },
+	/* -1: not a finite number (what captable_write writes for one) */
+	{ "nmse", false, E(NUMBER, nmse), .lo = -2, .hi = 1e300 },
 	{ "reason", false, E(STRDUP, reason) },
 };
 
@@ -555,7 +556,8 @@ captable_write(const struct captable *t, struct strbuf *out)
 
 	strbuf_adds(out, "# A capability table recorded by gguflint "
 	    "--write-kernels on a ggml runtime:\n# each entry's state is the "
-	    "runtime's answer on probe data, nmse its error.\n");
+	    "runtime's answer on probe data, nmse its error (-1: not\n# a "
+	    "finite number).\n");
 	write_key(out, "", "name", t->name);
 	write_key(out, "", "description", t->description);
 	write_key(out, "", "runtime_dir", p->runtime_dir);

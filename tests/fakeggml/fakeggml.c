@@ -16,8 +16,10 @@
  *   noq4    claims every operation but those on q4_0 weights (which
  *           fall back to the CPU), computes like wrong
  *   noq8    the same with q8_0
+ *   inf     computes, but every output is infinite (not finite numbers)
  * It knows only f32, i32, q4_0 and q8_0.
  */
+#include <math.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,6 +39,7 @@
 #define NOQ8 8
 #define SPIN 9
 #define STALL 10
+#define INF 11
 
 #ifndef FAKE_MODE
 #define FAKE_MODE WRONG
@@ -368,6 +371,6 @@ ggml_backend_graph_compute(void *be, void *g)
 	for (i = 0; FAKE_MODE == SPIN; i++) /* as a device computing */
 		spin_sink = i;
 	for (i = 0; i < n; i++)
-		((float *)out->data)[i] = 1.0f;
+		((float *)out->data)[i] = FAKE_MODE == INF ? INFINITY : 1.0f;
 	return 0;
 }
