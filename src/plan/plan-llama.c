@@ -1031,18 +1031,20 @@ recurrent_on_host(const struct model_geom *g, uint64_t dl)
 }
 
 /*
- * The host's share of a recurrent layer's scan beside a GPU backend
- * whose device does not run it (host_only's ssm_a rule: mamba, and
- * Mamba-2 with a d_state other than 128 and 256): SSM_SCAN runs on the
- * CPU in a split of its own, and the scheduler copies its operands to
+ * The host's share of a recurrent layer's scan beside a GPU backend,
+ * where the device does not run it (host_only's ssm_a rule: mamba, and
+ * Mamba-2 with a d_state other than 128 and 256) or the layer is on the
+ * host (ggml-vulkan offloads no SSM_SCAN): it runs on the CPU in a
+ * split of its own, and the scheduler copies its operands to
  * the host: x (Mamba-2: a view of xBC spanning (ub - 1) xBC rows and
  * d_inner), dt (Mamba-2: one value a head), B and C (views spanning
  * (ub - 1) rows of the tensor they are cut from, x_db or xBC, and their
  * own width), and each sequence's SSM state when the layer's state is on
  * the device; the scan writes y and the states beside them. One layer's
  * worth at a time, in the room of one embedding row already copied to
- * the device (GGML_SCHED_DEBUG=2; measured on Vulkan, llvmpipe: mamba
- * and mamba2 within 0.1 %, -ngl 99, 2 and 0, -np 1 and 4).
+ * the device (GGML_SCHED_DEBUG=2; measured on Vulkan, llvmpipe: mamba,
+ * mamba2 and granitehybrid exact, -ngl 99, 2 and 0, -np 1 and 4, also
+ * at d_state 128).
  */
 static uint64_t
 host_scan(const struct planner *pn, const struct plan *pl, uint64_t ub)
@@ -1310,11 +1312,12 @@ layer_bytes(const struct planner *pn)
  * by_phase BY_COPIES: with layers on the host the device peaks as
  * copies_peak says (qwen3moe, gemma3, llama4); BY_LAYERS as layers_peak
  * says (falcon). Measured for deepseek2 and mamba (branch i14b): one row
- * kept (ctx 512 and 4096, -np 1 and 4, -ngl 99, 2, 0: deepseek2
- * 0.96-1.06, mamba 0.98-1.04; two, the default, gave 0.90-0.91 at full
- * offload); with several streams deepseek2's device loses MLA's
- * projection output too (mla_host). Architectures not listed take { 2,
- * false, FULL_GRAPH }.
+ * kept (ctx 512 and 4096, FA on and off, -np 1 and 4, -ngl 99, 2, 0:
+ * mamba 0.98-1.04, deepseek2 0.91-1.10 but 2.07 without FA with four
+ * sequences at 4096 and -ngl 0; two, the default, gave 0.90-0.92 at
+ * full offload); with several streams deepseek2's device loses MLA's
+ * projection output too (mla_host); gemma3n keeps none (per_layer_peak).
+ * Architectures not listed take { 2, false, FULL_GRAPH }.
  */
 enum device_full { FULL_GRAPH, FULL_PARALLEL, FULL_LEARNED, FULL_SCAN };
 
@@ -1532,13 +1535,7 @@ layers_peak(const struct planner *pn, const struct plan *pl, uint64_t c,
 	return umax(sadd(ph.attn, kv), sadd(ph.ffn, half));
 }
 
-/*
- * Mamba-2's device with every layer offloaded when its scan runs on the
- * host (host_scan): the ubatch's per-token live set of the CPU's graph
- * (compute_mamba2 without the per-sequence states and scan blocks, which
- * are the CPU's) and the scan's y copied back, d_inner a token. Measured
- * on Vulkan (llvmpipe): 0.98-0.99 at ctx 512 and 4096, -np 1 and 4.
- */
+/* Whether the device does not run the model's scan (host_only). */
 static bool
 scan_on_host(const struct planner *pn)
 {
@@ -1547,6 +1544,17 @@ scan_on_host(const struct planner *pn)
 	return a != NULL && host_only(pn, a);
 }
 
+/*
+ * Mamba-2's device when its scans run on the host (host_scan: every
+ * layer's where the device does not run it, else with layers on the
+ * host): the ubatch's per-token live set of the CPU's graph
+ * (compute_mamba2 without the per-sequence states and scan blocks, which
+ * are the CPU's) and the scan's y copied back, d_inner a token. Measured
+ * on Vulkan (llvmpipe): 0.97-1.04 at ctx 512 and 4096, FA on and off,
+ * -np 1 and 4, -ngl 99, 2 and 0 (1.00-1.10 at d_state 128, -ngl 2 and 0;
+ * there with every layer offloaded the scan runs on the device and the
+ * default rule holds, 1.00-1.02).
+ */
 static uint64_t
 scan_peak(const struct planner *pn, uint64_t ub)
 {
@@ -1565,8 +1573,8 @@ scan_peak(const struct planner *pn, uint64_t ub)
  * layer's per-token live set (compute_granitehybrid's below its
  * threshold, without the states, which stay with the scan on the host).
  * Less the rows the host keeps (kept) but the Mamba-2 one. Measured on
- * Vulkan (llvmpipe, ctx 512 and 4096, -np 1 and 4, -ngl 2 and 0):
- * lfm2 0.96-1.04, granitehybrid 0.99-1.00.
+ * Vulkan (llvmpipe, ctx 512 and 4096, FA on and off, f16 and q8_0,
+ * -np 1 and 4, -ngl 2 and 0): lfm2 0.91-1.06, granitehybrid 0.90-1.05.
  */
 static uint64_t
 hybrid_split(const struct planner *pn, const struct plan *pl, uint64_t ub,
@@ -1613,8 +1621,9 @@ hybrid_split(const struct planner *pn, const struct plan *pl, uint64_t ub,
  * the host the device then holds that phase without the masks, which
  * the scheduler copies in only for the first attention it runs, later
  * (measured on Vulkan, -ngl 2 and 0, ctx 512 and 4096, -np 1 and 4:
- * 0.98-1.02; with every layer offloaded it keeps only the tokens off,
- * device_splits' row: 0.98-1.00).
+ * 0.98-1.03, but 0.79-0.88 at 4096 cells without flash attention, where
+ * the attention's KQ peaks instead; with every layer offloaded it keeps
+ * only the tokens off, device_splits' row: 0.97-1.00).
  */
 static bool
 per_layer_peak(const struct planner *pn)
