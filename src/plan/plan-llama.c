@@ -1172,8 +1172,9 @@ host_per_layer(const struct planner *pn, uint64_t ub)
  * and the projection's, attn_output's input width), in the room of the
  * two embedding rows already on the device. Measured on Vulkan
  * (llvmpipe, GGML_SCHED_DEBUG=2): exact at ctx 4096 with -np 4, -ngl
- * 99, 2 and 0. dev: what the device no longer holds (the projection's
- * output).
+ * 99, 2 and 0 (with flash attention; without it more of the attention
+ * runs there, not modelled). dev: what the device no longer holds (the
+ * projection's output). Vulkan's rule: other backends add nothing.
  */
 static uint64_t
 mla_host(const struct planner *pn, const struct plan *pl, uint64_t ub,
@@ -1187,7 +1188,8 @@ mla_host(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	uint64_t out = o != NULL && o->ne[0] > 0 ? (uint64_t)o->ne[0] : 0;
 
 	*dev = 0;
-	if (!g->mla || pl->n_stream <= 1)
+	if (!g->mla || pl->n_stream <= 1 || pn->p->backend == NULL ||
+	    strcmp(pn->p->backend, "vulkan") != 0)
 		return 0;
 	*dev = smul(u, out);
 	if (pl->ngl >= (int64_t)g->n_layer + 1)
