@@ -613,8 +613,10 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 		"nomic-bert", "gpt2", "qwen3moe", "gemma3", "llama4", "falcon",
 		"gemma", "phi3", "olmo2" };
 	static const size_t n_full = 15;
-	static const char *const other[] = { "deepseek2", "granitehybrid",
-		"lfm2", "mamba", "mamba2" };
+	static const char *const other[] = { "granitehybrid" };
+	/* branch i14b: MLA, recurrent and hybrid models, nine cases each */
+	static const char *const full_b[] = { "deepseek2", "mamba", "mamba2",
+		"lfm2", "gemma3n" };
 	static const struct ocase pts[] = {
 		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0 },
 		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0 },
@@ -634,10 +636,77 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 				cs[n].arch = goal[a];
 				cs[n++].ngl = ngls[g];
 			}
+	for (size_t a = 0; a < sizeof full_b / sizeof full_b[0]; a++)
+		for (size_t p = 0; p < 3; p++)
+			for (size_t g = 0; g < 3; g++) {
+				cs[n] = pts[p];
+				cs[n].arch = full_b[a];
+				cs[n++].ngl = ngls[g];
+			}
 	for (size_t a = 0; a < sizeof other / sizeof other[0]; a++) {
 		cs[n] = pts[0];
 		cs[n].arch = other[a];
 		cs[n++].ngl = 2;
 	}
 	run_cases(cs, n, false);
+}
+
+/*
+ * vulkan_part: case c's compute on Vulkan, the device's (dev) and the
+ * host's within 10 % even where the plan says compute_estimated.
+ */
+static void
+vulkan_part(struct oenv *e, const struct ocase *c, bool dev)
+{
+	const struct jsonnode *plan, *d;
+	struct jsonnode *ll, *root;
+	char *why = NULL;
+	int64_t pd, pt, ld, lt;
+
+	ll = run_llama(e, c, &why);
+	cr_assert(ll != NULL, "%s: llama.cpp: %s", ocase_name(c),
+	    why ? why : "?");
+	plan = run_plan(e, c, false, &root);
+	d = plan_device(plan, "Vulkan0");
+	cr_assert(d != NULL, "%s: no Vulkan0 in the plan", ocase_name(c));
+	pd = j_int(d, "compute_bytes", "Vulkan0");
+	pt = j_int(plan, "compute_bytes", "the plan");
+	ld = llama_sum(ll, "compute", "Vulkan0");
+	lt = llama_sum(ll, "compute", NULL);
+	cr_expect(!dev || near(pd, ld, 10),
+	    "%s: Vulkan0 compute: plan %" PRId64 ", llama.cpp %" PRId64,
+	    ocase_name(c), pd, ld);
+	cr_expect(near(pt - pd, lt - ld, 10),
+	    "%s: host compute: plan %" PRId64 ", llama.cpp %" PRId64,
+	    ocase_name(c), pt - pd, lt - ld);
+	jsontree_free(root);
+	jsontree_free(ll);
+}
+
+/*
+ * plan_vulkan_part: what is measured of granitehybrid's split (branch
+ * i14b), whose device with every layer offloaded is not modelled (its
+ * plan says compute_estimated): at plan_vulkan's three points the host
+ * at -ngl 99, 2 and 0 (the scan's share, host_scan) and the device with
+ * layers on the host (hybrid_split), -ngl 2 and 0.
+ */
+Test(oracle, plan_vulkan_part, .timeout = 300, .fini = oracle_fini)
+{
+	static const struct ocase pts[] = {
+		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0 },
+		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0 },
+		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 0 },
+	};
+	static const int ngls[] = { 99, 2, 0 };
+	struct oenv *e = &g_oenv;
+
+	oenv_need(e, "vulkan");
+	for (size_t p = 0; p < 3; p++)
+		for (size_t n = 0; n < 3; n++) {
+			struct ocase c = pts[p];
+
+			c.arch = "granitehybrid";
+			c.ngl = ngls[n];
+			vulkan_part(e, &c, n != 0);
+		}
 }

@@ -286,16 +286,33 @@ mtp_layer(const struct model_geom *g, int64_t il)
  * token_embd_norm tensors (llama.cpp's tensor table: TOKEN_EMBD_NORM is
  * a repeating-layer tensor created in layer 0, so it goes with layer 0;
  * lfm2's, loaded as its output norm, OUTPUT_NORM_LFM2, with the output
- * layer: the converter named it wrongly).
+ * layer: the converter named it wrongly); gemma3n's per-layer input
+ * projection and its norm (PER_LAYER_MODEL_PROJ, PER_LAYER_PROJ_NORM:
+ * repeating-layer tensors too) with layer 0, its AltUp projections
+ * (ALTUP_PROJ, ALTUP_UNEMBD_PROJ: output-layer tensors) with the output
+ * layer (measured: exact on Vulkan at -ngl 99, 2 and 0).
  */
 static int64_t
 weight_layer(const struct planner *pn, const struct gguf_tensor *t)
 {
 	static const char norm[] = "token_embd_norm.";
+	static const struct {
+		const char *prefix;
+		bool output;
+	} outside[] = { { "per_layer_model_proj.", false },
+	    { "per_layer_proj_norm.", false }, { "altup_proj.", true },
+	    { "altup_unembd_proj.", true } };
+	size_t i, n;
 
 	if (t->name.n >= sizeof norm - 1 &&
 	    memcmp(t->name.p, norm, sizeof norm - 1) == 0)
 		return strcmp(pn->g->arch, "lfm2") == 0 ? pn->g->n_layer : 0;
+	for (i = 0; i < sizeof outside / sizeof outside[0]; i++) {
+		n = strlen(outside[i].prefix);
+		if (t->name.n >= n && memcmp(t->name.p, outside[i].prefix,
+		    n) == 0)
+			return outside[i].output ? pn->g->n_layer : 0;
+	}
 	return tensor_layer(t, pn->g->n_layer);
 }
 
@@ -313,21 +330,21 @@ name_ends(const struct gguf_tensor *t, const char *suffix)
  * Whether tensor t stays in the host's own (CPU) buffer whatever -ngl:
  * llama.cpp puts a weight in the first buffer type whose device runs the
  * operation that uses it, and ggml-vulkan (0.25.1) runs SSM_SCAN, which
- * uses ssm_a, only in Mamba-2's form (ssm_a one value a head) with a
- * d_state of 128 or 256 and heads a multiple of 16 wide; otherwise ssm_a
- * goes to the CPU (measured: mamba's, and with d_state 64 mamba2's and
- * granitehybrid's, in the CPU buffer at -ngl 99).
+ * uses ssm_a, only in Mamba-2's form (ssm_a one value a head: ne[0] 1,
+ * ne[1] the heads) with a d_state of 128 or 256 and heads a multiple of
+ * 16 wide; otherwise ssm_a goes to the CPU (measured: mamba's, and with
+ * d_state 64 mamba2's and granitehybrid's, in the CPU buffer at -ngl 99).
  */
 static bool
 host_only(const struct planner *pn, const struct gguf_tensor *t)
 {
 	const struct model_geom *g = pn->g;
-	uint64_t heads = t->ne[0] > 0 ? (uint64_t)t->ne[0] : 0;
+	uint64_t heads = t->ne[1] > 0 ? (uint64_t)t->ne[1] : 0;
 
 	if (pn->p->backend == NULL || strcmp(pn->p->backend, "vulkan") != 0 ||
 	    !name_ends(t, ".ssm_a"))
 		return false;
-	return t->ne[1] != 1 || (g->ssm_d_state != 128 &&
+	return t->ne[0] != 1 || (g->ssm_d_state != 128 &&
 	    g->ssm_d_state != 256) || heads == 0 ||
 	    (g->ssm_d_inner / heads) % 16 != 0;
 }
@@ -645,7 +662,8 @@ compute_measured(const struct model_geom *g, const struct plan *pl)
 	static const char *const gpu[] = { "llama", "qwen2", "gemma",
 	    "gemma2", "phi3", "olmo2", "qwen3", "qwen2moe", "starcoder2",
 	    "glm4moe", "gpt-oss", "bert", "nomic-bert", "gpt2", "qwen3moe",
-	    "gemma3", "llama4", "falcon" };
+	    "gemma3", "llama4", "falcon", "deepseek2", "mamba", "mamba2",
+	    "lfm2", "gemma3n" };
 	static const char *const archs[] = { "llama", "qwen2", "qwen2moe",
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
@@ -907,6 +925,9 @@ device_kv(const struct model_geom *g, const struct plan *pl, uint64_t dl,
 		uint64_t n = hybrid && g->is_recr[il] ? rec :
 		    layer_kv(g, pl, il);
 
+		if (g->n_layer_kv > 0 && il >= g->n_layer_kv)
+			n = 0;	/* gemma3n: it reuses an earlier cache */
+
 		sum = sadd(sum, n);
 		if (il >= trunk - dl)
 			on = sadd(on, n);
@@ -968,6 +989,216 @@ plan_llama_cells(const struct planner *pn, uint64_t ctx, struct plan *pl)
 static uint64_t
 host_copies(const struct planner *pn, const struct plan *pl, uint64_t ub);
 
+/* The first tensor named *suffix, or NULL. */
+static const struct gguf_tensor *
+tensor_named(const struct gguf_file *f, const char *suffix)
+{
+	size_t i;
+
+	for (i = 0; f != NULL && i < f->tensors_n; i++)
+		if (name_ends(&f->tensors[i], suffix))
+			return &f->tensors[i];
+	return NULL;
+}
+
+/* Whether one of the last dl layers (those offloaded) is recurrent. */
+static bool
+recurrent_on_device(const struct model_geom *g, uint64_t dl)
+{
+	uint32_t il;
+
+	if (g->memory == ARCH_MEM_RECURRENT)
+		return dl > 0;
+	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
+		if (il + dl >= g->n_layer && g->is_recr[il])
+			return true;
+	return false;
+}
+
+/* Whether one of the layers not offloaded (all but the last dl) is
+ * recurrent. */
+static bool
+recurrent_on_host(const struct model_geom *g, uint64_t dl)
+{
+	uint32_t il;
+
+	if (g->memory == ARCH_MEM_RECURRENT)
+		return dl < g->n_layer;
+	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
+		if (il + dl < g->n_layer && g->is_recr[il])
+			return true;
+	return false;
+}
+
+/*
+ * The host's share of a recurrent layer's scan beside a GPU backend,
+ * where the device does not run it (host_only's ssm_a rule: mamba, and
+ * Mamba-2 with a d_state other than 128 and 256) or the layer is on the
+ * host (ggml-vulkan offloads no SSM_SCAN): it runs on the CPU in a
+ * split of its own, and the scheduler copies its operands to
+ * the host: x (Mamba-2: a view of xBC spanning (ub - 1) xBC rows and
+ * d_inner), dt (Mamba-2: one value a head), B and C (views spanning
+ * (ub - 1) rows of the tensor they are cut from, x_db or xBC, and their
+ * own width), and each sequence's SSM state when the layer's state is on
+ * the device; the scan writes y and the states beside them. One layer's
+ * worth at a time, in the room of one embedding row already copied to
+ * the device (GGML_SCHED_DEBUG=2; measured on Vulkan, llvmpipe: mamba,
+ * mamba2 and granitehybrid exact, -ngl 99, 2 and 0, -np 1 and 4, also
+ * at d_state 128).
+ */
+static uint64_t
+host_scan(const struct planner *pn, const struct plan *pl, uint64_t ub)
+{
+	const struct model_geom *g = pn->g;
+	const struct gguf_tensor *a = tensor_named(pn->f, ".ssm_a");
+	uint64_t di = g->ssm_d_inner, ds = g->ssm_d_state, u = smul(4, ub);
+	uint64_t w, bc, x, dt, st, n, row = smul(u, g->n_embd);
+	uint64_t dl = device_layers(g, pl->ngl);
+	bool on_dev = recurrent_on_device(g, dl);
+	bool copied = on_dev && a != NULL && host_only(pn, a);
+
+	/* a host layer's scan runs on the CPU beside its state whatever
+	 * the device runs (ggml-vulkan offloads no SSM_SCAN) */
+	if (a == NULL || ub == 0 || (ub < 32 && !on_dev) || (!copied &&
+	    !recurrent_on_host(g, dl)))
+		return 0;
+	if (g->ssm_n_group == 0) {	/* mamba: B and C cut from x_db */
+		w = tensor_rows(pn->f, ".ssm_x.weight");
+		bc = ds;
+		x = dt = smul(u, di);
+	} else {
+		w = sadd(di, smul(smul(2, g->ssm_n_group), ds));
+		bc = smul(g->ssm_n_group, ds);
+		x = smul(4, sadd(smul(ub - 1, w), di));
+		dt = smul(u, a->ne[1] > 0 ? (uint64_t)a->ne[1] : 0);
+	}
+	st = smul(smul(smul(4, ds), di), pl->n_seq);
+	n = sadd(sadd(x, dt), smul(8, sadd(smul(ub - 1, w), bc)));
+	n = sadd(sadd(n, smul(u, di)), copied ? smul(2, st) : st);
+	return n > row ? n - row : 0;
+}
+
+/*
+ * A hybrid's attention layer kept on the host (-ngl below it) and
+ * followed by a recurrent layer also on the host: the device computes
+ * its Q, K and V (op offload, from 32 tokens a ubatch), and the attention
+ * itself runs on the CPU, as the nodes beside it in the graph are the
+ * CPU's (the set_rows into the host's cache before it, the next layer's
+ * state reads after it; an attention layer followed by none, as
+ * granitehybrid's last, runs on the device with the cache copied in):
+ * Q, K and V copied in (rows of their own width: Q n_head heads, K and
+ * V the layer's KV width) and the attention's output (flash attention)
+ * or its KQ over every cell (without), in the room of the embedding row
+ * already on the device. Measured on Vulkan (llvmpipe,
+ * GGML_SCHED_DEBUG=2): lfm2 exact at -ngl 2 and 0, ctx 512 and 4096.
+ */
+static uint64_t
+host_attention(const struct planner *pn, const struct plan *pl,
+    uint64_t ub)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t dl = device_layers(g, pl->ngl), u = smul(4, ub), n;
+	uint64_t h = g->n_head[0], hk = head_width(g, false);
+	uint64_t kvk = 0, kvv = kv_width(g);
+	bool host = false;
+	uint32_t il;
+
+	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++) {
+		if (il + 1 + dl < g->n_layer && !g->is_recr[il] &&
+		    il + 1 < ARCH_MAX_LAYERS && g->is_recr[il + 1])
+			host = true;
+		kvk = umax(kvk, smul(hk, g->n_head_kv[il]));
+	}
+	if (g->memory != ARCH_MEM_HYBRID || !host || ub < 32)
+		return 0;
+	n = sadd(sadd(smul(u, smul(h, hk)), smul(u, kvk)), smul(u, kvv));
+	n = sadd(n, pl->flash_attention ? smul(u, smul(h, head_width(g,
+	    true))) : smul(smul(u, pl->ctx_seq), h));
+	return n > smul(u, g->n_embd) ? n - smul(u, g->n_embd) : 0;
+}
+
+/*
+ * The host's inputs and work of a recurrent or hybrid model beside a GPU
+ * backend: the state's copy indices (two i32 tensors of one index a
+ * sequence, 32-byte aligned); a hybrid's K and V cell indices (V's one
+ * an element without flash attention) and a quantized cache's rotations;
+ * then the larger of the scan's share (host_scan) and a host attention
+ * layer's (host_attention), which run at different times.
+ */
+static uint64_t
+host_recurrent(const struct planner *pn, const struct plan *pl,
+    uint64_t ub)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t n = smul(2, pad32(smul(4, pl->n_seq)));
+
+	if (g->memory != ARCH_MEM_RECURRENT && g->memory != ARCH_MEM_HYBRID)
+		return 0;
+	if (g->memory == ARCH_MEM_HYBRID) {
+		n = sadd(n, sadd(smul(8, ub), smul(8, pl->flash_attention ?
+		    ub : smul(ub, kv_width(g)))));
+		n = sadd(n, rot_matrices(g, pl));
+	}
+	return sadd(n, umax(host_scan(pn, pl, ub), host_attention(pn, pl,
+	    ub)));
+}
+
+/*
+ * gemma3n's per-layer embeddings beside a GPU backend: the get_rows of
+ * per_layer_token_embd (an input-layer tensor, kept on the host) runs
+ * on the host, with a tokens input of its own: f32 rows of n_layer x
+ * the per-layer width a token, and 4 bytes a token. Measured on Vulkan:
+ * the host exact at ctx 512 and 4096, -np 1 and 4, -ngl 99, 2 and 0.
+ */
+static uint64_t
+host_per_layer(const struct planner *pn, uint64_t ub)
+{
+	const struct gguf_tensor *t = tensor_named(pn->f,
+	    "per_layer_token_embd.weight");
+
+	if (t == NULL || t->ne[0] <= 0)
+		return 0;
+	return smul(smul(4, ub), sadd((uint64_t)t->ne[0], 1));
+}
+
+/*
+ * MLA (deepseek2) with a cache of several streams (-np above 1, the
+ * cache not unified): the attention's output is 4-D, and ggml-vulkan
+ * multiplies only operands of the same ne[3], so the V up-projection
+ * (attn_v_b) runs on the CPU: the host takes the attention's output
+ * copied in (n_head x kv_lora_rank a token) and, with layers on the
+ * host, the whole attention of a host layer there (Q and K copied in,
+ * n_head + 1 rows of kv_lora_rank + rope width, the attention's output
+ * and the projection's, attn_output's input width), in the room of the
+ * two embedding rows already on the device. Measured on Vulkan
+ * (llvmpipe, GGML_SCHED_DEBUG=2): exact at ctx 4096 with -np 4, -ngl
+ * 99, 2 and 0 (with flash attention; without it more of the attention
+ * runs there, not modelled). dev: what the device no longer holds (the
+ * projection's output). Vulkan's rule: other backends add nothing.
+ */
+static uint64_t
+mla_host(const struct planner *pn, const struct plan *pl, uint64_t ub,
+    uint64_t *dev)
+{
+	const struct model_geom *g = pn->g;
+	const struct gguf_tensor *o = tensor_named(pn->f,
+	    ".attn_output.weight");
+	uint64_t u = smul(4, ub), h = g->n_head[0], lora = g->kv_lora_rank;
+	uint64_t qk = tensor_rows(pn->f, ".attn_kv_a_mqa.weight"), n;
+	uint64_t out = o != NULL && o->ne[0] > 0 ? (uint64_t)o->ne[0] : 0;
+
+	*dev = 0;
+	if (!g->mla || pl->n_stream <= 1 || pn->p->backend == NULL ||
+	    strcmp(pn->p->backend, "vulkan") != 0)
+		return 0;
+	*dev = smul(u, out);
+	if (pl->ngl >= (int64_t)g->n_layer + 1)
+		return smul(smul(u, h), lora);
+	n = smul(u, sadd(sadd(smul(h, qk), qk), sadd(smul(h, lora), out)));
+	return n > smul(smul(8, ub), g->n_embd) ? n - smul(smul(8, ub),
+	    g->n_embd) : 0;
+}
+
 /*
  * The host's part of the compute buffer beside a GPU backend (in its host
  * buffer type, Vulkan_Host say), whatever -ngl: the graph's inputs and
@@ -985,11 +1216,13 @@ host_inputs(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	const struct model_geom *g = pn->g;
 	uint64_t caches = g->swa ? 2 : 1, idx;
 	uint64_t gqa_v = smul(head_width(g, true), g->n_head_kv[0]);
-	uint64_t n = sadd(smul(smul(8, ub), g->n_embd), smul(12, ub));
+	uint64_t n = sadd(smul(smul(8, ub), g->n_embd), smul(g->memory ==
+	    ARCH_MEM_RECURRENT ? 8 : 12, ub));	/* no positions */
 
 	if (g->memory == ARCH_MEM_KV) {
-		idx = sadd(smul(8, ub), smul(8, pl->flash_attention ? ub :
-		    smul(ub, gqa_v)));
+		/* MLA: V is a view of K, no V indices */
+		idx = sadd(smul(8, ub), g->mla ? 0 : smul(8,
+		    pl->flash_attention ? ub : smul(ub, gqa_v)));
 		n = sadd(n, smul(caches, idx));
 	}
 	/* learned positions (gpt2, bert): their get_rows runs on the host
@@ -997,6 +1230,9 @@ host_inputs(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	if (tensor_rows(pn->f, "position_embd.weight") > 0)
 		n = sadd(n, smul(smul(4, ub), g->n_embd));
 	n = sadd(n, host_copies(pn, pl, ub));
+	n = sadd(sadd(n, host_recurrent(pn, pl, ub)), mla_host(pn, pl, ub,
+	    &idx));
+	n = sadd(n, host_per_layer(pn, ub));
 	return sadd(sadd(n, mask_bytes(g, pl, ub)), rot_bytes(g, pl));
 }
 
@@ -1074,12 +1310,18 @@ layer_bytes(const struct planner *pn)
  * full offload. full: how the device peaks with every layer offloaded,
  * where the graph less the kept rows is not it (measured): falcon's
  * parallel attention and FFN (parallel_peak), gpt2's learned positions
- * (learned_peak). by_phase BY_COPIES: with layers on the host the device
- * peaks as copies_peak says (qwen3moe, gemma3, llama4); BY_LAYERS as
- * layers_peak says (falcon). Architectures not listed take { 2, false,
- * FULL_GRAPH }.
+ * (learned_peak), Mamba-2's with its scan on the host (scan_peak).
+ * by_phase BY_COPIES: with layers on the host the device peaks as
+ * copies_peak says (qwen3moe, gemma3, llama4); BY_LAYERS as layers_peak
+ * says (falcon). Measured for deepseek2 and mamba (branch i14b): one row
+ * kept (ctx 512 and 4096, FA on and off, -np 1 and 4, -ngl 99, 2, 0:
+ * mamba 0.98-1.04, deepseek2 0.91-1.10 but 2.07 without FA with four
+ * sequences at 4096 and -ngl 0; two, the default, gave 0.90-0.92 at
+ * full offload); with several streams deepseek2's device loses MLA's
+ * projection output too (mla_host); gemma3n keeps none (per_layer_peak).
+ * Architectures not listed take { 2, false, FULL_GRAPH }.
  */
-enum device_full { FULL_GRAPH, FULL_PARALLEL, FULL_LEARNED };
+enum device_full { FULL_GRAPH, FULL_PARALLEL, FULL_LEARNED, FULL_SCAN };
 
 struct device_split {
 	const char *arch;
@@ -1102,6 +1344,10 @@ static const struct device_split device_splits[] = {
 	{ "falcon", 2, BY_LAYERS, FULL_PARALLEL },
 	{ "gpt2", 2, false, FULL_LEARNED },
 	{ "cohere2", 2, false, FULL_PARALLEL },
+	{ "deepseek2", 1, false, FULL_GRAPH },
+	{ "mamba", 1, false, FULL_GRAPH },
+	{ "mamba2", 2, false, FULL_SCAN },
+	{ "gemma3n", 0, false, FULL_GRAPH },
 };
 
 /*
@@ -1291,6 +1537,105 @@ layers_peak(const struct planner *pn, const struct plan *pl, uint64_t c,
 	return umax(sadd(ph.attn, kv), sadd(ph.ffn, half));
 }
 
+/* Whether the device does not run the model's scan (host_only). */
+static bool
+scan_on_host(const struct planner *pn)
+{
+	const struct gguf_tensor *a = tensor_named(pn->f, ".ssm_a");
+
+	return a != NULL && host_only(pn, a);
+}
+
+/*
+ * Mamba-2's device when its scans run on the host (host_scan: every
+ * layer's where the device does not run it, else with layers on the
+ * host): the ubatch's per-token live set of the CPU's graph
+ * (compute_mamba2 without the per-sequence states and scan blocks, which
+ * are the CPU's) and the scan's y copied back, d_inner a token. Measured
+ * on Vulkan (llvmpipe): 0.97-1.04 at ctx 512 and 4096, FA on and off,
+ * -np 1 and 4, -ngl 99, 2 and 0 (1.00-1.10 at d_state 128, -ngl 2 and 0;
+ * there with every layer offloaded the scan runs on the device and the
+ * default rule holds, 1.00-1.02).
+ */
+static uint64_t
+scan_peak(const struct planner *pn, uint64_t ub)
+{
+	return sadd(compute_mamba2(pn->g, pn->f, ub, 0), smul(smul(4, ub),
+	    pn->g->ssm_d_inner));
+}
+
+/*
+ * A hybrid's device with layers on the host: each host layer's weighted
+ * operations run there one split at a time, their weights copied in,
+ * and the masks are copied in only for an attention the device runs.
+ * The largest of: the FFN phase without the masks, beside half a
+ * layer's weights; the attention phase, where an attention layer runs
+ * on the device (one on it, or one on the host that host_attention does
+ * not keep there, its K and V copied in: one layer's cache); a Mamba-2
+ * layer's per-token live set (compute_granitehybrid's below its
+ * threshold, without the states, which stay with the scan on the host).
+ * Less the rows the host keeps (kept) but the Mamba-2 one. Measured on
+ * Vulkan (llvmpipe, ctx 512 and 4096, FA on and off, f16 and q8_0,
+ * -np 1 and 4, -ngl 2 and 0): lfm2 0.91-1.06, granitehybrid 0.90-1.05.
+ */
+static uint64_t
+hybrid_split(const struct planner *pn, const struct plan *pl, uint64_t ub,
+    uint64_t kept)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t dl = device_layers(g, pl->ngl), u = smul(4, ub), kv = 0;
+	uint64_t mask = mask_bytes(g, pl, ub), ffn, attn = 0, m = 0, di, xbc;
+	struct graph_shape s;
+	struct graph_phases ph;
+	bool on = false, copied = false;
+	uint32_t il;
+
+	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++) {
+		if (g->is_recr[il])
+			continue;
+		kv = umax(kv, layer_kv(g, pl, il));
+		if (il + dl >= g->n_layer)
+			on = true;
+		else if (il + 1 >= g->n_layer || il + 1 >= ARCH_MAX_LAYERS ||
+		    !g->is_recr[il + 1] || il + 1 + dl >= g->n_layer)
+			copied = true;
+	}
+	graph_scan(g, pn->f, &s);
+	compute_graph(g, &s, ub, pl->ctx_seq, 0, pl->flash_attention, &ph);
+	ffn = sadd(ph.ffn > mask ? ph.ffn - mask : 0, layer_bytes(pn) / 2);
+	if (on || copied)	/* K and V at an attention layer's width */
+		attn = sadd(sadd(ph.attn, copied ? kv : 0), g->n_head_kv[0] ?
+		    0 : smul(smul(u, 2), kv_width(g)));
+	if (g->ssm_n_group > 0) {	/* Mamba-2 layers */
+		di = g->ssm_d_inner;
+		xbc = sadd(di, smul(smul(2, g->ssm_n_group), g->ssm_d_state));
+		m = sadd(tensor_rows(pn->f, ".ssm_in.weight"), smul(2, xbc));
+		m = sadd(sadd(m, di), sadd(smul(3, g->n_embd), 7));
+		m = sadd(smul(u, m), 32);
+	}
+	ffn = umax(ffn, attn);
+	return umax(m, ffn > kept ? ffn - kept : 0);
+}
+
+/*
+ * Whether the graph peaks while gemma3n's per-layer inputs are built,
+ * before the first layer (compute_graph's per_layer): with layers on
+ * the host the device then holds that phase without the masks, which
+ * the scheduler copies in only for the first attention it runs, later
+ * (measured on Vulkan, -ngl 2 and 0, ctx 512 and 4096, -np 1 and 4:
+ * 0.98-1.03, but 0.79-0.88 at 4096 cells without flash attention, where
+ * the attention's KQ peaks instead; with every layer offloaded it keeps
+ * only the tokens off, device_splits' row: 0.97-1.00).
+ */
+static bool
+per_layer_peak(const struct planner *pn)
+{
+	struct graph_shape s;
+
+	graph_scan(pn->g, pn->f, &s);
+	return s.per_layer > 0;
+}
+
 /*
  * The device's part beside the host's: the graph (without the CPU's
  * layout shift) less the rows the host keeps (device_splits). With
@@ -1321,6 +1666,9 @@ device_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 		dev = parallel_peak(pn, pl, c, ub);
 	if (ds.full == FULL_LEARNED && pl->ngl >= (int64_t)g->n_layer + 1)
 		dev = learned_peak(pn, pl, ub);
+	if (ds.full == FULL_SCAN && (pl->ngl < (int64_t)g->n_layer + 1 ||
+	    scan_on_host(pn)))
+		dev = scan_peak(pn, ub);
 	if (pl->ngl < (int64_t)g->n_layer + 1 && g->n_layer > 0) {
 		kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
 		half = layer_bytes(pn) / 2;
@@ -1340,7 +1688,13 @@ device_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 			dev = sadd(dev, sadd(kv, half));
 		}
 	}
-	pl->dev[1].compute_bytes = dev;
+	if (g->memory == ARCH_MEM_HYBRID && pl->ngl < (int64_t)g->n_layer + 1)
+		dev = hybrid_split(pn, pl, ub, kept);
+	if (pl->ngl < (int64_t)g->n_layer + 1 && per_layer_peak(pn))
+		dev = c > sadd(kept, mask_bytes(g, pl, ub)) ? c - sadd(kept,
+		    mask_bytes(g, pl, ub)) : 0;
+	mla_host(pn, pl, ub, &kv);	/* MLA's projection on the host */
+	pl->dev[1].compute_bytes = dev > kv ? dev - kv : 0;
 	pl->dev[0].compute_bytes = host_inputs(pn, pl, ub);
 }
 
