@@ -16,30 +16,14 @@
 
 #include "kernels/ggml-types.h"
 #include "plan/plan-impl.h"
+#include "plan/plan-llama-impl.h"
 
 #define sadd plan_sadd
 #define smul plan_smul
 
-#define TENSOR_ALIGN 32		/* ggml-cpu's TENSOR_ALIGNMENT */
-
-static uint64_t
-umin(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
-static uint64_t
-umax(uint64_t a, uint64_t b)
-{
-	return a > b ? a : b;
-}
-
-static uint64_t
-pad32(uint64_t n)
-{
-	return n > UINT64_MAX - TENSOR_ALIGN ? UINT64_MAX :
-	    (n + TENSOR_ALIGN - 1) / TENSOR_ALIGN * TENSOR_ALIGN;
-}
+#define umin plan_umin
+#define umax plan_umax
+#define pad32 plan_pad32
 
 /* ---- repacking (ggml-cpu repack.cpp, ggml_repack_get_optimal_...) ------ */
 
@@ -141,8 +125,8 @@ plan_llama_setup(const struct planner *pn, struct plan *pl)
 /* ---- weights ------------------------------------------------------------ */
 
 /* The layer of a tensor: blk.N is N, output* is n_layer, else -1 (input). */
-static int64_t
-tensor_layer(const struct gguf_tensor *t, uint32_t n_layer)
+int64_t
+plan_tensor_layer(const struct gguf_tensor *t, uint32_t n_layer)
 {
 	const char *s = t->name.p;
 	size_t len = t->name.n;
@@ -190,7 +174,7 @@ name_devices(const struct profile *p, struct plan *pl)
 int64_t
 plan_llama_layer(const struct gguf_tensor *t, uint32_t n_layer)
 {
-	return tensor_layer(t, n_layer);
+	return plan_tensor_layer(t, n_layer);
 }
 
 /* Whether a device of the profile runs tensor i (its table feeds it). */
@@ -282,7 +266,7 @@ mtp_layer(const struct model_geom *g, int64_t il)
 }
 
 /*
- * The layer whose device holds tensor t: tensor_layer's, but for the
+ * The layer whose device holds tensor t: plan_tensor_layer's, but for the
  * token_embd_norm tensors (llama.cpp's tensor table: TOKEN_EMBD_NORM is
  * a repeating-layer tensor created in layer 0, so it goes with layer 0;
  * lfm2's, loaded as its output norm, OUTPUT_NORM_LFM2, with the output
@@ -313,12 +297,12 @@ weight_layer(const struct planner *pn, const struct gguf_tensor *t)
 		    n) == 0)
 			return outside[i].output ? pn->g->n_layer : 0;
 	}
-	return tensor_layer(t, pn->g->n_layer);
+	return plan_tensor_layer(t, pn->g->n_layer);
 }
 
 /* Whether tensor t's name ends with suffix. */
-static bool
-name_ends(const struct gguf_tensor *t, const char *suffix)
+bool
+plan_name_ends(const struct gguf_tensor *t, const char *suffix)
 {
 	size_t n = strlen(suffix);
 
@@ -335,14 +319,14 @@ name_ends(const struct gguf_tensor *t, const char *suffix)
  * 16 wide; otherwise ssm_a goes to the CPU (measured: mamba's, and with
  * d_state 64 mamba2's and granitehybrid's, in the CPU buffer at -ngl 99).
  */
-static bool
-host_only(const struct planner *pn, const struct gguf_tensor *t)
+bool
+plan_host_only(const struct planner *pn, const struct gguf_tensor *t)
 {
 	const struct model_geom *g = pn->g;
 	uint64_t heads = t->ne[1] > 0 ? (uint64_t)t->ne[1] : 0;
 
 	if (pn->p->backend == NULL || strcmp(pn->p->backend, "vulkan") != 0 ||
-	    !name_ends(t, ".ssm_a"))
+	    !plan_name_ends(t, ".ssm_a"))
 		return false;
 	return t->ne[0] != 1 || (g->ssm_d_state != 128 &&
 	    g->ssm_d_state != 256) || heads == 0 ||
@@ -364,7 +348,7 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 		struct plan_device *d = &pl->dev[0];
 		bool fb = falls_back(pn, pl, i);
 		bool on_dev = pl->n_dev > 1 && il >= 0 && il >= gpu_start &&
-		    device_runs(pn, i) && !host_only(pn, t);
+		    device_runs(pn, i) && !plan_host_only(pn, t);
 		int j;
 		uint64_t n = 1;
 
@@ -416,29 +400,14 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 /* ---- KV, compute, output ------------------------------------------------ */
 
 /* Layers on the device under -ngl (output layer excluded). */
-static uint64_t
-device_layers(const struct model_geom *g, int64_t ngl)
+uint64_t
+plan_device_layers(const struct model_geom *g, int64_t ngl)
 {
 	/* the output layer is offloaded first */
 	uint64_t n = ngl > 1 ? (uint64_t)ngl - 1 : 0;
 
 	return n > g->n_layer ? g->n_layer : n;
 }
-
-/*
- * The graph's shape beyond the geometry, from the tensors: the widest FFN
- * intermediate live at once (gate, up and their product for a gated FFN,
- * one up for an ungated one; a MoE layer's per-token experts), whether
- * attention and FFN run in parallel (falcon) and whether it is an encoder.
- */
-struct graph_shape {
-	uint64_t ffn;		/* f32 columns of the FFN's intermediates */
-	bool gated;		/* the dense FFN has a gate (or a fused one) */
-	bool parallel;		/* falcon: attention output live in the FFN */
-	uint64_t per_layer;	/* gemma3n: columns of the per-layer inputs */
-	bool cohere2;		/* RoPE on the sliding layers only, and
-				 * attention beside the FFN */
-};
 
 /* Columns of one layer's FFN tensor: ne[1] of a 2-D or 3-D weight. */
 static uint64_t
@@ -448,8 +417,8 @@ ffn_cols(const struct gguf_tensor *t)
 }
 
 /* The FFN widths of a file: dense, experts (per token) and shared. */
-static void
-graph_scan(const struct model_geom *g, const struct gguf_file *f,
+void
+plan_graph_scan(const struct model_geom *g, const struct gguf_file *f,
     struct graph_shape *s)
 {
 	uint64_t up = 0, exps = 0, shexp = 0, used = 1;
@@ -461,16 +430,16 @@ graph_scan(const struct model_geom *g, const struct gguf_file *f,
 	for (i = 0; f != NULL && i < f->tensors_n; i++) {
 		const struct gguf_tensor *t = &f->tensors[i];
 
-		if (name_ends(t, ".ffn_up.weight"))
+		if (plan_name_ends(t, ".ffn_up.weight"))
 			up = ffn_cols(t) > up ? ffn_cols(t) : up;
-		else if (name_ends(t, ".ffn_up_exps.weight"))
+		else if (plan_name_ends(t, ".ffn_up_exps.weight"))
 			exps = ffn_cols(t) > exps ? ffn_cols(t) : exps;
-		else if (name_ends(t, ".ffn_up_shexp.weight"))
+		else if (plan_name_ends(t, ".ffn_up_shexp.weight"))
 			shexp = ffn_cols(t) > shexp ? ffn_cols(t) : shexp;
-		gate |= name_ends(t, ".ffn_gate.weight");
-		gate_exps |= name_ends(t, ".ffn_gate_exps.weight");
-		gate_sh |= name_ends(t, ".ffn_gate_shexp.weight");
-		bias |= name_ends(t, ".ffn_gate_exps.bias");
+		gate |= plan_name_ends(t, ".ffn_gate.weight");
+		gate_exps |= plan_name_ends(t, ".ffn_gate_exps.weight");
+		gate_sh |= plan_name_ends(t, ".ffn_gate_shexp.weight");
+		bias |= plan_name_ends(t, ".ffn_gate_exps.bias");
 	}
 	snprintf(key, sizeof key, "%s.expert_used_count", g->arch);
 	if (f != NULL && gguf_find_int(f, key, &v) && v > 0 && v <= 1 << 16)
@@ -493,7 +462,8 @@ graph_scan(const struct model_geom *g, const struct gguf_file *f,
 	/* per_layer_token_embd's rows: n_layer per-layer embeddings */
 	s->per_layer = 0;
 	for (i = 0; f != NULL && i < f->tensors_n; i++)
-		if (name_ends(&f->tensors[i], "per_layer_token_embd.weight") &&
+		if (plan_name_ends(&f->tensors[i],
+		    "per_layer_token_embd.weight") &&
 		    f->tensors[i].ne[0] > 0)
 			s->per_layer = (uint64_t)f->tensors[i].ne[0];
 }
@@ -516,13 +486,13 @@ compute_mamba(const struct model_geom *g, uint64_t ub, uint64_t n_seq)
 }
 
 /* Rows of the first tensor named *suffix (ne[1]), or 0. */
-static uint64_t
-tensor_rows(const struct gguf_file *f, const char *suffix)
+uint64_t
+plan_tensor_rows(const struct gguf_file *f, const char *suffix)
 {
 	size_t i;
 
 	for (i = 0; f != NULL && i < f->tensors_n; i++)
-		if (name_ends(&f->tensors[i], suffix))
+		if (plan_name_ends(&f->tensors[i], suffix))
 			return ffn_cols(&f->tensors[i]);
 	return 0;
 }
@@ -540,15 +510,15 @@ tensor_rows(const struct gguf_file *f, const char *suffix)
  * fewer, ggml-alloc fits part of the states where the tokens' tensors
  * were and this is over (ubatch 128 and 4 sequences: 1.44x).
  */
-static uint64_t
-compute_mamba2(const struct model_geom *g, const struct gguf_file *f,
+uint64_t
+plan_compute_mamba2(const struct model_geom *g, const struct gguf_file *f,
     uint64_t ub, uint64_t n_seq)
 {
 	uint64_t di = g->ssm_d_inner, ds = g->ssm_d_state;
 	uint64_t xbc = sadd(di, smul(smul(2, g->ssm_n_group), ds));
 	uint64_t conv = g->ssm_d_conv ? g->ssm_d_conv - 1 : 0;
 	uint64_t tok = n_seq ? ub / n_seq : ub;
-	uint64_t cols = sadd(sadd(tensor_rows(f, ".ssm_in.weight"),
+	uint64_t cols = sadd(sadd(plan_tensor_rows(f, ".ssm_in.weight"),
 	    smul(2, xbc)), sadd(di, 2));
 	uint64_t st = smul(4, sadd(smul(smul(4, ds), di), smul(smul(2, conv),
 	    xbc)));
@@ -576,11 +546,6 @@ cohere2_attn(const struct model_geom *g, uint64_t attn, uint64_t u,
 	return umax(full, sadd(attn, smul(smul(u, n_swa), g->n_head[0])));
 }
 
-/* The peaks of one ubatch's phases (compute_graph). */
-struct graph_phases {
-	uint64_t out, attn, ffn;
-};
-
 /*
  * The phases of one ubatch of ub tokens, in bytes: the logits (with the
  * final norm's input and output), the attention (Q, K, V and their
@@ -589,8 +554,8 @@ struct graph_phases {
  * attention, else f32; a second one over the sliding window's cells). An
  * encoder attends the ubatch itself and has no logits.
  */
-static uint64_t
-compute_graph(const struct model_geom *g, const struct graph_shape *s,
+uint64_t
+plan_compute_graph(const struct model_geom *g, const struct graph_shape *s,
     uint64_t ub, uint64_t n_kv, uint64_t n_swa, bool fa,
     struct graph_phases *ph)
 {
@@ -645,8 +610,8 @@ plan_compute_bytes(const struct model_geom *g, uint64_t ub, uint64_t n_kv,
 {
 	struct graph_shape s;
 
-	graph_scan(g, NULL, &s);
-	return compute_graph(g, &s, ub, n_kv, 0, fa, NULL);
+	plan_graph_scan(g, NULL, &s);
+	return plan_compute_graph(g, &s, ub, n_kv, 0, fa, NULL);
 }
 
 /*
@@ -683,8 +648,8 @@ compute_measured(const struct model_geom *g, const struct plan *pl)
 }
 
 /* The head width of K (or V): the geometry's, else n_embd / n_head. */
-static uint64_t
-head_width(const struct model_geom *g, bool v)
+uint64_t
+plan_head_width(const struct model_geom *g, bool v)
 {
 	uint64_t h = v ? g->head_v : g->head_k;
 
@@ -701,11 +666,11 @@ head_width(const struct model_geom *g, bool v)
  * largest power of two from 64 up that divides the head width; V's is 64.
  * MLA has no V heads of its own.
  */
-static uint64_t
-rot_matrices(const struct model_geom *g, const struct plan *pl)
+uint64_t
+plan_rot_matrices(const struct model_geom *g, const struct plan *pl)
 {
-	uint64_t caches = g->swa ? 2 : 1, hk = head_width(g, false);
-	uint64_t hv = head_width(g, true), nrot = 64, n = 0;
+	uint64_t caches = g->swa ? 2 : 1, hk = plan_head_width(g, false);
+	uint64_t hv = plan_head_width(g, true), nrot = 64, n = 0;
 
 	if (g->swa && ((g->head_k_swa && g->head_k_swa != g->head_k) ||
 	    (g->head_v_swa && g->head_v_swa != g->head_v)))
@@ -722,10 +687,10 @@ rot_matrices(const struct model_geom *g, const struct plan *pl)
 }
 
 /* The rotations of a KV cache (none for other memories). */
-static uint64_t
-rot_bytes(const struct model_geom *g, const struct plan *pl)
+uint64_t
+plan_rot_bytes(const struct model_geom *g, const struct plan *pl)
 {
-	return g->memory == ARCH_MEM_KV ? rot_matrices(g, pl) : 0;
+	return g->memory == ARCH_MEM_KV ? plan_rot_matrices(g, pl) : 0;
 }
 
 /*
@@ -758,8 +723,8 @@ static const struct layout_shift shifts[] = {
  * The compute buffer c with pl's quantized cache: rotations and, when the
  * whole graph runs on one device (shift), the layout shift.
  */
-static uint64_t
-quantized_cache(const struct model_geom *g, const struct plan *pl,
+uint64_t
+plan_quantized_cache(const struct model_geom *g, const struct plan *pl,
     uint64_t c, uint64_t ub, uint64_t mask, bool shift)
 {
 	bool qk = kv_type_info(pl->kv_k)->quantized;
@@ -770,7 +735,7 @@ quantized_cache(const struct model_geom *g, const struct plan *pl,
 
 	if (!qk && !qv)
 		return c;
-	c = sadd(c, rot_bytes(g, pl));
+	c = sadd(c, plan_rot_bytes(g, pl));
 	for (i = 0; i < sizeof shifts / sizeof shifts[0]; i++)
 		if (strcmp(g->arch, shifts[i].arch) == 0)
 			break;
@@ -783,7 +748,7 @@ quantized_cache(const struct model_geom *g, const struct plan *pl,
 	if (!pl->flash_attention && qk) {
 		k = shifts[i].nofa_k;
 		if (k < 0)
-			q = smul(smul(4, ub), smul(head_width(g, false),
+			q = smul(smul(4, ub), smul(plan_head_width(g, false),
 			    g->n_head[0]));
 	}
 	if (k == -1 && mask < row)
@@ -794,8 +759,8 @@ quantized_cache(const struct model_geom *g, const struct plan *pl,
 }
 
 /* The masks of one ubatch: f16 with flash attention, else f32. */
-static uint64_t
-mask_bytes(const struct model_geom *g, const struct plan *pl, uint64_t ub)
+uint64_t
+plan_mask_bytes(const struct model_geom *g, const struct plan *pl, uint64_t ub)
 {
 	uint64_t cells = g->memory == ARCH_MEM_NONE ? ub :
 	    sadd(pl->ctx_seq, g->swa ? pl->swa_cells : 0);
@@ -806,14 +771,14 @@ mask_bytes(const struct model_geom *g, const struct plan *pl, uint64_t ub)
 }
 
 /* The widest KV width of any layer (a hybrid's layer 0 may have none). */
-static uint64_t
-kv_width(const struct model_geom *g)
+uint64_t
+plan_kv_width(const struct model_geom *g)
 {
 	uint32_t il, h = 0;
 
 	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
 		h = g->n_head_kv[il] > h ? g->n_head_kv[il] : h;
-	return smul(head_width(g, true), h);
+	return smul(plan_head_width(g, true), h);
 }
 
 /*
@@ -842,7 +807,8 @@ compute_granitehybrid(const struct model_geom *g, const struct planner *pn,
 	uint64_t xbc = sadd(di, smul(smul(2, g->ssm_n_group), ds));
 	uint64_t conv = g->ssm_d_conv ? g->ssm_d_conv - 1 : 0;
 	uint64_t tok = pl->n_seq ? ub / pl->n_seq : ub;
-	uint64_t in = tensor_rows(pn->f, ".ssm_in.weight"), gqa = kv_width(g);
+	uint64_t in = plan_tensor_rows(pn->f, ".ssm_in.weight");
+	uint64_t gqa = plan_kv_width(g);
 	uint64_t cols = tok >= 512 ? smul(2, sadd(in, di)) :
 	    sadd(sadd(in, smul(2, xbc)), di);
 	uint64_t st = smul(4, sadd(smul(ds, di), smul(smul(2, conv), xbc)));
@@ -851,12 +817,12 @@ compute_granitehybrid(const struct model_geom *g, const struct planner *pn,
 
 	cols = sadd(cols, sadd(smul(3, g->n_embd), 7));
 	m = sadd(sadd(smul(smul(4, ub), cols), 32), smul(pl->n_seq, st));
-	m = sadd(sadd(m, mask_bytes(g, pl, ub)), vidx > 8 * ub ?
+	m = sadd(sadd(m, plan_mask_bytes(g, pl, ub)), vidx > 8 * ub ?
 	    vidx - 8 * ub : 0);
 	if (!pl->flash_attention)
 		dense = sadd(sadd(dense, vidx), sadd(smul(smul(16, ub),
 		    gqa), 32));
-	return sadd(umax(m, dense), rot_matrices(g, pl));
+	return sadd(umax(m, dense), plan_rot_matrices(g, pl));
 }
 
 /* The host's compute buffer at pl's settings (plan_llama_cells first). */
@@ -871,21 +837,22 @@ compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba") == 0)
 		return umax(compute_mamba(g, ub, pl->n_seq), logits);
 	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba2") == 0)
-		return umax(compute_mamba2(g, pn->f, ub, pl->n_seq), logits);
-	graph_scan(g, pn->f, &s);
+		return umax(plan_compute_mamba2(g, pn->f, ub, pl->n_seq),
+		    logits);
+	plan_graph_scan(g, pn->f, &s);
 	if (g->memory == ARCH_MEM_HYBRID &&
 	    strcmp(g->arch, "granitehybrid") == 0)
 		return umax(compute_granitehybrid(g, pn, pl, ub,
-		    compute_graph(g, &s, ub, pl->ctx_seq, 0,
+		    plan_compute_graph(g, &s, ub, pl->ctx_seq, 0,
 		    pl->flash_attention, NULL)), logits);
-	return quantized_cache(g, pl, compute_graph(g, &s, ub, pl->ctx_seq,
-	    g->swa ? pl->swa_cells : 0, pl->flash_attention, NULL), ub,
-	    mask_bytes(g, pl, ub), pl->n_dev == 1);
+	return plan_quantized_cache(g, pl, plan_compute_graph(g, &s, ub,
+	    pl->ctx_seq, g->swa ? pl->swa_cells : 0, pl->flash_attention, NULL),
+	    ub, plan_mask_bytes(g, pl, ub), pl->n_dev == 1);
 }
 
 /* One layer's cache in every stream: its cells of K and V rows. */
-static uint64_t
-layer_kv(const struct model_geom *g, const struct plan *pl, uint32_t il)
+uint64_t
+plan_layer_kv(const struct model_geom *g, const struct plan *pl, uint32_t il)
 {
 	bool swa = g->swa && g->is_swa[il];
 	uint64_t hk = swa && g->head_k_swa ? g->head_k_swa : g->head_k;
@@ -923,7 +890,7 @@ device_kv(const struct model_geom *g, const struct plan *pl, uint64_t dl,
 	for (il = 0; (g->memory == ARCH_MEM_KV || hybrid) && !g->mla &&
 	    il < trunk && il < ARCH_MAX_LAYERS; il++) {
 		uint64_t n = hybrid && g->is_recr[il] ? rec :
-		    layer_kv(g, pl, il);
+		    plan_layer_kv(g, pl, il);
 
 		if (g->n_layer_kv > 0 && il >= g->n_layer_kv)
 			n = 0;	/* gemma3n: it reuses an earlier cache */
@@ -956,7 +923,7 @@ plan_llama_kv(const struct planner *pn, struct plan *pl)
 	pl->kv_alt_bytes = smul(plan_kv_bytes(g, pl->kv_alt, pl->ctx_seq,
 	    pl->swa_cells, pl->flash_attention, &k, &v), pl->n_stream);
 	/* Offloaded layers keep their cache on the device. */
-	dl = device_layers(g, pl->ngl);
+	dl = plan_device_layers(g, pl->ngl);
 	if (pl->n_dev > 1 && g->n_layer > 0) {
 		uint64_t all = sadd(pl->kv_bytes, pl->state_bytes);
 		uint64_t on = device_kv(g, pl, dl, all);
@@ -986,718 +953,6 @@ plan_llama_cells(const struct planner *pn, uint64_t ctx, struct plan *pl)
 		    plan_pad_ctx(umin(pl->ctx_seq, sadd(g->n_swa, ub)));
 }
 
-static uint64_t
-host_copies(const struct planner *pn, const struct plan *pl, uint64_t ub);
-
-/* The first tensor named *suffix, or NULL. */
-static const struct gguf_tensor *
-tensor_named(const struct gguf_file *f, const char *suffix)
-{
-	size_t i;
-
-	for (i = 0; f != NULL && i < f->tensors_n; i++)
-		if (name_ends(&f->tensors[i], suffix))
-			return &f->tensors[i];
-	return NULL;
-}
-
-/* Whether one of the last dl layers (those offloaded) is recurrent. */
-static bool
-recurrent_on_device(const struct model_geom *g, uint64_t dl)
-{
-	uint32_t il;
-
-	if (g->memory == ARCH_MEM_RECURRENT)
-		return dl > 0;
-	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
-		if (il + dl >= g->n_layer && g->is_recr[il])
-			return true;
-	return false;
-}
-
-/* Whether one of the layers not offloaded (all but the last dl) is
- * recurrent. */
-static bool
-recurrent_on_host(const struct model_geom *g, uint64_t dl)
-{
-	uint32_t il;
-
-	if (g->memory == ARCH_MEM_RECURRENT)
-		return dl < g->n_layer;
-	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
-		if (il + dl < g->n_layer && g->is_recr[il])
-			return true;
-	return false;
-}
-
-/*
- * The host's share of a recurrent layer's scan beside a GPU backend,
- * where the device does not run it (host_only's ssm_a rule: mamba, and
- * Mamba-2 with a d_state other than 128 and 256) or the layer is on the
- * host (ggml-vulkan offloads no SSM_SCAN): it runs on the CPU in a
- * split of its own, and the scheduler copies its operands to
- * the host: x (Mamba-2: a view of xBC spanning (ub - 1) xBC rows and
- * d_inner), dt (Mamba-2: one value a head), B and C (views spanning
- * (ub - 1) rows of the tensor they are cut from, x_db or xBC, and their
- * own width), and each sequence's SSM state when the layer's state is on
- * the device; the scan writes y and the states beside them. One layer's
- * worth at a time, in the room of one embedding row already copied to
- * the device (GGML_SCHED_DEBUG=2; measured on Vulkan, llvmpipe: mamba,
- * mamba2 and granitehybrid exact, -ngl 99, 2 and 0, -np 1 and 4, also
- * at d_state 128).
- */
-static uint64_t
-host_scan(const struct planner *pn, const struct plan *pl, uint64_t ub)
-{
-	const struct model_geom *g = pn->g;
-	const struct gguf_tensor *a = tensor_named(pn->f, ".ssm_a");
-	uint64_t di = g->ssm_d_inner, ds = g->ssm_d_state, u = smul(4, ub);
-	uint64_t w, bc, x, dt, st, n, row = smul(u, g->n_embd);
-	uint64_t dl = device_layers(g, pl->ngl);
-	bool on_dev = recurrent_on_device(g, dl);
-	bool copied = on_dev && a != NULL && host_only(pn, a);
-
-	/* a host layer's scan runs on the CPU beside its state whatever
-	 * the device runs (ggml-vulkan offloads no SSM_SCAN) */
-	if (a == NULL || ub == 0 || (ub < 32 && !on_dev) || (!copied &&
-	    !recurrent_on_host(g, dl)))
-		return 0;
-	if (g->ssm_n_group == 0) {	/* mamba: B and C cut from x_db */
-		w = tensor_rows(pn->f, ".ssm_x.weight");
-		bc = ds;
-		x = dt = smul(u, di);
-	} else {
-		w = sadd(di, smul(smul(2, g->ssm_n_group), ds));
-		bc = smul(g->ssm_n_group, ds);
-		x = smul(4, sadd(smul(ub - 1, w), di));
-		dt = smul(u, a->ne[1] > 0 ? (uint64_t)a->ne[1] : 0);
-	}
-	st = smul(smul(smul(4, ds), di), pl->n_seq);
-	n = sadd(sadd(x, dt), smul(8, sadd(smul(ub - 1, w), bc)));
-	n = sadd(sadd(n, smul(u, di)), copied ? smul(2, st) : st);
-	return n > row ? n - row : 0;
-}
-
-/*
- * A hybrid's attention layer kept on the host (-ngl below it) and
- * followed by a recurrent layer also on the host: the device computes
- * its Q, K and V (op offload, from 32 tokens a ubatch), and the attention
- * itself runs on the CPU, as the nodes beside it in the graph are the
- * CPU's (the set_rows into the host's cache before it, the next layer's
- * state reads after it; an attention layer followed by none, as
- * granitehybrid's last, runs on the device with the cache copied in):
- * Q, K and V copied in (rows of their own width: Q n_head heads, K and
- * V the layer's KV width) and the attention's output (flash attention)
- * or its KQ over every cell (without), in the room of the embedding row
- * already on the device. Measured on Vulkan (llvmpipe,
- * GGML_SCHED_DEBUG=2): lfm2 exact at -ngl 2 and 0, ctx 512 and 4096.
- */
-static uint64_t
-host_attention(const struct planner *pn, const struct plan *pl,
-    uint64_t ub)
-{
-	const struct model_geom *g = pn->g;
-	uint64_t dl = device_layers(g, pl->ngl), u = smul(4, ub), n;
-	uint64_t h = g->n_head[0], hk = head_width(g, false);
-	uint64_t kvk = 0, kvv = kv_width(g);
-	bool host = false;
-	uint32_t il;
-
-	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++) {
-		if (il + 1 + dl < g->n_layer && !g->is_recr[il] &&
-		    il + 1 < ARCH_MAX_LAYERS && g->is_recr[il + 1])
-			host = true;
-		kvk = umax(kvk, smul(hk, g->n_head_kv[il]));
-	}
-	if (g->memory != ARCH_MEM_HYBRID || !host || ub < 32)
-		return 0;
-	n = sadd(sadd(smul(u, smul(h, hk)), smul(u, kvk)), smul(u, kvv));
-	n = sadd(n, pl->flash_attention ? smul(u, smul(h, head_width(g,
-	    true))) : smul(smul(u, pl->ctx_seq), h));
-	return n > smul(u, g->n_embd) ? n - smul(u, g->n_embd) : 0;
-}
-
-/*
- * The host's inputs and work of a recurrent or hybrid model beside a GPU
- * backend: the state's copy indices (two i32 tensors of one index a
- * sequence, 32-byte aligned); a hybrid's K and V cell indices (V's one
- * an element without flash attention) and a quantized cache's rotations;
- * then the larger of the scan's share (host_scan) and a host attention
- * layer's (host_attention), which run at different times.
- */
-static uint64_t
-host_recurrent(const struct planner *pn, const struct plan *pl,
-    uint64_t ub)
-{
-	const struct model_geom *g = pn->g;
-	uint64_t n = smul(2, pad32(smul(4, pl->n_seq)));
-
-	if (g->memory != ARCH_MEM_RECURRENT && g->memory != ARCH_MEM_HYBRID)
-		return 0;
-	if (g->memory == ARCH_MEM_HYBRID) {
-		n = sadd(n, sadd(smul(8, ub), smul(8, pl->flash_attention ?
-		    ub : smul(ub, kv_width(g)))));
-		n = sadd(n, rot_matrices(g, pl));
-	}
-	return sadd(n, umax(host_scan(pn, pl, ub), host_attention(pn, pl,
-	    ub)));
-}
-
-/*
- * gemma3n's per-layer embeddings beside a GPU backend: the get_rows of
- * per_layer_token_embd (an input-layer tensor, kept on the host) runs
- * on the host, with a tokens input of its own: f32 rows of n_layer x
- * the per-layer width a token, and 4 bytes a token. Measured on Vulkan:
- * the host exact at ctx 512 and 4096, -np 1 and 4, -ngl 99, 2 and 0.
- */
-static uint64_t
-host_per_layer(const struct planner *pn, uint64_t ub)
-{
-	const struct gguf_tensor *t = tensor_named(pn->f,
-	    "per_layer_token_embd.weight");
-
-	if (t == NULL || t->ne[0] <= 0)
-		return 0;
-	return smul(smul(4, ub), sadd((uint64_t)t->ne[0], 1));
-}
-
-/*
- * MLA (deepseek2) with a cache of several streams (-np above 1, the
- * cache not unified): the attention's output is 4-D, and ggml-vulkan
- * multiplies only operands of the same ne[3], so the V up-projection
- * (attn_v_b) runs on the CPU: the host takes the attention's output
- * copied in (n_head x kv_lora_rank a token) and, with layers on the
- * host, the whole attention of a host layer there (Q and K copied in,
- * n_head + 1 rows of kv_lora_rank + rope width, the attention's output
- * and the projection's, attn_output's input width), in the room of the
- * two embedding rows already on the device. Measured on Vulkan
- * (llvmpipe, GGML_SCHED_DEBUG=2): exact at ctx 4096 with -np 4, -ngl
- * 99, 2 and 0 (with flash attention; without it more of the attention
- * runs there, not modelled). dev: what the device no longer holds (the
- * projection's output). Vulkan's rule: other backends add nothing.
- */
-static uint64_t
-mla_host(const struct planner *pn, const struct plan *pl, uint64_t ub,
-    uint64_t *dev)
-{
-	const struct model_geom *g = pn->g;
-	const struct gguf_tensor *o = tensor_named(pn->f,
-	    ".attn_output.weight");
-	uint64_t u = smul(4, ub), h = g->n_head[0], lora = g->kv_lora_rank;
-	uint64_t qk = tensor_rows(pn->f, ".attn_kv_a_mqa.weight"), n;
-	uint64_t out = o != NULL && o->ne[0] > 0 ? (uint64_t)o->ne[0] : 0;
-
-	*dev = 0;
-	if (!g->mla || pl->n_stream <= 1 || pn->p->backend == NULL ||
-	    strcmp(pn->p->backend, "vulkan") != 0)
-		return 0;
-	*dev = smul(u, out);
-	if (pl->ngl >= (int64_t)g->n_layer + 1)
-		return smul(smul(u, h), lora);
-	n = smul(u, sadd(sadd(smul(h, qk), qk), sadd(smul(h, lora), out)));
-	return n > smul(smul(8, ub), g->n_embd) ? n - smul(smul(8, ub),
-	    g->n_embd) : 0;
-}
-
-/*
- * The host's part of the compute buffer beside a GPU backend (in its host
- * buffer type, Vulkan_Host say), whatever -ngl: the graph's inputs and
- * the rows token_embd's get_rows reads, which runs where token_embd stays.
- * The inputs: the embeddings input and those rows (f32, n_embd a token),
- * tokens, positions and output ids (i32), per KV cache the K and V cell
- * indices (i64; without flash attention V is stored transposed, one
- * index an element), the masks and the rotations; with layers on the
- * host, what their K and V copied back need beyond (host_copies). Exact
- * on Vulkan.
- */
-static uint64_t
-host_inputs(const struct planner *pn, const struct plan *pl, uint64_t ub)
-{
-	const struct model_geom *g = pn->g;
-	uint64_t caches = g->swa ? 2 : 1, idx;
-	uint64_t gqa_v = smul(head_width(g, true), g->n_head_kv[0]);
-	uint64_t n = sadd(smul(smul(8, ub), g->n_embd), smul(g->memory ==
-	    ARCH_MEM_RECURRENT ? 8 : 12, ub));	/* no positions */
-
-	if (g->memory == ARCH_MEM_KV) {
-		/* MLA: V is a view of K, no V indices */
-		idx = sadd(smul(8, ub), g->mla ? 0 : smul(8,
-		    pl->flash_attention ? ub : smul(ub, gqa_v)));
-		n = sadd(n, smul(caches, idx));
-	}
-	/* learned positions (gpt2, bert): their get_rows runs on the host
-	 * beside token_embd's, one more embedding row a token */
-	if (tensor_rows(pn->f, "position_embd.weight") > 0)
-		n = sadd(n, smul(smul(4, ub), g->n_embd));
-	n = sadd(n, host_copies(pn, pl, ub));
-	n = sadd(sadd(n, host_recurrent(pn, pl, ub)), mla_host(pn, pl, ub,
-	    &idx));
-	n = sadd(n, host_per_layer(pn, ub));
-	return sadd(sadd(n, mask_bytes(g, pl, ub)), rot_bytes(g, pl));
-}
-
-/*
- * With layers on the host, the device computes a host layer's K and V
- * and the scheduler copies them back for the cache's set_rows, into the
- * host's compute buffer. A copy keeps its source's layout: from a fused
- * QKV projection (attn_qkv) V, and K unless RoPE made it anew (learned
- * positions: gpt2), is a view spanning every token's QKV row, (ub - 1)
- * rows and its own width; otherwise (and with a quantized cache's
- * rotations, which make both anew) ub rows of its width. The copies
- * take the room of the embedding rows already copied to the device
- * (token_embd's, and position_embd's); the host grows by the rest.
- * Measured on Vulkan: falcon +783872 and gpt2 +1043456 bytes with an
- * f16 cache, exact at -ngl 2 and 0; none with q8_0. Only where the
- * device runs a host layer's projections: ggml-vulkan takes them from
- * 32 tokens a ubatch (GGML_OP_OFFLOAD_MIN_BATCH's default; the measured
- * ubatches have 512).
- */
-static uint64_t
-host_copies(const struct planner *pn, const struct plan *pl, uint64_t ub)
-{
-	const struct model_geom *g = pn->g;
-	uint64_t w = tensor_rows(pn->f, ".attn_qkv.weight");
-	uint64_t gk = smul(head_width(g, false), g->n_head_kv[0]);
-	uint64_t gv = smul(head_width(g, true), g->n_head_kv[0]);
-	uint64_t row = smul(smul(4, ub), g->n_embd), room = row, k, v;
-	bool learned = tensor_rows(pn->f, "position_embd.weight") > 0;
-
-	if (g->memory != ARCH_MEM_KV || g->n_layer == 0 ||
-	    pl->ngl >= (int64_t)g->n_layer + 1 || ub < 32)
-		return 0;
-	k = smul(smul(4, ub), gk);
-	v = smul(smul(4, ub), gv);
-	if (w > 0 && rot_bytes(g, pl) == 0) {
-		v = smul(4, sadd(smul(ub - 1, w), gv));
-		if (learned)
-			k = smul(4, sadd(smul(ub - 1, w), gk));
-	}
-	if (learned)
-		room = sadd(room, row);
-	return sadd(k, v) > room ? sadd(k, v) - room : 0;
-}
-
-/* One repeating layer's weights, on average (blk.N tensors). */
-static uint64_t
-layer_bytes(const struct planner *pn)
-{
-	uint64_t sum = 0;
-	size_t i;
-
-	for (i = 0; i < pn->f->tensors_n; i++) {
-		const struct gguf_tensor *t = &pn->f->tensors[i];
-
-		if (t->size_ok && tensor_layer(t, pn->g->n_layer) >= 0 &&
-		    tensor_layer(t, pn->g->n_layer) < pn->g->n_layer)
-			sum = sadd(sum, pad32(t->nbytes));
-	}
-	return pn->g->n_layer ? sum / pn->g->n_layer : 0;
-}
-
-/*
- * How the device's compute buffer relates to the whole graph's, per
- * architecture, measured on Vulkan (llvmpipe; llama.cpp v0.5.0, the
- * oracle's models, ctx 512 and 4096, FA on and off, f16 and q8_0 caches,
- * -np 1 and 4, -ngl 99, 2 and 0). kept: the f32 embedding-wide rows of
- * the ubatch (beside its tokens, always kept) that the host holds and
- * the device does not at the device's peak with every layer offloaded:
- * the embeddings input and token_embd's rows where the peak has them
- * live, none where it comes later (qwen3), one for qwen2moe and the
- * encoders. by_phase: with layers on the
- * host, the device peaks in one phase of a host layer run there, its
- * attention beside the layer's K and V copied in or its FFN beside the
- * layer's weights; otherwise (the default) the copies add to the peak of
- * full offload. full: how the device peaks with every layer offloaded,
- * where the graph less the kept rows is not it (measured): falcon's
- * parallel attention and FFN (parallel_peak), gpt2's learned positions
- * (learned_peak), Mamba-2's with its scan on the host (scan_peak).
- * by_phase BY_COPIES: with layers on the host the device peaks as
- * copies_peak says (qwen3moe, gemma3, llama4); BY_LAYERS as layers_peak
- * says (falcon). Measured for deepseek2 and mamba (branch i14b): one row
- * kept (ctx 512 and 4096, FA on and off, -np 1 and 4, -ngl 99, 2, 0:
- * mamba 0.98-1.04, deepseek2 0.91-1.10 but 2.07 without FA with four
- * sequences at 4096 and -ngl 0; two, the default, gave 0.90-0.92 at
- * full offload); with several streams deepseek2's device loses MLA's
- * projection output too (mla_host); gemma3n keeps none (per_layer_peak).
- * Architectures not listed take { 2, false, FULL_GRAPH }.
- */
-enum device_full { FULL_GRAPH, FULL_PARALLEL, FULL_LEARNED, FULL_SCAN };
-
-struct device_split {
-	const char *arch;
-	unsigned char kept;
-	unsigned char by_phase;	/* false, true, BY_COPIES or BY_LAYERS */
-	enum device_full full;
-};
-
-/* by_phase: the host layers' copies_peak, layers_peak */
-enum { BY_COPIES = 2, BY_LAYERS = 3 };
-
-static const struct device_split device_splits[] = {
-	{ "qwen3", 0, true, FULL_GRAPH },
-	{ "qwen3moe", 0, BY_COPIES, FULL_GRAPH },
-	{ "gemma3", 2, BY_COPIES, FULL_GRAPH },
-	{ "llama4", 2, BY_COPIES, FULL_GRAPH },
-	{ "qwen2moe", 1, true, FULL_GRAPH },
-	{ "bert", 1, false, FULL_GRAPH },
-	{ "nomic-bert", 1, false, FULL_GRAPH },
-	{ "falcon", 2, BY_LAYERS, FULL_PARALLEL },
-	{ "gpt2", 2, false, FULL_LEARNED },
-	{ "cohere2", 2, false, FULL_PARALLEL },
-	{ "deepseek2", 1, false, FULL_GRAPH },
-	{ "mamba", 1, false, FULL_GRAPH },
-	{ "mamba2", 2, false, FULL_SCAN },
-	{ "gemma3n", 0, false, FULL_GRAPH },
-};
-
-/*
- * falcon's device with every layer offloaded (attention and FFN in
- * parallel off one norm), measured: not the CPU graph's peak less the
- * host's rows (the scheduler copies a split's inputs in at its start,
- * and ggml-vulkan reorders a split's nodes), fitted on the measured
- * cases: with flash attention the FFN phase holds the masks where the
- * CPU's graph holds the larger of the masks and the attention output,
- * plus half an embedding row with an f16 cache or the rotations with a
- * quantized one; without flash attention the attention phase and two
- * and a half rows. Less the tokens the host keeps. Exact in the 12
- * measured cases (ctx 512 and 4096, FA on and off, f16 and q8_0, -np 1
- * and 4); with layers on the host the default rule stays (an estimate).
- * cohere2 (parallel too, with a sliding window) takes it as the nearer
- * estimate: 0.80-1.03 of its device with every layer offloaded
- * (0.61-0.86 by the default), exact but for 8192 bytes with an f16
- * cache and flash attention.
- */
-static uint64_t
-parallel_peak(const struct planner *pn, const struct plan *pl, uint64_t c,
-    uint64_t ub)
-{
-	const struct model_geom *g = pn->g;
-	uint64_t row = smul(smul(4, ub), g->n_embd), tok = smul(4, ub), p;
-	uint64_t mask = mask_bytes(g, pl, ub), room;
-	bool q = kv_type_info(pl->kv_k)->quantized ||
-	    kv_type_info(pl->kv_v)->quantized;
-	struct graph_shape s;
-	struct graph_phases ph;
-
-	if (!pl->flash_attention) {
-		p = sadd(c, sadd(smul(2, row), row / 2));
-	} else {
-		graph_scan(g, pn->f, &s);
-		compute_graph(g, &s, ub, pl->ctx_seq, g->swa ?
-		    pl->swa_cells : 0, true, &ph);
-		room = umax(mask, row);
-		p = sadd(ph.ffn > room ? ph.ffn - room : 0, mask);
-		p = sadd(p, q ? rot_bytes(g, pl) : row / 2);
-	}
-	return p > tok ? p - tok : 0;
-}
-
-/*
- * gpt2's device with every layer offloaded (learned positions, added to
- * token_embd's rows on the device), measured: the whole graph with the
- * CPU's layout shift (a quantized cache's), less the tokens and the
- * positions (their only user, position_embd's get_rows, runs on the
- * host) and one embedding row with flash attention, half a row without.
- * Exact in the 12 measured cases (as parallel_peak's).
- */
-static uint64_t
-learned_peak(const struct planner *pn, const struct plan *pl, uint64_t ub)
-{
-	const struct model_geom *g = pn->g;
-	uint64_t row = smul(smul(4, ub), g->n_embd), kept, c;
-	struct graph_shape s;
-
-	graph_scan(g, pn->f, &s);
-	c = quantized_cache(g, pl, compute_graph(g, &s, ub, pl->ctx_seq,
-	    g->swa ? pl->swa_cells : 0, pl->flash_attention, NULL), ub,
-	    mask_bytes(g, pl, ub), true);
-	kept = sadd(smul(8, ub), pl->flash_attention ? row : row / 2);
-	return c > kept ? c - kept : 0;
-}
-
-/* Whether tensor t is one of a dense FFN's matrices (dense) or of an
- * expert FFN's (its experts, shared expert and router). */
-static bool
-ffn_matrix(const struct gguf_tensor *t, bool dense)
-{
-	static const char *const d[] = { ".ffn_gate.weight", ".ffn_up.weight",
-	    ".ffn_down.weight" };
-	static const char *const e[] = { ".ffn_gate_exps.weight",
-	    ".ffn_up_exps.weight", ".ffn_down_exps.weight",
-	    ".ffn_gate_shexp.weight", ".ffn_up_shexp.weight",
-	    ".ffn_down_shexp.weight", ".ffn_gate_inp.weight" };
-	size_t i;
-
-	for (i = 0; dense && i < sizeof d / sizeof d[0]; i++)
-		if (name_ends(t, d[i]))
-			return true;
-	for (i = 0; !dense && i < sizeof e / sizeof e[0]; i++)
-		if (name_ends(t, e[i]))
-			return true;
-	return false;
-}
-
-/*
- * The weights of the FFN whose phase peaks, one layer's (the largest):
- * a dense FFN's where layers have one (its intermediates are the widest:
- * llama4's interleaved layers), else the experts'.
- */
-static uint64_t
-ffn_weights(const struct planner *pn)
-{
-	uint64_t w[2][ARCH_MAX_LAYERS] = { { 0 } }, top[2] = { 0, 0 };
-	size_t i, k;
-
-	for (i = 0; i < pn->f->tensors_n; i++) {
-		const struct gguf_tensor *t = &pn->f->tensors[i];
-		int64_t il = tensor_layer(t, pn->g->n_layer);
-
-		for (k = 0; k < 2; k++) {
-			if (!t->size_ok || il < 0 ||
-			    il >= (int64_t)pn->g->n_layer ||
-			    il >= ARCH_MAX_LAYERS || !ffn_matrix(t, k == 0))
-				continue;
-			w[k][il] = sadd(w[k][il], pad32(t->nbytes));
-			top[k] = umax(top[k], w[k][il]);
-		}
-	}
-	return top[0] ? top[0] : top[1];
-}
-
-/*
- * The device with layers on the host, where the scheduler runs a host
- * layer's operations on the device one split at a time (copies: qwen3moe,
- * gemma3, llama4). Two phases of a host layer peak: its attention, with
- * the layer's K and V views copied in beside it and, with flash
- * attention, half the masks more (without it the f32 masks' room is
- * reused: a mask less), less the rows the host keeps; or its FFN with
- * half its weights copied in and no mask (the device's peak there does
- * not grow with the context: gemma3's is 14682368 bytes at 512 and 4096
- * cells alike). The weights are the FFN's that peaks (ffn_weights).
- * Fitted on the Vulkan matrix with layers on the host (ctx 512 and 4096,
- * FA on and off, f16 and q8_0, -np 1 and 4, -ngl 2 and 0: 24 cases an
- * architecture): 0.94-1.08 at plan_vulkan's three points; over all 24
- * qwen3moe 0.94-1.18 (3 outside 10 %: 512 cells, four sequences without
- * FA, and one sequence with FA at -ngl 0), gemma3 0.89-1.10 (2: 4096
- * cells, one sequence, no FA), llama4 0.83-1.06 (1: the same at -ngl 2).
- * Not derived op by op: ggml-alloc's placement of the copies decides.
- */
-static uint64_t
-copies_peak(const struct planner *pn, const struct plan *pl, uint64_t ub,
-    uint64_t kept)
-{
-	const struct model_geom *g = pn->g;
-	uint64_t mask = mask_bytes(g, pl, ub), kv, attn, ffn;
-	struct graph_shape s;
-	struct graph_phases ph;
-
-	graph_scan(g, pn->f, &s);
-	compute_graph(g, &s, ub, pl->ctx_seq, g->swa ? pl->swa_cells : 0,
-	    pl->flash_attention, &ph);
-	kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
-	attn = sadd(ph.attn, kv);
-	if (pl->flash_attention)
-		attn = sadd(attn, mask / 2);
-	else
-		attn = attn > mask ? attn - mask : 0;
-	attn = attn > kept ? attn - kept : 0;
-	ffn = ph.ffn > mask ? ph.ffn - mask : 0;
-	return umax(attn, sadd(ffn, ffn_weights(pn) / 2));
-}
-
-/*
- * falcon's device with layers on the host (BY_LAYERS), measured: with a
- * repeating layer on the device (-ngl 2 and up) the device runs it as
- * with every layer offloaded (parallel_peak), and the host layers'
- * weights are copied in beside it, half a layer's; with none (-ngl 0
- * and 1: at most the output layer) the device runs only the host
- * layers' phases, each with its copies: the attention beside one
- * layer's K and V views, the FFN beside half a layer's weights, and no
- * row is kept on the host (the embeddings are copied in). At
- * plan_vulkan's three points 0.93-1.08; over the 24 cases of the Vulkan
- * matrix at -ngl 2 and 0, 0.93-1.25 (4 outside 10 %: 512 cells with
- * four sequences without FA at -ngl 2, 1.25; at -ngl 0 512 cells with
- * q8_0, 1.11-1.13, and 4096 with four sequences and f16, 1.12).
- */
-static uint64_t
-layers_peak(const struct planner *pn, const struct plan *pl, uint64_t c,
-    uint64_t ub)
-{
-	const struct model_geom *g = pn->g;
-	uint64_t kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
-	uint64_t half = layer_bytes(pn) / 2;
-	struct graph_shape s;
-	struct graph_phases ph;
-
-	if (device_layers(g, pl->ngl) > 0)
-		return sadd(parallel_peak(pn, pl, c, ub), half);
-	graph_scan(g, pn->f, &s);
-	compute_graph(g, &s, ub, pl->ctx_seq, g->swa ? pl->swa_cells : 0,
-	    pl->flash_attention, &ph);
-	return umax(sadd(ph.attn, kv), sadd(ph.ffn, half));
-}
-
-/* Whether the device does not run the model's scan (host_only). */
-static bool
-scan_on_host(const struct planner *pn)
-{
-	const struct gguf_tensor *a = tensor_named(pn->f, ".ssm_a");
-
-	return a != NULL && host_only(pn, a);
-}
-
-/*
- * Mamba-2's device when its scans run on the host (host_scan: every
- * layer's where the device does not run it, else with layers on the
- * host): the ubatch's per-token live set of the CPU's graph
- * (compute_mamba2 without the per-sequence states and scan blocks, which
- * are the CPU's) and the scan's y copied back, d_inner a token. Measured
- * on Vulkan (llvmpipe): 0.97-1.04 at ctx 512 and 4096, FA on and off,
- * -np 1 and 4, -ngl 99, 2 and 0 (1.00-1.10 at d_state 128, -ngl 2 and 0;
- * there with every layer offloaded the scan runs on the device and the
- * default rule holds, 1.00-1.02).
- */
-static uint64_t
-scan_peak(const struct planner *pn, uint64_t ub)
-{
-	return sadd(compute_mamba2(pn->g, pn->f, ub, 0), smul(smul(4, ub),
-	    pn->g->ssm_d_inner));
-}
-
-/*
- * A hybrid's device with layers on the host: each host layer's weighted
- * operations run there one split at a time, their weights copied in,
- * and the masks are copied in only for an attention the device runs.
- * The largest of: the FFN phase without the masks, beside half a
- * layer's weights; the attention phase, where an attention layer runs
- * on the device (one on it, or one on the host that host_attention does
- * not keep there, its K and V copied in: one layer's cache); a Mamba-2
- * layer's per-token live set (compute_granitehybrid's below its
- * threshold, without the states, which stay with the scan on the host).
- * Less the rows the host keeps (kept) but the Mamba-2 one. Measured on
- * Vulkan (llvmpipe, ctx 512 and 4096, FA on and off, f16 and q8_0,
- * -np 1 and 4, -ngl 2 and 0): lfm2 0.91-1.06, granitehybrid 0.90-1.05.
- */
-static uint64_t
-hybrid_split(const struct planner *pn, const struct plan *pl, uint64_t ub,
-    uint64_t kept)
-{
-	const struct model_geom *g = pn->g;
-	uint64_t dl = device_layers(g, pl->ngl), u = smul(4, ub), kv = 0;
-	uint64_t mask = mask_bytes(g, pl, ub), ffn, attn = 0, m = 0, di, xbc;
-	struct graph_shape s;
-	struct graph_phases ph;
-	bool on = false, copied = false;
-	uint32_t il;
-
-	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++) {
-		if (g->is_recr[il])
-			continue;
-		kv = umax(kv, layer_kv(g, pl, il));
-		if (il + dl >= g->n_layer)
-			on = true;
-		else if (il + 1 >= g->n_layer || il + 1 >= ARCH_MAX_LAYERS ||
-		    !g->is_recr[il + 1] || il + 1 + dl >= g->n_layer)
-			copied = true;
-	}
-	graph_scan(g, pn->f, &s);
-	compute_graph(g, &s, ub, pl->ctx_seq, 0, pl->flash_attention, &ph);
-	ffn = sadd(ph.ffn > mask ? ph.ffn - mask : 0, layer_bytes(pn) / 2);
-	if (on || copied)	/* K and V at an attention layer's width */
-		attn = sadd(sadd(ph.attn, copied ? kv : 0), g->n_head_kv[0] ?
-		    0 : smul(smul(u, 2), kv_width(g)));
-	if (g->ssm_n_group > 0) {	/* Mamba-2 layers */
-		di = g->ssm_d_inner;
-		xbc = sadd(di, smul(smul(2, g->ssm_n_group), g->ssm_d_state));
-		m = sadd(tensor_rows(pn->f, ".ssm_in.weight"), smul(2, xbc));
-		m = sadd(sadd(m, di), sadd(smul(3, g->n_embd), 7));
-		m = sadd(smul(u, m), 32);
-	}
-	ffn = umax(ffn, attn);
-	return umax(m, ffn > kept ? ffn - kept : 0);
-}
-
-/*
- * Whether the graph peaks while gemma3n's per-layer inputs are built,
- * before the first layer (compute_graph's per_layer): with layers on
- * the host the device then holds that phase without the masks, which
- * the scheduler copies in only for the first attention it runs, later
- * (measured on Vulkan, -ngl 2 and 0, ctx 512 and 4096, -np 1 and 4:
- * 0.98-1.03, but 0.79-0.88 at 4096 cells without flash attention, where
- * the attention's KQ peaks instead; with every layer offloaded it keeps
- * only the tokens off, device_splits' row: 0.97-1.00).
- */
-static bool
-per_layer_peak(const struct planner *pn)
-{
-	struct graph_shape s;
-
-	graph_scan(pn->g, pn->f, &s);
-	return s.per_layer > 0;
-}
-
-/*
- * The device's part beside the host's: the graph (without the CPU's
- * layout shift) less the rows the host keeps (device_splits). With
- * layers on the host (-ngl below n_layer + 1, 0 included) ggml's
- * scheduler still runs a ubatch's big operations on the device and
- * copies their operands in, one split at a time: a layer's K and V and
- * its weights, measured as one layer's cache and half a layer's weights
- * beyond full offload, or (by_phase) beside the phase that uses them.
- */
-static void
-device_compute(const struct planner *pn, struct plan *pl, uint64_t c,
-    uint64_t ub)
-{
-	const struct model_geom *g = pn->g;
-	struct device_split ds = { NULL, 2, false, FULL_GRAPH };
-	uint64_t kept, dev, kv, half;
-	struct graph_shape s;
-	struct graph_phases ph;
-	size_t i;
-
-	for (i = 0; i < sizeof device_splits / sizeof device_splits[0]; i++)
-		if (strcmp(g->arch, device_splits[i].arch) == 0)
-			ds = device_splits[i];
-	kept = sadd(smul(smul(4 * (uint64_t)ds.kept, ub), g->n_embd),
-	    smul(4, ub));
-	dev = c > kept ? c - kept : 0;
-	if (ds.full == FULL_PARALLEL && pl->ngl >= (int64_t)g->n_layer + 1)
-		dev = parallel_peak(pn, pl, c, ub);
-	if (ds.full == FULL_LEARNED && pl->ngl >= (int64_t)g->n_layer + 1)
-		dev = learned_peak(pn, pl, ub);
-	if (ds.full == FULL_SCAN && (pl->ngl < (int64_t)g->n_layer + 1 ||
-	    scan_on_host(pn)))
-		dev = scan_peak(pn, ub);
-	if (pl->ngl < (int64_t)g->n_layer + 1 && g->n_layer > 0) {
-		kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
-		half = layer_bytes(pn) / 2;
-		if (ds.by_phase == BY_COPIES && g->memory == ARCH_MEM_KV) {
-			dev = copies_peak(pn, pl, ub, kept);
-		} else if (ds.by_phase == BY_LAYERS) {
-			dev = layers_peak(pn, pl, c, ub);
-		} else if (ds.by_phase && g->memory == ARCH_MEM_KV) {
-			graph_scan(g, pn->f, &s);
-			compute_graph(g, &s, ub, pl->ctx_seq, g->swa ?
-			    pl->swa_cells : 0, pl->flash_attention, &ph);
-			ph.attn = sadd(ph.attn, kv);
-			ph.ffn = sadd(ph.ffn, half);
-			dev = umax(dev, umax(ph.attn, ph.ffn) > kept ?
-			    umax(ph.attn, ph.ffn) - kept : 0);
-		} else {
-			dev = sadd(dev, sadd(kv, half));
-		}
-	}
-	if (g->memory == ARCH_MEM_HYBRID && pl->ngl < (int64_t)g->n_layer + 1)
-		dev = hybrid_split(pn, pl, ub, kept);
-	if (pl->ngl < (int64_t)g->n_layer + 1 && per_layer_peak(pn))
-		dev = c > sadd(kept, mask_bytes(g, pl, ub)) ? c - sadd(kept,
-		    mask_bytes(g, pl, ub)) : 0;
-	mla_host(pn, pl, ub, &kv);	/* MLA's projection on the host */
-	pl->dev[1].compute_bytes = dev > kv ? dev - kv : 0;
-	pl->dev[0].compute_bytes = host_inputs(pn, pl, ub);
-}
-
 static void
 plan_llama_buffers(const struct planner *pn, struct plan *pl)
 {
@@ -1711,7 +966,7 @@ plan_llama_buffers(const struct planner *pn, struct plan *pl)
 	pl->output_bytes = smul(smul(4, g->n_vocab), pl->n_seq);
 	pl->dev[0].output_bytes = pl->output_bytes;
 	if (pl->n_dev > 1 && g->plannable) {
-		device_compute(pn, pl, c, ub);
+		plan_llama_gpu_compute(pn, pl, c, ub);
 	} else {
 		pl->dev[0].compute_bytes = c;
 	}
