@@ -26,13 +26,19 @@ plan_umax(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
-/* n rounded up to the tensor alignment (UINT64_MAX on overflow). */
+/* n rounded up to a multiple of align (UINT64_MAX on overflow). */
+static inline uint64_t
+plan_pad(uint64_t n, uint64_t align)
+{
+	return n > UINT64_MAX - align ? UINT64_MAX :
+					(n + align - 1) / align * align;
+}
+
+/* n rounded up to the CPU's tensor alignment. */
 static inline uint64_t
 plan_pad32(uint64_t n)
 {
-	return n > UINT64_MAX - PLAN_TENSOR_ALIGN ?
-	    UINT64_MAX :
-	    (n + PLAN_TENSOR_ALIGN - 1) / PLAN_TENSOR_ALIGN * PLAN_TENSOR_ALIGN;
+	return plan_pad(n, PLAN_TENSOR_ALIGN);
 }
 
 /*

@@ -177,6 +177,22 @@ plan_llama_layer(const struct gguf_tensor *t, uint32_t n_layer)
 	return plan_tensor_layer(t, n_layer);
 }
 
+/*
+ * The alignment of the host's weights read into memory (no mmap): beside
+ * Vulkan they sit in its host buffer type (Vulkan_Host), aligned to the
+ * device's minMemoryMapAlignment, which Vulkan makes at least 64 (64 on
+ * llvmpipe: measured, glm4moe's and gpt-oss's host layers); elsewhere
+ * the CPU's 32 (CUDA's host buffer takes the CPU's alignment).
+ */
+static uint64_t
+host_align(const struct planner *pn, const struct plan *pl)
+{
+	if (pl->n_dev > 1 && pn->p->backend != NULL &&
+	    strcmp(pn->p->backend, "vulkan") == 0)
+		return 64;
+	return PLAN_TENSOR_ALIGN;
+}
+
 /* Whether a device of the profile runs tensor i (its table feeds it). */
 static bool
 device_runs(const struct planner *pn, size_t i)
@@ -383,7 +399,8 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 			hi = sadd(t->offset, t->nbytes) > hi ?
 			    sadd(t->offset, t->nbytes) : hi;
 		} else {
-			d->model_bytes = sadd(d->model_bytes, pad32(t->nbytes));
+			d->model_bytes = sadd(d->model_bytes,
+			    plan_pad(t->nbytes, host_align(pn, pl)));
 		}
 	}
 	/* llama.cpp maps one range: the first to the last mapped tensor. */

@@ -59,7 +59,7 @@ awk -F'\t' 'NR > 1 && $2 == "q4_0" && $3 == "sim" && $13 == "ok"' \
 	    .files[0].plan as $p
 	    | def ratio(x; y): if y == 0 then (if x == 0 then 1 else 99 end)
 	        else x / y end;
-	    [$a, ratio($p.weights_bytes - $p.repack_bytes; $w),
+	    [$a, ratio([$p.devices[].model_bytes] | add; $w),
 	     ratio($p.repack_bytes; $r),
 	     ratio($p.kv_bytes + ($p.state_bytes // 0); $k),
 	     ratio($p.compute_bytes; $c)] | @tsv' || echo "$arch	error"
