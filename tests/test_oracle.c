@@ -45,7 +45,17 @@ struct ocase {
 	const char *ctk, *ctv;
 	unsigned np;
 	int ngl;
+	const char *wtype; /* the weights' type: NULL, q4_0 */
 };
+
+/* The weight types of the models the tests write (wtype's values). */
+static const char *const wtypes[] = { "q4_0", "f16" };
+
+static const char *
+ocase_wtype(const struct ocase *c)
+{
+	return c->wtype != NULL ? c->wtype : wtypes[0];
+}
 
 struct oenv {
 	char llama[PATH_MAX];
@@ -100,11 +110,12 @@ oenv_free(struct oenv *e)
 
 	if (e->models[0] == '\0')
 		return;
-	for (size_t i = 0; oraclegen_arch(i) != NULL; i++) {
-		snprintf(path, sizeof path, "%s/%s.gguf", e->models,
-		    oraclegen_arch(i));
-		unlink(path);
-	}
+	for (size_t i = 0; oraclegen_arch(i) != NULL; i++)
+		for (size_t t = 0; t < sizeof wtypes / sizeof wtypes[0]; t++) {
+			snprintf(path, sizeof path, "%s/%s-%s.gguf", e->models,
+			    oraclegen_arch(i), wtypes[t]);
+			unlink(path);
+		}
 	snprintf(path, sizeof path, "%s/profile.yaml", e->models);
 	unlink(path);
 	rmdir(e->models);
@@ -120,15 +131,16 @@ oracle_fini(void)
 	oenv_free(&g_oenv);
 }
 
-/* oenv_model: the path of arch's model, written on first use. */
+/* oenv_model: the path of case c's model, written on first use. */
 static const char *
-oenv_model(struct oenv *e, const char *arch, char *path, size_t n)
+oenv_model(struct oenv *e, const struct ocase *c, char *path, size_t n)
 {
 	char why[512];
 
-	snprintf(path, n, "%s/%s.gguf", e->models, arch);
+	snprintf(path, n, "%s/%s-%s.gguf", e->models, c->arch,
+	    ocase_wtype(c));
 	if (!file_exists(path))
-		cr_assert(oraclegen_write(arch, "q4_0", path, why,
+		cr_assert(oraclegen_write(c->arch, ocase_wtype(c), path, why,
 			      sizeof why) == 0,
 		    "%s", why);
 	return path;
@@ -176,15 +188,16 @@ run_child(const char *const argv[], int *status)
 	return strbuf_detach(&out);
 }
 
-/* ocase_name: "llama cpu/zen4 ctx 4096 fa on f16/f16 np 1 ngl 0". */
+/* ocase_name: "llama q4_0 cpu/zen4 ctx 4096 fa on f16/f16 np 1 ngl 0". */
 static const char *
 ocase_name(const struct ocase *c)
 {
 	static char name[256];
 
-	snprintf(name, sizeof name, "%s %s/%s ctx %u fa %s %s/%s np %u ngl %d",
-	    c->arch, c->backend, c->variant, c->ctx, c->fa, c->ctk, c->ctv,
-	    c->np, c->ngl);
+	snprintf(name, sizeof name,
+	    "%s %s %s/%s ctx %u fa %s %s/%s np %u ngl %d", c->arch,
+	    ocase_wtype(c), c->backend, c->variant, c->ctx, c->fa, c->ctk,
+	    c->ctv, c->np, c->ngl);
 	return name;
 }
 
@@ -199,7 +212,7 @@ run_llama(struct oenv *e, const struct ocase *c, char **why)
 	char model[PATH_MAX + 64], dir[PATH_MAX + 16], cpu[64], ctx[32];
 	char fa[16], ctk[32], ctv[32], np[32], ngl[32];
 	const char *argv[] = { e->client,
-		oenv_model(e, c->arch, model, sizeof model), dir, cpu, ctx,
+		oenv_model(e, c, model, sizeof model), dir, cpu, ctx,
 		"ubatch=512", "batch=2048", fa, ctk, ctv, np, ngl, NULL };
 	struct jsonnode *root;
 	char *out, *err = NULL;
@@ -333,7 +346,7 @@ run_plan(struct oenv *e, const struct ocase *c, bool today,
 	struct test_run r;
 	char *err = NULL;
 
-	oenv_model(e, c->arch, model, sizeof model);
+	oenv_model(e, c, model, sizeof model);
 	snprintf(ctx, sizeof ctx, "%u", c->ctx);
 	snprintf(np, sizeof np, "%u", c->np);
 	snprintf(ngl, sizeof ngl, "%d", c->ngl);
@@ -445,19 +458,15 @@ compare_devices(struct strbuf *bad, struct strbuf *est, const struct ocase *c,
 	    ocase_name(c));
 	expect(bad, c, "Vulkan0 model_bytes", j_int(d, "model_bytes", who),
 	    llama_sum(ll, "model", "Vulkan0"), 0);
-	/* the host's weights, exact (64-byte aligned in Vulkan_Host) with
-	 * the output layer offloaded; with none (-ngl 0) gemma3n's host
-	 * holds token_embd a second time (the tied output), which the plan
-	 * does not count and gemma's does not hold: not compared there */
+	/* the host's weights, exact (64-byte aligned in Vulkan_Host; with
+	 * no layer offloaded gemma3n's holds token_embd twice) */
 	h = plan_device(plan, "CPU");
 	cr_assert(h != NULL, "%s: no device named CPU in the plan's devices",
 	    ocase_name(c));
-	if (c->ngl > 0)
-		expect(bad, c, "host model_bytes", j_int(h, "model_bytes", who),
-		    llama_sum(ll, "model", NULL) -
-			llama_sum(ll, "model", "Vulkan0") -
-			llama_sum(ll, "model", "REPACK"),
-		    0);
+	expect(bad, c, "host model_bytes", j_int(h, "model_bytes", who),
+	    llama_sum(ll, "model", NULL) - llama_sum(ll, "model", "Vulkan0") -
+		llama_sum(ll, "model", "REPACK"),
+	    0);
 	expect(bad, c, "Vulkan0 kv_bytes", j_int(d, "kv_bytes", who),
 	    llama_sum(ll, "context", "Vulkan0"), 0);
 	expect_compute(bad, est, c, "Vulkan0 compute_bytes",
@@ -468,6 +477,20 @@ compare_devices(struct strbuf *bad, struct strbuf *est, const struct ocase *c,
 	    llama_sum(ll, "compute", NULL) -
 		llama_sum(ll, "compute", "Vulkan0"),
 	    plan_estimated(plan, c));
+}
+
+/* devices_model: the sum of the plan's devices' model_bytes (what the
+ * weights take in memory: a tied output's copy included). */
+static int64_t
+devices_model(const struct jsonnode *plan, const char *who)
+{
+	const struct jsonnode *devs = jsontree_get(plan, "devices"), *d;
+	int64_t sum = 0;
+
+	cr_assert(devs != NULL, "%s: no \"devices\" array", who);
+	for (size_t i = 0; (d = jsontree_at(devs, i)) != NULL; i++)
+		sum += j_int(d, "model_bytes", who);
+	return sum;
 }
 
 /*
@@ -492,6 +515,8 @@ compare_plan(struct strbuf *bad, struct strbuf *est, const struct ocase *c,
 	    j_int(ll, "model_size", "llama.cpp"), 0);
 	expect(bad, c, "repack_bytes", j_int(plan, "repack_bytes", who),
 	    llama_sum(ll, "model", "REPACK"), 0);
+	expect(bad, c, "devices' model_bytes", devices_model(plan, who),
+	    llama_sum(ll, "model", "-REPACK"), 0);
 	expect(bad, c, "kv_bytes + state_bytes",
 	    j_int(plan, "kv_bytes", who) + state,
 	    llama_sum(ll, "context", NULL), 0);
@@ -580,7 +605,7 @@ Test(oracle, kv_today, .timeout = 300, .fini = oracle_fini)
 			for (size_t t = 0; t < 2 && n < MAX_CASES; t++)
 				cs[n++] = (struct ocase){ oraclegen_arch(a),
 					"cpu", "zen4", ctxs[i], "on", types[t],
-					types[t], 1, 0 };
+					types[t], 1, 0, NULL };
 	run_cases(cs, n, true);
 }
 
@@ -592,11 +617,11 @@ Test(oracle, kv_today, .timeout = 300, .fini = oracle_fini)
 Test(oracle, plan_cpu, .timeout = 300, .fini = oracle_fini)
 {
 	static const struct ocase pts[] = {
-		{ NULL, "cpu", "zen4", 4096, "on", "f16", "f16", 1, 0 },
-		{ NULL, "cpu", "haswell", 32768, "off", "f16", "f16", 4, 0 },
-		{ NULL, "cpu", "zen4", 512, "on", "q8_0", "f16", 1, 0 },
-		{ NULL, "cpu", "haswell", 4096, "on", "q8_0", "q8_0", 4, 0 },
-		{ NULL, "cpu", "zen4", 4096, "off", "f16", "f16", 4, 0 },
+		{ NULL, "cpu", "zen4", 4096, "on", "f16", "f16", 1, 0, NULL },
+		{ NULL, "cpu", "haswell", 32768, "off", "f16", "f16", 4, 0, NULL },
+		{ NULL, "cpu", "zen4", 512, "on", "q8_0", "f16", 1, 0, NULL },
+		{ NULL, "cpu", "haswell", 4096, "on", "q8_0", "q8_0", 4, 0, NULL },
+		{ NULL, "cpu", "zen4", 4096, "off", "f16", "f16", 4, 0, NULL },
 	};
 	struct ocase cs[MAX_CASES];
 	size_t n = 0;
@@ -607,6 +632,31 @@ Test(oracle, plan_cpu, .timeout = 300, .fini = oracle_fini)
 			cs[n++].arch = oraclegen_arch(a);
 		}
 	run_cases(cs, n, false);
+}
+
+/*
+ * plan_f16: every architecture with F16 weights, a type no CPU repacks:
+ * the tied output copy and gemma3n's second token_embd where llama.cpp
+ * keeps them (the CPU backend).
+ */
+Test(oracle, plan_f16, .timeout = 300, .fini = oracle_fini)
+{
+	static const struct ocase pts[] = {
+		{ NULL, "cpu", "zen4", 4096, "on", "f16", "f16", 1, 0, "f16" },
+	};
+	struct ocase cs[MAX_CASES];
+
+	for (size_t p = 0; p < sizeof pts / sizeof pts[0]; p++) {
+		size_t n = 0;
+
+		for (size_t a = 0; oraclegen_arch(a) != NULL && n < MAX_CASES;
+		    a++) {
+			cs[n] = pts[p];
+			cs[n++].arch = oraclegen_arch(a);
+		}
+		run_cases(cs, n, false);
+		oenv_free(&g_oenv);
+	}
 }
 
 /*
@@ -629,9 +679,9 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 	static const size_t n_full = 20;
 	static const char *const other[] = { "granitehybrid", "cohere2" };
 	static const struct ocase pts[] = {
-		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0 },
-		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0 },
-		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 0 },
+		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0, NULL },
+		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0, NULL },
+		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 0, NULL },
 	};
 	static const int ngls[] = { 99, 2, 0 };
 	struct ocase cs[MAX_CASES];
@@ -697,9 +747,9 @@ vulkan_part(struct oenv *e, const struct ocase *c, bool dev)
 Test(oracle, plan_vulkan_part, .timeout = 300, .fini = oracle_fini)
 {
 	static const struct ocase pts[] = {
-		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0 },
-		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0 },
-		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 0 },
+		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0, NULL },
+		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0, NULL },
+		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 0, NULL },
 	};
 	static const int ngls[] = { 99, 2, 0 };
 	struct oenv *e = &g_oenv;

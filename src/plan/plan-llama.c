@@ -205,6 +205,20 @@ device_runs(const struct planner *pn, size_t i)
 }
 
 /*
+ * Whether the architecture's loader creates the tied output copy before
+ * token_embd (gemma3n). llama.cpp shares a duplicated tensor only with
+ * one created earlier in the same buffer type, so then both are loaded
+ * even where they share one: read into memory (no mmap), that buffer
+ * holds the embedding twice (measured beside Vulkan at -ngl 0). Mapped,
+ * both point at the same bytes of the file.
+ */
+static bool
+output_created_first(const struct model_geom *g)
+{
+	return strcmp(g->arch, "gemma3n") == 0;
+}
+
+/*
  * Tied embeddings: without output.weight llama.cpp loads token_embd a
  * second time as the output matrix, multiplied by mul_mat, so the CPU
  * repacks that copy (an encoder has no output matrix); beside a GPU
@@ -216,7 +230,7 @@ tied_output(const struct planner *pn, struct plan *pl)
 	const struct gguf_tensor *emb = NULL;
 	size_t i;
 
-	if (pn->g->memory == ARCH_MEM_NONE || (pl->n_dev > 1 && pl->ngl < 1))
+	if (pn->g->memory == ARCH_MEM_NONE)
 		return;
 	for (i = 0; i < pn->f->tensors_n; i++) {
 		const struct gguf_tensor *t = &pn->f->tensors[i];
@@ -228,18 +242,21 @@ tied_output(const struct planner *pn, struct plan *pl)
 		    "token_embd.weight", 17) == 0)
 			emb = t;
 	}
-	if (emb != NULL && emb->size_ok && pl->n_dev > 1) {
+	if (emb == NULL || !emb->size_ok)
+		return;
+	if (pl->n_dev > 1 && pl->ngl >= 1) {
 		pl->dev[1].model_bytes = sadd(pl->dev[1].model_bytes,
 		    pad32(emb->nbytes));
-		return;
+	} else if (pl->n_dev == 1 && emb->ne[2] == 1 && emb->ne[3] == 1 &&
+	    emb->ne[1] >= 2 &&
+	    plan_repacks(emb->type, emb->ne[1], pn->p->cpu_features)) {
+		pl->dev[0].repack_bytes = sadd(pl->dev[0].repack_bytes,
+		    pad32(emb->nbytes));
+		pl->n_repacked++;
+	} else if (output_created_first(pn->g) && !pl->mmap) {
+		pl->dev[0].model_bytes = sadd(pl->dev[0].model_bytes,
+		    plan_pad(emb->nbytes, host_align(pn, pl)));
 	}
-	if (emb == NULL || !emb->size_ok || emb->ne[2] != 1 ||
-	    emb->ne[3] != 1 || emb->ne[1] < 2 ||
-	    !plan_repacks(emb->type, emb->ne[1], pn->p->cpu_features))
-		return;
-	pl->dev[0].repack_bytes = sadd(pl->dev[0].repack_bytes,
-	    pad32(emb->nbytes));
-	pl->n_repacked++;
 }
 
 /*
