@@ -137,8 +137,7 @@ oenv_model(struct oenv *e, const struct ocase *c, char *path, size_t n)
 {
 	char why[512];
 
-	snprintf(path, n, "%s/%s-%s.gguf", e->models, c->arch,
-	    ocase_wtype(c));
+	snprintf(path, n, "%s/%s-%s.gguf", e->models, c->arch, ocase_wtype(c));
 	if (!file_exists(path))
 		cr_assert(oraclegen_write(c->arch, ocase_wtype(c), path, why,
 			      sizeof why) == 0,
@@ -211,9 +210,9 @@ run_llama(struct oenv *e, const struct ocase *c, char **why)
 {
 	char model[PATH_MAX + 64], dir[PATH_MAX + 16], cpu[64], ctx[32];
 	char fa[16], ctk[32], ctv[32], np[32], ngl[32];
-	const char *argv[] = { e->client,
-		oenv_model(e, c, model, sizeof model), dir, cpu, ctx,
-		"ubatch=512", "batch=2048", fa, ctk, ctv, np, ngl, NULL };
+	const char *argv[] = { e->client, oenv_model(e, c, model, sizeof model),
+		dir, cpu, ctx, "ubatch=512", "batch=2048", fa, ctk, ctv, np,
+		ngl, NULL };
 	struct jsonnode *root;
 	char *out, *err = NULL;
 	int status;
@@ -618,9 +617,11 @@ Test(oracle, plan_cpu, .timeout = 300, .fini = oracle_fini)
 {
 	static const struct ocase pts[] = {
 		{ NULL, "cpu", "zen4", 4096, "on", "f16", "f16", 1, 0, NULL },
-		{ NULL, "cpu", "haswell", 32768, "off", "f16", "f16", 4, 0, NULL },
+		{ NULL, "cpu", "haswell", 32768, "off", "f16", "f16", 4, 0,
+		    NULL },
 		{ NULL, "cpu", "zen4", 512, "on", "q8_0", "f16", 1, 0, NULL },
-		{ NULL, "cpu", "haswell", 4096, "on", "q8_0", "q8_0", 4, 0, NULL },
+		{ NULL, "cpu", "haswell", 4096, "on", "q8_0", "q8_0", 4, 0,
+		    NULL },
 		{ NULL, "cpu", "zen4", 4096, "off", "f16", "f16", 4, 0, NULL },
 	};
 	struct ocase cs[MAX_CASES];
@@ -650,7 +651,7 @@ Test(oracle, plan_f16, .timeout = 300, .fini = oracle_fini)
 		size_t n = 0;
 
 		for (size_t a = 0; oraclegen_arch(a) != NULL && n < MAX_CASES;
-		    a++) {
+		     a++) {
 			cs[n] = pts[p];
 			cs[n++].arch = oraclegen_arch(a);
 		}
@@ -679,9 +680,12 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 	static const size_t n_full = 20;
 	static const char *const other[] = { "granitehybrid", "cohere2" };
 	static const struct ocase pts[] = {
-		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0, NULL },
-		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0, NULL },
-		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 0, NULL },
+		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0,
+		    NULL },
+		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0,
+		    NULL },
+		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 0,
+		    NULL },
 	};
 	static const int ngls[] = { 99, 2, 0 };
 	struct ocase cs[MAX_CASES];
@@ -747,9 +751,12 @@ vulkan_part(struct oenv *e, const struct ocase *c, bool dev)
 Test(oracle, plan_vulkan_part, .timeout = 300, .fini = oracle_fini)
 {
 	static const struct ocase pts[] = {
-		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0, NULL },
-		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0, NULL },
-		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 0, NULL },
+		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0,
+		    NULL },
+		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0,
+		    NULL },
+		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 0,
+		    NULL },
 	};
 	static const int ngls[] = { 99, 2, 0 };
 	struct oenv *e = &g_oenv;
