@@ -172,6 +172,24 @@ static const struct og_spec og_specs[] = {
 	    "output.weight" },
 };
 
+/*
+ * Geometries of a real model's proportions (named ARCH-wide): the
+ * small ones above are dominated by their activations, where a real
+ * model's weights are not; a Llama-shaped one with a 2048-wide
+ * embedding, a 5632-wide FFN (TinyLlama-1.1B's widths) and 128-wide
+ * heads (Llama's), 4 blocks. 16 heads keep a 4096-cell KQ (128 MiB)
+ * within llvmpipe's storage-buffer range: ggml-vulkan claims no
+ * operation on a tensor beyond it, and with 32 heads (256 MiB) the
+ * scheduler runs a host layer's KQ on the CPU (measured).
+ */
+static const struct og_spec og_wide[] = {
+	{ "llama",
+	    "u:context_length=8192 u:embedding_length=2048 u:block_count=4 "
+	    "u:feed_forward_length=5632 u:attention.head_count=16 "
+	    "u:attention.head_count_kv=4 " OG_RMS "u:rope.dimension_count=128",
+	    "output.weight" },
+};
+
 #define OG_N_VOCAB 512
 
 const char *
@@ -402,13 +420,32 @@ og_tensors(struct ggufw_model *m, const struct names_map *map,
 	return 0;
 }
 
+/* The geometry named name: an architecture's, or ARCH-wide (og_wide). */
 static const struct og_spec *
-og_spec_find(const char *arch)
+og_spec_find(const char *name)
 {
+	size_t n = strlen(name);
+
 	for (size_t i = 0; i < sizeof og_specs / sizeof og_specs[0]; i++)
-		if (strcmp(og_specs[i].arch, arch) == 0)
+		if (strcmp(og_specs[i].arch, name) == 0)
 			return &og_specs[i];
+	for (size_t i = 0; i < sizeof og_wide / sizeof og_wide[0]; i++)
+		if (n == strlen(og_wide[i].arch) + 5 &&
+		    strncmp(name, og_wide[i].arch, n - 5) == 0 &&
+		    strcmp(name + n - 5, "-wide") == 0)
+			return &og_wide[i];
 	return NULL;
+}
+
+const char *
+oraclegen_wide(size_t i)
+{
+	static const char *const names[] = { "llama-wide" };
+
+	return i < sizeof names / sizeof names[0] &&
+		i < sizeof og_wide / sizeof og_wide[0] ?
+	    names[i] :
+	    NULL;
 }
 
 /* og_geometry: read the metadata written so far back as gguflint does. */
@@ -470,7 +507,7 @@ oraclegen_write(const char *arch, const char *wtype, const char *path,
 		return -1;
 	}
 	ggufw_model_init(&m, false, GGUFW_DEFAULT_ALIGNMENT);
-	ggufw_model_kv_str(&m, "general.architecture", arch);
+	ggufw_model_kv_str(&m, "general.architecture", s->arch);
 	ggufw_model_kv_str(&m, "general.name", "oracle test model");
 	ggufw_model_kv_u32(&m, "general.quantization_version", 2);
 	og_kvs(&m, s);

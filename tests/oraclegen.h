@@ -17,8 +17,13 @@
  * or NULL past the end (static strings). */
 const char *oraclegen_arch(size_t i);
 
+/* oraclegen_wide: the i-th geometry of a real model's proportions (its
+ * name, "llama-wide", for oraclegen_write), or NULL past the end. */
+const char *oraclegen_wide(size_t i);
+
 /*
- * oraclegen_write: write the sparse model of architecture arch to path,
+ * oraclegen_write: write the sparse model of architecture arch (or of a
+ * geometry oraclegen_wide names) to path,
  * its matrices of ggml type wtype ("q4_0", "q8_0" or "f16"; norms,
  * biases and small state tensors stay f32). Returns 0, or -1 with a
  * message in why (a static or caller-sized buffer of whylen bytes): no

@@ -45,11 +45,11 @@ struct ocase {
 	const char *ctk, *ctv;
 	unsigned np;
 	int ngl;
-	const char *wtype; /* the weights' type: NULL, q4_0 */
+	const char *wtype; /* the weights' type (wtypes): NULL, q4_0 */
 };
 
 /* The weight types of the models the tests write (wtype's values). */
-static const char *const wtypes[] = { "q4_0", "f16" };
+static const char *const wtypes[] = { "q4_0", "f16", "q8_0" };
 
 static const char *
 ocase_wtype(const struct ocase *c)
@@ -110,11 +110,18 @@ oenv_free(struct oenv *e)
 
 	if (e->models[0] == '\0')
 		return;
-	for (size_t i = 0; oraclegen_arch(i) != NULL; i++)
+	for (size_t i = 0; oraclegen_arch(i) != NULL || oraclegen_wide(i); i++)
 		for (size_t t = 0; t < sizeof wtypes / sizeof wtypes[0]; t++) {
-			snprintf(path, sizeof path, "%s/%s-%s.gguf", e->models,
-			    oraclegen_arch(i), wtypes[t]);
-			unlink(path);
+			if (oraclegen_arch(i) != NULL) {
+				snprintf(path, sizeof path, "%s/%s-%s.gguf",
+				    e->models, oraclegen_arch(i), wtypes[t]);
+				unlink(path);
+			}
+			if (oraclegen_wide(i) != NULL) {
+				snprintf(path, sizeof path, "%s/%s-%s.gguf",
+				    e->models, oraclegen_wide(i), wtypes[t]);
+				unlink(path);
+			}
 		}
 	snprintf(path, sizeof path, "%s/profile.yaml", e->models);
 	unlink(path);
@@ -658,6 +665,45 @@ Test(oracle, plan_f16, .timeout = 300, .fini = oracle_fini)
 		run_cases(cs, n, false);
 		oenv_free(&g_oenv);
 	}
+}
+
+/*
+ * plan_wide: a model of a real one's proportions (oraclegen_wide), whose
+ * weights outweigh its activations, beside Vulkan with layers on the
+ * host, where the device takes a copy of each host layer's weights in
+ * turn: three weight types, two contexts, FA on and off, -ngl 2 and 0
+ * (every layer offloaded too, and the CPU backend).
+ */
+Test(oracle, plan_wide, .timeout = 300, .fini = oracle_fini)
+{
+	static const struct ocase pts[] = {
+		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 2,
+		    NULL },
+		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0,
+		    NULL },
+		{ NULL, "vulkan", "zen4", 4096, "off", "f16", "f16", 1, 2,
+		    NULL },
+		{ NULL, "vulkan", "zen4", 512, "on", "q8_0", "q8_0", 4, 0,
+		    NULL },
+		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 99,
+		    NULL },
+	};
+	struct ocase cs[MAX_CASES];
+	size_t n = 0;
+
+	for (size_t t = 0; t < sizeof wtypes / sizeof wtypes[0]; t++)
+		for (size_t p = 0; p < sizeof pts / sizeof pts[0]; p++) {
+			cs[n] = pts[p];
+			cs[n].arch = oraclegen_wide(0);
+			cs[n++].wtype = wtypes[t];
+		}
+	run_cases(cs, n, false);
+	oenv_free(&g_oenv);
+	for (size_t t = 0; t < sizeof wtypes / sizeof wtypes[0]; t++) {
+		cs[t] = (struct ocase){ oraclegen_wide(0), "cpu", "zen4", 4096,
+			"on", "f16", "f16", 1, 0, wtypes[t] };
+	}
+	run_cases(cs, sizeof wtypes / sizeof wtypes[0], false);
 }
 
 /*

@@ -331,6 +331,56 @@ layer_bytes(const struct planner *pn)
 	return pn->g->n_layer ? sum / pn->g->n_layer : 0;
 }
 
+/* Whether the model has expert FFNs (tensors named *_exps.weight). */
+static bool
+has_experts(const struct planner *pn)
+{
+	size_t i;
+
+	for (i = 0; i < pn->f->tensors_n; i++)
+		if (plan_name_ends(&pn->f->tensors[i], "_exps.weight"))
+			return true;
+	return false;
+}
+
+/*
+ * The copy of a host layer's weight on the device: the scheduler gives
+ * each of the layer's weighted operations a split of its own (ggml's
+ * scheduler starts a split at a weight on another backend, so that the
+ * copies share their room), the weight copied in at the split's start
+ * and freed after its operation (GGML_SCHED_DEBUG=2 on Vulkan: one
+ * weight an input). So one weight is there at a time: the largest of a
+ * repeating layer's (attn: of its attention projections only). Expert
+ * FFNs are not derived so: measured, half a layer's weights.
+ */
+static uint64_t
+layer_weight(const struct planner *pn, bool attn)
+{
+	static const char *const proj[] = { ".attn_q.weight",
+	    ".attn_k.weight", ".attn_v.weight", ".attn_qkv.weight",
+	    ".attn_output.weight", ".attn_q_a.weight", ".attn_q_b.weight",
+	    ".attn_kv_a_mqa.weight", ".attn_kv_b.weight", ".attn_k_b.weight",
+	    ".attn_v_b.weight" };
+	uint64_t top = 0;
+	size_t i, k;
+
+	if (has_experts(pn))
+		return layer_bytes(pn) / 2;
+	for (i = 0; i < pn->f->tensors_n; i++) {
+		const struct gguf_tensor *t = &pn->f->tensors[i];
+		int64_t il = plan_tensor_layer(t, pn->g->n_layer);
+		bool use = !attn;
+
+		if (!t->size_ok || il < 0 || il >= (int64_t)pn->g->n_layer)
+			continue;
+		for (k = 0; attn && k < sizeof proj / sizeof proj[0]; k++)
+			use = use || plan_name_ends(t, proj[k]);
+		if (use)
+			top = umax(top, pad32(t->nbytes));
+	}
+	return top;
+}
+
 /*
  * How the device's compute buffer relates to the whole graph's, per
  * architecture, measured on Vulkan (llvmpipe; llama.cpp v0.5.0, the
@@ -348,11 +398,11 @@ layer_bytes(const struct planner *pn)
  * also loses MLA's projection output, mla_host).
  * host: how the device peaks with layers on the host (the scheduler runs
  * a host layer's operations on the device, copying their operands in):
- * HOST_ADDS, the copies (one layer's K and V, half its weights) add to
- * the peak of full offload; HOST_PHASE, one phase of a host layer peaks,
- * its attention beside the layer's K and V or its FFN beside the
- * weights; HOST_COPIES as copies_peak says; HOST_LAYERS as layers_peak
- * says.
+ * HOST_ADDS, as adds_peak says for a dense model with a KV cache, else
+ * one layer's state and a weight (layer_weight) add to the peak of full
+ * offload; HOST_PHASE, one phase of a host layer peaks, its attention
+ * beside the layer's K and V or its FFN beside a weight; HOST_COPIES as
+ * copies_peak says; HOST_LAYERS as layers_peak says.
  * full: how the device peaks with every layer offloaded where the graph
  * less the kept rows is not it: falcon's parallel attention and FFN
  * (parallel_peak), gpt2's learned positions (learned_peak), Mamba-2's
@@ -507,17 +557,14 @@ ffn_weights(const struct planner *pn)
  * gemma3, llama4). Two phases of a host layer peak: its attention, with
  * the layer's K and V views copied in beside it and, with flash
  * attention, half the masks more (without it the f32 masks' room is
- * reused: a mask less), less the rows the host keeps; or its FFN with
- * half its weights copied in and no mask (the device's peak there does
- * not grow with the context: gemma3's is 14682368 bytes at 512 and 4096
- * cells alike). The weights are the FFN's that peaks (ffn_weights).
- * Fitted on the Vulkan matrix with layers on the host (ctx 512 and 4096,
- * FA on and off, f16 and q8_0, -np 1 and 4, -ngl 2 and 0: 24 cases an
- * architecture): 0.94-1.08 at plan_vulkan's three points; over all 24
- * qwen3moe 0.94-1.18 (3 outside 10 %: 512 cells, four sequences without
- * FA, and one sequence with FA at -ngl 0), gemma3 0.89-1.10 (2: 4096
- * cells, one sequence, no FA), llama4 0.83-1.06 (1: the same at -ngl 2).
- * Not derived op by op: ggml-alloc's placement of the copies decides.
+ * reused: a mask less), less the rows the host keeps; or its FFN beside
+ * the weight copied in (layer_weight; with expert FFNs half the FFN's
+ * weights that peak, ffn_weights, measured) and no mask (the device's
+ * peak there does not grow with the context: gemma3's is the same at
+ * 512 and 4096 cells). Fitted on the Vulkan matrix with layers on the
+ * host (ctx 512 and 4096, FA on and off, f16 and q8_0 caches, -np 1 and
+ * 4, -ngl 2 and 0); the ratios are tests/oracle/README's. Not derived op
+ * by op: ggml-alloc's placement of the copies decides.
  */
 static uint64_t
 copies_peak(const struct planner *pn, const struct plan *pl, uint64_t ub,
@@ -539,22 +586,19 @@ copies_peak(const struct planner *pn, const struct plan *pl, uint64_t ub,
 		attn = attn > mask ? attn - mask : 0;
 	attn = attn > kept ? attn - kept : 0;
 	ffn = ph.ffn > mask ? ph.ffn - mask : 0;
-	return umax(attn, sadd(ffn, ffn_weights(pn) / 2));
+	return umax(attn, sadd(ffn, has_experts(pn) ? ffn_weights(pn) / 2 :
+	    layer_weight(pn, false)));
 }
 
 /*
  * falcon's device with layers on the host (HOST_LAYERS), measured: with
  * a repeating layer on the device (-ngl 2 and up) the device runs it as
- * with every layer offloaded (parallel_peak), and the host layers'
- * weights are copied in beside it, half a layer's; with none (-ngl 0
- * and 1: at most the output layer) the device runs only the host
- * layers' phases, each with its copies: the attention beside one
- * layer's K and V views, the FFN beside half a layer's weights, and no
- * row is kept on the host (the embeddings are copied in). At
- * plan_vulkan's three points 0.93-1.08; over the 24 cases of the Vulkan
- * matrix at -ngl 2 and 0, 0.93-1.25 (4 outside 10 %: 512 cells with
- * four sequences without FA at -ngl 2, 1.25; at -ngl 0 512 cells with
- * q8_0, 1.11-1.13, and 4096 with four sequences and f16, 1.12).
+ * with every layer offloaded (parallel_peak), and a host layer's weight
+ * is copied in beside it (layer_weight); with none (-ngl 0 and 1: at
+ * most the output layer) the device runs only the host layers' phases,
+ * each with its copies: the attention beside one layer's K and V views,
+ * the FFN beside the weight, and no row is kept on the host (the
+ * embeddings are copied in). The ratios are tests/oracle/README's.
  */
 static uint64_t
 layers_peak(const struct planner *pn, const struct plan *pl, uint64_t c,
@@ -562,16 +606,16 @@ layers_peak(const struct planner *pn, const struct plan *pl, uint64_t c,
 {
 	const struct model_geom *g = pn->g;
 	uint64_t kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
-	uint64_t half = layer_bytes(pn) / 2;
+	uint64_t w = layer_weight(pn, false);
 	struct graph_shape s;
 	struct graph_phases ph;
 
 	if (plan_device_layers(g, pl->ngl) > 0)
-		return sadd(parallel_peak(pn, pl, c, ub), half);
+		return sadd(parallel_peak(pn, pl, c, ub), w);
 	plan_graph_scan(g, pn->f, &s);
 	plan_compute_graph(g, &s, ub, pl->ctx_seq, g->swa ? pl->swa_cells : 0,
 	    pl->flash_attention, &ph);
-	return umax(sadd(ph.attn, kv), sadd(ph.ffn, half));
+	return umax(sadd(ph.attn, kv), sadd(ph.ffn, w));
 }
 
 /* Whether the device does not run the model's scan (plan_host_only). */
@@ -605,8 +649,8 @@ scan_peak(const struct planner *pn, uint64_t ub)
  * A hybrid's device with layers on the host: each host layer's weighted
  * operations run there one split at a time, their weights copied in,
  * and the masks are copied in only for an attention the device runs.
- * The largest of: the FFN phase without the masks, beside half a
- * layer's weights; the attention phase, where an attention layer runs
+ * The largest of: the FFN phase without the masks, beside a weight
+ * (layer_weight); the attention phase, where an attention layer runs
  * on the device (one on it, or one on the host that host_attention does
  * not keep there, its K and V copied in: one layer's cache); a Mamba-2
  * layer's per-token live set (compute_granitehybrid's below its
@@ -640,7 +684,8 @@ hybrid_split(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	}
 	plan_graph_scan(g, pn->f, &s);
 	plan_compute_graph(g, &s, ub, pl->ctx_seq, 0, pl->flash_attention, &ph);
-	ffn = sadd(ph.ffn > mask ? ph.ffn - mask : 0, layer_bytes(pn) / 2);
+	ffn = sadd(ph.ffn > mask ? ph.ffn - mask : 0,
+	    layer_weight(pn, false));
 	if (on || copied)	/* K and V at an attention layer's width */
 		attn = sadd(sadd(ph.attn, copied ? kv : 0), g->n_head_kv[0] ?
 		    0 : smul(smul(u, 2), plan_kv_width(g)));
@@ -676,14 +721,84 @@ per_layer_peak(const struct planner *pn)
 }
 
 /*
+ * A dense model's device with layers on the host where the scheduler
+ * runs a host layer's operations on it (HOST_ADDS, a KV cache): the
+ * largest of the graph's peak with every layer offloaded (full) beside
+ * one layer's K and V copied in (the largest layer's: a sliding-window
+ * layer's are smaller) and an attention projection's weight; the
+ * attention phase beside those K and V; the FFN phase beside the
+ * largest weight (layer_weight). Less the rows the host keeps. Measured
+ * on Vulkan (llvmpipe) beside the Vulkan matrix's small models on
+ * llama-wide (oraclegen_wide: 2048 wide, 5632-wide FFN), whose weights
+ * outweigh its activations as a real model's do: 0.91-1.09 with q4_0,
+ * q8_0 and f16 weights, where half a layer's weights beside the full
+ * peak (the rule before) gave up to 1.50.
+ */
+static uint64_t
+adds_peak(const struct planner *pn, const struct plan *pl, uint64_t ub,
+    uint64_t kept, uint64_t full)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t kv = 0, attn, ffn;
+	struct graph_shape s;
+	struct graph_phases ph;
+	uint32_t il;
+
+	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
+		kv = umax(kv, plan_layer_kv(g, pl, il));
+	plan_graph_scan(g, pn->f, &s);
+	plan_compute_graph(g, &s, ub, pl->ctx_seq, g->swa ? pl->swa_cells : 0,
+	    pl->flash_attention, &ph);
+	attn = sadd(ph.attn, kv);
+	ffn = sadd(ph.ffn, layer_weight(pn, false));
+	full = sadd(full, sadd(kv, layer_weight(pn, true)));
+	return umax(full, umax(attn, ffn) > kept ? umax(attn, ffn) - kept : 0);
+}
+
+/*
+ * The device's peak with layers on the host (the table's host): dev is
+ * its peak with every layer offloaded, kept the rows the host keeps.
+ */
+static uint64_t
+host_layers_peak(const struct planner *pn, const struct plan *pl,
+    const struct device_split *ds, uint64_t c, uint64_t ub, uint64_t kept,
+    uint64_t dev)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
+	struct graph_shape s;
+	struct graph_phases ph;
+
+	if (ds->host == HOST_COPIES && g->memory == ARCH_MEM_KV)
+		return copies_peak(pn, pl, ub, kept);
+	if (ds->host == HOST_LAYERS)
+		return layers_peak(pn, pl, c, ub);
+	if (ds->host == HOST_PHASE && g->memory == ARCH_MEM_KV) {
+		plan_graph_scan(g, pn->f, &s);
+		plan_compute_graph(g, &s, ub, pl->ctx_seq, g->swa ?
+		    pl->swa_cells : 0, pl->flash_attention, &ph);
+		ph.attn = sadd(ph.attn, kv);
+		ph.ffn = sadd(ph.ffn, layer_weight(pn, false));
+		return umax(dev, umax(ph.attn, ph.ffn) > kept ?
+		    umax(ph.attn, ph.ffn) - kept : 0);
+	}
+	if (g->memory == ARCH_MEM_KV && !has_experts(pn))
+		return adds_peak(pn, pl, ub, kept, dev);
+	/* a recurrent model's device peaks elsewhere: measured the same with
+	 * q4_0 and f16 weights (mamba, -ngl 2) */
+	if (g->memory == ARCH_MEM_RECURRENT)
+		return sadd(dev, kv);
+	return sadd(dev, sadd(kv, layer_weight(pn, false)));
+}
+
+/*
  * The device's part beside the host's: the graph (without the CPU's
  * layout shift) less the rows the host keeps (device_splits). With
  * layers on the host (-ngl below n_layer + 1, 0 included) ggml's
  * scheduler still runs a ubatch's big operations on the device and
- * copies their operands in, one split at a time: a layer's K and V and
- * its weights, measured as one layer's cache and half a layer's weights
- * beyond full offload, or beside the phase that uses them (the table's
- * host).
+ * copies their operands in, one split at a time: a layer's K and V, and
+ * its weights one at a time (layer_weight), beyond full offload or
+ * beside the phase that uses them (the table's host: host_layers_peak).
  */
 void
 plan_llama_gpu_compute(const struct planner *pn, struct plan *pl, uint64_t c,
@@ -691,9 +806,7 @@ plan_llama_gpu_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 {
 	const struct model_geom *g = pn->g;
 	struct device_split ds = { NULL, 2, HOST_ADDS, FULL_GRAPH };
-	uint64_t kept, dev, kv, half;
-	struct graph_shape s;
-	struct graph_phases ph;
+	uint64_t kept, dev, kv;
 	size_t i;
 
 	for (i = 0; i < sizeof device_splits / sizeof device_splits[0]; i++)
@@ -709,25 +822,8 @@ plan_llama_gpu_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 	if (ds.full == FULL_SCAN && (pl->ngl < (int64_t)g->n_layer + 1 ||
 	    scan_on_host(pn)))
 		dev = scan_peak(pn, ub);
-	if (pl->ngl < (int64_t)g->n_layer + 1 && g->n_layer > 0) {
-		kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
-		half = layer_bytes(pn) / 2;
-		if (ds.host == HOST_COPIES && g->memory == ARCH_MEM_KV) {
-			dev = copies_peak(pn, pl, ub, kept);
-		} else if (ds.host == HOST_LAYERS) {
-			dev = layers_peak(pn, pl, c, ub);
-		} else if (ds.host == HOST_PHASE && g->memory == ARCH_MEM_KV) {
-			plan_graph_scan(g, pn->f, &s);
-			plan_compute_graph(g, &s, ub, pl->ctx_seq, g->swa ?
-			    pl->swa_cells : 0, pl->flash_attention, &ph);
-			ph.attn = sadd(ph.attn, kv);
-			ph.ffn = sadd(ph.ffn, half);
-			dev = umax(dev, umax(ph.attn, ph.ffn) > kept ?
-			    umax(ph.attn, ph.ffn) - kept : 0);
-		} else {
-			dev = sadd(dev, sadd(kv, half));
-		}
-	}
+	if (pl->ngl < (int64_t)g->n_layer + 1 && g->n_layer > 0)
+		dev = host_layers_peak(pn, pl, &ds, c, ub, kept, dev);
 	if (g->memory == ARCH_MEM_HYBRID && pl->ngl < (int64_t)g->n_layer + 1)
 		dev = hybrid_split(pn, pl, ub, kept);
 	if (pl->ngl < (int64_t)g->n_layer + 1 && per_layer_peak(pn))
