@@ -3,10 +3,12 @@
 # against the measured tables, per architecture and buffer, the worst
 # ratio (plan / llama.cpp) of each column over every measured case.
 #
-# Usage (from the build tree): sh tests/oracle/compare.sh [BUILDDIR [TABLE]]
+# Usage (from the build tree):
+#   sh tests/oracle/compare.sh [BUILDDIR [TABLE [WTYPE]]]
 # BUILDDIR holds gguflint and tests/oracle-gen (default .); TABLE is a
 # measured table (default measured-cpu.tsv beside this script; rows of
-# mode sim that llama.cpp accepted). Needs jq and a gguflint with the
+# mode sim that llama.cpp accepted), WTYPE the weights' type of the rows
+# compared (default q4_0; measured-vulkan.tsv also has f16 and q8_0). Needs jq and a gguflint with the
 # llama.cpp plan (issue 14). Prints, per architecture, the lowest and the
 # highest ratio of weights, repack, kv and compute, and the number of
 # cases outside the goal (weights, repack, kv exact; compute within 10 %).
@@ -14,10 +16,11 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-.}
 table=${2:-$here/measured-cpu.tsv}
+wtype=${3:-q4_0}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 
-"$build/tests/oracle-gen" "$work" q4_0 >/dev/null
+"$build/tests/oracle-gen" "$work" "$wtype" >/dev/null
 
 # profile VARIANT BACKEND: a llama.cpp profile of this host's library.
 profile() {
@@ -47,8 +50,8 @@ profile() {
 }
 
 # one line per case: arch, then plan/llama ratios of the four buffers
-awk -F'\t' 'NR > 1 && $2 == "q4_0" && $3 == "sim" && $13 == "ok"' \
-    "$table" | while IFS='	' read -r arch _wt _mode backend variant ctx \
+awk -F'\t' -v wt="$wtype" \
+    'NR > 1 && $2 == wt && $3 == "sim" && $13 == "ok"' "$table" | while IFS='	' read -r arch _wt _mode backend variant ctx \
     ub fa ctk ctv np ngl _st _nctx _fau weights repack kv compute _rest; do
 	prof=$(profile "$variant" "$backend")
 	"$build/gguflint" --no-config --format json --plan -p "$prof" \

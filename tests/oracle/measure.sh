@@ -23,6 +23,10 @@ models=$(mktemp -d)
 trap 'rm -rf "$models"' EXIT INT TERM
 
 wtypes="q4_0 q4_K q6_K q8_0 iq4_nl f16"
+# the weight types of the Vulkan table: q4_0, then a type no CPU repacks
+# and one Vulkan multiplies without dequantizing (op offload copies a
+# host layer's weights to the device as stored)
+vulkan_wtypes=${VULKAN_WTYPES:-q4_0 f16 q8_0}
 for t in $wtypes; do
 	mkdir "$models/$t"
 	"$build/tests/oracle-gen" "$models/$t" "$t" >/dev/null || true
@@ -83,6 +87,7 @@ cpu_table() {
 
 vulkan_table() {
 	echo "$header"
+	for wt in $vulkan_wtypes; do
 	for arch in $("$build/tests/oracle-gen" --list); do
 	  for ngl in 99 2 0; do
 	    for ctx in 512 4096; do
@@ -91,12 +96,13 @@ vulkan_table() {
 	          for np in 1 4; do
 	            GGML_VK_VISIBLE_DEVICES=0 row vulkan zen4 \
 	                "$build/tests/oracle/llama-oracle-vulkan" "$arch" \
-	                "$ctx" "$fa" "${kv%/*}" "${kv#*/}" "$np" "$ngl"
+	                "$ctx" "$fa" "${kv%/*}" "${kv#*/}" "$np" "$ngl" "$wt"
 	          done
 	        done
 	      done
 	    done
 	  done
+	done
 	done
 }
 
