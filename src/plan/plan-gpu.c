@@ -225,8 +225,7 @@ mla_host(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	uint64_t out = o != NULL && o->ne[0] > 0 ? (uint64_t)o->ne[0] : 0;
 
 	*dev = 0;
-	if (!g->mla || pl->n_stream <= 1 || pn->p->backend == NULL ||
-	    strcmp(pn->p->backend, "vulkan") != 0)
+	if (!g->mla || pl->n_stream <= 1 || !plan_backend_is(pn, "vulkan"))
 		return 0;
 	*dev = smul(u, out);
 	if (pl->ngl >= (int64_t)g->n_layer + 1)
@@ -407,7 +406,10 @@ layer_weight(const struct planner *pn, bool attn)
  * less the kept rows is not it: falcon's parallel attention and FFN
  * (parallel_peak), gpt2's learned positions (learned_peak), Mamba-2's
  * with its scan on the host (scan_peak).
- * Architectures not listed take { 2, HOST_ADDS, FULL_GRAPH }.
+ * measured: whether the split holds at those points (plan_gpu_measured;
+ * for an architecture not, the plan says compute_estimated).
+ * Architectures not listed take { 2, HOST_ADDS, FULL_GRAPH } and are not
+ * measured.
  */
 enum device_host { HOST_ADDS, HOST_PHASE, HOST_COPIES, HOST_LAYERS };
 enum device_full { FULL_GRAPH, FULL_PARALLEL, FULL_LEARNED, FULL_SCAN };
@@ -417,24 +419,54 @@ struct device_split {
 	unsigned char kept;
 	enum device_host host;
 	enum device_full full;
+	bool measured;
 };
 
 static const struct device_split device_splits[] = {
-	{ "qwen3", 0, HOST_PHASE, FULL_GRAPH },
-	{ "qwen3moe", 0, HOST_COPIES, FULL_GRAPH },
-	{ "gemma3", 2, HOST_COPIES, FULL_GRAPH },
-	{ "llama4", 2, HOST_COPIES, FULL_GRAPH },
-	{ "qwen2moe", 1, HOST_PHASE, FULL_GRAPH },
-	{ "bert", 1, HOST_ADDS, FULL_GRAPH },
-	{ "nomic-bert", 1, HOST_ADDS, FULL_GRAPH },
-	{ "falcon", 2, HOST_LAYERS, FULL_PARALLEL },
-	{ "gpt2", 2, HOST_ADDS, FULL_LEARNED },
-	{ "cohere2", 2, HOST_ADDS, FULL_PARALLEL },
-	{ "deepseek2", 1, HOST_ADDS, FULL_GRAPH },
-	{ "mamba", 1, HOST_ADDS, FULL_GRAPH },
-	{ "mamba2", 2, HOST_ADDS, FULL_SCAN },
-	{ "gemma3n", 0, HOST_ADDS, FULL_GRAPH },
+	{ "llama", 2, HOST_ADDS, FULL_GRAPH, true },
+	{ "qwen2", 2, HOST_ADDS, FULL_GRAPH, true },
+	{ "gemma", 2, HOST_ADDS, FULL_GRAPH, true },
+	{ "gemma2", 2, HOST_ADDS, FULL_GRAPH, true },
+	{ "phi3", 2, HOST_ADDS, FULL_GRAPH, true },
+	{ "olmo2", 2, HOST_ADDS, FULL_GRAPH, true },
+	{ "starcoder2", 2, HOST_ADDS, FULL_GRAPH, true },
+	{ "glm4moe", 2, HOST_ADDS, FULL_GRAPH, true },
+	{ "gpt-oss", 2, HOST_ADDS, FULL_GRAPH, true },
+	{ "lfm2", 2, HOST_ADDS, FULL_GRAPH, true },
+	{ "qwen3", 0, HOST_PHASE, FULL_GRAPH, true },
+	{ "qwen3moe", 0, HOST_COPIES, FULL_GRAPH, true },
+	{ "gemma3", 2, HOST_COPIES, FULL_GRAPH, true },
+	{ "llama4", 2, HOST_COPIES, FULL_GRAPH, true },
+	{ "qwen2moe", 1, HOST_PHASE, FULL_GRAPH, true },
+	{ "bert", 1, HOST_ADDS, FULL_GRAPH, true },
+	{ "nomic-bert", 1, HOST_ADDS, FULL_GRAPH, true },
+	{ "falcon", 2, HOST_LAYERS, FULL_PARALLEL, true },
+	{ "gpt2", 2, HOST_ADDS, FULL_LEARNED, true },
+	{ "cohere2", 2, HOST_ADDS, FULL_PARALLEL, false },
+	{ "deepseek2", 1, HOST_ADDS, FULL_GRAPH, true },
+	{ "mamba", 1, HOST_ADDS, FULL_GRAPH, true },
+	{ "mamba2", 2, HOST_ADDS, FULL_SCAN, true },
+	{ "gemma3n", 0, HOST_ADDS, FULL_GRAPH, true },
 };
+
+/* The row of device_splits for g's architecture, or the default. */
+static struct device_split
+device_split(const struct model_geom *g)
+{
+	struct device_split ds = { NULL, 2, HOST_ADDS, FULL_GRAPH, false };
+	size_t i;
+
+	for (i = 0; i < sizeof device_splits / sizeof device_splits[0]; i++)
+		if (strcmp(g->arch, device_splits[i].arch) == 0)
+			ds = device_splits[i];
+	return ds;
+}
+
+bool
+plan_gpu_measured(const struct model_geom *g)
+{
+	return device_split(g).measured;
+}
 
 /*
  * falcon's device with every layer offloaded (attention and FFN in
@@ -805,13 +837,9 @@ plan_llama_gpu_compute(const struct planner *pn, struct plan *pl, uint64_t c,
     uint64_t ub)
 {
 	const struct model_geom *g = pn->g;
-	struct device_split ds = { NULL, 2, HOST_ADDS, FULL_GRAPH };
+	struct device_split ds = device_split(g);
 	uint64_t kept, dev, kv;
-	size_t i;
 
-	for (i = 0; i < sizeof device_splits / sizeof device_splits[0]; i++)
-		if (strcmp(g->arch, device_splits[i].arch) == 0)
-			ds = device_splits[i];
 	kept = sadd(smul(smul(4 * (uint64_t)ds.kept, ub), g->n_embd),
 	    smul(4, ub));
 	dev = c > kept ? c - kept : 0;

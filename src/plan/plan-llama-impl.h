@@ -70,6 +70,8 @@ int64_t plan_tensor_layer(const struct gguf_tensor *t, uint32_t n_layer);
 bool plan_name_ends(const struct gguf_tensor *t, const char *suffix);
 /* Rows (ne[1]) of the first tensor of f named *suffix, or 0. */
 uint64_t plan_tensor_rows(const struct gguf_file *f, const char *suffix);
+/* Whether the profile's backend is backend ("vulkan", ...). */
+bool plan_backend_is(const struct planner *pn, const char *backend);
 /* Whether tensor t stays in the host's CPU buffer whatever -ngl. */
 bool plan_host_only(const struct planner *pn, const struct gguf_tensor *t);
 /* Repeating layers on the device under -ngl (the output layer aside). */
@@ -113,5 +115,8 @@ uint64_t plan_quantized_cache(const struct model_geom *g, const struct plan *pl,
  */
 void plan_llama_gpu_compute(const struct planner *pn, struct plan *pl,
     uint64_t c, uint64_t ub);
+/* plan_gpu_measured (plan-gpu.c): whether that split of g's architecture
+ * is measured (else the plan says compute_estimated beside a GPU). */
+bool plan_gpu_measured(const struct model_geom *g);
 
 #endif

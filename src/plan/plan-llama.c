@@ -177,6 +177,12 @@ plan_llama_layer(const struct gguf_tensor *t, uint32_t n_layer)
 	return plan_tensor_layer(t, n_layer);
 }
 
+bool
+plan_backend_is(const struct planner *pn, const char *backend)
+{
+	return pn->p->backend != NULL && strcmp(pn->p->backend, backend) == 0;
+}
+
 /*
  * The alignment of the host's weights read into memory (no mmap): beside
  * Vulkan they sit in its host buffer type (Vulkan_Host), aligned to the
@@ -187,8 +193,7 @@ plan_llama_layer(const struct gguf_tensor *t, uint32_t n_layer)
 static uint64_t
 host_align(const struct planner *pn, const struct plan *pl)
 {
-	if (pl->n_dev > 1 && pn->p->backend != NULL &&
-	    strcmp(pn->p->backend, "vulkan") == 0)
+	if (pl->n_dev > 1 && plan_backend_is(pn, "vulkan"))
 		return 64;
 	return PLAN_TENSOR_ALIGN;
 }
@@ -358,8 +363,7 @@ plan_host_only(const struct planner *pn, const struct gguf_tensor *t)
 	const struct model_geom *g = pn->g;
 	uint64_t heads = t->ne[1] > 0 ? (uint64_t)t->ne[1] : 0;
 
-	if (pn->p->backend == NULL || strcmp(pn->p->backend, "vulkan") != 0 ||
-	    !plan_name_ends(t, ".ssm_a"))
+	if (!plan_backend_is(pn, "vulkan") || !plan_name_ends(t, ".ssm_a"))
 		return false;
 	return t->ne[0] != 1 || (g->ssm_d_state != 128 &&
 	    g->ssm_d_state != 256) || heads == 0 ||
@@ -652,31 +656,26 @@ plan_compute_bytes(const struct model_geom *g, uint64_t ub, uint64_t n_kv,
  * Architectures whose compute buffer is within 10 % of llama.cpp's
  * measured one (v0.5.0, CPU, ctx 512-32768, FA on and off, f16 and q8_0
  * caches, -np 1 and 4). Beside a GPU backend the split between host and
- * device holds for fewer (Vulkan, ctx 512 and 4096, -ngl 99, 2 and 0):
- * for the others the device's share is an estimate.
+ * device holds for fewer (plan_gpu_measured: device_splits' rows): for
+ * the others the device's share is an estimate.
  */
 static bool
 compute_measured(const struct model_geom *g, const struct plan *pl)
 {
-	static const char *const gpu[] = { "llama", "qwen2", "gemma",
-	    "gemma2", "phi3", "olmo2", "qwen3", "qwen2moe", "starcoder2",
-	    "glm4moe", "gpt-oss", "bert", "nomic-bert", "gpt2", "qwen3moe",
-	    "gemma3", "llama4", "falcon", "deepseek2", "mamba", "mamba2",
-	    "lfm2", "gemma3n" };
 	static const char *const archs[] = { "llama", "qwen2", "qwen2moe",
 	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
 	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
 	    "starcoder2", "falcon", "gpt2", "gpt-oss", "mamba2", "llama4",
 	    "glm4moe", "lfm2", "gemma3n", "cohere2", "granitehybrid" };
-	const char *const *list = pl->n_dev > 1 ? gpu : archs;
-	size_t n = pl->n_dev > 1 ? sizeof gpu / sizeof gpu[0] :
-	    sizeof archs / sizeof archs[0], i;
+	size_t i;
 
 	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba") != 0 &&
 	    strcmp(g->arch, "mamba2") != 0)
 		return false;
-	for (i = 0; i < n; i++)
-		if (strcmp(g->arch, list[i]) == 0)
+	if (pl->n_dev > 1)
+		return plan_gpu_measured(g);
+	for (i = 0; i < sizeof archs / sizeof archs[0]; i++)
+		if (strcmp(g->arch, archs[i]) == 0)
 			return true;
 	return false;
 }
