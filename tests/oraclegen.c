@@ -182,13 +182,35 @@ static const struct og_spec og_specs[] = {
  * operation on a tensor beyond it, and with 32 heads (256 MiB) the
  * scheduler runs a host layer's KQ on the CPU (measured).
  */
+#define OG_WIDE \
+	"u:context_length=8192 u:embedding_length=2048 u:block_count=4 " \
+	"u:feed_forward_length=5632 u:attention.head_count=16 " \
+	"u:attention.head_count_kv=4 "
+
 static const struct og_spec og_wide[] = {
-	{ "llama",
-	    "u:context_length=8192 u:embedding_length=2048 u:block_count=4 "
-	    "u:feed_forward_length=5632 u:attention.head_count=16 "
-	    "u:attention.head_count_kv=4 " OG_RMS "u:rope.dimension_count=128",
+	{ "llama", OG_WIDE OG_RMS "u:rope.dimension_count=128",
 	    "output.weight" },
+	{ "qwen2", OG_WIDE OG_RMS,
+	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
+	{ "gemma2",
+	    OG_WIDE OG_RMS "u:attention.key_length=128 "
+			   "u:attention.value_length=128 "
+			   "u:attention.sliding_window=4096 "
+			   "f:attn_logit_softcapping=50 "
+			   "f:final_logit_softcapping=30",
+	    "" },
+	{ "phi3",
+	    OG_WIDE OG_RMS "u:rope.dimension_count=128 "
+			   "u:attention.sliding_window=2047",
+	    "output.weight" },
+	{ "starcoder2", OG_WIDE OG_LN,
+	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
+	{ "gpt2", OG_WIDE OG_LN, "output.weight" },
 };
+
+/* og_wide's names, in its order. */
+static const char *const og_wide_names[] = { "llama-wide", "qwen2-wide",
+	"gemma2-wide", "phi3-wide", "starcoder2-wide", "gpt2-wide" };
 
 #define OG_N_VOCAB 512
 
@@ -424,15 +446,11 @@ og_tensors(struct ggufw_model *m, const struct names_map *map,
 static const struct og_spec *
 og_spec_find(const char *name)
 {
-	size_t n = strlen(name);
-
 	for (size_t i = 0; i < sizeof og_specs / sizeof og_specs[0]; i++)
 		if (strcmp(og_specs[i].arch, name) == 0)
 			return &og_specs[i];
 	for (size_t i = 0; i < sizeof og_wide / sizeof og_wide[0]; i++)
-		if (n == strlen(og_wide[i].arch) + 5 &&
-		    strncmp(name, og_wide[i].arch, n - 5) == 0 &&
-		    strcmp(name + n - 5, "-wide") == 0)
+		if (strcmp(og_wide_names[i], name) == 0)
 			return &og_wide[i];
 	return NULL;
 }
@@ -440,11 +458,11 @@ og_spec_find(const char *name)
 const char *
 oraclegen_wide(size_t i)
 {
-	static const char *const names[] = { "llama-wide" };
-
-	return i < sizeof names / sizeof names[0] &&
-		i < sizeof og_wide / sizeof og_wide[0] ?
-	    names[i] :
+	_Static_assert(sizeof og_wide / sizeof og_wide[0] ==
+		sizeof og_wide_names / sizeof og_wide_names[0],
+	    "one name a wide geometry");
+	return i < sizeof og_wide_names / sizeof og_wide_names[0] ?
+	    og_wide_names[i] :
 	    NULL;
 }
 
