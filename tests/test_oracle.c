@@ -752,6 +752,11 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 		cs[n].arch = other[a];
 		cs[n++].ngl = 2;
 	}
+	/* MLA without flash attention, four streams: the host layers'
+	 * attention on the CPU (mla_host, mla_attention_on_host) */
+	for (size_t g = 1; g < 3; g++)
+		cs[n++] = (struct ocase){ "deepseek2", "vulkan", "zen4", 4096,
+			"off", "f16", "f16", 4, ngls[g], NULL };
 	run_cases(cs, n, false);
 }
 

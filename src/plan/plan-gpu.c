@@ -199,6 +199,22 @@ host_per_layer(const struct planner *pn, uint64_t ub)
 }
 
 /*
+ * Whether MLA's attention (without flash attention, several streams)
+ * runs wholly on the CPU, no repeating layer being on the device: the
+ * nodes about the host layer's cache are the CPU's, and the 4-D
+ * attention's V projection (mla_host) joins them (GGML_SCHED_DEBUG=2:
+ * set_rows, the cache's V copied out, KQ, softmax, KQV and attn_v_b in
+ * one CPU split). Vulkan's rule.
+ */
+static bool
+mla_attention_on_host(const struct planner *pn, const struct plan *pl)
+{
+	return pn->g->mla && pl->n_stream > 1 && !pl->flash_attention &&
+	    plan_backend_is(pn, "vulkan") &&
+	    plan_device_layers(pn->g, pl->ngl) == 0;
+}
+
+/*
  * MLA (deepseek2) with a cache of several streams (-np above 1, the
  * cache not unified): the attention's output is 4-D, and ggml-vulkan
  * multiplies only operands of the same ne[3], so the V up-projection
@@ -209,9 +225,11 @@ host_per_layer(const struct planner *pn, uint64_t ub)
  * and the projection's, attn_output's input width), in the room of the
  * two embedding rows already on the device. Measured on Vulkan
  * (llvmpipe, GGML_SCHED_DEBUG=2): exact at ctx 4096 with -np 4, -ngl
- * 99, 2 and 0 (with flash attention; without it more of the attention
- * runs there, not modelled). dev: what the device no longer holds (the
- * projection's output). Vulkan's rule: other backends add nothing.
+ * 99, 2 and 0 with flash attention. Without it the host layer's KQ is
+ * there too, over every stream's cells, taking the room of the
+ * attention's output (exact at ctx 512, 0.96 at 4096, -ngl 2 and 0).
+ * dev: what the device no longer holds (the projection's output).
+ * Vulkan's rule: other backends add nothing.
  */
 static uint64_t
 mla_host(const struct planner *pn, const struct plan *pl, uint64_t ub,
@@ -231,6 +249,10 @@ mla_host(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	if (pl->ngl >= (int64_t)g->n_layer + 1)
 		return smul(smul(u, h), lora);
 	n = smul(u, sadd(sadd(smul(h, qk), qk), sadd(smul(h, lora), out)));
+	if (!pl->flash_attention)	/* the KQ, over the attention's out */
+		n = sadd(n, smul(smul(u, pl->ctx_seq), h) > smul(smul(u, h),
+		    lora) ? smul(smul(u, pl->ctx_seq), h) - smul(smul(u, h),
+		    lora) : 0);
 	return n > smul(smul(8, ub), g->n_embd) ? n - smul(smul(8, ub),
 	    g->n_embd) : 0;
 }
@@ -391,10 +413,11 @@ layer_weight(const struct planner *pn, bool attn)
  * token_embd's rows where the peak has them live (2, the default), none
  * where it comes later (qwen3, qwen3moe) or the per-layer inputs take
  * their place (gemma3n, per_layer_peak), one for qwen2moe, the encoders,
- * deepseek2 and mamba (mamba 0.98-1.04, deepseek2 0.91-1.10 but 2.07
- * without FA with four sequences at 4096 and -ngl 0; the default gave
- * 0.90-0.92 at full offload; with several streams deepseek2's device
- * also loses MLA's projection output, mla_host).
+ * deepseek2 and mamba (mamba 0.98-1.04, deepseek2 0.91-1.10; the
+ * default gave 0.90-0.92 at full offload; with several streams
+ * deepseek2's device also loses MLA's projection output, mla_host, and
+ * without flash attention, with no repeating layer on it, the
+ * attention: mla_attention_on_host).
  * host: how the device peaks with layers on the host (the scheduler runs
  * a host layer's operations on the device, copying their operands in):
  * HOST_ADDS, as adds_peak says for a dense model with a KV cache, else
@@ -816,6 +839,12 @@ host_layers_peak(const struct planner *pn, const struct plan *pl,
 	}
 	if (g->memory == ARCH_MEM_KV && !has_experts(pn))
 		return adds_peak(pn, pl, ub, kept, dev);
+	if (mla_attention_on_host(pn, pl)) {	/* no K and V copied in */
+		plan_graph_scan(g, pn->f, &s);
+		plan_compute_graph(g, &s, ub, pl->ctx_seq, 0, false, &ph);
+		return sadd(ph.ffn > kept ? ph.ffn - kept : 0,
+		    layer_weight(pn, false));
+	}
 	/* a recurrent model's device peaks elsewhere: measured the same with
 	 * q4_0 and f16 weights (mamba, -ngl 2) */
 	if (g->memory == ARCH_MEM_RECURRENT)
