@@ -180,7 +180,8 @@ static const struct og_spec og_specs[] = {
  * heads (Llama's), 4 blocks. 16 heads keep a 4096-cell KQ (128 MiB)
  * within llvmpipe's storage-buffer range: ggml-vulkan claims no
  * operation on a tensor beyond it, and with 32 heads (256 MiB) the
- * scheduler runs a host layer's KQ on the CPU (measured).
+ * scheduler runs a host layer's KQ on the CPU (measured). qwen3moe-wide
+ * has Qwen3-30B-A3B's experts (128 of 768, 8 used).
  */
 #define OG_WIDE \
 	"u:context_length=8192 u:embedding_length=2048 u:block_count=4 " \
@@ -206,11 +207,18 @@ static const struct og_spec og_wide[] = {
 	{ "starcoder2", OG_WIDE OG_LN,
 	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
 	{ "gpt2", OG_WIDE OG_LN, "output.weight" },
+	{ "qwen3moe",
+	    OG_WIDE OG_RMS "u:attention.key_length=128 "
+			   "u:attention.value_length=128 u:expert_count=128 "
+			   "u:expert_used_count=8 "
+			   "u:expert_feed_forward_length=768",
+	    "output.weight" },
 };
 
 /* og_wide's names, in its order. */
 static const char *const og_wide_names[] = { "llama-wide", "qwen2-wide",
-	"gemma2-wide", "phi3-wide", "starcoder2-wide", "gpt2-wide" };
+	"gemma2-wide", "phi3-wide", "starcoder2-wide", "gpt2-wide",
+	"qwen3moe-wide" };
 
 #define OG_N_VOCAB 512
 

@@ -672,7 +672,7 @@ Test(oracle, plan_f16, .timeout = 300, .fini = oracle_fini)
  * weights outweigh its activations, beside Vulkan with layers on the
  * host, where the device takes a copy of each host layer's weights in
  * turn: three weight types, two contexts, FA on and off, -ngl 2 and 0
- * (every layer offloaded too, and the CPU backend).
+ * (every layer offloaded too); and every wide geometry on the CPU.
  */
 Test(oracle, plan_wide, .timeout = 300, .fini = oracle_fini)
 {
@@ -699,11 +699,15 @@ Test(oracle, plan_wide, .timeout = 300, .fini = oracle_fini)
 		}
 	run_cases(cs, n, false);
 	oenv_free(&g_oenv);
-	for (size_t t = 0; t < sizeof wtypes / sizeof wtypes[0]; t++) {
-		cs[t] = (struct ocase){ oraclegen_wide(0), "cpu", "zen4", 4096,
-			"on", "f16", "f16", 1, 0, wtypes[t] };
-	}
-	run_cases(cs, sizeof wtypes / sizeof wtypes[0], false);
+	/* the CPU: every wide geometry (qwen3moe-wide's experts' outputs) */
+	n = 0;
+	for (size_t i = 0; oraclegen_wide(i) != NULL; i++)
+		for (size_t p = 0; p < 2; p++)
+			cs[n++] = (struct ocase){ oraclegen_wide(i), "cpu",
+				"zen4", p ? 512 : 4096, p ? "off" : "on",
+				p ? "f16" : "q8_0", p ? "f16" : "q8_0", 1, 0,
+				wtypes[i % 3] };
+	run_cases(cs, n, false);
 }
 
 /*

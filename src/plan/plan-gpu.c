@@ -335,23 +335,6 @@ host_copies(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	return sadd(k, v) > room ? sadd(k, v) - room : 0;
 }
 
-/* One repeating layer's weights, on average (blk.N tensors). */
-static uint64_t
-layer_bytes(const struct planner *pn)
-{
-	uint64_t sum = 0;
-	size_t i;
-
-	for (i = 0; i < pn->f->tensors_n; i++) {
-		const struct gguf_tensor *t = &pn->f->tensors[i];
-
-		if (t->size_ok && plan_tensor_layer(t, pn->g->n_layer) >= 0 &&
-		    plan_tensor_layer(t, pn->g->n_layer) < pn->g->n_layer)
-			sum = sadd(sum, pad32(t->nbytes));
-	}
-	return pn->g->n_layer ? sum / pn->g->n_layer : 0;
-}
-
 /* Whether the model has expert FFNs (tensors named *_exps.weight). */
 static bool
 has_experts(const struct planner *pn)
@@ -371,8 +354,9 @@ has_experts(const struct planner *pn)
  * copies share their room), the weight copied in at the split's start
  * and freed after its operation (GGML_SCHED_DEBUG=2 on Vulkan: one
  * weight an input). So one weight is there at a time: the largest of a
- * repeating layer's (attn: of its attention projections only). Expert
- * FFNs are not derived so: measured, half a layer's weights.
+ * repeating layer's (attn: of its attention projections only); of
+ * expert FFNs the whole tensor of every expert (the scheduler copies in
+ * only the experts a ubatch uses, into a copy of the tensor's size).
  */
 static uint64_t
 layer_weight(const struct planner *pn, bool attn)
@@ -385,8 +369,6 @@ layer_weight(const struct planner *pn, bool attn)
 	uint64_t top = 0;
 	size_t i, k;
 
-	if (has_experts(pn))
-		return layer_bytes(pn) / 2;
 	for (i = 0; i < pn->f->tensors_n; i++) {
 		const struct gguf_tensor *t = &pn->f->tensors[i];
 		int64_t il = plan_tensor_layer(t, pn->g->n_layer);
@@ -557,55 +539,6 @@ learned_peak(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	return c > kept ? c - kept : 0;
 }
 
-/* Whether tensor t is one of a dense FFN's matrices (dense) or of an
- * expert FFN's (its experts, shared expert and router). */
-static bool
-ffn_matrix(const struct gguf_tensor *t, bool dense)
-{
-	static const char *const d[] = { ".ffn_gate.weight", ".ffn_up.weight",
-	    ".ffn_down.weight" };
-	static const char *const e[] = { ".ffn_gate_exps.weight",
-	    ".ffn_up_exps.weight", ".ffn_down_exps.weight",
-	    ".ffn_gate_shexp.weight", ".ffn_up_shexp.weight",
-	    ".ffn_down_shexp.weight", ".ffn_gate_inp.weight" };
-	size_t i;
-
-	for (i = 0; dense && i < sizeof d / sizeof d[0]; i++)
-		if (plan_name_ends(t, d[i]))
-			return true;
-	for (i = 0; !dense && i < sizeof e / sizeof e[0]; i++)
-		if (plan_name_ends(t, e[i]))
-			return true;
-	return false;
-}
-
-/*
- * The weights of the FFN whose phase peaks, one layer's (the largest):
- * a dense FFN's where layers have one (its intermediates are the widest:
- * llama4's interleaved layers), else the experts'.
- */
-static uint64_t
-ffn_weights(const struct planner *pn)
-{
-	uint64_t w[2][ARCH_MAX_LAYERS] = { { 0 } }, top[2] = { 0, 0 };
-	size_t i, k;
-
-	for (i = 0; i < pn->f->tensors_n; i++) {
-		const struct gguf_tensor *t = &pn->f->tensors[i];
-		int64_t il = plan_tensor_layer(t, pn->g->n_layer);
-
-		for (k = 0; k < 2; k++) {
-			if (!t->size_ok || il < 0 ||
-			    il >= (int64_t)pn->g->n_layer ||
-			    il >= ARCH_MAX_LAYERS || !ffn_matrix(t, k == 0))
-				continue;
-			w[k][il] = sadd(w[k][il], pad32(t->nbytes));
-			top[k] = umax(top[k], w[k][il]);
-		}
-	}
-	return top[0] ? top[0] : top[1];
-}
-
 /*
  * The device with layers on the host, where the scheduler runs a host
  * layer's operations on the device one split at a time (copies: qwen3moe,
@@ -613,8 +546,7 @@ ffn_weights(const struct planner *pn)
  * the layer's K and V views copied in beside it and, with flash
  * attention, half the masks more (without it the f32 masks' room is
  * reused: a mask less), less the rows the host keeps; or its FFN beside
- * the weight copied in (layer_weight; with expert FFNs half the FFN's
- * weights that peak, ffn_weights, measured) and no mask (the device's
+ * the weight copied in (layer_weight) and no mask (the device's
  * peak there does not grow with the context: gemma3's is the same at
  * 512 and 4096 cells). Fitted on the Vulkan matrix with layers on the
  * host (ctx 512 and 4096, FA on and off, f16 and q8_0 caches, -np 1 and
@@ -641,8 +573,7 @@ copies_peak(const struct planner *pn, const struct plan *pl, uint64_t ub,
 		attn = attn > mask ? attn - mask : 0;
 	attn = attn > kept ? attn - kept : 0;
 	ffn = ph.ffn > mask ? ph.ffn - mask : 0;
-	return umax(attn, sadd(ffn, has_experts(pn) ? ffn_weights(pn) / 2 :
-	    layer_weight(pn, false)));
+	return umax(attn, sadd(ffn, layer_weight(pn, false)));
 }
 
 /*

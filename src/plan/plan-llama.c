@@ -494,6 +494,12 @@ plan_graph_scan(const struct model_geom *g, const struct gguf_file *f,
 	 * activation writes over the gate's output, two intermediates */
 	s->ffn = umax(s->ffn, smul(smul(gate_exps ? bias ? 2 : 3 : 1, exps),
 	    used));
+	/* the down projection's output, every used expert's row, goes where
+	 * the gate's and up's outputs were unless it is wider (measured:
+	 * qwen3moe-wide on the CPU, 32 experts of 768, 4 used, 2048 wide) */
+	if (gate_exps && !bias && smul(used, g->n_embd) > smul(2 * used, exps))
+		s->ffn = umax(s->ffn, sadd(smul(3 * used, exps),
+		    smul(used, g->n_embd)));
 	s->ffn = umax(s->ffn, smul(gate_sh ? 3 : 1, shexp));
 	s->parallel = strcmp(g->arch, "falcon") == 0;
 	s->cohere2 = strcmp(g->arch, "cohere2") == 0;
