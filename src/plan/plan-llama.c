@@ -214,8 +214,10 @@ device_runs(const struct planner *pn, size_t i)
  * token_embd (gemma3n). llama.cpp shares a duplicated tensor only with
  * one created earlier in the same buffer type, so then both are loaded
  * even where they share one: read into memory (no mmap), that buffer
- * holds the embedding twice (measured beside Vulkan at -ngl 0). Mapped,
- * both point at the same bytes of the file.
+ * holds the embedding twice (measured beside Vulkan at -ngl 0, and on
+ * the CPU with F16 weights). Mapped, both point at the same bytes of the
+ * file (the loader maps tensors by name; not measured: the oracle reads
+ * with mmap off).
  */
 static bool
 output_created_first(const struct model_geom *g)
@@ -495,8 +497,9 @@ plan_graph_scan(const struct model_geom *g, const struct gguf_file *f,
 	s->ffn = umax(s->ffn, smul(smul(gate_exps ? bias ? 2 : 3 : 1, exps),
 	    used));
 	/* the down projection's output, every used expert's row, goes where
-	 * the gate's and up's outputs were unless it is wider (measured:
-	 * qwen3moe-wide on the CPU, 32 experts of 768, 4 used, 2048 wide) */
+	 * the gate's and up's outputs were unless it is wider (measured on
+	 * the CPU: qwen3moe-wide, 2048 wide, 128 experts of 768 with 8 used,
+	 * and 32 with 4 used) */
 	if (gate_exps && !bias && smul(used, g->n_embd) > smul(2 * used, exps))
 		s->ffn = umax(s->ffn, sadd(smul(3 * used, exps),
 		    smul(used, g->n_embd)));
