@@ -8,10 +8,11 @@
 # BUILDDIR holds gguflint and tests/oracle-gen (default .); TABLE is a
 # measured table (default measured-cpu.tsv beside this script; rows of
 # mode sim that llama.cpp accepted), WTYPE the weights' type of the rows
-# compared (default q4_0; measured-vulkan.tsv also has f16 and q8_0). Needs jq and a gguflint with the
-# llama.cpp plan (issue 14). Prints, per architecture, the lowest and the
-# highest ratio of weights, repack, kv and compute, and the number of
-# cases outside the goal (weights, repack, kv exact; compute within 10 %).
+# compared (default q4_0; measured-vulkan.tsv also has f16 and q8_0).
+# Needs jq and a gguflint with the llama.cpp plan (issue 14). Prints,
+# per architecture, the lowest and the highest ratio of weights, repack,
+# kv and compute, and the number of cases outside the goal (weights,
+# repack, kv exact; compute within 10 %).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-.}
@@ -51,8 +52,9 @@ profile() {
 
 # one line per case: arch, then plan/llama ratios of the four buffers
 awk -F'\t' -v wt="$wtype" \
-    'NR > 1 && $2 == wt && $3 == "sim" && $13 == "ok"' "$table" | while IFS='	' read -r arch _wt _mode backend variant ctx \
-    ub fa ctk ctv np ngl _st _nctx _fau weights repack kv compute _rest; do
+    'NR > 1 && $2 == wt && $3 == "sim" && $13 == "ok"' "$table" |
+    while IFS='	' read -r arch _wt _mode backend variant ctx ub fa ctk \
+    ctv np ngl _st _nctx _fau weights repack kv compute _rest; do
 	prof=$(profile "$variant" "$backend")
 	"$build/gguflint" --no-config --format json --plan -p "$prof" \
 	    -c "$ctx" -ctk "$ctk" -ctv "$ctv" -fa "$fa" -ub "$ub" -b 2048 \
