@@ -101,7 +101,8 @@ make_plan(const struct lint_options *o, const struct gguf_file *f,
     struct weight_form **forms, struct plan *plan)
 {
 	bool *fb = fallback_tensors(f, res);
-	struct plan_probe probe = { res->rt_info.device.name, fb };
+	struct plan_probe probe = { res->rt_info.device.name, fb,
+		res->rt_info.device.max_tensor };
 
 	*forms = xcalloc(f->tensors_n + 1, sizeof **forms);
 	resolve_forms(f, o->profile, o->table, o->strict, *forms);

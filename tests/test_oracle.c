@@ -17,6 +17,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -46,6 +47,8 @@ struct ocase {
 	unsigned np;
 	int ngl;
 	const char *wtype; /* the weights' type (wtypes): NULL, q4_0 */
+	bool probe;	   /* the plan with the backend's runtime probed
+			    * (--runtime: its device's claims) */
 };
 
 /* The weight types of the models the tests write (wtype's values). */
@@ -103,6 +106,23 @@ oenv_need(struct oenv *e, const char *backend)
 	cr_assert(mkdtemp(e->models) != NULL, "mkdtemp: %s", strerror(errno));
 }
 
+/* remove_cache: the probe's cache a probed case left in dir (its
+ * XDG_CACHE_HOME). */
+static void
+remove_cache(const char *dir)
+{
+	char path[PATH_MAX + 64];
+	glob_t gl;
+
+	snprintf(path, sizeof path, "%s/gguflint/probe-*", dir);
+	if (glob(path, 0, NULL, &gl) == 0)
+		for (size_t i = 0; i < gl.gl_pathc; i++)
+			unlink(gl.gl_pathv[i]);
+	globfree(&gl);
+	snprintf(path, sizeof path, "%s/gguflint", dir);
+	rmdir(path);
+}
+
 static void
 oenv_free(struct oenv *e)
 {
@@ -125,6 +145,7 @@ oenv_free(struct oenv *e)
 		}
 	snprintf(path, sizeof path, "%s/profile.yaml", e->models);
 	unlink(path);
+	remove_cache(e->models);
 	rmdir(e->models);
 	e->models[0] = '\0';
 }
@@ -347,11 +368,21 @@ run_plan(struct oenv *e, const struct ocase *c, bool today,
 	const char *next[] = { "--format", "json", "--plan", "-p",
 		oenv_profile(e, c), "-c", ctx, "-ctk", c->ctk, "-ctv", c->ctv,
 		"-fa", c->fa, "-ub", "512", "-b", "2048", "-np", np, "-ngl",
-		ngl, "--no-mmap", model, NULL };
+		ngl, "--no-mmap", model, NULL, NULL, NULL };
 	const struct jsonnode *plan;
 	struct test_run r;
-	char *err = NULL;
+	char *err = NULL, rt[PATH_MAX + 16];
+	size_t at = sizeof next / sizeof next[0] - 4; /* the model's */
 
+	if (c->probe) { /* --runtime before the model, in the probe's
+			 * own cache */
+		snprintf(rt, sizeof rt, "%s/%s", e->llama, c->backend);
+		next[at + 2] = next[at];
+		next[at] = "--runtime";
+		next[at + 1] = rt;
+		setenv("XDG_CACHE_HOME", e->models, 1);
+		setenv("GGML_VK_VISIBLE_DEVICES", "0", 1);
+	}
 	oenv_model(e, c, model, sizeof model);
 	snprintf(ctx, sizeof ctx, "%u", c->ctx);
 	snprintf(np, sizeof np, "%u", c->np);
@@ -611,7 +642,7 @@ Test(oracle, kv_today, .timeout = 300, .fini = oracle_fini)
 			for (size_t t = 0; t < 2 && n < MAX_CASES; t++)
 				cs[n++] = (struct ocase){ oraclegen_arch(a),
 					"cpu", "zen4", ctxs[i], "on", types[t],
-					types[t], 1, 0, NULL };
+					types[t], 1, 0, NULL, false };
 	run_cases(cs, n, true);
 }
 
@@ -623,13 +654,16 @@ Test(oracle, kv_today, .timeout = 300, .fini = oracle_fini)
 Test(oracle, plan_cpu, .timeout = 300, .fini = oracle_fini)
 {
 	static const struct ocase pts[] = {
-		{ NULL, "cpu", "zen4", 4096, "on", "f16", "f16", 1, 0, NULL },
+		{ NULL, "cpu", "zen4", 4096, "on", "f16", "f16", 1, 0, NULL,
+		    false },
 		{ NULL, "cpu", "haswell", 32768, "off", "f16", "f16", 4, 0,
-		    NULL },
-		{ NULL, "cpu", "zen4", 512, "on", "q8_0", "f16", 1, 0, NULL },
+		    NULL, false },
+		{ NULL, "cpu", "zen4", 512, "on", "q8_0", "f16", 1, 0, NULL,
+		    false },
 		{ NULL, "cpu", "haswell", 4096, "on", "q8_0", "q8_0", 4, 0,
-		    NULL },
-		{ NULL, "cpu", "zen4", 4096, "off", "f16", "f16", 4, 0, NULL },
+		    NULL, false },
+		{ NULL, "cpu", "zen4", 4096, "off", "f16", "f16", 4, 0, NULL,
+		    false },
 	};
 	struct ocase cs[MAX_CASES];
 	size_t n = 0;
@@ -650,7 +684,8 @@ Test(oracle, plan_cpu, .timeout = 300, .fini = oracle_fini)
 Test(oracle, plan_f16, .timeout = 300, .fini = oracle_fini)
 {
 	static const struct ocase pts[] = {
-		{ NULL, "cpu", "zen4", 4096, "on", "f16", "f16", 1, 0, "f16" },
+		{ NULL, "cpu", "zen4", 4096, "on", "f16", "f16", 1, 0, "f16",
+		    false },
 	};
 	struct ocase cs[MAX_CASES];
 
@@ -677,16 +712,16 @@ Test(oracle, plan_f16, .timeout = 300, .fini = oracle_fini)
 Test(oracle, plan_wide, .timeout = 300, .fini = oracle_fini)
 {
 	static const struct ocase pts[] = {
-		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 2,
-		    NULL },
-		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0,
-		    NULL },
-		{ NULL, "vulkan", "zen4", 4096, "off", "f16", "f16", 1, 2,
-		    NULL },
-		{ NULL, "vulkan", "zen4", 512, "on", "q8_0", "q8_0", 4, 0,
-		    NULL },
-		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 99,
-		    NULL },
+		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 2, NULL,
+		    false },
+		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0, NULL,
+		    false },
+		{ NULL, "vulkan", "zen4", 4096, "off", "f16", "f16", 1, 2, NULL,
+		    false },
+		{ NULL, "vulkan", "zen4", 512, "on", "q8_0", "q8_0", 4, 0, NULL,
+		    false },
+		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 99, NULL,
+		    false },
 	};
 	struct ocase cs[MAX_CASES];
 	size_t n = 0;
@@ -706,8 +741,47 @@ Test(oracle, plan_wide, .timeout = 300, .fini = oracle_fini)
 			cs[n++] = (struct ocase){ oraclegen_wide(i), "cpu",
 				"zen4", p ? 512 : 4096, p ? "off" : "on",
 				p ? "f16" : "q8_0", p ? "f16" : "q8_0", 1, 0,
-				wtypes[i % 3] };
+				wtypes[i % 3], false };
 	run_cases(cs, n, false);
+}
+
+/*
+ * plan_oversize: weights beyond the largest tensor the device claims.
+ * llvmpipe claims none beyond 128 MiB (its storage-buffer range), so
+ * qwen3moe-wide's f16 and q8_0 expert tensors (384 and 204 MiB each)
+ * stay on the host at -ngl 99, and each layer's expert FFN runs on the
+ * CPU: the plan with the runtime probed (K006) against llama.cpp's
+ * buffers, at five points (FA on and off, 512 to 32768 cells, four
+ * sequences, both weight types).
+ */
+Test(oracle, plan_oversize, .timeout = 300, .fini = oracle_fini)
+{
+	static const struct ocase pts[] = {
+		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 99,
+		    "f16", true },
+		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 99,
+		    "f16", true },
+		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 99,
+		    "f16", true },
+		{ NULL, "vulkan", "zen4", 32768, "on", "f16", "f16", 1, 99,
+		    "f16", true },
+		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 99,
+		    "q8_0", true },
+	};
+	struct ocase cs[sizeof pts / sizeof pts[0]];
+	size_t i, w = 0;
+
+	/* the probe's child runs ggml-vulkan: not under memcheck */
+	TEST_SKIP_UNDER_VALGRIND();
+	while (oraclegen_wide(w) != NULL &&
+	    strcmp(oraclegen_wide(w), "qwen3moe-wide") != 0)
+		w++;
+	cr_assert(oraclegen_wide(w) != NULL, "no qwen3moe-wide geometry");
+	for (i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+		cs[i] = pts[i];
+		cs[i].arch = oraclegen_wide(w);
+	}
+	run_cases(cs, i, false);
 }
 
 /*
@@ -730,12 +804,12 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 	static const size_t n_full = 20;
 	static const char *const other[] = { "granitehybrid", "cohere2" };
 	static const struct ocase pts[] = {
-		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0,
-		    NULL },
-		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0,
-		    NULL },
+		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0, NULL,
+		    false },
+		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0, NULL,
+		    false },
 		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 0,
-		    NULL },
+		    NULL, false },
 	};
 	static const int ngls[] = { 99, 2, 0 };
 	struct ocase cs[MAX_CASES];
@@ -760,7 +834,7 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 	 * attention on the CPU (mla_host, mla_attention_on_host) */
 	for (size_t g = 1; g < 3; g++)
 		cs[n++] = (struct ocase){ "deepseek2", "vulkan", "zen4", 4096,
-			"off", "f16", "f16", 4, ngls[g], NULL };
+			"off", "f16", "f16", 4, ngls[g], NULL, false };
 	run_cases(cs, n, false);
 }
 
@@ -806,12 +880,12 @@ vulkan_part(struct oenv *e, const struct ocase *c, bool dev)
 Test(oracle, plan_vulkan_part, .timeout = 300, .fini = oracle_fini)
 {
 	static const struct ocase pts[] = {
-		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0,
-		    NULL },
-		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0,
-		    NULL },
+		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0, NULL,
+		    false },
+		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0, NULL,
+		    false },
 		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 0,
-		    NULL },
+		    NULL, false },
 	};
 	static const int ngls[] = { 99, 2, 0 };
 	struct oenv *e = &g_oenv;

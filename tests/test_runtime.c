@@ -250,6 +250,39 @@ Test(runtime, an_unclaimed_case_falls_back)
 	runtime_info_free(&info);
 }
 
+/*
+ * The largest tensor the device claims, measured by bisection to 4 bytes
+ * (the double claims up to 5000002 bytes: the largest f32 table is of
+ * 5000000) and kept in the cache; a device that claims any size has none.
+ */
+Test(runtime, the_largest_tensor_claimed_is_measured_and_cached)
+{
+	char *dir = fake_dir("limit");
+	struct rt_request rq = { dir, NULL, false, 0 };
+	struct rt_case c[4], d[4];
+	struct rt_info info, again;
+	struct gl_error err;
+
+	private_cache();
+	fake_cases(c);
+	fake_cases(d);
+	cr_assert_eq(runtime_probe(&rq, c, 4, &info, &err), 0, "%s", err.msg);
+	cr_expect_eq(info.device.max_tensor, 5000000, "%llu",
+	    (unsigned long long)info.device.max_tensor);
+	cr_assert_eq(runtime_probe(&rq, d, 4, &again, &err), 0, "%s", err.msg);
+	cr_expect_eq(again.n_cached, 4);
+	cr_expect_eq(again.device.max_tensor, 5000000, "the cache keeps it");
+	runtime_cases_free(c, 4);
+	runtime_cases_free(d, 4);
+	runtime_info_free(&info);
+	runtime_info_free(&again);
+	cr_assert_eq(probe_fake("wrong", c, &info, &err, 0), 0, "%s", err.msg);
+	cr_expect_eq(info.device.max_tensor, 0, "no limit");
+	runtime_cases_free(c, 4);
+	runtime_info_free(&info);
+	free(dir);
+}
+
 Test(runtime, another_abi_or_an_old_ggml_is_an_error)
 {
 	static const char *const modes[] = { "abi", "old" };
@@ -442,6 +475,7 @@ Test(runtime, cpu_backend_verifies_every_encoding, .timeout = 300)
 	    (now_s() - t0) * 1e3);
 	cr_expect_str_eq(info.device.name, "CPU");
 	cr_expect_str_eq(info.version, "0.25.1");
+	cr_expect_eq(info.device.max_tensor, 0, "the CPU claims any size");
 	check_real(c, n);
 	cr_assert_eq(runtime_probe(&rq, d, n, &again, &err), 0);
 	cr_expect_eq(again.n_cached, n);
@@ -507,6 +541,10 @@ Test(runtime, vulkan_backend_on_llvmpipe, .timeout = 600)
 	cr_expect_str_eq(info.device.name, "Vulkan0");
 	cr_expect(strstr(info.device.description, "llvmpipe") != NULL, "%s",
 	    info.device.description);
+	/* llvmpipe's maxStorageBufferRange, 2^27, and no 64-bit indexing:
+	 * ggml-vulkan claims no larger tensor */
+	cr_expect_eq(info.device.max_tensor, (uint64_t)1 << 27, "%llu",
+	    (unsigned long long)info.device.max_tensor);
 	check_real(c, n);
 	runtime_cases_free(c, n);
 	runtime_info_free(&info);
@@ -882,11 +920,13 @@ Test(runtime, write_kernels_loads_back_and_is_labelled)
 	free(refuse);
 }
 
-/* Two layers of a Q8_0 and a Q4_0 matrix, a Q4_0 embedding and output. */
+/* Two layers of a Q8_0 and a Q4_0 matrix, a Q4_0 embedding and output
+ * (of out_rows rows; the others have 16). */
 static char *
-layered_model(void)
+layered_model_out(int64_t out_rows)
 {
 	static const int64_t ne[] = { 256, 16 };
+	const int64_t wide[] = { 256, out_rows };
 	static const char *const names[] = { "token_embd.weight",
 		"blk.0.attn_q.weight", "blk.0.attn_k.weight",
 		"blk.1.attn_q.weight", "blk.1.attn_k.weight", "output.weight" };
@@ -904,7 +944,7 @@ layered_model(void)
 	for (i = 0; i < 6; i++) {
 		bool q8 = strstr(names[i], "attn_q") != NULL;
 
-		ggufw_model_tensor(&m, names[i], 2, ne,
+		ggufw_model_tensor(&m, names[i], 2, i == 5 ? wide : ne,
 		    q8 ? GGUFW_GGML_Q8_0 : GGUFW_GGML_Q4_0, 32, q8 ? 34 : 18);
 	}
 	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
@@ -912,6 +952,12 @@ layered_model(void)
 	strbuf_free(&sb);
 	ggufw_model_free(&m);
 	return path;
+}
+
+static char *
+layered_model(void)
+{
+	return layered_model_out(16);
 }
 
 /* The llama.cpp plan of the JSON report r: one member's integer. */
@@ -996,6 +1042,52 @@ Test(runtime, fallback_bytes_stay_on_the_host)
 	free(path);
 	free(noq8);
 	free(noq4);
+}
+
+/*
+ * A weight beyond the largest tensor the device claims stays on the host
+ * (K006): the double claims no tensor beyond 5000002 bytes, and llama.cpp
+ * asks for the output's product over 512 tokens, 4096 rows of f32 each
+ * (8 MiB): the output (4096 x 256 Q4_0, 589824 bytes) goes to CPU_REPACK
+ * (gpu_8gb's CPU has AVX2), the layers' matrices (2 x 2304 + 2 x 4352
+ * bytes, 512 KiB tests) stay on the device.
+ */
+Test(runtime, a_weight_beyond_the_device_limit_stays_on_the_host)
+{
+	char *path = layered_model_out(4096), *lim = fake_dir("limit");
+	const char *msg = NULL;
+	const char *text[] = { "--no-config", "--plan", "-p", "gpu_8gb",
+		"--color", "never", path, "--runtime", lim, NULL };
+	struct jsonnode *root;
+	struct test_run r;
+
+	private_cache();
+	root = gpu_plan(path, lim, &r);
+	cr_expect_eq(plan_int(root, "fallback/tensors"), 1, "%s", r.out);
+	cr_expect_eq(plan_int(root, "fallback/oversize_tensors"), 1);
+	cr_expect_eq(plan_int(root, "fallback/max_tensor_bytes"), 5000000);
+	cr_expect_eq(plan_int(root, "fallback/bytes"), 589824);
+	cr_expect_eq(plan_int(root, "devices/1/model_bytes"), 13312);
+	cr_expect_eq(plan_int(root, "devices/0/repack_bytes"), 589824);
+	cr_expect_eq(count_code(&r, "K006", &msg), 1, "%s", r.out);
+	cr_expect(strstr(msg, "output.weight the largest") != NULL, "%s", msg);
+	jsontree_free(root);
+	test_run_free(&r);
+	test_run_bin(&r, text, NULL, 0);
+	cr_expect(strstr(r.out,
+		      "1 tensor -ngl would offload (1 beyond its "
+		      "4 MiB: K006)") != NULL,
+	    "%s", r.out);
+	cr_expect(strstr(r.out,
+		      "device Fake0 claims no tensor beyond 4 MiB: 1 "
+		      "weight (576 KiB) would stay on the host, "
+		      "output.weight the largest (its claim test has a "
+		      "tensor of 8 MiB)") != NULL,
+	    "%s", r.out);
+	test_run_free(&r);
+	unlink(path);
+	free(path);
+	free(lim);
 }
 
 /* One shard of a two-file model: the metadata and the split keys, and one

@@ -4,7 +4,8 @@
  * one finding per encoding with the tensors and bytes it concerns. K001: a
  * table entry the probe (or the runtime) could not verify. With a ggml
  * runtime probed for the model's pairs: K002 (claimed, but unsafe), K003
- * (not claimed: the CPU runs it), K004 (verified, but not in the table).
+ * (not claimed: the CPU runs it), K004 (verified, but not in the table),
+ * K006 (beyond the largest tensor the device claims).
  */
 #include "config.h"
 
@@ -129,6 +130,49 @@ table_vs_runtime(const struct check_ctx *c, const struct rt_case *r,
 		    "the device: %s", ri->device.description);
 }
 
+/*
+ * K006: the weights -ngl would offload whose claim test (plan_claim_bytes)
+ * has a tensor beyond the largest the probed GPU claims; one finding, at
+ * the largest of them.
+ */
+static void
+oversize_findings(const struct check_ctx *c, struct diag_list *dl)
+{
+	const struct rt_device *d = &c->rt_info->device;
+	const struct gguf_tensor *top = NULL;
+	uint64_t bytes = 0, most = 0, cb;
+	size_t i, n = 0;
+	char a[32], b[32], e[32];
+
+	if (c->geom == NULL || d->max_tensor == 0 || d->type == NULL ||
+	    strcmp(d->type, "CPU") == 0)
+		return;
+	for (i = 0; i < c->file->tensors_n; i++) {
+		const struct gguf_tensor *t = &c->file->tensors[i];
+
+		if (!t->size_ok || plan_tensor_layer(t, c->geom->n_layer) < 0 ||
+		    (cb = plan_claim_bytes(c->geom, c->file, t)) <=
+		    d->max_tensor)
+			continue;
+		n++;
+		bytes += t->nbytes;
+		if (top == NULL || cb > most)
+			top = t, most = cb;
+	}
+	if (top == NULL)
+		return;
+	diag_note(diag_add(dl, "K006", top->offset_info, SUBJECT_TENSOR,
+	    top->name.p, (size_t)top->name.n, "device %s claims no tensor "
+	    "beyond %s: %zu weight%s (%s) would stay on the host, %.*s the "
+	    "largest (its claim test has a tensor of %s)", d->name,
+	    format_size(d->max_tensor, a, sizeof a), n, n == 1 ? "" : "s",
+	    format_size(bytes, b, sizeof b), (int)top->name.n, top->name.p,
+	    format_size(most, e, sizeof e)), "llama.cpp's loader keeps them "
+	    "in host memory and ggml runs their operations on the CPU; "
+	    "device %s, runtime ggml %s", d->description,
+	    c->rt_info->version);
+}
+
 /* K002 and K003: what the device does with the model's weights. */
 static void
 runtime_findings(const struct check_ctx *c, struct diag_list *dl)
@@ -165,6 +209,7 @@ runtime_findings(const struct check_ctx *c, struct diag_list *dl)
 		if (r->op != RT_MUL_MAT_ID)
 			table_vs_runtime(c, r, dl);
 	}
+	oversize_findings(c, dl);
 }
 
 void

@@ -258,6 +258,23 @@ mla_host(const struct planner *pn, const struct plan *pl, uint64_t ub,
 }
 
 /*
+ * The cache's set_rows indices of a ubatch of ub tokens, every cache's
+ * (the sliding window's too): K's a token, and V's a token or, without
+ * flash attention (V stored transposed), one an element; none for MLA's
+ * V, a view of K. Graph inputs, copied to the device once.
+ */
+static uint64_t
+kv_indices(const struct planner *pn, const struct plan *pl, uint64_t ub)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t gqa_v = smul(plan_head_width(g, true), g->n_head_kv[0]);
+	uint64_t idx = sadd(smul(8, ub), g->mla ? 0 : smul(8,
+	    pl->flash_attention ? ub : smul(ub, gqa_v)));
+
+	return g->memory == ARCH_MEM_KV ? smul(g->swa ? 2 : 1, idx) : 0;
+}
+
+/*
  * The host's part of the compute buffer beside a GPU backend (in its host
  * buffer type, Vulkan_Host say), whatever -ngl: the graph's inputs and
  * the rows token_embd's get_rows reads, which runs where token_embd stays.
@@ -272,17 +289,11 @@ static uint64_t
 host_inputs(const struct planner *pn, const struct plan *pl, uint64_t ub)
 {
 	const struct model_geom *g = pn->g;
-	uint64_t caches = g->swa ? 2 : 1, idx;
-	uint64_t gqa_v = smul(plan_head_width(g, true), g->n_head_kv[0]);
+	uint64_t idx;
 	uint64_t n = sadd(smul(smul(8, ub), g->n_embd), smul(g->memory ==
 	    ARCH_MEM_RECURRENT ? 8 : 12, ub));	/* no positions */
 
-	if (g->memory == ARCH_MEM_KV) {
-		/* MLA: V is a view of K, no V indices */
-		idx = sadd(smul(8, ub), g->mla ? 0 : smul(8,
-		    pl->flash_attention ? ub : smul(ub, gqa_v)));
-		n = sadd(n, smul(caches, idx));
-	}
+	n = sadd(n, kv_indices(pn, pl, ub));
 	/* learned positions (gpt2, bert): their get_rows runs on the host
 	 * beside token_embd's, one more embedding row a token */
 	if (plan_tensor_rows(pn->f, "position_embd.weight") > 0)
@@ -345,6 +356,22 @@ has_experts(const struct planner *pn)
 		if (plan_name_ends(&pn->f->tensors[i], "_exps.weight"))
 			return true;
 	return false;
+}
+
+/*
+ * The phases of the model's graph for a ubatch of ub tokens over pl's
+ * cells (with the sliding window's, swa) with flash attention (fa), into
+ * *ph; returns the whole graph's peak.
+ */
+static uint64_t
+phases_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
+    bool swa, bool fa, struct graph_phases *ph)
+{
+	struct graph_shape s;
+
+	plan_graph_scan(pn->g, pn->f, &s);
+	return plan_compute_graph(pn->g, &s, ub, pl->ctx_seq, swa &&
+	    pn->g->swa ? pl->swa_cells : 0, fa, ph);
 }
 
 /*
@@ -499,15 +526,12 @@ parallel_peak(const struct planner *pn, const struct plan *pl, uint64_t c,
 	uint64_t mask = plan_mask_bytes(g, pl, ub), room;
 	bool q = kv_type_info(pl->kv_k)->quantized ||
 	    kv_type_info(pl->kv_v)->quantized;
-	struct graph_shape s;
 	struct graph_phases ph;
 
 	if (!pl->flash_attention) {
 		p = sadd(c, sadd(smul(2, row), row / 2));
 	} else {
-		plan_graph_scan(g, pn->f, &s);
-		plan_compute_graph(g, &s, ub, pl->ctx_seq, g->swa ?
-		    pl->swa_cells : 0, true, &ph);
+		phases_of(pn, pl, ub, true, true, &ph);
 		room = umax(mask, row);
 		p = sadd(ph.ffn > room ? ph.ffn - room : 0, mask);
 		p = sadd(p, q ? plan_rot_bytes(g, pl) : row / 2);
@@ -528,11 +552,8 @@ learned_peak(const struct planner *pn, const struct plan *pl, uint64_t ub)
 {
 	const struct model_geom *g = pn->g;
 	uint64_t row = smul(smul(4, ub), g->n_embd), kept, c;
-	struct graph_shape s;
 
-	plan_graph_scan(g, pn->f, &s);
-	c = plan_compute_graph(g, &s, ub, pl->ctx_seq, g->swa ?
-	    pl->swa_cells : 0, pl->flash_attention, NULL);
+	c = phases_of(pn, pl, ub, true, pl->flash_attention, NULL);
 	c = plan_quantized_cache(g, pl, c, ub, plan_mask_bytes(g, pl, ub),
 	    true);
 	kept = sadd(smul(8, ub), pl->flash_attention ? row : row / 2);
@@ -559,12 +580,9 @@ copies_peak(const struct planner *pn, const struct plan *pl, uint64_t ub,
 {
 	const struct model_geom *g = pn->g;
 	uint64_t mask = plan_mask_bytes(g, pl, ub), kv, attn, ffn;
-	struct graph_shape s;
 	struct graph_phases ph;
 
-	plan_graph_scan(g, pn->f, &s);
-	plan_compute_graph(g, &s, ub, pl->ctx_seq, g->swa ? pl->swa_cells : 0,
-	    pl->flash_attention, &ph);
+	phases_of(pn, pl, ub, true, pl->flash_attention, &ph);
 	kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
 	attn = sadd(ph.attn, kv);
 	if (pl->flash_attention)
@@ -593,14 +611,11 @@ layers_peak(const struct planner *pn, const struct plan *pl, uint64_t c,
 	const struct model_geom *g = pn->g;
 	uint64_t kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
 	uint64_t w = layer_weight(pn, false);
-	struct graph_shape s;
 	struct graph_phases ph;
 
 	if (plan_device_layers(g, pl->ngl) > 0)
 		return sadd(parallel_peak(pn, pl, c, ub), w);
-	plan_graph_scan(g, pn->f, &s);
-	plan_compute_graph(g, &s, ub, pl->ctx_seq, g->swa ? pl->swa_cells : 0,
-	    pl->flash_attention, &ph);
+	phases_of(pn, pl, ub, true, pl->flash_attention, &ph);
 	return umax(sadd(ph.attn, kv), sadd(ph.ffn, w));
 }
 
@@ -653,7 +668,6 @@ hybrid_split(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	uint64_t dl = plan_device_layers(g, pl->ngl), u = smul(4, ub), kv = 0;
 	uint64_t mask = plan_mask_bytes(g, pl, ub), ffn, attn = 0, m = 0;
 	uint64_t di, xbc;
-	struct graph_shape s;
 	struct graph_phases ph;
 	bool on = false, copied = false;
 	uint32_t il;
@@ -668,8 +682,7 @@ hybrid_split(const struct planner *pn, const struct plan *pl, uint64_t ub,
 		    !g->is_recr[il + 1] || il + 1 + dl >= g->n_layer)
 			copied = true;
 	}
-	plan_graph_scan(g, pn->f, &s);
-	plan_compute_graph(g, &s, ub, pl->ctx_seq, 0, pl->flash_attention, &ph);
+	phases_of(pn, pl, ub, false, pl->flash_attention, &ph);
 	ffn = sadd(ph.ffn > mask ? ph.ffn - mask : 0,
 	    layer_weight(pn, false));
 	if (on || copied)	/* K and V at an attention layer's width */
@@ -726,15 +739,12 @@ adds_peak(const struct planner *pn, const struct plan *pl, uint64_t ub,
 {
 	const struct model_geom *g = pn->g;
 	uint64_t kv = 0, attn, ffn;
-	struct graph_shape s;
 	struct graph_phases ph;
 	uint32_t il;
 
 	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
 		kv = umax(kv, plan_layer_kv(g, pl, il));
-	plan_graph_scan(g, pn->f, &s);
-	plan_compute_graph(g, &s, ub, pl->ctx_seq, g->swa ? pl->swa_cells : 0,
-	    pl->flash_attention, &ph);
+	phases_of(pn, pl, ub, true, pl->flash_attention, &ph);
 	attn = sadd(ph.attn, kv);
 	ffn = sadd(ph.ffn, layer_weight(pn, false));
 	full = sadd(full, sadd(kv, layer_weight(pn, true)));
@@ -752,7 +762,6 @@ host_layers_peak(const struct planner *pn, const struct plan *pl,
 {
 	const struct model_geom *g = pn->g;
 	uint64_t kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
-	struct graph_shape s;
 	struct graph_phases ph;
 
 	if (ds->host == HOST_COPIES && g->memory == ARCH_MEM_KV)
@@ -760,9 +769,7 @@ host_layers_peak(const struct planner *pn, const struct plan *pl,
 	if (ds->host == HOST_LAYERS)
 		return layers_peak(pn, pl, c, ub);
 	if (ds->host == HOST_PHASE && g->memory == ARCH_MEM_KV) {
-		plan_graph_scan(g, pn->f, &s);
-		plan_compute_graph(g, &s, ub, pl->ctx_seq, g->swa ?
-		    pl->swa_cells : 0, pl->flash_attention, &ph);
+		phases_of(pn, pl, ub, true, pl->flash_attention, &ph);
 		ph.attn = sadd(ph.attn, kv);
 		ph.ffn = sadd(ph.ffn, layer_weight(pn, false));
 		return umax(dev, umax(ph.attn, ph.ffn) > kept ?
@@ -771,8 +778,7 @@ host_layers_peak(const struct planner *pn, const struct plan *pl,
 	if (g->memory == ARCH_MEM_KV && !has_experts(pn))
 		return adds_peak(pn, pl, ub, kept, dev);
 	if (mla_attention_on_host(pn, pl)) {	/* no K and V copied in */
-		plan_graph_scan(g, pn->f, &s);
-		plan_compute_graph(g, &s, ub, pl->ctx_seq, 0, false, &ph);
+		phases_of(pn, pl, ub, false, false, &ph);
 		return sadd(ph.ffn > kept ? ph.ffn - kept : 0,
 		    layer_weight(pn, false));
 	}
@@ -781,6 +787,115 @@ host_layers_peak(const struct planner *pn, const struct plan *pl,
 	if (g->memory == ARCH_MEM_RECURRENT)
 		return sadd(dev, kv);
 	return sadd(dev, sadd(kv, layer_weight(pn, false)));
+}
+
+/*
+ * Whether the probed device leaves the expert FFNs' weights on the host
+ * and every other weight of the layers it holds (plan_falls_back): at
+ * least one expert tensor, and no other, falls back.
+ */
+static bool
+experts_fall_back(const struct planner *pn, const struct plan *pl)
+{
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < pn->f->tensors_n; i++) {
+		const struct gguf_tensor *t = &pn->f->tensors[i];
+
+		if (plan_tensor_layer(t, pn->g->n_layer) < 0 ||
+		    !plan_falls_back(pn, pl, i))
+			continue;
+		if (!plan_name_ends(t, "_exps.weight"))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+/*
+ * Every layer offloaded but the experts' weights (a device that claims no
+ * tensor as large: K006): the scheduler gives each layer's expert FFN a
+ * split on the CPU (GGML_SCHED_DEBUG=2), the FFN's normed input and the
+ * routing's choice (a view of the argsort, every expert's column a
+ * token) copied in. The host then holds the CPU's working set of the
+ * expert FFN (its graph shape's: the gate's, up's and activation's
+ * outputs and the down projection's) beside its inputs; the normed
+ * input's copy takes the room of the mask (copied to the device before
+ * it) when that is as large, the routing's then comes on top, and when
+ * the mask's room holds the gate's and up's outputs too they go there
+ * (ggml-alloc's best fit; measured from 32768 cells). The device
+ * holds the down projection's output copied back (weighted in place)
+ * beside two embedding-wide rows (the FFN's input and the experts' sum),
+ * the mask, the router's logits and the experts' weights, or its
+ * attention where that is larger. Measured on Vulkan (llvmpipe, whose
+ * 128 MiB limit leaves qwen3moe-wide's f16 expert tensors on the host)
+ * at -ngl 99, ctx 512 to 32768 with flash attention, 512 and 4096
+ * without, -np 1 and 4, f16 and q8_0 caches: device 1.00, host
+ * 1.00-1.05.
+ */
+static void
+experts_on_host(const struct planner *pn, struct plan *pl, uint64_t ub)
+{
+	const struct model_geom *g = pn->g;
+	const struct gguf_tensor *e = tensor_named(pn->f, "_exps.weight");
+	uint64_t u = smul(4, ub), row = smul(u, g->n_embd), used, n_exp, ids;
+	uint64_t mask = plan_mask_bytes(g, pl, ub), dev, host, gu;
+	struct graph_shape s;
+	struct graph_phases ph;
+
+	used = plan_experts_used(g, pn->f);
+	n_exp = e != NULL && e->ne[2] > 0 ? (uint64_t)e->ne[2] : used;
+	ids = sadd(smul(smul(4, n_exp), ub - 1), smul(4, used));
+	plan_graph_scan(g, pn->f, &s);
+	phases_of(pn, pl, ub, true, pl->flash_attention, &ph);
+	dev = umax(ph.attn, ph.out);
+	dev = dev > sadd(smul(2, row), u) ? dev - sadd(smul(2, row), u) : 0;
+	dev = umax(dev, sadd(sadd(smul(smul(u, used), g->n_embd),
+	    sadd(smul(2, row), sadd(mask, kv_indices(pn, pl, ub)))),
+	    sadd(smul(u, n_exp), smul(smul(2, u), used))));
+	gu = smul(smul(smul(2, u), used), plan_tensor_rows(pn->f,
+	    "ffn_up_exps.weight"));
+	host = sadd(host_inputs(pn, pl, ub), smul(u, s.ffn));
+	if (mask >= sadd(sadd(row, ids), gu))	/* the gate and up there too */
+		host = host > gu ? host - gu : 0;
+	else if (mask >= row)
+		host = sadd(host, ids) - row;
+	pl->dev[1].compute_bytes = dev;
+	pl->dev[0].compute_bytes = host;
+}
+
+/* Mark pl's compute estimated, saying why. */
+static void
+estimated(struct plan *pl, const char *why)
+{
+	pl->compute_estimated = true;
+	pl->compute_why = why;
+}
+
+/*
+ * Whether an attention tensor is beyond the largest tensor the probed
+ * device claims (K006's limit): without flash attention the KQ (every
+ * head's, over the cells), the mask, or a layer's K or V (taken as half
+ * its cache). The scheduler then runs those operations on the CPU, a
+ * split the plan does not model (on llvmpipe, 128 MiB: 16 heads at 8192
+ * cells without flash attention move 270 MB of compute to the host).
+ */
+static bool
+attention_oversize(const struct planner *pn, const struct plan *pl,
+    uint64_t ub)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t lim = pl->max_tensor, kv = 0, kq;
+	uint32_t il;
+
+	if (lim == 0 || g->memory == ARCH_MEM_RECURRENT)
+		return false;
+	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
+		kv = umax(kv, plan_layer_kv(g, pl, il));
+	kq = smul(smul(smul(4, ub), pl->ctx_seq), g->n_head[0]);
+	return (!pl->flash_attention && kq > lim) ||
+	    plan_mask_bytes(g, pl, ub) > lim || kv / 2 > lim;
 }
 
 /*
@@ -820,5 +935,19 @@ plan_llama_gpu_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 	mla_host(pn, pl, ub, &kv);	/* MLA's projection on the host */
 	pl->dev[1].compute_bytes = dev > kv ? dev - kv : 0;
 	pl->dev[0].compute_bytes = host_inputs(pn, pl, ub);
+	if (pl->n_fallback > 0 && experts_fall_back(pn, pl) &&
+	    pl->ngl >= (int64_t)g->n_layer + 1 && g->memory == ARCH_MEM_KV &&
+	    !g->mla) {
+		experts_on_host(pn, pl, ub);
+		/* measured on qwen3moe's FFN: no shared expert beside */
+		if (strcmp(g->arch, "qwen3moe") != 0)
+			estimated(pl, "the experts' FFN on the host: measured "
+			    "for qwen3moe only");
+	} else if (pl->n_fallback > 0)
+		estimated(pl, "weights the device does not claim stay on the "
+		    "host: their split is not modelled");
+	if (attention_oversize(pn, pl, ub))
+		estimated(pl, "an attention tensor beyond the largest the "
+		    "device claims: the CPU runs it");
 }
 

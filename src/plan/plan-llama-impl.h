@@ -64,10 +64,15 @@ struct graph_phases {
 /* ---- plan-llama.c's helpers (each pure: it reads, never writes, the
  * model and the plan) -------------------------------------------------- */
 
-/* The layer of a tensor: blk.N is N, output* is n_layer, else -1. */
-int64_t plan_tensor_layer(const struct gguf_tensor *t, uint32_t n_layer);
 /* Whether tensor t's name ends with suffix. */
 bool plan_name_ends(const struct gguf_tensor *t, const char *suffix);
+/* plan_falls_back: whether the probed GPU leaves tensor i of the file on
+ * the host: it does not claim its operation (K003) or a tensor of its
+ * claim test is too large for it (K006). */
+bool plan_falls_back(const struct planner *pn, const struct plan *pl, size_t i);
+/* plan_experts_used: experts a token uses (expert_used_count), else 1. */
+uint64_t plan_experts_used(const struct model_geom *g,
+    const struct gguf_file *f);
 /* Rows (ne[1]) of the first tensor of f named *suffix, or 0. */
 uint64_t plan_tensor_rows(const struct gguf_file *f, const char *suffix);
 /* Whether the profile's backend is backend ("vulkan", ...). */

@@ -266,16 +266,77 @@ tied_output(const struct planner *pn, struct plan *pl)
 	}
 }
 
-/*
- * Whether the probed GPU does not claim tensor i's operation: llama.cpp
- * then passes over the device's buffer types and its host buffer type
- * (the device is asked again there) to the CPU's, CPU_REPACK first.
- */
-static bool
-falls_back(const struct planner *pn, const struct plan *pl, size_t i)
+/* Experts a token uses (the file's expert_used_count), else 1. */
+uint64_t
+plan_experts_used(const struct model_geom *g, const struct gguf_file *f)
 {
-	return pl->probed && pn->probe->fallback != NULL &&
-	    pn->probe->fallback[i];
+	char key[96];
+	int64_t v;
+
+	snprintf(key, sizeof key, "%s.expert_used_count", g->arch);
+	return f != NULL && gguf_find_int(f, key, &v) && v > 0 &&
+	    v <= 1 << 16 ? (uint64_t)v : 1;
+}
+
+/*
+ * llama.cpp's weight_buft_supported (v0.5.0) builds, for weight w, its
+ * operation over 512 tokens: get_rows for the embeddings (512 rows out),
+ * mul_mat_id for stacked experts (each token's used experts' activations
+ * in and results out), add_id for their biases, mul_mat for any other
+ * matrix, add or mul (an f32 operand of w's shape) for a vector. Other
+ * operations' tests (a convolution's, a scan's) are taken as a matrix
+ * product's: at any published size theirs are far below a device's
+ * limit.
+ */
+uint64_t
+plan_claim_bytes(const struct model_geom *g, const struct gguf_file *f,
+    const struct gguf_tensor *t)
+{
+	uint64_t ne[GGUF_MAX_DIMS], n = 1, rows, top = t->nbytes, tok = 512;
+	int j;
+
+	for (j = 0; j < GGUF_MAX_DIMS; j++) {
+		ne[j] = t->ne[j] > 0 ? (uint64_t)t->ne[j] : 1;
+		n = plan_smul(n, ne[j]);
+	}
+	rows = plan_smul(ne[2], ne[3]);
+	if (memmem(t->name.p, t->name.n, "token_embd", 10) != NULL)
+		return plan_umax(top, plan_smul(4 * tok, ne[0]));
+	if (plan_name_ends(t, "_exps.weight") && ne[2] > 1) {
+		tok = plan_smul(tok, plan_experts_used(g, f));
+		return plan_umax(top, plan_smul(4 * tok, plan_umax(ne[0],
+		    ne[1])));
+	}
+	if (plan_name_ends(t, "_exps.bias"))
+		return plan_umax(top, plan_smul(plan_smul(4 * tok, ne[0]),
+		    plan_experts_used(g, f)));
+	if (t->n_dims < 2)
+		return plan_umax(top, plan_smul(4, n));
+	return plan_umax(top, plan_smul(plan_smul(4 * tok, rows),
+	    plan_umax(ne[0], ne[1])));
+}
+
+/* Whether tensor t's claim test has a tensor beyond the probed device's
+ * largest (K006). */
+static bool
+oversize(const struct planner *pn, const struct plan *pl,
+    const struct gguf_tensor *t)
+{
+	return pl->probed && pn->probe->max_tensor > 0 &&
+	    plan_claim_bytes(pn->g, pn->f, t) > pn->probe->max_tensor;
+}
+
+/*
+ * Whether the probed GPU does not claim tensor i's operation (K003) or
+ * its claim test has a tensor too large for it (K006): llama.cpp then
+ * passes over the device's buffer types and its host buffer type (the
+ * device is asked again there) to the CPU's, CPU_REPACK first.
+ */
+bool
+plan_falls_back(const struct planner *pn, const struct plan *pl, size_t i)
+{
+	return pl->probed && ((pn->probe->fallback != NULL &&
+	    pn->probe->fallback[i]) || oversize(pn, pl, &pn->f->tensors[i]));
 }
 
 /* The probe's device in pl, and its counts zeroed (a plan again). */
@@ -286,6 +347,8 @@ probed_device(const struct planner *pn, struct plan *pl)
 	    pl->n_dev > 1;
 	pl->fallback_bytes = 0;
 	pl->n_fallback = 0;
+	pl->n_oversize = 0;
+	pl->max_tensor = pl->probed ? pn->probe->max_tensor : 0;
 	memset(pl->probed_dev, 0, sizeof pl->probed_dev);
 	if (pl->probed)
 		snprintf(pl->probed_dev, sizeof pl->probed_dev, "%s",
@@ -385,7 +448,7 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 		const struct gguf_tensor *t = &pn->f->tensors[i];
 		int64_t il = weight_layer(pn, t);
 		struct plan_device *d = &pl->dev[0];
-		bool fb = falls_back(pn, pl, i);
+		bool fb = plan_falls_back(pn, pl, i);
 		bool on_dev = pl->n_dev > 1 && il >= 0 && il >= gpu_start &&
 		    device_runs(pn, i) && !plan_host_only(pn, t);
 		int j;
@@ -405,6 +468,7 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 			pl->fallback_bytes = sadd(pl->fallback_bytes,
 			    pad32(t->nbytes));
 			pl->n_fallback++;
+			pl->n_oversize += oversize(pn, pl, t);
 		}
 		if (on_dev && !fb) {
 			d = &pl->dev[1];
@@ -461,10 +525,8 @@ void
 plan_graph_scan(const struct model_geom *g, const struct gguf_file *f,
     struct graph_shape *s)
 {
-	uint64_t up = 0, exps = 0, shexp = 0, used = 1;
+	uint64_t up = 0, exps = 0, shexp = 0, used = plan_experts_used(g, f);
 	bool gate = false, gate_exps = false, gate_sh = false, bias = false;
-	char key[96];
-	int64_t v;
 	size_t i;
 
 	for (i = 0; f != NULL && i < f->tensors_n; i++) {
@@ -481,9 +543,6 @@ plan_graph_scan(const struct model_geom *g, const struct gguf_file *f,
 		gate_sh |= plan_name_ends(t, ".ffn_gate_shexp.weight");
 		bias |= plan_name_ends(t, ".ffn_gate_exps.bias");
 	}
-	snprintf(key, sizeof key, "%s.expert_used_count", g->arch);
-	if (f != NULL && gguf_find_int(f, key, &v) && v > 0 && v <= 1 << 16)
-		used = (uint64_t)v;
 	/* a fused gate and up (phi3): one tensor twice n_ff wide */
 	if (!gate && up > 0 && up == 2 * (uint64_t)g->n_ff[0]) {
 		gate = true;
@@ -1005,6 +1064,7 @@ plan_llama_buffers(const struct planner *pn, struct plan *pl)
 	if (g->plannable)
 		c = compute_at(pn, pl, ub);
 	pl->compute_estimated = !compute_measured(g, pl);
+	pl->compute_why = NULL;
 	pl->output_bytes = smul(smul(4, g->n_vocab), pl->n_seq);
 	pl->dev[0].output_bytes = pl->output_bytes;
 	if (pl->n_dev > 1 && g->plannable) {

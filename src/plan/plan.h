@@ -160,14 +160,21 @@ struct plan {
 	uint64_t compute_bytes;		/* every device */
 	uint64_t output_bytes;
 	bool compute_estimated;		/* an architecture the compute
-					 * formula was not fitted on */
+					 * formula was not fitted on, or a
+					 * split it does not model */
+	const char *compute_why;	/* why (static), or NULL: not
+					 * measured for this architecture */
 	bool device_over;		/* a discrete device is over */
 	bool probed;			/* a probed GPU's verdicts were given */
 	char probed_dev[16];		/* that device's name */
 	uint64_t fallback_bytes;	/* weights -ngl puts on the device that
 					 * stay on the host: it does not claim
-					 * them (K003) */
+					 * them (K003), or they are beyond the
+					 * largest tensor it claims (K006) */
 	size_t n_fallback;		/* tensors of fallback_bytes */
+	size_t n_oversize;		/* of them, beyond max_tensor */
+	uint64_t max_tensor;		/* the probed device's largest tensor
+					 * claimed (bytes), or 0: no limit */
 	struct plan_device dev[PLAN_MAX_DEVICES];
 	size_t n_dev;
 
@@ -184,16 +191,35 @@ struct plan {
 
 /*
  * What a runtime probe said of the model's weights, handed to the plan as
- * data (lint.c builds it from the verdicts): the probed device (a GPU)
- * and, per tensor of the file, whether that device does not claim the
- * operation that reads it (K003). llama.cpp then keeps the tensor on the
- * host, in CPU_REPACK when ggml-cpu repacks it, else where a host layer's
- * weights go, and runs it on the CPU.
+ * data (lint.c builds it from the verdicts): the probed device (a GPU);
+ * per tensor of the file, whether that device does not claim the
+ * operation that reads it (K003); and the largest tensor it claims an
+ * operation on (K006: a weight whose claim test, plan_claim_bytes, has
+ * a larger tensor is not claimed either). llama.cpp then keeps the
+ * tensor on the host, in CPU_REPACK when ggml-cpu repacks it, else where
+ * a host layer's weights go, and runs it on the CPU.
  */
 struct plan_probe {
 	const char *device;	/* ggml's name of the probed device */
 	const bool *fallback;	/* one per tensor of the file */
+	uint64_t max_tensor;	/* bytes; 0: no limit */
 };
+
+/*
+ * plan_claim_bytes: the largest tensor of the operation llama.cpp's
+ * loader asks a device to claim before it puts weight t of file f
+ * (model g) in that device's buffer: the weight itself, or the f32
+ * activations or result of that operation over its 512 test tokens
+ * (a matrix product's result is ne[1] x 512, each used expert's too). A
+ * device that claims no operation on a tensor that large leaves t on the
+ * host.
+ */
+uint64_t plan_claim_bytes(const struct model_geom *g,
+    const struct gguf_file *f, const struct gguf_tensor *t);
+
+/* plan_tensor_layer: the layer of tensor t, as -ngl places it: blk.N is
+ * N, output* is n_layer (the output layer), else -1 (the host's). */
+int64_t plan_tensor_layer(const struct gguf_tensor *t, uint32_t n_layer);
 
 /*
  * plan_make: plan model g (file f) on profile p as request rq asks, pricing

@@ -130,16 +130,23 @@ llama_header(struct strbuf *out, const struct plan *pl,
 }
 
 /* The weights above that -ngl would put on the device and that stay on
- * the host: the probed GPU does not claim them (K003). */
+ * the host: the probed GPU does not claim them (K003), or they are beyond
+ * the largest tensor it claims (K006). */
 static void
 fallback_line(struct strbuf *out, const struct plan *pl)
 {
-	char d[64], f[96];
+	char d[64], f[160], lim[32];
+	size_t n = pl->n_fallback, big = pl->n_oversize;
 
 	snprintf(d, sizeof d, "not claimed by %s", pl->probed_dev);
-	snprintf(f, sizeof f, "of the host's weights above: %zu tensor%s "
-	    "-ngl would offload (K003)", pl->n_fallback, pl->n_fallback == 1 ?
-	    "" : "s");
+	format_size(pl->max_tensor, lim, sizeof lim);
+	if (big == 0)
+		snprintf(f, sizeof f, "of the host's weights above: %zu "
+		    "tensor%s -ngl would offload (K003)", n, n == 1 ? "" : "s");
+	else
+		snprintf(f, sizeof f, "of the host's weights above: %zu "
+		    "tensor%s -ngl would offload (%zu beyond its %s: K006%s)",
+		    n, n == 1 ? "" : "s", big, lim, big < n ? "; K003" : "");
 	line(out, "fallback", d, pl->fallback_bytes, f);
 }
 
@@ -147,7 +154,7 @@ fallback_line(struct strbuf *out, const struct plan *pl)
 static void
 llama_table(struct strbuf *out, const struct plan *pl)
 {
-	char d[64], f[96], o[192], lim[48];
+	char d[64], f[128], o[192], lim[48];
 	size_t i;
 
 	for (i = 0; i < pl->n_dev; i++) {
@@ -185,10 +192,11 @@ llama_table(struct strbuf *out, const struct plan *pl)
 		}
 		snprintf(d, sizeof d, "%s, ubatch %" PRIu64, dev,
 		    pl->n_ubatch);
+		snprintf(f, sizeof f, "estimated (%s)", pl->compute_why ?
+		    pl->compute_why : "not measured for this architecture");
 		if (v->compute_bytes > 0)
 			line(out, "compute", d, v->compute_bytes,
-			    pl->compute_estimated ? "estimated (not "
-			    "measured for this architecture)" : NULL);
+			    pl->compute_estimated ? f : NULL);
 		if (v->output_bytes > 0)
 			line(out, "output", "logits, f32", v->output_bytes,
 			    NULL);
@@ -513,6 +521,9 @@ json_llama(struct strbuf *out, const struct plan *pl)
 		enc_json_cstr(out, pl->probed_dev);
 		strbuf_addf(out, ", \"tensors\": %zu", pl->n_fallback);
 		json_u64(out, "bytes", pl->fallback_bytes);
+		strbuf_addf(out, ", \"oversize_tensors\": %zu",
+		    pl->n_oversize);
+		json_u64(out, "max_tensor_bytes", pl->max_tensor);
 		strbuf_adds(out, "}");
 	}
 	if (pl->n_comp > 0)

@@ -3,14 +3,16 @@
  * (else ~/.cache/gguflint), one file per (libraries, device asked for),
  * named by a key over each library's real path, size and modification
  * time (runtime-impl.h). A file is text, one record a line:
- *   gguflint-probe 3
+ *   gguflint-probe 4
  *   V <version> <commit>
- *   U <name> <description> <type> <free> <total> <library>
+ *   U <name> <description> <type> <free> <total> <library> <limit>
  *   T <date>
  *   C <op> <encoding> <row> <state> <nmse> <reason> <late>
- * where late is the limit (s) a case had no answer within, else 0 (a
- * file of version 2 has no late: 0). A file that does not read as this is
- * ignored: the cache is an aid, and a probe afresh replaces it.
+ * where limit is the largest tensor the device claims an operation on
+ * (bytes; 0: none found) and late the limit (s) a case had no answer
+ * within, else 0. A file that does not read as this is ignored (one of
+ * an earlier version too: it has no claim limit): the cache is an aid,
+ * and a probe afresh replaces it.
  */
 #include "config.h"
 
@@ -26,8 +28,7 @@
 #include "base/sha256.h"
 #include "runtime/runtime-impl.h"
 
-#define CACHE_MAGIC "gguflint-probe 3"
-#define CACHE_MAGIC_2 "gguflint-probe 2" /* read too: late 0 */
+#define CACHE_MAGIC "gguflint-probe 4"
 #define CACHE_MAX (1u << 20)
 
 int
@@ -89,8 +90,7 @@ slurp(const char *path)
 	n = fread(buf, 1, CACHE_MAX, fp);
 	fclose(fp);
 	if (n == CACHE_MAX ||
-	    (strncmp(buf, CACHE_MAGIC "\n", sizeof CACHE_MAGIC) != 0 &&
-		strncmp(buf, CACHE_MAGIC_2 "\n", sizeof CACHE_MAGIC_2) != 0)) {
+	    strncmp(buf, CACHE_MAGIC "\n", sizeof CACHE_MAGIC) != 0) {
 		free(buf);
 		return NULL;
 	}
@@ -191,12 +191,13 @@ rt_cache_store(const char *key, const struct rt_case *cases, size_t n,
 		return;
 	}
 	strbuf_addf(&sb,
-	    CACHE_MAGIC "\nV\t%s\t%s\nU\t%s\t%s\t%s\t%llu\t%llu\t%s\nT\t%s\n",
+	    CACHE_MAGIC "\nV\t%s\t%s\nU\t%s\t%s\t%s\t%llu\t%llu\t%s\t%llu\n"
+			"T\t%s\n",
 	    info->version ? info->version : "unknown",
 	    info->commit ? info->commit : "unknown", d->name, d->description,
 	    d->type, (unsigned long long)d->mem_free,
 	    (unsigned long long)d->mem_total, d->library ? d->library : "",
-	    info->date ? info->date : "");
+	    (unsigned long long)d->max_tensor, info->date ? info->date : "");
 	if ((old = slurp(path)) != NULL)
 		for (line = strtok_r(old, "\n", &save); line != NULL;
 		     line = strtok_r(NULL, "\n", &save))

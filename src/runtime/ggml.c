@@ -300,6 +300,58 @@ dev_library(struct rt_ggml *g, void *dev)
 	return slash ? slash + 1 : di.dli_fname;
 }
 
+static void check_head(const void *t, int type, int64_t n0, int64_t n1,
+    int64_t n2);
+
+/*
+ * Whether dev claims get_rows from an f32 table of n values: a claim
+ * reads shapes and types only, so no data is made.
+ */
+static bool
+claims_table(struct rt_ggml *g, void *dev, uint64_t n)
+{
+	struct rt_init_params ip = { 4 * g->tensor_overhead(), NULL, true };
+	void *ctx = g->init(ip), *w, *ids, *op;
+	bool yes;
+
+	if (ctx == NULL)
+		fatal("ggml_init failed");
+	w = g->new_tensor_2d(ctx, GGML_TYPE_F32, 1, (int64_t)n);
+	check_head(w, GGML_TYPE_F32, 1, (int64_t)n, 1);
+	ids = g->new_tensor_2d(ctx, GGML_TYPE_I32_ID, 1, 1);
+	op = g->get_rows(ctx, w, ids);
+	yes = op != NULL && g->dev_supports_op(dev, op);
+	g->free(ctx);
+	return yes;
+}
+
+/*
+ * The largest tensor dev claims an operation on, in bytes (to 4 bytes),
+ * by bisection: ggml-vulkan refuses any operation one of whose tensors is
+ * beyond the device's largest buffer or, without 64-bit indexing in its
+ * shaders, its storage-buffer range (supports_op, ggml 0.25.1), and the
+ * scheduler and llama.cpp's loader then use the CPU. 0: no limit below
+ * RT_CLAIM_MAX, or none found (the smallest table is not claimed).
+ */
+#define RT_CLAIM_MAX ((uint64_t)1 << 50) /* bytes: 1 PiB */
+
+static uint64_t
+claim_limit(struct rt_ggml *g, void *dev)
+{
+	uint64_t lo = 1, hi = RT_CLAIM_MAX / 4, mid; /* f32 values */
+
+	if (!claims_table(g, dev, lo) || claims_table(g, dev, hi))
+		return 0;
+	while (hi - lo > 1) { /* lo is claimed, hi is not */
+		mid = lo + (hi - lo) / 2;
+		if (claims_table(g, dev, mid))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo * 4;
+}
+
 static void
 say_device(struct rt_ggml *g, char tag, void *dev)
 {
@@ -692,6 +744,9 @@ rt_child_main(const struct rt_job *job)
 		    xasprintf("device %s did not initialise", g.dev_name(dev)));
 	for (i = job->first; i < job->n; i++)
 		run_case(&g, dev, be, i, &job->cases[i]);
+	/* after the cases: a device that hangs in supports_op makes the
+	 * case it was on unsafe, not the probe's start */
+	say("L\t%llu", (unsigned long long)claim_limit(&g, dev));
 	say("Z");
 	_exit(0);
 }

@@ -304,6 +304,7 @@ rt_device_set(struct rt_device *d, char **f, size_t nf)
 	d->mem_free = nf > 4 ? strtoull(f[4], NULL, 10) : 0;
 	d->mem_total = nf > 5 ? strtoull(f[5], NULL, 10) : 0;
 	d->library = xstrdup(nf > 6 ? f[6] : "");
+	d->max_tensor = nf > 7 ? strtoull(f[7], NULL, 10) : 0;
 }
 
 /* What one child said, beside the cases it answered. */
@@ -323,8 +324,8 @@ static void
 child_event(char *line, struct rt_info *info, struct rt_case *cases, size_t n,
     size_t *next, struct child_run *cr)
 {
-	char *f[7];
-	size_t nf = rt_split(line, f, 7), idx;
+	char *f[8];
+	size_t nf = rt_split(line, f, 8), idx;
 
 	if (f[0][0] == 'V' && nf >= 3 && info->version == NULL) {
 		info->version = xstrdup(f[1]);
@@ -337,8 +338,14 @@ child_event(char *line, struct rt_info *info, struct rt_case *cases, size_t n,
 		rt_device_set(&info->devices[info->n_devices++], f, nf);
 		cr->ready = true;
 	} else if (f[0][0] == 'U') {
+		uint64_t lim = info->device.max_tensor; /* an earlier child's */
+
 		rt_device_set(&info->device, f, nf);
+		if (info->device.max_tensor == 0)
+			info->device.max_tensor = lim;
 		cr->ready = true;
+	} else if (f[0][0] == 'L' && nf >= 2) {
+		info->device.max_tensor = strtoull(f[1], NULL, 10);
 	} else if (f[0][0] == 'C' && nf >= 5 && cases != NULL &&
 	    (idx = strtoul(f[1], NULL, 10)) == *next && idx < n) {
 		cases[idx].state = (enum rt_state)(strtoul(f[2], NULL, 10) % 4);

@@ -62,8 +62,12 @@ struct rt_device {
 	char *description; /* the driver's name of it */
 	char *type;	   /* "CPU", "GPU", "IGPU", "ACCEL", "META" */
 	uint64_t mem_free, mem_total;
-	char *library; /* the backend library that registered it
-				 * ("libggml-cpu-zen4.so"), or "" */
+	/* the backend library that registered it ("libggml-cpu-zen4.so"),
+	 * or "" */
+	char *library;
+	/* the probed device: the largest tensor (bytes) it claims an
+	 * operation on; 0: no limit found, or a listed device */
+	uint64_t max_tensor;
 };
 
 /* What was loaded and on what it ran; runtime_info_free() frees it. */

@@ -17,6 +17,9 @@
  *           fall back to the CPU), computes like wrong
  *   noq8    the same with q8_0
  *   inf     computes, but every output is infinite (not finite numbers)
+ *   limit   claims no operation with a tensor beyond FAKE_LIMIT bytes
+ *           (as ggml-vulkan beyond its storage-buffer range), computes
+ *           like wrong
  * It knows only f32, i32, q4_0 and q8_0.
  */
 #include <math.h>
@@ -40,6 +43,9 @@
 #define SPIN 9
 #define STALL 10
 #define INF 11
+#define LIMIT 12
+
+#define FAKE_LIMIT 5000002 /* bytes: the largest f32 table is 5000000 */
 
 #ifndef FAKE_MODE
 #define FAKE_MODE WRONG
@@ -182,6 +188,9 @@ ggml_backend_dev_supports_op(void *d, const void *op)
 	if (FAKE_MODE == NOQ4 || FAKE_MODE == NOQ8)
 		return t->src[0] == NULL ||
 		    t->src[0]->type != (FAKE_MODE == NOQ4 ? 2 : 8);
+	if (FAKE_MODE == LIMIT)
+		return ggml_nbytes(t) <= FAKE_LIMIT &&
+		    (t->src[0] == NULL || ggml_nbytes(t->src[0]) <= FAKE_LIMIT);
 	return FAKE_MODE != REFUSE;
 }
 #endif
