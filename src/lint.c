@@ -810,6 +810,7 @@ draft_request(const struct plan *plan, struct plan_request *rq)
 	rq->kv_k_set = rq->kv_v_set = true;
 	rq->kv_k = rq->kv_v = KV_F16;
 	rq->ngl_set = false;	/* -ngld: all layers by default */
+	rq->n_cpu_moe = 0;	/* --cpu-moe-draft's, not the model's */
 	rq->companions = NULL;
 	rq->n_companions = 0;
 }

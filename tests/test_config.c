@@ -18,6 +18,7 @@
 #include "data/builtin.h"
 #include "ggufw.h"
 #include "golden.h"
+#include "oraclegen.h"
 #include "testutil.h"
 
 /* A temporary project: dir/.gguflint.yaml, dir/sub/, dir/m.gguf. */
@@ -112,8 +113,8 @@ Test(config, found_upward_and_applied)
 	cr_assert(strstr(r.out, "F017") == NULL);
 	test_run_free(&r);
 	/* --no-config: the file is not read */
-	run_in(&r, p.sub, "--no-config", "--select=F", "../m.gguf", NULL,
-	    NULL, NULL);
+	run_in(&r, p.sub, "--no-config", "--select=F", "../m.gguf", NULL, NULL,
+	    NULL);
 	cr_assert_eq(r.status, 1);
 	cr_assert(strstr(r.out, "F017") != NULL);
 	test_run_free(&r);
@@ -125,7 +126,8 @@ Test(config, command_line_wins)
 	struct project p;
 	struct test_run r;
 
-	project_init(&p, "select: [F017]\nprofile: mobile_2gb\nctx: 1024\n"
+	project_init(&p,
+	    "select: [F017]\nprofile: mobile_2gb\nctx: 1024\n"
 	    "kv: q8_0\n");
 	run_in(&r, p.dir, "--format=json", "m.gguf", NULL, NULL, NULL, NULL);
 	cr_assert(strstr(r.out, "\"profile\": \"mobile_2gb\"") != NULL, "%s",
@@ -194,7 +196,8 @@ Test(config, llama_settings_and_command_line_wins)
 	struct test_run r;
 	char *model;
 
-	project_init(&p, "profile: gpu_8gb\nctx: 4096\n"
+	project_init(&p,
+	    "profile: gpu_8gb\nctx: 4096\n"
 	    "cache_type_k: q8_0\ncache_type_v: q4_0\nflash_attn: on\n"
 	    "ubatch_size: 256\nbatch_size: 1024\nparallel: 2\n"
 	    "n_gpu_layers: 3\nno_mmap: true\nswa_full: true\n");
@@ -213,8 +216,8 @@ Test(config, llama_settings_and_command_line_wins)
 	/* the command line wins, key by key; --kv over cache_type_k/_v */
 	{
 		const char *argv[] = { "--format=json", "--kv=f16", "-fa",
-		    "off", "-ub", "128", "-np", "1", "-ngl", "all", "g.gguf",
-		    NULL };
+			"off", "-ub", "128", "-np", "1", "-ngl", "all",
+			"g.gguf", NULL };
 
 		cr_assert(chdir(p.dir) == 0);
 		test_run_bin(&r, argv, NULL, 0);
@@ -263,19 +266,62 @@ Test(config, llama_settings_and_command_line_wins)
 	project_free(&p);
 }
 
+/*
+ * n_cpu_moe (llama.cpp's --n-cpu-moe): the first layers' expert weights
+ * stay on the host, three tensors a layer of the oracle's qwen3moe; -cmoe
+ * is every layer, -ncmoe wins over the file; a bad count is exit 2.
+ */
+Test(config, n_cpu_moe_and_command_line_wins)
+{
+	struct project p;
+	struct test_run r;
+	char why[256], *model;
+
+	project_init(&p, "profile: gpu_8gb\nn_cpu_moe: 2\n");
+	model = xasprintf("%s/moe.gguf", p.dir);
+	cr_assert(oraclegen_write("qwen3moe", "q4_0", model, why, sizeof why) ==
+		0,
+	    "%s", why);
+	run_in(&r, p.dir, "--format=json", "moe.gguf", NULL, NULL, NULL, NULL);
+	cr_assert(has_json(&r, "cpu_moe", "{\"layers\": 2, \"tensors\": 6"),
+	    "%s", r.out);
+	test_run_free(&r);
+	run_in(&r, p.dir, "--format=json", "-cmoe", "moe.gguf", NULL, NULL,
+	    NULL);
+	cr_assert(has_json(&r, "cpu_moe", "{\"layers\": 4, \"tensors\": 12"),
+	    "every layer: %s", r.out);
+	test_run_free(&r);
+	run_in(&r, p.dir, "--format=json", "-ncmoe", "1", "moe.gguf", NULL,
+	    NULL);
+	cr_assert(has_json(&r, "cpu_moe", "{\"layers\": 1, \"tensors\": 3"),
+	    "%s", r.out);
+	test_run_free(&r);
+	run_in(&r, p.dir, "-ncmoe", "x", "moe.gguf", NULL, NULL, NULL);
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err, "--n-cpu-moe: expected a number of layers") !=
+		NULL,
+	    "%s", r.err);
+	test_run_free(&r);
+	unlink(model);
+	free(model);
+	project_free(&p);
+}
+
 Test(config, severity_override_and_fail_on)
 {
 	struct project p;
 	struct test_run r;
 
-	project_init(&p, "select: [F027]\nseverity:\n  zero-size-tensor: "
+	project_init(&p,
+	    "select: [F027]\nseverity:\n  zero-size-tensor: "
 	    "error\n");
 	run_in(&r, p.dir, "m.gguf", NULL, NULL, NULL, NULL, NULL);
 	cr_assert_eq(r.status, 1, "a warning raised to error: %s", r.out);
 	cr_assert(strstr(r.out, ": error: F027") != NULL, "%s", r.out);
 	test_run_free(&r);
 	project_free(&p);
-	project_init(&p, "select: [F028]\nseverity:\n  invalid-bool: "
+	project_init(&p,
+	    "select: [F028]\nseverity:\n  invalid-bool: "
 	    "warning\n");
 	run_in(&r, p.dir, "m.gguf", NULL, NULL, NULL, NULL, NULL);
 	cr_assert_eq(r.status, 0, "an error lowered to warning: %s", r.out);
@@ -297,7 +343,8 @@ Test(config, per_file_ignores_and_suppressions)
 	struct project p;
 	struct test_run r;
 
-	project_init(&p, "select: [F]\nper-file-ignores:\n"
+	project_init(&p,
+	    "select: [F]\nper-file-ignores:\n"
 	    "  \"m.*\": [F027, F028]\n"
 	    "suppress:\n  - { rule: F017, tensor: dup.weight }\n");
 	run_in(&r, p.sub, "../m.gguf", NULL, NULL, NULL, NULL, NULL);
@@ -306,7 +353,8 @@ Test(config, per_file_ignores_and_suppressions)
 	test_run_free(&r);
 	project_free(&p);
 	/* a suppression for another tensor or key leaves the finding */
-	project_init(&p, "select: [F]\nsuppress:\n"
+	project_init(&p,
+	    "select: [F]\nsuppress:\n"
 	    "  - { rule: F017, tensor: other.weight }\n"
 	    "  - { rule: invalid-bool, key: odd.bool, files: \"*.gguf\" }\n");
 	run_in(&r, p.dir, "m.gguf", NULL, NULL, NULL, NULL, NULL);
@@ -391,8 +439,8 @@ expect_config_error(const char *config, const char *rules, const char *where,
 
 Test(config, errors_name_file_line_col)
 {
-	expect_config_error("profile: desktop\ncolour: red\n",
-	    NULL, ".gguflint.yaml:2:1", "unknown key 'colour'");
+	expect_config_error("profile: desktop\ncolour: red\n", NULL,
+	    ".gguflint.yaml:2:1", "unknown key 'colour'");
 	expect_config_error("ctx: lots\n", NULL, ".gguflint.yaml:1:6",
 	    "non-negative integer");
 	expect_config_error("ignore: [F017, Z999]\n", NULL,
@@ -401,8 +449,8 @@ Test(config, errors_name_file_line_col)
 	    ".gguflint.yaml:2:9", "error, warning or info");
 	expect_config_error("kv: q3_0\n", NULL, ".gguflint.yaml:1:5",
 	    "KV cache type");
-	expect_config_error("cache_type_k: q3_0\n", NULL,
-	    ".gguflint.yaml:1:15", "expected a K cache type: f32");
+	expect_config_error("cache_type_k: q3_0\n", NULL, ".gguflint.yaml:1:15",
+	    "expected a K cache type: f32");
 	expect_config_error("kv: f16\ncache_type_v: [q8_0]\n", NULL,
 	    ".gguflint.yaml:2:15", "expected a V cache type");
 	expect_config_error("flash_attn: true\n", NULL, ".gguflint.yaml:1:13",
@@ -413,21 +461,23 @@ Test(config, errors_name_file_line_col)
 	    ".gguflint.yaml:1:13", "batch size from 1 to 4294967295");
 	expect_config_error("parallel: 257\n", NULL, ".gguflint.yaml:1:11",
 	    "number of sequences from 1 to 256");
-	expect_config_error("n_gpu_layers: -2\n", NULL,
-	    ".gguflint.yaml:1:15", "number of layers from 0 to 1000000000, "
+	expect_config_error("n_gpu_layers: -2\n", NULL, ".gguflint.yaml:1:15",
+	    "number of layers from 0 to 1000000000, "
 	    "-1 or all");
 	expect_config_error("n_gpu_layers: 12abc\n", NULL,
 	    ".gguflint.yaml:1:15", "-1 or all");
-	expect_config_error("no_mmap: sometimes\n", NULL,
-	    ".gguflint.yaml:1:10", "expected true or false");
+	expect_config_error("n_cpu_moe: some\n", NULL, ".gguflint.yaml:1:12",
+	    "number of layers from 0 to 1000000000, -1 or all");
+	expect_config_error("no_mmap: sometimes\n", NULL, ".gguflint.yaml:1:10",
+	    "expected true or false");
 	expect_config_error("swa_full: 1\n", NULL, ".gguflint.yaml:1:11",
 	    "expected true or false");
 	expect_config_error("parallel: 2\nparallel: 3\n", NULL,
 	    ".gguflint.yaml:2:1", "duplicate key 'parallel'");
 	expect_config_error("suppress:\n  - { tensor: x }\n", NULL,
 	    ".gguflint.yaml:2:5", "missing required key 'rule'");
-	expect_config_error("select: [F\n", NULL, ".gguflint.yaml:",
-	    "invalid YAML");
+	expect_config_error("select: [F\n", NULL,
+	    ".gguflint.yaml:", "invalid YAML");
 	expect_config_error("profile: nonesuch\n", NULL,
 	    ".gguflint.yaml:1:10: unknown profile 'nonesuch'", "nonesuch");
 	expect_config_error("ctx: 4\nprofile: mobile_2g\n", NULL,
@@ -439,16 +489,16 @@ Test(config, errors_name_file_line_col)
 	    "/r.yaml:1:9: expected a size", "or host");
 	expect_config_error("rules: [r.yaml]\n",
 	    "- code: X001\n  slug: x\n  severity: error\n  summary: s\n"
-	    "  fix: f\n  match: tensor\n  forbid: 'a(b'\n", "r.yaml:7:11",
-	    "missing closing parenthesis at offset 3");
+	    "  fix: f\n  match: tensor\n  forbid: 'a(b'\n",
+	    "r.yaml:7:11", "missing closing parenthesis at offset 3");
 	expect_config_error("rules: [r.yaml]\n",
 	    "- code: X001\n  slug: x\n  severity: error\n  summary: s\n"
-	    "  fix: f\n  match: tensor\n", "r.yaml:1:3",
-	    "exactly one of require and forbid");
+	    "  fix: f\n  match: tensor\n",
+	    "r.yaml:1:3", "exactly one of require and forbid");
 	expect_config_error("rules: [r.yaml]\n",
 	    "- code: F001\n  slug: x\n  severity: error\n  summary: s\n"
-	    "  fix: f\n  match: key\n  forbid: x\n", "r.yaml:1:3",
-	    "already declared");
+	    "  fix: f\n  match: key\n  forbid: x\n",
+	    "r.yaml:1:3", "already declared");
 	expect_config_error("rules: [missing.yaml]\n", NULL,
 	    ".gguflint.yaml:1:9: /", "/missing.yaml: No such file");
 	expect_config_error("rules:\n  - r.yaml\n  - gone.yaml\n",
@@ -458,13 +508,14 @@ Test(config, errors_name_file_line_col)
 	expect_config_error("ignore: [tensor-data-out-of-bound]\n", NULL,
 	    ".gguflint.yaml:1:10: unknown rule 'tensor-data-out-of-bound'",
 	    "; did you mean 'tensor-data-out-of-bounds'?");
-	expect_config_error("baseline: [b.json]\n", NULL,
-	    ".gguflint.yaml:1:11", "expected a non-empty string");
+	expect_config_error("baseline: [b.json]\n", NULL, ".gguflint.yaml:1:11",
+	    "expected a non-empty string");
 	expect_config_error("baseline: missing.json\n", NULL, "/missing.json",
 	    "No such file");
-	expect_config_error("baseline: r.yaml\n", "{\"version\": 1,\n"
-	    "\"findings\": [{\"path\": \"m.gguf\"}]}\n", "r.yaml:2:14",
-	    "missing required key 'code'");
+	expect_config_error("baseline: r.yaml\n",
+	    "{\"version\": 1,\n"
+	    "\"findings\": [{\"path\": \"m.gguf\"}]}\n",
+	    "r.yaml:2:14", "missing required key 'code'");
 }
 
 /* A garbled second document after a good first one, at line 3 col 3. */
@@ -489,18 +540,20 @@ Test(config, exactly_one_document_per_file)
 	    "did not find expected node content");
 	expect_config_error("select: [F017]\n--- [F028]\n", NULL,
 	    ".gguflint.yaml:2:1", "expected one YAML document");
-	expect_config_error("rules: [r.yaml]\n", "- code: X001\n  slug: x\n"
+	expect_config_error("rules: [r.yaml]\n",
+	    "- code: X001\n  slug: x\n"
 	    "  severity: error\n  summary: s\n  fix: f\n  match: key\n"
-	    "  forbid: x\n" GARBLED, "r.yaml:9:3: invalid YAML after the "
-	    "first document", "did not find expected node content");
+	    "  forbid: x\n" GARBLED,
+	    "r.yaml:9:3: invalid YAML after the "
+	    "first document",
+	    "did not find expected node content");
 
 	project_init(&p, NULL);
 	cfg = xasprintf("%s/c.yaml", p.dir);
 	write_text(cfg, "select: [F028]\n" GARBLED);
 	run_in(&r, p.dir, "--config", cfg, "m.gguf", NULL, NULL, NULL);
 	cr_assert_eq(r.status, 2, "%s", r.out);
-	want = xasprintf("%s:3:3: invalid YAML after the first document",
-	    cfg);
+	want = xasprintf("%s:3:3: invalid YAML after the first document", cfg);
 	cr_assert(strstr(r.err, want) != NULL, "%s", r.err);
 	test_run_free(&r);
 	free(want);
@@ -516,7 +569,8 @@ Test(config, exactly_one_document_per_file)
 	run_in(&r, p.dir, "--profile", prof, "m.gguf", NULL, NULL, NULL);
 	cr_assert_eq(r.status, 2, "%s", r.out);
 	want = xasprintf("%s:%zu:3: invalid YAML after the first document: "
-	    "did not find expected node content", prof, lines + 2);
+			 "did not find expected node content",
+	    prof, lines + 2);
 	cr_assert(strstr(r.err, want) != NULL, "want %s in: %s", want, r.err);
 	test_run_free(&r);
 	free(want);
@@ -627,19 +681,22 @@ Test(config, tensor_patterns_suppress_one_tensor_of_many)
 	struct project p;
 	struct test_run r;
 
-	unmapped_project(&p, "select: [N001]\nsuppress:\n"
+	unmapped_project(&p,
+	    "select: [N001]\nsuppress:\n"
 	    "  - { rule: N001, tensor-pattern: 'x\\.[ab]\\.weight' }\n");
 	run_in(&r, p.dir, "--format=json", "u.gguf", NULL, NULL, NULL, NULL);
 	cr_assert_eq(r.status, 1, "%s", r.err);
 	cr_expect(strstr(r.out, "\"subject\": \"y.c.weight\"") != NULL &&
-	    strstr(r.out, "\"items\": [\"y.c.weight\"]") != NULL &&
-	    strstr(r.out, "(2 of them suppressed by the configuration)") !=
-	    NULL, "%s", r.out);
+		strstr(r.out, "\"items\": [\"y.c.weight\"]") != NULL &&
+		strstr(r.out, "(2 of them suppressed by the configuration)") !=
+		    NULL,
+	    "%s", r.out);
 	test_run_free(&r);
 	project_free(&p);
 	/* an exact name: only that tensor; before, naming the first
 	 * silenced the whole finding */
-	unmapped_project(&p, "select: [N001]\nsuppress:\n"
+	unmapped_project(&p,
+	    "select: [N001]\nsuppress:\n"
 	    "  - { rule: N001, tensor: x.a.weight }\n");
 	run_in(&r, p.dir, "u.gguf", NULL, NULL, NULL, NULL, NULL);
 	cr_assert_eq(r.status, 1, "%s", r.err);
@@ -647,14 +704,16 @@ Test(config, tensor_patterns_suppress_one_tensor_of_many)
 	test_run_free(&r);
 	project_free(&p);
 	/* anchored: 'weight' alone matches no whole name */
-	unmapped_project(&p, "select: [N001]\nsuppress:\n"
+	unmapped_project(&p,
+	    "select: [N001]\nsuppress:\n"
 	    "  - { rule: N001, tensor-pattern: weight }\n"
 	    "  - { rule: N001, tensor-pattern: 'x.*' }\n");
 	run_in(&r, p.dir, "u.gguf", NULL, NULL, NULL, NULL, NULL);
 	cr_expect(strstr(r.out, "[tensor: y.c.weight]") != NULL, "%s", r.out);
 	test_run_free(&r);
 	project_free(&p);
-	unmapped_project(&p, "select: [N001]\nsuppress:\n"
+	unmapped_project(&p,
+	    "select: [N001]\nsuppress:\n"
 	    "  - { rule: N001, tensor-pattern: '.*\\.weight' }\n");
 	run_in(&r, p.dir, "u.gguf", NULL, NULL, NULL, NULL, NULL);
 	cr_expect_eq(r.status, 0, "every tensor: %s", r.out);
@@ -662,8 +721,11 @@ Test(config, tensor_patterns_suppress_one_tensor_of_many)
 	test_run_free(&r);
 	project_free(&p);
 	expect_config_error("suppress:\n  - { rule: N001, tensor-pattern: "
-	    "'a(b' }\n", NULL, ".gguflint.yaml:2:35", "missing closing "
+			    "'a(b' }\n",
+	    NULL, ".gguflint.yaml:2:35",
+	    "missing closing "
 	    "parenthesis at offset 3");
 	expect_config_error("suppress:\n  - { rule: N001, tensor: a, "
-	    "tensor-pattern: b }\n", NULL, ".gguflint.yaml:2:5", "only one");
+			    "tensor-pattern: b }\n",
+	    NULL, ".gguflint.yaml:2:5", "only one");
 }

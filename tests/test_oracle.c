@@ -49,6 +49,8 @@ struct ocase {
 	const char *wtype; /* the weights' type (wtypes): NULL, q4_0 */
 	bool probe;	   /* the plan with the backend's runtime probed
 			    * (--runtime: its device's claims) */
+	int cpu_moe;	   /* --n-cpu-moe: layers whose experts' weights
+			    * stay on the CPU (0: none) */
 };
 
 /* The weight types of the models the tests write (wtype's values). */
@@ -222,9 +224,9 @@ ocase_name(const struct ocase *c)
 	static char name[256];
 
 	snprintf(name, sizeof name,
-	    "%s %s %s/%s ctx %u fa %s %s/%s np %u ngl %d", c->arch,
+	    "%s %s %s/%s ctx %u fa %s %s/%s np %u ngl %d%s", c->arch,
 	    ocase_wtype(c), c->backend, c->variant, c->ctx, c->fa, c->ctk,
-	    c->ctv, c->np, c->ngl);
+	    c->ctv, c->np, c->ngl, c->cpu_moe ? " with --n-cpu-moe" : "");
 	return name;
 }
 
@@ -237,10 +239,10 @@ static struct jsonnode *
 run_llama(struct oenv *e, const struct ocase *c, char **why)
 {
 	char model[PATH_MAX + 64], dir[PATH_MAX + 16], cpu[64], ctx[32];
-	char fa[16], ctk[32], ctv[32], np[32], ngl[32];
+	char fa[16], ctk[32], ctv[32], np[32], ngl[32], cm[32];
 	const char *argv[] = { e->client, oenv_model(e, c, model, sizeof model),
 		dir, cpu, ctx, "ubatch=512", "batch=2048", fa, ctk, ctv, np,
-		ngl, NULL };
+		ngl, cm, NULL };
 	struct jsonnode *root;
 	char *out, *err = NULL;
 	int status;
@@ -253,6 +255,7 @@ run_llama(struct oenv *e, const struct ocase *c, char **why)
 	snprintf(ctv, sizeof ctv, "ctv=%s", c->ctv);
 	snprintf(np, sizeof np, "np=%u", c->np);
 	snprintf(ngl, sizeof ngl, "ngl=%d", c->ngl);
+	snprintf(cm, sizeof cm, "cpumoe=%d", c->cpu_moe);
 	out = run_child(argv, &status);
 	cr_assert(status <= 1,
 	    "%s: llama.cpp's client exited %d (crash or "
@@ -362,13 +365,13 @@ static const struct jsonnode *
 run_plan(struct oenv *e, const struct ocase *c, bool today,
     struct jsonnode **root)
 {
-	char model[PATH_MAX + 64], ctx[32], np[32], ngl[32];
+	char model[PATH_MAX + 64], ctx[32], np[32], ngl[32], cm[32];
 	const char *now[] = { "--format", "json", "--plan", "-p", "laptop_16gb",
 		"-c", ctx, "--kv", c->ctk, model, NULL };
 	const char *next[] = { "--format", "json", "--plan", "-p",
 		oenv_profile(e, c), "-c", ctx, "-ctk", c->ctk, "-ctv", c->ctv,
 		"-fa", c->fa, "-ub", "512", "-b", "2048", "-np", np, "-ngl",
-		ngl, "--no-mmap", model, NULL, NULL, NULL };
+		ngl, "-ncmoe", cm, "--no-mmap", model, NULL, NULL, NULL };
 	const struct jsonnode *plan;
 	struct test_run r;
 	char *err = NULL, rt[PATH_MAX + 16];
@@ -387,6 +390,7 @@ run_plan(struct oenv *e, const struct ocase *c, bool today,
 	snprintf(ctx, sizeof ctx, "%u", c->ctx);
 	snprintf(np, sizeof np, "%u", c->np);
 	snprintf(ngl, sizeof ngl, "%d", c->ngl);
+	snprintf(cm, sizeof cm, "%d", c->cpu_moe);
 	test_run_bin(&r, today ? now : next, NULL, 0);
 	*root = jsontree_parse(r.out, r.out_len, &err);
 	cr_assert(*root != NULL,
@@ -642,7 +646,7 @@ Test(oracle, kv_today, .timeout = 300, .fini = oracle_fini)
 			for (size_t t = 0; t < 2 && n < MAX_CASES; t++)
 				cs[n++] = (struct ocase){ oraclegen_arch(a),
 					"cpu", "zen4", ctxs[i], "on", types[t],
-					types[t], 1, 0, NULL, false };
+					types[t], 1, 0, NULL, false, 0 };
 	run_cases(cs, n, true);
 }
 
@@ -655,15 +659,15 @@ Test(oracle, plan_cpu, .timeout = 300, .fini = oracle_fini)
 {
 	static const struct ocase pts[] = {
 		{ NULL, "cpu", "zen4", 4096, "on", "f16", "f16", 1, 0, NULL,
-		    false },
+		    false, 0 },
 		{ NULL, "cpu", "haswell", 32768, "off", "f16", "f16", 4, 0,
-		    NULL, false },
+		    NULL, false, 0 },
 		{ NULL, "cpu", "zen4", 512, "on", "q8_0", "f16", 1, 0, NULL,
-		    false },
+		    false, 0 },
 		{ NULL, "cpu", "haswell", 4096, "on", "q8_0", "q8_0", 4, 0,
-		    NULL, false },
+		    NULL, false, 0 },
 		{ NULL, "cpu", "zen4", 4096, "off", "f16", "f16", 4, 0, NULL,
-		    false },
+		    false, 0 },
 	};
 	struct ocase cs[MAX_CASES];
 	size_t n = 0;
@@ -685,7 +689,7 @@ Test(oracle, plan_f16, .timeout = 300, .fini = oracle_fini)
 {
 	static const struct ocase pts[] = {
 		{ NULL, "cpu", "zen4", 4096, "on", "f16", "f16", 1, 0, "f16",
-		    false },
+		    false, 0 },
 	};
 	struct ocase cs[MAX_CASES];
 
@@ -713,15 +717,15 @@ Test(oracle, plan_wide, .timeout = 300, .fini = oracle_fini)
 {
 	static const struct ocase pts[] = {
 		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 2, NULL,
-		    false },
+		    false, 0 },
 		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0, NULL,
-		    false },
+		    false, 0 },
 		{ NULL, "vulkan", "zen4", 4096, "off", "f16", "f16", 1, 2, NULL,
-		    false },
+		    false, 0 },
 		{ NULL, "vulkan", "zen4", 512, "on", "q8_0", "q8_0", 4, 0, NULL,
-		    false },
+		    false, 0 },
 		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 99, NULL,
-		    false },
+		    false, 0 },
 	};
 	struct ocase cs[MAX_CASES];
 	size_t n = 0;
@@ -741,7 +745,26 @@ Test(oracle, plan_wide, .timeout = 300, .fini = oracle_fini)
 			cs[n++] = (struct ocase){ oraclegen_wide(i), "cpu",
 				"zen4", p ? 512 : 4096, p ? "off" : "on",
 				p ? "f16" : "q8_0", p ? "f16" : "q8_0", 1, 0,
-				wtypes[i % 3], false };
+				wtypes[i % 3], false, 0 };
+	run_cases(cs, n, false);
+}
+
+/* run_moe_wide: the n cases pts of qwen3moe-wide (their arch set). */
+static void
+run_moe_wide(const struct ocase *pts, size_t n)
+{
+	struct ocase cs[MAX_CASES];
+	size_t i, w = 0;
+
+	while (oraclegen_wide(w) != NULL &&
+	    strcmp(oraclegen_wide(w), "qwen3moe-wide") != 0)
+		w++;
+	cr_assert(oraclegen_wide(w) != NULL, "no qwen3moe-wide geometry");
+	cr_assert(n <= MAX_CASES);
+	for (i = 0; i < n; i++) {
+		cs[i] = pts[i];
+		cs[i].arch = oraclegen_wide(w);
+	}
 	run_cases(cs, n, false);
 }
 
@@ -758,30 +781,42 @@ Test(oracle, plan_oversize, .timeout = 300, .fini = oracle_fini)
 {
 	static const struct ocase pts[] = {
 		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 99,
-		    "f16", true },
+		    "f16", true, 0 },
 		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 99,
-		    "f16", true },
+		    "f16", true, 0 },
 		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 99,
-		    "f16", true },
+		    "f16", true, 0 },
 		{ NULL, "vulkan", "zen4", 32768, "on", "f16", "f16", 1, 99,
-		    "f16", true },
+		    "f16", true, 0 },
 		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 99,
-		    "q8_0", true },
+		    "q8_0", true, 0 },
 	};
-	struct ocase cs[sizeof pts / sizeof pts[0]];
-	size_t i, w = 0;
-
 	/* the probe's child runs ggml-vulkan: not under memcheck */
 	TEST_SKIP_UNDER_VALGRIND();
-	while (oraclegen_wide(w) != NULL &&
-	    strcmp(oraclegen_wide(w), "qwen3moe-wide") != 0)
-		w++;
-	cr_assert(oraclegen_wide(w) != NULL, "no qwen3moe-wide geometry");
-	for (i = 0; i < sizeof pts / sizeof pts[0]; i++) {
-		cs[i] = pts[i];
-		cs[i].arch = oraclegen_wide(w);
-	}
-	run_cases(cs, i, false);
+	run_moe_wide(pts, sizeof pts / sizeof pts[0]);
+}
+
+/*
+ * plan_cpu_moe: llama.cpp's --n-cpu-moe (the client's cpumoe=N overrides
+ * the experts' weights of the first N layers to the CPU, as llama-cli
+ * does) beside Vulkan at -ngl 99: qwen3moe-wide's q4_0 experts, which
+ * llvmpipe claims, stay in Vulkan_Host and the device copies each in
+ * (one layer's and every layer's), and its f16 ones, which it does not,
+ * stay in the CPU buffer and run there.
+ */
+Test(oracle, plan_cpu_moe, .timeout = 300, .fini = oracle_fini)
+{
+	static const struct ocase pts[] = {
+		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 99,
+		    "q4_0", false, 4 },
+		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 99,
+		    "q4_0", false, 1 },
+		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 99,
+		    "q4_0", false, 4 },
+		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 99,
+		    "f16", true, 4 },
+	};
+	run_moe_wide(pts, sizeof pts / sizeof pts[0]);
 }
 
 /*
@@ -805,11 +840,11 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 	static const char *const other[] = { "granitehybrid", "cohere2" };
 	static const struct ocase pts[] = {
 		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0, NULL,
-		    false },
+		    false, 0 },
 		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0, NULL,
-		    false },
+		    false, 0 },
 		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 0,
-		    NULL, false },
+		    NULL, false, 0 },
 	};
 	static const int ngls[] = { 99, 2, 0 };
 	struct ocase cs[MAX_CASES];
@@ -834,7 +869,7 @@ Test(oracle, plan_vulkan, .timeout = 300, .fini = oracle_fini)
 	 * attention on the CPU (mla_host, mla_attention_on_host) */
 	for (size_t g = 1; g < 3; g++)
 		cs[n++] = (struct ocase){ "deepseek2", "vulkan", "zen4", 4096,
-			"off", "f16", "f16", 4, ngls[g], NULL, false };
+			"off", "f16", "f16", 4, ngls[g], NULL, false, 0 };
 	run_cases(cs, n, false);
 }
 
@@ -881,11 +916,11 @@ Test(oracle, plan_vulkan_part, .timeout = 300, .fini = oracle_fini)
 {
 	static const struct ocase pts[] = {
 		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 0, NULL,
-		    false },
+		    false, 0 },
 		{ NULL, "vulkan", "zen4", 512, "off", "f16", "f16", 1, 0, NULL,
-		    false },
+		    false, 0 },
 		{ NULL, "vulkan", "zen4", 4096, "on", "q8_0", "q8_0", 4, 0,
-		    NULL, false },
+		    NULL, false, 0 },
 	};
 	static const int ngls[] = { 99, 2, 0 };
 	struct oenv *e = &g_oenv;

@@ -286,18 +286,17 @@ c_flash_attn(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 	return 0;
 }
 
-/* n_gpu_layers: a number of layers, -1 or all (every layer). */
+/* A number of layers, -1 or all (every layer: -1), into *out. */
 static int
-c_ngl(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+layers_value(struct ydoc *d, yaml_node_t *n, int64_t *out,
+    struct gl_error *err)
 {
-	struct config *cfg = ((struct cstate *)o)->cfg;
 	const char *s = ydoc_scalar(n);
 	unsigned long long v;
 	char *end;
 
 	if (s != NULL && (strcmp(s, "-1") == 0 || strcmp(s, "all") == 0)) {
-		cfg->has_ngl = true;
-		cfg->ngl = -1;
+		*out = -1;
 		return 0;
 	}
 	if (s == NULL || *s < '0' || *s > '9')
@@ -306,12 +305,32 @@ c_ngl(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
 	v = strtoull(s, &end, 10);
 	if (errno != 0 || *end != '\0' || v > 1000000000)
 		goto bad;
-	cfg->has_ngl = true;
-	cfg->ngl = (int64_t)v;
+	*out = (int64_t)v;
 	return 0;
 bad:
 	return ydoc_error(d, n, err, "expected a number of layers from 0 to "
 	    "1000000000, -1 or all");
+}
+
+/* n_gpu_layers: a number of layers, -1 or all (every layer). */
+static int
+c_ngl(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct config *cfg = ((struct cstate *)o)->cfg;
+
+	if (layers_value(d, n, &cfg->ngl, err) < 0)
+		return -1;
+	cfg->has_ngl = true;
+	return 0;
+}
+
+/* n_cpu_moe: the layers whose expert weights stay on the CPU, or all. */
+static int
+c_ncmoe(struct ydoc *d, yaml_node_t *n, void *o, struct gl_error *err)
+{
+	struct config *cfg = ((struct cstate *)o)->cfg;
+
+	return layers_value(d, n, &cfg->n_cpu_moe, err);
 }
 
 static int
@@ -508,6 +527,7 @@ static const struct ydoc_field config_fields[] = {
 	    .min = 1, .max = 256,
 	    .expect = "expected a number of sequences from 1 to 256" },
 	{ "n_gpu_layers", false, .set = c_ngl },
+	{ "n_cpu_moe", false, .set = c_ncmoe },
 	{ "no_mmap", false, .at = cfg_of, YDOC_BOOL_AT(struct config,
 	    no_mmap) },
 	{ "swa_full", false, .at = cfg_of, YDOC_BOOL_AT(struct config,

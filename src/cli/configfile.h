@@ -33,6 +33,7 @@ struct config {
 	uint64_t n_seq;		/* parallel; 0: unset */
 	bool has_ngl;		/* n_gpu_layers given */
 	int64_t ngl;		/* n_gpu_layers; -1: all */
+	int64_t n_cpu_moe;	/* n_cpu_moe; -1: all; 0: none */
 	bool no_mmap;		/* no_mmap */
 	bool swa_full;		/* swa_full */
 	bool has_strict;

@@ -50,6 +50,8 @@ enum {
 	OPT_UBATCH,
 	OPT_PARALLEL,
 	OPT_NGL,
+	OPT_CPU_MOE,
+	OPT_N_CPU_MOE,
 	OPT_NO_MMAP,
 	OPT_SWA_FULL,
 	OPT_RUNTIME_VERSION,
@@ -74,6 +76,8 @@ static const struct option long_options[] = {
 	{ "batch-size", required_argument, NULL, 'b' },
 	{ "parallel", required_argument, NULL, OPT_PARALLEL },
 	{ "n-gpu-layers", required_argument, NULL, OPT_NGL },
+	{ "cpu-moe", no_argument, NULL, OPT_CPU_MOE },
+	{ "n-cpu-moe", required_argument, NULL, OPT_N_CPU_MOE },
 	{ "no-mmap", no_argument, NULL, OPT_NO_MMAP },
 	{ "swa-full", no_argument, NULL, OPT_SWA_FULL },
 	{ "runtime-version", required_argument, NULL, OPT_RUNTIME_VERSION },
@@ -148,6 +152,9 @@ static const char usage_lint[] =
 	"  -np, --parallel N   sequences, one KV stream each (default 1)\n"
 	"  -ngl, --n-gpu-layers N  layers on the GPU, output layer first "
 	"(default all)\n"
+	"  -cmoe, --cpu-moe    keep every expert FFN weight on the CPU\n"
+	"  -ncmoe, --n-cpu-moe N  keep the first N layers' expert weights on "
+	"the CPU\n"
 	"      --no-mmap       read the weights into memory, do not map "
 	"them\n"
 	"      --swa-full      full-size sliding-window cache\n"
@@ -298,7 +305,7 @@ parse_pos(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-/* -ctk -ctv -fa -ub -b -np -ngl. Returns 0, or -1 with err set. */
+/* -ctk -ctv -fa -ub -b -np -ngl -ncmoe. Returns 0, or -1 with err set. */
 static int
 set_llama(struct options *o, int c, const char *arg, struct gl_error *err)
 {
@@ -338,6 +345,12 @@ set_llama(struct options *o, int c, const char *arg, struct gl_error *err)
 			    "or all, not '%s'", arg);
 		if (strcmp(arg, "-1") == 0 || strcmp(arg, "all") == 0)
 			o->ngl = -1;
+		break;
+	case OPT_N_CPU_MOE:
+		if (parse_count(arg, &o->n_cpu_moe) < 0)
+			return gl_error_setk(err, GL_ERR_USAGE,
+			    "--n-cpu-moe: expected a number of layers, not "
+			    "'%s'", arg);
 		break;
 	}
 	return 0;
@@ -380,7 +393,8 @@ rewrite_llama_names(int argc, char **argv)
 	} names[] = { { "-ctk", "--cache-type-k" },
 	    { "-ctv", "--cache-type-v" }, { "-fa", "--flash-attn" },
 	    { "-ub", "--ubatch-size" }, { "-np", "--parallel" },
-	    { "-ngl", "--n-gpu-layers" } };
+	    { "-ngl", "--n-gpu-layers" }, { "-cmoe", "--cpu-moe" },
+	    { "-ncmoe", "--n-cpu-moe" } };
 	int i;
 	size_t j;
 
@@ -510,6 +524,7 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 	case OPT_UBATCH:
 	case OPT_PARALLEL:
 	case OPT_NGL:
+	case OPT_N_CPU_MOE:
 	case 'b':
 		return set_llama(o, c, arg, err);
 	case OPT_CONFIG:
@@ -606,6 +621,9 @@ set_flag(struct options *o, int c, char **argv, struct gl_error *err)
 		break;
 	case OPT_SWA_FULL:
 		o->swa_full = true;
+		break;
+	case OPT_CPU_MOE:
+		o->n_cpu_moe = -1;
 		break;
 	case OPT_LIST_PROFILES:
 		if (set_mode(o, CLI_MODE_LIST_PROFILES, err) < 0)

@@ -37,6 +37,8 @@ struct options {
 	uint64_t ubatch, batch;		/* -ub, -b; 0: the profile's */
 	uint64_t n_seq;			/* -np; 0: the profile's */
 	long ngl;			/* -ngl; -2: the profile's */
+	long n_cpu_moe;			/* -ncmoe N; -1: --cpu-moe (all);
+					 * 0: none given */
 	bool no_mmap;			/* --no-mmap */
 	bool swa_full;			/* --swa-full */
 	bool show_plan;			/* --plan */
@@ -87,7 +89,7 @@ struct options {
  * Returns 0, or -1 with err describing the usage error (GL_ERR_USAGE).
  * Strings, files among them, are borrowed from argv, which must outlive
  * o; either way release o with options_free(). llama.cpp's single-dash
- * names (-ctk -ctv -fa -ub -np -ngl) are rewritten in argv to their long
+ * names (-ctk -ctv -fa -ub -np -ngl -cmoe -ncmoe) are rewritten in argv to their long
  * forms first.
  */
 int options_parse(struct options *o, int argc, char **argv,

@@ -165,7 +165,7 @@ runtime_dir(const struct options *o)
 
 /*
  * llama.cpp's settings of the request: -ctk -ctv -fa -ub -b -np -ngl
- * --no-mmap --swa-full, else the configuration file's. --kv on the
+ * -ncmoe --no-mmap --swa-full, else the configuration file's. --kv on the
  * command line sets K and V over the file's cache_type_k and _v.
  */
 static int
@@ -192,6 +192,7 @@ llama_request(const struct options *o, const struct config *cfg,
 	rq->n_seq = o->n_seq ? o->n_seq : cfg->n_seq;
 	rq->ngl_set = o->ngl != -2 || cfg->has_ngl;
 	rq->ngl = o->ngl != -2 ? o->ngl : cfg->ngl;
+	rq->n_cpu_moe = o->n_cpu_moe != 0 ? o->n_cpu_moe : cfg->n_cpu_moe;
 	rq->no_mmap = o->no_mmap || cfg->no_mmap;
 	rq->swa_full = o->swa_full || cfg->swa_full;
 	return 0;

@@ -120,6 +120,9 @@ plan_llama_setup(const struct planner *pn, struct plan *pl)
 		pl->ngl = 0;
 	else if (pl->ngl < 0 || pl->ngl > (int64_t)pn->g->n_layer + 1)
 		pl->ngl = (int64_t)pn->g->n_layer + 1;
+	pl->n_cpu_moe = profile_gpu(p) ? rq->n_cpu_moe : 0;
+	if (pl->n_cpu_moe < 0 || pl->n_cpu_moe > (int64_t)pn->g->n_layer)
+		pl->n_cpu_moe = (int64_t)pn->g->n_layer;
 }
 
 /* ---- weights ------------------------------------------------------------ */
@@ -356,6 +359,38 @@ probed_device(const struct planner *pn, struct plan *pl)
 }
 
 /*
+ * Whether tensor t of layer il is an expert FFN weight --n-cpu-moe keeps
+ * on the CPU: llama-cli's override pattern (common.h, v0.5.0) for each of
+ * the first layers, "blk\.N\.ffn_(up|down|gate|gate_up)_(ch|)exps",
+ * searched in the name (biases too); --cpu-moe the same for every layer.
+ * The loader then picks among the CPU's buffer types, the device's host
+ * buffer type first (measured on Vulkan: q4_0 experts in Vulkan_Host,
+ * not repacked).
+ */
+static bool
+cpu_moe(const struct plan *pl, const struct gguf_tensor *t, int64_t il)
+{
+	static const char *const kinds[] = { ".ffn_up_", ".ffn_down_",
+	    ".ffn_gate_", ".ffn_gate_up_" };
+	const char *p, *end = t->name.p + t->name.n;
+	size_t k, n;
+
+	if (il < 0 || il >= pl->n_cpu_moe)
+		return false;
+	for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		n = strlen(kinds[k]);
+		p = memmem(t->name.p, t->name.n, kinds[k], n);
+		if (p == NULL)
+			continue;
+		p += n;
+		if ((end - p >= 4 && memcmp(p, "exps", 4) == 0) ||
+		    (end - p >= 6 && memcmp(p, "chexps", 6) == 0))
+			return true;
+	}
+	return false;
+}
+
+/*
  * Whether layer il is one of the MTP (nextn) layers at the end: llama.cpp
  * (v0.5.0, load_mtp off, its default) creates their tensors skipped, so
  * they are in no buffer, yet they count in -ngl's placement (n_layer_all)
@@ -444,6 +479,8 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 
 	name_devices(pn->p, pl);
 	probed_device(pn, pl);
+	pl->cpu_moe_bytes = 0;
+	pl->n_cpu_moe_tensors = 0;
 	for (i = 0; i < pn->f->tensors_n; i++) {
 		const struct gguf_tensor *t = &pn->f->tensors[i];
 		int64_t il = weight_layer(pn, t);
@@ -464,6 +501,12 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 		pl->weights = sadd(pl->weights, t->nbytes);
 		if (mtp_layer(pn->g, il))
 			continue;
+		if (on_dev && cpu_moe(pl, t, il)) {
+			pl->cpu_moe_bytes = sadd(pl->cpu_moe_bytes,
+			    pad32(t->nbytes));
+			pl->n_cpu_moe_tensors++;
+			on_dev = false;	/* the host's, claimed or not */
+		}
 		if (on_dev && fb) {
 			pl->fallback_bytes = sadd(pl->fallback_bytes,
 			    pad32(t->nbytes));

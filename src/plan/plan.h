@@ -59,6 +59,9 @@ struct plan_request {
 	uint64_t n_seq;		/* -np */
 	bool ngl_set;		/* -ngl */
 	int64_t ngl;		/* < 0: all */
+	int64_t n_cpu_moe;	/* --n-cpu-moe: the first layers whose
+				 * expert weights stay on the CPU; < 0:
+				 * every layer (--cpu-moe); 0: none */
 	bool no_mmap;		/* --no-mmap */
 	bool swa_full;		/* --swa-full */
 	bool strict;		/* --strict */
@@ -173,6 +176,11 @@ struct plan {
 					 * largest tensor it claims (K006) */
 	size_t n_fallback;		/* tensors of fallback_bytes */
 	size_t n_oversize;		/* of them, beyond max_tensor */
+	int64_t n_cpu_moe;		/* layers whose expert weights
+					 * --n-cpu-moe keeps on the host */
+	uint64_t cpu_moe_bytes;		/* those weights, that -ngl would
+					 * otherwise offload */
+	size_t n_cpu_moe_tensors;	/* tensors of cpu_moe_bytes */
 	uint64_t max_tensor;		/* the probed device's largest tensor
 					 * claimed (bytes), or 0: no limit */
 	struct plan_device dev[PLAN_MAX_DEVICES];

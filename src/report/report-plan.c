@@ -126,6 +126,9 @@ llama_header(struct strbuf *out, const struct plan *pl,
 		strbuf_addf(out, " \xc2\xb7 %" PRIu64 " sequences", pl->n_seq);
 	if (pl->n_dev > 1)
 		strbuf_addf(out, " \xc2\xb7 -ngl %" PRId64, pl->ngl);
+	if (pl->n_cpu_moe > 0)
+		strbuf_addf(out, " \xc2\xb7 --n-cpu-moe %" PRId64,
+		    pl->n_cpu_moe);
 	strbuf_addc(out, '\n');
 }
 
@@ -148,6 +151,19 @@ fallback_line(struct strbuf *out, const struct plan *pl)
 		    "tensor%s -ngl would offload (%zu beyond its %s: K006%s)",
 		    n, n == 1 ? "" : "s", big, lim, big < n ? "; K003" : "");
 	line(out, "fallback", d, pl->fallback_bytes, f);
+}
+
+/* The expert weights above that --n-cpu-moe keeps on the host. */
+static void
+cpu_moe_line(struct strbuf *out, const struct plan *pl)
+{
+	char d[64], f[96];
+	size_t n = pl->n_cpu_moe_tensors;
+
+	snprintf(d, sizeof d, "--n-cpu-moe %" PRId64, pl->n_cpu_moe);
+	snprintf(f, sizeof f, "of the host's weights above: %zu expert "
+	    "tensor%s -ngl would offload", n, n == 1 ? "" : "s");
+	line(out, "cpu moe", d, pl->cpu_moe_bytes, f);
 }
 
 /* One line per buffer of a llama.cpp plan, host first. */
@@ -182,6 +198,8 @@ llama_table(struct strbuf *out, const struct plan *pl)
 		}
 		if (i == 0 && pl->n_fallback > 0)
 			fallback_line(out, pl);
+		if (i == 0 && pl->n_cpu_moe_tensors > 0)
+			cpu_moe_line(out, pl);
 		if (v->kv_bytes > 0) {
 			snprintf(d, sizeof d, "%s K %s V %s @ ctx %" PRIu64,
 			    dev, kv_type_info(pl->kv_k)->name,
@@ -516,6 +534,13 @@ json_llama(struct strbuf *out, const struct plan *pl)
 		strbuf_adds(out, "}");
 	}
 	strbuf_adds(out, "]");
+	if (pl->n_cpu_moe > 0) {	/* --cpu-moe, --n-cpu-moe */
+		strbuf_addf(out, ", \"cpu_moe\": {\"layers\": %" PRId64
+		    ", \"tensors\": %zu", pl->n_cpu_moe,
+		    pl->n_cpu_moe_tensors);
+		json_u64(out, "bytes", pl->cpu_moe_bytes);
+		strbuf_adds(out, "}");
+	}
 	if (pl->probed) {	/* a runtime probed: its verdicts */
 		strbuf_adds(out, ", \"fallback\": {\"device\": ");
 		enc_json_cstr(out, pl->probed_dev);

@@ -9,12 +9,14 @@
  *
  * Usage: llama-oracle MODEL [key=value ...], keys: ctx ubatch batch
  * fa=on|off|auto ctk ctv np ngl mmap=on|off alloc=on|off swa_full=on|off
- * dir=BACKEND_DIR cpu=VARIANT (loads DIR/libggml-cpu-VARIANT.so and,
+ * cpumoe=N (the experts' weights of the first N layers on the CPU, as
+ * llama-cli's --n-cpu-moe N overrides them) dir=BACKEND_DIR cpu=VARIANT (loads DIR/libggml-cpu-VARIANT.so and,
  * for a Vulkan dir, libggml-vulkan.so, instead of every library in DIR).
  * alloc=off is llama.cpp's no_alloc mode (sizes only; needs mmap=off).
  * Exit 0 and the JSON on stdout, or exit 1 with {"error": ...}.
  */
 #include "ggml-backend.h"
+#include "ggml-cpu.h"
 #include "ggml.h"
 #include "llama-ext.h"
 #include "llama.h"
@@ -28,7 +30,7 @@
 struct oracle_opts {
 	std::string model;
 	unsigned ctx = 4096, ubatch = 512, batch = 2048, np = 1;
-	int ngl = 0;
+	int ngl = 0, cpumoe = 0;
 	llama_flash_attn_type fa = LLAMA_FLASH_ATTN_TYPE_AUTO;
 	ggml_type ctk = GGML_TYPE_F16, ctv = GGML_TYPE_F16;
 	bool mmap = false, alloc = false, swa_full = false;
@@ -156,6 +158,8 @@ parse_arg(oracle_opts &o, const char *k, const char *v)
 		return (o.np = (unsigned)strtoul(v, nullptr, 10)) > 0;
 	if (key == "ngl")
 		return (o.ngl = atoi(v)), true;
+	if (key == "cpumoe")
+		return (o.cpumoe = atoi(v)) >= 0;
 	if (key == "ctk")
 		return parse_type(v, &o.ctk);
 	if (key == "ctv")
@@ -222,6 +226,17 @@ run(const oracle_opts &o)
 	mp.load_mode = o.mmap ? LLAMA_LOAD_MODE_MMAP : LLAMA_LOAD_MODE_NONE;
 	mp.no_alloc = !o.alloc;
 	mp.n_gpu_layers = o.ngl;
+	/* llama-cli's --n-cpu-moe: one pattern a layer (common.h's) */
+	std::vector<std::string> pats;
+	std::vector<llama_model_tensor_buft_override> ov;
+	for (int i = 0; i < o.cpumoe; i++)
+		pats.push_back("blk\\." + std::to_string(i) +
+			       "\\.ffn_(up|down|gate|gate_up)_(ch|)exps");
+	for (const auto &p : pats)
+		ov.push_back({ p.c_str(), ggml_backend_cpu_buffer_type() });
+	ov.push_back({ nullptr, nullptr });
+	if (o.cpumoe > 0)
+		mp.tensor_buft_overrides = ov.data();
 	llama_model *m = llama_model_load_from_file(o.model.c_str(), mp);
 	if (!m)
 		return fail("llama.cpp refused to load the model");
