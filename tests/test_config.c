@@ -307,6 +307,47 @@ Test(config, n_cpu_moe_and_command_line_wins)
 	project_free(&p);
 }
 
+/*
+ * A MoE model over its GPU's memory: the suggestion keeps the fewest
+ * layers' experts on the CPU (-ncmoe) that let the rest fit, as
+ * llama.cpp's --fit does first: qwen3moe-wide's q4_0 (1.3 GiB) on a
+ * 1 GiB device needs two of four layers' experts off it (one leaves
+ * 1.25 GB there; measured with llama.cpp, tests/oracle/README.md), and
+ * planning with it fits.
+ */
+Test(config, a_moe_model_over_its_device_suggests_n_cpu_moe)
+{
+	struct project p;
+	struct test_run r;
+	char why[256], *model;
+	const char *vk = "name: small_gpu\ndescription: a 1 GiB GPU\n"
+			 "runtime: llama.cpp\nbackend: vulkan\n"
+			 "cpu_features: [avx2, f16c, fma]\nmemory: 16 GiB\n"
+			 "device_memory: 1 GiB\nreserve: 1 GiB\n"
+			 "weights: mapped\ncontext: 4096\nkv_cache: f16\n"
+			 "ubatch: 512\nflash_attention: true\n";
+
+	project_init(&p, "profile: small.yaml\n");
+	model = xasprintf("%s/small.yaml", p.dir);
+	write_text(model, vk);
+	free(model);
+	model = xasprintf("%s/wide.gguf", p.dir);
+	cr_assert(oraclegen_write("qwen3moe-wide", "q4_0", model, why,
+		      sizeof why) == 0,
+	    "%s", why);
+	run_in(&r, p.dir, "--format=json", "wide.gguf", NULL, NULL, NULL, NULL);
+	cr_assert(strstr(r.out, "\"args\": \"-ncmoe 2\"") != NULL, "%s", r.out);
+	test_run_free(&r);
+	run_in(&r, p.dir, "--format=json", "-ncmoe", "2", "wide.gguf", NULL,
+	    NULL);
+	cr_assert(has_json(&r, "fits", "true"), "%s", r.out);
+	cr_assert(strstr(r.out, "-ncmoe") == NULL, "no suggestion: %s", r.out);
+	test_run_free(&r);
+	unlink(model);
+	free(model);
+	project_free(&p);
+}
+
 Test(config, severity_override_and_fail_on)
 {
 	struct project p;

@@ -493,6 +493,18 @@ suggest_llama_kv(const struct planner *pn, struct plan *pl)
 	}
 }
 
+/* t (a copy of pl with another placement) planned again at pl's
+ * context: its weights, then the rest. */
+static void
+replan(const struct planner *pn, const struct plan *pl, struct plan *t)
+{
+	memset(t->dev, 0, sizeof t->dev);
+	t->weights = t->n_params = 0;
+	t->tensors_unsized = t->n_repacked = 0;
+	plan_llama_weights(pn, t);
+	plan_llama_at(pn, pl->ctx, t);
+}
+
 /* A GPU over its memory: the most layers that fit on it (-ngl). */
 static void
 suggest_ngl(const struct planner *pn, struct plan *pl)
@@ -505,11 +517,7 @@ suggest_ngl(const struct planner *pn, struct plan *pl)
 	for (n = pl->ngl - 1; n >= 0; n--) {
 		t = *pl;
 		t.ngl = n;
-		memset(t.dev, 0, sizeof t.dev);
-		t.weights = t.n_params = 0;
-		t.tensors_unsized = t.n_repacked = 0;
-		plan_llama_weights(pn, &t);
-		plan_llama_at(pn, pl->ctx, &t);
+		replan(pn, pl, &t);
 		if (!t.device_over)
 			break;
 	}
@@ -519,11 +527,41 @@ suggest_ngl(const struct planner *pn, struct plan *pl)
 		    xasprintf("-ngl %" PRId64, n), pl->over);
 }
 
+/*
+ * A GPU over its memory with a MoE model: the fewest layers whose expert
+ * weights, kept on the CPU (--n-cpu-moe), let the rest fit on it, as
+ * llama.cpp's --fit moves experts before whole layers (common/fit.cpp).
+ */
+static void
+suggest_ncmoe(const struct planner *pn, struct plan *pl)
+{
+	struct plan t;
+	int64_t n;
+
+	if (!pl->device_over || pl->ngl <= 0 || pl->n_dev < 2)
+		return;
+	for (n = pl->n_cpu_moe + 1; n <= (int64_t)pn->g->n_layer; n++) {
+		t = *pl;
+		t.n_cpu_moe = n;
+		replan(pn, pl, &t);
+		if (t.n_cpu_moe_tensors == 0)
+			return;	/* no expert FFN */
+		if (!t.device_over)
+			break;
+	}
+	if (n <= (int64_t)pn->g->n_layer && t.fits)
+		add_sugg(pl, xasprintf("-ncmoe %" PRId64 " (the first %" PRId64
+		    " layers' experts on the CPU: the rest fits on %s)", n, n,
+		    pl->dev[1].name), xasprintf("-ncmoe %" PRId64, n),
+		    pl->over);
+}
+
 void
 plan_llama_suggest(const struct planner *pn, struct plan *pl)
 {
 	suggest_llama_kv(pn, pl);
 	suggest_ctx(pn, pl);
+	suggest_ncmoe(pn, pl);
 	suggest_ngl(pn, pl);
 	suggest_weights(pl);
 }
