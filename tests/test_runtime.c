@@ -283,6 +283,35 @@ Test(runtime, the_largest_tensor_claimed_is_measured_and_cached)
 	free(dir);
 }
 
+/* --list-devices gives each device's limit: the text's "no tensor
+ * beyond", the JSON's max_tensor_bytes (0 where it claims any size). */
+Test(runtime, list_devices_gives_the_largest_tensor)
+{
+	char *lim = fake_dir("limit"), *wrong = fake_dir("wrong");
+	const char *text[] = { "--list-devices", "--runtime", lim, NULL };
+	const char *json[] = { "--list-devices", "--runtime", wrong, "-f",
+		"json", NULL };
+	struct test_run r;
+
+	test_run_bin(&r, text, NULL, 0);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, ", no tensor beyond 4 MiB\n") != NULL, "%s",
+	    r.out);
+	test_run_free(&r);
+	test_run_bin(&r, json, NULL, 0);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "\"max_tensor_bytes\": 0}") != NULL, "%s",
+	    r.out);
+	test_run_free(&r);
+	json[2] = lim;
+	test_run_bin(&r, json, NULL, 0);
+	cr_expect(strstr(r.out, "\"max_tensor_bytes\": 5000000}") != NULL, "%s",
+	    r.out);
+	test_run_free(&r);
+	free(lim);
+	free(wrong);
+}
+
 Test(runtime, another_abi_or_an_old_ggml_is_an_error)
 {
 	static const char *const modes[] = { "abi", "old" };

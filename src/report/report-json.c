@@ -429,8 +429,8 @@ report_json_devices(struct report_ctx *ctx, struct strbuf *out,
 		strbuf_adds(out, ", \"library\": ");
 		enc_json_cstr(out, d->library ? d->library : "");
 		strbuf_addf(out, ", \"memory_free\": %" PRIu64 ", "
-		    "\"memory_total\": %" PRIu64 "}", d->mem_free,
-		    d->mem_total);
+		    "\"memory_total\": %" PRIu64 ", \"max_tensor_bytes\": %"
+		    PRIu64 "}", d->mem_free, d->mem_total, d->max_tensor);
 	}
 	strbuf_adds(out, "\n]}\n");
 }

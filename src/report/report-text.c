@@ -400,11 +400,15 @@ report_text_devices(struct report_ctx *ctx, struct strbuf *out,
 	for (i = 0; i < info->n_devices; i++) {
 		const struct rt_device *d = &info->devices[i];
 
-		strbuf_addf(out, "  %-10s %-5s %s free of %s  %s%s%s%s\n",
+		strbuf_addf(out, "  %-10s %-5s %s free of %s  %s%s%s%s",
 		    d->name, d->type, format_size(d->mem_free, a, sizeof a),
 		    format_size(d->mem_total, b, sizeof b), d->description,
 		    d->library && *d->library ? " (" : "",
 		    d->library ? d->library : "", d->library && *d->library ?
 		    ")" : "");
+		if (d->max_tensor > 0)	/* K006's limit */
+			strbuf_addf(out, ", no tensor beyond %s",
+			    format_size(d->max_tensor, a, sizeof a));
+		strbuf_addc(out, '\n');
 	}
 }

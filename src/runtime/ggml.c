@@ -300,27 +300,39 @@ dev_library(struct rt_ggml *g, void *dev)
 	return slash ? slash + 1 : di.dli_fname;
 }
 
-static void check_head(const void *t, int type, int64_t n0, int64_t n1,
-    int64_t n2);
+/* Whether tensor t's head is ggml's, of type and a 1 x n table. */
+static bool
+table_head(const void *t, int type, int64_t n)
+{
+	struct rt_tensor_head h;
+
+	if (t == NULL)
+		return false;
+	memcpy(&h, t, sizeof h);
+	return h.type == type && h.ne[0] == 1 && h.ne[1] == n && h.ne[2] == 1 &&
+	    h.ne[3] == 1;
+}
 
 /*
  * Whether dev claims get_rows from an f32 table of n values: a claim
- * reads shapes and types only, so no data is made.
+ * reads shapes and types only, so no data is made. Not on a runtime of
+ * another ABI (the listing says nothing of it; a probe's cases do).
  */
 static bool
 claims_table(struct rt_ggml *g, void *dev, uint64_t n)
 {
 	struct rt_init_params ip = { 4 * g->tensor_overhead(), NULL, true };
 	void *ctx = g->init(ip), *w, *ids, *op;
-	bool yes;
+	bool yes = false;
 
 	if (ctx == NULL)
 		fatal("ggml_init failed");
 	w = g->new_tensor_2d(ctx, GGML_TYPE_F32, 1, (int64_t)n);
-	check_head(w, GGML_TYPE_F32, 1, (int64_t)n, 1);
-	ids = g->new_tensor_2d(ctx, GGML_TYPE_I32_ID, 1, 1);
-	op = g->get_rows(ctx, w, ids);
-	yes = op != NULL && g->dev_supports_op(dev, op);
+	if (table_head(w, GGML_TYPE_F32, (int64_t)n)) {
+		ids = g->new_tensor_2d(ctx, GGML_TYPE_I32_ID, 1, 1);
+		op = ids != NULL ? g->get_rows(ctx, w, ids) : NULL;
+		yes = op != NULL && g->dev_supports_op(dev, op);
+	}
 	g->free(ctx);
 	return yes;
 }
@@ -731,9 +743,13 @@ rt_child_main(const struct rt_job *job)
 		rt_llama_main(job);
 	out_fd = job->fd;
 	load_runtime(&g, job->dir);
-	if (job->list) {
+	if (job->list) { /* each device, then the limit of each */
 		for (i = 0; i < g.dev_count(); i++)
 			say_device(&g, 'D', g.dev_get(i));
+		for (i = 0; i < g.dev_count(); i++)
+			say("L\t%llu\t%zu",
+			    (unsigned long long)claim_limit(&g, g.dev_get(i)),
+			    i);
 		say("Z");
 		_exit(0);
 	}

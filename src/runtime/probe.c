@@ -344,6 +344,11 @@ child_event(char *line, struct rt_info *info, struct rt_case *cases, size_t n,
 		if (info->device.max_tensor == 0)
 			info->device.max_tensor = lim;
 		cr->ready = true;
+	} else if (f[0][0] == 'L' && nf >= 3) { /* a listed device's */
+		idx = strtoul(f[2], NULL, 10);
+		if (idx < info->n_devices)
+			info->devices[idx].max_tensor = strtoull(f[1], NULL,
+			    10);
 	} else if (f[0][0] == 'L' && nf >= 2) {
 		info->device.max_tensor = strtoull(f[1], NULL, 10);
 	} else if (f[0][0] == 'C' && nf >= 5 && cases != NULL &&

@@ -13,10 +13,11 @@
  *                                        the child having used cpu s of
  *                                        CPU time so far
  *   C <index> <state> <nmse> <reason>    one case answered
- *   L <limit>                            after the cases: the largest
+ *   L <limit> [<i>]                      after the cases: the largest
  *                                        tensor the device claims an
  *                                        operation on (bytes; 0: no
- *                                        limit found)
+ *                                        limit found); listing, the
+ *                                        i-th device's, after every D
  *   E <message>                          a fatal error: nothing more comes
  *   Z                                    done
  */

@@ -65,8 +65,8 @@ struct rt_device {
 	/* the backend library that registered it ("libggml-cpu-zen4.so"),
 	 * or "" */
 	char *library;
-	/* the probed device: the largest tensor (bytes) it claims an
-	 * operation on; 0: no limit found, or a listed device */
+	/* the largest tensor (bytes) it claims an operation on; 0: no
+	 * limit found */
 	uint64_t max_tensor;
 };
 
