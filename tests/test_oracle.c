@@ -791,9 +791,21 @@ Test(oracle, plan_oversize, .timeout = 300, .fini = oracle_fini)
 		{ NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 99,
 		    "q8_0", true, 0 },
 	};
+	struct ocase kq[] = {
+		{ NULL, "vulkan", "zen4", 8192, "off", "f16", "f16", 1, 99,
+		    "q4_0", true, 0 },
+		{ NULL, "vulkan", "zen4", 16384, "off", "f16", "f16", 1, 99,
+		    "q8_0", true, 0 },
+	};
 	/* the probe's child runs ggml-vulkan: not under memcheck */
 	TEST_SKIP_UNDER_VALGRIND();
 	run_moe_wide(pts, sizeof pts / sizeof pts[0]);
+	oenv_free(&g_oenv);
+	/* without flash attention at 8192 cells a layer's KQ (16 heads:
+	 * 256 MiB) runs on the CPU */
+	for (size_t i = 0; i < 2; i++)
+		kq[i].arch = oraclegen_wide(i == 0 ? 0 : 4);
+	run_cases(kq, 2, false);
 }
 
 /*

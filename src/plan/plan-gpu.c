@@ -358,6 +358,18 @@ has_experts(const struct planner *pn)
 	return false;
 }
 
+/* The largest layer's K and V (every stream's cells). */
+static uint64_t
+layer_kv_max(const struct model_geom *g, const struct plan *pl)
+{
+	uint64_t kv = 0;
+	uint32_t il;
+
+	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
+		kv = umax(kv, plan_layer_kv(g, pl, il));
+	return kv;
+}
+
 /*
  * The phases of the model's graph for a ubatch of ub tokens over pl's
  * cells (with the sliding window's, swa) with flash attention (fa), into
@@ -737,13 +749,9 @@ static uint64_t
 adds_peak(const struct planner *pn, const struct plan *pl, uint64_t ub,
     uint64_t kept, uint64_t full)
 {
-	const struct model_geom *g = pn->g;
-	uint64_t kv = 0, attn, ffn;
+	uint64_t kv = layer_kv_max(pn->g, pl), attn, ffn;
 	struct graph_phases ph;
-	uint32_t il;
 
-	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
-		kv = umax(kv, plan_layer_kv(g, pl, il));
 	phases_of(pn, pl, ub, true, pl->flash_attention, &ph);
 	attn = sadd(ph.attn, kv);
 	ffn = sadd(ph.ffn, layer_weight(pn, false));
@@ -865,7 +873,75 @@ experts_on_host(const struct planner *pn, struct plan *pl, uint64_t ub)
 	pl->dev[0].compute_bytes = host;
 }
 
-/* Mark pl's compute estimated, saying why. */
+/* A layer's KQ without flash attention: every head's, f32, over the
+ * stream's cells. */
+static uint64_t
+kq_bytes(const struct planner *pn, const struct plan *pl, uint64_t ub)
+{
+	return smul(smul(smul(4, ub), pl->ctx_seq), pn->g->n_head[0]);
+}
+
+/* Whether the KQ (no flash attention) is beyond the probed device's
+ * largest tensor, and nothing else of the attention. */
+static bool
+kq_on_host(const struct planner *pn, const struct plan *pl, uint64_t ub)
+{
+	uint64_t lim = pl->max_tensor;
+
+	if (lim == 0 || pl->flash_attention || pn->g->memory != ARCH_MEM_KV ||
+	    pn->g->mla || kq_bytes(pn, pl, ub) <= lim)
+		return false;
+	return plan_mask_bytes(pn->g, pl, ub) <= lim &&
+	    layer_kv_max(pn->g, pl) / 2 <= lim;
+}
+
+/*
+ * Every layer offloaded, no flash attention, and a KQ beyond the largest
+ * tensor the device claims: the scheduler runs each layer's KQ, softmax
+ * and KQV on the CPU (supports_op refuses them), the layer's K and V
+ * copied out of the device's cache. The host then holds, beside its
+ * inputs, the KQ and one layer's K and V; the device its FFN phase
+ * without the mask (the host's alone now) and with one row fewer kept
+ * on the host, or its attention without the KQ. Measured on Vulkan
+ * (llvmpipe, 128 MiB) at -ngl 99, 8192 and 16384 cells: host exact for
+ * llama-, qwen2-, phi3-, starcoder2- and qwen3moe-wide; device 1.0002
+ * (qwen3moe 1.05, its FFN phase's own error).
+ */
+static void
+attention_on_host(const struct planner *pn, struct plan *pl, uint64_t ub,
+    uint64_t kept)
+{
+	const struct model_geom *g = pn->g;
+	uint64_t row = smul(smul(4, ub), g->n_embd), kv, less, mask;
+	struct graph_phases ph;
+
+	kv = layer_kv_max(g, pl) / (pl->n_stream ? pl->n_stream : 1);
+	mask = plan_mask_bytes(g, pl, ub);
+	phases_of(pn, pl, ub, true, false, &ph);
+	less = sadd(mask, kept > row ? kept - row : 0);
+	ph.attn = ph.attn > kq_bytes(pn, pl, ub) ? ph.attn -
+	    kq_bytes(pn, pl, ub) : 0;
+	pl->dev[1].compute_bytes = umax(ph.ffn > less ? ph.ffn - less : 0,
+	    ph.attn > less ? ph.attn - less : 0);
+	pl->dev[0].compute_bytes = sadd(host_inputs(pn, pl, ub),
+	    sadd(kq_bytes(pn, pl, ub), kv));
+}
+
+/* Whether attention_on_host was measured for g's architecture. */
+static bool
+kq_host_measured(const struct model_geom *g)
+{
+	static const char *const archs[] = { "llama", "qwen2", "phi3",
+	    "starcoder2", "qwen3moe" };
+	size_t i;
+
+	for (i = 0; i < sizeof archs / sizeof archs[0]; i++)
+		if (strcmp(g->arch, archs[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Mark pl's compute estimated, saying why. *//* Mark pl's compute estimated, saying why. */
 static void
 estimated(struct plan *pl, const char *why)
 {
@@ -916,14 +992,11 @@ attention_oversize(const struct planner *pn, const struct plan *pl,
     uint64_t ub)
 {
 	const struct model_geom *g = pn->g;
-	uint64_t lim = pl->max_tensor, kv = 0, kq;
-	uint32_t il;
+	uint64_t lim = pl->max_tensor, kv = layer_kv_max(g, pl), kq;
 
 	if (lim == 0 || g->memory == ARCH_MEM_RECURRENT)
 		return false;
-	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
-		kv = umax(kv, plan_layer_kv(g, pl, il));
-	kq = smul(smul(smul(4, ub), pl->ctx_seq), g->n_head[0]);
+	kq = kq_bytes(pn, pl, ub);
 	return (!pl->flash_attention && kq > lim) ||
 	    plan_mask_bytes(g, pl, ub) > lim || kv / 2 > lim;
 }
@@ -985,7 +1058,15 @@ plan_llama_gpu_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 			estimated(pl, "--n-cpu-moe: measured for qwen3moe with "
 			    "every layer offloaded only");
 	}
-	if (attention_oversize(pn, pl, ub))
+	if (kq_on_host(pn, pl, ub) && full && !g->swa &&
+	    pl->n_fallback == 0 && pl->n_cpu_moe_tensors == 0 &&
+	    ds.full == FULL_GRAPH) {
+		attention_on_host(pn, pl, ub, kept);
+		if (!kq_host_measured(g))
+			estimated(pl, "the attention on the host (its KQ beyond "
+			    "the largest tensor the device claims): not "
+			    "measured for this architecture");
+	} else if (attention_oversize(pn, pl, ub))
 		estimated(pl, "an attention tensor beyond the largest the "
 		    "device claims: the CPU runs it");
 }
