@@ -155,7 +155,8 @@ oversize_findings(const struct check_ctx *c, struct diag_list *dl)
 		    d->max_tensor)
 			continue;
 		n++;
-		bytes += t->nbytes;
+		bytes = bytes + t->nbytes < bytes ? UINT64_MAX :
+		    bytes + t->nbytes;	/* overlapping tensors: saturate */
 		if (top == NULL || cb > most)
 			top = t, most = cb;
 	}

@@ -89,8 +89,8 @@ struct options {
  * Returns 0, or -1 with err describing the usage error (GL_ERR_USAGE).
  * Strings, files among them, are borrowed from argv, which must outlive
  * o; either way release o with options_free(). llama.cpp's single-dash
- * names (-ctk -ctv -fa -ub -np -ngl -cmoe -ncmoe) are rewritten in argv to their long
- * forms first.
+ * names (-ctk -ctv -fa -ub -np -ngl -cmoe -ncmoe) are rewritten in argv
+ * to their long forms first.
  */
 int options_parse(struct options *o, int argc, char **argv,
     struct gl_error *err);

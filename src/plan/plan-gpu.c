@@ -4,7 +4,8 @@
  * under -ngl: what the host holds (the graph's inputs, the rows of
  * token_embd's get_rows, what runs on the CPU: a recurrent scan the
  * device cannot run, MLA's projection with several sequences, the copies
- * of a host layer's K and V) and the device's peak (the graph less the
+ * of a host layer's K and V, the experts' FFN or a KQ beyond the largest
+ * tensor the device claims) and the device's peak (the graph less the
  * rows the host keeps, or, with layers on the host, the phase of a host
  * layer run on the device beside its copied operands). Measured on Vulkan
  * (llvmpipe; llama.cpp v0.5.0), per architecture where the mechanism is
@@ -941,7 +942,7 @@ kq_host_measured(const struct model_geom *g)
 	return false;
 }
 
-/* Mark pl's compute estimated, saying why. *//* Mark pl's compute estimated, saying why. */
+/* Mark pl's compute estimated, saying why. */
 static void
 estimated(struct plan *pl, const char *why)
 {
@@ -983,9 +984,9 @@ experts_copied(const struct planner *pn, const struct plan *pl, uint64_t ub,
  * Whether an attention tensor is beyond the largest tensor the probed
  * device claims (K006's limit): without flash attention the KQ (every
  * head's, over the cells), the mask, or a layer's K or V (taken as half
- * its cache). The scheduler then runs those operations on the CPU, a
- * split the plan does not model (on llvmpipe, 128 MiB: 16 heads at 8192
- * cells without flash attention move 270 MB of compute to the host).
+ * its cache). The scheduler then runs those operations on the CPU: the
+ * plan models that split for the KQ alone (attention_on_host), at full
+ * offload; others are estimates.
  */
 static bool
 attention_oversize(const struct planner *pn, const struct plan *pl,

@@ -10,8 +10,9 @@
  * Usage: llama-oracle MODEL [key=value ...], keys: ctx ubatch batch
  * fa=on|off|auto ctk ctv np ngl mmap=on|off alloc=on|off swa_full=on|off
  * cpumoe=N (the experts' weights of the first N layers on the CPU, as
- * llama-cli's --n-cpu-moe N overrides them) dir=BACKEND_DIR cpu=VARIANT (loads DIR/libggml-cpu-VARIANT.so and,
- * for a Vulkan dir, libggml-vulkan.so, instead of every library in DIR).
+ * llama-cli's --n-cpu-moe N overrides them) dir=BACKEND_DIR
+ * cpu=VARIANT (loads DIR/libggml-cpu-VARIANT.so and, for a Vulkan dir,
+ * libggml-vulkan.so, instead of every library in DIR).
  * alloc=off is llama.cpp's no_alloc mode (sizes only; needs mmap=off).
  * Exit 0 and the JSON on stdout, or exit 1 with {"error": ...}.
  */
