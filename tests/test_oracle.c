@@ -402,6 +402,18 @@ run_plan(struct oenv *e, const struct ocase *c, bool today,
 	    "%s: gguflint's report has no "
 	    "/files/0/plan (exit %d); stderr: %s",
 	    ocase_name(c), r.status, r.err);
+	if (c->probe) { /* the probe ran and measured the device's limit */
+		const struct jsonnode *fb = jsontree_get(plan, "fallback");
+		int64_t lim = 0;
+
+		cr_assert(r.status != 2 && fb != NULL &&
+			jsontree_int64(jsontree_get(fb, "max_tensor_bytes"),
+			    &lim) &&
+			lim > 0,
+		    "%s: the runtime probe failed or measured no limit (exit "
+		    "%d); stderr: %s",
+		    ocase_name(c), r.status, r.err);
+	}
 	test_run_free(&r);
 	return plan;
 }

@@ -278,6 +278,13 @@ Test(runtime, the_largest_tensor_claimed_is_measured_and_cached)
 	runtime_info_free(&again);
 	cr_assert_eq(probe_fake("wrong", c, &info, &err, 0), 0, "%s", err.msg);
 	cr_expect_eq(info.device.max_tensor, 0, "no limit");
+	cr_expect(info.device.max_tensor_known);
+	runtime_cases_free(c, 4);
+	runtime_info_free(&info);
+	/* every case's child dies in its computation, none says the limit:
+	 * a child of its own measures it */
+	cr_assert_eq(probe_fake("abort", c, &info, &err, 0), 0, "%s", err.msg);
+	cr_expect(info.device.max_tensor_known, "the limit's own child");
 	runtime_cases_free(c, 4);
 	runtime_info_free(&info);
 	free(dir);

@@ -9,7 +9,8 @@
  *   T <date>
  *   C <op> <encoding> <row> <state> <nmse> <reason> <late>
  * where limit is the largest tensor the device claims an operation on
- * (bytes; 0: none found) and late the limit (s) a case had no answer
+ * (bytes; 0: none found; empty: not measured, measured again on the
+ * next probe) and late the limit (s) a case had no answer
  * within, else 0. A file that does not read as this is ignored (one of
  * an earlier version too: it has no claim limit): the cache is an aid,
  * and a probe afresh replaces it.
@@ -183,6 +184,7 @@ rt_cache_store(const char *key, const struct rt_case *cases, size_t n,
 	char *path = cache_path(key, true), *old, *tmp, *line, *save = NULL;
 	const struct rt_device *d = &info->device;
 	struct strbuf sb = STRBUF_INIT;
+	char lim[24] = ""; /* empty: not measured */
 	FILE *fp;
 	size_t i;
 
@@ -190,14 +192,17 @@ rt_cache_store(const char *key, const struct rt_case *cases, size_t n,
 		free(path);
 		return;
 	}
+	if (d->max_tensor_known)
+		snprintf(lim, sizeof lim, "%llu",
+		    (unsigned long long)d->max_tensor);
 	strbuf_addf(&sb,
-	    CACHE_MAGIC "\nV\t%s\t%s\nU\t%s\t%s\t%s\t%llu\t%llu\t%s\t%llu\n"
+	    CACHE_MAGIC "\nV\t%s\t%s\nU\t%s\t%s\t%s\t%llu\t%llu\t%s\t%s\n"
 			"T\t%s\n",
 	    info->version ? info->version : "unknown",
 	    info->commit ? info->commit : "unknown", d->name, d->description,
 	    d->type, (unsigned long long)d->mem_free,
-	    (unsigned long long)d->mem_total, d->library ? d->library : "",
-	    (unsigned long long)d->max_tensor, info->date ? info->date : "");
+	    (unsigned long long)d->mem_total, d->library ? d->library : "", lim,
+	    info->date ? info->date : "");
 	if ((old = slurp(path)) != NULL)
 		for (line = strtok_r(old, "\n", &save); line != NULL;
 		     line = strtok_r(NULL, "\n", &save))

@@ -304,7 +304,9 @@ rt_device_set(struct rt_device *d, char **f, size_t nf)
 	d->mem_free = nf > 4 ? strtoull(f[4], NULL, 10) : 0;
 	d->mem_total = nf > 5 ? strtoull(f[5], NULL, 10) : 0;
 	d->library = xstrdup(nf > 6 ? f[6] : "");
-	d->max_tensor = nf > 7 ? strtoull(f[7], NULL, 10) : 0;
+	/* a cached record's limit: empty when it was not measured */
+	d->max_tensor_known = nf > 7 && f[7][0] >= '0' && f[7][0] <= '9';
+	d->max_tensor = d->max_tensor_known ? strtoull(f[7], NULL, 10) : 0;
 }
 
 /* What one child said, beside the cases it answered. */
@@ -339,18 +341,22 @@ child_event(char *line, struct rt_info *info, struct rt_case *cases, size_t n,
 		cr->ready = true;
 	} else if (f[0][0] == 'U') {
 		uint64_t lim = info->device.max_tensor; /* an earlier child's */
+		bool known = info->device.max_tensor_known;
 
 		rt_device_set(&info->device, f, nf);
-		if (info->device.max_tensor == 0)
-			info->device.max_tensor = lim;
+		info->device.max_tensor = lim;
+		info->device.max_tensor_known = known;
 		cr->ready = true;
 	} else if (f[0][0] == 'L' && nf >= 3) { /* a listed device's */
 		idx = strtoul(f[2], NULL, 10);
-		if (idx < info->n_devices)
+		if (idx < info->n_devices) {
 			info->devices[idx].max_tensor = strtoull(f[1], NULL,
 			    10);
+			info->devices[idx].max_tensor_known = true;
+		}
 	} else if (f[0][0] == 'L' && nf >= 2) {
 		info->device.max_tensor = strtoull(f[1], NULL, 10);
+		info->device.max_tensor_known = true;
 	} else if (f[0][0] == 'C' && nf >= 5 && cases != NULL &&
 	    (idx = strtoul(f[1], NULL, 10)) == *next && idx < n) {
 		cases[idx].state = (enum rt_state)(strtoul(f[2], NULL, 10) % 4);
@@ -516,6 +522,7 @@ probe_rest(const struct rt_request *rq, struct rt_case *cases, size_t n,
 	struct rt_case *todo = xcalloc(n + 1, sizeof *todo);
 	size_t *at = xcalloc(n + 1, sizeof *at), m = 0, i;
 	struct rt_job job;
+	struct gl_error lerr;
 	int rc = 0;
 
 	for (i = 0; i < n; i++)
@@ -534,6 +541,14 @@ probe_rest(const struct rt_request *rq, struct rt_case *cases, size_t n,
 		    timeout_of(rq->timeout_s), err);
 		free(info->date);
 		info->date = utc_now();
+	}
+	/* the limit a child says after its cases: one of its own when none
+	 * lived to say it (or every case came from the cache); if that one
+	 * fails too the limit stays unknown, the cases answered */
+	if (rc == 0 && !info->device.max_tensor_known) {
+		job.n = 0;
+		(void)run_children(&job, NULL, 0, info,
+		    timeout_of(rq->timeout_s), &lerr);
 	}
 	for (i = 0; i < m; i++) {
 		free(cases[at[i]].reason);
@@ -568,7 +583,7 @@ runtime_probe(const struct rt_request *rq, struct rt_case *cases, size_t n,
 	if (keyed && !rq->no_cache)
 		info->n_cached = rt_cache_load(key, cases, n,
 		    timeout_of(rq->timeout_s), info);
-	if (info->n_cached < n || n == 0) {
+	if (info->n_cached < n || n == 0 || !info->device.max_tensor_known) {
 		if (probe_rest(rq, cases, n, info, err) < 0)
 			return -1;
 		if (keyed)

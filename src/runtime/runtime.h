@@ -68,6 +68,7 @@ struct rt_device {
 	/* the largest tensor (bytes) it claims an operation on; 0: no
 	 * limit found */
 	uint64_t max_tensor;
+	bool max_tensor_known; /* measured (else max_tensor is 0) */
 };
 
 /* What was loaded and on what it ran; runtime_info_free() frees it. */
