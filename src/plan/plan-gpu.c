@@ -1064,9 +1064,9 @@ plan_llama_gpu_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 	    ds.full == FULL_GRAPH) {
 		attention_on_host(pn, pl, ub, kept);
 		if (!kq_host_measured(g))
-			estimated(pl, "the attention on the host (its KQ beyond "
-			    "the largest tensor the device claims): not "
-			    "measured for this architecture");
+			estimated(pl, "the attention on the host (its KQ "
+			    "beyond the largest tensor the device claims): "
+			    "not measured for this architecture");
 	} else if (attention_oversize(pn, pl, ub))
 		estimated(pl, "an attention tensor beyond the largest the "
 		    "device claims: the CPU runs it");
