@@ -966,13 +966,9 @@ static uint64_t
 experts_copied(const struct planner *pn, const struct plan *pl, uint64_t ub,
     uint64_t kept)
 {
-	uint64_t u = smul(4, ub), gu, w = 0, ffn;
+	uint64_t u = smul(4, ub), gu, w = layer_weight(pn, false), ffn;
 	struct graph_phases ph;
-	size_t i;
 
-	for (i = 0; i < pn->f->tensors_n; i++)
-		if (plan_name_ends(&pn->f->tensors[i], "_exps.weight"))
-			w = umax(w, pad32(pn->f->tensors[i].nbytes));
 	gu = smul(smul(smul(2, u), plan_experts_used(pn->g, pn->f)),
 	    plan_tensor_rows(pn->f, "ffn_up_exps.weight"));
 	phases_of(pn, pl, ub, true, pl->flash_attention, &ph);
