@@ -92,22 +92,104 @@ facts_free(struct model_facts *mf)
 static bool *fallback_tensors(const struct gguf_file *f,
     const struct lint_result *res);
 
+/* Whether path names a regular file (llama.cpp loads it by its path). */
+static bool
+regular_file(const char *path)
+{
+	struct stat st;
+
+	return path != NULL && strcmp(path, "-") != 0 &&
+	    stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* pl's parameters as llama.cpp's measurement takes them, into rq; false
+ * when they do not fit its types. */
+static bool
+measure_request(const struct plan *pl, struct rt_measure_req *rq)
+{
+	memset(rq, 0, sizeof *rq);
+	if (pl->ctx > UINT32_MAX || pl->n_batch > UINT32_MAX ||
+	    pl->n_ubatch > UINT32_MAX || pl->n_seq > UINT32_MAX ||
+	    kv_type_info(pl->kv_k)->ggml < 0 ||
+	    kv_type_info(pl->kv_v)->ggml < 0)
+		return false;
+	rq->n_ctx = (uint32_t)pl->ctx;
+	rq->n_batch = (uint32_t)pl->n_batch;
+	rq->n_ubatch = (uint32_t)pl->n_ubatch;
+	rq->n_seq = (uint32_t)pl->n_seq;
+	rq->type_k = kv_type_info(pl->kv_k)->ggml;
+	rq->type_v = kv_type_info(pl->kv_v)->ggml;
+	rq->flash_attn = pl->flash_attention;
+	rq->swa_full = pl->swa_full;
+	rq->ngl = pl->ngl > INT32_MAX ? INT32_MAX : (int32_t)pl->ngl;
+	rq->n_cpu_moe = (int32_t)(pl->n_cpu_moe > INT32_MAX ? INT32_MAX :
+	    pl->n_cpu_moe);
+	if (pl->n_dev > 1)
+		rq->device = pl->probed ? pl->probed_dev : pl->dev[1].name;
+	return true;
+}
+
+/*
+ * --measure: llama.cpp's own compute buffers for plan pl of the model at
+ * path, into res->measure, and as the plan takes them into *pm. NULL
+ * when none was measured: no --measure, not a llama.cpp plan, not a
+ * file, a vocabulary llama.cpp refuses (M021 says so), or llama.cpp did
+ * not measure (res->measure's verdict says why).
+ */
+static const struct plan_measured *
+measure_plan(const struct lint_options *o, const char *path,
+    const struct plan *pl, struct lint_result *res, struct plan_measured *pm)
+{
+	struct rt_measure_req rq;
+	const struct rt_measure *m = &res->measure;
+	size_t i;
+
+	if (o->runtime == NULL || !o->runtime->measure || !pl->valid ||
+	    pl->runtime != RUNTIME_LLAMA_CPP || !regular_file(path) ||
+	    (res->llama.verdict != RT_LLAMA_LOADED &&
+		res->llama.verdict != RT_LLAMA_NONE) ||
+	    !measure_request(pl, &rq))
+		return NULL;
+	runtime_llama_measure(o->runtime->dir, path, &rq, o->runtime->timeout_s,
+	    &res->measure);
+	if (m->said.verdict != RT_LLAMA_LOADED)
+		return NULL;
+	memset(pm, 0, sizeof *pm);
+	plan_params_of(pl, &pm->at);
+	pm->by = m->said.version;
+	pm->n_ctx = m->n_ctx;
+	for (i = 0; i < m->n && i < PLAN_MEASURED_BUFS; i++) {
+		pm->name[i] = m->buf[i].name;
+		pm->bytes[i] = m->buf[i].bytes;
+	}
+	pm->n = i;
+	return pm;
+}
+
 /* Stages 5 and 6, with a profile: the weight forms of f (into *forms)
  * and the memory plan of the model f with geometry g, with what a
- * runtime probe (in res, when one ran) said of the device. */
+ * runtime probe (in res, when one ran) said of the device; with
+ * --measure, planned again with llama.cpp's compute buffers for the
+ * model at path. */
 static void
 make_plan(const struct lint_options *o, const struct gguf_file *f,
-    const struct model_geom *g, const struct lint_result *res,
+    const struct model_geom *g, const char *path, struct lint_result *res,
     struct weight_form **forms, struct plan *plan)
 {
 	bool *fb = fallback_tensors(f, res);
-	struct plan_probe probe = { res->rt_info.device.name, fb,
-		res->rt_info.device.max_tensor };
+	struct plan_probe probe = { fb != NULL ? res->rt_info.device.name :
+					NULL, fb,
+		res->rt_info.device.max_tensor, NULL };
+	struct plan_measured pm;
 
 	*forms = xcalloc(f->tensors_n + 1, sizeof **forms);
 	resolve_forms(f, o->profile, o->table, o->strict, *forms);
-	plan_make_probed(g, f, o->profile, &o->request, *forms,
-	    fb != NULL ? &probe : NULL, plan);
+	plan_make_probed(g, f, o->profile, &o->request, *forms, &probe, plan);
+	if ((probe.measured = measure_plan(o, path, plan, res, &pm)) != NULL) {
+		plan_free(plan);
+		plan_make_probed(g, f, o->profile, &o->request, *forms, &probe,
+		    plan);
+	}
 	free(fb);
 }
 
@@ -214,10 +296,7 @@ static void
 ask_llama(const struct lint_options *o, const char *path,
     struct lint_result *res)
 {
-	struct stat st;
-
-	if (strcmp(path, "-") == 0 || stat(path, &st) < 0 ||
-	    !S_ISREG(st.st_mode))
+	if (!regular_file(path))
 		return;
 	runtime_llama_vocab(o->runtime->dir, path, o->runtime->timeout_s,
 	    &res->llama);
@@ -272,6 +351,7 @@ fill_ctx(struct check_ctx *ctx, const struct lint_options *o,
 	ctx->n_rt = res->rt_error == NULL ? res->n_rt : 0;
 	ctx->rt_info = &res->rt_info;
 	ctx->llama = &res->llama;
+	ctx->measure = &res->measure;
 	ctx->role = res->role;
 	ctx->as_model = o->n_companions > 0;
 }
@@ -343,7 +423,8 @@ read_model(void *arg)
 	    (!role_companion(res->role) || o->n_companions > 0))
 		ask_llama(o, res->path, res);	/* a model, or the main one */
 	if (planned)
-		make_plan(o, &res->file, res->geom, res, &res->forms,
+		make_plan(o, &res->file, res->geom,
+		    res->model == NULL ? res->path : NULL, res, &res->forms,
 		    &res->plan);
 	if (complete && o->deep) {
 		res->deep = xcalloc(res->file.tensors_n + 1, sizeof *res->deep);
@@ -594,8 +675,8 @@ read_whole(struct model_job *mj)
 		ask_llama(o, first->model, first);
 	}
 	if (planned)
-		make_plan(o, &mj->view, first->geom, first, &mj->forms,
-		    &first->plan);
+		make_plan(o, &mj->view, first->geom, first->model, first,
+		    &mj->forms, &first->plan);
 	first->role = role_of(&mj->view);
 	fill_ctx(&ctx, o, &mj->view, first, planned);
 	ctx.forms = mj->forms;
@@ -952,6 +1033,7 @@ lint_result_free(struct lint_result *res)
 	free(res->rt);
 	runtime_info_free(&res->rt_info);
 	runtime_llama_free(&res->llama);
+	runtime_llama_measure_free(&res->measure);
 	free(res->rt_error);
 	diag_list_free(&res->diags);
 	free(res->path);

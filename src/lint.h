@@ -94,6 +94,7 @@ struct lint_result {
 					 * operational error, or NULL */
 	struct rt_llama llama;		/* its libllama's vocabulary load
 					 * (a split model's: the first's) */
+	struct rt_measure measure;	/* --measure: its compute buffers */
 	struct diag_list diags;		/* as the policy leaves them, sorted */
 	size_t warnings;		/* counted before --quiet */
 };

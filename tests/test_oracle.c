@@ -47,11 +47,14 @@ struct ocase {
 	unsigned np;
 	int ngl;
 	const char *wtype; /* the weights' type (wtypes): NULL, q4_0 */
-	bool probe;	   /* the plan with the backend's runtime probed
-			    * (--runtime: its device's claims) */
+	int probe;	   /* the plan with the backend's runtime probed
+			    * (1, true: --runtime, its device's claims),
+			    * and measured (MEASURED: --measure too) */
 	int cpu_moe;	   /* --n-cpu-moe: layers whose experts' weights
 			    * stay on the CPU (0: none) */
 };
+
+#define MEASURED 2 /* ocase.probe: --runtime DIR --measure */
 
 /* The weight types of the models the tests write (wtype's values). */
 static const char *const wtypes[] = { "q4_0", "f16", "q8_0" };
@@ -371,18 +374,20 @@ run_plan(struct oenv *e, const struct ocase *c, bool today,
 	const char *next[] = { "--format", "json", "--plan", "-p",
 		oenv_profile(e, c), "-c", ctx, "-ctk", c->ctk, "-ctv", c->ctv,
 		"-fa", c->fa, "-ub", "512", "-b", "2048", "-np", np, "-ngl",
-		ngl, "-ncmoe", cm, "--no-mmap", model, NULL, NULL, NULL };
+		ngl, "-ncmoe", cm, "--no-mmap", model, NULL, NULL, NULL, NULL };
 	const struct jsonnode *plan;
 	struct test_run r;
 	char *err = NULL, rt[PATH_MAX + 16];
-	size_t at = sizeof next / sizeof next[0] - 4; /* the model's */
+	size_t at = sizeof next / sizeof next[0] - 5; /* the model's */
 
-	if (c->probe) { /* --runtime before the model, in the probe's
-			 * own cache */
+	if (c->probe) { /* --runtime (and --measure) before the model, in
+			 * the probe's own cache */
 		snprintf(rt, sizeof rt, "%s/%s", e->llama, c->backend);
-		next[at + 2] = next[at];
+		next[at + 2 + (c->probe == MEASURED)] = next[at];
 		next[at] = "--runtime";
 		next[at + 1] = rt;
+		if (c->probe == MEASURED)
+			next[at + 2] = "--measure";
 		setenv("XDG_CACHE_HOME", e->models, 1);
 		setenv("GGML_VK_VISIBLE_DEVICES", "0", 1);
 	}
@@ -402,7 +407,8 @@ run_plan(struct oenv *e, const struct ocase *c, bool today,
 	    "%s: gguflint's report has no "
 	    "/files/0/plan (exit %d); stderr: %s",
 	    ocase_name(c), r.status, r.err);
-	if (c->probe) { /* the probe ran and measured the device's limit */
+	if (c->probe && strcmp(c->backend, "vulkan") == 0) {
+		/* the probe ran and measured the device's limit */
 		const struct jsonnode *fb = jsontree_get(plan, "fallback");
 		int64_t lim = 0;
 
@@ -961,4 +967,86 @@ Test(oracle, plan_vulkan_part, .timeout = 300, .fini = oracle_fini)
 			c.ngl = ngls[n];
 			vulkan_part(e, &c, n != 0);
 		}
+}
+
+/*
+ * measured_case: case c planned with --measure: its compute buffers are
+ * llama.cpp's, per device, to the log's 0.01 MiB (half of it, 5243
+ * bytes, a buffer; the host may have two), and not estimated. The cases
+ * are ones where gguflint's model is off by more than that (outside the
+ * 10 % goal or estimated), so a plan that ignored the measurement fails.
+ */
+static void
+measured_case(struct strbuf *bad, const struct ocase *c)
+{
+	struct oenv *e = &g_oenv;
+	struct jsonnode *ll, *root;
+	const struct jsonnode *plan, *d, *est, *by;
+	char *why = NULL;
+	int64_t pd = 0, ld = 0, ph, lh;
+
+	ll = run_llama(e, c, &why);
+	cr_assert(ll != NULL, "%s: llama.cpp: %s", ocase_name(c),
+	    why ? why : "?");
+	plan = run_plan(e, c, false, &root);
+	if ((d = plan_device(plan, "Vulkan0")) != NULL) {
+		pd = j_int(d, "compute_bytes", "Vulkan0");
+		ld = llama_sum(ll, "compute", "Vulkan0");
+	}
+	ph = j_int(plan, "compute_bytes", "the plan") - pd;
+	lh = llama_sum(ll, "compute", NULL) - ld;
+	est = jsontree_get(plan, "compute_estimated");
+	by = jsontree_get(plan, "compute_measured_by");
+	if (pd - ld > 5243 || ld - pd > 5243 || ph - lh > 10486 ||
+	    lh - ph > 10486 || est == NULL || est->boolean || by == NULL ||
+	    strstr(jsontree_str(by), "llama.cpp") == NULL)
+		strbuf_addf(bad,
+		    "  %s: device %" PRId64 " / %" PRId64 ", host %" PRId64
+		    " / %" PRId64 ", estimated %s, by %s\n",
+		    ocase_name(c), pd, ld, ph, lh,
+		    est && est->boolean ? "yes" : "no",
+		    by ? jsontree_str(by) : "(none)");
+	jsontree_free(root);
+	jsontree_free(ll);
+}
+
+/* plan_measured: --measure on the CPU and on Vulkan, where the model is
+ * outside the goal or estimated (and --n-cpu-moe's overrides). */
+Test(oracle, plan_measured, .timeout = 300, .fini = oracle_fini)
+{
+	static const struct ocase cpu[] = {
+		{ "cohere2", "cpu", "zen4", 4096, "on", "f16", "f16", 1, 0,
+		    NULL, MEASURED, 0 },
+		{ "granitehybrid", "cpu", "zen4", 512, "off", "f16", "f16", 4,
+		    0, NULL, MEASURED, 0 },
+	};
+	static const struct ocase vk[] = {
+		{ "starcoder2", "vulkan", "zen4", 512, "on", "q8_0", "q8_0", 1,
+		    99, NULL, MEASURED, 0 },
+		{ "qwen3moe", "vulkan", "zen4", 512, "off", "f16", "f16", 4, 99,
+		    NULL, MEASURED, 0 },
+		{ "gemma3n", "vulkan", "zen4", 4096, "off", "f16", "f16", 1, 2,
+		    NULL, MEASURED, 0 },
+		{ "granitehybrid", "vulkan", "zen4", 512, "off", "f16", "f16",
+		    1, 99, NULL, MEASURED, 0 },
+		{ "cohere2", "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 2,
+		    NULL, MEASURED, 0 },
+		{ "qwen3moe", "vulkan", "zen4", 4096, "on", "f16", "f16", 1, 99,
+		    "q4_0", MEASURED, 1 },
+	};
+	struct strbuf bad = STRBUF_INIT;
+	struct oenv *e = &g_oenv;
+
+	if (getenv("GGUFLINT_VALGRIND") != NULL)
+		cr_skip_test("the measurement runs ggml-vulkan under memcheck "
+			     "(the plain and sanitizer runs hold it)");
+	oenv_need(e, "cpu");
+	for (size_t i = 0; i < sizeof cpu / sizeof cpu[0]; i++)
+		measured_case(&bad, &cpu[i]);
+	oenv_need(e, "vulkan");
+	for (size_t i = 0; i < sizeof vk / sizeof vk[0]; i++)
+		measured_case(&bad, &vk[i]);
+	cr_expect(bad.len == 0, "the measured plan is not llama.cpp's:\n%s",
+	    strbuf_cstr(&bad));
+	strbuf_free(&bad);
 }

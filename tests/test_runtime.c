@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include "golden.h"
 #include "jsontree.h"
 #include "kernels/ggml-types.h"
+#include "oraclegen.h"
 #include "runtime/runtime.h"
 #include "target/captable.h"
 #include "testutil.h"
@@ -81,7 +83,7 @@ probe_fake(const char *mode, struct rt_case c[4], struct rt_info *info,
     struct gl_error *err, unsigned timeout)
 {
 	char *dir = fake_dir(mode);
-	struct rt_request rq = { dir, NULL, true, timeout };
+	struct rt_request rq = { dir, NULL, true, timeout, false };
 	int rc;
 
 	private_cache();
@@ -214,7 +216,7 @@ Test(runtime, a_late_answer_is_probed_again_under_a_longer_limit, .timeout = 60)
 
 	private_cache();
 	for (k = 0; k < 3; k++) {
-		struct rt_request rq = { dir, NULL, false, limit[k] };
+		struct rt_request rq = { dir, NULL, false, limit[k], false };
 		char want[32];
 
 		fake_cases(c);
@@ -258,7 +260,7 @@ Test(runtime, an_unclaimed_case_falls_back)
 Test(runtime, the_largest_tensor_claimed_is_measured_and_cached)
 {
 	char *dir = fake_dir("limit");
-	struct rt_request rq = { dir, NULL, false, 0 };
+	struct rt_request rq = { dir, NULL, false, 0, false };
 	struct rt_case c[4], d[4];
 	struct rt_info info, again;
 	struct gl_error err;
@@ -493,7 +495,7 @@ check_real(const struct rt_case *c, size_t n)
 Test(runtime, cpu_backend_verifies_every_encoding, .timeout = 300)
 {
 	char *dir = llama_dir("cpu");
-	struct rt_request rq = { dir, "CPU", false, 0 };
+	struct rt_request rq = { dir, "CPU", false, 0, false };
 	struct rt_info info, again;
 	struct gl_error err;
 	struct rt_case *c, *d;
@@ -546,7 +548,7 @@ Test(runtime, vulkan_backend_on_llvmpipe, .timeout = 600)
 		GGML_TYPE_Q4_K, GGML_TYPE_IQ4_XS };
 	static const uint32_t gr[] = { GGML_TYPE_Q4_K };
 	char *dir = llama_dir("vulkan");
-	struct rt_request rq = { dir, "Vulkan0", true, 0 };
+	struct rt_request rq = { dir, "Vulkan0", true, 0, false };
 	struct rt_case c[sizeof mm / sizeof mm[0] + sizeof gr / sizeof gr[0]];
 	size_t n = 0, i;
 	struct rt_info info;
@@ -599,7 +601,7 @@ Test(runtime, vulkan_iq2_xs_is_slow_not_hung, .timeout = 120)
 	static const char busy[] = "slow or hung: still computing on Vulkan0, "
 				   "the child busy (";
 	char *dir = llama_dir("vulkan");
-	struct rt_request rq = { dir, "Vulkan0", true, 10 };
+	struct rt_request rq = { dir, "Vulkan0", true, 10, false };
 	char mesa[] = "/tmp/gguflint-mesa-XXXXXX";
 	struct rt_case c;
 	struct rt_info info;
@@ -645,7 +647,7 @@ Test(runtime, vulkan_iq2_xs_is_slow_not_hung, .timeout = 120)
  */
 Test(runtime, vulkan_backend_every_encoding, .timeout = 7200)
 {
-	struct rt_request rq = { NULL, "Vulkan0", true, 1800 };
+	struct rt_request rq = { NULL, "Vulkan0", true, 1800, false };
 	struct rt_info info;
 	struct gl_error err;
 	struct rt_case *c;
@@ -695,7 +697,7 @@ Test(runtime, vulkan_backend_every_encoding, .timeout = 7200)
 Test(runtime, vulkan_narrow_vectors_are_unsafe, .timeout = 900)
 {
 	static const char wrong[] = "wrong numbers: NMSE ";
-	struct rt_request rq = { NULL, "Vulkan0", true, 600 };
+	struct rt_request rq = { NULL, "Vulkan0", true, 600, false };
 	char mesa[] = "/tmp/gguflint-mesa-XXXXXX";
 	struct rt_case c[2];
 	struct rt_info info;
@@ -845,7 +847,7 @@ Test(runtime, cpu_backend_mul_mat_id, .timeout = 120)
 	static const uint32_t enc[] = { GGML_TYPE_F16, GGML_TYPE_Q4_0,
 		GGML_TYPE_Q4_K, GGML_TYPE_MXFP4 };
 	char *dir = llama_dir("cpu");
-	struct rt_request rq = { dir, "CPU", true, 0 };
+	struct rt_request rq = { dir, "CPU", true, 0, false };
 	struct rt_case c[sizeof enc / sizeof enc[0]];
 	struct rt_info info;
 	struct gl_error err;
@@ -1330,6 +1332,95 @@ Test(runtime, llama_vocab_load_refusals, .timeout = 120)
 	free(pre);
 	free(tok);
 	free(good);
+	free(dir);
+}
+
+/* The file at path read whole into *n bytes (the caller frees it). */
+static unsigned char *
+slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *b;
+	long len;
+
+	cr_assert(f != NULL && fseek(f, 0, SEEK_END) == 0 &&
+	    (len = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0);
+	b = xmalloc((size_t)len);
+	cr_assert(fread(b, 1, (size_t)len, f) == (size_t)len);
+	fclose(f);
+	*n = (size_t)len;
+	return b;
+}
+
+/* Lint path with --plan --measure on dir's llama.cpp, as JSON. */
+static void
+measure_on(struct test_run *r, const char *dir, const char *path)
+{
+	const char *argv[] = { "--no-config", "-f", "json", "--plan",
+		"--runtime", dir, "--measure", path, NULL };
+
+	private_cache();
+	test_run_bin(r, argv, NULL, 0);
+}
+
+/*
+ * --measure: the oracle's llama model is measured by llama.cpp (the plan
+ * says by whom, and no P012). The same model with a wider
+ * llama.embedding_length loads as a vocabulary (no M021) but not as a
+ * model: P012 quotes llama.cpp's refusal. Without libllama in the
+ * runtime's folder, --measure is a usage error (exit 2).
+ */
+Test(runtime, measure_and_its_refusal, .timeout = 120)
+{
+	static const char key[] = "llama.embedding_length";
+	char *dir = llama_dir("cpu"), *fake = fake_dir("refuse");
+	char why[256], path[] = "/tmp/gguflint-measure-XXXXXX";
+	const char *argv[] = { "--no-config", "--plan", "--runtime", fake,
+		"--measure", path, NULL };
+	const char *msg = NULL;
+	struct test_run r;
+	unsigned char *b, *k;
+	uint32_t v;
+	size_t n;
+	int fd = mkstemp(path);
+
+	cr_assert(fd >= 0);
+	close(fd);
+	cr_assert(oraclegen_write("llama", "q4_0", path, why, sizeof why) == 0,
+	    "%s", why);
+	measure_on(&r, dir, path);
+	cr_expect(strstr(r.out, "\"compute_measured_by\": \"llama.cpp 0.5.0") !=
+		NULL,
+	    "%s", r.out);
+	cr_expect_eq(count_code(&r, "P012", NULL), 0, "%s", r.out);
+	test_run_free(&r);
+	b = slurp(path, &n);
+	k = memmem(b, n, key, sizeof key - 1);
+	cr_assert(k != NULL && (size_t)(k - b) + sizeof key + 7 <= n);
+	memcpy(&v, k + sizeof key - 1 + 4, sizeof v); /* after its type */
+	v += 64;
+	fd = open(path, O_WRONLY);
+	cr_assert(fd >= 0 &&
+	    pwrite(fd, &v, sizeof v,
+		(off_t)(k - b) + (off_t)sizeof key - 1 + 4) == sizeof v);
+	close(fd);
+	measure_on(&r, dir, path);
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	cr_expect_eq(count_code(&r, "M021", NULL), 0, "%s", r.out);
+	cr_expect_eq(count_code(&r, "P012", &msg), 1, "%s", r.out);
+	cr_expect(msg && strstr(msg, "the runtime's llama.cpp 0.5.0") &&
+		strstr(msg, "says: ") && strstr(msg, "error loading model"),
+	    "%s", msg);
+	test_run_free(&r);
+	test_run_bin(&r, argv, NULL, 0);
+	cr_expect_eq(r.status, 2, "%s", r.err);
+	cr_expect(strstr(r.err, "--measure needs llama.cpp's libraries") &&
+		strstr(r.err, "no libllama"),
+	    "%s", r.err);
+	test_run_free(&r);
+	unlink(path);
+	free(b);
+	free(fake);
 	free(dir);
 }
 

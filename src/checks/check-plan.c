@@ -2,7 +2,8 @@
  * check-plan.c - P family: the memory plan's verdict. Weights, KV cache or
  * the total over the profile's budget (each message with the numbers and
  * the best suggestion), a context beyond the trained one, an estimate the
- * planner could not complete, and cache settings llama.cpp refuses.
+ * planner could not complete, and cache settings llama.cpp refuses (or,
+ * with --measure, the runtime's llama.cpp refused).
  */
 #include "config.h"
 
@@ -13,6 +14,7 @@
 
 #include "base/units.h"
 #include "checks/checks.h"
+#include "runtime/runtime.h"
 
 static void
 check_incomplete(const struct check_ctx *c, struct diag_list *dl)
@@ -32,12 +34,14 @@ check_incomplete(const struct check_ctx *c, struct diag_list *dl)
 	strbuf_free(&sb);
 }
 
-static void
+/* P004, P006 to P008; whether a refusal of llama.cpp's was reported. */
+static bool
 check_cache_settings(const struct check_ctx *c, struct diag_list *dl)
 {
 	const struct plan *pl = c->plan;
 	const struct model_geom *g = c->geom;
 	const char *kv = kv_type_info(pl->kv_v)->name;
+	bool refused = false;
 	char key[96];
 
 	snprintf(key, sizeof key, "%s.context_length", g->arch);
@@ -49,18 +53,19 @@ check_cache_settings(const struct check_ctx *c, struct diag_list *dl)
 		    "configured");
 	if ((g->memory == ARCH_MEM_KV || g->memory == ARCH_MEM_HYBRID) &&
 	    kv_type_info(pl->kv_v)->quantized && pl->kv_k != KV_TURBOQUANT4 &&
-	    !pl->flash_attention)
+	    !pl->flash_attention && (refused = true))
 		diag_note(diag_add(dl, "P006", 0, SUBJECT_NONE, NULL, 0, "a "
 		    "%s V cache needs flash attention, which %s%s turns off",
 		    kv, c->profile->flash_attention ? "-fa off" : "profile ",
 		    c->profile->flash_attention ? "" : c->profile->name),
 		    "llama.cpp refuses to create the context");
-	if (g->mla && pl->runtime == RUNTIME_LLAMA_CPP && pl->kv_k != pl->kv_v)
+	if (g->mla && pl->runtime == RUNTIME_LLAMA_CPP &&
+	    pl->kv_k != pl->kv_v && (refused = true))
 		diag_note(diag_add(dl, "P006", 0, SUBJECT_NONE, NULL, 0, "this "
 		    "MLA model needs the same K and V cache types (here %s and "
 		    "%s)", kv_type_info(pl->kv_k)->name, kv), "llama.cpp "
 		    "refuses to create the context");
-	if (pl->kv_block_mismatch)
+	if (pl->kv_block_mismatch && (refused = true))
 		diag_note(diag_add(dl, "P008", 0, SUBJECT_NONE, NULL, 0, "head "
 		    "width %" PRIu32 " is not a multiple of %s's block of %"
 		    PRIu32, pl->kv_bad_width,
@@ -70,6 +75,26 @@ check_cache_settings(const struct check_ctx *c, struct diag_list *dl)
 	if (pl->kv_switched)
 		diag_add(dl, "P007", 0, SUBJECT_NONE, NULL, 0, "%s",
 		    pl->notes[0]);
+	return refused;
+}
+
+/* P012: --measure's load or context refused (or crashed) by the runtime's
+ * llama.cpp. */
+static void
+check_measured(const struct check_ctx *c, struct diag_list *dl)
+{
+	const struct rt_llama *m = c->measure != NULL ? &c->measure->said :
+							 NULL;
+	const char *v = m != NULL && m->version != NULL ? m->version : "";
+
+	if (m != NULL && m->verdict == RT_LLAMA_REFUSED)
+		diag_note(diag_add(dl, "P012", 0, SUBJECT_NONE, NULL, 0, "the "
+		    "runtime's llama.cpp %s refuses the model or its context "
+		    "at the plan's parameters", v), "it says: %s", m->text);
+	else if (m != NULL && m->verdict == RT_LLAMA_DIED)
+		diag_note(diag_add(dl, "P012", 0, SUBJECT_NONE, NULL, 0, "the "
+		    "runtime's llama.cpp %s did not finish the model's load "
+		    "and context at the plan's parameters", v), "%s", m->text);
 }
 
 /* d's fix, the plan's best suggestion: "--kv q8_0 (saves 1.2 GiB)". */
@@ -154,6 +179,7 @@ check_plan(const struct check_ctx *c, struct diag_list *dl)
 		return;
 	}
 	check_incomplete(c, dl);
-	check_cache_settings(c, dl);
+	if (!check_cache_settings(c, dl))
+		check_measured(c, dl);
 	check_fit(c, dl);
 }

@@ -60,6 +60,7 @@ struct check_ctx {
 	const struct rt_info *rt_info;	/* what ran them */
 	const struct rt_llama *llama;	/* the runtime's vocabulary load,
 					 * or NULL */
+	const struct rt_measure *measure;	/* --measure's, or NULL */
 	enum file_role role;		/* role_of(file) */
 	enum companion_kind given;	/* what the user gave it as */
 	const struct companion_base *base;	/* a companion's model

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,7 @@ enum {
 	OPT_DEVICE,
 	OPT_LIST_DEVICES,
 	OPT_NO_CACHE,
+	OPT_MEASURE,
 	OPT_WRITE_KERNELS,
 	OPT_BASELINE,
 	OPT_WRITE_BASELINE,
@@ -92,6 +94,7 @@ static const struct option long_options[] = {
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "list-devices", no_argument, NULL, OPT_LIST_DEVICES },
 	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
+	{ "measure", no_argument, NULL, OPT_MEASURE },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
 	{ "cacert", required_argument, NULL, OPT_CACERT },
@@ -226,6 +229,9 @@ static const char usage_report[] =
 	"      --device NAME   the runtime's device to probe (CPU, "
 	"Vulkan0, ...)\n"
 	"      --list-devices  list the runtime's devices\n"
+	"      --measure       the compute buffers as the runtime's "
+	"libllama reserves\n"
+	"                      them (no_alloc: sizes only), in the plan\n"
 	"      --no-cache      probe the runtime, read remote headers "
 	"afresh\n"
 	"      --timeout S     seconds for a remote file's header "
@@ -602,6 +608,25 @@ unknown_option(const char *arg, struct gl_error *err)
 	    hint);
 }
 
+/* The options that set a flag of struct options true. */
+static const struct {
+	int opt;
+	size_t field; /* offsetof the bool */
+} true_flags[] = {
+	{ OPT_PLAN, offsetof(struct options, show_plan) },
+	{ OPT_DEEP, offsetof(struct options, deep) },
+	{ OPT_NO_MMAP, offsetof(struct options, no_mmap) },
+	{ OPT_SWA_FULL, offsetof(struct options, swa_full) },
+	{ OPT_NO_CACHE, offsetof(struct options, no_cache) },
+	{ OPT_MEASURE, offsetof(struct options, measure) },
+	{ OPT_STRICT, offsetof(struct options, strict) },
+	{ OPT_NO_CONFIG, offsetof(struct options, no_config) },
+	{ 'q', offsetof(struct options, quiet) },
+	{ OPT_STATISTICS, offsetof(struct options, statistics) },
+	{ OPT_EXIT_ZERO, offsetof(struct options, exit_zero) },
+	{ OPT_SHOW_BASELINED, offsetof(struct options, show_baselined) },
+};
+
 /*
  * An option without an argument, or a usage error. Returns 0, 1 to stop
  * parsing (--help, --version), or -1 with err set.
@@ -609,19 +634,14 @@ unknown_option(const char *arg, struct gl_error *err)
 static int
 set_flag(struct options *o, int c, char **argv, struct gl_error *err)
 {
+	size_t i;
+
+	for (i = 0; i < sizeof true_flags / sizeof true_flags[0]; i++)
+		if (true_flags[i].opt == c) {
+			*(bool *)((char *)o + true_flags[i].field) = true;
+			return 0;
+		}
 	switch (c) {
-	case OPT_PLAN:
-		o->show_plan = true;
-		break;
-	case OPT_DEEP:
-		o->deep = true;
-		break;
-	case OPT_NO_MMAP:
-		o->no_mmap = true;
-		break;
-	case OPT_SWA_FULL:
-		o->swa_full = true;
-		break;
 	case OPT_CPU_MOE:
 		o->n_cpu_moe = -1;
 		break;
@@ -636,27 +656,6 @@ set_flag(struct options *o, int c, char **argv, struct gl_error *err)
 	case OPT_LIST_DEVICES:
 		if (set_mode(o, CLI_MODE_LIST_DEVICES, err) < 0)
 			return -1;
-		break;
-	case OPT_NO_CACHE:
-		o->no_cache = true;
-		break;
-	case OPT_STRICT:
-		o->strict = true;
-		break;
-	case OPT_NO_CONFIG:
-		o->no_config = true;
-		break;
-	case 'q':
-		o->quiet = true;
-		break;
-	case OPT_STATISTICS:
-		o->statistics = true;
-		break;
-	case OPT_EXIT_ZERO:
-		o->exit_zero = true;
-		break;
-	case OPT_SHOW_BASELINED:
-		o->show_baselined = true;
 		break;
 	case OPT_SHOW_FIXES:
 	case OPT_NO_SHOW_FIXES:

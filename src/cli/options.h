@@ -49,6 +49,7 @@ struct options {
 	const char *runtime;		/* --runtime DIR, or NULL */
 	const char *device;		/* --device NAME, or NULL */
 	bool no_cache;			/* --no-cache */
+	bool measure;			/* --measure */
 	double connect_timeout;		/* --connect-timeout S, or 0 */
 	double timeout;			/* --timeout S, or 0 */
 	const char *cacert;		/* --cacert FILE, or NULL */

@@ -143,17 +143,25 @@ merge_filter(const struct options *o, struct session *s, struct gl_error *err)
 	return 0;
 }
 
-/* A vocabulary load the runtime's libllama could not be asked for. */
+/* A vocabulary load or a measurement the runtime's libllama could not be
+ * asked for. */
 static void
 llama_note(const struct lint_result *res)
 {
 	const struct rt_llama *l = &res->llama;
+
+	const struct rt_llama *m = &res->measure.said;
 
 	if (l->verdict == RT_LLAMA_SKIPPED || l->verdict == RT_LLAMA_FAILED)
 		fprintf(stderr,
 		    "gguflint: note: %s: no vocabulary load by the "
 		    "runtime's libllama: %s\n",
 		    res->path, l->text);
+	if (m->verdict == RT_LLAMA_SKIPPED || m->verdict == RT_LLAMA_FAILED)
+		fprintf(stderr,
+		    "gguflint: note: %s: not measured (--measure) by the "
+		    "runtime's libllama: %s\n",
+		    res->path, m->text);
 }
 
 /* The runtime folder: --runtime, else GGUFLINT_RUNTIME, else NULL. */
@@ -240,6 +248,13 @@ load_target(const struct options *o, struct session *s, struct gl_error *err)
 		s->rq.dir = s->table.prov.runtime_dir;
 	s->rq.device = o->device;
 	s->rq.no_cache = o->no_cache;
+	s->rq.measure = o->measure;
+	if (o->measure && (s->rq.dir == NULL || !runtime_has_llama(s->rq.dir)))
+		return gl_error_setk(err, GL_ERR_USAGE,
+		    "--measure needs llama.cpp's libraries (libllama beside "
+		    "libggml-base): %s", s->rq.dir == NULL ?
+		    "name their folder with --runtime DIR" :
+		    "the runtime's folder has no libllama");
 	s->lo.runtime = s->rq.dir != NULL ? &s->rq : NULL;
 	s->lo.profile = &s->profile;
 	s->lo.table = &s->table;
@@ -927,7 +942,8 @@ static int
 list_runtime_kernels(const struct options *o, struct session *s,
     const struct reporter *rep, struct strbuf *out)
 {
-	struct rt_request rq = { runtime_dir(o), o->device, o->no_cache, 0 };
+	struct rt_request rq = { runtime_dir(o), o->device, o->no_cache, 0,
+		false };
 	struct rt_info info;
 	struct captable t;
 	struct gl_error err;

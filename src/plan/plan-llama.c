@@ -1097,6 +1097,66 @@ plan_llama_cells(const struct planner *pn, uint64_t ctx, struct plan *pl)
 		    plan_pad_ctx(umin(pl->ctx_seq, sadd(g->n_swa, ub)));
 }
 
+void
+plan_params_of(const struct plan *pl, struct plan_params *pp)
+{
+	memset(pp, 0, sizeof *pp);
+	pp->ctx = pl->ctx;
+	pp->n_batch = pl->n_batch;
+	pp->n_ubatch = pl->n_ubatch;
+	pp->n_seq = pl->n_seq;
+	pp->kv_k = pl->kv_k;
+	pp->kv_v = pl->kv_v;
+	pp->flash_attention = pl->flash_attention;
+	pp->swa_full = pl->swa_full;
+	pp->ngl = pl->ngl;
+	pp->n_cpu_moe = pl->n_cpu_moe;
+}
+
+bool
+plan_params_eq(const struct plan_params *a, const struct plan_params *b)
+{
+	return a->ctx == b->ctx && a->n_batch == b->n_batch &&
+	    a->n_ubatch == b->n_ubatch && a->n_seq == b->n_seq &&
+	    a->kv_k == b->kv_k && a->kv_v == b->kv_v &&
+	    a->flash_attention == b->flash_attention &&
+	    a->swa_full == b->swa_full && a->ngl == b->ngl &&
+	    a->n_cpu_moe == b->n_cpu_moe;
+}
+
+/* With a measurement at pl's parameters: its compute buffers for the
+ * model's, each on the device its buffer type names (plan_measured). */
+static void
+take_measured(const struct planner *pn, struct plan *pl)
+{
+	const struct plan_measured *m = pn->probe != NULL ?
+	    pn->probe->measured : NULL;
+	const char *gpu = pl->probed ? pl->probed_dev : pl->dev[1].name;
+	struct plan_params pp;
+	size_t i, d;
+
+	pl->compute_measured = false;
+	if (m == NULL)
+		return;
+	plan_params_of(pl, &pp);
+	if (!plan_params_eq(&pp, &m->at))
+		return;
+	for (d = 0; d < PLAN_MAX_DEVICES; d++) {
+		pl->dev[d].compute_modeled = pl->dev[d].compute_bytes;
+		pl->dev[d].compute_bytes = 0;
+	}
+	for (i = 0; i < m->n; i++) {
+		d = pl->n_dev > 1 && strcmp(m->name[i], gpu) == 0;
+		pl->dev[d].compute_bytes = sadd(pl->dev[d].compute_bytes,
+		    m->bytes[i]);
+	}
+	pl->compute_measured = true;
+	pl->compute_estimated = false;
+	pl->compute_why = NULL;
+	snprintf(pl->measured_by, sizeof pl->measured_by, "llama.cpp %s",
+	    m->by != NULL ? m->by : "");
+}
+
 static void
 plan_llama_buffers(const struct planner *pn, struct plan *pl)
 {
@@ -1115,6 +1175,7 @@ plan_llama_buffers(const struct planner *pn, struct plan *pl)
 	} else {
 		pl->dev[0].compute_bytes = c;
 	}
+	take_measured(pn, pl);
 	pl->compute_bytes = sadd(pl->dev[0].compute_bytes,
 	    pl->dev[1].compute_bytes);
 	pl->forward = 0;

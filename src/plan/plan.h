@@ -87,6 +87,8 @@ struct plan_device {
 	uint64_t repack_bytes;		/* CPU_REPACK copies */
 	uint64_t kv_bytes;		/* KV cache and recurrent state */
 	uint64_t compute_bytes;
+	uint64_t compute_modeled;	/* --measure: the model's figure for
+					 * the compute_bytes llama.cpp says */
 	uint64_t output_bytes;
 	uint64_t total_bytes;
 	uint64_t memory_bytes;		/* what it offers, reserve kept */
@@ -183,6 +185,9 @@ struct plan {
 	size_t n_cpu_moe_tensors;	/* tensors of cpu_moe_bytes */
 	uint64_t max_tensor;		/* the probed device's largest tensor
 					 * claimed (bytes), or 0: no limit */
+	bool compute_measured;		/* compute_bytes are llama.cpp's own
+					 * (--measure), not the model's */
+	char measured_by[48];		/* then by whom, "llama.cpp 0.5.0" */
 	struct plan_device dev[PLAN_MAX_DEVICES];
 	size_t n_dev;
 
@@ -208,9 +213,43 @@ struct plan {
  * a host layer's weights go, and runs it on the CPU.
  */
 struct plan_probe {
-	const char *device;	/* ggml's name of the probed device */
+	const char *device;	/* ggml's name of the probed device, or
+				 * NULL: none probed */
 	const bool *fallback;	/* one per tensor of the file */
 	uint64_t max_tensor;	/* bytes; 0: no limit */
+	const struct plan_measured *measured;	/* or NULL */
+};
+
+/* A llama.cpp plan's parameters, as llama.cpp's context takes them. */
+struct plan_params {
+	uint64_t ctx, n_batch, n_ubatch, n_seq;
+	enum kv_type kv_k, kv_v;
+	bool flash_attention, swa_full;
+	int64_t ngl, n_cpu_moe;
+};
+
+/* plan_params_of: pl's parameters; plan_params_eq: whether a and b are
+ * the same. */
+void plan_params_of(const struct plan *pl, struct plan_params *pp);
+bool plan_params_eq(const struct plan_params *a, const struct plan_params *b);
+
+#define PLAN_MEASURED_BUFS 8
+
+/*
+ * What the runtime's llama.cpp reserved for a plan (--measure): the
+ * compute buffer of each buffer type its scheduler uses, at the
+ * parameters it was asked for (at). A plan at those parameters takes
+ * them for its compute buffers (a buffer type named like its GPU device
+ * is the device's, any other the host's); any other plan (a suggestion's
+ * re-plan) keeps gguflint's model.
+ */
+struct plan_measured {
+	struct plan_params at;
+	const char *by;		/* "llama.cpp 0.5.0" */
+	uint64_t n_ctx;		/* the cells its context made */
+	size_t n;
+	const char *name[PLAN_MEASURED_BUFS];
+	uint64_t bytes[PLAN_MEASURED_BUFS];
 };
 
 /*

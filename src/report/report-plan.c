@@ -166,6 +166,24 @@ cpu_moe_line(struct strbuf *out, const struct plan *pl)
 	line(out, "cpu moe", d, pl->cpu_moe_bytes, f);
 }
 
+/* The note of device v's compute line: measured (--measure, with the
+ * model's figure), estimated (and why), or none. */
+static void
+compute_note(char *f, size_t n, const struct plan *pl,
+    const struct plan_device *v)
+{
+	char m[32];
+
+	f[0] = '\0';
+	if (pl->compute_measured)
+		snprintf(f, n, "measured by %s (the model: %s)",
+		    pl->measured_by, format_size(v->compute_modeled, m,
+		    sizeof m));
+	else if (pl->compute_estimated)
+		snprintf(f, n, "estimated (%s)", pl->compute_why ?
+		    pl->compute_why : "not measured for this architecture");
+}
+
 /* One line per buffer of a llama.cpp plan, host first. */
 static void
 llama_table(struct strbuf *out, const struct plan *pl)
@@ -210,11 +228,10 @@ llama_table(struct strbuf *out, const struct plan *pl)
 		}
 		snprintf(d, sizeof d, "%s, ubatch %" PRIu64, dev,
 		    pl->n_ubatch);
-		snprintf(f, sizeof f, "estimated (%s)", pl->compute_why ?
-		    pl->compute_why : "not measured for this architecture");
-		if (v->compute_bytes > 0)
+		compute_note(f, sizeof f, pl, v);
+		if (v->compute_bytes > 0 || v->compute_modeled > 0)
 			line(out, "compute", d, v->compute_bytes,
-			    pl->compute_estimated ? f : NULL);
+			    f[0] != '\0' ? f : NULL);
 		if (v->output_bytes > 0)
 			line(out, "output", "logits, f32", v->output_bytes,
 			    NULL);
@@ -515,6 +532,10 @@ json_llama(struct strbuf *out, const struct plan *pl)
 	json_u64(out, "compute_bytes", pl->compute_bytes);
 	strbuf_addf(out, ", \"compute_estimated\": %s",
 	    pl->compute_estimated ? "true" : "false");
+	if (pl->compute_measured) {	/* --measure */
+		strbuf_adds(out, ", \"compute_measured_by\": ");
+		enc_json_cstr(out, pl->measured_by);
+	}
 	json_u64(out, "output_bytes", pl->output_bytes);
 	strbuf_addf(out, ", \"n_gpu_layers\": %" PRId64 ", \"devices\": [",
 	    pl->ngl);
@@ -528,6 +549,9 @@ json_llama(struct strbuf *out, const struct plan *pl)
 		json_u64(out, "repack_bytes", d->repack_bytes);
 		json_u64(out, "kv_bytes", d->kv_bytes);
 		json_u64(out, "compute_bytes", d->compute_bytes);
+		if (pl->compute_measured)
+			json_u64(out, "compute_modeled_bytes",
+			    d->compute_modeled);
 		json_u64(out, "output_bytes", d->output_bytes);
 		json_u64(out, "total_bytes", d->total_bytes);
 		json_u64(out, "memory_bytes", d->memory_bytes);

@@ -3,12 +3,8 @@
  * runtime_llama_vocab): libllama of the runtime's folder opened with
  * dlopen, the model at the job's path loaded as llama.cpp loads a
  * vocabulary (vocab_only: the metadata, the hyper-parameters and the
- * vocabulary, no tensor), and the verdict written to the pipe:
- *   L <llama_version()>            after binding
- *   A                              loaded
- *   R <llama.cpp's first error>    refused
- *   N <why>                        not asked (the layout is unknown)
- *   E <message>                    libllama did not load
+ * vocabulary, no tensor), and the verdict written to the pipe
+ * (llama-impl.h's lines); or, for a measurement, measure.c's job.
  *
  * llama_model_params is a struct passed by value whose layout changes
  * between llama.cpp versions, and no loader entry takes a vocabulary load
@@ -32,45 +28,28 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "runtime/runtime-impl.h"
+#include "runtime/llama-impl.h"
 
 #define LLAMA_AS_LIMIT (8ull << 30) /* the child's address space */
-
-/* Large and aligned enough for any version's llama_model_params. */
-struct params_buf {
-	_Alignas(16) unsigned char b[1024];
-};
-
-/* The defaults' bytes of one llama.cpp version's llama_model_params. */
-struct params_layout {
-	const char *version; /* llama_version() */
-	size_t size;	     /* sizeof (struct llama_model_params) */
-	size_t vocab_only;   /* offsetof vocab_only */
-	size_t gpu_layers;   /* offsetof n_gpu_layers (int32, default -1) */
-	size_t bools_n;	     /* the bools from vocab_only, their defaults */
-	unsigned char bools[8];
-	size_t zero[2][2]; /* byte ranges [from, to) all 0 by default (the
-			    * pointers) */
-};
 
 /*
  * v0.5.0 (llama.h of that build), LP64: devices, tensor_buft_overrides
  * (0, 8), n_gpu_layers (16), split_mode, load_mode, lazy_mode, main_gpu
  * (20-35), tensor_split, progress_callback, its user data, kv_overrides
  * (40-71), then vocab_only, check_tensors, use_extra_bufts, no_host,
- * no_alloc, load_mtp (72-77; defaults 0 0 1 0 0 0), padded to 80. Its
+ * no_alloc, load_mtp (72-77; defaults 0 0 1 0 0 0), padded to 80;
+ * load_mode's default is -1 (auto; 0 reads the file, no mapping). Its
  * prebuilt libraries (node-llama-cpp 3.22.1) call themselves 0.5.0-dev.
  */
 static const struct params_layout layouts[] = {
-	{ "0.5.0", 80, 72, 16, 6, { 0, 0, 1, 0, 0, 0 },
+	{ "0.5.0", 80, 72, 16, 24, 76, 0, 8, 6, { 0, 0, 1, 0, 0, 0 },
 	    { { 0, 16 }, { 40, 72 } } },
-	{ "0.5.0-dev", 80, 72, 16, 6, { 0, 0, 1, 0, 0, 0 },
+	{ "0.5.0-dev", 80, 72, 16, 24, 76, 0, 8, 6, { 0, 0, 1, 0, 0, 0 },
 	    { { 0, 16 }, { 40, 72 } } },
 };
 
-/* Whether p's bytes [from, to) are all 0. */
-static bool
-all_zero(const struct params_buf *p, const size_t r[2])
+bool
+rt_all_zero(const struct params_buf *p, const size_t r[2])
 {
 	size_t i;
 
@@ -80,20 +59,11 @@ all_zero(const struct params_buf *p, const size_t r[2])
 	return true;
 }
 
-struct llama_fns {
-	const char *(*version)(void);
-	struct params_buf (*defaults)(void);
-	void *(*load)(const char *, struct params_buf);
-	void (*model_free)(void *);
-	void (*backend_init)(void);
-	void (*log_set)(void (*)(int, const char *, void *), void *);
-};
-
 static int pipe_fd = -1;
 static char first_error[480];
 
-static void
-tell(char tag, const char *text)
+void
+rt_tell(char tag, const char *text)
 {
 	char *c = rt_clean(text ? text : "", 600);
 	char *line = xasprintf("%c\t%s\n", tag, c);
@@ -110,19 +80,19 @@ tell(char tag, const char *text)
 	free(c);
 }
 
-static void __attribute__((noreturn)) tell_end(char tag, const char *text)
+void
+rt_tell_end(char tag, const char *text)
 {
-	tell(tag, text);
+	rt_tell(tag, text);
 	_exit(0);
 }
 
 /* ggml's log levels: 4 is GGML_LOG_LEVEL_ERROR (ggml.h, all versions). */
-static void
-on_log(int level, const char *text, void *ud)
+void
+rt_note_error(int level, const char *text)
 {
 	size_t n;
 
-	(void)ud;
 	if (level != 4 || text == NULL || first_error[0] != '\0')
 		return;
 	n = strcspn(text, "\n");
@@ -130,6 +100,19 @@ on_log(int level, const char *text, void *ud)
 		n = sizeof first_error - 1;
 	memcpy(first_error, text, n);
 	first_error[n] = '\0';
+}
+
+const char *
+rt_first_error(void)
+{
+	return first_error;
+}
+
+static void
+on_log(int level, const char *text, void *ud)
+{
+	(void)ud;
+	rt_note_error(level, text);
 }
 
 char *
@@ -140,14 +123,6 @@ rt_llama_lib(const char *dir)
 	return rt_find_lib(dir, pats);
 }
 
-#define BIND(field, name) \
-	do { \
-		void *p_ = dlsym(h, name); \
-		if (p_ == NULL) \
-			tell_end('E', "libllama lacks " name); \
-		memcpy(&fn->field, &p_, sizeof p_); \
-	} while (0)
-
 static void
 bind_llama(const char *dir, struct llama_fns *fn)
 {
@@ -155,26 +130,26 @@ bind_llama(const char *dir, struct llama_fns *fn)
 	void *h;
 
 	if (path == NULL)
-		tell_end('E', "no libllama in the runtime's folder");
+		rt_tell_end('E', "no libllama in the runtime's folder");
 	if ((h = dlopen(path, RTLD_NOW | RTLD_GLOBAL)) == NULL) {
 		msg = xasprintf("cannot load %s: %s", path, dlerror());
-		tell_end('E', msg);
+		rt_tell_end('E', msg);
 	}
 	free(path);
-	BIND(version, "llama_version");
-	BIND(defaults, "llama_model_default_params");
-	BIND(load, "llama_model_load_from_file");
-	BIND(model_free, "llama_model_free");
-	BIND(backend_init, "llama_backend_init");
-	BIND(log_set, "llama_log_set");
+	fn->lib = h;
+	RT_BIND(h, fn->version, "llama_version");
+	RT_BIND(h, fn->defaults, "llama_model_default_params");
+	RT_BIND(h, fn->load, "llama_model_load_from_file");
+	RT_BIND(h, fn->model_free, "llama_model_free");
+	RT_BIND(h, fn->backend_init, "llama_backend_init");
+	RT_BIND(h, fn->log_set, "llama_log_set");
 }
 
-/* The layout of version whose defaults p holds, or NULL. */
-static const struct params_layout *
-layout_of(const char *version, const struct params_buf *p)
+const struct params_layout *
+rt_model_layout(const char *version, const struct params_buf *p)
 {
 	size_t i;
-	int32_t gl;
+	int32_t gl, lm;
 
 	for (i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
 		const struct params_layout *l = &layouts[i];
@@ -182,9 +157,10 @@ layout_of(const char *version, const struct params_buf *p)
 		if (strcmp(version, l->version) != 0)
 			continue;
 		memcpy(&gl, p->b + l->gpu_layers, sizeof gl);
-		if (gl == -1 &&
+		memcpy(&lm, p->b + l->load_mode, sizeof lm);
+		if (gl == -1 && lm == -1 &&
 		    memcmp(p->b + l->vocab_only, l->bools, l->bools_n) == 0 &&
-		    all_zero(p, l->zero[0]) && all_zero(p, l->zero[1]))
+		    rt_all_zero(p, l->zero[0]) && rt_all_zero(p, l->zero[1]))
 			return l;
 	}
 	return NULL;
@@ -200,31 +176,31 @@ load_vocab(const struct llama_fns *fn, const char *path)
 	char *why;
 	void *m;
 
-	tell('L', ver ? ver : "unknown");
+	rt_tell('L', ver ? ver : "unknown");
 	memset(&p, 0, sizeof p);
 	p = fn->defaults();
-	if (ver == NULL || (l = layout_of(ver, &p)) == NULL) {
+	if (ver == NULL || (l = rt_model_layout(ver, &p)) == NULL) {
 		why = xasprintf("gguflint does not know the layout of "
 				"llama_model_params of llama.cpp %s",
 		    ver ? ver : "(no version)");
-		tell_end('N', why);
+		rt_tell_end('N', why);
 	}
 	p.b[l->vocab_only] = 1;
 	fn->log_set(on_log, NULL);
 	fn->backend_init();
 	if ((m = fn->load(path, p)) != NULL) {
 		fn->model_free(m);
-		tell_end('A', "");
+		rt_tell_end('A', "");
 	}
-	tell_end('R', first_error[0] ? first_error : "the load failed");
+	rt_tell_end('R', first_error[0] ? first_error : "the load failed");
 }
 #else
 static void
 load_vocab(const struct llama_fns *fn, const char *path)
 {
 	(void)path;
-	tell('L', fn->version());
-	tell_end('N',
+	rt_tell('L', fn->version());
+	rt_tell_end('N',
 	    "gguflint passes llama_model_params only on x86-64 "
 	    "and AArch64");
 }
@@ -254,6 +230,8 @@ rt_llama_main(const struct rt_job *job)
 	if (!RT_ASAN)
 		setrlimit(RLIMIT_AS, &rl);
 	bind_llama(job->dir, &fn);
+	if (job->measure != NULL)
+		rt_measure_child(&fn, job->dir, job->model, job->measure);
 	load_vocab(&fn, job->model);
 	_exit(0);
 }

@@ -661,9 +661,15 @@ llama_event(char *line, struct rt_llama *out)
 	out->text = shown(t);
 }
 
-void
-runtime_llama_vocab(const char *dir, const char *path, unsigned timeout_s,
-    struct rt_llama *out)
+static void measure_event(const char *line, struct rt_measure *out);
+
+/* Run a libllama job in a child (llama.c's vocabulary load, or measure.c's
+ * measurement of rq unless NULL) on the model at path with dir's
+ * libllama, with a time limit of timeout_s: its verdict into said, a
+ * measurement's lines into m. No libllama in dir: said stays NONE. */
+static void
+llama_job(const char *dir, const char *path, const struct rt_measure_req *rq,
+    unsigned timeout_s, struct rt_llama *said, struct rt_measure *m)
 {
 	struct rt_job job;
 	struct gl_error err;
@@ -672,24 +678,71 @@ runtime_llama_vocab(const char *dir, const char *path, unsigned timeout_s,
 	char *line, *how;
 	int r;
 
-	memset(out, 0, sizeof *out);
 	if (!runtime_has_llama(dir))
 		return;
 	memset(&job, 0, sizeof job);
 	job.dir = dir;
 	job.model = path;
+	job.measure = rq;
 	if (child_start(&ch, &job, 0, &err) < 0) {
-		out->verdict = RT_LLAMA_FAILED;
-		out->text = xstrdup(err.msg);
+		said->verdict = RT_LLAMA_FAILED;
+		said->text = xstrdup(err.msg);
 		return;
 	}
-	while ((r = child_line(&ch, &line, (int)tmo * 1000)) > 0)
-		llama_event(line, out);
+	while ((r = child_line(&ch, &line, (int)tmo * 1000)) > 0) {
+		if (m != NULL && (line[0] == 'C' || line[0] == 'X'))
+			measure_event(line, m);
+		else
+			llama_event(line, said);
+	}
 	how = child_end(&ch, r < 0, NULL);
-	if (out->text == NULL) {
-		out->verdict = RT_LLAMA_DIED;
-		out->text = how != NULL ? how : xstrdup("ended early");
+	if (said->text == NULL) {
+		said->verdict = RT_LLAMA_DIED;
+		said->text = how != NULL ? how : xstrdup("ended early");
 		how = NULL;
 	}
 	free(how);
+}
+
+void
+runtime_llama_vocab(const char *dir, const char *path, unsigned timeout_s,
+    struct rt_llama *out)
+{
+	memset(out, 0, sizeof *out);
+	llama_job(dir, path, NULL, timeout_s, out, NULL);
+}
+
+/* ---- a measurement (measure.c) ----------------------------------------- */
+
+void
+runtime_llama_measure_free(struct rt_measure *m)
+{
+	runtime_llama_free(&m->said);
+	memset(m, 0, sizeof *m);
+}
+
+/* One of the measurement's own lines into out: "C\t<name> <bytes>" or
+ * "X\t<n_ctx>" (llama-impl.h). */
+static void
+measure_event(const char *line, struct rt_measure *out)
+{
+	char name[sizeof out->buf[0].name];
+	unsigned long long v;
+	unsigned n;
+
+	if (sscanf(line, "X\t%u", &n) == 1)
+		out->n_ctx = n;
+	if (out->n >= RT_MEASURE_BUFS ||
+	    sscanf(line, "C\t%31s %llu", name, &v) != 2)
+		return;
+	memcpy(out->buf[out->n].name, name, sizeof name);
+	out->buf[out->n++].bytes = v;
+}
+
+void
+runtime_llama_measure(const char *dir, const char *path,
+    const struct rt_measure_req *rq, unsigned timeout_s, struct rt_measure *out)
+{
+	memset(out, 0, sizeof *out);
+	llama_job(dir, path, rq, timeout_s, &out->said, out);
 }

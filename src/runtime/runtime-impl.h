@@ -39,6 +39,7 @@ struct rt_job {
 	int fd;		   /* the pipe's write end */
 	const char *model; /* set: load it with libllama (llama.c's
 			    * lines), no case */
+	const struct rt_measure_req *measure; /* with model: measure it */
 };
 
 /* rt_llama_main: job->model's vocabulary load, in this (child) process

@@ -91,6 +91,8 @@ struct rt_request {
 	bool no_cache;	    /* --no-cache: probe afresh */
 	unsigned timeout_s; /* per case; 0: GGUFLINT_PROBE_TIMEOUT or
 				 * 120 */
+	bool measure;	    /* --measure: llama.cpp reserves the plan's
+			     * compute buffers (runtime_llama_measure) */
 };
 
 /*
@@ -179,6 +181,43 @@ void runtime_llama_vocab(const char *dir, const char *path, unsigned timeout_s,
 
 /* runtime_llama_free: free what l owns; l is zeroed. */
 void runtime_llama_free(struct rt_llama *l);
+
+/* What a measurement asks llama.cpp for: a plan's parameters. */
+struct rt_measure_req {
+	uint32_t n_ctx, n_batch, n_ubatch, n_seq;
+	int32_t type_k, type_v; /* ggml's type numbers */
+	bool flash_attn, swa_full, kv_unified;
+	int32_t ngl;	    /* n_gpu_layers */
+	int32_t n_cpu_moe;  /* layers whose experts stay on the CPU */
+	const char *device; /* ggml's device name; NULL: the CPU only */
+};
+
+#define RT_MEASURE_BUFS 8
+
+/* What llama.cpp reserved: its compute buffers, by buffer type. */
+struct rt_measure {
+	struct rt_llama said; /* LOADED: measured; else why not */
+	uint32_t n_ctx;	      /* the context it made (cells) */
+	size_t n;
+	struct {
+		char name[32];	/* ggml's buffer type, "Vulkan0", "CPU" */
+		uint64_t bytes; /* to 0.01 MiB: llama.cpp's log */
+	} buf[RT_MEASURE_BUFS];
+};
+
+/*
+ * runtime_llama_measure: load the model at path with dir's libllama as
+ * rq says, in llama.cpp's no_alloc mode (sizes, no memory, no tensor
+ * read: the file is read like --no-mmap's), make its context and read
+ * the compute buffers its scheduler reserves from its log; into out
+ * (zeroed first; free it with runtime_llama_measure_free). In a child
+ * like runtime_llama_vocab's; never fails: what went wrong is
+ * out->said's verdict.
+ */
+void runtime_llama_measure(const char *dir, const char *path,
+    const struct rt_measure_req *rq, unsigned timeout_s,
+    struct rt_measure *out);
+void runtime_llama_measure_free(struct rt_measure *m);
 
 /* runtime_has_llama: whether dir holds a libllama library. */
 bool runtime_has_llama(const char *dir);

@@ -14,7 +14,8 @@
 
 /* The cache type kv, ggml's type T named name. */
 #define GGML_KV(kv, T, name, quantized) \
-	[kv] = { kv, (name), GGML_BLCK_##T, GGML_SIZE_##T, (quantized) }
+	[kv] = { kv, (name), GGML_BLCK_##T, GGML_SIZE_##T, (quantized), \
+		GGML_TYPE_##T }
 
 static const struct kv_type_info kv_types[KV_TYPE_COUNT] = {
 	GGML_KV(KV_F32, F32, "f32", false),
@@ -27,7 +28,7 @@ static const struct kv_type_info kv_types[KV_TYPE_COUNT] = {
 	GGML_KV(KV_Q5_0, Q5_0, "q5_0", true),
 	GGML_KV(KV_Q5_1, Q5_1, "q5_1", true),
 	[KV_TURBOQUANT4] = { KV_TURBOQUANT4, "turboquant4", 128, 4 + 4 * 2 + 64,
-	    true },
+	    true, -1 },
 };
 
 const struct kv_type_info *

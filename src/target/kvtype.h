@@ -29,6 +29,7 @@ struct kv_type_info {
 	uint32_t blck;		/* elements per block */
 	uint32_t size;		/* bytes per block */
 	bool quantized;		/* needs flash attention as a V cache */
+	int32_t ggml;		/* ggml's type number; -1: none */
 };
 
 const struct kv_type_info *kv_type_info(enum kv_type t);
