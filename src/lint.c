@@ -131,10 +131,11 @@ measure_request(const struct plan *pl, struct rt_measure_req *rq)
 
 /*
  * --measure: llama.cpp's own compute buffers for plan pl of the model at
- * path, into res->measure, and as the plan takes them into *pm. NULL
- * when none was measured: no --measure, not a llama.cpp plan, not a
- * file, a vocabulary llama.cpp refuses (M021 says so), or llama.cpp did
- * not measure (res->measure's verdict says why).
+ * path (NULL: a shard, measured with its model), into res->measure, and
+ * as the plan takes them into *pm. NULL when none was measured: no
+ * --measure, not a llama.cpp plan, a vocabulary llama.cpp refuses (M021
+ * says so), or it was not asked or did not measure (res->measure's
+ * verdict says why: a remote file, a refusal, ...).
  */
 static const struct plan_measured *
 measure_plan(const struct lint_options *o, const char *path,
@@ -145,11 +146,17 @@ measure_plan(const struct lint_options *o, const char *path,
 	size_t i;
 
 	if (o->runtime == NULL || !o->runtime->measure || !pl->valid ||
-	    pl->runtime != RUNTIME_LLAMA_CPP || !regular_file(path) ||
+	    pl->runtime != RUNTIME_LLAMA_CPP || path == NULL ||
 	    (res->llama.verdict != RT_LLAMA_LOADED &&
-		res->llama.verdict != RT_LLAMA_NONE) ||
-	    !measure_request(pl, &rq))
+		res->llama.verdict != RT_LLAMA_NONE))
 		return NULL;
+	if (!regular_file(path) || !measure_request(pl, &rq)) {
+		res->measure.said.verdict = RT_LLAMA_SKIPPED;
+		res->measure.said.text = xstrdup(!regular_file(path) ?
+			"llama.cpp loads a local file, and this one is not" :
+			"the plan's parameters are beyond llama.cpp's types");
+		return NULL;
+	}
 	runtime_llama_measure(o->runtime->dir, path, &rq, o->runtime->timeout_s,
 	    &res->measure);
 	if (m->said.verdict != RT_LLAMA_LOADED)
@@ -157,7 +164,6 @@ measure_plan(const struct lint_options *o, const char *path,
 	memset(pm, 0, sizeof *pm);
 	plan_params_of(pl, &pm->at);
 	pm->by = m->said.version;
-	pm->n_ctx = m->n_ctx;
 	for (i = 0; i < m->n && i < PLAN_MEASURED_BUFS; i++) {
 		pm->name[i] = m->buf[i].name;
 		pm->bytes[i] = m->buf[i].bytes;

@@ -1368,7 +1368,8 @@ measure_on(struct test_run *r, const char *dir, const char *path)
  * says by whom, and no P012). The same model with a wider
  * llama.embedding_length loads as a vocabulary (no M021) but not as a
  * model: P012 quotes llama.cpp's refusal. Without libllama in the
- * runtime's folder, --measure is a usage error (exit 2).
+ * runtime's folder, or with a SKaiNET profile, --measure is a usage
+ * error (exit 2).
  */
 Test(runtime, measure_and_its_refusal, .timeout = 120)
 {
@@ -1377,6 +1378,8 @@ Test(runtime, measure_and_its_refusal, .timeout = 120)
 	char why[256], path[] = "/tmp/gguflint-measure-XXXXXX";
 	const char *argv[] = { "--no-config", "--plan", "--runtime", fake,
 		"--measure", path, NULL };
+	const char *skainet[] = { "--no-config", "-p", "mobile_2gb",
+		"--runtime", dir, "--measure", path, NULL };
 	const char *msg = NULL;
 	struct test_run r;
 	unsigned char *b, *k;
@@ -1417,6 +1420,11 @@ Test(runtime, measure_and_its_refusal, .timeout = 120)
 	cr_expect(strstr(r.err, "--measure needs llama.cpp's libraries") &&
 		strstr(r.err, "no libllama"),
 	    "%s", r.err);
+	test_run_free(&r);
+	test_run_bin(&r, skainet, NULL, 0);
+	cr_expect_eq(r.status, 2, "%s", r.err);
+	cr_expect(strstr(r.err, "profile mobile_2gb describes SKaiNET"), "%s",
+	    r.err);
 	test_run_free(&r);
 	unlink(path);
 	free(b);

@@ -249,6 +249,11 @@ load_target(const struct options *o, struct session *s, struct gl_error *err)
 	s->rq.device = o->device;
 	s->rq.no_cache = o->no_cache;
 	s->rq.measure = o->measure;
+	if (o->measure && s->profile.runtime != RUNTIME_LLAMA_CPP)
+		return gl_error_setk(err, GL_ERR_USAGE,
+		    "--measure: profile %s describes SKaiNET, and llama.cpp "
+		    "measures its own plans only (use a llama.cpp profile)",
+		    s->profile.name);
 	if (o->measure && (s->rq.dir == NULL || !runtime_has_llama(s->rq.dir)))
 		return gl_error_setk(err, GL_ERR_USAGE,
 		    "--measure needs llama.cpp's libraries (libllama beside "

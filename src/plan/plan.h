@@ -245,8 +245,7 @@ bool plan_params_eq(const struct plan_params *a, const struct plan_params *b);
  */
 struct plan_measured {
 	struct plan_params at;
-	const char *by;		/* "llama.cpp 0.5.0" */
-	uint64_t n_ctx;		/* the cells its context made */
+	const char *by;		/* llama_version(): "0.5.0" */
 	size_t n;
 	const char *name[PLAN_MEASURED_BUFS];
 	uint64_t bytes[PLAN_MEASURED_BUFS];

@@ -8,7 +8,6 @@
  * Their lines (tab-separated, texts cleaned):
  *   L <llama_version()>            after binding
  *   C <buffer type>' '<bytes>      measure: a compute buffer reserved
- *   X <n_ctx>                      measure: the context's cells
  *   A                              loaded (measure: the context made)
  *   R <llama.cpp's first error>    refused
  *   N <why>                        not asked (the layout is unknown)

@@ -8,7 +8,7 @@
  * reserves the worst-case graph of a ubatch and logs each compute
  * buffer's size in MiB with two decimals ("<buffer type> compute buffer
  * size = 15.01 MiB"); those lines are read from the log and told to the
- * parent (llama-impl.h's C lines), with the context's cells (X).
+ * parent (llama-impl.h's C lines).
  *
  * llama_context_params is passed by value like llama_model_params, and
  * is handled the same way (llama.c): the defaults fetched into a larger

@@ -690,7 +690,7 @@ llama_job(const char *dir, const char *path, const struct rt_measure_req *rq,
 		return;
 	}
 	while ((r = child_line(&ch, &line, (int)tmo * 1000)) > 0) {
-		if (m != NULL && (line[0] == 'C' || line[0] == 'X'))
+		if (m != NULL && line[0] == 'C')
 			measure_event(line, m);
 		else
 			llama_event(line, said);
@@ -721,17 +721,14 @@ runtime_llama_measure_free(struct rt_measure *m)
 	memset(m, 0, sizeof *m);
 }
 
-/* One of the measurement's own lines into out: "C\t<name> <bytes>" or
- * "X\t<n_ctx>" (llama-impl.h). */
+/* One of the measurement's own lines into out: "C\t<name> <bytes>"
+ * (llama-impl.h). */
 static void
 measure_event(const char *line, struct rt_measure *out)
 {
 	char name[sizeof out->buf[0].name];
 	unsigned long long v;
-	unsigned n;
 
-	if (sscanf(line, "X\t%u", &n) == 1)
-		out->n_ctx = n;
 	if (out->n >= RT_MEASURE_BUFS ||
 	    sscanf(line, "C\t%31s %llu", name, &v) != 2)
 		return;

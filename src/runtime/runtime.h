@@ -197,7 +197,6 @@ struct rt_measure_req {
 /* What llama.cpp reserved: its compute buffers, by buffer type. */
 struct rt_measure {
 	struct rt_llama said; /* LOADED: measured; else why not */
-	uint32_t n_ctx;	      /* the context it made (cells) */
 	size_t n;
 	struct {
 		char name[32];	/* ggml's buffer type, "Vulkan0", "CPU" */
