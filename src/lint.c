@@ -199,22 +199,27 @@ make_plan(const struct lint_options *o, const struct gguf_file *f,
 	free(fb);
 }
 
-/* The operation a weight tensor t is fed to in llama.cpp. */
+/* The runtime probe's operation for weight tensor t (weight_op's). */
 static enum rt_op
 tensor_op(const struct gguf_tensor *t)
 {
-	if (t->n_dims >= 3 && t->ne[2] > 1)
-		return RT_MUL_MAT_ID;	/* experts, stacked */
-	if (memmem(t->name.p, t->name.n, "token_embd", 10) != NULL)
-		return RT_GET_ROWS;
-	return RT_MUL_MAT;
+	enum weight_op w = weight_op(t);
+
+	return w == WOP_MUL_MAT_ID ? RT_MUL_MAT_ID :
+	    w == WOP_GET_ROWS	   ? RT_GET_ROWS :
+				     RT_MUL_MAT;
 }
 
-/* Whether tensor t is probed: a matrix gguflint has a reference for. */
+/* Whether tensor t is probed: a matrix of a matrix product, a lookup or
+ * the experts' product, of an encoding gguflint has a reference for. */
 static bool
 probed_tensor(const struct gguf_tensor *t)
 {
-	return t->n_dims >= 2 && t->size_ok && t->ne[0] > 0 &&
+	enum weight_op w = weight_op(t);
+
+	return (w == WOP_MUL_MAT || w == WOP_GET_ROWS ||
+		   w == WOP_MUL_MAT_ID) &&
+	    t->n_dims >= 2 && t->size_ok && t->ne[0] > 0 &&
 	    t->ne[0] <= 65536 && runtime_has_reference(t->type);
 }
 

@@ -2402,3 +2402,55 @@ Test(plan, llama_compute_per_architecture_within_10_percent,
 		ggufw_model_free(&m);
 	}
 }
+
+/* A tensor named name of n dims ne (the rest 1), for weight_op. */
+static struct gguf_tensor
+wtensor(const char *name, uint32_t n, int64_t ne0, int64_t ne1, int64_t ne2)
+{
+	struct gguf_tensor t;
+
+	memset(&t, 0, sizeof t);
+	t.name.p = name;
+	t.name.n = strlen(name);
+	t.n_dims = n;
+	t.ne[0] = ne0;
+	t.ne[1] = ne1;
+	t.ne[2] = ne2;
+	t.ne[3] = 1;
+	return t;
+}
+
+/*
+ * The operation each weight feeds, as llama.cpp builds it: a lookup for
+ * the embeddings, the experts' product for stacked experts (chunked ones
+ * too), add_id for their biases, a vector's add or mul; a 3-D matrix that
+ * is not an expert stack (MLA's attn_k_b, one per head) is a batched
+ * matrix product, and so is a stack of one expert.
+ */
+Test(plan, weight_ops_follow_llama_cpp)
+{
+	static const struct {
+		const char *name;
+		uint32_t n;
+		int64_t ne0, ne1, ne2;
+		enum weight_op op;
+	} cases[] = {
+		{ "token_embd.weight", 2, 64, 1000, 1, WOP_GET_ROWS },
+		{ "blk.0.ffn_gate_exps.weight", 3, 64, 128, 8, WOP_MUL_MAT_ID },
+		{ "blk.0.ffn_up_chexps.weight", 3, 64, 128, 8, WOP_MUL_MAT_ID },
+		{ "blk.0.ffn_down_exps.weight", 3, 128, 64, 1, WOP_MUL_MAT },
+		{ "blk.0.ffn_gate_exps.bias", 2, 128, 8, 1, WOP_ADD_ID },
+		{ "blk.0.attn_k_b.weight", 3, 64, 512, 16, WOP_MUL_MAT },
+		{ "blk.0.ffn_gate_shexp.weight", 2, 64, 128, 1, WOP_MUL_MAT },
+		{ "blk.0.attn_norm.weight", 1, 64, 1, 1, WOP_VECTOR },
+		{ "output.weight", 2, 64, 1000, 1, WOP_MUL_MAT },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct gguf_tensor t = wtensor(cases[i].name, cases[i].n,
+		    cases[i].ne0, cases[i].ne1, cases[i].ne2);
+
+		cr_expect_eq(weight_op(&t), cases[i].op, "%s: %d, not %d",
+		    cases[i].name, (int)weight_op(&t), (int)cases[i].op);
+	}
+}

@@ -110,3 +110,25 @@ role_direction_layer(struct gguf_str name)
 	}
 	return v >= 1 ? v : -1;
 }
+
+/* Whether t's name ends with suffix. */
+static bool
+name_ends(const struct gguf_tensor *t, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return t->name.n >= n &&
+	    memcmp(t->name.p + t->name.n - n, suffix, n) == 0;
+}
+
+enum weight_op
+weight_op(const struct gguf_tensor *t)
+{
+	if (memmem(t->name.p, t->name.n, "token_embd", 10) != NULL)
+		return WOP_GET_ROWS;
+	if (name_ends(t, "exps.weight") && t->n_dims >= 3 && t->ne[2] > 1)
+		return WOP_MUL_MAT_ID;	/* _exps, _chexps */
+	if (name_ends(t, "exps.bias"))
+		return WOP_ADD_ID;
+	return t->n_dims < 2 ? WOP_VECTOR : WOP_MUL_MAT;
+}

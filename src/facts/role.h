@@ -3,7 +3,8 @@
  * written before it existed, general.architecture) says: a model, or a
  * companion that llama.cpp loads beside one (a LoRA adapter, a control
  * vector, a multimodal projector), an importance matrix, or a
- * vocabulary-only model. The role decides which checks apply.
+ * vocabulary-only model. The role decides which checks apply. And what a
+ * weight tensor is for in llama.cpp's graph: the operation it feeds.
  */
 #ifndef GGUFLINT_ROLE_H
 #define GGUFLINT_ROLE_H
@@ -67,5 +68,21 @@ enum companion_kind {
 /* companion_name: "mmproj", "lora", "control-vector", "draft" ("" for
  * NONE; static storage). */
 const char *companion_name(enum companion_kind k);
+
+/*
+ * The operation llama.cpp feeds a weight tensor to: what its loader asks a
+ * device to claim before it places the weight there (plan_claim_bytes),
+ * and the runtime probe's case for it.
+ */
+enum weight_op {
+	WOP_MUL_MAT = 0, /* any other matrix (a 3-D one batched) */
+	WOP_GET_ROWS,	 /* token_embd: rows looked up */
+	WOP_MUL_MAT_ID,	 /* stacked experts: *exps.weight, ne[2] > 1 */
+	WOP_ADD_ID,	 /* the experts' biases: *exps.bias */
+	WOP_VECTOR	 /* a vector: add or mul (norms, biases) */
+};
+
+/* weight_op: the operation of weight tensor t. */
+enum weight_op weight_op(const struct gguf_tensor *t);
 
 #endif

@@ -303,18 +303,21 @@ plan_claim_bytes(const struct model_geom *g, const struct gguf_file *f,
 		n = plan_smul(n, ne[j]);
 	}
 	rows = plan_smul(ne[2], ne[3]);
-	if (memmem(t->name.p, t->name.n, "token_embd", 10) != NULL)
+	switch (weight_op(t)) {
+	case WOP_GET_ROWS:
 		return plan_umax(top, plan_smul(4 * tok, ne[0]));
-	if (plan_name_ends(t, "_exps.weight") && ne[2] > 1) {
+	case WOP_MUL_MAT_ID:
 		tok = plan_smul(tok, plan_experts_used(g, f));
 		return plan_umax(top, plan_smul(4 * tok, plan_umax(ne[0],
 		    ne[1])));
-	}
-	if (plan_name_ends(t, "_exps.bias"))
+	case WOP_ADD_ID:
 		return plan_umax(top, plan_smul(plan_smul(4 * tok, ne[0]),
 		    plan_experts_used(g, f)));
-	if (t->n_dims < 2)
+	case WOP_VECTOR:
 		return plan_umax(top, plan_smul(4, n));
+	case WOP_MUL_MAT:
+		break;
+	}
 	return plan_umax(top, plan_smul(plan_smul(4 * tok, rows),
 	    plan_umax(ne[0], ne[1])));
 }
