@@ -127,7 +127,7 @@ weight_op(const struct gguf_tensor *t)
 	if (memmem(t->name.p, t->name.n, "token_embd", 10) != NULL)
 		return WOP_GET_ROWS;
 	if (name_ends(t, "exps.weight") && t->n_dims >= 3 && t->ne[2] > 1)
-		return WOP_MUL_MAT_ID;	/* _exps, _chexps */
+		return WOP_MUL_MAT_ID; /* _exps, _chexps */
 	if (name_ends(t, "exps.bias"))
 		return WOP_ADD_ID;
 	return t->n_dims < 2 ? WOP_VECTOR : WOP_MUL_MAT;
