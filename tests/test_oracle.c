@@ -1050,3 +1050,78 @@ Test(oracle, plan_measured, .timeout = 300, .fini = oracle_fini)
 	    strbuf_cstr(&bad));
 	strbuf_free(&bad);
 }
+
+/* Vulkan0's bytes (weights, cache, compute) as llama.cpp allocates them
+ * for case c. */
+static int64_t
+llama_device_total(struct oenv *e, const struct ocase *c)
+{
+	struct jsonnode *ll;
+	char *why = NULL;
+	int64_t t;
+
+	ll = run_llama(e, c, &why);
+	cr_assert(ll != NULL, "%s: llama.cpp: %s", ocase_name(c),
+	    why ? why : "?");
+	t = llama_sum(ll, "model", "Vulkan0") +
+	    llama_sum(ll, "context", "Vulkan0") +
+	    llama_sum(ll, "compute", "Vulkan0");
+	jsontree_free(ll);
+	return t;
+}
+
+/*
+ * suggested_ncmoe_is_llama_cpps: qwen3moe-wide's q4_0 (1.3 GiB of
+ * weights) at -ngl 99 on a 1 GiB device does not fit, and gguflint
+ * suggests -ncmoe N, the fewest layers whose experts off the device make
+ * it fit. llama.cpp itself, with --n-cpu-moe N, holds the device to
+ * 1 GiB, and with N - 1 does not: the suggestion is the runtime's.
+ */
+Test(oracle, suggested_ncmoe_is_llama_cpps, .timeout = 300, .fini = oracle_fini)
+{
+	struct ocase c = { NULL, "vulkan", "zen4", 4096, "on", "f16", "f16", 1,
+		99, "q4_0", false, 0 };
+	struct oenv *e = &g_oenv;
+	char prof[PATH_MAX + 32], model[PATH_MAX + 64];
+	const char *argv[] = { "--no-config", "--format", "json", "-p", prof,
+		"-c", "4096", "-fa", "on", "-ub", "512", "-b", "2048", "-ngl",
+		"99", "--no-mmap", model, NULL };
+	const int64_t gib = 1 << 30;
+	struct test_run r;
+	const char *s;
+	int64_t at, below;
+	FILE *f;
+
+	if (test_valgrind_step(2) > 1)
+		cr_skip_test("make check-valgrind: llama.cpp's Vulkan loads, "
+			     "not gguflint's code (make check runs it)");
+	oenv_need(e, "vulkan");
+	for (size_t w = 0; oraclegen_wide(w) != NULL; w++)
+		if (strcmp(oraclegen_wide(w), "qwen3moe-wide") == 0)
+			c.arch = oraclegen_wide(w);
+	cr_assert(c.arch != NULL, "no qwen3moe-wide geometry");
+	oenv_model(e, &c, model, sizeof model);
+	snprintf(prof, sizeof prof, "%s/small.yaml", e->models);
+	f = fopen(prof, "w");
+	cr_assert(f != NULL);
+	fputs("name: small_gpu\ndescription: a 1 GiB GPU\nruntime: llama.cpp\n"
+	      "backend: vulkan\ncpu_features: [avx2, f16c, fma]\n"
+	      "memory: 16 GiB\ndevice_memory: 1 GiB\nreserve: 1 GiB\n"
+	      "weights: mapped\ncontext: 4096\nkv_cache: f16\nubatch: 512\n"
+	      "flash_attention: true\n",
+	    f);
+	cr_assert(fclose(f) == 0);
+	test_run_bin(&r, argv, NULL, 0);
+	s = strstr(r.out, "\"args\": \"-ncmoe ");
+	cr_assert(s != NULL, "no -ncmoe suggestion: %s", r.out);
+	c.cpu_moe = atoi(s + strlen("\"args\": \"-ncmoe "));
+	test_run_free(&r);
+	cr_assert(c.cpu_moe >= 1, "-ncmoe %d", c.cpu_moe);
+	at = llama_device_total(e, &c);
+	c.cpu_moe--;
+	below = llama_device_total(e, &c);
+	cr_expect(at <= gib && below > gib,
+	    "-ncmoe %d: llama.cpp's Vulkan0 %" PRId64 " bytes, with one "
+	    "layer less %" PRId64 " (the device: %" PRId64 ")",
+	    c.cpu_moe + 1, at, below, gib);
+}
