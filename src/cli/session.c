@@ -149,7 +149,6 @@ static void
 llama_note(const struct lint_result *res)
 {
 	const struct rt_llama *l = &res->llama;
-
 	const struct rt_llama *m = &res->measure.said;
 
 	if (l->verdict == RT_LLAMA_SKIPPED || l->verdict == RT_LLAMA_FAILED)

@@ -229,7 +229,8 @@ llama_table(struct strbuf *out, const struct plan *pl)
 		snprintf(d, sizeof d, "%s, ubatch %" PRIu64, dev,
 		    pl->n_ubatch);
 		compute_note(f, sizeof f, pl, v);
-		if (v->compute_bytes > 0 || v->compute_modeled > 0)
+		if (v->compute_bytes > 0 ||
+		    (pl->compute_measured && v->compute_modeled > 0))
 			line(out, "compute", d, v->compute_bytes,
 			    f[0] != '\0' ? f : NULL);
 		if (v->output_bytes > 0)

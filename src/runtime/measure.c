@@ -24,16 +24,15 @@
 
 #include "runtime/llama-impl.h"
 
-/* The defaults' bytes of one llama.cpp version's llama_context_params. */
+/* The defaults' bytes of one llama.cpp version's llama_context_params:
+ * the offsets of its fields; bools holds embeddings, offload_kqv,
+ * no_perf, op_offload, swa_full and kv_unified (defaults 0 1 1 1 1 0),
+ * and zero the byte ranges of its pointers (all 0 by default). */
 struct ctx_layout {
-	const char *version;			/* llama_version() */
-	size_t n_ctx, n_batch, n_ubatch, n_seq; /* uint32 each */
-	size_t threads;				/* two int32 */
-	size_t fa;				/* int32, default -1 */
-	size_t type_k, type_v;			/* int32, default 1 */
-	size_t bools;	   /* embeddings, offload_kqv, no_perf, op_offload,
-		       * swa_full, kv_unified: defaults 0 1 1 1 1 0 */
-	size_t zero[3][2]; /* the pointers, all 0 by default */
+	const char *version; /* llama_version() */
+	size_t n_ctx, n_batch, n_ubatch, n_seq, threads, fa, type_k, type_v;
+	size_t bools;
+	size_t zero[3][2];
 };
 
 /*
@@ -254,7 +253,7 @@ ctx_params(const struct llama_fns *fn, const struct measure_fns *mf,
 	set_u32(&p, l->type_k, (uint32_t)rq->type_k);
 	set_u32(&p, l->type_v, (uint32_t)rq->type_v);
 	p.b[l->bools + 4] = rq->swa_full;
-	p.b[l->bools + 5] = rq->kv_unified;
+	p.b[l->bools + 5] = 0; /* kv_unified: the plan's a stream a sequence */
 	return p;
 }
 

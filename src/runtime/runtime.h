@@ -185,11 +185,11 @@ void runtime_llama_free(struct rt_llama *l);
 /* What a measurement asks llama.cpp for: a plan's parameters. */
 struct rt_measure_req {
 	uint32_t n_ctx, n_batch, n_ubatch, n_seq;
-	int32_t type_k, type_v; /* ggml's type numbers */
-	bool flash_attn, swa_full, kv_unified;
-	int32_t ngl;	    /* n_gpu_layers */
-	int32_t n_cpu_moe;  /* layers whose experts stay on the CPU */
-	const char *device; /* ggml's device name; NULL: the CPU only */
+	int32_t type_k, type_v;	   /* ggml's type numbers */
+	bool flash_attn, swa_full; /* kv_unified: off, as llama-cli's */
+	int32_t ngl;		   /* n_gpu_layers */
+	int32_t n_cpu_moe;	   /* layers whose experts stay on the CPU */
+	const char *device;	   /* ggml's device name; NULL: the CPU only */
 };
 
 #define RT_MEASURE_BUFS 8
