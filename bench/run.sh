@@ -4,8 +4,8 @@
 # files shaped like real models (header valid, data a hole), plus the pages
 # of the sparse file that the run brought into the page cache (fincore):
 # proof that no tensor data is read; the peak address space of a
-# header-only lint, and a model on a pipe. A script that prints figures,
-# not a test.
+# header-only lint, and a model on a pipe; --measure's cost with
+# llama.cpp's libraries. A script that prints figures, not a test.
 # Usage: run.sh GGUFLINT GEN-SPARSE
 set -eu
 gguflint=$1
@@ -126,6 +126,25 @@ g=$(wall_us sh -c 'cat "$1" | "$2" --no-config - >/dev/null' sh "$f" \
 gr=$(peak_kib sh -c 'cat "$1" | "$2" --no-config -' sh "$f" "$gguflint")
 echo "sparse llama 8b on a pipe: cat | gguflint - $((g / 1000)) ms," \
     "cat | cat $((c / 1000)) ms; peak RSS $gr KiB"
+# --measure (llama.cpp reserves the compute buffers) beside the same run
+# without it, both with llama.cpp's CPU libraries ($GGUFLINT_LLAMA/cpu, as
+# build-aux/install-llama leaves them), on the sparse 8B and the bundled
+# example.
+llama=${GGUFLINT_LLAMA:-/opt/gguflint-ci/llama}/cpu
+if ls "$llama"/libllama* >/dev/null 2>&1; then
+	runs=3
+	for m in "$f" "$(dirname "$0")/../examples/stories260K.gguf"; do
+		a=$(wall_us "$gguflint" --no-config -p laptop_16gb --runtime \
+		    "$llama" "$m")
+		b=$(wall_us "$gguflint" --no-config -p laptop_16gb --runtime \
+		    "$llama" --measure "$m")
+		echo "--measure on $(basename "$m"): $((b / 1000)) ms, without" \
+		    "it $((a / 1000)) ms (both with the runtime's vocabulary" \
+		    "load): $(awk "BEGIN{printf \"%.2fx\", $b/($a?$a:1)}")"
+	done
+else
+	echo "(no libllama in $llama: skipping --measure)"
+fi
 rm -f "$f"
 
 # --deep: a 1B model with real (pseudo-random) data, read from the page
