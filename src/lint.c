@@ -421,7 +421,7 @@ read_model(void *arg)
 	if (complete) {
 		read_geometry(o, &res->file, &res->geom, &res->diags);
 		if (names != NULL) {
-			j->matcher = names_matcher_new(names);
+			j->matcher = names_matcher_new();
 			read_names(names, j->matcher, &res->file, res->geom,
 			    &j->facts);
 		}
@@ -675,7 +675,7 @@ read_whole(struct model_job *mj)
 
 	read_geometry(o, &mj->view, &first->geom, &mj->dl);
 	if (mj->names != NULL) {
-		mj->matcher = names_matcher_new(mj->names);
+		mj->matcher = names_matcher_new();
 		read_names(mj->names, mj->matcher, &mj->view, first->geom,
 		    &mj->facts);
 		mj->facts.split_no = 0;	/* the whole model, when complete */

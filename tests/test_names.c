@@ -81,13 +81,24 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 	const char *const *a;
 	struct names_db db;
 	struct gl_error err;
-	size_t i;
+	size_t i, n_read;
 
 	cr_assert(names_db_load(&db, &err) == 0, "%s", err.msg);
+	for (i = 0; i < db.n; i++)	/* the architectures alone, yet */
+		cr_expect(!db.maps[i].read && db.maps[i].n_tensors == 0 &&
+		    db.maps[i].n_archs > 0, "%s", db.maps[i].origin);
+	cr_assert_not_null(names_db_find(&db, "qwen3"));
+	for (i = 0, n_read = 0; i < db.n; i++)
+		n_read += db.maps[i].read;
+	cr_expect_eq(n_read, 1, "only the map asked for is read");
 	for (a = archs; *a != NULL; a++)
 		cr_expect(names_db_find(&db, *a) != NULL, "no map for %s", *a);
 	cr_assert(names_db_find(&db, "clip") == NULL);
+	/* every built-in map reads whole (else a lint of its architecture
+	 * would exit 2) */
+	cr_assert(names_db_read_all(&db, &err) == 0, "%s", err.msg);
 	for (i = 0; i < db.n; i++) {
+		cr_expect(db.maps[i].read, "%s", db.maps[i].origin);
 		cr_expect(db.maps[i].n_keys >= 4, "%s", db.maps[i].origin);
 		cr_expect(db.maps[i].n_tensors >= 8, "%s", db.maps[i].origin);
 	}
@@ -258,7 +269,8 @@ Test(names, literal_patterns_match_as_pcre2_does)
 	for (i = 0; i < 16; i++)
 		strbuf_init(&names[i]);
 	cr_assert(names_db_get(&db, &err) == 0, "%s", err.msg);
-	mm = names_matcher_new(db);
+	cr_assert(names_db_read_all(db, &err) == 0, "%s", err.msg);
+	mm = names_matcher_new();
 	for (i = 0; i < db->n; i++) {
 		const struct names_map *m = &db->maps[i];
 

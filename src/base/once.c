@@ -1,6 +1,8 @@
 /*
  * once.c - a value loaded once per process, under a lock (once.h).
  */
+#include <string.h>
+
 #include "base/once.h"
 
 int
@@ -24,6 +26,20 @@ gl_once_get(struct gl_once *o, int (*load)(void *, struct gl_error *),
 		*err = o->err;
 	pthread_mutex_unlock(&o->lock);
 	return state < 0 ? -1 : 0;
+}
+
+void
+gl_once_init(struct gl_once *o, bool loaded)
+{
+	pthread_mutex_init(&o->lock, NULL);
+	o->state = loaded ? 1 : 0;
+	memset(&o->err, 0, sizeof o->err);
+}
+
+void
+gl_once_destroy(struct gl_once *o)
+{
+	pthread_mutex_destroy(&o->lock);
 }
 
 void

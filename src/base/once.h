@@ -7,6 +7,7 @@
 #define GGUFLINT_ONCE_H
 
 #include <pthread.h>
+#include <stdbool.h>
 
 #include "base/error.h"
 
@@ -36,6 +37,14 @@ struct gl_once {
  */
 int gl_once_get(struct gl_once *o, int (*load)(void *, struct gl_error *),
     void (*drop)(void *), void *arg, struct gl_error *err);
+
+/*
+ * gl_once_init: o as GL_ONCE_INIT makes it, for one not static (in place:
+ * a gl_once is not to be copied once initialised); loaded: as if a load
+ * had succeeded. gl_once_destroy: release it (no thread may be using it).
+ */
+void gl_once_init(struct gl_once *o, bool loaded);
+void gl_once_destroy(struct gl_once *o);
 
 /* gl_once_reset: drop(arg) (drop not NULL) and forget the answer. */
 void gl_once_reset(struct gl_once *o, void (*drop)(void *), void *arg);

@@ -51,6 +51,9 @@ read_whole_file(const char *path, size_t limit, char **data, size_t *len,
 	return 0;
 }
 
+/* The origin of a built-in copy: this, then its name. */
+#define BUILTIN_PREFIX "<builtin>/"
+
 int
 datafile_load(const char *name, struct datafile *out, struct gl_error *err)
 {
@@ -74,7 +77,7 @@ datafile_load(const char *name, struct datafile *out, struct gl_error *err)
 	free(path);
 	for (i = 0; i < builtin_n_files; i++) {
 		if (strcmp(builtin_files[i].name, name) == 0) {
-			out->origin = xasprintf("<builtin>/%s", name);
+			out->origin = xasprintf(BUILTIN_PREFIX "%s", name);
 			out->data = xstrndup(builtin_files[i].data,
 			    builtin_files[i].len);
 			out->len = builtin_files[i].len;
@@ -112,6 +115,13 @@ datafile_resolve(const char *dir, const char *name, const char *what,
 		    "(see %s, or give a path to a YAML file)", what, name,
 		    list);
 	return rc < 0 ? -1 : 1;
+}
+
+bool
+datafile_builtin(const struct datafile *df)
+{
+	return strncmp(df->origin, BUILTIN_PREFIX, sizeof BUILTIN_PREFIX - 1)
+	    == 0;
 }
 
 void

@@ -7,6 +7,7 @@
 #ifndef GGUFLINT_BUILTIN_H
 #define GGUFLINT_BUILTIN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/error.h"
@@ -51,6 +52,9 @@ struct datafile {
  * 64 MiB).
  */
 int datafile_load(const char *name, struct datafile *out, struct gl_error *err);
+
+/* datafile_builtin: whether df is the built-in copy (no file overrode it). */
+bool datafile_builtin(const struct datafile *df);
 
 /*
  * datafile_resolve: the text NAME stands for where a built-in name or a

@@ -168,6 +168,7 @@ struct map_parse {
 	struct names_key *k;		/* the key being read */
 	int *unless_nodes;		/* per tensor, for the second pass */
 	size_t cap_tensors;
+	bool archs_only;		/* the architectures alone */
 };
 
 static int
@@ -455,6 +456,8 @@ map_set_archs(struct ydoc *d, yaml_node_t *n, void *obj, struct gl_error *err)
 static int
 map_set_keys(struct ydoc *d, yaml_node_t *n, void *obj, struct gl_error *err)
 {
+	if (((struct map_parse *)obj)->archs_only)
+		return 0;
 	return map_seq(d, n, obj, map_read_key, err);
 }
 
@@ -462,19 +465,39 @@ static int
 map_set_tensors(struct ydoc *d, yaml_node_t *n, void *obj,
     struct gl_error *err)
 {
+	if (((struct map_parse *)obj)->archs_only)
+		return 0;
 	return map_seq(d, n, obj, map_read_tensor, err);
 }
 
-int
-names_map_parse(struct names_map *m, const char *origin, const char *text,
-    size_t len, struct gl_error *err)
+/* The largest capture group number of m's patterns (1 at least). */
+static uint32_t
+map_max_group(const struct names_map *m)
+{
+	uint32_t max = 1, n;
+	size_t j;
+
+	for (j = 0; j < m->n_tensors; j++) {
+		n = m->tensors[j].per_layer ? 1 : 0;
+		if (m->tensors[j].re != NULL)
+			pcre2_pattern_info(m->tensors[j].re,
+			    PCRE2_INFO_CAPTURECOUNT, &n);
+		if (n > max)
+			max = n;
+	}
+	return max;
+}
+
+static int
+map_parse(struct names_map *m, const char *origin, const char *text,
+    size_t len, bool archs_only, struct gl_error *err)
 {
 	static const struct ydoc_field fields[] = {
 		{ "architectures", true, .set = map_set_archs },
 		{ "keys", false, .set = map_set_keys },
 		{ "tensors", true, .set = map_set_tensors },
 	};
-	struct map_parse mp = { m, NULL, NULL, NULL, 0 };
+	struct map_parse mp = { m, NULL, NULL, NULL, 0, archs_only };
 	struct ydoc d;
 	int rc;
 
@@ -488,7 +511,23 @@ names_map_parse(struct names_map *m, const char *origin, const char *text,
 		rc = map_resolve_unless(&d, &mp, err);
 	free(mp.unless_nodes);
 	ydoc_free(&d);
+	m->max_group = map_max_group(m);
+	m->read = rc == 0 && !archs_only;
 	return rc;
+}
+
+int
+names_map_parse(struct names_map *m, const char *origin, const char *text,
+    size_t len, struct gl_error *err)
+{
+	return map_parse(m, origin, text, len, false, err);
+}
+
+int
+names_map_parse_archs(struct names_map *m, const char *origin,
+    const char *text, size_t len, struct gl_error *err)
+{
+	return map_parse(m, origin, text, len, true, err);
 }
 
 static void

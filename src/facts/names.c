@@ -73,15 +73,26 @@ plain_match(const struct names_tensor *t, struct gguf_str name,
 
 struct names_matcher {
 	pcre2_match_data *md;
+	uint32_t groups;		/* the capture groups md holds */
 };
 
 struct names_matcher *
-names_matcher_new(const struct names_db *db)
+names_matcher_new(void)
 {
-	struct names_matcher *mm = xmalloc(sizeof *mm);
+	return xcalloc(1, sizeof(struct names_matcher));
+}
 
-	mm->md = xnonnull(pcre2_match_data_create(db->max_group + 1, NULL));
-	return mm;
+/* mm's match data, large enough for m's patterns. */
+static pcre2_match_data *
+matcher_data(struct names_matcher *mm, const struct names_map *m)
+{
+	if (mm->md == NULL || mm->groups < m->max_group) {
+		pcre2_match_data_free(mm->md);
+		mm->groups = m->max_group;
+		mm->md = xnonnull(pcre2_match_data_create(mm->groups + 1,
+		    NULL));
+	}
+	return mm->md;
 }
 
 void
@@ -97,7 +108,8 @@ long
 names_match(const struct names_map *m, struct names_matcher *mm,
     struct gguf_str name, int64_t *layer)
 {
-	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(mm->md);
+	pcre2_match_data *md = matcher_data(mm, m);
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 	size_t i;
 	int rc;
 
@@ -110,7 +122,7 @@ names_match(const struct names_map *m, struct names_matcher *mm,
 			continue;
 		}
 		rc = pcre2_match(t->re, (PCRE2_SPTR)name.p, (PCRE2_SIZE)name.n,
-		    0, 0, mm->md, NULL);
+		    0, 0, md, NULL);
 		if (rc < 0)
 			continue;
 		*layer = -1;

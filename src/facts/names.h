@@ -81,13 +81,18 @@ struct names_map {
 	size_t n_keys;
 	struct names_tensor *tensors;
 	size_t n_tensors;
+	uint32_t max_group;		/* the largest capture group number
+					 * of its patterns (names_matcher) */
+	bool read;			/* keys and tensors read (not only
+					 * the architectures) */
 };
+
+struct names_lazy;			/* a built-in map not read yet */
 
 struct names_db {
 	struct names_map *maps;
+	struct names_lazy *lazy;	/* per map, or NULL: all read */
 	size_t n;
-	uint32_t max_group;		/* the largest capture group number
-					 * of any pattern (names_matcher) */
 };
 
 /* ---- one map document (names-map.c) ---- */
@@ -102,6 +107,14 @@ struct names_db {
 int names_map_parse(struct names_map *m, const char *origin, const char *text,
     size_t len, struct gl_error *err);
 
+/*
+ * names_map_parse_archs: names_map_parse for the architectures alone: the
+ * document's fields are checked (tensors given, keys and tensors lists),
+ * their items not read (m->read false, no keys, no tensors).
+ */
+int names_map_parse_archs(struct names_map *m, const char *origin,
+    const char *text, size_t len, struct gl_error *err);
+
 /* names_map_free: release all m owns (patterns, trees, texts); m is zeroed. */
 void names_map_free(struct names_map *m);
 
@@ -111,11 +124,21 @@ void names_map_free(struct names_map *m);
  * names_db_load: load every map file rules/arch/NAME.yaml built in
  * (Makefile.am's arch_files, in its order; each may be overridden from the
  * data directory) into db (zeroed first). An architecture named by two
- * maps is an error. Returns 0, or -1 with err set: datafile_load's error,
- * or a map's (GL_ERR_PARSE), a second map of one architecture too. Release
- * db with names_db_free() in both cases.
+ * maps is an error. A map from the data directory is read whole here, so
+ * that its errors are the load's; of a built-in one only the architectures
+ * are, the rest when names_db_find() first returns it (the tests read
+ * every built-in map whole: names_db_read_all). Returns 0, or -1 with err
+ * set: datafile_load's error, or a map's (GL_ERR_PARSE), a second map of
+ * one architecture too. Release db with names_db_free() in both cases.
  */
 int names_db_load(struct names_db *db, struct gl_error *err);
+
+/*
+ * names_db_read_all: read each map of db not read yet. Returns 0, or -1
+ * with err the first map's error (GL_ERR_PARSE); that map then stays
+ * unread, and names_db_find() exits 2 with the same error if asked for it.
+ */
+int names_db_read_all(const struct names_db *db, struct gl_error *err);
 
 /*
  * names_db_check_archs: whether db agrees with arch.h's table, the one list
@@ -149,8 +172,12 @@ int names_db_get(const struct names_db **out, struct gl_error *err);
  */
 void names_db_cleanup(void);
 
-/* names_db_find: the map of architecture arch (borrowed from db), or
- * NULL. */
+/*
+ * names_db_find: the map of architecture arch (borrowed from db), read
+ * whole (once, under a lock: any thread may ask), or NULL. A built-in map
+ * that does not read is a broken build: gguflint prints its error and
+ * exits 2.
+ */
 const struct names_map *names_db_find(const struct names_db *db,
     const char *arch);
 
@@ -158,19 +185,19 @@ const struct names_map *names_db_find(const struct names_db *db,
 
 /*
  * struct names_matcher: the scratch space of matching (PCRE2's match data,
- * sized for a database's patterns). A database is only read while names
- * are matched, so several threads may match with one (the process-wide
- * one) at once, each with its own matcher: a lint makes one per model.
+ * grown to the patterns of the maps it matches). A map is only read while
+ * names are matched, so several threads may match with one database (the
+ * process-wide one) at once, each with its own matcher: a lint makes one
+ * per model.
  */
 struct names_matcher;
 
 /*
- * names_matcher_new: a matcher for the maps of db (it keeps nothing of db
- * but the size their patterns need: use it with db's maps only). The
- * caller's, to free with names_matcher_free(); running out of memory
- * exits, as the allocators of base/util.h do.
+ * names_matcher_new: a matcher, for any map. The caller's, to free with
+ * names_matcher_free(); running out of memory exits, as the allocators of
+ * base/util.h do.
  */
-struct names_matcher *names_matcher_new(const struct names_db *db);
+struct names_matcher *names_matcher_new(void);
 
 /* names_matcher_free: release mm (NULL is nothing). */
 void names_matcher_free(struct names_matcher *mm);
@@ -180,8 +207,8 @@ void names_matcher_free(struct names_matcher *mm);
  * per-layer tensor, the block index in *layer (else -1). Returns -1 when no
  * pattern matches (an index with leading zeros does not match: llama.cpp
  * would never look for it); *layer is then unspecified. A layer above
- * INT64_MAX reads as INT64_MAX. It matches in mm (a matcher for the
- * database m belongs to), which one thread at a time may use.
+ * INT64_MAX reads as INT64_MAX. It matches in mm, which one thread at a
+ * time may use.
  */
 long names_match(const struct names_map *m, struct names_matcher *mm,
     struct gguf_str name, int64_t *layer);
