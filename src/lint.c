@@ -157,13 +157,13 @@ measure_plan(const struct lint_options *o, const char *path,
 			"the plan's parameters are beyond llama.cpp's types");
 		return NULL;
 	}
-	runtime_llama_measure(o->runtime->dir, path, &rq, o->runtime->timeout_s,
-	    &res->measure);
+	runtime_llama_measure(o->runtime, path, &rq, &res->measure);
 	if (m->said.verdict != RT_LLAMA_LOADED)
 		return NULL;
 	memset(pm, 0, sizeof *pm);
 	plan_params_of(pl, &pm->at);
 	pm->by = m->said.version;
+	pm->cached = m->said.cached;
 	for (i = 0; i < m->n && i < PLAN_MEASURED_BUFS; i++) {
 		pm->name[i] = m->buf[i].name;
 		pm->bytes[i] = m->buf[i].bytes;
@@ -309,8 +309,7 @@ ask_llama(const struct lint_options *o, const char *path,
 {
 	if (!regular_file(path))
 		return;
-	runtime_llama_vocab(o->runtime->dir, path, o->runtime->timeout_s,
-	    &res->llama);
+	runtime_llama_vocab(o->runtime, path, &res->llama);
 }
 
 /* Which rows of the table a pass runs: all (a file alone), those of each

@@ -11,6 +11,7 @@
 
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1429,6 +1430,135 @@ Test(runtime, measure_and_its_refusal, .timeout = 120)
 	unlink(path);
 	free(b);
 	free(fake);
+	free(dir);
+}
+
+/* The compute bytes of r's JSON plan into *bytes, and whether the plan
+ * says its measurement is the cache's. */
+static bool
+measured_cached(const struct test_run *r, int64_t *bytes)
+{
+	struct jsonnode *root = jsontree_parse(r->out, r->out_len, NULL);
+	const struct jsonnode *c;
+	bool cached;
+
+	cr_assert(root != NULL, "%s", r->out);
+	c = jsontree_pointer(root, "/files/0/plan/compute_measured_cached");
+	cr_assert(c != NULL && c->type == JSONTREE_BOOL, "%s", r->out);
+	cached = c->boolean;
+	cr_assert(jsontree_int64(jsontree_pointer(root,
+				     "/files/0/plan/compute_bytes"),
+	    bytes));
+	jsontree_free(root);
+	return cached;
+}
+
+/* The cache's file of libllama's answers (one: a single model). */
+static char *
+llama_cache_file(void)
+{
+	char *pat = xasprintf("%s/gguflint/llama-*.txt",
+		 getenv("XDG_CACHE_HOME")),
+	     *f;
+	glob_t g;
+
+	cr_assert(glob(pat, 0, NULL, &g) == 0 && g.gl_pathc == 1,
+	    "no cache file %s", pat);
+	f = xstrdup(g.gl_pathv[0]);
+	globfree(&g);
+	free(pat);
+	return f;
+}
+
+/* Whether the file at f holds text. */
+static bool
+file_has(const char *f, const char *text)
+{
+	size_t len;
+	char *t = (char *)slurp(f, &len);
+	bool has = memmem(t, len, text, strlen(text)) != NULL;
+
+	free(t);
+	return has;
+}
+
+/* The stored compute buffer of the cache file at f made n bytes. */
+static void
+edit_cached_bytes(const char *f, int64_t n)
+{
+	size_t len;
+	unsigned char *b = slurp(f, &len);
+	char *t = xmalloc(len + 1), *c, *e;
+	FILE *fp;
+
+	memcpy(t, b, len);
+	t[len] = '\0';
+	free(b);
+	c = strstr(t, "\tC\tCPU ");
+	cr_assert(c != NULL, "%s", t);
+	c += sizeof "\tC\tCPU " - 1;
+	e = strchr(c, '\n');
+	cr_assert(e != NULL && (fp = fopen(f, "w")) != NULL);
+	fprintf(fp, "%.*s%lld%s", (int)(c - t), t, (long long)n, e);
+	cr_assert(fclose(fp) == 0);
+	free(t);
+}
+
+/*
+ * What the runtime's libllama says of a model (the vocabulary load, a
+ * measurement) is cached: a second run takes the cache's answer (its
+ * bytes, edited in the cache, are the plan's) and says so; --no-cache
+ * asks llama.cpp again; a model changed is asked again, and its answer
+ * not stored while the change is within the file times' coarseness.
+ */
+Test(runtime, llama_answers_are_cached, .timeout = 120)
+{
+	char *dir = llama_dir("cpu"), *f, why[256];
+	char path[] = "/tmp/gguflint-lcache-XXXXXX";
+	const char *argv[] = { "--no-config", "-f", "json", "--plan",
+		"--runtime", dir, "--measure", path, NULL, NULL };
+	struct test_run r;
+	int64_t first, b;
+	int fd = mkstemp(path);
+
+	cr_assert(fd >= 0);
+	close(fd);
+	cr_assert(oraclegen_write("llama", "q4_0", path, why, sizeof why) == 0,
+	    "%s", why);
+	private_cache();
+	sleep(3); /* the file settled: its times are stored */
+	test_run_bin(&r, argv, NULL, 0);
+	cr_expect(!measured_cached(&r, &first) && first > 0, "%s", r.out);
+	test_run_free(&r);
+	f = llama_cache_file();
+	cr_expect(file_has(f, "\nJ\tvocab\tA\t\n"), "%s", f);
+	test_run_bin(&r, argv, NULL, 0);
+	cr_expect(measured_cached(&r, &b) && b == first, "%s", r.out);
+	test_run_free(&r);
+	edit_cached_bytes(f, first + 4096);
+	test_run_bin(&r, argv, NULL, 0);
+	cr_expect(measured_cached(&r, &b) && b == first + 4096, "%s", r.out);
+	test_run_free(&r);
+	argv[8] = "--no-cache";
+	test_run_bin(&r, argv, NULL, 0);
+	cr_expect(!measured_cached(&r, &b) && b == first, "%s", r.out);
+	test_run_free(&r);
+	argv[8] = NULL;
+	test_run_bin(&r, argv, NULL, 0); /* --no-cache stored it again */
+	cr_expect(measured_cached(&r, &b) && b == first, "%s", r.out);
+	test_run_free(&r);
+	edit_cached_bytes(f, first + 4096);
+	cr_assert(oraclegen_write("llama", "q4_0", path, why, sizeof why) == 0,
+	    "%s", why); /* the same bytes, written again */
+	for (int i = 0; i < 2; i++) {
+		test_run_bin(&r, argv, NULL, 0);
+		cr_expect(!measured_cached(&r, &b) && b == first, "run %d: %s",
+		    i, r.out);
+		test_run_free(&r);
+	}
+	unlink(f);
+	unlink(path);
+	free(f);
 	free(dir);
 }
 

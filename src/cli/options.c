@@ -232,7 +232,7 @@ static const char usage_report[] =
 	"      --measure       the compute buffers as the runtime's "
 	"libllama reserves\n"
 	"                      them (no_alloc: sizes only), in the plan\n"
-	"      --no-cache      probe the runtime, read remote headers "
+	"      --no-cache      ask the runtime, read remote headers "
 	"afresh\n"
 	"      --timeout S     seconds for a remote file's header "
 	"(default 120)\n"

@@ -1158,6 +1158,7 @@ take_measured(const struct planner *pn, struct plan *pl)
 	pl->compute_why = NULL;
 	snprintf(pl->measured_by, sizeof pl->measured_by, "llama.cpp %s",
 	    m->by != NULL ? m->by : "");
+	pl->measured_cached = m->cached;
 }
 
 static void

@@ -188,6 +188,7 @@ struct plan {
 	bool compute_measured;		/* compute_bytes are llama.cpp's own
 					 * (--measure), not the model's */
 	char measured_by[48];		/* then by whom, "llama.cpp 0.5.0" */
+	bool measured_cached;		/* that measurement from the cache */
 	struct plan_device dev[PLAN_MAX_DEVICES];
 	size_t n_dev;
 
@@ -246,6 +247,7 @@ bool plan_params_eq(const struct plan_params *a, const struct plan_params *b);
 struct plan_measured {
 	struct plan_params at;
 	const char *by;		/* llama_version(): "0.5.0" */
+	bool cached;		/* taken from gguflint's cache */
 	size_t n;
 	const char *name[PLAN_MEASURED_BUFS];
 	uint64_t bytes[PLAN_MEASURED_BUFS];

@@ -176,9 +176,9 @@ compute_note(char *f, size_t n, const struct plan *pl,
 
 	f[0] = '\0';
 	if (pl->compute_measured)
-		snprintf(f, n, "measured by %s (the model: %s)",
-		    pl->measured_by, format_size(v->compute_modeled, m,
-		    sizeof m));
+		snprintf(f, n, "measured by %s%s (the model: %s)",
+		    pl->measured_by, pl->measured_cached ? ", cached" : "",
+		    format_size(v->compute_modeled, m, sizeof m));
 	else if (pl->compute_estimated)
 		snprintf(f, n, "estimated (%s)", pl->compute_why ?
 		    pl->compute_why : "not measured for this architecture");
@@ -536,6 +536,8 @@ json_llama(struct strbuf *out, const struct plan *pl)
 	if (pl->compute_measured) {	/* --measure */
 		strbuf_adds(out, ", \"compute_measured_by\": ");
 		enc_json_cstr(out, pl->measured_by);
+		strbuf_addf(out, ", \"compute_measured_cached\": %s",
+		    pl->measured_cached ? "true" : "false");
 	}
 	json_u64(out, "output_bytes", pl->output_bytes);
 	strbuf_addf(out, ", \"n_gpu_layers\": %" PRId64 ", \"devices\": [",

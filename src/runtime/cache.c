@@ -13,7 +13,8 @@
  * next probe) and late the limit (s) a case had no answer
  * within, else 0. A file that does not read as this is ignored (one of
  * an earlier version too: it has no claim limit): the cache is an aid,
- * and a probe afresh replaces it.
+ * and a probe afresh replaces it. The file helpers (rt_cache_path,
+ * rt_cache_slurp, rt_cache_write) serve llama-cache.c's files too.
  */
 #include "config.h"
 
@@ -33,70 +34,108 @@
 #define CACHE_MAX (1u << 20)
 
 int
-rt_cache_key(const char *dir, const char *device, char key[33])
+rt_cache_libs(const char *dir, const char *pat, struct strbuf *sb)
 {
-	char *pat = xasprintf("%s/libggml*.so*", dir), hex[65], rp[PATH_MAX];
-	struct strbuf sb = STRBUF_INIT;
-	struct sha256 h;
-	uint8_t dg[32];
+	char *g_pat = xasprintf("%s/%s", dir, pat), rp[PATH_MAX];
 	struct stat st;
 	glob_t g;
 	size_t i;
+	int n = 0;
 
-	if (glob(pat, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
-		free(pat);
-		return -1;
+	if (glob(g_pat, 0, NULL, &g) == 0) {
+		for (i = 0; i < g.gl_pathc; i++)
+			if (realpath(g.gl_pathv[i], rp) != NULL &&
+			    stat(rp, &st) == 0) {
+				strbuf_addf(sb, "%s\t%lld\t%lld.%09ld\n", rp,
+				    (long long)st.st_size,
+				    (long long)st.st_mtim.tv_sec,
+				    st.st_mtim.tv_nsec);
+				n++;
+			}
+		globfree(&g);
 	}
-	for (i = 0; i < g.gl_pathc; i++)
-		if (realpath(g.gl_pathv[i], rp) != NULL && stat(rp, &st) == 0)
-			strbuf_addf(&sb, "%s\t%lld\t%lld.%09ld\n", rp,
-			    (long long)st.st_size, (long long)st.st_mtim.tv_sec,
-			    st.st_mtim.tv_nsec);
-	strbuf_addf(&sb, "device\t%s\n", device ? device : "");
-	globfree(&g);
-	free(pat);
+	free(g_pat);
+	return n;
+}
+
+void
+rt_cache_digest(const struct strbuf *sb, char key[33])
+{
+	struct sha256 h;
+	uint8_t dg[32];
+	char hex[65];
+
 	sha256_init(&h);
-	sha256_update(&h, sb.buf, sb.len);
+	sha256_update(&h, sb->buf, sb->len);
 	sha256_final(&h, dg);
 	sha256_hex(dg, hex);
 	memcpy(key, hex, 32);
 	key[32] = '\0';
-	strbuf_free(&sb);
-	return 0;
 }
 
-static char *
-cache_path(const char *key, bool make)
+int
+rt_cache_key(const char *dir, const char *device, char key[33])
+{
+	struct strbuf sb = STRBUF_INIT;
+	int n = rt_cache_libs(dir, "libggml*.so*", &sb);
+
+	strbuf_addf(&sb, "device\t%s\n", device ? device : "");
+	if (n > 0)
+		rt_cache_digest(&sb, key);
+	strbuf_free(&sb);
+	return n > 0 ? 0 : -1;
+}
+
+char *
+rt_cache_path(const char *kind, const char *key, bool make)
 {
 	char *d = cache_dir(make), *p;
 
 	if (d == NULL)
 		return NULL;
-	p = xasprintf("%s/probe-%s.txt", d, key);
+	p = xasprintf("%s/%s-%s.txt", d, kind, key);
 	free(d);
 	return p;
 }
 
-/* The file's text (NUL-terminated), or NULL. */
-static char *
-slurp(const char *path)
+char *
+rt_cache_slurp(const char *path, const char *magic)
 {
 	FILE *fp = fopen(path, "r");
+	size_t n, m = strlen(magic);
 	char *buf;
-	size_t n;
 
 	if (fp == NULL)
 		return NULL;
 	buf = xmalloc(CACHE_MAX + 1);
 	n = fread(buf, 1, CACHE_MAX, fp);
 	fclose(fp);
-	if (n == CACHE_MAX ||
-	    strncmp(buf, CACHE_MAGIC "\n", sizeof CACHE_MAGIC) != 0) {
+	if (n == CACHE_MAX || n <= m || memcmp(buf, magic, m) != 0 ||
+	    buf[m] != '\n') {
 		free(buf);
 		return NULL;
 	}
 	buf[n] = '\0';
 	return buf;
+}
+
+void
+rt_cache_write(const char *path, const struct strbuf *sb)
+{
+	static _Atomic unsigned serial; /* one a write: threads share a pid */
+	char *tmp = xasprintf("%s.tmp-%ld-%u", path, (long)getpid(),
+	    serial++);
+	FILE *fp;
+
+	if ((fp = fopen(tmp, "w")) != NULL) {
+		bool ok = fwrite(sb->buf, 1, sb->len, fp) == sb->len;
+
+		if (fclose(fp) == 0 && ok && rename(tmp, path) == 0)
+			tmp[0] = '\0';
+	}
+	if (tmp[0] != '\0')
+		unlink(tmp);
+	free(tmp);
 }
 
 /* A C record's answer into the matching, unanswered case, unless it is
@@ -137,10 +176,11 @@ size_t
 rt_cache_load(const char *key, struct rt_case *cases, size_t n, unsigned limit,
     struct rt_info *info)
 {
-	char *path = cache_path(key, false), *text, *line, *save = NULL, *f[8];
+	char *path = rt_cache_path("probe", key, false), *text, *line;
+	char *save = NULL, *f[8];
 	size_t got = 0, nf;
 
-	text = path ? slurp(path) : NULL;
+	text = path ? rt_cache_slurp(path, CACHE_MAGIC) : NULL;
 	free(path);
 	if (text == NULL)
 		return 0;
@@ -181,11 +221,11 @@ void
 rt_cache_store(const char *key, const struct rt_case *cases, size_t n,
     const struct rt_info *info)
 {
-	char *path = cache_path(key, true), *old, *tmp, *line, *save = NULL;
+	char *path = rt_cache_path("probe", key, true), *old, *line;
+	char *save = NULL;
 	const struct rt_device *d = &info->device;
 	struct strbuf sb = STRBUF_INIT;
 	char lim[24] = ""; /* empty: not measured */
-	FILE *fp;
 	size_t i;
 
 	if (path == NULL || d->name == NULL) {
@@ -203,7 +243,7 @@ rt_cache_store(const char *key, const struct rt_case *cases, size_t n,
 	    d->type, (unsigned long long)d->mem_free,
 	    (unsigned long long)d->mem_total, d->library ? d->library : "", lim,
 	    info->date ? info->date : "");
-	if ((old = slurp(path)) != NULL)
+	if ((old = rt_cache_slurp(path, CACHE_MAGIC)) != NULL)
 		for (line = strtok_r(old, "\n", &save); line != NULL;
 		     line = strtok_r(NULL, "\n", &save))
 			if (line[0] == 'C' && !stored_replaced(line, cases, n))
@@ -216,16 +256,7 @@ rt_cache_store(const char *key, const struct rt_case *cases, size_t n,
 			    (int)cases[i].state, cases[i].nmse,
 			    cases[i].reason ? cases[i].reason : "",
 			    cases[i].late_s);
-	tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
-	if ((fp = fopen(tmp, "w")) != NULL) {
-		bool ok = fwrite(sb.buf, 1, sb.len, fp) == sb.len;
-
-		if (fclose(fp) == 0 && ok && rename(tmp, path) == 0)
-			tmp[0] = '\0';
-	}
-	if (tmp[0] != '\0')
-		unlink(tmp);
-	free(tmp);
+	rt_cache_write(path, &sb);
 	free(path);
 	strbuf_free(&sb);
 }

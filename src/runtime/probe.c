@@ -663,13 +663,24 @@ llama_event(char *line, struct rt_llama *out)
 
 static void measure_event(const char *line, struct rt_measure *out);
 
+/* One of a libllama job's lines (changed in place) into said, or m's. */
+static void
+llama_line(char *line, struct rt_llama *said, struct rt_measure *m)
+{
+	if (m != NULL && line[0] == 'C')
+		measure_event(line, m);
+	else
+		llama_event(line, said);
+}
+
 /* Run a libllama job in a child (llama.c's vocabulary load, or measure.c's
  * measurement of rq unless NULL) on the model at path with dir's
  * libllama, with a time limit of timeout_s: its verdict into said, a
- * measurement's lines into m. No libllama in dir: said stays NONE. */
+ * measurement's lines into m, each line appended to lines. */
 static void
-llama_job(const char *dir, const char *path, const struct rt_measure_req *rq,
-    unsigned timeout_s, struct rt_llama *said, struct rt_measure *m)
+llama_child(const char *dir, const char *path, const struct rt_measure_req *rq,
+    unsigned timeout_s, struct rt_llama *said, struct rt_measure *m,
+    struct strbuf *lines)
 {
 	struct rt_job job;
 	struct gl_error err;
@@ -678,8 +689,6 @@ llama_job(const char *dir, const char *path, const struct rt_measure_req *rq,
 	char *line, *how;
 	int r;
 
-	if (!runtime_has_llama(dir))
-		return;
 	memset(&job, 0, sizeof job);
 	job.dir = dir;
 	job.model = path;
@@ -690,10 +699,8 @@ llama_job(const char *dir, const char *path, const struct rt_measure_req *rq,
 		return;
 	}
 	while ((r = child_line(&ch, &line, (int)tmo * 1000)) > 0) {
-		if (m != NULL && line[0] == 'C')
-			measure_event(line, m);
-		else
-			llama_event(line, said);
+		strbuf_addf(lines, "%s\n", line);
+		llama_line(line, said, m);
 	}
 	how = child_end(&ch, r < 0, NULL);
 	if (said->text == NULL) {
@@ -704,12 +711,83 @@ llama_job(const char *dir, const char *path, const struct rt_measure_req *rq,
 	free(how);
 }
 
+/* What a libllama job asks, as the cache names it (one line). */
+static char *
+job_name(const struct rt_measure_req *rq)
+{
+	char *dev, *name;
+
+	if (rq == NULL)
+		return xstrdup("vocab");
+	dev = rt_clean(rq->device ? rq->device : "", 64);
+	name = xasprintf("measure c=%u b=%u ub=%u np=%u ctk=%d ctv=%d fa=%d "
+			 "swa_full=%d ngl=%d ncmoe=%d device=%s",
+	    rq->n_ctx, rq->n_batch, rq->n_ubatch, rq->n_seq, (int)rq->type_k,
+	    (int)rq->type_v, (int)rq->flash_attn, (int)rq->swa_full,
+	    (int)rq->ngl, (int)rq->n_cpu_moe, dev);
+	free(dev);
+	return name;
+}
+
+/* The stored lines of job replayed into said and m; false (said and m
+ * as they were) when none are stored, or they end in no answer kept. */
+static bool
+llama_replay(const struct rt_request *rt, const char *path, const char *job,
+    struct rt_llama *said, struct rt_measure *m)
+{
+	struct strbuf lines = STRBUF_INIT;
+	char *line, *save = NULL;
+	bool ok;
+
+	if (rt->no_cache || !rt_llama_cache_load(rt->dir, path, job, &lines)) {
+		strbuf_free(&lines);
+		return false;
+	}
+	for (line = strtok_r(lines.buf, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save))
+		llama_line(line, said, m);
+	strbuf_free(&lines);
+	ok = said->verdict == RT_LLAMA_LOADED ||
+	    said->verdict == RT_LLAMA_REFUSED;
+	if (!ok && m != NULL)
+		runtime_llama_measure_free(m);
+	else if (!ok)
+		runtime_llama_free(said);
+	said->cached = ok;
+	return ok;
+}
+
+/* A libllama job (llama_child's) answered from the cache unless
+ * rt->no_cache, else by a child, whose answer is stored when it is
+ * llama.cpp's (it loaded or refused). No libllama in rt->dir: said stays
+ * NONE. */
+static void
+llama_job(const struct rt_request *rt, const char *path,
+    const struct rt_measure_req *rq, struct rt_llama *said,
+    struct rt_measure *m)
+{
+	struct strbuf lines = STRBUF_INIT;
+	char *job;
+
+	if (!runtime_has_llama(rt->dir))
+		return;
+	job = job_name(rq);
+	if (!llama_replay(rt, path, job, said, m)) {
+		llama_child(rt->dir, path, rq, rt->timeout_s, said, m, &lines);
+		if (said->verdict == RT_LLAMA_LOADED ||
+		    said->verdict == RT_LLAMA_REFUSED)
+			rt_llama_cache_store(rt->dir, path, job, &lines);
+	}
+	strbuf_free(&lines);
+	free(job);
+}
+
 void
-runtime_llama_vocab(const char *dir, const char *path, unsigned timeout_s,
+runtime_llama_vocab(const struct rt_request *rt, const char *path,
     struct rt_llama *out)
 {
 	memset(out, 0, sizeof *out);
-	llama_job(dir, path, NULL, timeout_s, out, NULL);
+	llama_job(rt, path, NULL, out, NULL);
 }
 
 /* ---- a measurement (measure.c) ----------------------------------------- */
@@ -737,9 +815,9 @@ measure_event(const char *line, struct rt_measure *out)
 }
 
 void
-runtime_llama_measure(const char *dir, const char *path,
-    const struct rt_measure_req *rq, unsigned timeout_s, struct rt_measure *out)
+runtime_llama_measure(const struct rt_request *rt, const char *path,
+    const struct rt_measure_req *rq, struct rt_measure *out)
 {
 	memset(out, 0, sizeof *out);
-	llama_job(dir, path, rq, timeout_s, &out->said, out);
+	llama_job(rt, path, rq, &out->said, out);
 }

@@ -1,7 +1,7 @@
 /*
  * runtime-impl.h - what the files of src/runtime/ share: the job a child
  * runs (ggml.c), the line protocol it answers in (probe.c reads it) and the
- * cache (cache.c).
+ * caches (cache.c: the probe's; llama-cache.c: libllama's answers).
  *
  * The child writes one line per event to its pipe, fields separated by
  * tabs (texts have tabs and newlines replaced by spaces):
@@ -56,6 +56,25 @@ char *rt_llama_lib(const char *dir);
 /* rt_child_main: run job in this (child) process and _exit. */
 void rt_child_main(const struct rt_job *job) __attribute__((noreturn));
 
+/* rt_cache_libs: a line (real path, size, modification time) into sb
+ * for each file of dir matching the glob pattern pat; returns how many. */
+int rt_cache_libs(const char *dir, const char *pat, struct strbuf *sb);
+
+/* rt_cache_digest: sb's text hashed, as 32 hex digits into key[33]. */
+void rt_cache_digest(const struct strbuf *sb, char key[33]);
+
+/* rt_cache_path: the cache's file of kind and key (new string), its folder
+ * made first when make; NULL when there is no cache folder. */
+char *rt_cache_path(const char *kind, const char *key, bool make);
+
+/* rt_cache_slurp: the text (new, NUL-terminated) of the cache file at
+ * path when it begins with the line magic, else NULL. */
+char *rt_cache_slurp(const char *path, const char *magic);
+
+/* rt_cache_write: sb's text as the file at path (written beside it, then
+ * renamed over it); failures are silent (the cache is an aid). */
+void rt_cache_write(const char *path, const struct strbuf *sb);
+
 /*
  * rt_cache_key: a key naming the libraries of dir (each libggml*.so's
  * real path, size and modification time) and the device asked for, as 32
@@ -77,6 +96,21 @@ size_t rt_cache_load(const char *key, struct rt_case *cases, size_t n,
  * with what is stored; failures are silent (the cache is an aid). */
 void rt_cache_store(const char *key, const struct rt_case *cases, size_t n,
     const struct rt_info *info);
+
+/*
+ * rt_llama_cache_load: the child's lines (llama-impl.h's, each ending in
+ * a newline) a libllama job (job: what it asks, one line) gave on the
+ * model at path with dir's libllama, appended to lines, as stored by
+ * rt_llama_cache_store for these libraries and the model's files as they
+ * are now (llama-cache.c). Returns whether it held them.
+ */
+bool rt_llama_cache_load(const char *dir, const char *path, const char *job,
+    struct strbuf *lines);
+
+/* rt_llama_cache_store: keep lines as the answer of job (above); failures
+ * are silent. */
+void rt_llama_cache_store(const char *dir, const char *path, const char *job,
+    const struct strbuf *lines);
 
 /* rt_clean: s with tabs, newlines and other control bytes made spaces,
  * at most max bytes, in a new string. */

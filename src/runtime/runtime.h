@@ -166,17 +166,20 @@ struct rt_llama {
 	enum rt_llama_verdict verdict;
 	char *version; /* llama_version(), or NULL */
 	char *text;    /* see the verdicts, or NULL */
+	bool cached;   /* the verdict is the cache's (llama-cache.c) */
 };
 
 /*
  * runtime_llama_vocab: load the model at path (a file; a split model's
- * first shard) with dir's libllama, vocabulary only (vocab_only), in a
- * child with a time limit (timeout_s; 0: GGUFLINT_PROBE_TIMEOUT or 120)
- * and an 8 GiB address space, into out (zeroed first; free it with
- * runtime_llama_free). No libllama in dir is RT_LLAMA_NONE. Never fails:
- * what went wrong is the verdict.
+ * first shard) with rt->dir's libllama, vocabulary only (vocab_only), in
+ * a child with a time limit (rt->timeout_s; 0: GGUFLINT_PROBE_TIMEOUT or
+ * 120) and an 8 GiB address space, into out (zeroed first; free it with
+ * runtime_llama_free). No libllama in the folder is RT_LLAMA_NONE. Never
+ * fails: what went wrong is the verdict. A load or a refusal is cached,
+ * keyed by the libraries and the model's files (each one's real path,
+ * size and times), and taken from the cache unless rt->no_cache.
  */
-void runtime_llama_vocab(const char *dir, const char *path, unsigned timeout_s,
+void runtime_llama_vocab(const struct rt_request *rt, const char *path,
     struct rt_llama *out);
 
 /* runtime_llama_free: free what l owns; l is zeroed. */
@@ -205,17 +208,16 @@ struct rt_measure {
 };
 
 /*
- * runtime_llama_measure: load the model at path with dir's libllama as
- * rq says, in llama.cpp's no_alloc mode (sizes, no memory, no tensor
+ * runtime_llama_measure: load the model at path with rt->dir's libllama
+ * as rq says, in llama.cpp's no_alloc mode (sizes, no memory, no tensor
  * read: the file is read like --no-mmap's), make its context and read
  * the compute buffers its scheduler reserves from its log; into out
  * (zeroed first; free it with runtime_llama_measure_free). In a child
- * like runtime_llama_vocab's; never fails: what went wrong is
- * out->said's verdict.
+ * and cached like runtime_llama_vocab's (per rq); never fails: what went
+ * wrong is out->said's verdict.
  */
-void runtime_llama_measure(const char *dir, const char *path,
-    const struct rt_measure_req *rq, unsigned timeout_s,
-    struct rt_measure *out);
+void runtime_llama_measure(const struct rt_request *rt, const char *path,
+    const struct rt_measure_req *rq, struct rt_measure *out);
 void runtime_llama_measure_free(struct rt_measure *m);
 
 /* runtime_has_llama: whether dir holds a libllama library. */
