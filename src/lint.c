@@ -102,31 +102,54 @@ regular_file(const char *path)
 	    stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* pl's parameters as llama.cpp's measurement takes them, into rq; false
- * when they do not fit its types. */
+/* Parameters at of plan pl (its device) as llama.cpp's measurement takes
+ * them, into rq; false when they do not fit its types. */
 static bool
-measure_request(const struct plan *pl, struct rt_measure_req *rq)
+measure_request(const struct plan_params *at, const struct plan *pl,
+    struct rt_measure_req *rq)
 {
 	memset(rq, 0, sizeof *rq);
-	if (pl->ctx > UINT32_MAX || pl->n_batch > UINT32_MAX ||
-	    pl->n_ubatch > UINT32_MAX || pl->n_seq > UINT32_MAX ||
-	    kv_type_info(pl->kv_k)->ggml < 0 ||
-	    kv_type_info(pl->kv_v)->ggml < 0)
+	if (at->ctx > UINT32_MAX || at->n_batch > UINT32_MAX ||
+	    at->n_ubatch > UINT32_MAX || at->n_seq > UINT32_MAX ||
+	    kv_type_info(at->kv_k)->ggml < 0 ||
+	    kv_type_info(at->kv_v)->ggml < 0)
 		return false;
-	rq->n_ctx = (uint32_t)pl->ctx;
-	rq->n_batch = (uint32_t)pl->n_batch;
-	rq->n_ubatch = (uint32_t)pl->n_ubatch;
-	rq->n_seq = (uint32_t)pl->n_seq;
-	rq->type_k = kv_type_info(pl->kv_k)->ggml;
-	rq->type_v = kv_type_info(pl->kv_v)->ggml;
-	rq->flash_attn = pl->flash_attention;
-	rq->swa_full = pl->swa_full;
-	rq->ngl = pl->ngl > INT32_MAX ? INT32_MAX : (int32_t)pl->ngl;
-	rq->n_cpu_moe = (int32_t)(pl->n_cpu_moe > INT32_MAX ? INT32_MAX :
-	    pl->n_cpu_moe);
+	rq->n_ctx = (uint32_t)at->ctx;
+	rq->n_batch = (uint32_t)at->n_batch;
+	rq->n_ubatch = (uint32_t)at->n_ubatch;
+	rq->n_seq = (uint32_t)at->n_seq;
+	rq->type_k = kv_type_info(at->kv_k)->ggml;
+	rq->type_v = kv_type_info(at->kv_v)->ggml;
+	rq->flash_attn = at->flash_attention;
+	rq->swa_full = at->swa_full;
+	rq->ngl = at->ngl > INT32_MAX ? INT32_MAX : (int32_t)at->ngl;
+	rq->n_cpu_moe = (int32_t)(at->n_cpu_moe > INT32_MAX ? INT32_MAX :
+	    at->n_cpu_moe);
 	if (pl->n_dev > 1)
 		rq->device = pl->probed ? pl->probed_dev : pl->dev[1].name;
 	return true;
+}
+
+/* What llama.cpp said, m, at parameters at, as the plan takes it into
+ * pm; false when it said nothing the plan takes (it neither measured nor
+ * refused). */
+static bool
+take_measure(const struct rt_measure *m, const struct plan_params *at,
+    struct plan_measured *pm)
+{
+	size_t i;
+
+	memset(pm, 0, sizeof *pm);
+	pm->at = *at;
+	pm->by = m->said.version;
+	pm->cached = m->said.cached;
+	pm->refused = m->said.verdict == RT_LLAMA_REFUSED;
+	for (i = 0; i < m->n && i < PLAN_MEASURED_BUFS; i++) {
+		pm->name[i] = m->buf[i].name;
+		pm->bytes[i] = m->buf[i].bytes;
+	}
+	pm->n = i;
+	return m->said.verdict == RT_LLAMA_LOADED || pm->refused;
 }
 
 /*
@@ -142,15 +165,15 @@ measure_plan(const struct lint_options *o, const char *path,
     const struct plan *pl, struct lint_result *res, struct plan_measured *pm)
 {
 	struct rt_measure_req rq;
-	const struct rt_measure *m = &res->measure;
-	size_t i;
+	struct plan_params at;
 
 	if (o->runtime == NULL || !o->runtime->measure || !pl->valid ||
 	    pl->runtime != RUNTIME_LLAMA_CPP || path == NULL ||
 	    (res->llama.verdict != RT_LLAMA_LOADED &&
 		res->llama.verdict != RT_LLAMA_NONE))
 		return NULL;
-	if (!regular_file(path) || !measure_request(pl, &rq)) {
+	plan_params_of(pl, &at);
+	if (!regular_file(path) || !measure_request(&at, pl, &rq)) {
 		res->measure.said.verdict = RT_LLAMA_SKIPPED;
 		res->measure.said.text = xstrdup(!regular_file(path) ?
 			"llama.cpp loads a local file, and this one is not" :
@@ -158,25 +181,64 @@ measure_plan(const struct lint_options *o, const char *path,
 		return NULL;
 	}
 	runtime_llama_measure(o->runtime, path, &rq, &res->measure);
-	if (m->said.verdict != RT_LLAMA_LOADED)
+	if (res->measure.said.verdict != RT_LLAMA_LOADED)
 		return NULL;
-	memset(pm, 0, sizeof *pm);
-	plan_params_of(pl, &pm->at);
-	pm->by = m->said.version;
-	pm->cached = m->said.cached;
-	for (i = 0; i < m->n && i < PLAN_MEASURED_BUFS; i++) {
-		pm->name[i] = m->buf[i].name;
-		pm->bytes[i] = m->buf[i].bytes;
-	}
-	pm->n = i;
+	take_measure(&res->measure, &at, pm);
 	return pm;
+}
+
+/* The most measurements of one plan: its own, and two rounds of its
+ * suggestions'. */
+#define MEASURES_MAX (1 + 2 * PLAN_MAX_SUGGESTIONS)
+
+/* A plan's measurements: [0] the plan's (res->measure's), then its
+ * suggestions' (their runtime answers in rt, which pm[i] points into). */
+struct measures {
+	struct plan_measured pm[MEASURES_MAX];
+	struct rt_measure rt[MEASURES_MAX];
+	size_t n;
+	struct plan_params tried[MEASURES_MAX]; /* every one asked */
+	size_t n_tried;
+};
+
+/* Measure the suggestions of plan (measured itself) that are at
+ * parameters not yet asked; returns how many llama.cpp answered. */
+static size_t
+measure_suggestions(const struct lint_options *o, const char *path,
+    const struct plan *plan, struct measures *ms)
+{
+	struct rt_measure_req rq;
+	size_t i, k, got = 0;
+
+	for (i = 0; i < plan->n_sugg && ms->n_tried < MEASURES_MAX; i++) {
+		const struct plan_suggestion *s = &plan->sugg[i];
+		struct rt_measure *m = &ms->rt[ms->n];
+
+		for (k = 0; k < ms->n_tried; k++)
+			if (plan_params_eq(&ms->tried[k], &s->at))
+				break;
+		if (!s->has_at || k < ms->n_tried ||
+		    !measure_request(&s->at, plan, &rq))
+			continue;
+		ms->tried[ms->n_tried++] = s->at;
+		runtime_llama_measure(o->runtime, path, &rq, m);
+		if (take_measure(m, &s->at, &ms->pm[ms->n])) {
+			ms->n++;
+			got++;
+		} else {
+			runtime_llama_measure_free(m);
+		}
+	}
+	return got;
 }
 
 /* Stages 5 and 6, with a profile: the weight forms of f (into *forms)
  * and the memory plan of the model f with geometry g, with what a
  * runtime probe (in res, when one ran) said of the device; with
  * --measure, planned again with llama.cpp's compute buffers for the
- * model at path. */
+ * model at path, and, when it does not fit, twice more at most with its
+ * suggestions' (a suggestion llama.cpp finds over moves on, as its
+ * search goes on with the measurement). */
 static void
 make_plan(const struct lint_options *o, const struct gguf_file *f,
     const struct model_geom *g, const char *path, struct lint_result *res,
@@ -185,17 +247,31 @@ make_plan(const struct lint_options *o, const struct gguf_file *f,
 	bool *fb = fallback_tensors(f, res);
 	struct plan_probe probe = { fb != NULL ? res->rt_info.device.name :
 					NULL, fb,
-		res->rt_info.device.max_tensor, NULL };
-	struct plan_measured pm;
+		res->rt_info.device.max_tensor, NULL, 0 };
+	struct measures *ms = xcalloc(1, sizeof *ms);
+	int round;
+	size_t i;
 
 	*forms = xcalloc(f->tensors_n + 1, sizeof **forms);
 	resolve_forms(f, o->profile, o->table, o->strict, *forms);
 	plan_make_probed(g, f, o->profile, &o->request, *forms, &probe, plan);
-	if ((probe.measured = measure_plan(o, path, plan, res, &pm)) != NULL) {
-		plan_free(plan);
-		plan_make_probed(g, f, o->profile, &o->request, *forms, &probe,
-		    plan);
+	if (measure_plan(o, path, plan, res, &ms->pm[0]) != NULL) {
+		ms->tried[0] = ms->pm[0].at;
+		ms->n = ms->n_tried = 1;
+		probe.measured = ms->pm;
+		for (round = 0; round < 3; round++) {
+			probe.n_measured = ms->n;
+			plan_free(plan);
+			plan_make_probed(g, f, o->profile, &o->request, *forms,
+			    &probe, plan);
+			if (round == 2 || measure_suggestions(o, path, plan,
+			    ms) == 0)
+				break;
+		}
 	}
+	for (i = 1; i < ms->n; i++)
+		runtime_llama_measure_free(&ms->rt[i]);
+	free(ms);
 	free(fb);
 }
 

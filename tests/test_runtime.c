@@ -1482,9 +1482,10 @@ file_has(const char *f, const char *text)
 	return has;
 }
 
-/* The stored compute buffer of the cache file at f made n bytes. */
+/* The stored CPU compute buffer of the cache file at f made n bytes: the
+ * first after the text job (NULL: the first). */
 static void
-edit_cached_bytes(const char *f, int64_t n)
+edit_cached_bytes(const char *f, const char *job, int64_t n)
 {
 	size_t len;
 	unsigned char *b = slurp(f, &len);
@@ -1494,8 +1495,8 @@ edit_cached_bytes(const char *f, int64_t n)
 	memcpy(t, b, len);
 	t[len] = '\0';
 	free(b);
-	c = strstr(t, "\tC\tCPU ");
-	cr_assert(c != NULL, "%s", t);
+	c = job != NULL ? strstr(t, job) : t;
+	cr_assert(c != NULL && (c = strstr(c, "\tC\tCPU ")) != NULL, "%s", t);
 	c += sizeof "\tC\tCPU " - 1;
 	e = strchr(c, '\n');
 	cr_assert(e != NULL && (fp = fopen(f, "w")) != NULL);
@@ -1535,7 +1536,7 @@ Test(runtime, llama_answers_are_cached, .timeout = 120)
 	test_run_bin(&r, argv, NULL, 0);
 	cr_expect(measured_cached(&r, &b) && b == first, "%s", r.out);
 	test_run_free(&r);
-	edit_cached_bytes(f, first + 4096);
+	edit_cached_bytes(f, NULL, first + 4096);
 	test_run_bin(&r, argv, NULL, 0);
 	cr_expect(measured_cached(&r, &b) && b == first + 4096, "%s", r.out);
 	test_run_free(&r);
@@ -1547,7 +1548,7 @@ Test(runtime, llama_answers_are_cached, .timeout = 120)
 	test_run_bin(&r, argv, NULL, 0); /* --no-cache stored it again */
 	cr_expect(measured_cached(&r, &b) && b == first, "%s", r.out);
 	test_run_free(&r);
-	edit_cached_bytes(f, first + 4096);
+	edit_cached_bytes(f, NULL, first + 4096);
 	cr_assert(oraclegen_write("llama", "q4_0", path, why, sizeof why) == 0,
 	    "%s", why); /* the same bytes, written again */
 	for (int i = 0; i < 2; i++) {
@@ -1557,6 +1558,101 @@ Test(runtime, llama_answers_are_cached, .timeout = 120)
 		test_run_free(&r);
 	}
 	unlink(f);
+	unlink(path);
+	free(f);
+	free(dir);
+}
+
+/* The context of r's JSON suggestion "--ctx N (the largest context that
+ * fits)", and whether it was measured; 0 when there is none. */
+static int64_t
+largest_ctx(const struct test_run *r, bool *measured)
+{
+	struct jsonnode *root = jsontree_parse(r->out, r->out_len, NULL);
+	const struct jsonnode *ss, *s;
+	int64_t ctx = 0;
+	size_t i;
+
+	cr_assert(root != NULL, "%s", r->out);
+	ss = jsontree_pointer(root, "/files/0/plan/suggestions");
+	cr_assert(ss != NULL && ss->type == JSONTREE_ARRAY, "%s", r->out);
+	for (i = 0; i < ss->n; i++) {
+		const char *t;
+
+		s = jsontree_at(ss, i);
+		t = jsontree_str(jsontree_get(s, "text"));
+		if (t == NULL || strstr(t, "(the largest context") == NULL)
+			continue;
+		ctx = strtoll(t + strlen("--ctx "), NULL, 10);
+		*measured = jsontree_get(s, "measured")->boolean;
+	}
+	jsontree_free(root);
+	return ctx;
+}
+
+/*
+ * With --measure, a plan that does not fit has its suggestions measured
+ * too: each re-plan's compute buffers are llama.cpp's (JSON measured),
+ * and when llama.cpp's figure at a suggestion does not fit (here: the
+ * cache's, edited), the search goes on with it and the suggestion moves.
+ */
+Test(runtime, suggestions_are_measured, .timeout = 120)
+{
+	char *dir = llama_dir("cpu"), *f, why[256], job[64];
+	char path[] = "/tmp/gguflint-msugg-XXXXXX";
+	char prof[] = "/tmp/gguflint-msugg-XXXXXX.yaml";
+	const char *argv[] = { "--no-config", "-f", "json", "--plan", "-p",
+		prof, "--runtime", dir, "--measure", path, NULL };
+	struct test_run r;
+	struct jsonnode *root;
+	const struct jsonnode *ss;
+	bool measured = false;
+	int64_t ctx, moved;
+	size_t i;
+	FILE *fp;
+	int fd = mkstemp(path);
+
+	cr_assert(fd >= 0);
+	close(fd);
+	cr_assert(oraclegen_write("llama", "q4_0", path, why, sizeof why) == 0,
+	    "%s", why);
+	cr_assert(
+	    (fd = mkstemps(prof, 5)) >= 0 && (fp = fdopen(fd, "w")) != NULL);
+	fputs("name: tiny_cpu\ndescription: a small CPU box\n"
+	      "runtime: llama.cpp\nbackend: cpu\ncpu_features: [avx2, fma]\n"
+	      "memory: 28 MiB\nreserve: 0\nweights: mapped\ncontext: 4096\n"
+	      "kv_cache: f16\nubatch: 512\nflash_attention: true\n",
+	    fp);
+	cr_assert(fclose(fp) == 0);
+	private_cache();
+	sleep(3);
+	test_run_bin(&r, argv, NULL, 0);
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	root = jsontree_parse(r.out, r.out_len, NULL);
+	cr_assert(root != NULL, "%s", r.out);
+	ss = jsontree_pointer(root, "/files/0/plan/suggestions");
+	cr_assert(ss != NULL && ss->n >= 3, "%s", r.out);
+	for (i = 0; i < ss->n; i++) {
+		const struct jsonnode *s = jsontree_at(ss, i);
+		bool has_args = jsontree_str(jsontree_get(s, "args")) != NULL;
+
+		cr_expect_eq(jsontree_get(s, "measured")->boolean, has_args,
+		    "suggestion %zu: %s", i, r.out);
+	}
+	jsontree_free(root);
+	ctx = largest_ctx(&r, &measured);
+	cr_expect(ctx > 256 && measured, "%s", r.out);
+	test_run_free(&r);
+	f = llama_cache_file();
+	snprintf(job, sizeof job, "J\tmeasure c=%lld ", (long long)ctx);
+	edit_cached_bytes(f, job, 64ll << 20);
+	test_run_bin(&r, argv, NULL, 0);
+	moved = largest_ctx(&r, &measured);
+	cr_expect(moved > 0 && moved < ctx && measured,
+	    "llama.cpp's --ctx %lld over: %s", (long long)ctx, r.out);
+	test_run_free(&r);
+	unlink(f);
+	unlink(prof);
 	unlink(path);
 	free(f);
 	free(dir);

@@ -105,8 +105,8 @@ add_best(struct diag *d, const struct plan *pl)
 	char a[32];
 
 	if (s != NULL)
-		diag_fix(d, "%s (saves %s)", s->text, format_size(s->saving,
-		    a, sizeof a));
+		diag_fix(d, "%s (saves %s%s)", s->text, format_size(s->saving,
+		    a, sizeof a), s->measured ? ", measured" : "");
 }
 
 static void

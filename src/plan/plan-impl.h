@@ -56,5 +56,9 @@ int64_t plan_llama_layer(const struct gguf_tensor *t, uint32_t n_layer);
 void plan_llama_companions(const struct planner *pn, struct plan *pl);
 /* plan_llama_suggest: llama.cpp's fixes when pl does not fit. */
 void plan_llama_suggest(const struct planner *pn, struct plan *pl);
+/* plan_measured_at: the probe's measurement at pl's parameters, or
+ * NULL. */
+const struct plan_measured *plan_measured_at(const struct planner *pn,
+    const struct plan *pl);
 
 #endif

@@ -1127,22 +1127,32 @@ plan_params_eq(const struct plan_params *a, const struct plan_params *b)
 	    a->n_cpu_moe == b->n_cpu_moe;
 }
 
+const struct plan_measured *
+plan_measured_at(const struct planner *pn, const struct plan *pl)
+{
+	struct plan_params pp;
+	size_t i;
+
+	if (pn->probe == NULL)
+		return NULL;
+	plan_params_of(pl, &pp);
+	for (i = 0; i < pn->probe->n_measured; i++)
+		if (plan_params_eq(&pp, &pn->probe->measured[i].at))
+			return &pn->probe->measured[i];
+	return NULL;
+}
+
 /* With a measurement at pl's parameters: its compute buffers for the
  * model's, each on the device its buffer type names (plan_measured). */
 static void
 take_measured(const struct planner *pn, struct plan *pl)
 {
-	const struct plan_measured *m = pn->probe != NULL ?
-	    pn->probe->measured : NULL;
+	const struct plan_measured *m = plan_measured_at(pn, pl);
 	const char *gpu = pl->probed ? pl->probed_dev : pl->dev[1].name;
-	struct plan_params pp;
 	size_t i, d;
 
 	pl->compute_measured = false;
-	if (m == NULL)
-		return;
-	plan_params_of(pl, &pp);
-	if (!plan_params_eq(&pp, &m->at))
+	if (m == NULL || m->refused)
 		return;
 	for (d = 0; d < PLAN_MAX_DEVICES; d++) {
 		pl->dev[d].compute_modeled = pl->dev[d].compute_bytes;

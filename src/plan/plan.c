@@ -288,7 +288,7 @@ add_note(struct plan *pl, char *text)
 		free(text);
 }
 
-static void
+static struct plan_suggestion *
 add_sugg(struct plan *pl, char *text, char *args, uint64_t saving)
 {
 	struct plan_suggestion *s;
@@ -296,12 +296,39 @@ add_sugg(struct plan *pl, char *text, char *args, uint64_t saving)
 	if (pl->n_sugg == PLAN_MAX_SUGGESTIONS || saving == 0) {
 		free(text);
 		free(args);
-		return;
+		return NULL;
 	}
 	s = &pl->sugg[pl->n_sugg++];
 	s->text = text;
 	s->args = args;
 	s->saving = saving;
+	return s;
+}
+
+/* A suggestion re-planned as t; for llama.cpp at t's parameters, and
+ * measured when t's compute buffers are llama.cpp's; not made when
+ * llama.cpp refused those parameters. */
+static void
+add_planned_sugg(const struct planner *pn, struct plan *pl,
+    const struct plan *t, char *text, char *args, uint64_t saving)
+{
+	const struct plan_measured *m;
+	struct plan_suggestion *s;
+
+	if (pn->p->runtime != RUNTIME_LLAMA_CPP) {
+		add_sugg(pl, text, args, saving);
+		return;
+	}
+	if ((m = plan_measured_at(pn, t)) != NULL && m->refused) {
+		free(text);
+		free(args);
+		return;
+	}
+	if ((s = add_sugg(pl, text, args, saving)) == NULL)
+		return;
+	s->has_at = true;
+	plan_params_of(t, &s->at);
+	s->measured = t->compute_measured;
 }
 
 /* Copy the numbers of alt into pl, keeping pl's suggestions and notes. */
@@ -401,7 +428,8 @@ suggest_ctx(const struct planner *pn, struct plan *pl)
 		t = *pl;
 		plan_at(pn, half, pl->kv_k, &t);
 		if (plan_need(pl, &t) < plan_need(pl, pl))
-			add_sugg(pl, xasprintf("--ctx %" PRIu64, half),
+			add_planned_sugg(pn, pl, &t,
+			    xasprintf("--ctx %" PRIu64, half),
 			    xasprintf("--ctx %" PRIu64, half),
 			    plan_need(pl, pl) - plan_need(pl, &t));
 	}
@@ -409,8 +437,9 @@ suggest_ctx(const struct planner *pn, struct plan *pl)
 	if (m > 0 && m != half) {
 		t = *pl;
 		plan_at(pn, m, pl->kv_k, &t);
-		add_sugg(pl, xasprintf("--ctx %" PRIu64 " (the largest context "
-		    "that fits)", m), xasprintf("--ctx %" PRIu64, m),
+		add_planned_sugg(pn, pl, &t, xasprintf("--ctx %" PRIu64 " (the "
+		    "largest context that fits)", m),
+		    xasprintf("--ctx %" PRIu64, m),
 		    plan_need(pl, pl) - plan_need(pl, &t));
 	}
 }
@@ -485,10 +514,10 @@ suggest_llama_kv(const struct planner *pn, struct plan *pl)
 		if (plan_need(pl, &t) >= best)
 			continue;
 		best = plan_need(pl, &t);
-		add_sugg(pl, pl->flash_attention ? xasprintf("-ctk %s -ctv %s",
-		    n, n) : xasprintf("-ctk %s (a quantized V needs flash "
-		    "attention)", n), pl->flash_attention ?
-		    xasprintf("-ctk %s -ctv %s", n, n) :
+		add_planned_sugg(pn, pl, &t, pl->flash_attention ?
+		    xasprintf("-ctk %s -ctv %s", n, n) : xasprintf("-ctk %s (a "
+		    "quantized V needs flash attention)", n),
+		    pl->flash_attention ? xasprintf("-ctk %s -ctv %s", n, n) :
 		    xasprintf("-ctk %s", n), need - best);
 	}
 }
@@ -522,8 +551,8 @@ suggest_ngl(const struct planner *pn, struct plan *pl)
 			break;
 	}
 	if (n >= 0 && t.fits)
-		add_sugg(pl, xasprintf("-ngl %" PRId64 " (the most layers "
-		    "that fit on %s)", n, pl->dev[1].name),
+		add_planned_sugg(pn, pl, &t, xasprintf("-ngl %" PRId64 " (the "
+		    "most layers that fit on %s)", n, pl->dev[1].name),
 		    xasprintf("-ngl %" PRId64, n), pl->over);
 }
 
@@ -550,10 +579,10 @@ suggest_ncmoe(const struct planner *pn, struct plan *pl)
 			break;
 	}
 	if (n <= (int64_t)pn->g->n_layer && t.fits)
-		add_sugg(pl, xasprintf("-ncmoe %" PRId64 " (the first %" PRId64
-		    " layers' experts on the CPU: the rest fits on %s)", n, n,
-		    pl->dev[1].name), xasprintf("-ncmoe %" PRId64, n),
-		    pl->over);
+		add_planned_sugg(pn, pl, &t, xasprintf("-ncmoe %" PRId64
+		    " (the first %" PRId64 " layers' experts on the CPU: the "
+		    "rest fits on %s)", n, n, pl->dev[1].name),
+		    xasprintf("-ncmoe %" PRId64, n), pl->over);
 }
 
 void

@@ -71,11 +71,23 @@ struct plan_request {
 	size_t n_companions;
 };
 
+/* A llama.cpp plan's parameters, as llama.cpp's context takes them. */
+struct plan_params {
+	uint64_t ctx, n_batch, n_ubatch, n_seq;
+	enum kv_type kv_k, kv_v;
+	bool flash_attention, swa_full;
+	int64_t ngl, n_cpu_moe;
+};
+
 struct plan_suggestion {
 	char *text;		/* for people */
 	char *args;		/* command-line arguments that apply it, or
 				 * NULL */
 	uint64_t saving;	/* bytes it saves, by planning again */
+	bool has_at;		/* a llama.cpp re-plan, at these parameters */
+	struct plan_params at;
+	bool measured;		/* whose compute buffers llama.cpp
+				 * reserved (--measure) */
 };
 
 /* One device's buffers in a llama.cpp plan (bytes). */
@@ -218,15 +230,8 @@ struct plan_probe {
 				 * NULL: none probed */
 	const bool *fallback;	/* one per tensor of the file */
 	uint64_t max_tensor;	/* bytes; 0: no limit */
-	const struct plan_measured *measured;	/* or NULL */
-};
-
-/* A llama.cpp plan's parameters, as llama.cpp's context takes them. */
-struct plan_params {
-	uint64_t ctx, n_batch, n_ubatch, n_seq;
-	enum kv_type kv_k, kv_v;
-	bool flash_attention, swa_full;
-	int64_t ngl, n_cpu_moe;
+	const struct plan_measured *measured;	/* n_measured of them */
+	size_t n_measured;
 };
 
 /* plan_params_of: pl's parameters; plan_params_eq: whether a and b are
@@ -241,11 +246,13 @@ bool plan_params_eq(const struct plan_params *a, const struct plan_params *b);
  * compute buffer of each buffer type its scheduler uses, at the
  * parameters it was asked for (at). A plan at those parameters takes
  * them for its compute buffers (a buffer type named like its GPU device
- * is the device's, any other the host's); any other plan (a suggestion's
- * re-plan) keeps gguflint's model.
+ * is the device's, any other the host's); a plan at other parameters
+ * keeps gguflint's model. A suggestion whose re-plan is at parameters
+ * llama.cpp refused is not made.
  */
 struct plan_measured {
 	struct plan_params at;
+	bool refused;		/* llama.cpp refused them: nothing more */
 	const char *by;		/* llama_version(): "0.5.0" */
 	bool cached;		/* taken from gguflint's cache */
 	size_t n;

@@ -359,9 +359,10 @@ verdict(struct strbuf *out, const struct plan *pl)
 		return;
 	strbuf_adds(out, "  suggestions: ");
 	for (i = 0; i < pl->n_sugg; i++)
-		strbuf_addf(out, "%s%s (\xe2\x88\x92%s)", i ? " \xc2\xb7 " : "",
-		    pl->sugg[i].text, format_size(pl->sugg[i].saving, a,
-		    sizeof a));
+		strbuf_addf(out, "%s%s (\xe2\x88\x92%s%s)",
+		    i ? " \xc2\xb7 " : "", pl->sugg[i].text,
+		    format_size(pl->sugg[i].saving, a, sizeof a),
+		    pl->sugg[i].measured ? ", measured" : "");
 	strbuf_addc(out, '\n');
 }
 
@@ -637,7 +638,8 @@ report_plan_json(struct strbuf *out, const struct lint_result *res)
 		else
 			strbuf_adds(out, "null");
 		json_u64(out, "saving_bytes", s->saving);
-		strbuf_adds(out, "}");
+		strbuf_addf(out, ", \"measured\": %s}",
+		    s->measured ? "true" : "false");
 	}
 	strbuf_adds(out, "]}");
 }

@@ -123,8 +123,7 @@ void
 rt_cache_write(const char *path, const struct strbuf *sb)
 {
 	static _Atomic unsigned serial; /* one a write: threads share a pid */
-	char *tmp = xasprintf("%s.tmp-%ld-%u", path, (long)getpid(),
-	    serial++);
+	char *tmp = xasprintf("%s.tmp-%ld-%u", path, (long)getpid(), serial++);
 	FILE *fp;
 
 	if ((fp = fopen(tmp, "w")) != NULL) {

@@ -111,7 +111,8 @@ ggml_environ(struct strbuf *sb)
 	char **e;
 
 	for (e = environ; *e != NULL; e++)
-		if (strncmp(*e, "GGML_", 5) == 0 || strncmp(*e, "LLAMA_", 6) == 0)
+		if (strncmp(*e, "GGML_", 5) == 0 ||
+		    strncmp(*e, "LLAMA_", 6) == 0)
 			strbuf_addf(sb, "env\t%s\n", *e);
 }
 
