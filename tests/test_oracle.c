@@ -1070,12 +1070,47 @@ llama_device_total(struct oenv *e, const struct ocase *c)
 	return t;
 }
 
+/* The run of argv (its last two slots free) with --measure on the
+ * Vulkan libraries suggests -ncmoe n, measured. */
+static void
+measured_ncmoe(struct oenv *e, const char **argv, int n)
+{
+	char rt[PATH_MAX + 16], want[64];
+	const char *run[24], *s;
+	struct test_run r;
+	size_t i, k = 0;
+
+	snprintf(rt, sizeof rt, "%s/vulkan", e->llama);
+	snprintf(want, sizeof want,
+	    "\"args\": \"-ncmoe %d\", "
+	    "\"saving_bytes\": ",
+	    n);
+	for (i = 0; argv[i] != NULL && k + 4 < 24; i++) {
+		if (argv[i + 1] == NULL) { /* before the model */
+			run[k++] = "--runtime";
+			run[k++] = rt;
+			run[k++] = "--measure";
+		}
+		run[k++] = argv[i];
+	}
+	run[k] = NULL;
+	setenv("XDG_CACHE_HOME", e->models, 1);
+	setenv("GGML_VK_VISIBLE_DEVICES", "0", 1);
+	test_run_bin(&r, run, NULL, 0);
+	s = strstr(r.out, want);
+	cr_expect(s != NULL && strstr(s, "\"measured\": true") != NULL &&
+		strstr(s, "\"measured\": true") < strchr(s, '}'),
+	    "--measure: no measured -ncmoe %d: %s%s", n, r.out, r.err);
+	test_run_free(&r);
+}
+
 /*
  * suggested_ncmoe_is_llama_cpps: qwen3moe-wide's q4_0 (1.3 GiB of
  * weights) at -ngl 99 on a 1 GiB device does not fit, and gguflint
  * suggests -ncmoe N, the fewest layers whose experts off the device make
  * it fit. llama.cpp itself, with --n-cpu-moe N, holds the device to
- * 1 GiB, and with N - 1 does not: the suggestion is the runtime's.
+ * 1 GiB, and with N - 1 does not: the suggestion is the runtime's. With
+ * --measure the suggestion is the same, and measured.
  */
 Test(oracle, suggested_ncmoe_is_llama_cpps, .timeout = 300, .fini = oracle_fini)
 {
@@ -1124,4 +1159,5 @@ Test(oracle, suggested_ncmoe_is_llama_cpps, .timeout = 300, .fini = oracle_fini)
 	    "-ncmoe %d: llama.cpp's Vulkan0 %" PRId64 " bytes, with one "
 	    "layer less %" PRId64 " (the device: %" PRId64 ")",
 	    c.cpu_moe + 1, at, below, gib);
+	measured_ncmoe(e, argv, c.cpu_moe + 1);
 }
