@@ -1658,6 +1658,47 @@ Test(runtime, suggestions_are_measured, .timeout = 120)
 	free(dir);
 }
 
+/* With --measure a draft model (--draft) is measured too: its own plan's
+ * compute buffers are llama.cpp's, and the model's plan counts them. */
+Test(runtime, a_draft_is_measured_too, .timeout = 120)
+{
+	char *dir = llama_dir("cpu"), why[256];
+	char path[] = "/tmp/gguflint-draft-XXXXXX";
+	char draft[] = "/tmp/gguflint-draft-XXXXXX";
+	const char *argv[] = { "--no-config", "-f", "json", "--plan",
+		"--runtime", dir, "--measure", "--draft", draft, path, NULL };
+	const struct jsonnode *by, *of;
+	struct jsonnode *root;
+	struct test_run r;
+	int fd = mkstemp(path), fd2 = mkstemp(draft);
+
+	cr_assert(fd >= 0 && fd2 >= 0);
+	close(fd);
+	close(fd2);
+	cr_assert(oraclegen_write("llama", "q4_0", path, why, sizeof why) ==
+		    0 &&
+		oraclegen_write("llama", "q4_0", draft, why, sizeof why) == 0,
+	    "%s", why);
+	private_cache();
+	test_run_bin(&r, argv, NULL, 0);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	root = jsontree_parse(r.out, r.out_len, NULL);
+	cr_assert(root != NULL, "%s", r.out);
+	of = jsontree_pointer(root, "/files/1/companion/of");
+	by = jsontree_pointer(root, "/files/1/plan/compute_measured_by");
+	cr_expect(jsontree_str(of) != NULL &&
+		strcmp(jsontree_str(of), path) == 0,
+	    "the draft is not files[1]: %s", r.out);
+	cr_expect(jsontree_str(by) != NULL &&
+		strncmp(jsontree_str(by), "llama.cpp 0.5.0", 15) == 0,
+	    "the draft is not measured: %s", r.out);
+	jsontree_free(root);
+	test_run_free(&r);
+	unlink(draft);
+	unlink(path);
+	free(dir);
+}
+
 /* A runtime without libllama (a test double of ggml alone) is asked
  * nothing: no M021, no note; --list-devices says it has none. */
 Test(runtime, no_libllama_no_vocab_load)
