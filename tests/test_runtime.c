@@ -26,6 +26,7 @@
 #include "jsontree.h"
 #include "kernels/ggml-types.h"
 #include "oraclegen.h"
+#include "runtime/runtime-impl.h"
 #include "runtime/runtime.h"
 #include "target/captable.h"
 #include "testutil.h"
@@ -1656,6 +1657,66 @@ Test(runtime, suggestions_are_measured, .timeout = 120)
 	unlink(path);
 	free(f);
 	free(dir);
+}
+
+/* A file of n bytes at path (a stand-in library or model). */
+static void
+small_file(const char *path, size_t n)
+{
+	FILE *fp = fopen(path, "w");
+
+	cr_assert(fp != NULL);
+	while (n-- > 0)
+		fputc('x', fp);
+	cr_assert(fclose(fp) == 0);
+}
+
+/*
+ * libllama's answers are stored only for the model's files as they were
+ * before llama.cpp read them: a model replaced meanwhile (another file
+ * renamed over it) is not stored, though settled; one unchanged is, and
+ * reads back line for line.
+ */
+Test(runtime, llama_cache_keeps_no_answer_of_a_changed_file, .timeout = 60)
+{
+	char dir[] = "/tmp/gguflint-lc-XXXXXX", *lib, *ggml, *model, *other;
+	char before[33], now[33];
+	struct strbuf lines = STRBUF_INIT, back = STRBUF_INIT;
+
+	TEST_SKIP_UNDER_VALGRIND();
+	cr_assert(mkdtemp(dir) != NULL);
+	lib = xasprintf("%s/libllama.so", dir);
+	ggml = xasprintf("%s/libggml-base.so", dir);
+	model = xasprintf("%s/m.gguf", dir);
+	other = xasprintf("%s/other.gguf", dir);
+	small_file(lib, 10);
+	small_file(ggml, 10);
+	small_file(model, 100);
+	small_file(other, 100);
+	private_cache();
+	sleep(3); /* every file settled */
+	strbuf_adds(&lines, "L\t0.5.0\nA\t\n");
+	cr_assert(rt_llama_cache_ident(model, before));
+	cr_assert(rename(other, model) == 0); /* replaced while read */
+	sleep(3); /* settled again: the rename changed its ctime */
+	rt_llama_cache_store(dir, model, before, "vocab", &lines);
+	cr_expect(!rt_llama_cache_load(dir, model, "vocab", &back),
+	    "stored for a file replaced: %s", back.buf);
+	cr_assert(rt_llama_cache_ident(model, now));
+	cr_expect(strcmp(now, before) != 0);
+	rt_llama_cache_store(dir, model, now, "vocab", &lines);
+	cr_expect(rt_llama_cache_load(dir, model, "vocab", &back));
+	cr_expect_str_eq(back.buf, lines.buf);
+	strbuf_free(&lines);
+	strbuf_free(&back);
+	unlink(model);
+	unlink(ggml);
+	unlink(lib);
+	rmdir(dir);
+	free(lib);
+	free(ggml);
+	free(model);
+	free(other);
 }
 
 /* With --measure a draft model (--draft) is measured too: its own plan's

@@ -17,7 +17,9 @@
  * whose M line is not the model's files now holds nothing for it. A
  * model changed less than SETTLE_S seconds ago is not stored: a file's
  * times are as coarse as the kernel's clock tick, so another write within
- * the tick could leave them as they are.
+ * the tick could leave them as they are; nor one whose files changed
+ * while llama.cpp read them (their identity before the child, checked at
+ * the store).
  */
 #include "config.h"
 
@@ -114,6 +116,22 @@ ggml_environ(struct strbuf *sb)
 		if (strncmp(*e, "GGML_", 5) == 0 ||
 		    strncmp(*e, "LLAMA_", 6) == 0)
 			strbuf_addf(sb, "env\t%s\n", *e);
+}
+
+bool
+rt_llama_cache_ident(const char *path, char ident[33])
+{
+	struct strbuf sb = STRBUF_INIT;
+	char rp[PATH_MAX];
+	time_t newest;
+	bool ok = realpath(path, rp) != NULL && model_text(rp, &sb, &newest);
+
+	if (ok)
+		rt_cache_digest(&sb, ident);
+	else
+		ident[0] = '\0';
+	strbuf_free(&sb);
+	return ok;
 }
 
 /* The cache file of dir's libraries and the model at path (new string),
@@ -216,8 +234,8 @@ keep_others(char *r, const char *job, struct strbuf *sb)
 }
 
 void
-rt_llama_cache_store(const char *dir, const char *path, const char *job,
-    const struct strbuf *lines)
+rt_llama_cache_store(const char *dir, const char *path, const char *before,
+    const char *job, const struct strbuf *lines)
 {
 	char ident[33], *text = NULL, *r, *file;
 	struct strbuf sb = STRBUF_INIT;
@@ -225,7 +243,8 @@ rt_llama_cache_store(const char *dir, const char *path, const char *job,
 	time_t newest = 0;
 
 	file = llama_file(dir, path, true, ident, &newest);
-	if (file == NULL || newest >= time(NULL) - SETTLE_S) {
+	if (file == NULL || strcmp(ident, before) != 0 ||
+	    newest >= time(NULL) - SETTLE_S) {
 		free(file);
 		return;
 	}

@@ -767,16 +767,20 @@ llama_job(const struct rt_request *rt, const char *path,
     struct rt_measure *m)
 {
 	struct strbuf lines = STRBUF_INIT;
-	char *job;
+	char *job, before[33];
+	bool named;
 
 	if (!runtime_has_llama(rt->dir))
 		return;
 	job = job_name(rq);
+	named = rt_llama_cache_ident(path, before);
 	if (!llama_replay(rt, path, job, said, m)) {
 		llama_child(rt->dir, path, rq, rt->timeout_s, said, m, &lines);
-		if (said->verdict == RT_LLAMA_LOADED ||
-		    said->verdict == RT_LLAMA_REFUSED)
-			rt_llama_cache_store(rt->dir, path, job, &lines);
+		if (named &&
+		    (said->verdict == RT_LLAMA_LOADED ||
+			said->verdict == RT_LLAMA_REFUSED))
+			rt_llama_cache_store(rt->dir, path, before, job,
+			    &lines);
 	}
 	strbuf_free(&lines);
 	free(job);

@@ -107,10 +107,15 @@ void rt_cache_store(const char *key, const struct rt_case *cases, size_t n,
 bool rt_llama_cache_load(const char *dir, const char *path, const char *job,
     struct strbuf *lines);
 
-/* rt_llama_cache_store: keep lines as the answer of job (above); failures
- * are silent. */
-void rt_llama_cache_store(const char *dir, const char *path, const char *job,
-    const struct strbuf *lines);
+/* rt_llama_cache_ident: the identity of the model at path's files now
+ * (32 hex digits into ident); false (ident empty) when one is not there. */
+bool rt_llama_cache_ident(const char *path, char ident[33]);
+
+/* rt_llama_cache_store: keep lines as the answer of job (above), unless
+ * the model's identity is no longer before (rt_llama_cache_ident's,
+ * taken before the child ran); failures are silent. */
+void rt_llama_cache_store(const char *dir, const char *path, const char *before,
+    const char *job, const struct strbuf *lines);
 
 /* rt_clean: s with tabs, newlines and other control bytes made spaces,
  * at most max bytes, in a new string. */
