@@ -1597,7 +1597,12 @@ Test(runtime, suggestions_are_measured, .timeout = 120)
 {
 	char *dir = llama_dir("cpu"), *f, why[256], job[64];
 	char path[] = "/tmp/gguflint-msugg-XXXXXX";
-	char prof[] = "/tmp/gguflint-msugg-XXXXXX.yaml";
+	static const char yaml[] =
+	    "name: tiny_cpu\ndescription: a small CPU box\n"
+	    "runtime: llama.cpp\nbackend: cpu\ncpu_features: [avx2, fma]\n"
+	    "memory: 28 MiB\nreserve: 0\nweights: mapped\ncontext: 4096\n"
+	    "kv_cache: f16\nubatch: 512\nflash_attention: true\n";
+	char *prof = test_tmpfile(yaml, sizeof yaml - 1);
 	const char *argv[] = { "--no-config", "-f", "json", "--plan", "-p",
 		prof, "--runtime", dir, "--measure", path, NULL };
 	struct test_run r;
@@ -1606,21 +1611,12 @@ Test(runtime, suggestions_are_measured, .timeout = 120)
 	bool measured = false;
 	int64_t ctx, moved;
 	size_t i;
-	FILE *fp;
 	int fd = mkstemp(path);
 
 	cr_assert(fd >= 0);
 	close(fd);
 	cr_assert(oraclegen_write("llama", "q4_0", path, why, sizeof why) == 0,
 	    "%s", why);
-	cr_assert(
-	    (fd = mkstemps(prof, 5)) >= 0 && (fp = fdopen(fd, "w")) != NULL);
-	fputs("name: tiny_cpu\ndescription: a small CPU box\n"
-	      "runtime: llama.cpp\nbackend: cpu\ncpu_features: [avx2, fma]\n"
-	      "memory: 28 MiB\nreserve: 0\nweights: mapped\ncontext: 4096\n"
-	      "kv_cache: f16\nubatch: 512\nflash_attention: true\n",
-	    fp);
-	cr_assert(fclose(fp) == 0);
 	private_cache();
 	sleep(3);
 	test_run_bin(&r, argv, NULL, 0);
@@ -1651,6 +1647,7 @@ Test(runtime, suggestions_are_measured, .timeout = 120)
 	unlink(f);
 	unlink(prof);
 	unlink(path);
+	free(prof);
 	free(f);
 	free(dir);
 }
@@ -1718,6 +1715,31 @@ Test(runtime, llama_cache_keeps_no_answer_of_a_changed_file, .timeout = 60)
 	free(ggml);
 	free(model);
 	free(other);
+}
+
+/* A split model's identity in libllama's cache is every shard's: one
+ * shard changed changes it, one missing leaves the model unnamed. */
+Test(runtime, llama_cache_names_every_shard)
+{
+	char dir[] = "/tmp/gguflint-shards-XXXXXX", *one, *two;
+	char a[33], b[33];
+
+	TEST_SKIP_UNDER_VALGRIND();
+	cr_assert(mkdtemp(dir) != NULL);
+	one = xasprintf("%s/m-00001-of-00002.gguf", dir);
+	two = xasprintf("%s/m-00002-of-00002.gguf", dir);
+	small_file(one, 100);
+	small_file(two, 100);
+	cr_assert(rt_llama_cache_ident(one, a));
+	small_file(two, 101);
+	cr_assert(rt_llama_cache_ident(one, b));
+	cr_expect(strcmp(a, b) != 0, "the second shard is not in %s", a);
+	unlink(two);
+	cr_expect(!rt_llama_cache_ident(one, b) && b[0] == '\0');
+	unlink(one);
+	rmdir(dir);
+	free(one);
+	free(two);
 }
 
 /* With --measure a draft model (--draft) is measured too: its own plan's

@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/splitname.h"
 #include "base/util.h"
 #include "checks/checks.h"
 #include "cli/models.h"

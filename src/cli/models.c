@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/splitname.h"
 #include "base/util.h"
-#include "checks/checks.h"
 #include "cli/models.h"
 #include "source/url.h"
 

@@ -31,12 +31,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/splitname.h"
 #include "runtime/runtime-impl.h"
 
 #define LLAMA_MAGIC "gguflint-llama 1"
 #define SETTLE_S 2
 #define KEEP_LINES 512 /* other jobs' lines kept at a store, newest */
-#define MAX_SHARDS 99999
 
 /* One file's identity as a line of sb; false when it is not there. The
  * latest of its times into *newest. */
@@ -59,43 +59,19 @@ file_line(const char *path, struct strbuf *sb, time_t *newest)
 	return true;
 }
 
-/* The shards' count of a first shard's real path rp ("...-00001-of-NNNNN
- * .gguf", llama.cpp's names), its prefix's length into *pre; 0 for a
- * file that is no first shard. */
-static unsigned
-shard_count(const char *rp, size_t *pre)
-{
-	static const char tail[] = "-00001-of-";
-	size_t n = strlen(rp), t = sizeof tail - 1;
-	unsigned count = 0, i;
-
-	if (n < t + 10 || strcmp(rp + n - 5, ".gguf") != 0 ||
-	    memcmp(rp + n - 10 - t, tail, t) != 0)
-		return 0;
-	for (i = 0; i < 5; i++) {
-		char c = rp[n - 10 + i];
-
-		if (c < '0' || c > '9')
-			return 0;
-		count = count * 10 + (unsigned)(c - '0');
-	}
-	*pre = n - 10 - t;
-	return count > 1 ? count : 0;
-}
-
 /* The model at rp's files (rp, or each shard) as text into sb; false
  * when one is not there. Their latest time into *newest. */
 static bool
 model_text(const char *rp, struct strbuf *sb, time_t *newest)
 {
 	size_t pre = 0;
-	unsigned n = shard_count(rp, &pre), i;
+	unsigned no, n, i;
 	bool ok = true;
 
 	*newest = 0;
-	if (n == 0)
+	if (!split_parse_name(rp, &pre, &no, &n) || n < 2)
 		return file_line(rp, sb, newest);
-	for (i = 1; i <= n && i <= MAX_SHARDS && ok; i++) {
+	for (i = 1; i <= n && ok; i++) {
 		char *p = xasprintf("%.*s-%05u-of-%05u.gguf", (int)pre, rp, i,
 		    n);
 
