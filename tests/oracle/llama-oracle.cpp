@@ -14,6 +14,11 @@
  * cpu=VARIANT (loads DIR/libggml-cpu-VARIANT.so and, for a Vulkan dir,
  * libggml-vulkan.so, instead of every library in DIR).
  * alloc=off is llama.cpp's no_alloc mode (sizes only; needs mmap=off).
+ * graph=FILE (with alloc=on) also decodes one worst-case ubatch (ubatch
+ * tokens over np sequences, every one an output, as the reservation
+ * sizes it) and writes each node the scheduler computes to FILE, in its
+ * order, and each input before its first reader (graph_line): ggml-alloc's
+ * placement, node by node.
  * Exit 0 and the JSON on stdout, or exit 1 with {"error": ...}.
  */
 #include "ggml-backend.h"
@@ -25,6 +30,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,7 +41,7 @@ struct oracle_opts {
 	llama_flash_attn_type fa = LLAMA_FLASH_ATTN_TYPE_AUTO;
 	ggml_type ctk = GGML_TYPE_F16, ctv = GGML_TYPE_F16;
 	bool mmap = false, alloc = false, swa_full = false;
-	std::string dir, cpu;
+	std::string dir, cpu, graph;
 };
 
 /* What the log told: summed over every cache llama.cpp made. */
@@ -175,6 +181,8 @@ parse_arg(oracle_opts &o, const char *k, const char *v)
 		return o.dir = v, true;
 	if (key == "cpu")
 		return o.cpu = v, true;
+	if (key == "graph")
+		return o.graph = v, true;
 	if (key == "fa") {
 		std::string s(v);
 		o.fa = s == "on"    ? LLAMA_FLASH_ATTN_TYPE_ENABLED
@@ -220,6 +228,82 @@ print_buffers(const llama_context *lctx)
 	printf("]");
 }
 
+/* One tensor's line: buffer (with * when not a compute buffer: the KV
+ * cache's), offset, bytes, op (or "input"), name, ne0..ne3, its id, its
+ * view source's id, flags, layout (type:nb0:nb1:nb2:nb3), and the
+ * sources' ids. */
+static void
+graph_line(FILE *f, const ggml_tensor *t, const char *op)
+{
+	fprintf(f, "%s%s\t%zu\t%zu\t%s\t%s\t%lld\t%lld\t%lld\t%lld",
+		ggml_backend_buffer_name(t->buffer),
+		ggml_backend_buffer_get_usage(t->buffer) ==
+				GGML_BACKEND_BUFFER_USAGE_COMPUTE
+			? ""
+			: "*",
+		(size_t)((char *)t->data -
+			 (char *)ggml_backend_buffer_get_base(t->buffer)),
+		ggml_backend_buffer_get_alloc_size(t->buffer,
+						   (ggml_tensor *)t),
+		op, t->name, (long long)t->ne[0], (long long)t->ne[1],
+		(long long)t->ne[2], (long long)t->ne[3]);
+	fprintf(f, "\t%p\t%p\t%d\t%s:%zu:%zu:%zu:%zu", (const void *)t,
+		(const void *)t->view_src, t->flags, ggml_type_name(t->type),
+		t->nb[0], t->nb[1], t->nb[2], t->nb[3]);
+	if (op[0] != 'i') /* a node: its sources */
+		for (int i = 0; i < GGML_MAX_SRC; i++)
+			if (t->src[i] != nullptr)
+				fprintf(f, "\t%p", (const void *)t->src[i]);
+	fputc('\n', f);
+}
+
+/* A source in a compute buffer that no node made (an input, or the
+ * scheduler's copy of one): its line, op "input", once. */
+static void
+graph_source(FILE *f, const ggml_tensor *s)
+{
+	static std::set<const ggml_tensor *> seen;
+	if (s == nullptr || s->buffer == nullptr || s->op != GGML_OP_NONE ||
+	    ggml_backend_buffer_get_usage(s->buffer) !=
+		    GGML_BACKEND_BUFFER_USAGE_COMPUTE ||
+	    !seen.insert(s).second)
+		return;
+	graph_line(f, s, "input");
+}
+
+/* cb_eval: each node once, as the scheduler reaches it */
+static bool
+graph_node(ggml_tensor *t, bool ask, void *ud)
+{
+	FILE *f = (FILE *)ud;
+	if (!ask || t->buffer == nullptr)
+		return false;
+	for (int i = 0; i < GGML_MAX_SRC; i++)
+		graph_source(f, t->src[i]);
+	graph_line(f, t, ggml_op_desc(t));
+	return false;
+}
+
+/* One ubatch of o.ubatch tokens, np sequences of equal length, every
+ * token an output: the shape llama.cpp reserves for. */
+static bool
+decode_worst(const oracle_opts &o, llama_context *c)
+{
+	llama_batch b = llama_batch_init((int32_t)o.ubatch, 0, 1);
+	unsigned per = o.ubatch / o.np;
+	for (unsigned i = 0; i < per * o.np; i++) {
+		b.token[i] = 0;
+		b.pos[i] = (llama_pos)(i % per);
+		b.n_seq_id[i] = 1;
+		b.seq_id[i][0] = (llama_seq_id)(i / per);
+		b.logits[i] = 1;
+	}
+	b.n_tokens = (int32_t)(per * o.np);
+	int rc = llama_decode(c, b);
+	llama_batch_free(b);
+	return rc == 0;
+}
+
 static int
 run(const oracle_opts &o)
 {
@@ -251,10 +335,28 @@ run(const oracle_opts &o)
 	cp.type_v = o.ctv;
 	cp.swa_full = o.swa_full;
 	cp.n_threads = cp.n_threads_batch = 1;
+	FILE *gf = nullptr;
+	if (!o.graph.empty()) {
+		if (!o.alloc || (gf = fopen(o.graph.c_str(), "w")) == nullptr) {
+			llama_model_free(m);
+			return fail("graph= needs alloc=on and a writable file");
+		}
+		cp.cb_eval = graph_node;
+		cp.cb_eval_user_data = gf;
+	}
 	llama_context *c = llama_init_from_model(m, cp);
 	if (!c) {
 		llama_model_free(m);
 		return fail("llama.cpp refused the context");
+	}
+	if (gf != nullptr) {
+		bool ok = decode_worst(o, c);
+		fclose(gf);
+		if (!ok) {
+			llama_free(c);
+			llama_model_free(m);
+			return fail("the worst-case ubatch did not decode");
+		}
 	}
 	bool fa = o.fa == LLAMA_FLASH_ATTN_TYPE_ENABLED || g_log.fa_forced ||
 		  (o.fa == LLAMA_FLASH_ATTN_TYPE_AUTO && g_log.fa_auto == 1);
