@@ -311,6 +311,24 @@ Test(galloc, llama_on_the_cpu)
 	replay_check("llama-cpu-np1.tsv", "CPU", 32, 15214592);
 }
 
+/* A whole 4096-cell cache without flash attention (an 8 MiB mask, a
+ * 64 MiB KQ), in the order Vulkan's graph optimizer left: 79 MB. */
+Test(galloc, llama_on_vulkan_without_flash_attention)
+{
+	replay_check("llama-vulkan-4096.tsv", "Vulkan0", 16, 79175680);
+}
+
+Test(galloc, qwen3_on_the_cpu_four_streams)
+{
+	replay_check("qwen3-cpu-np4-fa.tsv", "CPU", 32, 14694400);
+}
+
+/* The experts' routing: argsort, views of the top-k, a weights' sum */
+Test(galloc, qwen3moe_on_the_cpu_four_streams)
+{
+	replay_check("qwen3moe-cpu-np4-fa.tsv", "CPU", 32, 8402944);
+}
+
 /* The allocator's own rules, on a graph written by hand. */
 Test(galloc, in_place_best_fit_and_outputs)
 {

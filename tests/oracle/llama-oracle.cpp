@@ -14,11 +14,12 @@
  * cpu=VARIANT (loads DIR/libggml-cpu-VARIANT.so and, for a Vulkan dir,
  * libggml-vulkan.so, instead of every library in DIR).
  * alloc=off is llama.cpp's no_alloc mode (sizes only; needs mmap=off).
- * graph=FILE (with alloc=on) also decodes one worst-case ubatch (ubatch
+ * graph=FILE (with alloc=on) also decodes worst-case ubatches (ubatch
  * tokens over np sequences, every one an output, as the reservation
- * sizes it) and writes each node the scheduler computes to FILE, in its
- * order, and each input before its first reader (graph_line): ggml-alloc's
- * placement, node by node.
+ * sizes them) until the cache is full, and writes to FILE, of the last
+ * one, each node the scheduler computes, in its order, and each input
+ * before its first reader (graph_line): ggml-alloc's placement, node by
+ * node, for the whole cache (the reservation's n_kv).
  * Exit 0 and the JSON on stdout, or exit 1 with {"error": ...}.
  */
 #include "ggml-backend.h"
@@ -272,11 +273,17 @@ graph_source(FILE *f, const ggml_tensor *s)
 }
 
 /* cb_eval: each node once, as the scheduler reaches it */
+struct graph_dump {
+	FILE *f;
+	bool on; /* the last ubatch only */
+};
+
 static bool
 graph_node(ggml_tensor *t, bool ask, void *ud)
 {
-	FILE *f = (FILE *)ud;
-	if (!ask || t->buffer == nullptr)
+	graph_dump *gd = (graph_dump *)ud;
+	FILE *f = gd->f;
+	if (!ask || !gd->on || t->buffer == nullptr)
 		return false;
 	for (int i = 0; i < GGML_MAX_SRC; i++)
 		graph_source(f, t->src[i]);
@@ -284,22 +291,29 @@ graph_node(ggml_tensor *t, bool ask, void *ud)
 	return false;
 }
 
-/* One ubatch of o.ubatch tokens, np sequences of equal length, every
- * token an output: the shape llama.cpp reserves for. */
+/* Ubatches of o.ubatch tokens, np sequences of equal length, every
+ * token an output, until each sequence's cells are full: the last one
+ * sees the whole cache, as the reservation does, and is dumped. */
 static bool
-decode_worst(const oracle_opts &o, llama_context *c)
+decode_worst(const oracle_opts &o, llama_context *c, graph_dump *gd)
 {
 	llama_batch b = llama_batch_init((int32_t)o.ubatch, 0, 1);
-	unsigned per = o.ubatch / o.np;
-	for (unsigned i = 0; i < per * o.np; i++) {
-		b.token[i] = 0;
-		b.pos[i] = (llama_pos)(i % per);
-		b.n_seq_id[i] = 1;
-		b.seq_id[i][0] = (llama_seq_id)(i / per);
-		b.logits[i] = 1;
+	unsigned per = o.ubatch / o.np, rounds = 1, r;
+	int rc = 0;
+	if (per > 0 && llama_n_ctx_seq(c) / per > 1)
+		rounds = llama_n_ctx_seq(c) / per;
+	for (r = 0; r < rounds && rc == 0; r++) {
+		for (unsigned i = 0; i < per * o.np; i++) {
+			b.token[i] = 0;
+			b.pos[i] = (llama_pos)(r * per + i % per);
+			b.n_seq_id[i] = 1;
+			b.seq_id[i][0] = (llama_seq_id)(i / per);
+			b.logits[i] = 1;
+		}
+		b.n_tokens = (int32_t)(per * o.np);
+		gd->on = r + 1 == rounds;
+		rc = llama_decode(c, b);
 	}
-	b.n_tokens = (int32_t)(per * o.np);
-	int rc = llama_decode(c, b);
 	llama_batch_free(b);
 	return rc == 0;
 }
@@ -336,13 +350,15 @@ run(const oracle_opts &o)
 	cp.swa_full = o.swa_full;
 	cp.n_threads = cp.n_threads_batch = 1;
 	FILE *gf = nullptr;
+	graph_dump gd = { nullptr, false };
 	if (!o.graph.empty()) {
 		if (!o.alloc || (gf = fopen(o.graph.c_str(), "w")) == nullptr) {
 			llama_model_free(m);
 			return fail("graph= needs alloc=on and a writable file");
 		}
+		gd.f = gf;
 		cp.cb_eval = graph_node;
-		cp.cb_eval_user_data = gf;
+		cp.cb_eval_user_data = &gd;
 	}
 	llama_context *c = llama_init_from_model(m, cp);
 	if (!c) {
@@ -350,7 +366,7 @@ run(const oracle_opts &o)
 		return fail("llama.cpp refused the context");
 	}
 	if (gf != nullptr) {
-		bool ok = decode_worst(o, c);
+		bool ok = decode_worst(o, c, &gd);
 		fclose(gf);
 		if (!ok) {
 			llama_free(c);
