@@ -220,6 +220,33 @@ run_child(const char *const argv[], int *status)
 	return strbuf_detach(&out);
 }
 
+/*
+ * ocase_variant: the CPU library case c runs. zen4's is built for
+ * AVX-512 (F, VL, BW, DQ, VBMI, VNNI, BF16) and does not load on a CPU
+ * without it: there the case runs haswell's, the tests' other variant,
+ * and its profile says haswell's features (said once a test).
+ */
+static const char *
+ocase_variant(const struct ocase *c)
+{
+	static bool said;
+
+	if (strcmp(c->variant, "zen4") != 0 ||
+	    (__builtin_cpu_supports("avx512f") &&
+		__builtin_cpu_supports("avx512vl") &&
+		__builtin_cpu_supports("avx512bw") &&
+		__builtin_cpu_supports("avx512dq") &&
+		__builtin_cpu_supports("avx512vbmi") &&
+		__builtin_cpu_supports("avx512vnni") &&
+		__builtin_cpu_supports("avx512bf16")))
+		return c->variant;
+	if (!said)
+		cr_log_info("this CPU has no AVX-512: the zen4 cases run "
+			    "libggml-cpu-haswell.so");
+	said = true;
+	return "haswell";
+}
+
 /* ocase_name: "llama q4_0 cpu/zen4 ctx 4096 fa on f16/f16 np 1 ngl 0". */
 static const char *
 ocase_name(const struct ocase *c)
@@ -228,7 +255,7 @@ ocase_name(const struct ocase *c)
 
 	snprintf(name, sizeof name,
 	    "%s %s %s/%s ctx %u fa %s %s/%s np %u ngl %d%s", c->arch,
-	    ocase_wtype(c), c->backend, c->variant, c->ctx, c->fa, c->ctk,
+	    ocase_wtype(c), c->backend, ocase_variant(c), c->ctx, c->fa, c->ctk,
 	    c->ctv, c->np, c->ngl, c->cpu_moe ? " with --n-cpu-moe" : "");
 	return name;
 }
@@ -251,7 +278,7 @@ run_llama(struct oenv *e, const struct ocase *c, char **why)
 	int status;
 
 	snprintf(dir, sizeof dir, "dir=%s/%s", e->llama, c->backend);
-	snprintf(cpu, sizeof cpu, "cpu=%s", c->variant);
+	snprintf(cpu, sizeof cpu, "cpu=%s", ocase_variant(c));
 	snprintf(ctx, sizeof ctx, "ctx=%u", c->ctx);
 	snprintf(fa, sizeof fa, "fa=%s", c->fa);
 	snprintf(ctk, sizeof ctk, "ctk=%s", c->ctk);
@@ -326,10 +353,11 @@ static const char *
 oenv_profile(struct oenv *e, const struct ocase *c)
 {
 	static char path[PATH_MAX + 16];
-	const char *features = strcmp(c->variant, "zen4") == 0 ?
+	const char *variant = ocase_variant(c);
+	const char *features = strcmp(variant, "zen4") == 0 ?
 	    "[avx2, f16c, fma, avx512, avx512_vnni, avx512_bf16]" :
-	    strcmp(c->variant, "haswell") == 0 ? "[avx2, f16c, fma]" :
-						 "[sse42]";
+	    strcmp(variant, "haswell") == 0 ? "[avx2, f16c, fma]" :
+					      "[sse42]";
 	FILE *f;
 
 	snprintf(path, sizeof path, "%s/profile.yaml", e->models);
@@ -350,8 +378,7 @@ oenv_profile(struct oenv *e, const struct ocase *c)
 	    "kv_cache: f16\n"
 	    "ubatch: 512\n"
 	    "flash_attention: true\n",
-	    c->backend, c->variant, c->backend, c->variant, c->backend,
-	    features,
+	    c->backend, variant, c->backend, variant, c->backend, features,
 	    strcmp(c->backend, "cpu") != 0 ? "device_memory: 8 GiB\n" : "");
 	cr_assert(fclose(f) == 0, "%s: %s", path, strerror(errno));
 	return path;

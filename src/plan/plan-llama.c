@@ -16,6 +16,7 @@
 
 #include "kernels/ggml-types.h"
 #include "plan/plan-impl.h"
+#include "plan/graph.h"
 #include "plan/plan-llama-impl.h"
 
 #define sadd plan_sadd
@@ -980,7 +981,10 @@ compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	struct graph_shape s;
 	uint64_t logits = smul(smul(4, ub), sadd(sadd(g->n_vocab,
 	    smul(2, g->n_embd)), 1));
+	uint64_t placed;
 
+	if (plan_graph_compute(pn, pl, ub, &placed))
+		return placed;	/* the graph itself, placed */
 	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba") == 0)
 		return umax(compute_mamba(g, ub, pl->n_seq), logits);
 	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba2") == 0)

@@ -1,0 +1,23 @@
+/*
+ * graph.h - llama.cpp's compute buffer from its graph, tensor by tensor
+ * (graph.c), where gguflint builds that graph.
+ */
+#ifndef GGUFLINT_PLAN_GRAPH_H
+#define GGUFLINT_PLAN_GRAPH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct planner;
+struct plan;
+
+/*
+ * plan_graph_compute: the compute buffer llama.cpp reserves for pl's
+ * settings at ubatch ub, placed as ggml-alloc places its graph, into
+ * *bytes; false when gguflint does not build this model's graph for pl
+ * (its architecture, a device, a quantized cache, ...).
+ */
+bool plan_graph_compute(const struct planner *pn, const struct plan *pl,
+    uint64_t ub, uint64_t *bytes);
+
+#endif
