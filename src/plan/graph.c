@@ -260,6 +260,10 @@ plan_graph_compute(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	if (!graph_known(pn, pl) || ub == 0 || ub % pl->n_stream != 0)
 		return false;
 	s.hd = plan_head_width(g, false);
+	/* a hostile header: no head width, no KV head, no embedding */
+	if (s.hd == 0 || g->n_head_kv[0] == 0 || g->n_embd == 0 ||
+	    pl->ctx_seq == 0)
+		return false;
 	s.e = g->n_embd;
 	s.q = smul(s.hd, g->n_head[0]);
 	s.kv = smul(s.hd, g->n_head_kv[0]);
