@@ -329,20 +329,28 @@ Test(galloc, qwen3moe_on_the_cpu_four_streams)
 	replay_check("qwen3moe-cpu-np4-fa.tsv", "CPU", 32, 8402944);
 }
 
-/* The allocator's own rules, on a graph written by hand. */
-Test(galloc, in_place_best_fit_and_outputs)
+/* n nodes with no sources, no view, layout 1, nothing else */
+static void
+blank_nodes(struct ga_node *n, int count)
 {
-	struct ga_node n[6];
-	struct ga_graph g;
 	int i, k;
 
-	memset(n, 0, sizeof n);
-	for (i = 0; i < 6; i++) {
+	memset(n, 0, (size_t)count * sizeof *n);
+	for (i = 0; i < count; i++) {
 		n[i].view_of = GA_NONE;
 		for (k = 0; k < GA_MAX_SRC; k++)
 			n[i].src[k] = GA_NONE;
 		n[i].layout = 1;
 	}
+}
+
+/* The allocator's own rules, on a graph written by hand. */
+Test(galloc, in_place_best_fit_and_outputs)
+{
+	struct ga_node n[6];
+	struct ga_graph g;
+
+	blank_nodes(n, 6);
 	n[0].bytes = 100; /* an input at 0 */
 	n[0].flags = GA_INPUT;
 	n[1].bytes = 1000; /* a = f(input) at 128 */
@@ -378,15 +386,12 @@ Test(galloc, equal_blocks_take_the_later)
 {
 	struct ga_node n[6];
 	struct ga_graph g;
-	int i, k;
+	int i;
 
-	memset(n, 0, sizeof n);
+	blank_nodes(n, 6);
 	for (i = 0; i < 6; i++) {
-		n[i].view_of = GA_NONE;
-		for (k = 0; k < GA_MAX_SRC; k++)
-			n[i].src[k] = GA_NONE;
 		n[i].bytes = 64;
-		n[i].layout = (uint64_t)i; /* nothing in place */
+		n[i].layout = (uint64_t)i + 1; /* nothing in place */
 		n[i].flags = i < 4 ? GA_INPUT : 0;
 	}
 	n[4].src[0] = 0; /* reads inputs 0 and 2: their blocks, */
