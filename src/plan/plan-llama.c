@@ -973,9 +973,11 @@ compute_granitehybrid(const struct model_geom *g, const struct planner *pn,
 	return sadd(umax(m, dense), plan_rot_matrices(g, pl));
 }
 
-/* The host's compute buffer at pl's settings (plan_llama_cells first). */
+/* The host's compute buffer at pl's settings (plan_llama_cells first);
+ * *placed_out says whether it is llama.cpp's graph placed node by node. */
 static uint64_t
-compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub)
+compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub,
+    bool *placed_out)
 {
 	const struct model_geom *g = pn->g;
 	struct graph_shape s;
@@ -983,7 +985,8 @@ compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub)
 	    smul(2, g->n_embd)), 1));
 	uint64_t placed;
 
-	if (plan_graph_compute(pn, pl, ub, &placed))
+	*placed_out = plan_graph_compute(pn, pl, ub, &placed);
+	if (*placed_out)
 		return placed;	/* the graph itself, placed */
 	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba") == 0)
 		return umax(compute_mamba(g, ub, pl->n_seq), logits);
@@ -1168,6 +1171,7 @@ take_measured(const struct planner *pn, struct plan *pl)
 		    m->bytes[i]);
 	}
 	pl->compute_measured = true;
+	pl->compute_placed = false;
 	pl->compute_estimated = false;
 	pl->compute_why = NULL;
 	snprintf(pl->measured_by, sizeof pl->measured_by, "llama.cpp %s",
@@ -1181,10 +1185,12 @@ plan_llama_buffers(const struct planner *pn, struct plan *pl)
 	const struct model_geom *g = pn->g;
 	uint64_t ub = umin(umin(pl->ctx, pl->n_batch), pl->n_ubatch);
 	uint64_t c = 0;
+	bool placed = false;
 
 	if (g->plannable)
-		c = compute_at(pn, pl, ub);
-	pl->compute_estimated = !compute_measured(g, pl);
+		c = compute_at(pn, pl, ub, &placed);
+	pl->compute_placed = placed;
+	pl->compute_estimated = !placed && !compute_measured(g, pl);
 	pl->compute_why = NULL;
 	pl->output_bytes = smul(smul(4, g->n_vocab), pl->n_seq);
 	pl->dev[0].output_bytes = pl->output_bytes;

@@ -197,6 +197,9 @@ struct plan {
 	size_t n_cpu_moe_tensors;	/* tensors of cpu_moe_bytes */
 	uint64_t max_tensor;		/* the probed device's largest tensor
 					 * claimed (bytes), or 0: no limit */
+	bool compute_placed;		/* compute_bytes are llama.cpp's graph
+					 * placed as ggml-alloc places it
+					 * (plan/graph.c), not the model's */
 	bool compute_measured;		/* compute_bytes are llama.cpp's own
 					 * (--measure), not the model's */
 	char measured_by[48];		/* then by whom, "llama.cpp 0.5.0" */

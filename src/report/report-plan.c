@@ -179,9 +179,22 @@ compute_note(char *f, size_t n, const struct plan *pl,
 		snprintf(f, n, "measured by %s%s (the model: %s)",
 		    pl->measured_by, pl->measured_cached ? ", cached" : "",
 		    format_size(v->compute_modeled, m, sizeof m));
+	else if (pl->compute_placed)
+		snprintf(f, n, "llama.cpp's graph, placed tensor by tensor");
 	else if (pl->compute_estimated)
 		snprintf(f, n, "estimated (%s)", pl->compute_why ?
 		    pl->compute_why : "not measured for this architecture");
+}
+
+/* How the compute buffers were found, for the JSON plan. */
+static const char *
+compute_basis(const struct plan *pl)
+{
+	if (pl->compute_measured)
+		return "measured";
+	if (pl->compute_placed)
+		return "placed";
+	return pl->compute_estimated ? "estimated" : "model";
 }
 
 /* One line per buffer of a llama.cpp plan, host first. */
@@ -491,7 +504,6 @@ json_u64(struct strbuf *out, const char *key, uint64_t v)
 	strbuf_addf(out, ", \"%s\": %" PRIu64, key, v);
 }
 
-/* llama.cpp's buffers (zero in a SKaiNET plan, which has no devices). */
 /* "companions": what each adds, per device (only when there are). */
 static void
 json_companions(struct strbuf *out, const struct plan *pl)
@@ -520,6 +532,7 @@ json_companions(struct strbuf *out, const struct plan *pl)
 	strbuf_adds(out, "]");
 }
 
+/* llama.cpp's buffers (zero in a SKaiNET plan, which has no devices). */
 static void
 json_llama(struct strbuf *out, const struct plan *pl)
 {
@@ -532,8 +545,9 @@ json_llama(struct strbuf *out, const struct plan *pl)
 	json_u64(out, "repack_bytes", pl->repack_bytes);
 	strbuf_addf(out, ", \"repacked_tensors\": %zu", pl->n_repacked);
 	json_u64(out, "compute_bytes", pl->compute_bytes);
-	strbuf_addf(out, ", \"compute_estimated\": %s",
-	    pl->compute_estimated ? "true" : "false");
+	strbuf_addf(out, ", \"compute_estimated\": %s, \"compute_basis\": "
+	    "\"%s\"", pl->compute_estimated ? "true" : "false",
+	    compute_basis(pl));
 	if (pl->compute_measured) {	/* --measure */
 		strbuf_adds(out, ", \"compute_measured_by\": ");
 		enc_json_cstr(out, pl->measured_by);
