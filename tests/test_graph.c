@@ -1,12 +1,14 @@
 /*
- * test_graph.c - llama's graph built and placed (src/plan/graph.c)
- * against llama.cpp's own compute buffers: for every llama row of the
- * CPU table (tests/oracle/measured-cpu.tsv, measured by llama.cpp v0.5.0
- * on the oracle's sparse llama), the plan of the same model at the same
- * settings must say its compute buffer was placed ("compute_basis":
- * "placed") and equal llama.cpp's to the byte; for a row the graph is not
- * built for (a q8_0 K), it must say it was not. No llama.cpp is needed:
- * the table holds its answers.
+ * test_graph.c - llama's graph built, scheduled and placed
+ * (src/plan/graph.c, sched.c, vkorder.c, galloc.c) against llama.cpp's
+ * own compute buffers: for every llama row of the CPU table and of the
+ * Vulkan table (tests/oracle/measured-{cpu,vulkan}.tsv, measured by
+ * llama.cpp v0.5.0 on the oracle's sparse llama; on Vulkan at -ngl 0, 2
+ * and 99), the plan of the same model at the same settings must say its
+ * compute buffers were placed ("compute_basis": "placed") and equal
+ * llama.cpp's to the byte, the host's and the device's; for a row the
+ * graph is not built for (a q8_0 K), it must say it was not. No llama.cpp
+ * is needed: the tables hold its answers.
  */
 #include "config.h"
 
@@ -23,16 +25,37 @@
 #include "oraclegen.h"
 #include "testutil.h"
 
-/* A row of the table: the settings and llama.cpp's compute buffer. */
+/* A row of a table: the settings and llama.cpp's compute buffers. */
 struct row {
-	char ctx[12], ub[12], fa[8], ctk[12], ctv[12], np[8];
-	int64_t compute;
+	char ctx[12], ub[12], fa[8], ctk[12], ctv[12], np[8], ngl[8];
+	int64_t compute, host, dev; /* every buffer's, the two apart */
 };
 
+/* The compute bytes of buffer name in a row's buffers field
+ * ("NAME=model/context/compute;..."), or -1. */
+static int64_t
+buffer_compute(const char *buffers, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = buffers, *slash;
+
+	while (p != NULL && *p != '\0') {
+		if (strncmp(p, name, n) == 0 && p[n] == '=') {
+			slash = strchr(p, '/');
+			slash = slash != NULL ? strchr(slash + 1, '/') : NULL;
+			return slash != NULL ? strtoll(slash + 1, NULL, 10) :
+					       -1;
+		}
+		p = strchr(p, ';');
+		p = p != NULL ? p + 1 : NULL;
+	}
+	return -1;
+}
+
 /* The row's fields (tab-separated, the table's header order): true for a
- * q4_0 llama row of the CPU backend that llama.cpp accepted. */
+ * llama row of weights wtype and backend that llama.cpp accepted. */
 static bool
-parse_row(char *line, struct row *r)
+parse_row(char *line, const char *wtype, const char *backend, struct row *r)
 {
 	char *f[32], *save = NULL, *t;
 	int n = 0;
@@ -40,8 +63,8 @@ parse_row(char *line, struct row *r)
 	for (t = strtok_r(line, "\t\n", &save); t != NULL && n < 32;
 	     t = strtok_r(NULL, "\t\n", &save))
 		f[n++] = t;
-	if (n < 19 || strcmp(f[0], "llama") != 0 || strcmp(f[1], "q4_0") ||
-	    strcmp(f[2], "sim") || strcmp(f[3], "cpu") || strcmp(f[12], "ok"))
+	if (n < 19 || strcmp(f[0], "llama") != 0 || strcmp(f[1], wtype) ||
+	    strcmp(f[2], "sim") || strcmp(f[3], backend) || strcmp(f[12], "ok"))
 		return false;
 	snprintf(r->ctx, sizeof r->ctx, "%s", f[5]);
 	snprintf(r->ub, sizeof r->ub, "%s", f[6]);
@@ -49,46 +72,56 @@ parse_row(char *line, struct row *r)
 	snprintf(r->ctk, sizeof r->ctk, "%s", f[8]);
 	snprintf(r->ctv, sizeof r->ctv, "%s", f[9]);
 	snprintf(r->np, sizeof r->np, "%s", f[10]);
+	snprintf(r->ngl, sizeof r->ngl, "%s", f[11]);
 	r->compute = strtoll(f[18], NULL, 10);
+	r->host = n > 24 ? buffer_compute(f[24], "Vulkan_Host") : -1;
+	r->dev = n > 24 ? buffer_compute(f[24], "Vulkan0") : -1;
 	return true;
 }
 
 static char *
-write_profile(void)
+write_profile(const char *backend)
 {
-	static const char text[] = "name: graph_test\n"
-				   "description: the CPU table's host\n"
-				   "runtime: llama.cpp\n"
-				   "backend: cpu\n"
-				   "cpu_features: [avx2, f16c, fma]\n"
-				   "memory: 64 GiB\n"
-				   "reserve: 1 GiB\n"
-				   "weights: mapped\n"
-				   "strict: false\n"
-				   "context: 4096\n"
-				   "kv_cache: f16\n"
-				   "ubatch: 512\n"
-				   "flash_attention: true\n";
-	char *tmp = test_tmpfile(text, sizeof text - 1);
+	char *text = test_llama_profile("graph_test", "the table's host",
+	    backend, "[avx2, f16c, fma]");
+	char *tmp = test_tmpfile(text, strlen(text));
 	char *path = xasprintf("%s.yaml", tmp);
 
 	cr_assert(rename(tmp, path) == 0);
 	free(tmp);
+	free(text);
 	return path;
 }
 
-/* The plan of model at r's settings: its compute bytes and basis. */
+/* What the plan says of the compute buffers. */
+struct planned {
+	int64_t compute, host, dev; /* dev: -1 without a second device */
+	char basis[32];
+};
+
+static int64_t
+device_compute(const struct jsonnode *plan, size_t i)
+{
+	const struct jsonnode *d = jsontree_at(jsontree_get(plan, "devices"),
+	    i);
+	int64_t v;
+
+	return jsontree_int64(jsontree_get(d, "compute_bytes"), &v) ? v : -1;
+}
+
+/* The plan of model at r's settings. */
 static void
 plan_row(const char *model, const char *profile, const struct row *r,
-    int64_t *compute, char *basis, size_t n)
+    struct planned *p)
 {
 	const char *argv[] = { "--no-config", "--format", "json", "--plan",
 		"-p", profile, "-c", r->ctx, "-ctk", r->ctk, "-ctv", r->ctv,
-		"-fa", r->fa, "-ub", r->ub, "-b", "2048", "-np", r->np,
-		"--no-mmap", model, NULL };
+		"-fa", r->fa, "-ub", r->ub, "-b", "2048", "-np", r->np, "-ngl",
+		r->ngl, "--no-mmap", model, NULL };
 	struct test_run run;
 	struct jsonnode *root;
 	const struct jsonnode *plan;
+	const char *basis;
 	char *err = NULL;
 
 	test_run_bin(&run, argv, NULL, 0);
@@ -96,52 +129,77 @@ plan_row(const char *model, const char *profile, const struct row *r,
 	cr_assert(root != NULL, "gguflint's JSON: %s (stderr: %s)", err,
 	    run.err);
 	plan = jsontree_pointer(root, "/files/0/plan");
-	cr_assert(jsontree_int64(jsontree_get(plan, "compute_bytes"), compute),
+	cr_assert(jsontree_int64(jsontree_get(plan, "compute_bytes"),
+		      &p->compute),
 	    "no compute_bytes in the plan");
-	cr_assert(jsontree_str(jsontree_get(plan, "compute_basis")) != NULL,
-	    "no compute_basis in the plan");
-	snprintf(basis, n, "%s",
-	    jsontree_str(jsontree_get(plan, "compute_basis")));
+	basis = jsontree_str(jsontree_get(plan, "compute_basis"));
+	cr_assert(basis != NULL, "no compute_basis in the plan");
+	snprintf(p->basis, sizeof p->basis, "%s", basis);
+	p->host = device_compute(plan, 0);
+	p->dev = device_compute(plan, 1);
 	jsontree_free(root);
 	test_run_free(&run);
 }
 
-Test(graph, placed_llama_is_llamas_own_compute_buffer, .timeout = 300)
+/* One row: placed and llama.cpp's to the byte (every buffer, and each of
+ * the host's and the device's when there are two), or not placed. */
+static bool
+check_row(const char *model, const char *profile, const struct row *r)
 {
-	char *table = xasprintf("%s/tests/oracle/measured-cpu.tsv",
-	    test_srcdir());
-	char *profile = write_profile();
+	struct planned p;
+
+	plan_row(model, profile, r, &p);
+	if (strcmp(r->ctk, "f16") != 0) {
+		/* a quantized K: its rotations are not built */
+		cr_expect_str_neq(p.basis, "placed", "ctx %s -ctk %s", r->ctx,
+		    r->ctk);
+		return false;
+	}
+	cr_expect_str_eq(p.basis, "placed", "ctx %s -fa %s -np %s -ngl %s",
+	    r->ctx, r->fa, r->np, r->ngl);
+	cr_expect_eq(p.compute, r->compute,
+	    "ctx %s -fa %s -np %s -ngl %s: placed %" PRId64
+	    ", llama.cpp %" PRId64,
+	    r->ctx, r->fa, r->np, r->ngl, p.compute, r->compute);
+	if (r->dev >= 0) {
+		cr_expect_eq(p.host, r->host,
+		    "ctx %s -fa %s -np %s -ngl %s: host %" PRId64
+		    ", llama.cpp %" PRId64,
+		    r->ctx, r->fa, r->np, r->ngl, p.host, r->host);
+		cr_expect_eq(p.dev, r->dev,
+		    "ctx %s -fa %s -np %s -ngl %s: device %" PRId64
+		    ", llama.cpp %" PRId64,
+		    r->ctx, r->fa, r->np, r->ngl, p.dev, r->dev);
+	}
+	return true;
+}
+
+/* Every llama row of table for weights wtype and backend; at least want
+ * placed. */
+static void
+check_table(const char *name, const char *wtype, const char *backend,
+    size_t want)
+{
+	char *table = xasprintf("%s/tests/oracle/%s", test_srcdir(), name);
+	char *profile = write_profile(backend);
 	char *model = test_tmpfile("", 0);
-	char why[256], line[4096], basis[32];
+	char why[256], line[4096];
 	FILE *fp = fopen(table, "r");
 	size_t n_placed = 0, n_other = 0;
 	struct row r;
-	int64_t got;
 
 	cr_assert(fp != NULL, "cannot open %s", table);
-	cr_assert(oraclegen_write("llama", "q4_0", model, why, sizeof why) == 0,
+	cr_assert(oraclegen_write("llama", wtype, model, why, sizeof why) == 0,
 	    "oraclegen: %s", why);
-	while (fgets(line, sizeof line, fp) != NULL) {
-		if (!parse_row(line, &r))
-			continue;
-		plan_row(model, profile, &r, &got, basis, sizeof basis);
-		if (strcmp(r.ctk, "f16") != 0) {
-			/* a quantized K: its rotations are not built */
-			cr_expect_str_neq(basis, "placed", "ctx %s -ctk %s",
-			    r.ctx, r.ctk);
-			n_other++;
-			continue;
+	while (fgets(line, sizeof line, fp) != NULL)
+		if (parse_row(line, wtype, backend, &r)) {
+			if (check_row(model, profile, &r))
+				n_placed++;
+			else
+				n_other++;
 		}
-		cr_expect_str_eq(basis, "placed", "ctx %s -fa %s -np %s", r.ctx,
-		    r.fa, r.np);
-		cr_expect_eq(got, r.compute,
-		    "ctx %s -fa %s -np %s: placed "
-		    "%" PRId64 ", llama.cpp %" PRId64,
-		    r.ctx, r.fa, r.np, got, r.compute);
-		n_placed++;
-	}
 	fclose(fp);
-	cr_expect_geq(n_placed, 16, "only %zu placed rows in %s", n_placed,
+	cr_expect_geq(n_placed, want, "only %zu placed rows in %s", n_placed,
 	    table);
 	cr_expect_geq(n_other, 2, "only %zu rows not placed", n_other);
 	unlink(model);
@@ -149,4 +207,19 @@ Test(graph, placed_llama_is_llamas_own_compute_buffer, .timeout = 300)
 	free(model);
 	free(profile);
 	free(table);
+}
+
+Test(graph, placed_llama_is_llamas_own_compute_buffer, .timeout = 300)
+{
+	check_table("measured-cpu.tsv", "q4_0", "cpu", 24);
+}
+
+Test(graph, placed_llama_beside_vulkan_is_llamas_own, .timeout = 300)
+{
+	static const char *const wtypes[] = { "q4_0", "q8_0", "f16" };
+	size_t i;
+
+	/* the weights' types change the copies of the host's layers */
+	for (i = 0; i < sizeof wtypes / sizeof wtypes[0]; i++)
+		check_table("measured-vulkan.tsv", wtypes[i], "vulkan", 24);
 }

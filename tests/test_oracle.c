@@ -358,28 +358,20 @@ oenv_profile(struct oenv *e, const struct ocase *c)
 	    "[avx2, f16c, fma, avx512, avx512_vnni, avx512_bf16]" :
 	    strcmp(variant, "haswell") == 0 ? "[avx2, f16c, fma]" :
 					      "[sse42]";
+	char *name, *desc, *text;
 	FILE *f;
 
 	snprintf(path, sizeof path, "%s/profile.yaml", e->models);
 	f = fopen(path, "w");
 	cr_assert(f != NULL, "%s: %s", path, strerror(errno));
-	fprintf(f,
-	    "name: oracle_%s_%s\n"
-	    "description: the oracle's host, llama.cpp %s (%s library)\n"
-	    "runtime: llama.cpp\n"
-	    "backend: %s\n"
-	    "cpu_features: %s\n"
-	    "memory: 64 GiB\n"
-	    "%s"
-	    "reserve: 1 GiB\n"
-	    "weights: mapped\n"
-	    "strict: false\n"
-	    "context: 4096\n"
-	    "kv_cache: f16\n"
-	    "ubatch: 512\n"
-	    "flash_attention: true\n",
-	    c->backend, variant, c->backend, variant, c->backend, features,
-	    strcmp(c->backend, "cpu") != 0 ? "device_memory: 8 GiB\n" : "");
+	name = xasprintf("oracle_%s_%s", c->backend, variant);
+	desc = xasprintf("the oracle's host, llama.cpp %s (%s library)",
+	    c->backend, variant);
+	text = test_llama_profile(name, desc, c->backend, features);
+	fputs(text, f);
+	free(text);
+	free(desc);
+	free(name);
 	cr_assert(fclose(f) == 0, "%s: %s", path, strerror(errno));
 	return path;
 }

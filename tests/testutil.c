@@ -296,6 +296,28 @@ test_tree_files_free(char **paths, size_t n)
 	free(paths);
 }
 
+char *
+test_llama_profile(const char *name, const char *description,
+    const char *backend, const char *features)
+{
+	return xasprintf("name: %s\n"
+			 "description: %s\n"
+			 "runtime: llama.cpp\n"
+			 "backend: %s\n"
+			 "cpu_features: %s\n"
+			 "memory: 64 GiB\n"
+			 "%s"
+			 "reserve: 1 GiB\n"
+			 "weights: mapped\n"
+			 "strict: false\n"
+			 "context: 4096\n"
+			 "kv_cache: f16\n"
+			 "ubatch: 512\n"
+			 "flash_attention: true\n",
+	    name, description, backend, features,
+	    strcmp(backend, "cpu") != 0 ? "device_memory: 8 GiB\n" : "");
+}
+
 const char *
 test_srcdir(void)
 {

@@ -63,6 +63,15 @@ void test_run_free(struct test_run *r);
 char **test_tree_files(const char *root, const char *suffix, size_t *n);
 void test_tree_files_free(char **paths, size_t n);
 
+/*
+ * test_llama_profile: the YAML of a llama.cpp profile named name for the
+ * oracle's host: backend ("cpu", "vulkan", ...; a device of 8 GiB beside
+ * a GPU), cpu_features features (a YAML list), 64 GiB of memory, f16
+ * cache, ubatch 512, FA on. The caller frees it.
+ */
+char *test_llama_profile(const char *name, const char *description,
+    const char *backend, const char *features);
+
 /* test_srcdir: $GGUFLINT_SRCDIR or "." */
 const char *test_srcdir(void);
 

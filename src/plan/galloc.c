@@ -173,7 +173,7 @@ ga_allocate(struct ga_run *r, int32_t i)
 	if (s->placed)
 		return;
 	s->placed = true;
-	if (n->flags & GA_VIEW)
+	if (n->flags & (GA_VIEW | GA_EXTERN))
 		return;
 	s->owned = true;
 	if (n->flags & GA_INPLACE)
@@ -189,7 +189,7 @@ ga_release(struct ga_run *r, int32_t p)
 	struct ga_node *pn = &r->g->nodes[p];
 	struct ga_state *ps = &r->st[p];
 
-	if (--ps->children != 0 || ps->views != 0)
+	if (--ps->children != 0 || ps->views != 0 || (pn->flags & GA_DEP))
 		return;
 	if (pn->flags & GA_VIEW) {
 		int32_t v = pn->view_of;
@@ -218,12 +218,17 @@ ga_valid(const struct ga_graph *g)
 
 		if (n->buffer >= GA_MAX_BUFFERS)
 			return false;
-		if ((n->flags & GA_VIEW) &&
+		if ((n->flags & GA_VIEW) && !(n->flags & GA_DEP) &&
 		    (n->view_of < 0 || (size_t)n->view_of >= i))
 			return false;
+		/* a dependency may name a view the graph reaches later */
 		for (k = 0; k < GA_MAX_SRC; k++)
 			if (n->src[k] != GA_NONE &&
-			    (n->src[k] < 0 || (size_t)n->src[k] >= i))
+			    (n->src[k] < 0 || (size_t)n->src[k] >= g->n ||
+				((size_t)n->src[k] >= i &&
+				    (!(n->flags & GA_DEP) ||
+					!(g->nodes[n->src[k]].flags &
+					    GA_VIEW)))))
 				return false;
 	}
 	return true;

@@ -27,6 +27,8 @@ enum ga_flag {
 	GA_INPLACE = 1 << 2, /* ggml_op_can_inplace(op) */
 	GA_VIEW = 1 << 3,    /* bytes of view_of: allocates nothing */
 	GA_DEP = 1 << 4,     /* the scheduler's dependency node (op NONE) */
+	GA_EXTERN = 1 << 5,  /* in another buffer (a cache's view): never
+			      * placed, owned or freed here */
 };
 
 struct ga_node {

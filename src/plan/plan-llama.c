@@ -983,9 +983,10 @@ compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	struct graph_shape s;
 	uint64_t logits = smul(smul(4, ub), sadd(sadd(g->n_vocab,
 	    smul(2, g->n_embd)), 1));
-	uint64_t placed;
+	uint64_t placed, dev;
 
-	*placed_out = plan_graph_compute(pn, pl, ub, &placed);
+	*placed_out = pl->n_dev == 1 &&
+	    plan_graph_compute(pn, pl, ub, &placed, &dev);
 	if (*placed_out)
 		return placed;	/* the graph itself, placed */
 	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba") == 0)
@@ -1196,6 +1197,13 @@ plan_llama_buffers(const struct planner *pn, struct plan *pl)
 	pl->dev[0].output_bytes = pl->output_bytes;
 	if (pl->n_dev > 1 && g->plannable) {
 		plan_llama_gpu_compute(pn, pl, c, ub);
+		placed = plan_graph_compute(pn, pl, ub,
+		    &pl->dev[0].compute_bytes, &pl->dev[1].compute_bytes);
+		pl->compute_placed = placed;
+		if (placed) {
+			pl->compute_estimated = false;
+			pl->compute_why = NULL;
+		}
 	} else {
 		pl->dev[0].compute_bytes = c;
 	}

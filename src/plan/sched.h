@@ -1,0 +1,94 @@
+/*
+ * sched.h - ggml's backend scheduler (ggml-backend.cpp, ggml 0.25,
+ * llama.cpp v0.5.0) for one GPU device beside the CPU, reproduced on a
+ * graph of tensors: which backend runs each node (its five passes), where
+ * the graph splits, the copies of each split's inputs, the Vulkan
+ * backend's reordering of its splits (vkorder.c), and the graph ggml-alloc
+ * then places (galloc.h), each backend's nodes in its compute buffer.
+ * With the CPU alone the graph is placed as built.
+ *
+ * Only the operations graph.c builds are known (enum sc_op); every
+ * backend is taken to run all of them.
+ */
+#ifndef GGUFLINT_SCHED_H
+#define GGUFLINT_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan/galloc.h"
+
+enum sc_op {
+	SC_NONE, /* a leaf: weight, cache, graph input, copy */
+	SC_VIEW,
+	SC_RESHAPE,
+	SC_PERMUTE,
+	SC_TRANSPOSE,
+	SC_GET_ROWS,
+	SC_RMS_NORM,
+	SC_MUL,
+	SC_ADD,
+	SC_MUL_MAT,
+	SC_ROPE,
+	SC_SET_ROWS,
+	SC_SOFT_MAX,
+	SC_CONT,
+	SC_FLASH_ATTN,
+	SC_GLU,
+};
+
+/* Where a leaf's bytes are: a weights buffer or a cache buffer, on the
+ * host or the device; or nowhere yet (a tensor of a compute buffer). */
+enum sc_home {
+	SC_COMPUTE,
+	SC_WEIGHT_HOST,
+	SC_WEIGHT_DEV,
+	SC_CACHE_HOST,
+	SC_CACHE_DEV,
+};
+
+enum sc_backend {
+	SC_DEV = 0, /* the GPU: ggml's first backend, the highest priority */
+	SC_CPU = 1, /* the last one */
+};
+
+struct sc_tensor {
+	uint64_t bytes;		 /* its size in a buffer (ggml_nbytes) */
+	uint64_t layout;	 /* equal when ggml_are_same_layout */
+	int64_t batch;		 /* ggml_vk_get_op_batch_size */
+	int32_t src[GA_MAX_SRC]; /* tensor indexes, GA_NONE for none */
+	int32_t view_src;	 /* the base tensor a view views, or GA_NONE */
+	uint8_t op;		 /* enum sc_op */
+	uint8_t flags;		 /* GA_INPUT, GA_OUTPUT, GA_INPLACE */
+	uint8_t home;		 /* enum sc_home (leaves) */
+	int8_t backend;		 /* out: enum sc_backend, or -1 */
+};
+
+/* A graph: its tensors in the order ggml's graph holds its nodes (leaves
+ * anywhere before their first reader). */
+struct sc_graph {
+	struct sc_tensor *t;
+	size_t n, cap;
+	bool full; /* a tensor did not fit: the graph is not whole */
+};
+
+/*
+ * sc_place: schedules g (both backends when gpu, else the CPU alone),
+ * places every compute tensor as ggml-alloc does and gives each compute
+ * buffer's size (dev_bytes is 0 without a GPU). max_tensor, when not 0,
+ * is the largest tensor the GPU claims: it runs no node with a larger one
+ * (the node or a source). Appends the scheduler's copies to g. False when
+ * the graph cannot be scheduled or placed.
+ */
+bool sc_place(struct sc_graph *g, bool gpu, uint64_t max_tensor,
+    uint64_t dev_align, uint64_t host_align, uint64_t *dev_bytes,
+    uint64_t *host_bytes);
+
+/* sc_vk_reorder: the Vulkan backend's reordering (ggml_vk_graph_optimize)
+ * of the nodes order[0..n) of g, in place (vkorder.c); uses[t] is how
+ * many sources of the graph's nodes tensor t was as built. */
+bool sc_vk_reorder(const struct sc_graph *g, const int32_t *uses,
+    int32_t *order, size_t n);
+
+#endif
