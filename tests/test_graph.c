@@ -53,9 +53,10 @@ buffer_compute(const char *buffers, const char *name)
 }
 
 /* The row's fields (tab-separated, the table's header order): true for a
- * llama row of weights wtype and backend that llama.cpp accepted. */
+ * row of arch, weights wtype and backend that llama.cpp accepted. */
 static bool
-parse_row(char *line, const char *wtype, const char *backend, struct row *r)
+parse_row(char *line, const char *arch, const char *wtype, const char *backend,
+    struct row *r)
 {
 	char *f[32], *save = NULL, *t;
 	int n = 0;
@@ -63,7 +64,7 @@ parse_row(char *line, const char *wtype, const char *backend, struct row *r)
 	for (t = strtok_r(line, "\t\n", &save); t != NULL && n < 32;
 	     t = strtok_r(NULL, "\t\n", &save))
 		f[n++] = t;
-	if (n < 19 || strcmp(f[0], "llama") != 0 || strcmp(f[1], wtype) ||
+	if (n < 19 || strcmp(f[0], arch) != 0 || strcmp(f[1], wtype) ||
 	    strcmp(f[2], "sim") || strcmp(f[3], backend) || strcmp(f[12], "ok"))
 		return false;
 	snprintf(r->ctx, sizeof r->ctx, "%s", f[5]);
@@ -174,11 +175,11 @@ check_row(const char *model, const char *profile, const struct row *r)
 	return true;
 }
 
-/* Every llama row of table for weights wtype and backend; at least want
+/* Every row of table for arch, weights wtype and backend; at least want
  * placed. */
 static void
-check_table(const char *name, const char *wtype, const char *backend,
-    size_t want)
+check_table(const char *name, const char *arch, const char *wtype,
+    const char *backend, size_t want)
 {
 	char *table = xasprintf("%s/tests/oracle/%s", test_srcdir(), name);
 	char *profile = write_profile(backend);
@@ -189,18 +190,18 @@ check_table(const char *name, const char *wtype, const char *backend,
 	struct row r;
 
 	cr_assert(fp != NULL, "cannot open %s", table);
-	cr_assert(oraclegen_write("llama", wtype, model, why, sizeof why) == 0,
+	cr_assert(oraclegen_write(arch, wtype, model, why, sizeof why) == 0,
 	    "oraclegen: %s", why);
 	while (fgets(line, sizeof line, fp) != NULL)
-		if (parse_row(line, wtype, backend, &r)) {
+		if (parse_row(line, arch, wtype, backend, &r)) {
 			if (check_row(model, profile, &r))
 				n_placed++;
 			else
 				n_other++;
 		}
 	fclose(fp);
-	cr_expect_geq(n_placed, want, "only %zu placed rows in %s", n_placed,
-	    table);
+	cr_expect_geq(n_placed, want, "%s: only %zu placed rows in %s", arch,
+	    n_placed, table);
 	cr_expect_geq(n_other, 2, "only %zu rows not placed", n_other);
 	unlink(model);
 	unlink(profile);
@@ -209,17 +210,33 @@ check_table(const char *name, const char *wtype, const char *backend,
 	free(table);
 }
 
-Test(graph, placed_llama_is_llamas_own_compute_buffer, .timeout = 300)
-{
-	check_table("measured-cpu.tsv", "q4_0", "cpu", 24);
-}
+/* The architectures graph.c builds: llama's graph, with biases (qwen2,
+ * starcoder2), Q's and K's norms per head (qwen3) or per row with norms
+ * after attention and FFN (olmo2), layer norms and a GELU MLP
+ * (starcoder2). */
+static const char *const archs[] = { "llama", "qwen2", "qwen3", "olmo2",
+	"starcoder2" };
 
-Test(graph, placed_llama_beside_vulkan_is_llamas_own, .timeout = 300)
+#define N_ARCHS (sizeof archs / sizeof archs[0])
+
+Test(graph, placed_graph_is_llamas_own_compute_buffer, .timeout = 300)
 {
-	static const char *const wtypes[] = { "q4_0", "q8_0", "f16" };
 	size_t i;
 
+	for (i = 0; i < N_ARCHS; i++)
+		check_table("measured-cpu.tsv", archs[i], "q4_0", "cpu", 24);
+}
+
+Test(graph, placed_graph_beside_vulkan_is_llamas_own, .timeout = 300)
+{
+	static const char *const wtypes[] = { "q8_0", "f16" };
+	size_t i;
+
+	for (i = 0; i < N_ARCHS; i++)
+		check_table("measured-vulkan.tsv", archs[i], "q4_0", "vulkan",
+		    24);
 	/* the weights' types change the copies of the host's layers */
 	for (i = 0; i < sizeof wtypes / sizeof wtypes[0]; i++)
-		check_table("measured-vulkan.tsv", wtypes[i], "vulkan", 24);
+		check_table("measured-vulkan.tsv", "llama", wtypes[i], "vulkan",
+		    24);
 }

@@ -3,11 +3,16 @@
  * in the order ggml builds it, scheduled and placed as ggml does it
  * (sched.c, vkorder.c, galloc.c): the compute buffers as llama.cpp
  * reserves them, not a model of them. Built so far for llama's graph
- * (RMS norms, separate Q, K and V without biases, a gated FFN) with an
- * f16 cache in any number of streams, with and without flash attention,
- * on the CPU backend alone or beside a Vulkan device with any number of
+ * (RMS norms, separate Q, K and V, a gated FFN) and the architectures
+ * that differ from it only as gb_archs says (qwen2, qwen3, olmo2,
+ * starcoder2: Q's and K's own norms, norms after the attention and the
+ * FFN, layer norms, a GELU MLP), with every bias the file has, an f16
+ * cache in any number of streams, with and without flash attention, on
+ * the CPU backend alone or beside a Vulkan device with any number of
  * layers offloaded. Anything else is not built (plan_graph_compute
- * returns false) and keeps the model of plan-llama.c and plan-gpu.c.
+ * returns false) and keeps the model of plan-llama.c and plan-gpu.c; so
+ * is a file with a tensor the graph does not read, or without one it
+ * does.
  *
  * The order is llama.cpp's (v0.5.0): per layer the norm, Q (roped), V, K
  * (roped), K's then V's rows into the cache (V transposed, one element a
@@ -34,6 +39,40 @@
 #define GB_VULKAN_ALIGN 16 /* llvmpipe's storage buffer offset alignment */
 #define smul plan_smul
 
+/* How an architecture's graph differs from llama's (llama.cpp's
+ * src/models/ARCH.cpp). Biases are added wherever the file has them. */
+enum gb_norm_kind {
+	GB_RMS,
+	GB_LAYER
+};
+enum gb_qk_norm {
+	GB_QK_NONE,
+	GB_QK_HEAD, /* Q's and K's own norms, per head (after the reshape) */
+	GB_QK_ROW,  /* over the whole row, before the reshape */
+};
+enum gb_ffn_kind {
+	GB_SWIGLU,
+	GB_GELU
+};
+
+struct gb_arch {
+	const char *name;
+	uint8_t norm;	 /* enum gb_norm_kind */
+	uint8_t qk_norm; /* enum gb_qk_norm */
+	uint8_t ffn;	 /* enum gb_ffn_kind: gated or up, GELU, down */
+	bool post_norms; /* norms after attention and FFN, none before */
+};
+
+static const struct gb_arch gb_archs[] = {
+	{ "llama", GB_RMS, GB_QK_NONE, GB_SWIGLU, false },
+	{ "qwen2", GB_RMS, GB_QK_NONE, GB_SWIGLU, false },
+	{ "qwen3", GB_RMS, GB_QK_HEAD, GB_SWIGLU, false },
+	{ "olmo2", GB_RMS, GB_QK_ROW, GB_SWIGLU, true },
+	{ "starcoder2", GB_LAYER, GB_QK_NONE, GB_GELU, false },
+};
+
+#define N_GB_ARCHS (sizeof gb_archs / sizeof gb_archs[0])
+
 struct shape {
 	uint64_t e, q, kv, hd, ff, t, ts, s, cells;
 	bool fa;
@@ -43,11 +82,17 @@ struct inputs {
 	int32_t pos, kidx, vidx, mask, out;
 };
 
-/* The model's weights and where -ngl puts them. */
+/* The model's weights, where -ngl puts them, and which the graph read:
+ * a graph that leaves one of the file's tensors unread, or reads one the
+ * file lacks, is not the file's. */
 struct weights {
 	const struct gguf_file *f;
+	const struct gb_arch *a;
 	uint32_t n_layer, dev_from; /* layers from dev_from on the device */
 	bool output_dev;	    /* the output layer on the device */
+	bool *seen;		    /* per tensor of the file */
+	size_t n_seen;
+	bool missing;
 };
 
 /* A layout id: type size, shape and whether the strides are permuted
@@ -92,7 +137,7 @@ gb_add(struct sc_graph *b, uint8_t op, uint64_t bytes, uint64_t layout,
 	return (int32_t)b->n++;
 }
 
-/* A node of op over t tokens (its batch for the offload rule). */
+/* A node of op over t rows (its batch for the offload rule). */
 static int32_t
 gb_op(struct sc_graph *b, uint8_t op, uint64_t bytes, uint64_t layout,
     uint8_t flags, uint64_t t, int32_t s0, int32_t s1)
@@ -129,14 +174,12 @@ gb_leaf(struct sc_graph *b, uint8_t home, uint64_t bytes)
 	return i;
 }
 
-/* The weight blk.il.name (il < 0: name alone) as a leaf. */
-static int32_t
-gb_weight(struct sc_graph *b, const struct weights *w, int64_t il,
-    const char *name)
+/* The file's tensor blk.il.name (il < 0: name alone), marked read; its
+ * bytes, or false when the file has none. */
+static bool
+gb_find(struct weights *w, int64_t il, const char *name, uint64_t *bytes)
 {
 	char full[96];
-	uint64_t bytes = 0;
-	bool dev;
 	size_t i;
 
 	if (il >= 0)
@@ -144,25 +187,93 @@ gb_weight(struct sc_graph *b, const struct weights *w, int64_t il,
 	else
 		snprintf(full, sizeof full, "%s", name);
 	for (i = 0; w->f != NULL && i < w->f->tensors_n; i++)
-		if (gguf_str_eq(w->f->tensors[i].name, full))
-			bytes = w->f->tensors[i].nbytes;
+		if (gguf_str_eq(w->f->tensors[i].name, full)) {
+			if (!w->seen[i])
+				w->n_seen++;
+			w->seen[i] = true;
+			*bytes = w->f->tensors[i].nbytes;
+			return true;
+		}
+	return false;
+}
+
+/* Layer il's weight (il < 0: outside the layers) as a leaf where -ngl
+ * puts it; without an output weight, the embeddings' copy llama.cpp
+ * makes for it. GA_NONE when the file lacks it and optional. */
+static int32_t
+gb_tensor(struct sc_graph *b, struct weights *w, int64_t il, const char *name,
+    bool optional)
+{
+	uint64_t bytes = 0;
+	bool dev;
+
+	if (!gb_find(w, il, name, &bytes) &&
+	    (strcmp(name, "output.weight") != 0 ||
+		!gb_find(w, -1, "token_embd.weight", &bytes))) {
+		if (optional)
+			return GA_NONE;
+		w->missing = true;
+	}
 	dev = il >= 0 ? (uint64_t)il >= w->dev_from :
 			strcmp(name, "token_embd.weight") != 0 && w->output_dev;
 	return gb_leaf(b, dev ? SC_WEIGHT_DEV : SC_WEIGHT_HOST, bytes);
+}
+
+static int32_t
+gb_weight(struct sc_graph *b, struct weights *w, int64_t il, const char *name)
+{
+	return gb_tensor(b, w, il, name, false);
 }
 
 /* f32 [a, b] contiguous */
 #define F32(a, b) smul(smul(4, (a)), (b))
 #define L32(a, b) lay(4, (a), (b), 1, 1, 0)
 
-static int32_t
-gb_norm(struct sc_graph *b, const struct shape *s, int32_t x, int32_t w)
-{
-	int32_t n = gb_op(b, SC_RMS_NORM, F32(s->e, s->t), L32(s->e, s->t), 0,
-	    s->t, x, GA_NONE);
+/* What a row-wise node over x makes: its bytes, layout and rows. */
+struct rows {
+	uint64_t bytes, layout, n;
+};
 
-	return gb_op(b, SC_MUL, F32(s->e, s->t), L32(s->e, s->t), GA_INPLACE,
-	    s->t, n, w); /* times the norm's weight */
+static struct rows
+rows2(uint64_t width, uint64_t t)
+{
+	struct rows r = { F32(width, t), L32(width, t), t };
+
+	return r;
+}
+
+/* x plus layer il's bias base.bias, where the file has one. */
+static int32_t
+gb_bias(struct sc_graph *b, struct weights *w, int64_t il, const char *base,
+    int32_t x, struct rows r)
+{
+	char name[48];
+	int32_t bias;
+
+	snprintf(name, sizeof name, "%s.bias", base);
+	bias = gb_tensor(b, w, il, name, true);
+	if (bias == GA_NONE)
+		return x;
+	return gb_op(b, SC_ADD, r.bytes, r.layout, GA_INPLACE, r.n, x, bias);
+}
+
+/* x normed by layer il's norm base (its weight, and its bias where the
+ * file has one): RMS or layer norm, as the architecture's. */
+static int32_t
+gb_norm(struct sc_graph *b, struct weights *w, int64_t il, const char *base,
+    int32_t x, struct rows r)
+{
+	char name[48];
+	bool rms = w->a->norm == GB_RMS;
+	int32_t n;
+
+	/* ggml_op_can_inplace: RMS_NORM may, NORM may not */
+	n = gb_op(b, rms ? SC_RMS_NORM : SC_NORM, r.bytes, r.layout,
+	    rms ? GA_INPLACE : 0, r.n, x, GA_NONE);
+	snprintf(name, sizeof name, "%s.weight", base);
+	n = gb_op(b, SC_MUL, r.bytes, r.layout, GA_INPLACE, r.n, n,
+	    gb_weight(b, w, il, name));
+	return gb_bias(b, w, il, base, n, r);
 }
 
 /* A weight's product with x: [rows, t]. */
@@ -174,6 +285,17 @@ gb_mm(struct sc_graph *b, const struct shape *s, int32_t w, int32_t x,
 	    w, x);
 }
 
+/* The weight name.weight's product with x and its bias: [rows, t]. */
+static int32_t
+gb_linear(struct sc_graph *b, const struct shape *s, struct weights *w,
+    int64_t il, const char *base, int32_t x, uint64_t rows)
+{
+	char name[48];
+
+	snprintf(name, sizeof name, "%s.weight", base);
+	x = gb_mm(b, s, gb_weight(b, w, il, name), x, rows);
+	return gb_bias(b, w, il, base, x, rows2(rows, s->t));
+}
 /* The rows of cur into cache c at idxs: the cache merged across its
  * streams first (a reshape) when it has several. */
 static void
@@ -247,57 +369,122 @@ gb_attend(struct sc_graph *b, const struct shape *s, const struct inputs *in,
 	    GA_NONE); /* permuted back, made contiguous */
 }
 
-/* The attention of layer il on cur (the normed input). */
+/* Layer il's RoPE of x (width columns), with the model's frequency
+ * factors where the file has them (llama.cpp's copy in every layer). */
 static int32_t
-gb_attention(struct sc_graph *b, const struct shape *s, const struct weights *w,
+gb_rope(struct sc_graph *b, const struct shape *s, struct weights *w,
+    const struct inputs *in, int64_t il, int32_t x, uint64_t width)
+{
+	uint64_t bytes = 0;
+	int32_t r, f = GA_NONE;
+
+	if (gb_find(w, -1, "rope_freqs.weight", &bytes))
+		f = gb_leaf(b,
+		    (uint64_t)il >= w->dev_from ? SC_WEIGHT_DEV :
+						  SC_WEIGHT_HOST,
+		    bytes);
+	r = gb_op(b, SC_ROPE, F32(width, s->t),
+	    lay(4, s->hd, width / s->hd, s->t, 1, 0), GA_INPLACE, s->t, x,
+	    in->pos);
+	if (r != GA_NONE)
+		b->t[r].src[2] = f;
+	return r;
+}
+
+/* Q, K or V (name "q", "k", "v") of the normed input cur, width columns:
+ * the product and its bias, reshaped to heads; Q's and K's own norms
+ * where the architecture has them, and their RoPE. */
+static int32_t
+gb_head(struct sc_graph *b, const struct shape *s, struct weights *w,
+    const struct inputs *in, int64_t il, const char *name, int32_t cur,
+    uint64_t width)
+{
+	char base[24];
+	bool rope = strcmp(name, "v") != 0;
+	uint8_t qk = rope ? w->a->qk_norm : GB_QK_NONE;
+	struct rows heads = { F32(width, s->t),
+		lay(4, s->hd, width / s->hd, s->t, 1, 0),
+		smul(width / s->hd, s->t) };
+	int32_t x;
+
+	snprintf(base, sizeof base, "attn_%s", name);
+	x = gb_linear(b, s, w, il, base, cur, width);
+	snprintf(base, sizeof base, "attn_%s_norm", name);
+	if (qk == GB_QK_ROW)
+		x = gb_norm(b, w, il, base, x, rows2(width, s->t));
+	x = gb_view(b, SC_RESHAPE, x, F32(width, s->t));
+	if (qk == GB_QK_HEAD)
+		x = gb_norm(b, w, il, base, x, heads);
+	return rope ? gb_rope(b, s, w, in, il, x, width) : x;
+}
+
+/* The attention of layer il on cur (the normed input), through the output
+ * projection and its bias. */
+static int32_t
+gb_attention(struct sc_graph *b, const struct shape *s, struct weights *w,
     const struct inputs *in, int64_t il, int32_t cur)
 {
-	uint64_t nh = s->q / s->hd, nkv = s->kv / s->hd;
 	uint64_t cb = smul(smul(smul(2, s->kv), s->cells), s->s);
 	uint8_t home = (uint64_t)il >= w->dev_from ? SC_CACHE_DEV :
 						     SC_CACHE_HOST;
 	int32_t q, v, k, kc, vc;
 
-	q = gb_mm(b, s, gb_weight(b, w, il, "attn_q.weight"), cur, s->q);
-	q = gb_op(b, SC_ROPE, F32(s->q, s->t), lay(4, s->hd, nh, s->t, 1, 0),
-	    GA_INPLACE, s->t, gb_view(b, SC_RESHAPE, q, F32(s->q, s->t)),
-	    in->pos);
-	v = gb_mm(b, s, gb_weight(b, w, il, "attn_v.weight"), cur, s->kv);
-	v = gb_view(b, SC_RESHAPE, v, F32(s->kv, s->t));
-	k = gb_mm(b, s, gb_weight(b, w, il, "attn_k.weight"), cur, s->kv);
-	k = gb_op(b, SC_ROPE, F32(s->kv, s->t), lay(4, s->hd, nkv, s->t, 1, 0),
-	    GA_INPLACE, s->t, gb_view(b, SC_RESHAPE, k, F32(s->kv, s->t)),
-	    in->pos);
+	q = gb_head(b, s, w, in, il, "q", cur, s->q);
+	v = gb_head(b, s, w, in, il, "v", cur, s->kv);
+	k = gb_head(b, s, w, in, il, "k", cur, s->kv);
 	kc = gb_leaf(b, home, cb);
 	vc = gb_leaf(b, home, cb);
 	gb_cache_writes(b, s, in, k, v, kc, vc);
-	return gb_attend(b, s, in, q, kc, vc);
+	return gb_linear(b, s, w, il, "attn_output",
+	    gb_attend(b, s, in, q, kc, vc), s->e);
+}
+
+/* The FFN of layer il on cur: gated (SwiGLU) or up, GELU, down. */
+static int32_t
+gb_ffn(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
+    int32_t cur)
+{
+	int32_t g, u;
+
+	if (w->a->ffn == GB_GELU) {
+		u = gb_linear(b, s, w, il, "ffn_up", cur, s->ff);
+		u = gb_op(b, SC_UNARY, F32(s->ff, s->t), L32(s->ff, s->t),
+		    GA_INPLACE, s->t, u, GA_NONE);
+	} else {
+		g = gb_linear(b, s, w, il, "ffn_gate", cur, s->ff);
+		u = gb_linear(b, s, w, il, "ffn_up", cur, s->ff);
+		u = gb_op(b, SC_GLU, F32(s->ff, s->t), L32(s->ff, s->t), 0,
+		    s->t, g, u);
+	}
+	return gb_linear(b, s, w, il, "ffn_down", u, s->e);
 }
 
 static int32_t
-gb_layer(struct sc_graph *b, const struct shape *s, const struct weights *w,
+gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
     const struct inputs *in, int64_t il, int32_t x)
 {
-	int32_t a, ffn, g, u;
+	struct rows r = rows2(s->e, s->t);
+	bool post = w->a->post_norms, last = (uint64_t)il + 1 == w->n_layer;
+	int32_t a, ffn;
 
 	a = gb_attention(b, s, w, in, il,
-	    gb_norm(b, s, x, gb_weight(b, w, il, "attn_norm.weight")));
-	a = gb_mm(b, s, gb_weight(b, w, il, "attn_output.weight"), a, s->e);
-	if ((uint64_t)il + 1 == w->n_layer) { /* the rows of the outputs */
-		a = gb_op(b, SC_GET_ROWS, F32(s->e, s->t), L32(s->e, s->t), 0,
-		    s->t, a, in->out);
-		x = gb_op(b, SC_GET_ROWS, F32(s->e, s->t), L32(s->e, s->t), 0,
-		    s->t, x, in->out);
-	}
-	ffn = gb_op(b, SC_ADD, F32(s->e, s->t), L32(s->e, s->t), GA_INPLACE,
-	    s->t, a, x);
-	a = gb_norm(b, s, ffn, gb_weight(b, w, il, "ffn_norm.weight"));
-	g = gb_mm(b, s, gb_weight(b, w, il, "ffn_gate.weight"), a, s->ff);
-	u = gb_mm(b, s, gb_weight(b, w, il, "ffn_up.weight"), a, s->ff);
-	g = gb_op(b, SC_GLU, F32(s->ff, s->t), L32(s->ff, s->t), 0, s->t, g, u);
-	g = gb_mm(b, s, gb_weight(b, w, il, "ffn_down.weight"), g, s->e);
-	return gb_op(b, SC_ADD, F32(s->e, s->t), L32(s->e, s->t), GA_INPLACE,
-	    s->t, g, ffn);
+	    post ? x : gb_norm(b, w, il, "attn_norm", x, r));
+	/* in the last layer the rows of the outputs: the attention's (and
+	 * its norm, which ggml reaches first), then the residual's */
+	if (last)
+		a = gb_op(b, SC_GET_ROWS, r.bytes, r.layout, 0, s->t, a,
+		    in->out);
+	if (post)
+		a = gb_norm(b, w, il, "post_attention_norm", a, r);
+	if (last)
+		x = gb_op(b, SC_GET_ROWS, r.bytes, r.layout, 0, s->t, x,
+		    in->out);
+	ffn = gb_op(b, SC_ADD, r.bytes, r.layout, GA_INPLACE, s->t, a, x);
+	a = gb_ffn(b, s, w, il,
+	    post ? ffn : gb_norm(b, w, il, "ffn_norm", ffn, r));
+	if (post)
+		a = gb_norm(b, w, il, "post_ffw_norm", a, r);
+	return gb_op(b, SC_ADD, r.bytes, r.layout, GA_INPLACE, s->t, a, ffn);
 }
 
 static int32_t
@@ -330,15 +517,27 @@ on_vulkan(const struct plan *pl)
 	return pl->n_dev == 2 && strncmp(pl->dev[1].name, "Vulkan", 6) == 0;
 }
 
-/* Whether the graph above is llama.cpp's for this model and plan. */
+static const struct gb_arch *
+arch_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < N_GB_ARCHS; i++)
+		if (strcmp(gb_archs[i].name, name) == 0)
+			return &gb_archs[i];
+	return NULL;
+}
+
+/* Whether the graph above is llama.cpp's for this model and plan (as far
+ * as the header tells: build() checks the tensors). */
 static bool
 graph_known(const struct planner *pn, const struct plan *pl)
 {
 	const struct model_geom *g = pn->g;
 	uint32_t il;
 
-	if (strcmp(g->arch, "llama") != 0 || g->memory != ARCH_MEM_KV ||
-	    g->swa || g->mla || (pl->n_dev != 1 && !on_vulkan(pl)) ||
+	if (arch_of(g->arch) == NULL || g->memory != ARCH_MEM_KV || g->swa ||
+	    g->mla || (pl->n_dev != 1 && !on_vulkan(pl)) ||
 	    pl->kv_k != KV_F16 || pl->kv_v != KV_F16 || g->n_layer == 0 ||
 	    g->n_layer > ARCH_MAX_LAYERS || g->n_head[0] == 0 ||
 	    g->head_k != g->head_v || pl->n_stream == 0 ||
@@ -350,12 +549,6 @@ graph_known(const struct planner *pn, const struct plan *pl)
 		    g->n_head_kv[il] != g->n_head_kv[0] ||
 		    g->n_ff[il] != g->n_ff[0] || g->n_ff[il] == 0)
 			return false;
-	/* biases, fused QKV, experts: another graph */
-	if (plan_tensor_rows(pn->f, ".attn_q.bias") ||
-	    plan_tensor_rows(pn->f, ".attn_qkv.weight") ||
-	    plan_tensor_rows(pn->f, ".ffn_gate_inp.weight") ||
-	    !plan_tensor_rows(pn->f, ".ffn_gate.weight"))
-		return false;
 	return true;
 }
 
@@ -384,9 +577,11 @@ shape_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	return true;
 }
 
-static void
+/* The graph; false when it is not the file's (a tensor left unread, or
+ * one it needs missing). */
+static bool
 build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
-    const struct weights *w)
+    struct weights *w)
 {
 	struct inputs in;
 	int32_t x;
@@ -397,12 +592,14 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 	    gb_weight(b, w, -1, "token_embd.weight"), x);
 	for (il = 0; il < pn->g->n_layer; il++)
 		x = gb_layer(b, s, w, &in, il, x);
-	x = gb_norm(b, s, x, gb_weight(b, w, -1, "output_norm.weight"));
+	x = gb_norm(b, w, -1, "output_norm", x, rows2(s->e, s->t));
 	if (!b->full)
 		b->t[b->n - 1].flags |= GA_OUTPUT; /* result_norm */
-	gb_op(b, SC_MUL_MAT, F32(pn->g->n_vocab, s->t),
-	    L32(pn->g->n_vocab, s->t), GA_OUTPUT, s->t,
-	    gb_weight(b, w, -1, "output.weight"), x); /* the logits */
+	gb_linear(b, s, w, -1, "output", x, pn->g->n_vocab);
+	if (!b->full)
+		b->t[b->n - 1].flags |= GA_OUTPUT; /* the logits */
+	return !b->full && !w->missing && w->f != NULL &&
+	    w->n_seen == w->f->tensors_n;
 }
 
 bool
@@ -416,21 +613,23 @@ plan_graph_compute(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	bool gpu = pl->n_dev == 2, ok;
 	uint64_t dl;
 
-	if (!graph_known(pn, pl) || !shape_of(pn, pl, ub, &s))
+	if (!graph_known(pn, pl) || !shape_of(pn, pl, ub, &s) || pn->f == NULL)
 		return false;
 	dl = gpu ? plan_device_layers(g, pl->ngl) : 0;
+	memset(&w, 0, sizeof w);
 	w.f = pn->f;
+	w.a = arch_of(g->arch);
 	w.n_layer = g->n_layer;
 	w.dev_from = (uint32_t)(g->n_layer - dl);
 	w.output_dev = gpu && pl->ngl >= 1;
-	/* per layer 60 tensors at most, their copies and the scheduler's */
-	b.cap = 32 + (size_t)g->n_layer * 120;
+	/* per layer 80 tensors at most, their copies and the scheduler's */
+	b.cap = 32 + (size_t)g->n_layer * 160;
 	b.t = calloc(b.cap, sizeof *b.t);
-	if (b.t == NULL)
-		return false;
-	build(&b, pn, &s, &w);
-	ok = sc_place(&b, gpu, pl->max_tensor, GB_VULKAN_ALIGN, GB_CPU_ALIGN,
-	    dev, host);
+	w.seen = calloc(pn->f->tensors_n + 1, sizeof *w.seen);
+	ok = b.t != NULL && w.seen != NULL && build(&b, pn, &s, &w) &&
+	    sc_place(&b, gpu, pl->max_tensor, GB_VULKAN_ALIGN, GB_CPU_ALIGN,
+		dev, host);
+	free(w.seen);
 	free(b.t);
 	return ok;
 }

@@ -36,6 +36,8 @@ enum sc_op {
 	SC_CONT,
 	SC_FLASH_ATTN,
 	SC_GLU,
+	SC_NORM,  /* a layer norm (ggml_norm) */
+	SC_UNARY, /* GELU and the like */
 };
 
 /* Where a leaf's bytes are: a weights buffer or a cache buffer, on the
