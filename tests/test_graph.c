@@ -240,3 +240,43 @@ Test(graph, placed_graph_beside_vulkan_is_llamas_own, .timeout = 300)
 		check_table("measured-vulkan.tsv", "llama", wtypes[i], "vulkan",
 		    24);
 }
+
+/* A file with a tensor the graph does not read is another graph: qwen3's
+ * model relabelled llama (its keys renamed, same lengths) keeps Q's and K's
+ * norms, which llama's graph does not read; placed as qwen3, not as
+ * llama. */
+Test(graph, unread_tensor_is_not_placed, .timeout = 60)
+{
+	static const struct row r = { "512", "512", "on", "f16", "f16", "1",
+		"0", 0, -1, -1 };
+	char *profile = write_profile("cpu");
+	char *model = test_tmpfile("", 0);
+	char why[256], *buf, *p;
+	struct planned before, after;
+	FILE *fp;
+	long n;
+
+	cr_assert(oraclegen_write("qwen3", "q4_0", model, why, sizeof why) == 0,
+	    "oraclegen: %s", why);
+	plan_row(model, profile, &r, &before);
+	cr_expect_str_eq(before.basis, "placed");
+	fp = fopen(model, "r+b");
+	cr_assert(fp != NULL && fseek(fp, 0, SEEK_END) == 0);
+	n = ftell(fp);
+	cr_assert(n > 0 && fseek(fp, 0, SEEK_SET) == 0);
+	buf = malloc((size_t)n);
+	cr_assert(buf != NULL && fread(buf, 1, (size_t)n, fp) == (size_t)n);
+	for (p = buf;
+	     (p = memmem(p, (size_t)(buf + n - p), "qwen3", 5)) != NULL; p += 5)
+		memcpy(p, "llama", 5);
+	cr_assert(fseek(fp, 0, SEEK_SET) == 0 &&
+	    fwrite(buf, 1, (size_t)n, fp) == (size_t)n && fclose(fp) == 0);
+	plan_row(model, profile, &r, &after);
+	cr_expect_str_neq(after.basis, "placed",
+	    "llama's graph placed for a file with Q's and K's norms");
+	free(buf);
+	unlink(model);
+	unlink(profile);
+	free(model);
+	free(profile);
+}
