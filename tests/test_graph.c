@@ -175,12 +175,20 @@ check_row(const char *model, const char *profile, const struct row *r)
 	return true;
 }
 
+/* Rows seen by check_table in this test: under make check-valgrind, where
+ * a plan under memcheck takes over a second, every VALGRIND_STEP-th of
+ * them is planned (each test runs in a process of its own, so the
+ * sample moves on from one architecture's rows to the next's). */
+#define VALGRIND_STEP 8
+static unsigned rows_seen;
+
 /* Every row of table for arch, weights wtype and backend; at least want
- * placed. */
+ * placed (under make check-valgrind, one of the sample). */
 static void
 check_table(const char *name, const char *arch, const char *wtype,
     const char *backend, size_t want)
 {
+	unsigned step = test_valgrind_step(VALGRIND_STEP);
 	char *table = xasprintf("%s/tests/oracle/%s", test_srcdir(), name);
 	char *profile = write_profile(backend);
 	char *model = test_tmpfile("", 0);
@@ -193,16 +201,18 @@ check_table(const char *name, const char *arch, const char *wtype,
 	cr_assert(oraclegen_write(arch, wtype, model, why, sizeof why) == 0,
 	    "oraclegen: %s", why);
 	while (fgets(line, sizeof line, fp) != NULL)
-		if (parse_row(line, arch, wtype, backend, &r)) {
+		if (parse_row(line, arch, wtype, backend, &r) &&
+		    rows_seen++ % step == 0) {
 			if (check_row(model, profile, &r))
 				n_placed++;
 			else
 				n_other++;
 		}
 	fclose(fp);
-	cr_expect_geq(n_placed, want, "%s: only %zu placed rows in %s", arch,
-	    n_placed, table);
-	cr_expect_geq(n_other, 2, "only %zu rows not placed", n_other);
+	cr_expect_geq(n_placed, step == 1 ? want : 1, "%s: only %zu placed rows in %s",
+	    arch, n_placed, table);
+	cr_expect_geq(n_other, step == 1 ? 2 : 0, "only %zu rows not placed",
+	    n_other);
 	unlink(model);
 	unlink(profile);
 	free(model);
