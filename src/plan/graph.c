@@ -7,7 +7,8 @@
  * that differ from it only as gb_archs says (qwen2, qwen3, olmo2,
  * starcoder2: Q's and K's own norms, norms after the attention and the
  * FFN, layer norms, a GELU MLP), with every bias the file has, an f16
- * cache in any number of streams, with and without flash attention, on
+ * or a q8_0 cache (the q8_0 one rotated: gb_rotate) in any number of
+ * streams, with and without flash attention, on
  * the CPU backend alone or beside a Vulkan device with any number of
  * layers offloaded. Anything else is not built (plan_graph_compute
  * returns false) and keeps the model of plan-llama.c and plan-gpu.c; so
@@ -75,11 +76,13 @@ static const struct gb_arch gb_archs[] = {
 
 struct shape {
 	uint64_t e, q, kv, hd, ff, t, ts, s, cells;
+	uint64_t kc, vc;     /* a layer's K and V cache, in bytes */
+	uint64_t krot, vrot; /* the rotations' widths, 0 without */
 	bool fa;
 };
 
 struct inputs {
-	int32_t pos, kidx, vidx, mask, out;
+	int32_t pos, krot, vrot, kidx, vidx, mask, out;
 };
 
 /* The model's weights, where -ngl puts them, and which the graph read:
@@ -339,22 +342,22 @@ static int32_t
 gb_attend(struct sc_graph *b, const struct shape *s, const struct inputs *in,
     int32_t qr, int32_t kc, int32_t vc)
 {
-	uint64_t nh = s->q / s->hd, cb = b->t[kc].bytes;
+	uint64_t nh = s->q / s->hd, kb = b->t[kc].bytes, vb = b->t[vc].bytes;
 	int32_t q, k, v, kq, kv;
 
 	if (s->fa) {
 		q = gb_view(b, SC_PERMUTE,
 		    gb_view(b, SC_VIEW, qr, F32(s->q, s->t)), F32(s->q, s->t));
-		k = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, kc, cb), cb);
-		v = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, vc, cb), cb);
+		k = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, kc, kb), kb);
+		v = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, vc, vb), vb);
 		kv = gb_add(b, SC_FLASH_ATTN, F32(s->q, s->t),
 		    lay(4, s->hd, nh, s->ts, s->s, 0), 0, q, k, v);
 		if (kv != GA_NONE)
 			b->t[kv].src[3] = in->mask;
 		return gb_view(b, SC_RESHAPE, kv, F32(s->q, s->t));
 	}
-	v = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, vc, cb), cb);
-	k = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, kc, cb), cb);
+	v = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, vc, vb), vb);
+	k = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, kc, kb), kb);
 	q = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, qr, F32(s->q, s->t)),
 	    F32(s->q, s->t));
 	kq = gb_op(b, SC_MUL_MAT, smul(F32(s->cells, s->t), nh),
@@ -367,6 +370,23 @@ gb_attend(struct sc_graph *b, const struct shape *s, const struct inputs *in,
 	return gb_op(b, SC_CONT, F32(s->q, s->t), L32(s->q, s->t), 0, s->t,
 	    gb_view(b, SC_PERMUTE, kv, F32(s->q, s->t)),
 	    GA_NONE); /* permuted back, made contiguous */
+}
+
+/* x (bytes of f32) rotated by the Hadamard matrix rot of width n, as
+ * llama.cpp rotates what a quantized cache holds (llama_mul_mat_hadamard):
+ * x reshaped to rows of n, their product with rot, reshaped back. x
+ * itself when rot is GA_NONE. */
+static int32_t
+gb_rotate(struct sc_graph *b, int32_t x, int32_t rot, uint64_t n,
+    uint64_t bytes)
+{
+	uint64_t rows = n != 0 ? bytes / 4 / n : 0;
+
+	if (rot == GA_NONE)
+		return x;
+	x = gb_op(b, SC_MUL_MAT, bytes, L32(n, rows), 0, rows, rot,
+	    gb_view(b, SC_RESHAPE, x, bytes));
+	return gb_view(b, SC_RESHAPE, x, bytes);
 }
 
 /* Layer il's RoPE of x (width columns), with the model's frequency
@@ -415,7 +435,10 @@ gb_head(struct sc_graph *b, const struct shape *s, struct weights *w,
 	x = gb_view(b, SC_RESHAPE, x, F32(width, s->t));
 	if (qk == GB_QK_HEAD)
 		x = gb_norm(b, w, il, base, x, heads);
-	return rope ? gb_rope(b, s, w, in, il, x, width) : x;
+	if (rope)
+		return gb_rotate(b, gb_rope(b, s, w, in, il, x, width),
+		    in->krot, s->krot, F32(width, s->t));
+	return gb_rotate(b, x, in->vrot, s->vrot, F32(width, s->t));
 }
 
 /* The attention of layer il on cur (the normed input), through the output
@@ -424,7 +447,6 @@ static int32_t
 gb_attention(struct sc_graph *b, const struct shape *s, struct weights *w,
     const struct inputs *in, int64_t il, int32_t cur)
 {
-	uint64_t cb = smul(smul(smul(2, s->kv), s->cells), s->s);
 	uint8_t home = (uint64_t)il >= w->dev_from ? SC_CACHE_DEV :
 						     SC_CACHE_HOST;
 	int32_t q, v, k, kc, vc;
@@ -432,11 +454,13 @@ gb_attention(struct sc_graph *b, const struct shape *s, struct weights *w,
 	q = gb_head(b, s, w, in, il, "q", cur, s->q);
 	v = gb_head(b, s, w, in, il, "v", cur, s->kv);
 	k = gb_head(b, s, w, in, il, "k", cur, s->kv);
-	kc = gb_leaf(b, home, cb);
-	vc = gb_leaf(b, home, cb);
+	kc = gb_leaf(b, home, s->kc);
+	vc = gb_leaf(b, home, s->vc);
 	gb_cache_writes(b, s, in, k, v, kc, vc);
 	return gb_linear(b, s, w, il, "attn_output",
-	    gb_attend(b, s, in, q, kc, vc), s->e);
+	    gb_rotate(b, gb_attend(b, s, in, q, kc, vc), in->vrot, s->vrot,
+		F32(s->q, s->t)),
+	    s->e);
 }
 
 /* The FFN of layer il on cur: gated (SwiGLU) or up, GELU, down. */
@@ -503,6 +527,13 @@ gb_inputs(struct sc_graph *b, const struct shape *s, struct inputs *in,
 	*tokens = gb_input(b, smul(4, s->t), lay(4, s->t, 1, 1, 1, 1), 0);
 	gb_input(b, F32(s->e, s->t), lay(4, s->e, s->t, 1, 1, 1), GA_OUTPUT);
 	in->pos = gb_input(b, smul(4, s->t), lay(4, s->t, 1, 1, 1, 2), 0);
+	/* the rotations, read first by Q's and V's */
+	in->krot = s->krot == 0 ? GA_NONE :
+				  gb_input(b, F32(s->krot, s->krot),
+				      lay(4, s->krot, s->krot, 1, 1, 4), 0);
+	in->vrot = s->vrot == 0 ? GA_NONE :
+				  gb_input(b, F32(s->vrot, s->vrot),
+				      lay(4, s->vrot, s->vrot, 1, 1, 5), 0);
 	in->kidx = gb_input(b, smul(8, s->t), lay(8, s->t, 1, 1, 1, 1), 0);
 	in->vidx = gb_input(b, smul(8, vrows), lay(8, vrows, 1, 1, 1, 2), 0);
 	in->mask = gb_input(b, smul(smul(s->fa ? 2 : 4, s->cells), s->t),
@@ -528,6 +559,33 @@ arch_of(const char *name)
 	return NULL;
 }
 
+/* The cache types built: f16, and q8_0 with its rotations (the types
+ * the oracle's tables hold); a quantized V only with flash attention,
+ * as llama.cpp refuses it without. */
+static bool
+cache_known(const struct plan *pl)
+{
+	return (pl->kv_k == KV_F16 || pl->kv_k == KV_Q8_0) &&
+	    (pl->kv_v == KV_F16 ||
+		(pl->kv_v == KV_Q8_0 && pl->flash_attention));
+}
+
+/* The width of the rotation of a cache of type t with heads of hd
+ * (llama_kv_cache's attn_rot_k and attn_rot_v): none for a type that is
+ * not quantized or a head width that 64 does not divide; for K the
+ * largest power of two that divides hd, for V 64. */
+static uint64_t
+rotation(enum kv_type t, uint64_t hd, bool k)
+{
+	uint64_t n = 64;
+
+	if (!kv_type_info(t)->quantized || hd % 64 != 0)
+		return 0;
+	while (k && hd % (n * 2) == 0)
+		n *= 2;
+	return n;
+}
+
 /* Whether the graph above is llama.cpp's for this model and plan (as far
  * as the header tells: build() checks the tensors). */
 static bool
@@ -537,10 +595,9 @@ graph_known(const struct planner *pn, const struct plan *pl)
 	uint32_t il;
 
 	if (arch_of(g->arch) == NULL || g->memory != ARCH_MEM_KV || g->swa ||
-	    g->mla || (pl->n_dev != 1 && !on_vulkan(pl)) ||
-	    pl->kv_k != KV_F16 || pl->kv_v != KV_F16 || g->n_layer == 0 ||
-	    g->n_layer > ARCH_MAX_LAYERS || g->n_head[0] == 0 ||
-	    g->head_k != g->head_v || pl->n_stream == 0 ||
+	    g->mla || (pl->n_dev != 1 && !on_vulkan(pl)) || !cache_known(pl) ||
+	    g->n_layer == 0 || g->n_layer > ARCH_MAX_LAYERS ||
+	    g->n_head[0] == 0 || g->head_k != g->head_v || pl->n_stream == 0 ||
 	    pl->n_ubatch % pl->n_stream != 0 || pl->n_fallback > 0 ||
 	    pl->n_cpu_moe_tensors > 0)
 		return false;
@@ -574,6 +631,10 @@ shape_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	s->ts = ub / pl->n_stream;
 	s->cells = pl->ctx_seq;
 	s->fa = pl->flash_attention;
+	s->kc = smul(smul(kv_row_bytes(pl->kv_k, s->kv), s->cells), s->s);
+	s->vc = smul(smul(kv_row_bytes(pl->kv_v, s->kv), s->cells), s->s);
+	s->krot = rotation(pl->kv_k, s->hd, true);
+	s->vrot = rotation(pl->kv_v, s->hd, false);
 	return true;
 }
 
