@@ -214,9 +214,9 @@ check_table(const char *name, const char *arch, const char *wtype,
 /* The architectures graph.c builds: llama's graph, with biases (qwen2,
  * starcoder2), Q's and K's norms per head (qwen3) or per row with norms
  * after attention and FFN (olmo2), layer norms and a GELU MLP
- * (starcoder2). */
+ * (starcoder2), the embeddings and Q scaled (gemma). */
 static const char *const archs[] = { "llama", "qwen2", "qwen3", "olmo2",
-	"starcoder2" };
+	"starcoder2", "gemma" };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

@@ -5,8 +5,9 @@
  * reserves them, not a model of them. Built so far for llama's graph
  * (RMS norms, separate Q, K and V, a gated FFN) and the architectures
  * that differ from it only as gb_archs says (qwen2, qwen3, olmo2,
- * starcoder2: Q's and K's own norms, norms after the attention and the
- * FFN, layer norms, a GELU MLP), with every bias the file has, an f16
+ * starcoder2, gemma: Q's and K's own norms, norms after the attention
+ * and the FFN, layer norms, a GELU MLP, the embeddings and Q scaled),
+ * with every bias the file has, an f16
  * or a q8_0 cache (the q8_0 one rotated: gb_rotate) in any number of
  * streams, with and without flash attention, on
  * the CPU backend alone or beside a Vulkan device with any number of
@@ -52,8 +53,12 @@ enum gb_qk_norm {
 	GB_QK_ROW,  /* over the whole row, before the reshape */
 };
 enum gb_ffn_kind {
-	GB_SWIGLU,
+	GB_GATED, /* SwiGLU, GeGLU: one GLU node */
 	GB_GELU
+};
+enum gb_scale {
+	GB_SCALE_EMBD = 1, /* the embeddings scaled (by sqrt(n_embd)) */
+	GB_SCALE_Q = 2,	   /* Q scaled after its RoPE, the attention not */
 };
 
 struct gb_arch {
@@ -62,14 +67,17 @@ struct gb_arch {
 	uint8_t qk_norm; /* enum gb_qk_norm */
 	uint8_t ffn;	 /* enum gb_ffn_kind: gated or up, GELU, down */
 	bool post_norms; /* norms after attention and FFN, none before */
+	uint8_t scale;	 /* enum gb_scale, or'ed */
 };
 
 static const struct gb_arch gb_archs[] = {
-	{ "llama", GB_RMS, GB_QK_NONE, GB_SWIGLU, false },
-	{ "qwen2", GB_RMS, GB_QK_NONE, GB_SWIGLU, false },
-	{ "qwen3", GB_RMS, GB_QK_HEAD, GB_SWIGLU, false },
-	{ "olmo2", GB_RMS, GB_QK_ROW, GB_SWIGLU, true },
-	{ "starcoder2", GB_LAYER, GB_QK_NONE, GB_GELU, false },
+	{ "llama", GB_RMS, GB_QK_NONE, GB_GATED, false, 0 },
+	{ "qwen2", GB_RMS, GB_QK_NONE, GB_GATED, false, 0 },
+	{ "qwen3", GB_RMS, GB_QK_HEAD, GB_GATED, false, 0 },
+	{ "olmo2", GB_RMS, GB_QK_ROW, GB_GATED, true, 0 },
+	{ "starcoder2", GB_LAYER, GB_QK_NONE, GB_GELU, false, 0 },
+	{ "gemma", GB_RMS, GB_QK_NONE, GB_GATED, false,
+	    GB_SCALE_EMBD | GB_SCALE_Q },
 };
 
 #define N_GB_ARCHS (sizeof gb_archs / sizeof gb_archs[0])
@@ -435,10 +443,13 @@ gb_head(struct sc_graph *b, const struct shape *s, struct weights *w,
 	x = gb_view(b, SC_RESHAPE, x, F32(width, s->t));
 	if (qk == GB_QK_HEAD)
 		x = gb_norm(b, w, il, base, x, heads);
-	if (rope)
-		return gb_rotate(b, gb_rope(b, s, w, in, il, x, width),
-		    in->krot, s->krot, F32(width, s->t));
-	return gb_rotate(b, x, in->vrot, s->vrot, F32(width, s->t));
+	if (!rope)
+		return gb_rotate(b, x, in->vrot, s->vrot, F32(width, s->t));
+	x = gb_rope(b, s, w, in, il, x, width);
+	if (*name == 'q' && (w->a->scale & GB_SCALE_Q))
+		x = gb_op(b, SC_SCALE, heads.bytes, heads.layout, GA_INPLACE,
+		    s->t, x, GA_NONE);
+	return gb_rotate(b, x, in->krot, s->krot, F32(width, s->t));
 }
 
 /* The attention of layer il on cur (the normed input), through the output
@@ -651,6 +662,9 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 	gb_inputs(b, s, &in, &x);
 	x = gb_op(b, SC_GET_ROWS, F32(s->e, s->t), L32(s->e, s->t), 0, s->t,
 	    gb_weight(b, w, -1, "token_embd.weight"), x);
+	if (w->a->scale & GB_SCALE_EMBD)
+		x = gb_op(b, SC_SCALE, F32(s->e, s->t), L32(s->e, s->t),
+		    GA_INPLACE, s->t, x, GA_NONE);
 	for (il = 0; il < pn->g->n_layer; il++)
 		x = gb_layer(b, s, w, &in, il, x);
 	x = gb_norm(b, w, -1, "output_norm", x, rows2(s->e, s->t));

@@ -38,6 +38,7 @@ enum sc_op {
 	SC_GLU,
 	SC_NORM,  /* a layer norm (ggml_norm) */
 	SC_UNARY, /* GELU and the like */
+	SC_SCALE,
 };
 
 /* Where a leaf's bytes are: a weights buffer or a cache buffer, on the
