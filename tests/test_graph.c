@@ -214,9 +214,10 @@ check_table(const char *name, const char *arch, const char *wtype,
 /* The architectures graph.c builds: llama's graph, with biases (qwen2,
  * starcoder2), Q's and K's norms per head (qwen3) or per row with norms
  * after attention and FFN (olmo2), layer norms and a GELU MLP
- * (starcoder2), the embeddings and Q scaled (gemma). */
+ * (starcoder2), the embeddings and Q scaled (gemma), learned positions
+ * and a fused QKV (gpt2). */
 static const char *const archs[] = { "llama", "qwen2", "qwen3", "olmo2",
-	"starcoder2", "gemma" };
+	"starcoder2", "gemma", "gpt2" };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

@@ -5,9 +5,11 @@
  * reserves them, not a model of them. Built so far for llama's graph
  * (RMS norms, separate Q, K and V, a gated FFN) and the architectures
  * that differ from it only as gb_archs says (qwen2, qwen3, olmo2,
- * starcoder2, gemma: Q's and K's own norms, norms after the attention
- * and the FFN, layer norms, a GELU MLP, the embeddings and Q scaled),
- * with every bias the file has, an f16
+ * starcoder2, gemma, gpt2: Q's and K's own norms, norms after the
+ * attention and the FFN, layer norms, a GELU MLP, the embeddings and Q
+ * scaled, learned positions for RoPE), with every bias the file has,
+ * a fused QKV product where the file has one (Q, K and V strided views
+ * of it), an f16
  * or a q8_0 cache (the q8_0 one rotated: gb_rotate) in any number of
  * streams, with and without flash attention, on
  * the CPU backend alone or beside a Vulkan device with any number of
@@ -60,6 +62,10 @@ enum gb_scale {
 	GB_SCALE_EMBD = 1, /* the embeddings scaled (by sqrt(n_embd)) */
 	GB_SCALE_Q = 2,	   /* Q scaled after its RoPE, the attention not */
 };
+enum gb_pos {
+	GB_ROPE,   /* Q and K roped */
+	GB_LEARNED /* position embeddings added to the input, no RoPE */
+};
 
 struct gb_arch {
 	const char *name;
@@ -68,16 +74,18 @@ struct gb_arch {
 	uint8_t ffn;	 /* enum gb_ffn_kind: gated or up, GELU, down */
 	bool post_norms; /* norms after attention and FFN, none before */
 	uint8_t scale;	 /* enum gb_scale, or'ed */
+	uint8_t pos;	 /* enum gb_pos */
 };
 
 static const struct gb_arch gb_archs[] = {
-	{ "llama", GB_RMS, GB_QK_NONE, GB_GATED, false, 0 },
-	{ "qwen2", GB_RMS, GB_QK_NONE, GB_GATED, false, 0 },
-	{ "qwen3", GB_RMS, GB_QK_HEAD, GB_GATED, false, 0 },
-	{ "olmo2", GB_RMS, GB_QK_ROW, GB_GATED, true, 0 },
-	{ "starcoder2", GB_LAYER, GB_QK_NONE, GB_GELU, false, 0 },
+	{ "llama", GB_RMS, GB_QK_NONE, GB_GATED, false, 0, GB_ROPE },
+	{ "qwen2", GB_RMS, GB_QK_NONE, GB_GATED, false, 0, GB_ROPE },
+	{ "qwen3", GB_RMS, GB_QK_HEAD, GB_GATED, false, 0, GB_ROPE },
+	{ "olmo2", GB_RMS, GB_QK_ROW, GB_GATED, true, 0, GB_ROPE },
+	{ "starcoder2", GB_LAYER, GB_QK_NONE, GB_GELU, false, 0, GB_ROPE },
 	{ "gemma", GB_RMS, GB_QK_NONE, GB_GATED, false,
-	    GB_SCALE_EMBD | GB_SCALE_Q },
+	    GB_SCALE_EMBD | GB_SCALE_Q, GB_ROPE },
+	{ "gpt2", GB_LAYER, GB_QK_NONE, GB_GELU, false, 0, GB_LEARNED },
 };
 
 #define N_GB_ARCHS (sizeof gb_archs / sizeof gb_archs[0])
@@ -160,6 +168,13 @@ gb_op(struct sc_graph *b, uint8_t op, uint64_t bytes, uint64_t layout,
 	return i;
 }
 
+/* The bytes of tensor i, 0 for none (a graph that did not fit). */
+static uint64_t
+gb_bytes(const struct sc_graph *b, int32_t i)
+{
+	return i != GA_NONE ? b->t[i].bytes : 0;
+}
+
 /* A view (op) of tensor v: reads v, allocates nothing; bytes are what a
  * copy of it would take. */
 static int32_t
@@ -225,8 +240,10 @@ gb_tensor(struct sc_graph *b, struct weights *w, int64_t il, const char *name,
 			return GA_NONE;
 		w->missing = true;
 	}
+	/* the input layer's tensors stay on the host */
 	dev = il >= 0 ? (uint64_t)il >= w->dev_from :
-			strcmp(name, "token_embd.weight") != 0 && w->output_dev;
+			strcmp(name, "token_embd.weight") != 0 &&
+		strcmp(name, "position_embd.weight") != 0 && w->output_dev;
 	return gb_leaf(b, dev ? SC_WEIGHT_DEV : SC_WEIGHT_HOST, bytes);
 }
 
@@ -316,32 +333,52 @@ gb_set_rows(struct sc_graph *b, const struct shape *s, int32_t cur,
 	int32_t w;
 
 	if (merge && s->s > 1)
-		c = gb_view(b, SC_RESHAPE, c, b->t[c].bytes);
-	w = gb_add(b, SC_SET_ROWS, c != GA_NONE ? b->t[c].bytes : 0, 0, 0, cur,
-	    idxs, c);
+		c = gb_view(b, SC_RESHAPE, c, gb_bytes(b, c));
+	w = gb_add(b, SC_SET_ROWS, gb_bytes(b, c), 0, 0, cur, idxs, c);
 	if (w != GA_NONE && c != GA_NONE)
 		b->t[w].view_src = b->t[c].view_src != GA_NONE ?
 		    b->t[c].view_src :
 		    c;
 }
 
+/* The bytes of width columns of t rows: contiguous, or a strided view
+ * of the fused product's rows (ggml_nbytes: what a copy of it takes). */
+static uint64_t
+head_bytes(const struct shape *s, uint64_t width, bool contig)
+{
+	uint64_t row = s->q + 2 * s->kv;
+
+	if (contig || s->t == 0)
+		return F32(width, s->t);
+	return smul(4, width + smul(s->t - 1, row));
+}
+
 /* K's and V's rows into the layer's cache (kc, vc), FA's layout or the
- * transposed V without (one element a row: V and the cache reshaped). */
+ * transposed V without (one element a row: V and the cache reshaped; V
+ * copied first when it is a strided view). kcontig, vcontig: whether K
+ * and V are contiguous. */
 static void
 gb_cache_writes(struct sc_graph *b, const struct shape *s,
-    const struct inputs *in, int32_t kr, int32_t vr, int32_t kc, int32_t vc)
+    const struct inputs *in, int32_t kr, bool kcontig, int32_t vr, bool vcontig,
+    int32_t kc, int32_t vc)
 {
 	uint64_t kvb = F32(s->kv, s->t);
 
-	gb_set_rows(b, s, gb_view(b, SC_VIEW, kr, kvb), in->kidx, kc, true);
+	gb_set_rows(b, s,
+	    gb_view(b, SC_VIEW, kr, head_bytes(s, s->kv, kcontig)), in->kidx,
+	    kc, true);
 	if (s->fa) {
-		gb_set_rows(b, s, gb_view(b, SC_VIEW, vr, kvb), in->vidx, vc,
-		    true);
+		gb_set_rows(b, s,
+		    gb_view(b, SC_VIEW, vr, head_bytes(s, s->kv, vcontig)),
+		    in->vidx, vc, true);
 		return;
 	}
-	vr = gb_view(b, SC_RESHAPE, gb_view(b, SC_RESHAPE, vr, kvb), kvb);
+	vr = vcontig ?
+	    gb_view(b, SC_RESHAPE, vr, kvb) :
+	    gb_op(b, SC_CONT, kvb, L32(s->kv, s->t), 0, s->t, vr, GA_NONE);
+	vr = gb_view(b, SC_RESHAPE, vr, kvb);
 	gb_set_rows(b, s, vr, in->vidx,
-	    gb_view(b, SC_RESHAPE, vc, b->t[vc].bytes), false);
+	    gb_view(b, SC_RESHAPE, vc, gb_bytes(b, vc)), false);
 }
 
 /* The attention over the cache once written: its output, before the
@@ -350,12 +387,12 @@ static int32_t
 gb_attend(struct sc_graph *b, const struct shape *s, const struct inputs *in,
     int32_t qr, int32_t kc, int32_t vc)
 {
-	uint64_t nh = s->q / s->hd, kb = b->t[kc].bytes, vb = b->t[vc].bytes;
+	uint64_t nh = s->q / s->hd, kb = gb_bytes(b, kc), vb = gb_bytes(b, vc);
+	uint64_t qb = gb_bytes(b, qr); /* Q may be a strided view */
 	int32_t q, k, v, kq, kv;
 
 	if (s->fa) {
-		q = gb_view(b, SC_PERMUTE,
-		    gb_view(b, SC_VIEW, qr, F32(s->q, s->t)), F32(s->q, s->t));
+		q = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, qr, qb), qb);
 		k = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, kc, kb), kb);
 		v = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, vc, vb), vb);
 		kv = gb_add(b, SC_FLASH_ATTN, F32(s->q, s->t),
@@ -366,8 +403,7 @@ gb_attend(struct sc_graph *b, const struct shape *s, const struct inputs *in,
 	}
 	v = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, vc, vb), vb);
 	k = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, kc, kb), kb);
-	q = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, qr, F32(s->q, s->t)),
-	    F32(s->q, s->t));
+	q = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, qr, qb), qb);
 	kq = gb_op(b, SC_MUL_MAT, smul(F32(s->cells, s->t), nh),
 	    lay(4, s->cells, s->ts, nh, s->s, 0), 0, s->ts, k, q);
 	kq = gb_op(b, SC_SOFT_MAX, smul(F32(s->cells, s->t), nh),
@@ -382,18 +418,22 @@ gb_attend(struct sc_graph *b, const struct shape *s, const struct inputs *in,
 
 /* x (bytes of f32) rotated by the Hadamard matrix rot of width n, as
  * llama.cpp rotates what a quantized cache holds (llama_mul_mat_hadamard):
- * x reshaped to rows of n, their product with rot, reshaped back. x
- * itself when rot is GA_NONE. */
+ * x reshaped to rows of n (copied so, when *contig says x is a strided
+ * view), their product with rot, reshaped back. x itself when rot is
+ * GA_NONE; *contig is then whether the result is contiguous. */
 static int32_t
 gb_rotate(struct sc_graph *b, int32_t x, int32_t rot, uint64_t n,
-    uint64_t bytes)
+    uint64_t bytes, bool *contig)
 {
 	uint64_t rows = n != 0 ? bytes / 4 / n : 0;
 
 	if (rot == GA_NONE)
 		return x;
-	x = gb_op(b, SC_MUL_MAT, bytes, L32(n, rows), 0, rows, rot,
-	    gb_view(b, SC_RESHAPE, x, bytes));
+	x = *contig ?
+	    gb_view(b, SC_RESHAPE, x, bytes) :
+	    gb_op(b, SC_CONT, bytes, L32(n, rows), 0, rows, x, GA_NONE);
+	x = gb_op(b, SC_MUL_MAT, bytes, L32(n, rows), 0, rows, rot, x);
+	*contig = true;
 	return gb_view(b, SC_RESHAPE, x, bytes);
 }
 
@@ -420,36 +460,49 @@ gb_rope(struct sc_graph *b, const struct shape *s, struct weights *w,
 }
 
 /* Q, K or V (name "q", "k", "v") of the normed input cur, width columns:
- * the product and its bias, reshaped to heads; Q's and K's own norms
- * where the architecture has them, and their RoPE. */
+ * the product and its bias, reshaped to heads, or, from a fused product
+ * qkv (GA_NONE: none), a strided view of it; Q's and K's own norms where
+ * the architecture has them, their RoPE, and the rotations of a
+ * quantized cache. *contig: whether the result is contiguous. */
 static int32_t
 gb_head(struct sc_graph *b, const struct shape *s, struct weights *w,
     const struct inputs *in, int64_t il, const char *name, int32_t cur,
-    uint64_t width)
+    int32_t qkv, uint64_t width, bool *contig)
 {
 	char base[24];
-	bool rope = strcmp(name, "v") != 0;
-	uint8_t qk = rope ? w->a->qk_norm : GB_QK_NONE;
+	bool v = strcmp(name, "v") == 0;
+	uint8_t qk = v ? GB_QK_NONE : w->a->qk_norm;
 	struct rows heads = { F32(width, s->t),
 		lay(4, s->hd, width / s->hd, s->t, 1, 0),
 		smul(width / s->hd, s->t) };
 	int32_t x;
 
-	snprintf(base, sizeof base, "attn_%s", name);
-	x = gb_linear(b, s, w, il, base, cur, width);
-	snprintf(base, sizeof base, "attn_%s_norm", name);
-	if (qk == GB_QK_ROW)
-		x = gb_norm(b, w, il, base, x, rows2(width, s->t));
-	x = gb_view(b, SC_RESHAPE, x, F32(width, s->t));
-	if (qk == GB_QK_HEAD)
-		x = gb_norm(b, w, il, base, x, heads);
-	if (!rope)
-		return gb_rotate(b, x, in->vrot, s->vrot, F32(width, s->t));
-	x = gb_rope(b, s, w, in, il, x, width);
+	*contig = qkv == GA_NONE;
+	if (qkv != GA_NONE && qk != GB_QK_NONE)
+		w->missing = true; /* norms of a fused product: not built */
+	if (qkv != GA_NONE)
+		x = gb_view(b, SC_VIEW, qkv, head_bytes(s, width, false));
+	else {
+		snprintf(base, sizeof base, "attn_%s", name);
+		x = gb_linear(b, s, w, il, base, cur, width);
+		snprintf(base, sizeof base, "attn_%s_norm", name);
+		if (qk == GB_QK_ROW)
+			x = gb_norm(b, w, il, base, x, rows2(width, s->t));
+		x = gb_view(b, SC_RESHAPE, x, F32(width, s->t));
+		if (qk == GB_QK_HEAD)
+			x = gb_norm(b, w, il, base, x, heads);
+	}
+	if (v)
+		return gb_rotate(b, x, in->vrot, s->vrot, F32(width, s->t),
+		    contig);
+	if (w->a->pos == GB_ROPE) {
+		x = gb_rope(b, s, w, in, il, x, width);
+		*contig = true;
+	}
 	if (*name == 'q' && (w->a->scale & GB_SCALE_Q))
 		x = gb_op(b, SC_SCALE, heads.bytes, heads.layout, GA_INPLACE,
 		    s->t, x, GA_NONE);
-	return gb_rotate(b, x, in->krot, s->krot, F32(width, s->t));
+	return gb_rotate(b, x, in->krot, s->krot, F32(width, s->t), contig);
 }
 
 /* The attention of layer il on cur (the normed input), through the output
@@ -460,17 +513,24 @@ gb_attention(struct sc_graph *b, const struct shape *s, struct weights *w,
 {
 	uint8_t home = (uint64_t)il >= w->dev_from ? SC_CACHE_DEV :
 						     SC_CACHE_HOST;
-	int32_t q, v, k, kc, vc;
+	uint64_t width = s->q + 2 * s->kv;
+	int32_t q, v, k, kc, vc, qkv;
+	bool qc, vcontig, kcontig, ac = true;
 
-	q = gb_head(b, s, w, in, il, "q", cur, s->q);
-	v = gb_head(b, s, w, in, il, "v", cur, s->kv);
-	k = gb_head(b, s, w, in, il, "k", cur, s->kv);
+	/* a fused product (attn_qkv), viewed as Q, K and V */
+	qkv = gb_tensor(b, w, il, "attn_qkv.weight", true);
+	if (qkv != GA_NONE)
+		qkv = gb_bias(b, w, il, "attn_qkv",
+		    gb_mm(b, s, qkv, cur, width), rows2(width, s->t));
+	q = gb_head(b, s, w, in, il, "q", cur, qkv, s->q, &qc);
+	v = gb_head(b, s, w, in, il, "v", cur, qkv, s->kv, &vcontig);
+	k = gb_head(b, s, w, in, il, "k", cur, qkv, s->kv, &kcontig);
 	kc = gb_leaf(b, home, s->kc);
 	vc = gb_leaf(b, home, s->vc);
-	gb_cache_writes(b, s, in, k, v, kc, vc);
+	gb_cache_writes(b, s, in, k, kcontig, v, vcontig, kc, vc);
 	return gb_linear(b, s, w, il, "attn_output",
 	    gb_rotate(b, gb_attend(b, s, in, q, kc, vc), in->vrot, s->vrot,
-		F32(s->q, s->t)),
+		F32(s->q, s->t), &ac),
 	    s->e);
 }
 
@@ -665,6 +725,12 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 	if (w->a->scale & GB_SCALE_EMBD)
 		x = gb_op(b, SC_SCALE, F32(s->e, s->t), L32(s->e, s->t),
 		    GA_INPLACE, s->t, x, GA_NONE);
+	if (w->a->pos == GB_LEARNED)
+		x = gb_op(b, SC_ADD, F32(s->e, s->t), L32(s->e, s->t),
+		    GA_INPLACE, s->t, x,
+		    gb_op(b, SC_GET_ROWS, F32(s->e, s->t), L32(s->e, s->t), 0,
+			s->t, gb_weight(b, w, -1, "position_embd.weight"),
+			in.pos));
 	for (il = 0; il < pn->g->n_layer; il++)
 		x = gb_layer(b, s, w, &in, il, x);
 	x = gb_norm(b, w, -1, "output_norm", x, rows2(s->e, s->t));
