@@ -1,0 +1,161 @@
+/*
+ * graph-impl.h - what the graph builder's files share (graph.c: the
+ * architectures, the layers and the driver; graph-ops.c: tensors,
+ * weights, norms and products; graph-attn.c: the attention, its cache
+ * and its inputs). A tensor is an index into the sc_graph being built;
+ * GA_NONE is none (and what every call returns once the graph is full:
+ * build() then gives up).
+ */
+#ifndef GGUFLINT_PLAN_GRAPH_IMPL_H
+#define GGUFLINT_PLAN_GRAPH_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan/plan-impl.h"
+#include "plan/sched.h"
+
+#define smul plan_smul
+
+/* How an architecture's graph differs from llama's (llama.cpp's
+ * src/models/ARCH.cpp). Biases are added wherever the file has them. */
+enum gb_norm_kind {
+	GB_RMS,
+	GB_LAYER
+};
+enum gb_qk_norm {
+	GB_QK_NONE,
+	GB_QK_HEAD, /* Q's and K's own norms, per head (after the reshape) */
+	GB_QK_ROW,  /* over the whole row, before the reshape */
+};
+enum gb_ffn_kind {
+	GB_GATED, /* SwiGLU, GeGLU: one GLU node */
+	GB_GELU
+};
+enum gb_scale {
+	GB_SCALE_EMBD = 1,   /* the embeddings scaled (by sqrt(n_embd)) */
+	GB_SCALE_Q = 2,	     /* Q scaled after its RoPE, the attention not */
+	GB_SCALE_LOGITS = 4, /* the logits scaled (in place) */
+};
+enum gb_pos {
+	GB_ROPE,     /* Q and K roped */
+	GB_LEARNED,  /* position embeddings added to the input, no RoPE */
+	GB_ROPE_SWA, /* roped in the sliding-window layers alone */
+};
+
+struct gb_arch {
+	const char *name;
+	uint8_t norm;	 /* enum gb_norm_kind */
+	uint8_t qk_norm; /* enum gb_qk_norm */
+	uint8_t ffn;	 /* enum gb_ffn_kind: gated or up, GELU, down */
+	bool post_norms; /* norms after attention and FFN, none before */
+	uint8_t scale;	 /* enum gb_scale, or'ed */
+	uint8_t pos;	 /* enum gb_pos */
+	bool parallel;	 /* attention and FFN both of the one norm's output */
+};
+
+/* The caches: the model's, and the sliding-window layers' when it has
+ * them (llama_kv_cache_iswa's base and swa). */
+enum gb_cache_kind {
+	GB_BASE,
+	GB_SWA,
+	GB_N_CACHES
+};
+
+struct gb_cache {
+	uint64_t cells;		   /* a stream's, as the graph sees them */
+	uint64_t k_bytes, v_bytes; /* a layer's K and V, every stream */
+};
+
+struct shape {
+	uint64_t e, q, kv, hd, ff, t, ts, s;
+	struct gb_cache cache[GB_N_CACHES];
+	uint64_t krot, vrot; /* the rotations' widths, 0 without */
+	bool fa;
+	bool iswa; /* two caches: Q, K and V reached in that order */
+};
+
+/* The graph's inputs past the tokens, each made at its first reader (its
+ * place among the inputs is where ggml-alloc places it): GB_UNSET until
+ * then. Per cache: the rotations, K's and V's cell indices, the mask. */
+#define GB_UNSET (-2)
+
+struct inputs {
+	int32_t pos, out;
+	int32_t krot[GB_N_CACHES], vrot[GB_N_CACHES];
+	int32_t kidx[GB_N_CACHES], vidx[GB_N_CACHES], mask[GB_N_CACHES];
+};
+
+/* The model's weights, where -ngl puts them, and which the graph read:
+ * a graph that leaves one of the file's tensors unread, or reads one the
+ * file lacks, is not the file's. */
+struct weights {
+	const struct gguf_file *f;
+	const struct gb_arch *a;
+	const struct model_geom *g;
+	uint32_t n_layer, dev_from; /* layers from dev_from on the device */
+	bool output_dev;	    /* the output layer on the device */
+	bool *seen;		    /* per tensor of the file */
+	size_t n_seen;
+	bool missing; /* or a part of the graph not built */
+};
+
+/* What a row-wise node over x makes: its bytes, layout and rows. */
+struct rows {
+	uint64_t bytes, layout, n;
+};
+
+/* f32 [a, b] contiguous */
+#define F32(a, b) smul(smul(4, (a)), (b))
+#define L32(a, b) lay(4, (a), (b), 1, 1, 0)
+
+/* graph-ops.c */
+uint64_t lay(uint64_t ts, uint64_t a, uint64_t b, uint64_t c, uint64_t d,
+    int perm);
+int32_t gb_add(struct sc_graph *b, uint8_t op, uint64_t bytes, uint64_t layout,
+    uint8_t flags, int32_t s0, int32_t s1, int32_t s2);
+int32_t gb_op(struct sc_graph *b, uint8_t op, uint64_t bytes, uint64_t layout,
+    uint8_t flags, uint64_t t, int32_t s0, int32_t s1);
+uint64_t gb_bytes(const struct sc_graph *b, int32_t i);
+int32_t gb_view(struct sc_graph *b, uint8_t op, int32_t v, uint64_t bytes);
+int32_t gb_leaf(struct sc_graph *b, uint8_t home, uint64_t bytes);
+int32_t gb_input(struct sc_graph *b, uint64_t bytes, uint64_t layout,
+    uint8_t flags);
+bool gb_find(struct weights *w, int64_t il, const char *name, uint64_t *bytes);
+int32_t gb_tensor(struct sc_graph *b, struct weights *w, int64_t il,
+    const char *name, bool optional);
+int32_t gb_weight(struct sc_graph *b, struct weights *w, int64_t il,
+    const char *name);
+struct rows rows2(uint64_t width, uint64_t t);
+int32_t gb_bias(struct sc_graph *b, struct weights *w, int64_t il,
+    const char *base, int32_t x, struct rows r);
+int32_t gb_norm(struct sc_graph *b, struct weights *w, int64_t il,
+    const char *base, int32_t x, struct rows r);
+int32_t gb_mm(struct sc_graph *b, const struct shape *s, int32_t w, int32_t x,
+    uint64_t rows);
+int32_t gb_linear(struct sc_graph *b, const struct shape *s, struct weights *w,
+    int64_t il, const char *base, int32_t x, uint64_t rows);
+
+/* graph-attn.c */
+
+/* An attention begun: Q, the layer's caches once written, which cache,
+ * the attention's output. */
+struct gb_attn {
+	int32_t q, kc, vc, o;
+	int c; /* enum gb_cache_kind */
+};
+
+void gb_inputs_init(struct inputs *in);
+int32_t gb_in_pos(struct sc_graph *b, const struct shape *s, struct inputs *in);
+int32_t gb_in_out(struct sc_graph *b, const struct shape *s, struct inputs *in);
+/* gb_attn_begin: layer il's Q, K and V of cur (the normed input), K's and
+ * V's rows written into its cache, the attention over the cache (what
+ * build_attn expands); gb_attn_end: its output projection and bias, where
+ * the layer reaches them. */
+void gb_attn_begin(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int64_t il, int32_t cur, struct gb_attn *at);
+int32_t gb_attn_end(struct sc_graph *b, const struct shape *s,
+    struct weights *w, struct inputs *in, int64_t il, const struct gb_attn *at);
+
+#endif

@@ -1,0 +1,221 @@
+/*
+ * graph-ops.c - the graph builder's tensors (graph-impl.h): nodes, views,
+ * leaves and inputs as ggml's graph holds them, the file's weights where
+ * -ngl puts them (each marked read), and the row-wise pieces every
+ * architecture is made of: biases, norms, products.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "plan/graph-impl.h"
+
+/* A layout id: type size, shape and whether the strides are permuted
+ * (ggml_are_same_layout compares all three). */
+uint64_t
+lay(uint64_t ts, uint64_t a, uint64_t b, uint64_t c, uint64_t d, int perm)
+{
+	uint64_t h = 1469598103934665603ull, v[6] = { ts, a, b, c, d, 0 };
+	int i;
+
+	v[5] = (uint64_t)perm;
+	for (i = 0; i < 6; i++)
+		h = (h ^ v[i]) * 1099511628211ull;
+	return h;
+}
+
+/* Appends a tensor of op reading s0..s2 (GA_NONE: none); its index. */
+int32_t
+gb_add(struct sc_graph *b, uint8_t op, uint64_t bytes, uint64_t layout,
+    uint8_t flags, int32_t s0, int32_t s1, int32_t s2)
+{
+	struct sc_tensor *n;
+	int k;
+
+	if (b->n >= b->cap) {
+		b->full = true;
+		return GA_NONE;
+	}
+	n = &b->t[b->n];
+	memset(n, 0, sizeof *n);
+	n->op = op;
+	n->bytes = bytes;
+	n->layout = layout;
+	n->flags = flags;
+	n->view_src = GA_NONE;
+	for (k = 0; k < GA_MAX_SRC; k++)
+		n->src[k] = GA_NONE;
+	n->src[0] = s0;
+	n->src[1] = s1;
+	n->src[2] = s2;
+	n->backend = -1;
+	return (int32_t)b->n++;
+}
+
+/* A node of op over t rows (its batch for the offload rule). */
+int32_t
+gb_op(struct sc_graph *b, uint8_t op, uint64_t bytes, uint64_t layout,
+    uint8_t flags, uint64_t t, int32_t s0, int32_t s1)
+{
+	int32_t i = gb_add(b, op, bytes, layout, flags, s0, s1, GA_NONE);
+
+	if (i != GA_NONE)
+		b->t[i].batch = op == SC_GET_ROWS ? 0 : (int64_t)t;
+	return i;
+}
+
+/* The bytes of tensor i, 0 for none (a graph that did not fit). */
+uint64_t
+gb_bytes(const struct sc_graph *b, int32_t i)
+{
+	return i != GA_NONE ? b->t[i].bytes : 0;
+}
+
+/* A view (op) of tensor v: reads v, allocates nothing; bytes are what a
+ * copy of it would take. */
+int32_t
+gb_view(struct sc_graph *b, uint8_t op, int32_t v, uint64_t bytes)
+{
+	int32_t i = gb_add(b, op, bytes, 0, 0, v, GA_NONE, GA_NONE);
+
+	if (i != GA_NONE && v != GA_NONE)
+		b->t[i].view_src = b->t[v].view_src != GA_NONE ?
+		    b->t[v].view_src :
+		    v;
+	return i;
+}
+
+/* A leaf in a buffer (a weight or a cache) of bytes. */
+int32_t
+gb_leaf(struct sc_graph *b, uint8_t home, uint64_t bytes)
+{
+	int32_t i = gb_add(b, SC_NONE, bytes, 0, 0, GA_NONE, GA_NONE, GA_NONE);
+
+	if (i != GA_NONE)
+		b->t[i].home = home;
+	return i;
+}
+
+int32_t
+gb_input(struct sc_graph *b, uint64_t bytes, uint64_t layout, uint8_t flags)
+{
+	return gb_add(b, SC_NONE, bytes, layout, GA_INPUT | flags, GA_NONE,
+	    GA_NONE, GA_NONE);
+}
+
+/* The file's tensor blk.il.name (il < 0: name alone), marked read; its
+ * bytes, or false when the file has none. */
+bool
+gb_find(struct weights *w, int64_t il, const char *name, uint64_t *bytes)
+{
+	char full[96];
+	size_t i;
+
+	if (il >= 0)
+		snprintf(full, sizeof full, "blk.%lld.%s", (long long)il, name);
+	else
+		snprintf(full, sizeof full, "%s", name);
+	for (i = 0; w->f != NULL && i < w->f->tensors_n; i++)
+		if (gguf_str_eq(w->f->tensors[i].name, full)) {
+			if (!w->seen[i])
+				w->n_seen++;
+			w->seen[i] = true;
+			*bytes = w->f->tensors[i].nbytes;
+			return true;
+		}
+	return false;
+}
+
+/* Layer il's weight (il < 0: outside the layers) as a leaf where -ngl
+ * puts it; without an output weight, the embeddings' copy llama.cpp
+ * makes for it. GA_NONE when the file lacks it and optional. */
+int32_t
+gb_tensor(struct sc_graph *b, struct weights *w, int64_t il, const char *name,
+    bool optional)
+{
+	uint64_t bytes = 0;
+	bool dev;
+
+	if (!gb_find(w, il, name, &bytes) &&
+	    (strcmp(name, "output.weight") != 0 ||
+		!gb_find(w, -1, "token_embd.weight", &bytes))) {
+		if (optional)
+			return GA_NONE;
+		w->missing = true;
+	}
+	/* the input layer's tensors stay on the host */
+	dev = il >= 0 ? (uint64_t)il >= w->dev_from :
+			strcmp(name, "token_embd.weight") != 0 &&
+		strcmp(name, "position_embd.weight") != 0 && w->output_dev;
+	return gb_leaf(b, dev ? SC_WEIGHT_DEV : SC_WEIGHT_HOST, bytes);
+}
+
+int32_t
+gb_weight(struct sc_graph *b, struct weights *w, int64_t il, const char *name)
+{
+	return gb_tensor(b, w, il, name, false);
+}
+
+struct rows
+rows2(uint64_t width, uint64_t t)
+{
+	struct rows r = { F32(width, t), L32(width, t), t };
+
+	return r;
+}
+
+/* x plus layer il's bias base.bias, where the file has one. */
+int32_t
+gb_bias(struct sc_graph *b, struct weights *w, int64_t il, const char *base,
+    int32_t x, struct rows r)
+{
+	char name[48];
+	int32_t bias;
+
+	snprintf(name, sizeof name, "%s.bias", base);
+	bias = gb_tensor(b, w, il, name, true);
+	if (bias == GA_NONE)
+		return x;
+	return gb_op(b, SC_ADD, r.bytes, r.layout, GA_INPLACE, r.n, x, bias);
+}
+
+/* x normed by layer il's norm base (its weight, and its bias where the
+ * file has one): RMS or layer norm, as the architecture's. */
+int32_t
+gb_norm(struct sc_graph *b, struct weights *w, int64_t il, const char *base,
+    int32_t x, struct rows r)
+{
+	char name[48];
+	bool rms = w->a->norm == GB_RMS;
+	int32_t n;
+
+	/* ggml_op_can_inplace: RMS_NORM may, NORM may not */
+	n = gb_op(b, rms ? SC_RMS_NORM : SC_NORM, r.bytes, r.layout,
+	    rms ? GA_INPLACE : 0, r.n, x, GA_NONE);
+	snprintf(name, sizeof name, "%s.weight", base);
+	n = gb_op(b, SC_MUL, r.bytes, r.layout, GA_INPLACE, r.n, n,
+	    gb_weight(b, w, il, name));
+	return gb_bias(b, w, il, base, n, r);
+}
+
+/* A weight's product with x: [rows, t]. */
+int32_t
+gb_mm(struct sc_graph *b, const struct shape *s, int32_t w, int32_t x,
+    uint64_t rows)
+{
+	return gb_op(b, SC_MUL_MAT, F32(rows, s->t), L32(rows, s->t), 0, s->t,
+	    w, x);
+}
+
+/* The weight name.weight's product with x and its bias: [rows, t]. */
+int32_t
+gb_linear(struct sc_graph *b, const struct shape *s, struct weights *w,
+    int64_t il, const char *base, int32_t x, uint64_t rows)
+{
+	char name[48];
+
+	snprintf(name, sizeof name, "%s.weight", base);
+	x = gb_mm(b, s, gb_weight(b, w, il, name), x, rows);
+	return gb_bias(b, w, il, base, x, rows2(rows, s->t));
+}
