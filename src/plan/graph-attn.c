@@ -177,6 +177,8 @@ gb_attend(struct sc_graph *b, const struct shape *s, struct inputs *in,
 	q = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, at->q, qb), qb);
 	kq = gb_op(b, SC_MUL_MAT, smul(F32(cells, s->t), nh),
 	    lay(4, cells, s->ts, nh, s->s, 0), 0, s->ts, k, q);
+	if (s->softcap)
+		kq = gb_softcap(b, kq, s->t);
 	mask = gb_in_mask(b, s, in, at->c);
 	kq = gb_op(b, SC_SOFT_MAX, smul(F32(cells, s->t), nh),
 	    lay(4, cells, s->ts, nh, s->s, 0), GA_INPLACE, s->t, kq, mask);

@@ -33,10 +33,17 @@ enum gb_ffn_kind {
 	GB_GATED, /* SwiGLU, GeGLU: one GLU node */
 	GB_GELU
 };
+enum gb_norms {
+	GB_NORM_PRE,  /* norms before the attention and the FFN */
+	GB_NORM_POST, /* after them, none before */
+	GB_NORM_BOTH,
+};
 enum gb_scale {
-	GB_SCALE_EMBD = 1,   /* the embeddings scaled (by sqrt(n_embd)) */
-	GB_SCALE_Q = 2,	     /* Q scaled after its RoPE, the attention not */
-	GB_SCALE_LOGITS = 4, /* the logits scaled (in place) */
+	GB_SCALE_EMBD = 1,	/* the embeddings scaled (by sqrt(n_embd)) */
+	GB_SCALE_Q = 2,		/* Q scaled after its RoPE, the attention not */
+	GB_SCALE_LOGITS = 4,	/* the logits scaled (in place) */
+	GB_SOFTCAP_ATTN = 8,	/* KQ capped (scale, tanh, scale) without FA */
+	GB_SOFTCAP_LOGITS = 16, /* the logits capped so */
 };
 enum gb_pos {
 	GB_ROPE,     /* Q and K roped */
@@ -49,7 +56,7 @@ struct gb_arch {
 	uint8_t norm;	 /* enum gb_norm_kind */
 	uint8_t qk_norm; /* enum gb_qk_norm */
 	uint8_t ffn;	 /* enum gb_ffn_kind: gated or up, GELU, down */
-	bool post_norms; /* norms after attention and FFN, none before */
+	uint8_t norms;	 /* enum gb_norms */
 	uint8_t scale;	 /* enum gb_scale, or'ed */
 	uint8_t pos;	 /* enum gb_pos */
 	bool parallel;	 /* attention and FFN both of the one norm's output */
@@ -73,7 +80,8 @@ struct shape {
 	struct gb_cache cache[GB_N_CACHES];
 	uint64_t krot, vrot; /* the rotations' widths, 0 without */
 	bool fa;
-	bool iswa; /* two caches: Q, K and V reached in that order */
+	bool iswa;    /* two caches: Q, K and V reached in that order */
+	bool softcap; /* KQ capped without flash attention */
 };
 
 /* The graph's inputs past the tokens, each made at its first reader (its
@@ -136,6 +144,7 @@ int32_t gb_mm(struct sc_graph *b, const struct shape *s, int32_t w, int32_t x,
     uint64_t rows);
 int32_t gb_linear(struct sc_graph *b, const struct shape *s, struct weights *w,
     int64_t il, const char *base, int32_t x, uint64_t rows);
+int32_t gb_softcap(struct sc_graph *b, int32_t x, uint64_t t);
 
 /* graph-attn.c */
 

@@ -219,3 +219,17 @@ gb_linear(struct sc_graph *b, const struct shape *s, struct weights *w,
 	x = gb_mm(b, s, gb_weight(b, w, il, name), x, rows);
 	return gb_bias(b, w, il, base, x, rows2(rows, s->t));
 }
+
+/* x capped as a soft cap does it: scaled down, its tanh, scaled back up,
+ * each in place. */
+int32_t
+gb_softcap(struct sc_graph *b, int32_t x, uint64_t t)
+{
+	static const uint8_t ops[] = { SC_SCALE, SC_UNARY, SC_SCALE };
+	size_t i;
+
+	for (i = 0; i < sizeof ops && x != GA_NONE; i++)
+		x = gb_op(b, ops[i], b->t[x].bytes, b->t[x].layout, GA_INPLACE,
+		    t, x, GA_NONE);
+	return x;
+}

@@ -5,9 +5,10 @@
  * reserves them, not a model of them. Built so far for llama's graph
  * (RMS norms, separate Q, K and V, a gated FFN) and the architectures
  * that differ from it only as gb_archs says (qwen2, qwen3, olmo2,
- * starcoder2, gemma, gpt2, cohere2: Q's and K's own norms, norms after
- * the attention and the FFN, layer norms, a GELU MLP, the embeddings, Q
- * and the logits scaled, learned positions for RoPE or RoPE in the
+ * starcoder2, gemma, gemma2, gemma3, gpt2, cohere2: Q's and K's own
+ * norms, norms after the attention and the FFN (instead of before, or
+ * as well), layer norms, a GELU MLP, the embeddings, Q and the logits
+ * scaled, soft caps, learned positions for RoPE or RoPE in the
  * sliding-window layers alone, attention and FFN side by side), with
  * every bias the file has, a fused QKV product where the file has one
  * (graph-attn.c), an f16 or a q8_0 cache (the q8_0 one rotated), a
@@ -42,18 +43,31 @@
 #define GB_CPU_ALIGN 32	   /* ggml-cpu's buffer alignment */
 #define GB_VULKAN_ALIGN 16 /* llvmpipe's storage buffer offset alignment */
 
+#define GB_GEMMA (GB_SCALE_EMBD | GB_SCALE_Q)
+
+/* gemma3's final soft cap, when its file has one, is in place at the
+ * graph's end and moves nothing: not built. */
 static const struct gb_arch gb_archs[] = {
-	{ "llama", GB_RMS, GB_QK_NONE, GB_GATED, false, 0, GB_ROPE, false },
-	{ "qwen2", GB_RMS, GB_QK_NONE, GB_GATED, false, 0, GB_ROPE, false },
-	{ "qwen3", GB_RMS, GB_QK_HEAD, GB_GATED, false, 0, GB_ROPE, false },
-	{ "olmo2", GB_RMS, GB_QK_ROW, GB_GATED, true, 0, GB_ROPE, false },
-	{ "starcoder2", GB_LAYER, GB_QK_NONE, GB_GELU, false, 0, GB_ROPE,
+	{ "llama", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
 	    false },
-	{ "gemma", GB_RMS, GB_QK_NONE, GB_GATED, false,
-	    GB_SCALE_EMBD | GB_SCALE_Q, GB_ROPE, false },
-	{ "gpt2", GB_LAYER, GB_QK_NONE, GB_GELU, false, 0, GB_LEARNED, false },
-	{ "cohere2", GB_LAYER, GB_QK_NONE, GB_GATED, false, GB_SCALE_LOGITS,
-	    GB_ROPE_SWA, true },
+	{ "qwen2", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
+	    false },
+	{ "qwen3", GB_RMS, GB_QK_HEAD, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
+	    false },
+	{ "olmo2", GB_RMS, GB_QK_ROW, GB_GATED, GB_NORM_POST, 0, GB_ROPE,
+	    false },
+	{ "starcoder2", GB_LAYER, GB_QK_NONE, GB_GELU, GB_NORM_PRE, 0, GB_ROPE,
+	    false },
+	{ "gemma", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE, GB_GEMMA, GB_ROPE,
+	    false },
+	{ "gemma2", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_BOTH,
+	    GB_GEMMA | GB_SOFTCAP_ATTN | GB_SOFTCAP_LOGITS, GB_ROPE, false },
+	{ "gemma3", GB_RMS, GB_QK_HEAD, GB_GATED, GB_NORM_BOTH, GB_GEMMA,
+	    GB_ROPE, false },
+	{ "gpt2", GB_LAYER, GB_QK_NONE, GB_GELU, GB_NORM_PRE, 0, GB_LEARNED,
+	    false },
+	{ "cohere2", GB_LAYER, GB_QK_NONE, GB_GATED, GB_NORM_PRE,
+	    GB_SCALE_LOGITS, GB_ROPE_SWA, true },
 };
 
 #define N_GB_ARCHS (sizeof gb_archs / sizeof gb_archs[0])
@@ -120,14 +134,16 @@ gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, int32_t x)
 {
 	struct rows r = rows2(s->e, s->t);
-	bool post = w->a->post_norms, last = (uint64_t)il + 1 == w->n_layer;
+	bool pre = w->a->norms != GB_NORM_POST;
+	bool post = w->a->norms != GB_NORM_PRE;
+	bool last = (uint64_t)il + 1 == w->n_layer;
 	struct gb_attn at;
 	int32_t a, ffn;
 
 	if (w->a->parallel)
 		return gb_parallel_layer(b, s, w, in, il, x);
 	gb_attn_begin(b, s, w, in, il,
-	    post ? x : gb_norm(b, w, il, "attn_norm", x, r), &at);
+	    pre ? gb_norm(b, w, il, "attn_norm", x, r) : x, &at);
 	a = gb_attn_end(b, s, w, in, il, &at);
 	/* in the last layer the rows of the outputs: the attention's (and
 	 * its norm, which ggml reaches first), then the residual's */
@@ -139,7 +155,7 @@ gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 		x = gb_out_rows(b, s, in, x);
 	ffn = gb_add_rows(b, s, a, x);
 	a = gb_ffn(b, s, w, il,
-	    post ? ffn : gb_norm(b, w, il, "ffn_norm", ffn, r));
+	    pre ? gb_norm(b, w, il, "ffn_norm", ffn, r) : ffn);
 	if (post)
 		a = gb_norm(b, w, il, "post_ffw_norm", a, r);
 	return gb_add_rows(b, s, a, ffn);
@@ -240,6 +256,7 @@ shape_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	s->ts = ub / pl->n_stream;
 	s->fa = pl->flash_attention;
 	s->iswa = g->swa;
+	s->softcap = (arch_of(g->arch)->scale & GB_SOFTCAP_ATTN) != 0;
 	s->cache[GB_BASE].cells = pl->ctx_seq;
 	s->cache[GB_SWA].cells = g->swa ? pl->swa_cells : 0;
 	for (c = 0; c < GB_N_CACHES; c++) {
@@ -285,6 +302,8 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 	if (!b->full)
 		b->t[b->n - 1].flags |= GA_OUTPUT; /* result_norm */
 	x = gb_linear(b, s, w, -1, "output", x, pn->g->n_vocab);
+	if (w->a->scale & GB_SOFTCAP_LOGITS)
+		x = gb_softcap(b, x, s->t);
 	if (w->a->scale & GB_SCALE_LOGITS)
 		gb_op(b, SC_SCALE, F32(pn->g->n_vocab, s->t),
 		    L32(pn->g->n_vocab, s->t), GA_INPLACE, s->t, x, GA_NONE);
