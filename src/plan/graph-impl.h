@@ -30,8 +30,9 @@ enum gb_qk_norm {
 	GB_QK_ROW,  /* over the whole row, before the reshape */
 };
 enum gb_ffn_kind {
-	GB_GATED, /* SwiGLU, GeGLU: one GLU node */
-	GB_GELU
+	GB_GATED,  /* SwiGLU, GeGLU: one GLU node of gate and up */
+	GB_GELU,   /* up, GELU, down */
+	GB_UP_GLU, /* one product of twice the width, its GLU, down */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */
@@ -50,6 +51,13 @@ enum gb_pos {
 	GB_LEARNED,  /* position embeddings added to the input, no RoPE */
 	GB_ROPE_SWA, /* roped in the sliding-window layers alone */
 };
+/* How a layer's attention, FFN and residuals meet. */
+enum gb_block {
+	GB_SEQ,	     /* x + attention, then that + FFN */
+	GB_SEQ_RES,  /* the same, the FFN's residual added the other way */
+	GB_PAR_RES,  /* one norm for both: (FFN + x) + attention */
+	GB_PAR_ATTN, /* one norm for both: (FFN + attention) + x */
+};
 
 struct gb_arch {
 	const char *name;
@@ -59,7 +67,7 @@ struct gb_arch {
 	uint8_t norms;	 /* enum gb_norms */
 	uint8_t scale;	 /* enum gb_scale, or'ed */
 	uint8_t pos;	 /* enum gb_pos */
-	bool parallel;	 /* attention and FFN both of the one norm's output */
+	uint8_t block;	 /* enum gb_block */
 };
 
 /* The caches: the model's, and the sliding-window layers' when it has

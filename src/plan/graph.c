@@ -5,11 +5,13 @@
  * reserves them, not a model of them. Built so far for llama's graph
  * (RMS norms, separate Q, K and V, a gated FFN) and the architectures
  * that differ from it only as gb_archs says (qwen2, qwen3, olmo2,
- * starcoder2, gemma, gemma2, gemma3, gpt2, cohere2: Q's and K's own
+ * starcoder2, gemma, gemma2, gemma3, gpt2, cohere2, falcon, phi3: Q's
+ * and K's own
  * norms, norms after the attention and the FFN (instead of before, or
  * as well), layer norms, a GELU MLP, the embeddings, Q and the logits
  * scaled, soft caps, learned positions for RoPE or RoPE in the
- * sliding-window layers alone, attention and FFN side by side), with
+ * sliding-window layers alone, attention and FFN side by side, an FFN
+ * of one product halved by its GLU), with
  * every bias the file has, a fused QKV product where the file has one
  * (graph-attn.c), an f16 or a q8_0 cache (the q8_0 one rotated), a
  * sliding-window cache beside the model's, in any number of streams,
@@ -49,25 +51,29 @@
  * graph's end and moves nothing: not built. */
 static const struct gb_arch gb_archs[] = {
 	{ "llama", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
-	    false },
+	    GB_SEQ },
 	{ "qwen2", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
-	    false },
+	    GB_SEQ },
 	{ "qwen3", GB_RMS, GB_QK_HEAD, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
-	    false },
+	    GB_SEQ },
 	{ "olmo2", GB_RMS, GB_QK_ROW, GB_GATED, GB_NORM_POST, 0, GB_ROPE,
-	    false },
+	    GB_SEQ },
 	{ "starcoder2", GB_LAYER, GB_QK_NONE, GB_GELU, GB_NORM_PRE, 0, GB_ROPE,
-	    false },
+	    GB_SEQ },
 	{ "gemma", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE, GB_GEMMA, GB_ROPE,
-	    false },
+	    GB_SEQ },
 	{ "gemma2", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_BOTH,
-	    GB_GEMMA | GB_SOFTCAP_ATTN | GB_SOFTCAP_LOGITS, GB_ROPE, false },
+	    GB_GEMMA | GB_SOFTCAP_ATTN | GB_SOFTCAP_LOGITS, GB_ROPE, GB_SEQ },
 	{ "gemma3", GB_RMS, GB_QK_HEAD, GB_GATED, GB_NORM_BOTH, GB_GEMMA,
-	    GB_ROPE, false },
+	    GB_ROPE, GB_SEQ },
 	{ "gpt2", GB_LAYER, GB_QK_NONE, GB_GELU, GB_NORM_PRE, 0, GB_LEARNED,
-	    false },
+	    GB_SEQ },
 	{ "cohere2", GB_LAYER, GB_QK_NONE, GB_GATED, GB_NORM_PRE,
-	    GB_SCALE_LOGITS, GB_ROPE_SWA, true },
+	    GB_SCALE_LOGITS, GB_ROPE_SWA, GB_PAR_RES },
+	{ "falcon", GB_LAYER, GB_QK_NONE, GB_GELU, GB_NORM_PRE, 0, GB_ROPE,
+	    GB_PAR_ATTN },
+	{ "phi3", GB_RMS, GB_QK_NONE, GB_UP_GLU, GB_NORM_PRE, GB_SCALE_Q,
+	    GB_ROPE, GB_SEQ_RES },
 };
 
 #define N_GB_ARCHS (sizeof gb_archs / sizeof gb_archs[0])
@@ -83,6 +89,10 @@ gb_ffn(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 		u = gb_linear(b, s, w, il, "ffn_up", cur, s->ff);
 		u = gb_op(b, SC_UNARY, F32(s->ff, s->t), L32(s->ff, s->t),
 		    GA_INPLACE, s->t, u, GA_NONE);
+	} else if (w->a->ffn == GB_UP_GLU) {
+		u = gb_linear(b, s, w, il, "ffn_up", cur, smul(2, s->ff));
+		u = gb_op(b, SC_GLU, F32(s->ff, s->t), L32(s->ff, s->t), 0,
+		    s->t, u, GA_NONE);
 	} else {
 		g = gb_linear(b, s, w, il, "ffn_gate", cur, s->ff);
 		u = gb_linear(b, s, w, il, "ffn_up", cur, s->ff);
@@ -111,22 +121,29 @@ gb_add_rows(struct sc_graph *b, const struct shape *s, int32_t x, int32_t y)
 	return gb_op(b, SC_ADD, r.bytes, r.layout, GA_INPLACE, s->t, x, y);
 }
 
-/* A layer whose attention and FFN both read the one norm's output
- * (cohere2): x + FFN, then + the attention. */
+/* A layer whose attention and FFN both read the one norm's output: the
+ * FFN, then (FFN + x) + attention (cohere2) or (FFN + attention) + x
+ * (falcon), each part reached (in the last layer, its output rows taken)
+ * in that order. */
 static int32_t
 gb_parallel_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, int32_t x)
 {
 	bool last = (uint64_t)il + 1 == w->n_layer;
+	bool res = w->a->block == GB_PAR_RES;
 	struct gb_attn at;
 	int32_t n, a, f;
 
 	n = gb_norm(b, w, il, "attn_norm", x, rows2(s->e, s->t));
 	gb_attn_begin(b, s, w, in, il, n, &at);
 	f = gb_ffn(b, s, w, il, last ? gb_out_rows(b, s, in, n) : n);
-	f = gb_add_rows(b, s, f, last ? gb_out_rows(b, s, in, x) : x);
+	if (res)
+		f = gb_add_rows(b, s, f, last ? gb_out_rows(b, s, in, x) : x);
 	a = gb_attn_end(b, s, w, in, il, &at);
-	return gb_add_rows(b, s, f, last ? gb_out_rows(b, s, in, a) : a);
+	f = gb_add_rows(b, s, f, last ? gb_out_rows(b, s, in, a) : a);
+	if (res)
+		return f;
+	return gb_add_rows(b, s, f, last ? gb_out_rows(b, s, in, x) : x);
 }
 
 static int32_t
@@ -140,7 +157,7 @@ gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 	struct gb_attn at;
 	int32_t a, ffn;
 
-	if (w->a->parallel)
+	if (w->a->block == GB_PAR_RES || w->a->block == GB_PAR_ATTN)
 		return gb_parallel_layer(b, s, w, in, il, x);
 	gb_attn_begin(b, s, w, in, il,
 	    pre ? gb_norm(b, w, il, "attn_norm", x, r) : x, &at);
@@ -158,6 +175,8 @@ gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 	    pre ? gb_norm(b, w, il, "ffn_norm", ffn, r) : ffn);
 	if (post)
 		a = gb_norm(b, w, il, "post_ffw_norm", a, r);
+	if (w->a->block == GB_SEQ_RES)
+		return gb_add_rows(b, s, ffn, a);
 	return gb_add_rows(b, s, a, ffn);
 }
 
