@@ -5,13 +5,14 @@
  * reserves them, not a model of them. Built so far for llama's graph
  * (RMS norms, separate Q, K and V, a gated FFN) and the architectures
  * that differ from it only as gb_archs says (qwen2, qwen3, olmo2,
- * starcoder2, gemma, gemma2, gemma3, gpt2, cohere2, falcon, phi3: Q's
- * and K's own
+ * starcoder2, gemma, gemma2, gemma3, gpt2, cohere2, falcon, phi3,
+ * qwen3moe: Q's and K's own
  * norms, norms after the attention and the FFN (instead of before, or
  * as well), layer norms, a GELU MLP, the embeddings, Q and the logits
  * scaled, soft caps, learned positions for RoPE or RoPE in the
  * sliding-window layers alone, attention and FFN side by side, an FFN
- * of one product halved by its GLU), with
+ * of one product halved by its GLU, experts chosen by a softmax's top
+ * k), with
  * every bias the file has, a fused QKV product where the file has one
  * (graph-attn.c), an f16 or a q8_0 cache (the q8_0 one rotated), a
  * sliding-window cache beside the model's, in any number of streams,
@@ -74,9 +75,81 @@ static const struct gb_arch gb_archs[] = {
 	    GB_PAR_ATTN },
 	{ "phi3", GB_RMS, GB_QK_NONE, GB_UP_GLU, GB_NORM_PRE, GB_SCALE_Q,
 	    GB_ROPE, GB_SEQ_RES },
+	{ "qwen3moe", GB_RMS, GB_QK_HEAD, GB_MOE_NORM, GB_NORM_PRE, 0, GB_ROPE,
+	    GB_SEQ },
 };
 
 #define N_GB_ARCHS (sizeof gb_archs / sizeof gb_archs[0])
+
+/* A product of the experts ids chooses (MUL_MAT_ID): its batch is t. */
+static int32_t
+gb_mm_id(struct sc_graph *b, uint64_t bytes, uint64_t layout, uint64_t t,
+    int32_t w, int32_t x, int32_t ids)
+{
+	int32_t i = gb_add(b, SC_MUL_MAT_ID, bytes, layout, 0, w, x, ids);
+
+	if (i != GA_NONE)
+		b->t[i].batch = (int64_t)t;
+	return i;
+}
+
+/* Layer il's experts on cur (build_moe_ffn): the router's softmax, the
+ * top n_used of each token (argsort, a view of it), their weights
+ * (normalized by their sum for GB_MOE_NORM), then gate and up of the
+ * chosen experts, SwiGLU, down, each scaled by its weight, and the
+ * experts' rows (views, all made before the sum) summed. */
+static int32_t
+gb_moe(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
+    int32_t cur)
+{
+	uint64_t n = s->n_exp, k = s->n_used, t = s->t;
+	uint64_t wb = F32(k, t), eb = smul(F32(s->e, k), t);
+	uint64_t fb = smul(F32(s->ff_exp, k), t);
+	uint64_t lf = lay(4, s->ff_exp, k, t, 1, 0);
+	uint64_t le = lay(4, s->e, k, t, 1, 0);
+	int32_t p, top, wt, sum, g, u, x, first;
+	uint64_t i;
+
+	p = gb_op(b, SC_MUL_MAT, F32(n, t), L32(n, t), 0, t,
+	    gb_weight(b, w, il, "ffn_gate_inp.weight"), cur);
+	p = gb_op(b, SC_SOFT_MAX, F32(n, t), L32(n, t), GA_INPLACE, t, p,
+	    GA_NONE);
+	wt = gb_view(b, SC_RESHAPE, p, F32(n, t));
+	top = gb_op(b, SC_ARGSORT, F32(n, t), lay(4, n, t, 1, 1, 7), 0, t, p,
+	    GA_NONE);
+	top = gb_view(b, SC_VIEW, top, smul(4, k + (t - 1) * n));
+	wt = gb_op(b, SC_GET_ROWS, wb, lay(4, 1, k, t, 1, 0), 0, t, wt, top);
+	if (w->a->ffn == GB_MOE_NORM) {
+		wt = gb_view(b, SC_RESHAPE, wt, wb);
+		sum = gb_op(b, SC_SUM_ROWS, smul(4, t), lay(4, 1, t, 1, 1, 0),
+		    0, t, wt, GA_NONE);
+		sum = gb_op(b, SC_CLAMP, smul(4, t), lay(4, 1, t, 1, 1, 0),
+		    GA_INPLACE, t, sum, GA_NONE);
+		wt = gb_op(b, SC_DIV, wb, L32(k, t), GA_INPLACE, t, wt, sum);
+		wt = gb_view(b, SC_RESHAPE, wt, wb);
+	}
+	x = gb_view(b, SC_RESHAPE, cur, F32(s->e, t));
+	g = gb_mm_id(b, fb, lf, t, gb_weight(b, w, il, "ffn_gate_exps.weight"),
+	    x, top);
+	u = gb_mm_id(b, fb, lf, t, gb_weight(b, w, il, "ffn_up_exps.weight"), x,
+	    top);
+	g = gb_op(b, SC_GLU, fb, lf, 0, t, g, u);
+	x = gb_mm_id(b, eb, le, t, gb_weight(b, w, il, "ffn_down_exps.weight"),
+	    g, top);
+	x = gb_op(b, SC_MUL, eb, le, GA_INPLACE, t, x, wt);
+	/* each expert's rows, a view of x; then their sum */
+	first = gb_view(b, SC_VIEW, x, smul(4, s->e + (t - 1) * s->e * k));
+	for (i = 1; i < k; i++)
+		gb_view(b, SC_VIEW, x, smul(4, s->e + (t - 1) * s->e * k));
+	if (k == 1 || first == GA_NONE)
+		return gb_op(b, SC_CONT, F32(s->e, t), L32(s->e, t), 0, t,
+		    first, GA_NONE);
+	x = first;
+	for (i = 1; i < k; i++)
+		x = gb_op(b, SC_ADD, F32(s->e, t), L32(s->e, t), GA_INPLACE, t,
+		    x, first + (int32_t)i);
+	return x;
+}
 
 /* The FFN of layer il on cur: gated (SwiGLU, GeGLU) or up, GELU, down. */
 static int32_t
@@ -85,6 +158,8 @@ gb_ffn(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 {
 	int32_t g, u;
 
+	if (w->a->ffn == GB_MOE || w->a->ffn == GB_MOE_NORM)
+		return gb_moe(b, s, w, il, cur);
 	if (w->a->ffn == GB_GELU) {
 		u = gb_linear(b, s, w, il, "ffn_up", cur, s->ff);
 		u = gb_op(b, SC_UNARY, F32(s->ff, s->t), L32(s->ff, s->t),
@@ -251,6 +326,32 @@ graph_known(const struct planner *pn, const struct plan *pl)
 	return true;
 }
 
+/* The experts of a mixture-of-experts architecture (their count, those
+ * a token uses, their FFN's width) from the file's keys; false when it
+ * lacks one or one is out of range. */
+static bool
+experts_of(const struct planner *pn, struct shape *s)
+{
+	const struct model_geom *g = pn->g;
+	char key[96];
+	int64_t n = 0, ff = 0;
+	uint8_t kind = arch_of(g->arch)->ffn;
+
+	s->n_exp = s->n_used = s->ff_exp = 0;
+	if (kind != GB_MOE && kind != GB_MOE_NORM)
+		return true;
+	snprintf(key, sizeof key, "%s.expert_count", g->arch);
+	if (!gguf_find_int(pn->f, key, &n) || n <= 0 || n > 1 << 16)
+		return false;
+	snprintf(key, sizeof key, "%s.expert_feed_forward_length", g->arch);
+	if (!gguf_find_int(pn->f, key, &ff) || ff <= 0 || ff > 1 << 24)
+		return false;
+	s->n_exp = (uint64_t)n;
+	s->ff_exp = (uint64_t)ff;
+	s->n_used = plan_experts_used(g, pn->f);
+	return s->n_used <= s->n_exp;
+}
+
 static bool
 shape_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
     struct shape *s)
@@ -270,6 +371,8 @@ shape_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	s->q = smul(s->hd, g->n_head[0]);
 	s->kv = smul(s->hd, g->n_head_kv[0]);
 	s->ff = g->n_ff[0];
+	if (!experts_of(pn, s))
+		return false;
 	s->t = ub;
 	s->s = pl->n_stream;
 	s->ts = ub / pl->n_stream;
@@ -343,7 +446,7 @@ plan_graph_compute(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	bool gpu = pl->n_dev == 2, ok;
 	uint64_t dl;
 
-	if (!graph_known(pn, pl) || !shape_of(pn, pl, ub, &s) || pn->f == NULL)
+	if (pn->f == NULL || !graph_known(pn, pl) || !shape_of(pn, pl, ub, &s))
 		return false;
 	dl = gpu ? plan_device_layers(g, pl->ngl) : 0;
 	memset(&w, 0, sizeof w);

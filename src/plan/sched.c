@@ -42,8 +42,9 @@ struct sc_run {
 	size_t n_sp;
 	int32_t *inputs;
 	size_t n_inputs;
-	int32_t *copy; /* per tensor: its copy, or GA_NONE */
-	int32_t *uses; /* per tensor: its readers' sources that are it */
+	int32_t *copy;	     /* per tensor: its copy, or GA_NONE */
+	int32_t *uses;	     /* per tensor: its readers' sources that are it */
+	struct sc_deps deps; /* the GPU's reordering's */
 };
 
 static bool
@@ -436,6 +437,22 @@ fix_deps(struct ga_graph *ga, const int32_t *map, const int32_t *dep_of)
 	}
 }
 
+/* Node t, then a dependency for each tensor the reordering keeps alive
+ * until t. */
+static bool
+ga_add_node(const struct sc_run *r, struct ga_graph *ga, int32_t *map,
+    int32_t t, int32_t *dep_of)
+{
+	size_t i;
+
+	if (!ga_add(ga, map, r->g, t, 0))
+		return false;
+	for (i = 0; i < r->deps.n; i++)
+		if (r->deps.deps[i].until == t)
+			ga_dep(ga, r->deps.deps[i].keep, dep_of);
+	return true;
+}
+
 /* The graph copy (inputs, then each split's copies and nodes) as
  * ggml-alloc's graph. */
 static bool
@@ -460,7 +477,7 @@ to_ga(const struct sc_run *r, struct ga_graph *ga, int32_t *map,
 				return false;
 		}
 		for (j = sp->start; j < sp->end; j++)
-			if (!ga_add(ga, map, g, r->order[j], 0))
+			if (!ga_add_node(r, ga, map, r->order[j], dep_of))
 				return false;
 	}
 	fix_deps(ga, map, dep_of);
@@ -475,6 +492,7 @@ run_free(struct sc_run *r)
 	free(r->inputs);
 	free(r->copy);
 	free(r->uses);
+	free(r->deps.deps);
 }
 
 static bool
@@ -491,8 +509,10 @@ run_init(struct sc_run *r, struct sc_graph *g, bool gpu, uint64_t max_tensor)
 	r->inputs = calloc(cap, sizeof *r->inputs);
 	r->copy = calloc(cap, sizeof *r->copy);
 	r->uses = calloc(cap, sizeof *r->uses);
+	r->deps.deps = calloc(cap, sizeof *r->deps.deps);
+	r->deps.cap = cap;
 	if (r->order == NULL || r->sp == NULL || r->inputs == NULL ||
-	    r->copy == NULL || r->uses == NULL)
+	    r->copy == NULL || r->uses == NULL || r->deps.deps == NULL)
 		return false;
 	for (i = 0; i < cap; i++)
 		r->copy[i] = GA_NONE;
@@ -517,7 +537,7 @@ reorder_gpu(struct sc_run *r)
 	for (i = 0; i < r->n_sp; i++)
 		if (r->sp[i].backend == SC_DEV &&
 		    !sc_vk_reorder(r->g, r->uses, r->order + r->sp[i].start,
-			r->sp[i].end - r->sp[i].start))
+			r->sp[i].end - r->sp[i].start, &r->deps))
 			return false;
 	return true;
 }
@@ -538,11 +558,14 @@ sc_place(struct sc_graph *g, bool gpu, uint64_t max_tensor, uint64_t dev_align,
 		assign(&r);
 		ok = split(&r) && (!gpu || reorder_gpu(&r));
 	}
-	/* every tensor a node at most, and a dependency per input */
+	/* every tensor a node at most, and a dependency per input and per
+	 * kept tensor */
 	if (ok) {
+		size_t n = g->n + r.n_inputs + r.deps.n + 1;
+
 		map = calloc(g->n + 1, sizeof *map);
-		dep_of = calloc(g->n + r.n_inputs + 1, sizeof *dep_of);
-		ga.nodes = calloc(g->n + r.n_inputs + 1, sizeof *ga.nodes);
+		dep_of = calloc(n, sizeof *dep_of);
+		ga.nodes = calloc(n, sizeof *ga.nodes);
 		ok = map != NULL && dep_of != NULL && ga.nodes != NULL &&
 		    to_ga(&r, &ga, map, dep_of);
 	}

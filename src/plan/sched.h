@@ -39,6 +39,11 @@ enum sc_op {
 	SC_NORM,  /* a layer norm (ggml_norm) */
 	SC_UNARY, /* GELU and the like */
 	SC_SCALE,
+	SC_ARGSORT,
+	SC_SUM_ROWS,
+	SC_CLAMP,
+	SC_DIV,
+	SC_MUL_MAT_ID,
 };
 
 /* Where a leaf's bytes are: a weights buffer or a cache buffer, on the
@@ -88,10 +93,25 @@ bool sc_place(struct sc_graph *g, bool gpu, uint64_t max_tensor,
     uint64_t dev_align, uint64_t host_align, uint64_t *dev_bytes,
     uint64_t *host_bytes);
 
+/* An allocation dependency ggml_vk_graph_optimize asks for: tensor keep
+ * is not freed before node until has run. */
+struct sc_dep {
+	int32_t keep, until;
+};
+
+/* Where sc_vk_reorder adds its dependencies: deps[0..n) of cap. */
+struct sc_deps {
+	struct sc_dep *deps;
+	size_t n, cap;
+};
+
 /* sc_vk_reorder: the Vulkan backend's reordering (ggml_vk_graph_optimize)
  * of the nodes order[0..n) of g, in place (vkorder.c); uses[t] is how
- * many sources of the graph's nodes tensor t was as built. */
+ * many sources of the graph's nodes tensor t was as built. The
+ * dependencies a fused pattern keeps (a top-k MoE router's input alive
+ * through its last node) are added to deps; false when they do not fit
+ * or memory runs out. */
 bool sc_vk_reorder(const struct sc_graph *g, const int32_t *uses,
-    int32_t *order, size_t n);
+    int32_t *order, size_t n, struct sc_deps *deps);
 
 #endif

@@ -10,8 +10,10 @@
  *    excepted), pulling in a ROPE that reads a norm just taken and a
  *    ROPE's or norm's VIEW and SET_ROWS; then the views among those 20
  *    whose sources are taken.
- * Only the patterns of the operations sched.h knows can occur; those of
- * other operations (top-k MoE routing, snake, ...) never match here.
+ * A top-k MoE routing pattern also keeps its outside inputs alive through
+ * its last node (add_pattern_alloc_deps: sc_deps). Only the patterns of
+ * the operations sched.h knows can occur; those of other operations
+ * (sigmoid routing, snake, ...) never match here.
  */
 #include "config.h"
 
@@ -34,8 +36,17 @@ struct vk_run {
 	size_t n_out;
 	int32_t *set; /* the current set (positions) */
 	size_t n_set;
+	struct sc_deps *deps;
+	bool full; /* a dependency did not fit */
 };
 
+/* top-k MoE routing, softmax first, with and without the weights'
+ * normalization */
+static const uint8_t pat_topk_norm[] = { SC_SOFT_MAX, SC_RESHAPE, SC_ARGSORT,
+	SC_VIEW, SC_GET_ROWS, SC_RESHAPE, SC_SUM_ROWS, SC_CLAMP, SC_DIV,
+	SC_RESHAPE };
+static const uint8_t pat_topk[] = { SC_SOFT_MAX, SC_RESHAPE, SC_ARGSORT,
+	SC_VIEW, SC_GET_ROWS };
 static const uint8_t pat_rope_set_rows[] = { SC_ROPE, SC_VIEW, SC_SET_ROWS };
 static const uint8_t pat_norm_set_rows[] = { SC_RMS_NORM, SC_VIEW,
 	SC_SET_ROWS };
@@ -48,15 +59,18 @@ static const uint8_t pat_norm_add_mul[] = { SC_RMS_NORM, SC_MUL, SC_ADD,
 struct vk_pattern {
 	const uint8_t *ops;
 	size_t n;
+	bool deps; /* keeps its inputs alive through its last node (topk) */
 };
 
 /* In the order they are tried. */
 static const struct vk_pattern patterns[] = {
-	{ pat_norm_add_mul, sizeof pat_norm_add_mul },
-	{ pat_norm_add, sizeof pat_norm_add },
-	{ pat_norm_rope_set_rows, sizeof pat_norm_rope_set_rows },
-	{ pat_norm_set_rows, sizeof pat_norm_set_rows },
-	{ pat_rope_set_rows, sizeof pat_rope_set_rows },
+	{ pat_topk_norm, sizeof pat_topk_norm, true },
+	{ pat_topk, sizeof pat_topk, true },
+	{ pat_norm_add_mul, sizeof pat_norm_add_mul, false },
+	{ pat_norm_add, sizeof pat_norm_add, false },
+	{ pat_norm_rope_set_rows, sizeof pat_norm_rope_set_rows, false },
+	{ pat_norm_set_rows, sizeof pat_norm_set_rows, false },
+	{ pat_rope_set_rows, sizeof pat_rope_set_rows, false },
 };
 
 #define N_PATTERNS (sizeof patterns / sizeof patterns[0])
@@ -139,6 +153,46 @@ emit(struct vk_run *v, size_t pos)
 	v->used[pos] = true;
 }
 
+/* keep alive until until, once. */
+static void
+add_dep(struct vk_run *v, int32_t keep, int32_t until)
+{
+	struct sc_deps *d = v->deps;
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->deps[i].keep == keep && d->deps[i].until == until)
+			return;
+	if (d->n >= d->cap) {
+		v->full = true;
+		return;
+	}
+	d->deps[d->n].keep = keep;
+	d->deps[d->n++].until = until;
+}
+
+/* add_pattern_alloc_deps: every source from outside the pattern at first
+ * (p) kept alive through its last node, or the SCALE right after it. */
+static void
+pattern_deps(struct vk_run *v, const struct vk_pattern *p, size_t first)
+{
+	size_t last = first + p->n - 1, j, i;
+	int k;
+
+	if (last + 1 < v->n && op_at(v, last + 1) == SC_SCALE)
+		last++;
+	for (j = 0; j < p->n; j++)
+		for (k = 0; k < GA_MAX_SRC; k++) {
+			int32_t s = node(v, first + j)->src[k];
+			bool inside = false;
+
+			for (i = first; i < first + j && !inside; i++)
+				inside = v->nodes[i] == s;
+			if (s != GA_NONE && !inside)
+				add_dep(v, s, v->nodes[last]);
+		}
+}
+
 /* A whole pattern at first: taken as it is. */
 static bool
 keep_pattern(struct vk_run *v, size_t first)
@@ -148,6 +202,8 @@ keep_pattern(struct vk_run *v, size_t first)
 	for (i = 0; i < N_PATTERNS; i++) {
 		if (!match(v, &patterns[i], first))
 			continue;
+		if (patterns[i].deps)
+			pattern_deps(v, &patterns[i], first);
 		for (j = 0; j < patterns[i].n; j++)
 			emit(v, first + j);
 		return true;
@@ -372,7 +428,7 @@ take_set(struct vk_run *v, size_t first)
 
 bool
 sc_vk_reorder(const struct sc_graph *g, const int32_t *uses, int32_t *order,
-    size_t n)
+    size_t n, struct sc_deps *deps)
 {
 	struct vk_run v;
 	size_t first = 0;
@@ -381,6 +437,7 @@ sc_vk_reorder(const struct sc_graph *g, const int32_t *uses, int32_t *order,
 	memset(&v, 0, sizeof v);
 	v.g = g;
 	v.uses = uses;
+	v.deps = deps;
 	v.nodes = calloc(n ? n : 1, sizeof *v.nodes);
 	v.used = calloc(n ? n : 1, sizeof *v.used);
 	v.taken = calloc(g->n ? g->n : 1, sizeof *v.taken);
@@ -396,7 +453,7 @@ sc_vk_reorder(const struct sc_graph *g, const int32_t *uses, int32_t *order,
 			while (first < n && v.used[first])
 				first++;
 		}
-		ok = v.n_out == n;
+		ok = v.n_out == n && !v.full;
 		if (ok)
 			memcpy(order, v.out, n * sizeof *order);
 	}
