@@ -30,11 +30,12 @@ enum gb_qk_norm {
 	GB_QK_ROW,  /* over the whole row, before the reshape */
 };
 enum gb_ffn_kind {
-	GB_GATED,    /* SwiGLU, GeGLU: one GLU node of gate and up */
-	GB_GELU,     /* up, GELU, down */
-	GB_UP_GLU,   /* one product of twice the width, its GLU, down */
-	GB_MOE,	     /* experts chosen by a softmax's top k (gated, SwiGLU) */
-	GB_MOE_NORM, /* the same, the chosen weights normalized */
+	GB_GATED,      /* SwiGLU, GeGLU: one GLU node of gate and up */
+	GB_GELU,       /* up, GELU, down */
+	GB_UP_GLU,     /* one product of twice the width, its GLU, down */
+	GB_MOE,	       /* experts chosen by a softmax's top k (gated, SwiGLU) */
+	GB_MOE_NORM,   /* the same, the chosen weights normalized */
+	GB_MOE_SHARED, /* GB_MOE and a shared expert its own sigmoid gates */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */
@@ -90,6 +91,7 @@ struct shape {
 	struct gb_cache cache[GB_N_CACHES];
 	uint64_t krot, vrot;		/* the rotations' widths, 0 without */
 	uint64_t n_exp, n_used, ff_exp; /* experts, used a token, their FFN */
+	uint64_t ff_shared;		/* the shared expert's FFN */
 	bool fa;
 	bool iswa;    /* two caches: Q, K and V reached in that order */
 	bool softcap; /* KQ capped without flash attention */

@@ -6,13 +6,13 @@
  * (RMS norms, separate Q, K and V, a gated FFN) and the architectures
  * that differ from it only as gb_archs says (qwen2, qwen3, olmo2,
  * starcoder2, gemma, gemma2, gemma3, gpt2, cohere2, falcon, phi3,
- * qwen3moe: Q's and K's own
+ * qwen3moe, qwen2moe: Q's and K's own
  * norms, norms after the attention and the FFN (instead of before, or
  * as well), layer norms, a GELU MLP, the embeddings, Q and the logits
  * scaled, soft caps, learned positions for RoPE or RoPE in the
  * sliding-window layers alone, attention and FFN side by side, an FFN
  * of one product halved by its GLU, experts chosen by a softmax's top
- * k), with
+ * k, a shared expert beside them), with
  * every bias the file has, a fused QKV product where the file has one
  * (graph-attn.c), an f16 or a q8_0 cache (the q8_0 one rotated), a
  * sliding-window cache beside the model's, in any number of streams,
@@ -77,6 +77,8 @@ static const struct gb_arch gb_archs[] = {
 	    GB_ROPE, GB_SEQ_RES },
 	{ "qwen3moe", GB_RMS, GB_QK_HEAD, GB_MOE_NORM, GB_NORM_PRE, 0, GB_ROPE,
 	    GB_SEQ },
+	{ "qwen2moe", GB_RMS, GB_QK_NONE, GB_MOE_SHARED, GB_NORM_PRE, 0,
+	    GB_ROPE, GB_SEQ },
 };
 
 #define N_GB_ARCHS (sizeof gb_archs / sizeof gb_archs[0])
@@ -91,6 +93,27 @@ gb_mm_id(struct sc_graph *b, uint64_t bytes, uint64_t layout, uint64_t t,
 	if (i != GA_NONE)
 		b->t[i].batch = (int64_t)t;
 	return i;
+}
+
+/* Layer il's shared expert on cur (qwen2moe): its gated FFN times
+ * sigmoid(its router), computed as silu(r) / r. */
+static int32_t
+gb_shared_expert(struct sc_graph *b, const struct shape *s, struct weights *w,
+    int64_t il, int32_t cur)
+{
+	struct rows r1 = rows2(1, s->t), re = rows2(s->e, s->t);
+	int32_t f, g, r;
+
+	g = gb_linear(b, s, w, il, "ffn_gate_shexp", cur, s->ff_shared);
+	f = gb_linear(b, s, w, il, "ffn_up_shexp", cur, s->ff_shared);
+	f = gb_op(b, SC_GLU, F32(s->ff_shared, s->t), L32(s->ff_shared, s->t),
+	    0, s->t, g, f);
+	f = gb_linear(b, s, w, il, "ffn_down_shexp", f, s->e);
+	r = gb_linear(b, s, w, il, "ffn_gate_inp_shexp", cur, 1);
+	g = gb_op(b, SC_UNARY, r1.bytes, r1.layout, GA_INPLACE, s->t, r,
+	    GA_NONE);
+	g = gb_op(b, SC_DIV, r1.bytes, r1.layout, GA_INPLACE, s->t, g, r);
+	return gb_op(b, SC_MUL, re.bytes, re.layout, GA_INPLACE, s->t, f, g);
 }
 
 /* Layer il's experts on cur (build_moe_ffn): the router's softmax, the
@@ -148,6 +171,9 @@ gb_moe(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 	for (i = 1; i < k; i++)
 		x = gb_op(b, SC_ADD, F32(s->e, t), L32(s->e, t), GA_INPLACE, t,
 		    x, first + (int32_t)i);
+	if (w->a->ffn == GB_MOE_SHARED)
+		x = gb_op(b, SC_ADD, F32(s->e, t), L32(s->e, t), GA_INPLACE, t,
+		    x, gb_shared_expert(b, s, w, il, cur));
 	return x;
 }
 
@@ -158,7 +184,7 @@ gb_ffn(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 {
 	int32_t g, u;
 
-	if (w->a->ffn == GB_MOE || w->a->ffn == GB_MOE_NORM)
+	if (w->a->ffn >= GB_MOE)
 		return gb_moe(b, s, w, il, cur);
 	if (w->a->ffn == GB_GELU) {
 		u = gb_linear(b, s, w, il, "ffn_up", cur, s->ff);
@@ -333,13 +359,19 @@ static bool
 experts_of(const struct planner *pn, struct shape *s)
 {
 	const struct model_geom *g = pn->g;
-	char key[96];
+	char key[sizeof g->arch + 48];
 	int64_t n = 0, ff = 0;
 	uint8_t kind = arch_of(g->arch)->ffn;
 
-	s->n_exp = s->n_used = s->ff_exp = 0;
-	if (kind != GB_MOE && kind != GB_MOE_NORM)
+	s->n_exp = s->n_used = s->ff_exp = s->ff_shared = 0;
+	if (kind < GB_MOE)
 		return true;
+	snprintf(key, sizeof key, "%s.expert_shared_feed_forward_length",
+	    g->arch);
+	if (kind == GB_MOE_SHARED &&
+	    (!gguf_find_int(pn->f, key, &ff) || ff <= 0 || ff > 1 << 24))
+		return false;
+	s->ff_shared = (uint64_t)ff;
 	snprintf(key, sizeof key, "%s.expert_count", g->arch);
 	if (!gguf_find_int(pn->f, key, &n) || n <= 0 || n > 1 << 16)
 		return false;
