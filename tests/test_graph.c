@@ -221,16 +221,20 @@ check_table(const char *name, const char *arch, const char *wtype,
  * (gemma3), both with that window cache, a fused QKV with attention and
  * FFN side by side (falcon), one up product halved by its GLU and the
  * FFN's residual added the other way (phi3), experts chosen by a top-k
- * router (qwen3moe), and beside them a shared expert (qwen2moe); and how
- * many rows of the CPU
- * table each has (cohere2's measured on haswell's library alone). */
+ * router (qwen3moe), and beside them a shared expert (qwen2moe), or
+ * chosen from the router's biased logits with their own biases and the
+ * attention's sinks, the output rows taken after the last layer
+ * (gpt-oss); and how many rows of the CPU
+ * table each has (cohere2's and gpt-oss's measured on haswell's library
+ * alone). */
 static const struct {
 	const char *name;
 	size_t cpu_rows;
 } archs[] = { { "llama", 60 }, { "qwen2", 60 }, { "qwen3", 60 },
 	{ "olmo2", 60 }, { "starcoder2", 60 }, { "gemma", 60 }, { "gpt2", 60 },
 	{ "cohere2", 30 }, { "gemma2", 60 }, { "gemma3", 60 }, { "falcon", 60 },
-	{ "phi3", 60 }, { "qwen3moe", 60 }, { "qwen2moe", 60 } };
+	{ "phi3", 60 }, { "qwen3moe", 60 }, { "qwen2moe", 60 },
+	{ "gpt-oss", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

@@ -168,8 +168,10 @@ gb_attend(struct sc_graph *b, const struct shape *s, struct inputs *in,
 		mask = gb_in_mask(b, s, in, at->c);
 		kv = gb_add(b, SC_FLASH_ATTN, F32(s->q, s->t),
 		    lay(4, s->hd, nh, s->ts, s->s, 0), 0, q, k, v);
-		if (kv != GA_NONE)
+		if (kv != GA_NONE) {
 			b->t[kv].src[3] = mask;
+			b->t[kv].src[4] = at->sinks;
+		}
 		return gb_view(b, SC_RESHAPE, kv, F32(s->q, s->t));
 	}
 	v = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, at->vc, vb), vb);
@@ -182,6 +184,8 @@ gb_attend(struct sc_graph *b, const struct shape *s, struct inputs *in,
 	mask = gb_in_mask(b, s, in, at->c);
 	kq = gb_op(b, SC_SOFT_MAX, smul(F32(cells, s->t), nh),
 	    lay(4, cells, s->ts, nh, s->s, 0), GA_INPLACE, s->t, kq, mask);
+	if (kq != GA_NONE)
+		b->t[kq].src[2] = at->sinks;
 	kv = gb_op(b, SC_MUL_MAT, F32(s->q, s->t),
 	    lay(4, s->hd, s->ts, nh, s->s, 0), 0, s->ts, v, kq);
 	return gb_op(b, SC_CONT, F32(s->q, s->t), L32(s->q, s->t), 0, s->t,
@@ -312,6 +316,7 @@ gb_attn_begin(struct sc_graph *b, const struct shape *s, struct weights *w,
 	at->kc = gb_leaf(b, home, s->cache[at->c].k_bytes);
 	at->vc = gb_leaf(b, home, s->cache[at->c].v_bytes);
 	gb_cache_writes(b, s, in, &k, &v, at);
+	at->sinks = gb_tensor(b, w, il, "attn_sinks.weight", true);
 	at->o = gb_attend(b, s, in, at);
 }
 

@@ -36,6 +36,12 @@ enum gb_ffn_kind {
 	GB_MOE,	       /* experts chosen by a softmax's top k (gated, SwiGLU) */
 	GB_MOE_NORM,   /* the same, the chosen weights normalized */
 	GB_MOE_SHARED, /* GB_MOE and a shared expert its own sigmoid gates */
+	GB_MOE_OAI,    /* chosen by the logits' top k, their weights' softmax,
+			* SwiGLU-OAI */
+};
+enum gb_extra {
+	GB_FFN_NORM_PA = 1, /* the FFN's norm is post_attention_norm */
+	GB_ROWS_LATE = 2,   /* the output rows taken after the last layer */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */
@@ -71,6 +77,7 @@ struct gb_arch {
 	uint8_t scale;	 /* enum gb_scale, or'ed */
 	uint8_t pos;	 /* enum gb_pos */
 	uint8_t block;	 /* enum gb_block */
+	uint8_t extra;	 /* enum gb_extra, or'ed */
 };
 
 /* The caches: the model's, and the sliding-window layers' when it has
@@ -165,7 +172,8 @@ int32_t gb_softcap(struct sc_graph *b, int32_t x, uint64_t t);
  * the attention's output. */
 struct gb_attn {
 	int32_t q, kc, vc, o;
-	int c; /* enum gb_cache_kind */
+	int32_t sinks; /* the attention's sinks (a weight), or GA_NONE */
+	int c;	       /* enum gb_cache_kind */
 };
 
 void gb_inputs_init(struct inputs *in);

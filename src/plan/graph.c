@@ -6,13 +6,14 @@
  * (RMS norms, separate Q, K and V, a gated FFN) and the architectures
  * that differ from it only as gb_archs says (qwen2, qwen3, olmo2,
  * starcoder2, gemma, gemma2, gemma3, gpt2, cohere2, falcon, phi3,
- * qwen3moe, qwen2moe: Q's and K's own
+ * qwen3moe, qwen2moe, gpt-oss: Q's and K's own
  * norms, norms after the attention and the FFN (instead of before, or
  * as well), layer norms, a GELU MLP, the embeddings, Q and the logits
  * scaled, soft caps, learned positions for RoPE or RoPE in the
  * sliding-window layers alone, attention and FFN side by side, an FFN
  * of one product halved by its GLU, experts chosen by a softmax's top
- * k, a shared expert beside them), with
+ * k or a softmax over the top k of the biased logits, the experts'
+ * biases, a shared expert beside them, the attention's sinks), with
  * every bias the file has, a fused QKV product where the file has one
  * (graph-attn.c), an f16 or a q8_0 cache (the q8_0 one rotated), a
  * sliding-window cache beside the model's, in any number of streams,
@@ -52,48 +53,39 @@
  * graph's end and moves nothing: not built. */
 static const struct gb_arch gb_archs[] = {
 	{ "llama", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
-	    GB_SEQ },
+	    GB_SEQ, 0 },
 	{ "qwen2", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
-	    GB_SEQ },
+	    GB_SEQ, 0 },
 	{ "qwen3", GB_RMS, GB_QK_HEAD, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
-	    GB_SEQ },
+	    GB_SEQ, 0 },
 	{ "olmo2", GB_RMS, GB_QK_ROW, GB_GATED, GB_NORM_POST, 0, GB_ROPE,
-	    GB_SEQ },
+	    GB_SEQ, 0 },
 	{ "starcoder2", GB_LAYER, GB_QK_NONE, GB_GELU, GB_NORM_PRE, 0, GB_ROPE,
-	    GB_SEQ },
+	    GB_SEQ, 0 },
 	{ "gemma", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE, GB_GEMMA, GB_ROPE,
-	    GB_SEQ },
+	    GB_SEQ, 0 },
 	{ "gemma2", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_BOTH,
-	    GB_GEMMA | GB_SOFTCAP_ATTN | GB_SOFTCAP_LOGITS, GB_ROPE, GB_SEQ },
+	    GB_GEMMA | GB_SOFTCAP_ATTN | GB_SOFTCAP_LOGITS, GB_ROPE, GB_SEQ,
+	    0 },
 	{ "gemma3", GB_RMS, GB_QK_HEAD, GB_GATED, GB_NORM_BOTH, GB_GEMMA,
-	    GB_ROPE, GB_SEQ },
+	    GB_ROPE, GB_SEQ, 0 },
 	{ "gpt2", GB_LAYER, GB_QK_NONE, GB_GELU, GB_NORM_PRE, 0, GB_LEARNED,
-	    GB_SEQ },
+	    GB_SEQ, 0 },
 	{ "cohere2", GB_LAYER, GB_QK_NONE, GB_GATED, GB_NORM_PRE,
-	    GB_SCALE_LOGITS, GB_ROPE_SWA, GB_PAR_RES },
+	    GB_SCALE_LOGITS, GB_ROPE_SWA, GB_PAR_RES, 0 },
 	{ "falcon", GB_LAYER, GB_QK_NONE, GB_GELU, GB_NORM_PRE, 0, GB_ROPE,
-	    GB_PAR_ATTN },
+	    GB_PAR_ATTN, 0 },
 	{ "phi3", GB_RMS, GB_QK_NONE, GB_UP_GLU, GB_NORM_PRE, GB_SCALE_Q,
-	    GB_ROPE, GB_SEQ_RES },
+	    GB_ROPE, GB_SEQ_RES, 0 },
 	{ "qwen3moe", GB_RMS, GB_QK_HEAD, GB_MOE_NORM, GB_NORM_PRE, 0, GB_ROPE,
-	    GB_SEQ },
+	    GB_SEQ, 0 },
 	{ "qwen2moe", GB_RMS, GB_QK_NONE, GB_MOE_SHARED, GB_NORM_PRE, 0,
-	    GB_ROPE, GB_SEQ },
+	    GB_ROPE, GB_SEQ, 0 },
+	{ "gpt-oss", GB_RMS, GB_QK_NONE, GB_MOE_OAI, GB_NORM_PRE, 0, GB_ROPE,
+	    GB_SEQ, GB_FFN_NORM_PA | GB_ROWS_LATE },
 };
 
 #define N_GB_ARCHS (sizeof gb_archs / sizeof gb_archs[0])
-
-/* A product of the experts ids chooses (MUL_MAT_ID): its batch is t. */
-static int32_t
-gb_mm_id(struct sc_graph *b, uint64_t bytes, uint64_t layout, uint64_t t,
-    int32_t w, int32_t x, int32_t ids)
-{
-	int32_t i = gb_add(b, SC_MUL_MAT_ID, bytes, layout, 0, w, x, ids);
-
-	if (i != GA_NONE)
-		b->t[i].batch = (int64_t)t;
-	return i;
-}
 
 /* Layer il's shared expert on cur (qwen2moe): its gated FFN times
  * sigmoid(its router), computed as silu(r) / r. */
@@ -116,64 +108,111 @@ gb_shared_expert(struct sc_graph *b, const struct shape *s, struct weights *w,
 	return gb_op(b, SC_MUL, re.bytes, re.layout, GA_INPLACE, s->t, f, g);
 }
 
-/* Layer il's experts on cur (build_moe_ffn): the router's softmax, the
- * top n_used of each token (argsort, a view of it), their weights
- * (normalized by their sum for GB_MOE_NORM), then gate and up of the
- * chosen experts, SwiGLU, down, each scaled by its weight, and the
- * experts' rows (views, all made before the sum) summed. */
+/* The router of layer il's experts on cur: the chosen experts of each
+ * token (*top: a view of the argsort's first n_used) and their weights
+ * (returned), as build_moe_ffn makes them: a softmax over the experts
+ * before the choice (GB_MOE*), its weights normalized by their sum
+ * (GB_MOE_NORM); or the biased logits chosen from and a softmax over the
+ * chosen (GB_MOE_OAI). */
+static int32_t
+gb_router(struct sc_graph *b, const struct shape *s, struct weights *w,
+    int64_t il, int32_t cur, int32_t *top)
+{
+	uint64_t n = s->n_exp, k = s->n_used, t = s->t, wb = F32(k, t);
+	bool oai = w->a->ffn == GB_MOE_OAI;
+	int32_t p, wt, sum;
+
+	p = gb_op(b, SC_MUL_MAT, F32(n, t), L32(n, t), 0, t,
+	    gb_weight(b, w, il, "ffn_gate_inp.weight"), cur);
+	p = gb_bias(b, w, il, "ffn_gate_inp", p, rows2(n, t));
+	if (!oai)
+		p = gb_op(b, SC_SOFT_MAX, F32(n, t), L32(n, t), GA_INPLACE, t,
+		    p, GA_NONE);
+	wt = gb_view(b, SC_RESHAPE, p, F32(n, t));
+	*top = gb_op(b, SC_ARGSORT, F32(n, t), lay(4, n, t, 1, 1, 7), 0, t, p,
+	    GA_NONE);
+	*top = gb_view(b, SC_VIEW, *top, smul(4, k + (t - 1) * n));
+	wt = gb_op(b, SC_GET_ROWS, wb, lay(4, 1, k, t, 1, 0), 0, t, wt, *top);
+	if (oai) {
+		wt = gb_view(b, SC_RESHAPE, wt, wb);
+		wt = gb_op(b, SC_SOFT_MAX, wb, L32(k, t), GA_INPLACE, t, wt,
+		    GA_NONE);
+		return gb_view(b, SC_RESHAPE, wt, wb);
+	}
+	if (w->a->ffn != GB_MOE_NORM)
+		return wt;
+	wt = gb_view(b, SC_RESHAPE, wt, wb);
+	sum = gb_op(b, SC_SUM_ROWS, smul(4, t), lay(4, 1, t, 1, 1, 0), 0, t, wt,
+	    GA_NONE);
+	sum = gb_op(b, SC_CLAMP, smul(4, t), lay(4, 1, t, 1, 1, 0), GA_INPLACE,
+	    t, sum, GA_NONE);
+	wt = gb_op(b, SC_DIV, wb, L32(k, t), GA_INPLACE, t, wt, sum);
+	return gb_view(b, SC_RESHAPE, wt, wb);
+}
+
+/* The chosen experts' product with x (MUL_MAT_ID: its batch is t) of
+ * layer il's name_exps, and their biases where the file has them
+ * (ADD_ID, in place). */
+static int32_t
+gb_experts(struct sc_graph *b, const struct shape *s, struct weights *w,
+    int64_t il, const char *name, int32_t x, int32_t top, uint64_t rows)
+{
+	uint64_t k = s->n_used, t = s->t, bytes = smul(F32(rows, k), t);
+	uint64_t layout = lay(4, rows, k, t, 1, 0);
+	char full[48];
+	int32_t i, bias;
+
+	snprintf(full, sizeof full, "%s_exps.weight", name);
+	i = gb_add(b, SC_MUL_MAT_ID, bytes, layout, 0,
+	    gb_weight(b, w, il, full), x, top);
+	if (i != GA_NONE)
+		b->t[i].batch = (int64_t)t;
+	snprintf(full, sizeof full, "%s_exps.bias", name);
+	bias = gb_tensor(b, w, il, full, true);
+	if (bias == GA_NONE)
+		return i;
+	i = gb_add(b, SC_ADD_ID, bytes, layout, GA_INPLACE, i, bias, top);
+	if (i != GA_NONE)
+		b->t[i].batch = (int64_t)smul(k, t);
+	return i;
+}
+
+/* Layer il's experts on cur (build_moe_ffn): the router, then gate and up
+ * of the chosen experts, their GLU, down, each scaled by its weight, and
+ * the experts' rows (views, all made before the sum) summed; a shared
+ * expert's added (GB_MOE_SHARED). */
 static int32_t
 gb_moe(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
     int32_t cur)
 {
-	uint64_t n = s->n_exp, k = s->n_used, t = s->t;
-	uint64_t wb = F32(k, t), eb = smul(F32(s->e, k), t);
-	uint64_t fb = smul(F32(s->ff_exp, k), t);
-	uint64_t lf = lay(4, s->ff_exp, k, t, 1, 0);
-	uint64_t le = lay(4, s->e, k, t, 1, 0);
-	int32_t p, top, wt, sum, g, u, x, first;
+	uint64_t k = s->n_used, t = s->t, e = s->e;
+	uint64_t eb = smul(F32(e, k), t), le = lay(4, e, k, t, 1, 0);
+	uint64_t vb = smul(4, e + (t - 1) * e * k);
+	int32_t top, wt, g, u, x, first;
 	uint64_t i;
 
-	p = gb_op(b, SC_MUL_MAT, F32(n, t), L32(n, t), 0, t,
-	    gb_weight(b, w, il, "ffn_gate_inp.weight"), cur);
-	p = gb_op(b, SC_SOFT_MAX, F32(n, t), L32(n, t), GA_INPLACE, t, p,
-	    GA_NONE);
-	wt = gb_view(b, SC_RESHAPE, p, F32(n, t));
-	top = gb_op(b, SC_ARGSORT, F32(n, t), lay(4, n, t, 1, 1, 7), 0, t, p,
-	    GA_NONE);
-	top = gb_view(b, SC_VIEW, top, smul(4, k + (t - 1) * n));
-	wt = gb_op(b, SC_GET_ROWS, wb, lay(4, 1, k, t, 1, 0), 0, t, wt, top);
-	if (w->a->ffn == GB_MOE_NORM) {
-		wt = gb_view(b, SC_RESHAPE, wt, wb);
-		sum = gb_op(b, SC_SUM_ROWS, smul(4, t), lay(4, 1, t, 1, 1, 0),
-		    0, t, wt, GA_NONE);
-		sum = gb_op(b, SC_CLAMP, smul(4, t), lay(4, 1, t, 1, 1, 0),
-		    GA_INPLACE, t, sum, GA_NONE);
-		wt = gb_op(b, SC_DIV, wb, L32(k, t), GA_INPLACE, t, wt, sum);
-		wt = gb_view(b, SC_RESHAPE, wt, wb);
-	}
-	x = gb_view(b, SC_RESHAPE, cur, F32(s->e, t));
-	g = gb_mm_id(b, fb, lf, t, gb_weight(b, w, il, "ffn_gate_exps.weight"),
-	    x, top);
-	u = gb_mm_id(b, fb, lf, t, gb_weight(b, w, il, "ffn_up_exps.weight"), x,
-	    top);
-	g = gb_op(b, SC_GLU, fb, lf, 0, t, g, u);
-	x = gb_mm_id(b, eb, le, t, gb_weight(b, w, il, "ffn_down_exps.weight"),
-	    g, top);
+	wt = gb_router(b, s, w, il, cur, &top);
+	x = gb_view(b, SC_RESHAPE, cur, F32(e, t));
+	g = gb_experts(b, s, w, il, "ffn_gate", x, top, s->ff_exp);
+	u = gb_experts(b, s, w, il, "ffn_up", x, top, s->ff_exp);
+	g = gb_op(b, SC_GLU, smul(F32(s->ff_exp, k), t),
+	    lay(4, s->ff_exp, k, t, 1, 0), 0, t, g, u);
+	x = gb_experts(b, s, w, il, "ffn_down", g, top, e);
 	x = gb_op(b, SC_MUL, eb, le, GA_INPLACE, t, x, wt);
 	/* each expert's rows, a view of x; then their sum */
-	first = gb_view(b, SC_VIEW, x, smul(4, s->e + (t - 1) * s->e * k));
+	first = gb_view(b, SC_VIEW, x, vb);
 	for (i = 1; i < k; i++)
-		gb_view(b, SC_VIEW, x, smul(4, s->e + (t - 1) * s->e * k));
+		gb_view(b, SC_VIEW, x, vb);
 	if (k == 1 || first == GA_NONE)
-		return gb_op(b, SC_CONT, F32(s->e, t), L32(s->e, t), 0, t,
-		    first, GA_NONE);
+		return gb_op(b, SC_CONT, F32(e, t), L32(e, t), 0, t, first,
+		    GA_NONE);
 	x = first;
 	for (i = 1; i < k; i++)
-		x = gb_op(b, SC_ADD, F32(s->e, t), L32(s->e, t), GA_INPLACE, t,
-		    x, first + (int32_t)i);
+		x = gb_op(b, SC_ADD, F32(e, t), L32(e, t), GA_INPLACE, t, x,
+		    first + (int32_t)i);
 	if (w->a->ffn == GB_MOE_SHARED)
-		x = gb_op(b, SC_ADD, F32(s->e, t), L32(s->e, t), GA_INPLACE, t,
-		    x, gb_shared_expert(b, s, w, il, cur));
+		x = gb_op(b, SC_ADD, F32(e, t), L32(e, t), GA_INPLACE, t, x,
+		    gb_shared_expert(b, s, w, il, cur));
 	return x;
 }
 
@@ -254,7 +293,11 @@ gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 	struct rows r = rows2(s->e, s->t);
 	bool pre = w->a->norms != GB_NORM_POST;
 	bool post = w->a->norms != GB_NORM_PRE;
-	bool last = (uint64_t)il + 1 == w->n_layer;
+	bool last = (uint64_t)il + 1 == w->n_layer &&
+	    !(w->a->extra & GB_ROWS_LATE);
+	const char *fnorm = w->a->extra & GB_FFN_NORM_PA ?
+	    "post_attention_norm" :
+	    "ffn_norm";
 	struct gb_attn at;
 	int32_t a, ffn;
 
@@ -272,8 +315,7 @@ gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 	if (last)
 		x = gb_out_rows(b, s, in, x);
 	ffn = gb_add_rows(b, s, a, x);
-	a = gb_ffn(b, s, w, il,
-	    pre ? gb_norm(b, w, il, "ffn_norm", ffn, r) : ffn);
+	a = gb_ffn(b, s, w, il, pre ? gb_norm(b, w, il, fnorm, ffn, r) : ffn);
 	if (post)
 		a = gb_norm(b, w, il, "post_ffw_norm", a, r);
 	if (w->a->block == GB_SEQ_RES)
@@ -452,6 +494,8 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 	}
 	for (il = 0; il < pn->g->n_layer; il++)
 		x = gb_layer(b, s, w, &in, il, x);
+	if (w->a->extra & GB_ROWS_LATE)
+		x = gb_out_rows(b, s, &in, x);
 	x = gb_norm(b, w, -1, "output_norm", x, rows2(s->e, s->t));
 	if (!b->full)
 		b->t[b->n - 1].flags |= GA_OUTPUT; /* result_norm */

@@ -44,6 +44,7 @@ enum sc_op {
 	SC_CLAMP,
 	SC_DIV,
 	SC_MUL_MAT_ID,
+	SC_ADD_ID,
 };
 
 /* Where a leaf's bytes are: a weights buffer or a cache buffer, on the

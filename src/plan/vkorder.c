@@ -47,6 +47,8 @@ static const uint8_t pat_topk_norm[] = { SC_SOFT_MAX, SC_RESHAPE, SC_ARGSORT,
 	SC_RESHAPE };
 static const uint8_t pat_topk[] = { SC_SOFT_MAX, SC_RESHAPE, SC_ARGSORT,
 	SC_VIEW, SC_GET_ROWS };
+static const uint8_t pat_topk_late[] = { SC_ARGSORT, SC_VIEW, SC_GET_ROWS,
+	SC_RESHAPE, SC_SOFT_MAX, SC_RESHAPE };
 static const uint8_t pat_rope_set_rows[] = { SC_ROPE, SC_VIEW, SC_SET_ROWS };
 static const uint8_t pat_norm_set_rows[] = { SC_RMS_NORM, SC_VIEW,
 	SC_SET_ROWS };
@@ -66,6 +68,7 @@ struct vk_pattern {
 static const struct vk_pattern patterns[] = {
 	{ pat_topk_norm, sizeof pat_topk_norm, true },
 	{ pat_topk, sizeof pat_topk, true },
+	{ pat_topk_late, sizeof pat_topk_late, true },
 	{ pat_norm_add_mul, sizeof pat_norm_add_mul, false },
 	{ pat_norm_add, sizeof pat_norm_add, false },
 	{ pat_norm_rope_set_rows, sizeof pat_norm_rope_set_rows, false },
@@ -233,6 +236,7 @@ fusable(const struct vk_run *v, size_t c, size_t j)
 		return true;
 	return j == c + 1 &&
 	    ((oc == SC_MUL_MAT && oj == SC_ADD) ||
+		(oc == SC_MUL_MAT_ID && (oj == SC_ADD_ID || oj == SC_MUL)) ||
 		(oc == SC_ADD && oj == SC_ADD));
 }
 
