@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "ggufw.h"
 #include "jsontree.h"
 #include "oraclegen.h"
 #include "testutil.h"
@@ -265,6 +266,64 @@ Test(graph, placed_graph_beside_vulkan_is_llamas_own, .timeout = 300)
  * model relabelled llama (its keys renamed, same lengths) keeps Q's and K's
  * norms, which llama's graph does not read; placed as qwen3, not as
  * llama. */
+/* A LoRA adapter adds its products beside the weights it adapts: the
+ * oracle's llama with one (block 0's Q, rank 2) is not placed. */
+Test(graph, adapter_is_not_placed, .timeout = 60)
+{
+	static const struct row r = { "512", "512", "on", "f16", "f16", "1",
+		"0", 0, -1, -1 };
+	static const int64_t a[4] = { 512, 2, 1, 1 }, bq[4] = { 2, 512, 1, 1 };
+	char *profile = write_profile("cpu");
+	char *model = test_tmpfile("", 0), *lora;
+	char why[256];
+	struct ggufw_model m;
+	struct strbuf out = STRBUF_INIT;
+	struct planned p;
+	const char *argv[] = { "--no-config", "--format", "json", "--plan",
+		"-p", profile, "-c", r.ctx, "-fa", r.fa, "--no-mmap", "--lora",
+		NULL, model, NULL };
+	struct test_run run;
+	struct jsonnode *root;
+	const char *basis;
+	char *err = NULL;
+
+	cr_assert(oraclegen_write("llama", "q4_0", model, why, sizeof why) == 0,
+	    "oraclegen: %s", why);
+	plan_row(model, profile, &r, &p);
+	cr_expect_str_eq(p.basis, "placed");
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	ggufw_model_kv_str(&m, "general.type", "adapter");
+	ggufw_model_kv_str(&m, "adapter.type", "lora");
+	ggufw_model_kv_f32(&m, "adapter.lora.alpha", 4.0f);
+	ggufw_model_tensor(&m, "blk.0.attn_q.weight.lora_a", 2, a,
+	    GGUFW_GGML_F32, 1, 4);
+	ggufw_model_tensor(&m, "blk.0.attn_q.weight.lora_b", 2, bq,
+	    GGUFW_GGML_F32, 1, 4);
+	ggufw_model_finish(&m, &out, GGUFW_DATA_RANDOM);
+	ggufw_model_free(&m);
+	lora = test_tmpfile(out.buf, out.len);
+	argv[12] = lora;
+	test_run_bin(&run, argv, NULL, 0);
+	root = jsontree_parse(run.out, run.out_len, &err);
+	cr_assert(root != NULL, "gguflint's JSON: %s (stderr: %s)", err,
+	    run.err);
+	basis = jsontree_str(
+	    jsontree_get(jsontree_pointer(root, "/files/0/plan"),
+		"compute_basis"));
+	cr_assert(basis != NULL, "no compute_basis (stderr: %s)", run.err);
+	cr_expect_str_neq(basis, "placed", "a graph with a LoRA placed");
+	jsontree_free(root);
+	test_run_free(&run);
+	strbuf_free(&out);
+	unlink(lora);
+	unlink(model);
+	unlink(profile);
+	free(lora);
+	free(model);
+	free(profile);
+}
+
 /* A cache type the graph is not built for (q4_0: the tables hold f16
  * and q8_0 alone) keeps the model. */
 Test(graph, unbuilt_cache_type_is_not_placed, .timeout = 60)

@@ -21,7 +21,8 @@
  * Vulkan device with any number of layers offloaded. Anything else is
  * not built (plan_graph_compute returns false) and keeps the model of
  * plan-llama.c and plan-gpu.c; so is a file with a tensor the graph does
- * not read, or without one it does.
+ * not read, or without one it does, and a model with a LoRA adapter or a
+ * control vector (their nodes are not built).
  *
  * The order is llama.cpp's (v0.5.0), ggml's depth-first walk from each
  * node the model code expands: per layer the norm, the attention's Q, K
@@ -368,6 +369,22 @@ rotation(enum kv_type t, uint64_t hd, bool k)
 	return n;
 }
 
+/* Whether a companion changes the model's graph: a LoRA adapter's
+ * products beside every adapted weight's, a control vector's addition to
+ * every layer's output (a projector or a draft model has a graph of its
+ * own). */
+static bool
+graph_changed(const struct planner *pn)
+{
+	size_t i;
+
+	for (i = 0; pn->rq != NULL && i < pn->rq->n_companions; i++)
+		if (pn->rq->companions[i].kind == COMPANION_LORA ||
+		    pn->rq->companions[i].kind == COMPANION_CVEC)
+			return true;
+	return false;
+}
+
 /* Whether the graph above is llama.cpp's for this model and plan (as far
  * as the header tells: build() checks the tensors). */
 static bool
@@ -376,7 +393,8 @@ graph_known(const struct planner *pn, const struct plan *pl)
 	const struct model_geom *g = pn->g;
 	uint32_t il;
 
-	if (arch_of(g->arch) == NULL || g->memory != ARCH_MEM_KV || g->mla ||
+	if (arch_of(g->arch) == NULL || graph_changed(pn) ||
+	    g->memory != ARCH_MEM_KV || g->mla ||
 	    (g->swa &&
 		((g->head_k_swa && g->head_k_swa != g->head_k) ||
 		    (g->head_v_swa && g->head_v_swa != g->head_v))) ||
