@@ -225,9 +225,10 @@ check_table(const char *name, const char *arch, const char *wtype,
  * router (qwen3moe), and beside them a shared expert (qwen2moe), or
  * chosen from the router's biased logits with their own biases and the
  * attention's sinks, the output rows taken after the last layer
- * (gpt-oss); and how many rows of the CPU
- * table each has (cohere2's and gpt-oss's measured on haswell's library
- * alone). */
+ * (gpt-oss), or by the logits with their sigmoid weighting the input, a
+ * shared expert, every fourth layer not roped (llama4); and how many
+ * rows of the CPU table each has (cohere2's, gpt-oss's and llama4's
+ * measured on haswell's library alone). */
 static const struct {
 	const char *name;
 	size_t cpu_rows;
@@ -235,7 +236,7 @@ static const struct {
 	{ "olmo2", 60 }, { "starcoder2", 60 }, { "gemma", 60 }, { "gpt2", 60 },
 	{ "cohere2", 30 }, { "gemma2", 60 }, { "gemma3", 60 }, { "falcon", 60 },
 	{ "phi3", 60 }, { "qwen3moe", 60 }, { "qwen2moe", 60 },
-	{ "gpt-oss", 30 } };
+	{ "gpt-oss", 30 }, { "llama4", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

@@ -25,7 +25,7 @@ gb_inputs_init(struct inputs *in)
 {
 	int c;
 
-	in->pos = in->out = GB_UNSET;
+	in->pos = in->out = in->attn_scale = GB_UNSET;
 	for (c = 0; c < GB_N_CACHES; c++)
 		in->krot[c] = in->vrot[c] = in->kidx[c] = in->vidx[c] =
 		    in->mask[c] = GB_UNSET;
@@ -240,9 +240,34 @@ gb_rope(struct sc_graph *b, const struct shape *s, struct weights *w,
 static bool
 roped(const struct weights *w, int64_t il)
 {
+	uint64_t step = w->g->swa ? 4 : w->n_layer;
+
 	if (w->a->pos == GB_ROPE_SWA)
 		return w->g->swa && w->g->is_swa[il];
+	if (w->a->pos == GB_ROPE_NTH)
+		return (uint64_t)(il + 1) % step != 0;
 	return w->a->pos == GB_ROPE;
+}
+
+/* llama4's Q or K after the RoPE (or, not roped, Q scaled by the
+ * attention-temperature input): RMS-normed without a weight, in place,
+ * unless the model has 128 experts. */
+static void
+gb_llama4_qk(struct sc_graph *b, const struct shape *s, struct inputs *in,
+    struct head *h, bool q, bool rope, uint64_t width)
+{
+	struct rows r = { F32(width, s->t),
+		lay(4, s->hd, width / s->hd, s->t, 1, 0), s->t };
+	int32_t scale;
+
+	if (!rope && q) {
+		scale = gb_in(b, &in->attn_scale, smul(4, s->t),
+		    lay(4, 1, 1, s->t, 1, 8));
+		h->x = gb_op(b, SC_MUL, r.bytes, r.layout, GA_INPLACE, s->t,
+		    h->x, scale);
+	} else if (rope && s->n_exp != 128)
+		h->x = gb_op(b, SC_RMS_NORM, r.bytes, r.layout, GA_INPLACE,
+		    s->t, h->x, GA_NONE);
 }
 
 /* Q, K or V (name "q", "k", "v") of the normed input cur, width columns:
@@ -281,6 +306,8 @@ gb_head(struct sc_graph *b, const struct shape *s, struct weights *w,
 		h.x = gb_rope(b, s, w, in, il, h.x, width);
 		h.contig = true;
 	}
+	if (!v && w->a->pos == GB_ROPE_NTH)
+		gb_llama4_qk(b, s, in, &h, *name == 'q', roped(w, il), width);
 	if (*name == 'q' && (w->a->scale & GB_SCALE_Q))
 		h.x = gb_op(b, SC_SCALE, heads.bytes, heads.layout, GA_INPLACE,
 		    s->t, h.x, GA_NONE);

@@ -38,6 +38,9 @@ enum gb_ffn_kind {
 	GB_MOE_SHARED, /* GB_MOE and a shared expert its own sigmoid gates */
 	GB_MOE_OAI,    /* chosen by the logits' top k, their weights' softmax,
 			* SwiGLU-OAI */
+	GB_MOE_L4,     /* chosen by the logits' top k, their sigmoid weighting
+			* the input, a shared expert; dense where a layer
+			* has no router */
 };
 enum gb_extra {
 	GB_FFN_NORM_PA = 1, /* the FFN's norm is post_attention_norm */
@@ -59,6 +62,9 @@ enum gb_pos {
 	GB_ROPE,     /* Q and K roped */
 	GB_LEARNED,  /* position embeddings added to the input, no RoPE */
 	GB_ROPE_SWA, /* roped in the sliding-window layers alone */
+	GB_ROPE_NTH, /* llama4: every fourth layer (with a window; else the
+		      * last) not roped but Q scaled by an input, the roped
+		      * layers' Q and K RMS-normed (but with 128 experts) */
 };
 /* How a layer's attention, FFN and residuals meet. */
 enum gb_block {
@@ -110,7 +116,7 @@ struct shape {
 #define GB_UNSET (-2)
 
 struct inputs {
-	int32_t pos, out;
+	int32_t pos, out, attn_scale;
 	int32_t krot[GB_N_CACHES], vrot[GB_N_CACHES];
 	int32_t kidx[GB_N_CACHES], vidx[GB_N_CACHES], mask[GB_N_CACHES];
 };
@@ -179,6 +185,8 @@ struct gb_attn {
 void gb_inputs_init(struct inputs *in);
 int32_t gb_in_pos(struct sc_graph *b, const struct shape *s, struct inputs *in);
 int32_t gb_in_out(struct sc_graph *b, const struct shape *s, struct inputs *in);
+/* gb_has: whether the file has layer il's tensor name (not marked read). */
+bool gb_has(const struct weights *w, int64_t il, const char *name);
 /* gb_attn_begin: layer il's Q, K and V of cur (the normed input), K's and
  * V's rows written into its cache, the attention over the cache (what
  * build_attn expands); gb_attn_end: its output projection and bias, where

@@ -127,6 +127,19 @@ gb_find(struct weights *w, int64_t il, const char *name, uint64_t *bytes)
 	return false;
 }
 
+bool
+gb_has(const struct weights *w, int64_t il, const char *name)
+{
+	char full[96];
+	size_t i;
+
+	snprintf(full, sizeof full, "blk.%lld.%s", (long long)il, name);
+	for (i = 0; w->f != NULL && i < w->f->tensors_n; i++)
+		if (gguf_str_eq(w->f->tensors[i].name, full))
+			return true;
+	return false;
+}
+
 /* Layer il's weight (il < 0: outside the layers) as a leaf where -ngl
  * puts it; without an output weight, the embeddings' copy llama.cpp
  * makes for it. GA_NONE when the file lacks it and optional. */

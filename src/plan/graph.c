@@ -6,14 +6,15 @@
  * (RMS norms, separate Q, K and V, a gated FFN) and the architectures
  * that differ from it only as gb_archs says (qwen2, qwen3, olmo2,
  * starcoder2, gemma, gemma2, gemma3, gpt2, cohere2, falcon, phi3,
- * qwen3moe, qwen2moe, gpt-oss: Q's and K's own
+ * qwen3moe, qwen2moe, gpt-oss, llama4: Q's and K's own
  * norms, norms after the attention and the FFN (instead of before, or
  * as well), layer norms, a GELU MLP, the embeddings, Q and the logits
  * scaled, soft caps, learned positions for RoPE or RoPE in the
  * sliding-window layers alone, attention and FFN side by side, an FFN
  * of one product halved by its GLU, experts chosen by a softmax's top
  * k or a softmax over the top k of the biased logits, the experts'
- * biases, a shared expert beside them, the attention's sinks), with
+ * biases, a shared expert beside them, the attention's sinks, llama4's
+ * sigmoid-weighted input and unroped layers), with
  * every bias the file has, a fused QKV product where the file has one
  * (graph-attn.c), an f16 or a q8_0 cache (the q8_0 one rotated), a
  * sliding-window cache beside the model's, in any number of streams,
@@ -84,9 +85,29 @@ static const struct gb_arch gb_archs[] = {
 	    GB_ROPE, GB_SEQ, 0 },
 	{ "gpt-oss", GB_RMS, GB_QK_NONE, GB_MOE_OAI, GB_NORM_PRE, 0, GB_ROPE,
 	    GB_SEQ, GB_FFN_NORM_PA | GB_ROWS_LATE },
+	{ "llama4", GB_RMS, GB_QK_NONE, GB_MOE_L4, GB_NORM_PRE, 0, GB_ROPE_NTH,
+	    GB_SEQ, 0 },
 };
 
 #define N_GB_ARCHS (sizeof gb_archs / sizeof gb_archs[0])
+
+/* Layer il's gated FFN on cur (SwiGLU, GeGLU) of ffn_gate, ffn_up and
+ * ffn_down with suffix (a shared expert's "_shexp"), width ff. */
+static int32_t
+gb_gated(struct sc_graph *b, const struct shape *s, struct weights *w,
+    int64_t il, int32_t cur, const char *suffix, uint64_t ff)
+{
+	char name[32];
+	int32_t g, u;
+
+	snprintf(name, sizeof name, "ffn_gate%s", suffix);
+	g = gb_linear(b, s, w, il, name, cur, ff);
+	snprintf(name, sizeof name, "ffn_up%s", suffix);
+	u = gb_linear(b, s, w, il, name, cur, ff);
+	u = gb_op(b, SC_GLU, F32(ff, s->t), L32(ff, s->t), 0, s->t, g, u);
+	snprintf(name, sizeof name, "ffn_down%s", suffix);
+	return gb_linear(b, s, w, il, name, u, s->e);
+}
 
 /* Layer il's shared expert on cur (qwen2moe): its gated FFN times
  * sigmoid(its router), computed as silu(r) / r. */
@@ -97,11 +118,7 @@ gb_shared_expert(struct sc_graph *b, const struct shape *s, struct weights *w,
 	struct rows r1 = rows2(1, s->t), re = rows2(s->e, s->t);
 	int32_t f, g, r;
 
-	g = gb_linear(b, s, w, il, "ffn_gate_shexp", cur, s->ff_shared);
-	f = gb_linear(b, s, w, il, "ffn_up_shexp", cur, s->ff_shared);
-	f = gb_op(b, SC_GLU, F32(s->ff_shared, s->t), L32(s->ff_shared, s->t),
-	    0, s->t, g, f);
-	f = gb_linear(b, s, w, il, "ffn_down_shexp", f, s->e);
+	f = gb_gated(b, s, w, il, cur, "_shexp", s->ff_shared);
 	r = gb_linear(b, s, w, il, "ffn_gate_inp_shexp", cur, 1);
 	g = gb_op(b, SC_UNARY, r1.bytes, r1.layout, GA_INPLACE, s->t, r,
 	    GA_NONE);
@@ -114,24 +131,27 @@ gb_shared_expert(struct sc_graph *b, const struct shape *s, struct weights *w,
  * (returned), as build_moe_ffn makes them: a softmax over the experts
  * before the choice (GB_MOE*), its weights normalized by their sum
  * (GB_MOE_NORM); or the biased logits chosen from and a softmax over the
- * chosen (GB_MOE_OAI). */
+ * chosen (GB_MOE_OAI); or the logits chosen from and their sigmoid
+ * (GB_MOE_L4). */
 static int32_t
 gb_router(struct sc_graph *b, const struct shape *s, struct weights *w,
     int64_t il, int32_t cur, int32_t *top)
 {
 	uint64_t n = s->n_exp, k = s->n_used, t = s->t, wb = F32(k, t);
-	bool oai = w->a->ffn == GB_MOE_OAI;
-	int32_t p, wt, sum;
+	bool oai = w->a->ffn == GB_MOE_OAI, l4 = w->a->ffn == GB_MOE_L4;
+	int32_t p, probs, wt, sum;
 
 	p = gb_op(b, SC_MUL_MAT, F32(n, t), L32(n, t), 0, t,
 	    gb_weight(b, w, il, "ffn_gate_inp.weight"), cur);
 	p = gb_bias(b, w, il, "ffn_gate_inp", p, rows2(n, t));
-	if (!oai)
-		p = gb_op(b, SC_SOFT_MAX, F32(n, t), L32(n, t), GA_INPLACE, t,
-		    p, GA_NONE);
-	wt = gb_view(b, SC_RESHAPE, p, F32(n, t));
-	*top = gb_op(b, SC_ARGSORT, F32(n, t), lay(4, n, t, 1, 1, 7), 0, t, p,
-	    GA_NONE);
+	probs = p;
+	if (!oai) /* llama4's sigmoid, the others' softmax */
+		probs = gb_op(b, l4 ? SC_UNARY : SC_SOFT_MAX, F32(n, t),
+		    L32(n, t), GA_INPLACE, t, p, GA_NONE);
+	wt = gb_view(b, SC_RESHAPE, probs, F32(n, t));
+	/* llama4 chooses from the logits, the others from the weights */
+	*top = gb_op(b, SC_ARGSORT, F32(n, t), lay(4, n, t, 1, 1, 7), 0, t,
+	    l4 ? p : probs, GA_NONE);
 	*top = gb_view(b, SC_VIEW, *top, smul(4, k + (t - 1) * n));
 	wt = gb_op(b, SC_GET_ROWS, wb, lay(4, 1, k, t, 1, 0), 0, t, wt, *top);
 	if (oai) {
@@ -189,31 +209,39 @@ gb_moe(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 	uint64_t k = s->n_used, t = s->t, e = s->e;
 	uint64_t eb = smul(F32(e, k), t), le = lay(4, e, k, t, 1, 0);
 	uint64_t vb = smul(4, e + (t - 1) * e * k);
+	bool l4 = w->a->ffn == GB_MOE_L4;
 	int32_t top, wt, g, u, x, first;
 	uint64_t i;
 
 	wt = gb_router(b, s, w, il, cur, &top);
 	x = gb_view(b, SC_RESHAPE, cur, F32(e, t));
+	if (l4) { /* the weights applied to the input, repeated k times */
+		x = gb_op(b, SC_REPEAT, eb, le, 0, t, x, GA_NONE);
+		x = gb_op(b, SC_MUL, eb, le, GA_INPLACE, t, x, wt);
+	}
 	g = gb_experts(b, s, w, il, "ffn_gate", x, top, s->ff_exp);
 	u = gb_experts(b, s, w, il, "ffn_up", x, top, s->ff_exp);
 	g = gb_op(b, SC_GLU, smul(F32(s->ff_exp, k), t),
 	    lay(4, s->ff_exp, k, t, 1, 0), 0, t, g, u);
 	x = gb_experts(b, s, w, il, "ffn_down", g, top, e);
-	x = gb_op(b, SC_MUL, eb, le, GA_INPLACE, t, x, wt);
+	if (!l4)
+		x = gb_op(b, SC_MUL, eb, le, GA_INPLACE, t, x, wt);
 	/* each expert's rows, a view of x; then their sum */
 	first = gb_view(b, SC_VIEW, x, vb);
 	for (i = 1; i < k; i++)
 		gb_view(b, SC_VIEW, x, vb);
-	if (k == 1 || first == GA_NONE)
-		return gb_op(b, SC_CONT, F32(e, t), L32(e, t), 0, t, first,
-		    GA_NONE);
 	x = first;
-	for (i = 1; i < k; i++)
+	for (i = 1; i < k && first != GA_NONE; i++)
 		x = gb_op(b, SC_ADD, F32(e, t), L32(e, t), GA_INPLACE, t, x,
 		    first + (int32_t)i);
+	if (k == 1) /* not a view */
+		x = gb_op(b, SC_CONT, F32(e, t), L32(e, t), 0, t, x, GA_NONE);
 	if (w->a->ffn == GB_MOE_SHARED)
 		x = gb_op(b, SC_ADD, F32(e, t), L32(e, t), GA_INPLACE, t, x,
 		    gb_shared_expert(b, s, w, il, cur));
+	if (l4)
+		x = gb_op(b, SC_ADD, F32(e, t), L32(e, t), GA_INPLACE, t, x,
+		    gb_gated(b, s, w, il, cur, "_shexp", s->ff_exp));
 	return x;
 }
 
@@ -222,9 +250,11 @@ static int32_t
 gb_ffn(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
     int32_t cur)
 {
-	int32_t g, u;
+	int32_t u;
 
-	if (w->a->ffn >= GB_MOE)
+	/* llama4's layers without a router are dense */
+	if (w->a->ffn >= GB_MOE &&
+	    (w->a->ffn != GB_MOE_L4 || gb_has(w, il, "ffn_gate_inp.weight")))
 		return gb_moe(b, s, w, il, cur);
 	if (w->a->ffn == GB_GELU) {
 		u = gb_linear(b, s, w, il, "ffn_up", cur, s->ff);
@@ -234,12 +264,8 @@ gb_ffn(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 		u = gb_linear(b, s, w, il, "ffn_up", cur, smul(2, s->ff));
 		u = gb_op(b, SC_GLU, F32(s->ff, s->t), L32(s->ff, s->t), 0,
 		    s->t, u, GA_NONE);
-	} else {
-		g = gb_linear(b, s, w, il, "ffn_gate", cur, s->ff);
-		u = gb_linear(b, s, w, il, "ffn_up", cur, s->ff);
-		u = gb_op(b, SC_GLU, F32(s->ff, s->t), L32(s->ff, s->t), 0,
-		    s->t, g, u);
-	}
+	} else
+		return gb_gated(b, s, w, il, cur, "", s->ff);
 	return gb_linear(b, s, w, il, "ffn_down", u, s->e);
 }
 

@@ -45,6 +45,7 @@ enum sc_op {
 	SC_DIV,
 	SC_MUL_MAT_ID,
 	SC_ADD_ID,
+	SC_REPEAT,
 };
 
 /* Where a leaf's bytes are: a weights buffer or a cache buffer, on the
