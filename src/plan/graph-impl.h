@@ -41,6 +41,9 @@ enum gb_ffn_kind {
 	GB_MOE_L4,     /* chosen by the logits' top k, their sigmoid weighting
 			* the input, a shared expert; dense where a layer
 			* has no router */
+	GB_MIXED,      /* gated and dense, or GB_MOE_NORM where a layer has
+			* a router (llama's Mixtral-style experts, as wide as
+			* the FFN) */
 };
 enum gb_extra {
 	GB_FFN_NORM_PA = 1, /* the FFN's norm is post_attention_norm */

@@ -54,7 +54,7 @@
 /* gemma3's final soft cap, when its file has one, is in place at the
  * graph's end and moves nothing: not built. */
 static const struct gb_arch gb_archs[] = {
-	{ "llama", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
+	{ "llama", GB_RMS, GB_QK_NONE, GB_MIXED, GB_NORM_PRE, 0, GB_ROPE,
 	    GB_SEQ, 0 },
 	{ "qwen2", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
 	    GB_SEQ, 0 },
@@ -160,7 +160,7 @@ gb_router(struct sc_graph *b, const struct shape *s, struct weights *w,
 		    GA_NONE);
 		return gb_view(b, SC_RESHAPE, wt, wb);
 	}
-	if (w->a->ffn != GB_MOE_NORM)
+	if (w->a->ffn != GB_MOE_NORM && w->a->ffn != GB_MIXED)
 		return wt;
 	wt = gb_view(b, SC_RESHAPE, wt, wb);
 	sum = gb_op(b, SC_SUM_ROWS, smul(4, t), lay(4, 1, t, 1, 1, 0), 0, t, wt,
@@ -252,10 +252,14 @@ gb_ffn(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 {
 	int32_t u;
 
-	/* llama4's layers without a router are dense */
+	/* llama4's and llama's layers without a router are dense */
 	if (w->a->ffn >= GB_MOE &&
-	    (w->a->ffn != GB_MOE_L4 || gb_has(w, il, "ffn_gate_inp.weight")))
+	    ((w->a->ffn != GB_MOE_L4 && w->a->ffn != GB_MIXED) ||
+		gb_has(w, il, "ffn_gate_inp.weight"))) {
+		if (s->n_exp == 0) /* a router without experts' keys */
+			w->missing = true;
 		return gb_moe(b, s, w, il, cur);
+	}
 	if (w->a->ffn == GB_GELU) {
 		u = gb_linear(b, s, w, il, "ffn_up", cur, s->ff);
 		u = gb_op(b, SC_UNARY, F32(s->ff, s->t), L32(s->ff, s->t),
@@ -459,10 +463,14 @@ experts_of(const struct planner *pn, struct shape *s)
 		return false;
 	s->ff_shared = (uint64_t)ff;
 	snprintf(key, sizeof key, "%s.expert_count", g->arch);
+	if (kind == GB_MIXED && !gguf_find_int(pn->f, key, &n))
+		return true; /* no experts: dense */
 	if (!gguf_find_int(pn->f, key, &n) || n <= 0 || n > 1 << 16)
 		return false;
 	snprintf(key, sizeof key, "%s.expert_feed_forward_length", g->arch);
-	if (!gguf_find_int(pn->f, key, &ff) || ff <= 0 || ff > 1 << 24)
+	if (kind == GB_MIXED)
+		ff = (int64_t)s->ff; /* llama's experts are the FFN's width */
+	else if (!gguf_find_int(pn->f, key, &ff) || ff <= 0 || ff > 1 << 24)
 		return false;
 	s->n_exp = (uint64_t)n;
 	s->ff_exp = (uint64_t)ff;
