@@ -283,11 +283,15 @@ gb_head(struct sc_graph *b, const struct shape *s, struct weights *w,
 	char base[24];
 	bool v = strcmp(name, "v") == 0;
 	uint8_t qk = v ? GB_QK_NONE : w->a->qk_norm;
+	char norm[24];
 	struct rows heads = { F32(width, s->t),
 		lay(4, s->hd, width / s->hd, s->t, 1, 0),
 		smul(width / s->hd, s->t) };
 	struct head h = { GA_NONE, qkv == GA_NONE };
 
+	snprintf(norm, sizeof norm, "attn_%s_norm.weight", name);
+	if (qk == GB_QK_HEAD_OPT)
+		qk = gb_has(w, il, norm) ? GB_QK_HEAD : GB_QK_NONE;
 	if (qkv != GA_NONE && qk != GB_QK_NONE)
 		w->missing = true; /* norms of a fused product: not built */
 	if (qkv != GA_NONE)

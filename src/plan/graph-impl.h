@@ -28,6 +28,7 @@ enum gb_qk_norm {
 	GB_QK_NONE,
 	GB_QK_HEAD, /* Q's and K's own norms, per head (after the reshape) */
 	GB_QK_ROW,  /* over the whole row, before the reshape */
+	GB_QK_HEAD_OPT, /* GB_QK_HEAD where the file has them */
 };
 enum gb_ffn_kind {
 	GB_GATED,      /* SwiGLU, GeGLU: one GLU node of gate and up */
@@ -44,6 +45,9 @@ enum gb_ffn_kind {
 	GB_MIXED,      /* gated and dense, or GB_MOE_NORM where a layer has
 			* a router (llama's Mixtral-style experts, as wide as
 			* the FFN) */
+	GB_MOE_GLM,    /* the keys' gating (sigmoid by default), chosen with
+			* a bias, normalized and scaled as the keys say, a
+			* shared expert; dense where a layer has no router */
 };
 enum gb_extra {
 	GB_FFN_NORM_PA = 1, /* the FFN's norm is post_attention_norm */
@@ -108,6 +112,9 @@ struct shape {
 	uint64_t krot, vrot;		/* the rotations' widths, 0 without */
 	uint64_t n_exp, n_used, ff_exp; /* experts, used a token, their FFN */
 	uint64_t ff_shared;		/* the shared expert's FFN */
+	bool sigmoid;			/* GB_MOE_GLM: sigmoid gating */
+	bool norm_w;			/* GB_MOE_GLM: weights normalized */
+	bool scale_w;			/* GB_MOE_GLM: weights scaled */
 	bool fa;
 	bool iswa;    /* two caches: Q, K and V reached in that order */
 	bool softcap; /* KQ capped without flash attention */

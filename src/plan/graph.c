@@ -6,7 +6,7 @@
  * (RMS norms, separate Q, K and V, a gated FFN) and the architectures
  * that differ from it only as gb_archs says (qwen2, qwen3, olmo2,
  * starcoder2, gemma, gemma2, gemma3, gpt2, cohere2, falcon, phi3,
- * qwen3moe, qwen2moe, gpt-oss, llama4: Q's and K's own
+ * qwen3moe, qwen2moe, gpt-oss, llama4, glm4moe: Q's and K's own
  * norms, norms after the attention and the FFN (instead of before, or
  * as well), layer norms, a GELU MLP, the embeddings, Q and the logits
  * scaled, soft caps, learned positions for RoPE or RoPE in the
@@ -14,7 +14,8 @@
  * of one product halved by its GLU, experts chosen by a softmax's top
  * k or a softmax over the top k of the biased logits, the experts'
  * biases, a shared expert beside them, the attention's sinks, llama4's
- * sigmoid-weighted input and unroped layers), with
+ * sigmoid-weighted input and unroped layers, glm4moe's biased sigmoid
+ * choice and its MTP layer left out), with
  * every bias the file has, a fused QKV product where the file has one
  * (graph-attn.c), an f16 or a q8_0 cache (the q8_0 one rotated), a
  * sliding-window cache beside the model's, in any number of streams,
@@ -87,6 +88,8 @@ static const struct gb_arch gb_archs[] = {
 	    GB_SEQ, GB_FFN_NORM_PA | GB_ROWS_LATE },
 	{ "llama4", GB_RMS, GB_QK_NONE, GB_MOE_L4, GB_NORM_PRE, 0, GB_ROPE_NTH,
 	    GB_SEQ, 0 },
+	{ "glm4moe", GB_RMS, GB_QK_HEAD_OPT, GB_MOE_GLM, GB_NORM_PRE, 0,
+	    GB_ROPE, GB_SEQ, GB_FFN_NORM_PA },
 };
 
 #define N_GB_ARCHS (sizeof gb_archs / sizeof gb_archs[0])
@@ -138,20 +141,26 @@ gb_router(struct sc_graph *b, const struct shape *s, struct weights *w,
     int64_t il, int32_t cur, int32_t *top)
 {
 	uint64_t n = s->n_exp, k = s->n_used, t = s->t, wb = F32(k, t);
-	bool oai = w->a->ffn == GB_MOE_OAI, l4 = w->a->ffn == GB_MOE_L4;
-	int32_t p, probs, wt, sum;
+	uint8_t kind = w->a->ffn;
+	bool oai = kind == GB_MOE_OAI, l4 = kind == GB_MOE_L4;
+	bool sigmoid = l4 || (kind == GB_MOE_GLM && s->sigmoid);
+	int32_t p, probs, sel, wt, sum;
 
 	p = gb_op(b, SC_MUL_MAT, F32(n, t), L32(n, t), 0, t,
 	    gb_weight(b, w, il, "ffn_gate_inp.weight"), cur);
 	p = gb_bias(b, w, il, "ffn_gate_inp", p, rows2(n, t));
 	probs = p;
-	if (!oai) /* llama4's sigmoid, the others' softmax */
-		probs = gb_op(b, l4 ? SC_UNARY : SC_SOFT_MAX, F32(n, t),
+	if (!oai)
+		probs = gb_op(b, sigmoid ? SC_UNARY : SC_SOFT_MAX, F32(n, t),
 		    L32(n, t), GA_INPLACE, t, p, GA_NONE);
 	wt = gb_view(b, SC_RESHAPE, probs, F32(n, t));
-	/* llama4 chooses from the logits, the others from the weights */
-	*top = gb_op(b, SC_ARGSORT, F32(n, t), lay(4, n, t, 1, 1, 7), 0, t,
-	    l4 ? p : probs, GA_NONE);
+	/* llama4 chooses from the logits, glm4moe from the weights and a
+	 * bias, the others from the weights */
+	sel = l4 ? p : probs;
+	if (kind == GB_MOE_GLM)
+		sel = gb_bias(b, w, il, "exp_probs_b", probs, rows2(n, t));
+	*top = gb_op(b, SC_ARGSORT, F32(n, t), lay(4, n, t, 1, 1, 7), 0, t, sel,
+	    GA_NONE);
 	*top = gb_view(b, SC_VIEW, *top, smul(4, k + (t - 1) * n));
 	wt = gb_op(b, SC_GET_ROWS, wb, lay(4, 1, k, t, 1, 0), 0, t, wt, *top);
 	if (oai) {
@@ -160,15 +169,20 @@ gb_router(struct sc_graph *b, const struct shape *s, struct weights *w,
 		    GA_NONE);
 		return gb_view(b, SC_RESHAPE, wt, wb);
 	}
-	if (w->a->ffn != GB_MOE_NORM && w->a->ffn != GB_MIXED)
-		return wt;
-	wt = gb_view(b, SC_RESHAPE, wt, wb);
-	sum = gb_op(b, SC_SUM_ROWS, smul(4, t), lay(4, 1, t, 1, 1, 0), 0, t, wt,
-	    GA_NONE);
-	sum = gb_op(b, SC_CLAMP, smul(4, t), lay(4, 1, t, 1, 1, 0), GA_INPLACE,
-	    t, sum, GA_NONE);
-	wt = gb_op(b, SC_DIV, wb, L32(k, t), GA_INPLACE, t, wt, sum);
-	return gb_view(b, SC_RESHAPE, wt, wb);
+	if (kind == GB_MOE_NORM || kind == GB_MIXED ||
+	    (kind == GB_MOE_GLM && s->norm_w)) {
+		wt = gb_view(b, SC_RESHAPE, wt, wb);
+		sum = gb_op(b, SC_SUM_ROWS, smul(4, t), lay(4, 1, t, 1, 1, 0),
+		    0, t, wt, GA_NONE);
+		sum = gb_op(b, SC_CLAMP, smul(4, t), lay(4, 1, t, 1, 1, 0),
+		    GA_INPLACE, t, sum, GA_NONE);
+		wt = gb_op(b, SC_DIV, wb, L32(k, t), GA_INPLACE, t, wt, sum);
+		wt = gb_view(b, SC_RESHAPE, wt, wb);
+	}
+	if (kind == GB_MOE_GLM && s->scale_w)
+		wt = gb_op(b, SC_SCALE, wb, lay(4, 1, k, t, 1, 0), GA_INPLACE,
+		    t, wt, GA_NONE);
+	return wt;
 }
 
 /* The chosen experts' product with x (MUL_MAT_ID: its batch is t) of
@@ -239,9 +253,10 @@ gb_moe(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 	if (w->a->ffn == GB_MOE_SHARED)
 		x = gb_op(b, SC_ADD, F32(e, t), L32(e, t), GA_INPLACE, t, x,
 		    gb_shared_expert(b, s, w, il, cur));
-	if (l4)
+	if (l4 || w->a->ffn == GB_MOE_GLM)
 		x = gb_op(b, SC_ADD, F32(e, t), L32(e, t), GA_INPLACE, t, x,
-		    gb_gated(b, s, w, il, cur, "_shexp", s->ff_exp));
+		    gb_gated(b, s, w, il, cur, "_shexp",
+			l4 ? s->ff_exp : s->ff_shared));
 	return x;
 }
 
@@ -252,9 +267,11 @@ gb_ffn(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 {
 	int32_t u;
 
-	/* llama4's and llama's layers without a router are dense */
+	/* llama4's, llama's and glm4moe's layers without a router are
+	 * dense */
 	if (w->a->ffn >= GB_MOE &&
-	    ((w->a->ffn != GB_MOE_L4 && w->a->ffn != GB_MIXED) ||
+	    ((w->a->ffn != GB_MOE_L4 && w->a->ffn != GB_MIXED &&
+		 w->a->ffn != GB_MOE_GLM) ||
 		gb_has(w, il, "ffn_gate_inp.weight"))) {
 		if (s->n_exp == 0) /* a router without experts' keys */
 			w->missing = true;
@@ -442,6 +459,36 @@ graph_known(const struct planner *pn, const struct plan *pl)
 	return true;
 }
 
+/* glm4moe's gating (expert_gating_func: none or 2 sigmoid, 1 softmax),
+ * whether its weights are normalized (expert_weights_norm) and scaled
+ * (expert_weights_scale, but 0 and 1), its shared experts' width
+ * (expert_shared_count of the experts'); false for another gating. */
+static bool
+glm_experts(const struct planner *pn, struct shape *s)
+{
+	const char *a = pn->g->arch;
+	char key[sizeof pn->g->arch + 48];
+	int64_t v = 0;
+	const struct gguf_kv *kv;
+
+	snprintf(key, sizeof key, "%s.expert_gating_func", a);
+	if (gguf_find_int(pn->f, key, &v) && v != 0 && v != 1 && v != 2)
+		return false;
+	s->sigmoid = v != 1;
+	snprintf(key, sizeof key, "%s.expert_weights_norm", a);
+	s->norm_w = gguf_find_int(pn->f, key, &v) && v != 0;
+	snprintf(key, sizeof key, "%s.expert_weights_scale", a);
+	kv = gguf_find_kv(pn->f, key);
+	s->scale_w = kv != NULL && kv->type == GGUF_FLOAT32 &&
+	    kv->val.v.f32 != 0.0f && kv->val.v.f32 != 1.0f;
+	snprintf(key, sizeof key, "%s.expert_shared_count", a);
+	v = 0;
+	if (!gguf_find_int(pn->f, key, &v) || v < 0 || v > 1 << 16)
+		return false;
+	s->ff_shared = smul(s->ff_exp, (uint64_t)v);
+	return true;
+}
+
 /* The experts of a mixture-of-experts architecture (their count, those
  * a token uses, their FFN's width) from the file's keys; false when it
  * lacks one or one is out of range. */
@@ -475,7 +522,8 @@ experts_of(const struct planner *pn, struct shape *s)
 	s->n_exp = (uint64_t)n;
 	s->ff_exp = (uint64_t)ff;
 	s->n_used = plan_experts_used(g, pn->f);
-	return s->n_used <= s->n_exp;
+	return s->n_used <= s->n_exp &&
+	    (kind != GB_MOE_GLM || glm_experts(pn, s));
 }
 
 static bool
@@ -519,6 +567,24 @@ shape_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	return true;
 }
 
+/* The MTP layers' tensors (past the graph's layers) marked read: llama.cpp
+ * loads them (glm4moe's nextn block) but its graph does not use them. */
+static void
+skip_mtp(struct weights *w)
+{
+	size_t i;
+	int64_t il;
+
+	for (i = 0; w->f != NULL && i < w->f->tensors_n; i++) {
+		il = plan_llama_layer(&w->f->tensors[i], w->g->n_layer);
+		if (il >= (int64_t)w->n_layer && il < (int64_t)w->g->n_layer &&
+		    !w->seen[i]) {
+			w->seen[i] = true;
+			w->n_seen++;
+		}
+	}
+}
+
 /* The graph; false when it is not the file's (a tensor left unread, or
  * one it needs missing). */
 static bool
@@ -544,8 +610,9 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 		x = gb_op(b, SC_ADD, F32(s->e, s->t), L32(s->e, s->t),
 		    GA_INPLACE, s->t, x, pos);
 	}
-	for (il = 0; il < pn->g->n_layer; il++)
+	for (il = 0; il < w->n_layer; il++)
 		x = gb_layer(b, s, w, &in, il, x);
+	skip_mtp(w);
 	if (w->a->extra & GB_ROWS_LATE)
 		x = gb_out_rows(b, s, &in, x);
 	x = gb_norm(b, w, -1, "output_norm", x, rows2(s->e, s->t));
@@ -581,7 +648,10 @@ plan_graph_compute(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	w.f = pn->f;
 	w.a = arch_of(g->arch);
 	w.g = g;
-	w.n_layer = g->n_layer;
+	/* the graph's layers: not the MTP layers at the end (n_layer()) */
+	w.n_layer = g->n_layer_nextn < g->n_layer ?
+	    g->n_layer - g->n_layer_nextn :
+	    g->n_layer;
 	w.dev_from = (uint32_t)(g->n_layer - dl);
 	w.output_dev = gpu && pl->ngl >= 1;
 	/* per layer 80 tensors at most, their copies and the scheduler's */

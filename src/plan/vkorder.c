@@ -45,6 +45,9 @@ struct vk_run {
 static const uint8_t pat_topk_norm[] = { SC_SOFT_MAX, SC_RESHAPE, SC_ARGSORT,
 	SC_VIEW, SC_GET_ROWS, SC_RESHAPE, SC_SUM_ROWS, SC_CLAMP, SC_DIV,
 	SC_RESHAPE };
+static const uint8_t pat_topk_sigmoid[] = { SC_UNARY, SC_RESHAPE, SC_ADD,
+	SC_ARGSORT, SC_VIEW, SC_GET_ROWS, SC_RESHAPE, SC_SUM_ROWS, SC_CLAMP,
+	SC_DIV, SC_RESHAPE };
 static const uint8_t pat_topk[] = { SC_SOFT_MAX, SC_RESHAPE, SC_ARGSORT,
 	SC_VIEW, SC_GET_ROWS };
 static const uint8_t pat_topk_late[] = { SC_ARGSORT, SC_VIEW, SC_GET_ROWS,
@@ -67,6 +70,7 @@ struct vk_pattern {
 /* In the order they are tried. */
 static const struct vk_pattern patterns[] = {
 	{ pat_topk_norm, sizeof pat_topk_norm, true },
+	{ pat_topk_sigmoid, sizeof pat_topk_sigmoid, true },
 	{ pat_topk, sizeof pat_topk, true },
 	{ pat_topk_late, sizeof pat_topk_late, true },
 	{ pat_norm_add_mul, sizeof pat_norm_add_mul, false },
