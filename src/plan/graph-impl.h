@@ -142,6 +142,12 @@ struct weights {
 	bool output_dev;	    /* the output layer on the device */
 	bool *seen;		    /* per tensor of the file */
 	size_t n_seen;
+	/* the file's tensors by layer (gb_index): bucket 0 the tensors
+	 * outside the layers, bucket 1 + il layer il's, each in file order
+	 * in order[start[k] .. start[k + 1]) */
+	size_t *order;
+	size_t *start;
+	size_t n_buckets;
 	bool missing; /* or a part of the graph not built */
 };
 
@@ -155,6 +161,10 @@ struct rows {
 #define L32(a, b) lay(4, (a), (b), 1, 1, 0)
 
 /* graph-ops.c */
+/* gb_index: w's tensors by layer, for gb_find and gb_has (false when
+ * memory runs out); gb_index_free frees them. */
+bool gb_index(struct weights *w);
+void gb_index_free(struct weights *w);
 uint64_t lay(uint64_t ts, uint64_t a, uint64_t b, uint64_t c, uint64_t d,
     int perm);
 int32_t gb_add(struct sc_graph *b, uint8_t op, uint64_t bytes, uint64_t layout,

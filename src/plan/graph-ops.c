@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plan/graph-impl.h"
@@ -104,40 +105,98 @@ gb_input(struct sc_graph *b, uint64_t bytes, uint64_t layout, uint8_t flags)
 	    GA_NONE, GA_NONE);
 }
 
-/* The file's tensor blk.il.name (il < 0: name alone), marked read; its
- * bytes, or false when the file has none. */
+/* The bucket of a tensor called s: 1 + N for blk.N. with N a layer, 0
+ * for any other name. */
+static size_t
+bucket_of(struct gguf_str s, size_t n_buckets)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	if (s.n < 6 || memcmp(s.p, "blk.", 4) != 0)
+		return 0;
+	for (i = 4; i < s.n && i < 14 && s.p[i] >= '0' && s.p[i] <= '9'; i++)
+		n = n * 10 + (uint64_t)(s.p[i] - '0');
+	if (i == 4 || i >= s.n || s.p[i] != '.' || n + 1 >= n_buckets)
+		return 0;
+	return (size_t)n + 1;
+}
+
 bool
-gb_find(struct weights *w, int64_t il, const char *name, uint64_t *bytes)
+gb_index(struct weights *w)
+{
+	size_t n = w->f->tensors_n, k, i;
+	size_t *fill;
+
+	w->n_buckets = (size_t)w->g->n_layer + 1;
+	w->order = calloc(n + 1, sizeof *w->order);
+	w->start = calloc(w->n_buckets + 1, sizeof *w->start);
+	fill = calloc(w->n_buckets + 1, sizeof *fill);
+	if (w->order == NULL || w->start == NULL || fill == NULL) {
+		free(fill);
+		return false;
+	}
+	for (i = 0; i < n; i++) /* a counting sort: file order kept */
+		w->start[bucket_of(w->f->tensors[i].name, w->n_buckets) + 1]++;
+	for (k = 0; k < w->n_buckets; k++)
+		w->start[k + 1] += w->start[k];
+	for (i = 0; i < n; i++) {
+		k = bucket_of(w->f->tensors[i].name, w->n_buckets);
+		w->order[w->start[k] + fill[k]++] = i;
+	}
+	free(fill);
+	return true;
+}
+
+void
+gb_index_free(struct weights *w)
+{
+	free(w->order);
+	free(w->start);
+	w->order = NULL;
+	w->start = NULL;
+}
+
+/* The index of the file's tensor blk.il.name (il < 0: name alone), or
+ * SIZE_MAX. */
+static size_t
+gb_lookup(const struct weights *w, int64_t il, const char *name)
 {
 	char full[96];
-	size_t i;
+	size_t k = 0, j;
 
 	if (il >= 0)
 		snprintf(full, sizeof full, "blk.%lld.%s", (long long)il, name);
 	else
 		snprintf(full, sizeof full, "%s", name);
-	for (i = 0; w->f != NULL && i < w->f->tensors_n; i++)
-		if (gguf_str_eq(w->f->tensors[i].name, full)) {
-			if (!w->seen[i])
-				w->n_seen++;
-			w->seen[i] = true;
-			*bytes = w->f->tensors[i].nbytes;
-			return true;
-		}
-	return false;
+	if (il >= 0 && (uint64_t)il + 1 < w->n_buckets)
+		k = (size_t)il + 1;
+	for (j = w->start[k]; w->f != NULL && j < w->start[k + 1]; j++)
+		if (gguf_str_eq(w->f->tensors[w->order[j]].name, full))
+			return w->order[j];
+	return SIZE_MAX;
+}
+
+/* The file's tensor blk.il.name (il < 0: name alone), marked read; its
+ * bytes, or false when the file has none. */
+bool
+gb_find(struct weights *w, int64_t il, const char *name, uint64_t *bytes)
+{
+	size_t i = gb_lookup(w, il, name);
+
+	if (i == SIZE_MAX)
+		return false;
+	if (!w->seen[i])
+		w->n_seen++;
+	w->seen[i] = true;
+	*bytes = w->f->tensors[i].nbytes;
+	return true;
 }
 
 bool
 gb_has(const struct weights *w, int64_t il, const char *name)
 {
-	char full[96];
-	size_t i;
-
-	snprintf(full, sizeof full, "blk.%lld.%s", (long long)il, name);
-	for (i = 0; w->f != NULL && i < w->f->tensors_n; i++)
-		if (gguf_str_eq(w->f->tensors[i].name, full))
-			return true;
-	return false;
+	return gb_lookup(w, il, name) != SIZE_MAX;
 }
 
 /* Layer il's weight (il < 0: outside the layers) as a leaf where -ngl

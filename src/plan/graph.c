@@ -638,7 +638,7 @@ plan_graph_compute(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	struct shape s;
 	struct weights w;
 	struct sc_graph b = { NULL, 0, 0, false };
-	bool gpu = pl->n_dev == 2, ok;
+	bool gpu = pl->n_dev == 2, ok, indexed;
 	uint64_t dl;
 
 	if (pn->f == NULL || !graph_known(pn, pl) || !shape_of(pn, pl, ub, &s))
@@ -658,9 +658,12 @@ plan_graph_compute(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	b.cap = 32 + (size_t)g->n_layer * 160;
 	b.t = calloc(b.cap, sizeof *b.t);
 	w.seen = calloc(pn->f->tensors_n + 1, sizeof *w.seen);
-	ok = b.t != NULL && w.seen != NULL && build(&b, pn, &s, &w) &&
+	indexed = gb_index(&w);
+	ok = b.t != NULL && w.seen != NULL && indexed &&
+	    build(&b, pn, &s, &w) &&
 	    sc_place(&b, gpu, pl->max_tensor, GB_VULKAN_ALIGN, GB_CPU_ALIGN,
 		dev, host);
+	gb_index_free(&w);
 	free(w.seen);
 	free(b.t);
 	return ok;
