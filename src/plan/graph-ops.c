@@ -105,21 +105,14 @@ gb_input(struct sc_graph *b, uint64_t bytes, uint64_t layout, uint8_t flags)
 	    GA_NONE, GA_NONE);
 }
 
-/* The bucket of a tensor called s: 1 + N for blk.N. with N a layer, 0
- * for any other name. */
+/* The bucket of tensor t: 1 + N for layer N's (plan_llama_layer), 0 for
+ * any other. */
 static size_t
-bucket_of(struct gguf_str s, size_t n_buckets)
+bucket_of(const struct gguf_tensor *t, size_t n_buckets)
 {
-	uint64_t n = 0;
-	size_t i;
+	int64_t il = plan_llama_layer(t, (uint32_t)(n_buckets - 1));
 
-	if (s.n < 6 || memcmp(s.p, "blk.", 4) != 0)
-		return 0;
-	for (i = 4; i < s.n && i < 14 && s.p[i] >= '0' && s.p[i] <= '9'; i++)
-		n = n * 10 + (uint64_t)(s.p[i] - '0');
-	if (i == 4 || i >= s.n || s.p[i] != '.' || n + 1 >= n_buckets)
-		return 0;
-	return (size_t)n + 1;
+	return il >= 0 && (uint64_t)il + 1 < n_buckets ? (size_t)il + 1 : 0;
 }
 
 bool
@@ -137,11 +130,11 @@ gb_index(struct weights *w)
 		return false;
 	}
 	for (i = 0; i < n; i++) /* a counting sort: file order kept */
-		w->start[bucket_of(w->f->tensors[i].name, w->n_buckets) + 1]++;
+		w->start[bucket_of(&w->f->tensors[i], w->n_buckets) + 1]++;
 	for (k = 0; k < w->n_buckets; k++)
 		w->start[k + 1] += w->start[k];
 	for (i = 0; i < n; i++) {
-		k = bucket_of(w->f->tensors[i].name, w->n_buckets);
+		k = bucket_of(&w->f->tensors[i], w->n_buckets);
 		w->order[w->start[k] + fill[k]++] = i;
 	}
 	free(fill);
