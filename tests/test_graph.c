@@ -230,9 +230,12 @@ check_table(const char *name, const char *arch, const char *wtype,
  * (gpt-oss), or by the logits with their sigmoid weighting the input, a
  * shared expert, every fourth layer not roped (llama4), or by sigmoid
  * weights and a bias, a leading dense layer, an MTP layer left out
- * (glm4moe); and how many rows of the CPU table each has (cohere2's,
- * gpt-oss's, llama4's and glm4moe's measured on haswell's library
- * alone). */
+ * (glm4moe); Mamba's and Mamba-2's recurrent layers, their states read
+ * and written back, the scan on the host where the device does not run
+ * it (mamba, mamba2), and Mamba-2 layers among attention layers, each
+ * with an FFN, scaled residuals (granitehybrid); and how many rows of
+ * the CPU table each has (cohere2's, gpt-oss's, llama4's, glm4moe's,
+ * mamba2's and granitehybrid's measured on haswell's library alone). */
 static const struct {
 	const char *name;
 	size_t cpu_rows;
@@ -240,7 +243,8 @@ static const struct {
 	{ "olmo2", 60 }, { "starcoder2", 60 }, { "gemma", 60 }, { "gpt2", 60 },
 	{ "cohere2", 30 }, { "gemma2", 60 }, { "gemma3", 60 }, { "falcon", 60 },
 	{ "phi3", 60 }, { "qwen3moe", 60 }, { "qwen2moe", 60 },
-	{ "gpt-oss", 30 }, { "llama4", 30 }, { "glm4moe", 30 } };
+	{ "gpt-oss", 30 }, { "llama4", 30 }, { "glm4moe", 30 }, { "mamba", 60 },
+	{ "mamba2", 30 }, { "granitehybrid", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

@@ -26,6 +26,7 @@ gb_inputs_init(struct inputs *in)
 	int c;
 
 	in->pos = in->out = in->attn_scale = GB_UNSET;
+	in->rs = in->rs_main = in->rs_extra = GB_UNSET;
 	for (c = 0; c < GB_N_CACHES; c++)
 		in->krot[c] = in->vrot[c] = in->kidx[c] = in->vidx[c] =
 		    in->mask[c] = GB_UNSET;
@@ -238,10 +239,12 @@ gb_rope(struct sc_graph *b, const struct shape *s, struct weights *w,
 
 /* Whether layer il's Q and K are roped. */
 static bool
-roped(const struct weights *w, int64_t il)
+roped(const struct shape *s, const struct weights *w, int64_t il)
 {
 	uint64_t step = w->g->swa ? 4 : w->n_layer;
 
+	if (s->nope)
+		return false;
 	if (w->a->pos == GB_ROPE_SWA)
 		return w->g->swa && w->g->is_swa[il];
 	if (w->a->pos == GB_ROPE_NTH)
@@ -306,12 +309,13 @@ gb_head(struct sc_graph *b, const struct shape *s, struct weights *w,
 		if (qk == GB_QK_HEAD)
 			h.x = gb_norm(b, w, il, base, h.x, heads);
 	}
-	if (!v && roped(w, il)) {
+	if (!v && roped(s, w, il)) {
 		h.x = gb_rope(b, s, w, in, il, h.x, width);
 		h.contig = true;
 	}
 	if (!v && w->a->pos == GB_ROPE_NTH)
-		gb_llama4_qk(b, s, in, &h, *name == 'q', roped(w, il), width);
+		gb_llama4_qk(b, s, in, &h, *name == 'q', roped(s, w, il),
+		    width);
 	if (*name == 'q' && (w->a->scale & GB_SCALE_Q))
 		h.x = gb_op(b, SC_SCALE, heads.bytes, heads.layout, GA_INPLACE,
 		    s->t, h.x, GA_NONE);

@@ -17,6 +17,7 @@
 #include "plan/sched.h"
 
 #define smul plan_smul
+#define sadd plan_sadd
 
 /* How an architecture's graph differs from llama's (llama.cpp's
  * src/models/ARCH.cpp). Biases are added wherever the file has them. */
@@ -75,10 +76,14 @@ enum gb_pos {
 };
 /* How a layer's attention, FFN and residuals meet. */
 enum gb_block {
-	GB_SEQ,	     /* x + attention, then that + FFN */
-	GB_SEQ_RES,  /* the same, the FFN's residual added the other way */
-	GB_PAR_RES,  /* one norm for both: (FFN + x) + attention */
-	GB_PAR_ATTN, /* one norm for both: (FFN + attention) + x */
+	GB_SEQ,	      /* x + attention, then that + FFN */
+	GB_SEQ_RES,   /* the same, the FFN's residual added the other way */
+	GB_PAR_RES,   /* one norm for both: (FFN + x) + attention */
+	GB_PAR_ATTN,  /* one norm for both: (FFN + attention) + x */
+	GB_RECURRENT, /* Mamba's or Mamba-2's layer, x + its output
+		       * (graph-ssm.c) */
+	GB_HYBRID,    /* a Mamba-2 layer or an attention layer (hparams'
+		       * is_recr), then the FFN, as GB_SEQ (granitehybrid) */
 };
 
 struct gb_arch {
@@ -106,8 +111,22 @@ struct gb_cache {
 	uint64_t k_bytes, v_bytes; /* a layer's K and V, every stream */
 };
 
+/* A recurrent layer's geometry (the ssm keys): d_inner, d_state, the
+ * groups of B and C (Mamba-2), the heads (Mamba-2: time_step_rank) and
+ * their width, the convolution's width, Mamba's dt rank; the channels
+ * the convolution mixes, the in-projection's rows, a convolution state's
+ * and a scan state's width; the ubatch's sequences, each one's tokens,
+ * the states kept (a cell a sequence). */
+struct gb_ssm {
+	uint64_t di, ds, ng, nh, hd, dc, rank;
+	uint64_t xw, din, rw, sw;
+	uint64_t ns, tok, cells;
+	bool v2;
+};
+
 struct shape {
 	uint64_t e, q, kv, hd, ff, t, ts, s;
+	struct gb_ssm ssm;
 	struct gb_cache cache[GB_N_CACHES];
 	uint64_t krot, vrot;		/* the rotations' widths, 0 without */
 	uint64_t n_exp, n_used, ff_exp; /* experts, used a token, their FFN */
@@ -116,8 +135,12 @@ struct shape {
 	bool norm_w;			/* GB_MOE_GLM: weights normalized */
 	bool scale_w;			/* GB_MOE_GLM: weights scaled */
 	bool fa;
-	bool iswa;    /* two caches: Q, K and V reached in that order */
-	bool softcap; /* KQ capped without flash attention */
+	bool iswa;	   /* two caches: Q, K and V reached in that order */
+	bool softcap;	   /* KQ capped without flash attention */
+	bool nope;	   /* no RoPE (granite: rope.scaling.finetuned off) */
+	bool res_scale;	   /* the layer's parts scaled (residual_scale) */
+	bool scale_logits; /* the logits scaled (in place) */
+	bool scale_embd;   /* the embeddings scaled (in place) */
 };
 
 /* The graph's inputs past the tokens, each made at its first reader (its
@@ -127,6 +150,8 @@ struct shape {
 
 struct inputs {
 	int32_t pos, out, attn_scale;
+	int32_t rs, rs_main, rs_extra; /* the states' copy indices, the
+					* sequences' view, the others' */
 	int32_t krot[GB_N_CACHES], vrot[GB_N_CACHES];
 	int32_t kidx[GB_N_CACHES], vidx[GB_N_CACHES], mask[GB_N_CACHES];
 };
@@ -135,6 +160,7 @@ struct inputs {
  * a graph that leaves one of the file's tensors unread, or reads one the
  * file lacks, is not the file's. */
 struct weights {
+	const struct planner *pn;
 	const struct gguf_file *f;
 	const struct gb_arch *a;
 	const struct model_geom *g;
@@ -207,6 +233,9 @@ int32_t gb_in_pos(struct sc_graph *b, const struct shape *s, struct inputs *in);
 int32_t gb_in_out(struct sc_graph *b, const struct shape *s, struct inputs *in);
 /* gb_has: whether the file has layer il's tensor name (not marked read). */
 bool gb_has(const struct weights *w, int64_t il, const char *name);
+/* gb_host_only: whether the device does not run what reads layer il's
+ * tensor name (plan_host_only). */
+bool gb_host_only(const struct weights *w, int64_t il, const char *name);
 /* gb_attn_begin: layer il's Q, K and V of cur (the normed input), K's and
  * V's rows written into its cache, the attention over the cache (what
  * build_attn expands); gb_attn_end: its output projection and bias, where
@@ -215,5 +244,26 @@ void gb_attn_begin(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, int32_t cur, struct gb_attn *at);
 int32_t gb_attn_end(struct sc_graph *b, const struct shape *s,
     struct weights *w, struct inputs *in, int64_t il, const struct gb_attn *at);
+
+/* graph-ssm.c */
+
+/* A recurrent layer begun: its caches (the convolution's states and the
+ * scan's), the convolution states' rows (reshaped), the in-projection,
+ * the convolution's output (Mamba-2: the view of its x), the scan. */
+struct gb_mamba {
+	int32_t r, st, conv, proj, x, scan;
+};
+
+/* gb_ssm_head: layer il's convolution states read (build_rs), which
+ * ggml reaches before the layer's input; gb_ssm_body: the rest the
+ * layer expands, from its norm of x to its states written back;
+ * gb_ssm_tail: what only the layer's output reaches (the gate, the
+ * norm, the out-projection): that output. */
+void gb_ssm_head(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int64_t il, struct gb_mamba *m);
+void gb_ssm_body(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int64_t il, int32_t x, struct gb_mamba *m);
+int32_t gb_ssm_tail(struct sc_graph *b, const struct shape *s,
+    struct weights *w, int64_t il, const struct gb_mamba *m);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "plan/graph-impl.h"
+#include "plan/plan-llama-impl.h"
 
 /* A layout id: type size, shape and whether the strides are permuted
  * (ggml_are_same_layout compares all three). */
@@ -170,6 +171,16 @@ gb_lookup(const struct weights *w, int64_t il, const char *name)
 	return SIZE_MAX;
 }
 
+/* The file's tensor i marked read; its bytes. */
+static uint64_t
+gb_mark(struct weights *w, size_t i)
+{
+	if (!w->seen[i])
+		w->n_seen++;
+	w->seen[i] = true;
+	return w->f->tensors[i].nbytes;
+}
+
 /* The file's tensor blk.il.name (il < 0: name alone), marked read; its
  * bytes, or false when the file has none. */
 bool
@@ -179,10 +190,7 @@ gb_find(struct weights *w, int64_t il, const char *name, uint64_t *bytes)
 
 	if (i == SIZE_MAX)
 		return false;
-	if (!w->seen[i])
-		w->n_seen++;
-	w->seen[i] = true;
-	*bytes = w->f->tensors[i].nbytes;
+	*bytes = gb_mark(w, i);
 	return true;
 }
 
@@ -192,27 +200,41 @@ gb_has(const struct weights *w, int64_t il, const char *name)
 	return gb_lookup(w, il, name) != SIZE_MAX;
 }
 
+bool
+gb_host_only(const struct weights *w, int64_t il, const char *name)
+{
+	size_t i = gb_lookup(w, il, name);
+
+	return i != SIZE_MAX && w->pn != NULL &&
+	    plan_host_only(w->pn, &w->f->tensors[i]);
+}
+
 /* Layer il's weight (il < 0: outside the layers) as a leaf where -ngl
- * puts it; without an output weight, the embeddings' copy llama.cpp
- * makes for it. GA_NONE when the file lacks it and optional. */
+ * puts it (but one the device does not run: plan_host_only); without an
+ * output weight, the embeddings' copy llama.cpp makes for it. GA_NONE
+ * when the file lacks it and optional. */
 int32_t
 gb_tensor(struct sc_graph *b, struct weights *w, int64_t il, const char *name,
     bool optional)
 {
 	uint64_t bytes = 0;
+	size_t i = gb_lookup(w, il, name);
 	bool dev;
 
-	if (!gb_find(w, il, name, &bytes) &&
-	    (strcmp(name, "output.weight") != 0 ||
-		!gb_find(w, -1, "token_embd.weight", &bytes))) {
+	if (i == SIZE_MAX && strcmp(name, "output.weight") == 0)
+		i = gb_lookup(w, -1, "token_embd.weight");
+	if (i == SIZE_MAX) {
 		if (optional)
 			return GA_NONE;
 		w->missing = true;
-	}
+	} else
+		bytes = gb_mark(w, i);
 	/* the input layer's tensors stay on the host */
 	dev = il >= 0 ? (uint64_t)il >= w->dev_from :
 			strcmp(name, "token_embd.weight") != 0 &&
 		strcmp(name, "position_embd.weight") != 0 && w->output_dev;
+	if (gb_host_only(w, il, name))
+		dev = false;
 	return gb_leaf(b, dev ? SC_WEIGHT_DEV : SC_WEIGHT_HOST, bytes);
 }
 

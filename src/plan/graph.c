@@ -15,7 +15,9 @@
  * k or a softmax over the top k of the biased logits, the experts'
  * biases, a shared expert beside them, the attention's sinks, llama4's
  * sigmoid-weighted input and unroped layers, glm4moe's biased sigmoid
- * choice and its MTP layer left out), with
+ * choice and its MTP layer left out), the recurrent layers of mamba and
+ * mamba2 (graph-ssm.c) and granitehybrid's Mamba-2 layers among
+ * attention layers, each with a dense FFN and scaled residuals, with
  * every bias the file has, a fused QKV product where the file has one
  * (graph-attn.c), an f16 or a q8_0 cache (the q8_0 one rotated), a
  * sliding-window cache beside the model's, in any number of streams,
@@ -32,10 +34,14 @@
  * layer's output reaches first: the attention over the cache, its
  * output projection and the residual, then the FFN (with attention and
  * FFN side by side, the FFN and its residual first); in the last layer
- * the output rows of each input of the residuals. The tokens come first,
- * then the embeddings' input (a leaf no node reads, kept); every other
- * input where it is first read. A weight is a leaf in the host's or the
- * device's buffer, as -ngl puts its layer; so is each layer's cache.
+ * the output rows of each input of the residuals. A recurrent layer
+ * reads its states before its input, so a recurrent or hybrid model's
+ * layer ends (its output projection, residual and FFN) only inside the
+ * next layer, after that layer's first reads (gb_deferred). The tokens
+ * come first, then the embeddings' input (a leaf no node reads, kept);
+ * every other input where it is first read. A weight is a leaf in the
+ * host's or the device's buffer, as -ngl puts its layer; so is each
+ * layer's cache (and recurrent state).
  */
 #include "config.h"
 
@@ -49,6 +55,9 @@
 
 #define GB_CPU_ALIGN 32	   /* ggml-cpu's buffer alignment */
 #define GB_VULKAN_ALIGN 16 /* llvmpipe's storage buffer offset alignment */
+/* Vulkan_Host, the host's compute buffer beside a Vulkan device:
+ * minMemoryMapAlignment (llvmpipe's, and the least Vulkan allows) */
+#define GB_VULKAN_HOST_ALIGN 64
 
 #define GB_GEMMA (GB_SCALE_EMBD | GB_SCALE_Q)
 
@@ -90,6 +99,12 @@ static const struct gb_arch gb_archs[] = {
 	    GB_SEQ, 0 },
 	{ "glm4moe", GB_RMS, GB_QK_HEAD_OPT, GB_MOE_GLM, GB_NORM_PRE, 0,
 	    GB_ROPE, GB_SEQ, GB_FFN_NORM_PA },
+	{ "mamba", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
+	    GB_RECURRENT, 0 },
+	{ "mamba2", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
+	    GB_RECURRENT, 0 },
+	{ "granitehybrid", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE,
+	    GB_SCALE_LOGITS, GB_ROPE, GB_HYBRID, 0 },
 };
 
 #define N_GB_ARCHS (sizeof gb_archs / sizeof gb_archs[0])
@@ -371,6 +386,85 @@ gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 	return gb_add_rows(b, s, a, ffn);
 }
 
+/* A layer begun whose end waits for the next layer to reach it: its
+ * input, its recurrent part or its attention. */
+struct gb_open {
+	struct gb_mamba mb;
+	struct gb_attn at;
+	int32_t x;
+	int64_t il;
+	bool recr;
+};
+
+/* x scaled (residual_scale), where the model does. */
+static int32_t
+gb_res_scale(struct sc_graph *b, const struct shape *s, int32_t x)
+{
+	struct rows r = rows2(s->e, s->t);
+
+	if (!s->res_scale)
+		return x;
+	return gb_op(b, SC_SCALE, r.bytes, r.layout, GA_INPLACE, s->t, x,
+	    GA_NONE);
+}
+
+/* The end of the layer o began: its output (in the last layer, the rows
+ * of the outputs of it and of the input), scaled, plus its input; with
+ * an FFN (GB_HYBRID), the FFN of that and its residual. */
+static int32_t
+gb_close(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, const struct gb_open *o)
+{
+	bool last = (uint64_t)o->il + 1 == w->n_layer;
+	int32_t y, x = o->x;
+
+	y = o->recr ? gb_ssm_tail(b, s, w, o->il, &o->mb) :
+		      gb_attn_end(b, s, w, in, o->il, &o->at);
+	if (last)
+		y = gb_out_rows(b, s, in, y);
+	y = gb_res_scale(b, s, y);
+	if (last)
+		x = gb_out_rows(b, s, in, x);
+	x = gb_add_rows(b, s, y, x);
+	if (w->a->block != GB_HYBRID)
+		return x;
+	y = gb_ffn(b, s, w, o->il,
+	    gb_norm(b, w, o->il, "ffn_norm", x, rows2(s->e, s->t)));
+	return gb_add_rows(b, s, gb_res_scale(b, s, y), x);
+}
+
+/* The layers of a recurrent or hybrid model from x. A recurrent layer's
+ * states are read before its input, the previous layer's output, which
+ * only the layer reaches: each layer is closed in the next one. */
+static int32_t
+gb_deferred(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int32_t x)
+{
+	struct gb_open o, cur;
+	uint32_t il;
+
+	memset(&o, 0, sizeof o);
+	for (il = 0; il < w->n_layer; il++) {
+		memset(&cur, 0, sizeof cur);
+		cur.il = il;
+		cur.recr = w->a->block == GB_RECURRENT || w->g->is_recr[il];
+		if (cur.recr)
+			gb_ssm_head(b, s, w, in, il, &cur.mb);
+		if (il > 0)
+			x = gb_close(b, s, w, in, &o);
+		cur.x = x;
+		if (cur.recr)
+			gb_ssm_body(b, s, w, in, il, x, &cur.mb);
+		else
+			gb_attn_begin(b, s, w, in, il,
+			    gb_norm(b, w, il, "attn_norm", x,
+				rows2(s->e, s->t)),
+			    &cur.at);
+		o = cur;
+	}
+	return w->n_layer ? gb_close(b, s, w, in, &o) : x;
+}
+
 /* Whether a Vulkan device is the plan's GPU. */
 static bool
 on_vulkan(const struct plan *pl)
@@ -432,31 +526,94 @@ graph_changed(const struct planner *pn)
 	return false;
 }
 
+/* The KV heads of the attention layers: layer 0's, or a hybrid's first
+ * attention layer's. */
+static uint32_t
+attn_kv_heads(const struct model_geom *g)
+{
+	uint32_t il;
+
+	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
+		if (!(g->memory == ARCH_MEM_HYBRID && g->is_recr[il]))
+			return g->n_head_kv[il];
+	return 0;
+}
+
 /* Whether the graph above is llama.cpp's for this model and plan (as far
  * as the header tells: build() checks the tensors). */
 static bool
 graph_known(const struct planner *pn, const struct plan *pl)
 {
 	const struct model_geom *g = pn->g;
+	const struct gb_arch *a = arch_of(g->arch);
 	uint32_t il;
 
-	if (arch_of(g->arch) == NULL || graph_changed(pn) ||
-	    g->memory != ARCH_MEM_KV || g->mla ||
+	if (a == NULL || graph_changed(pn) ||
+	    (pl->n_dev != 1 && !on_vulkan(pl)) || g->n_layer == 0 ||
+	    g->n_layer > ARCH_MAX_LAYERS || pl->n_fallback > 0 ||
+	    pl->n_cpu_moe_tensors > 0)
+		return false;
+	/* the recurrent states are f32 whatever the cache's types */
+	if (a->block == GB_RECURRENT)
+		return g->memory == ARCH_MEM_RECURRENT;
+	if (g->memory !=
+		(a->block == GB_HYBRID ? ARCH_MEM_HYBRID : ARCH_MEM_KV) ||
+	    g->mla ||
 	    (g->swa &&
 		((g->head_k_swa && g->head_k_swa != g->head_k) ||
 		    (g->head_v_swa && g->head_v_swa != g->head_v))) ||
-	    (pl->n_dev != 1 && !on_vulkan(pl)) || !cache_known(pl) ||
-	    g->n_layer == 0 || g->n_layer > ARCH_MAX_LAYERS ||
-	    g->n_head[0] == 0 || g->head_k != g->head_v || pl->n_stream == 0 ||
-	    pl->n_ubatch % pl->n_stream != 0 || pl->n_fallback > 0 ||
-	    pl->n_cpu_moe_tensors > 0)
+	    !cache_known(pl) || g->n_head[0] == 0 || g->head_k != g->head_v ||
+	    pl->n_stream == 0 || pl->n_ubatch % pl->n_stream != 0 ||
+	    attn_kv_heads(g) == 0)
 		return false;
+	/* a hybrid's recurrent layers have no KV heads */
 	for (il = 0; il < g->n_layer; il++)
 		if (g->n_head[il] != g->n_head[0] ||
-		    g->n_head_kv[il] != g->n_head_kv[0] ||
+		    (g->n_head_kv[il] != attn_kv_heads(g) &&
+			!(a->block == GB_HYBRID && g->is_recr[il])) ||
 		    g->n_ff[il] != g->n_ff[0] || g->n_ff[il] == 0)
 			return false;
 	return true;
+}
+
+/* A recurrent model's geometry (struct gb_ssm) from its keys, for a
+ * ubatch of ub tokens over pl's sequences (rounded up to a multiple of
+ * them, as llama.cpp reserves it); false for one out of range, and for
+ * Mamba with its dt, B and C normed (ssm.dt_b_c_rms: not built). */
+static bool
+ssm_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
+    struct gb_ssm *m)
+{
+	const struct model_geom *g = pn->g;
+	char key[sizeof g->arch + 32];
+	int64_t rank = 0, rms = 0;
+
+	snprintf(key, sizeof key, "%s.ssm.time_step_rank", g->arch);
+	if (!gguf_find_int(pn->f, key, &rank) || rank <= 0 || rank > 1 << 24)
+		return false;
+	snprintf(key, sizeof key, "%s.ssm.dt_b_c_rms", g->arch);
+	if (gguf_find_int(pn->f, key, &rms) && rms != 0)
+		return false;
+	memset(m, 0, sizeof *m);
+	m->v2 = strcmp(g->arch, "mamba") != 0;
+	m->di = g->ssm_d_inner;
+	m->ds = g->ssm_d_state;
+	m->dc = g->ssm_d_conv;
+	m->ng = m->v2 ? g->ssm_n_group : 1;
+	m->nh = m->v2 ? (uint64_t)rank : m->di;
+	m->rank = (uint64_t)rank;
+	if (m->di == 0 || m->ds == 0 || m->dc == 0 || m->ng == 0 ||
+	    m->di % m->nh != 0 || m->di % m->ng != 0)
+		return false;
+	m->hd = m->di / m->nh;
+	m->xw = m->v2 ? sadd(m->di, smul(smul(2, m->ng), m->ds)) : m->di;
+	m->din = m->v2 ? sadd(sadd(m->di, m->xw), m->nh) : smul(2, m->di);
+	m->rw = smul(m->dc - 1, m->xw);
+	m->sw = smul(m->ds, m->di);
+	m->ns = pl->n_seq ? pl->n_seq : 1;
+	m->cells = m->ns; /* llama.cpp's n_seq_max, at least 1 */
+	m->tok = (ub + m->ns - 1) / m->ns;
+	return m->tok > 0;
 }
 
 /* glm4moe's gating (expert_gating_func: none or 2 sigmoid, 1 softmax),
@@ -526,24 +683,70 @@ experts_of(const struct planner *pn, struct shape *s)
 	    (kind != GB_MOE_GLM || glm_experts(pn, s));
 }
 
+/* A float key of pn's architecture that is there and not 0. */
+static bool
+arch_float_set(const struct planner *pn, const char *name)
+{
+	char key[sizeof pn->g->arch + 48];
+	const struct gguf_kv *kv;
+
+	snprintf(key, sizeof key, "%s.%s", pn->g->arch, name);
+	kv = gguf_find_kv(pn->f, key);
+	return kv != NULL && kv->type == GGUF_FLOAT32 && kv->val.v.f32 != 0.0f;
+}
+
+/* Granite's switches: RoPE unless rope.scaling.finetuned is false; the
+ * residual, the logits and the embeddings scaled where their keys are
+ * set. */
+static void
+granite_keys(const struct planner *pn, struct shape *s)
+{
+	char key[sizeof pn->g->arch + 48];
+	const struct gguf_kv *kv;
+
+	snprintf(key, sizeof key, "%s.rope.scaling.finetuned", pn->g->arch);
+	kv = gguf_find_kv(pn->f, key);
+	s->nope = kv != NULL && kv->type == GGUF_BOOL && !kv->val.v.b;
+	s->res_scale = arch_float_set(pn, "residual_scale");
+	s->scale_logits = arch_float_set(pn, "logit_scale");
+	s->scale_embd = arch_float_set(pn, "embedding_scale");
+}
+
 static bool
 shape_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
     struct shape *s)
 {
 	const struct model_geom *g = pn->g;
+	uint8_t block = arch_of(g->arch)->block;
 	uint64_t cells;
 	int c;
 
+	memset(s, 0, sizeof *s);
+	if (block >= GB_RECURRENT) {
+		if (g->n_embd == 0 || !ssm_of(pn, pl, ub, &s->ssm))
+			return false;
+		ub = smul(s->ssm.tok, s->ssm.ns);
+		s->e = g->n_embd;
+		s->t = s->ts = ub;
+		s->s = 1;
+		if (block == GB_RECURRENT)
+			return true;
+		granite_keys(pn, s);
+	}
+	s->scale_logits = (arch_of(g->arch)->scale & GB_SCALE_LOGITS) &&
+	    (block != GB_HYBRID || s->scale_logits);
+	s->scale_embd = s->scale_embd ||
+	    (arch_of(g->arch)->scale & GB_SCALE_EMBD) != 0;
 	if (ub == 0 || ub % pl->n_stream != 0 || (g->swa && pl->swa_cells == 0))
 		return false;
 	s->hd = plan_head_width(g, false);
 	/* a hostile header: no head width, no KV head, no embedding */
-	if (s->hd == 0 || g->n_head_kv[0] == 0 || g->n_embd == 0 ||
+	if (s->hd == 0 || attn_kv_heads(g) == 0 || g->n_embd == 0 ||
 	    pl->ctx_seq == 0)
 		return false;
 	s->e = g->n_embd;
 	s->q = smul(s->hd, g->n_head[0]);
-	s->kv = smul(s->hd, g->n_head_kv[0]);
+	s->kv = smul(s->hd, attn_kv_heads(g));
 	s->ff = g->n_ff[0];
 	if (!experts_of(pn, s))
 		return false;
@@ -600,7 +803,7 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 	gb_input(b, F32(s->e, s->t), lay(4, s->e, s->t, 1, 1, 1), GA_OUTPUT);
 	x = gb_op(b, SC_GET_ROWS, F32(s->e, s->t), L32(s->e, s->t), 0, s->t,
 	    gb_weight(b, w, -1, "token_embd.weight"), x);
-	if (w->a->scale & GB_SCALE_EMBD)
+	if (s->scale_embd)
 		x = gb_op(b, SC_SCALE, F32(s->e, s->t), L32(s->e, s->t),
 		    GA_INPLACE, s->t, x, GA_NONE);
 	if (w->a->pos == GB_LEARNED) {
@@ -610,7 +813,9 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 		x = gb_op(b, SC_ADD, F32(s->e, s->t), L32(s->e, s->t),
 		    GA_INPLACE, s->t, x, pos);
 	}
-	for (il = 0; il < w->n_layer; il++)
+	if (w->a->block >= GB_RECURRENT)
+		x = gb_deferred(b, s, w, &in, x);
+	for (il = 0; il < w->n_layer && w->a->block < GB_RECURRENT; il++)
 		x = gb_layer(b, s, w, &in, il, x);
 	skip_mtp(w);
 	if (w->a->extra & GB_ROWS_LATE)
@@ -621,7 +826,7 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 	x = gb_linear(b, s, w, -1, "output", x, pn->g->n_vocab);
 	if (w->a->scale & GB_SOFTCAP_LOGITS)
 		x = gb_softcap(b, x, s->t);
-	if (w->a->scale & GB_SCALE_LOGITS)
+	if (s->scale_logits)
 		gb_op(b, SC_SCALE, F32(pn->g->n_vocab, s->t),
 		    L32(pn->g->n_vocab, s->t), GA_INPLACE, s->t, x, GA_NONE);
 	if (!b->full)
@@ -645,6 +850,7 @@ plan_graph_compute(const struct planner *pn, const struct plan *pl, uint64_t ub,
 		return false;
 	dl = gpu ? plan_device_layers(g, pl->ngl) : 0;
 	memset(&w, 0, sizeof w);
+	w.pn = pn;
 	w.f = pn->f;
 	w.a = arch_of(g->arch);
 	w.g = g;
@@ -661,8 +867,8 @@ plan_graph_compute(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	indexed = gb_index(&w);
 	ok = b.t != NULL && w.seen != NULL && indexed &&
 	    build(&b, pn, &s, &w) &&
-	    sc_place(&b, gpu, pl->max_tensor, GB_VULKAN_ALIGN, GB_CPU_ALIGN,
-		dev, host);
+	    sc_place(&b, gpu, pl->max_tensor, GB_VULKAN_ALIGN,
+		gpu ? GB_VULKAN_HOST_ALIGN : GB_CPU_ALIGN, dev, host);
 	gb_index_free(&w);
 	free(w.seen);
 	free(b.t);

@@ -66,16 +66,20 @@ home_is_host(uint8_t h)
 	return h == SC_WEIGHT_HOST || h == SC_CACHE_HOST;
 }
 
-/* Whether backend b runs node t: the CPU any; the GPU none with a
- * tensor (t or a source) beyond the largest it claims, as ggml-vulkan's
- * supports_op refuses them. */
+/* Whether backend b runs node t: the CPU any; the GPU neither one marked
+ * host_only nor one with a tensor (t or a source) beyond the largest it
+ * claims, as ggml-vulkan's supports_op refuses them. */
 static bool
 supports(const struct sc_run *r, int b, int32_t t)
 {
 	const struct sc_tensor *n = &r->g->t[t];
 	int k;
 
-	if (b == SC_CPU || r->max_tensor == 0)
+	if (b == SC_CPU)
+		return true;
+	if (n->host_only)
+		return false;
+	if (r->max_tensor == 0)
 		return true;
 	if (n->bytes > r->max_tensor)
 		return false;

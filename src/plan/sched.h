@@ -7,8 +7,9 @@
  * then places (galloc.h), each backend's nodes in its compute buffer.
  * With the CPU alone the graph is placed as built.
  *
- * Only the operations graph.c builds are known (enum sc_op); every
- * backend is taken to run all of them.
+ * Only the operations graph.c builds are known (enum sc_op); the CPU
+ * runs all of them, the GPU all but a node marked host_only (and those
+ * with a tensor past max_tensor).
  */
 #ifndef GGUFLINT_SCHED_H
 #define GGUFLINT_SCHED_H
@@ -46,6 +47,10 @@ enum sc_op {
 	SC_MUL_MAT_ID,
 	SC_ADD_ID,
 	SC_REPEAT,
+	SC_CONCAT,
+	SC_SSM_CONV,
+	SC_SSM_SCAN,
+	SC_CPY, /* into a cache's view */
 };
 
 /* Where a leaf's bytes are: a weights buffer or a cache buffer, on the
@@ -73,6 +78,7 @@ struct sc_tensor {
 	uint8_t flags;		 /* GA_INPUT, GA_OUTPUT, GA_INPLACE */
 	uint8_t home;		 /* enum sc_home (leaves) */
 	int8_t backend;		 /* out: enum sc_backend, or -1 */
+	bool host_only;		 /* the GPU does not run this node */
 };
 
 /* A graph: its tensors in the order ggml's graph holds its nodes (leaves

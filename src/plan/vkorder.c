@@ -236,12 +236,14 @@ fusable(const struct vk_run *v, size_t c, size_t j)
 
 	if (v->n_set == 0 || (size_t)v->set[v->n_set - 1] != c)
 		return false;
-	if (oc == SC_RMS_NORM && oj == SC_MUL && empty_between(v, c + 1, j))
+	if ((oc == SC_RMS_NORM || oc == SC_UNARY) && oj == SC_MUL &&
+	    empty_between(v, c + 1, j))
 		return true;
 	return j == c + 1 &&
 	    ((oc == SC_MUL_MAT && oj == SC_ADD) ||
 		(oc == SC_MUL_MAT_ID && (oj == SC_ADD_ID || oj == SC_MUL)) ||
-		(oc == SC_ADD && oj == SC_ADD));
+		(oc == SC_ADD && oj == SC_ADD) ||
+		(oc == SC_SSM_CONV && (oj == SC_ADD || oj == SC_UNARY)));
 }
 
 static bool
@@ -377,6 +379,23 @@ pull_add(struct vk_run *v, size_t j)
 	}
 }
 
+/* After SSM_CONV, ADD at j: the UNARY (SiLU) of it. */
+static void
+pull_conv_unary(struct vk_run *v, size_t j)
+{
+	size_t k, end = j + VK_PULL < v->n ? j + VK_PULL : v->n;
+
+	if (j == 0 || op_at(v, j) != SC_ADD || op_at(v, j - 1) != SC_SSM_CONV)
+		return;
+	for (k = j + 1; k < end; k++)
+		if (op_at(v, k) == SC_UNARY &&
+		    node(v, k)->src[0] == v->nodes[j]) {
+			add_set(v, k);
+			v->used[k] = true;
+			return;
+		}
+}
+
 static bool
 in_set(const struct vk_run *v, size_t pos)
 {
@@ -428,6 +447,7 @@ take_set(struct vk_run *v, size_t first)
 		add_set(v, j);
 		pull_set_rows(v, pull_rope(v, j));
 		pull_add(v, j);
+		pull_conv_unary(v, j);
 	}
 	take_views(v, first, end);
 	for (i = 0; i < v->n_set; i++)
