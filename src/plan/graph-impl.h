@@ -51,8 +51,10 @@ enum gb_ffn_kind {
 			* shared expert; dense where a layer has no router */
 };
 enum gb_extra {
-	GB_FFN_NORM_PA = 1, /* the FFN's norm is post_attention_norm */
-	GB_ROWS_LATE = 2,   /* the output rows taken after the last layer */
+	GB_FFN_NORM_PA = 1,   /* the FFN's norm is post_attention_norm */
+	GB_ROWS_LATE = 2,     /* the output rows taken after the last layer */
+	GB_RES_FIRST = 4,     /* GB_HYBRID: x + the part, not the part + x */
+	GB_OUT_NORM_EMBD = 8, /* the output norm is token_embd_norm */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */
@@ -122,6 +124,7 @@ struct gb_ssm {
 	uint64_t xw, din, rw, sw;
 	uint64_t ns, tok, cells;
 	bool v2;
+	bool shortconv; /* lfm2's: a gated convolution, no scan */
 };
 
 struct shape {
@@ -249,9 +252,10 @@ int32_t gb_attn_end(struct sc_graph *b, const struct shape *s,
 
 /* A recurrent layer begun: its caches (the convolution's states and the
  * scan's), the convolution states' rows (reshaped), the in-projection,
- * the convolution's output (Mamba-2: the view of its x), the scan. */
+ * the convolution's input and output (Mamba-2: the view of its x), the
+ * scan. */
 struct gb_mamba {
-	int32_t r, st, conv, proj, x, scan;
+	int32_t r, st, conv, proj, cx, x, scan;
 };
 
 /* gb_ssm_head: layer il's convolution states read (build_rs), which

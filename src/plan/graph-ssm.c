@@ -1,10 +1,12 @@
 /*
  * graph-ssm.c - a recurrent layer in llama.cpp's graph (graph-impl.h):
- * Mamba's (build_mamba_layer) and Mamba-2's (build_mamba2_layer). Each
- * has two states in its layer's cache, the convolution's and the scan's;
- * build_rs reads them (the one cell to clear zeroed in place, the
- * sequences' rows taken, the other cells' copied: none in a worst-case
- * ubatch, a copy of zero rows) and the layer writes them back.
+ * Mamba's (build_mamba_layer), Mamba-2's (build_mamba2_layer) and lfm2's
+ * short convolution (B times x convolved, times C; no scan). Mamba's
+ * have two states in the layer's cache, the convolution's and the scan's
+ * (lfm2's the first alone); build_rs reads them (the one cell to clear
+ * zeroed in place, the sequences' rows taken, the other cells' copied:
+ * none in a worst-case ubatch, a copy of zero rows) and the layer writes
+ * them back.
  *
  * The order is llama.cpp's (v0.5.0), ggml's depth-first walk from each
  * node the layer expands: the convolution states' read (gb_ssm_head),
@@ -128,16 +130,15 @@ gb_ssm_head(struct sc_graph *b, const struct shape *s, struct weights *w,
 	mb->conv = gb_view(b, SC_RESHAPE, rows, gb_bytes(b, rows));
 }
 
-/* The convolution's input (the previous states and the in-projection's
- * channels, transposed) and the states' write of its last columns. */
+/* The convolution's input (the previous states and x, the channels it
+ * mixes, transposed) and the states' write of its last columns. */
 static int32_t
 conv_input(struct sc_graph *b, const struct gb_ssm *m, struct gb_mamba *mb,
-    uint64_t row)
+    int32_t x)
 {
 	uint64_t cols = m->dc - 1 + m->tok;
-	int32_t x, cx, d;
+	int32_t cx, d;
 
-	x = gb_view(b, SC_VIEW, mb->proj, span(m->xw, m->ns * m->tok, row));
 	x = gb_view(b, SC_TRANSPOSE, x, gb_bytes(b, x));
 	cx = gb_op(b, SC_CONCAT, smul(F32(cols, m->xw), m->ns),
 	    lay(4, cols, m->xw, m->ns, 1, 0), 0, smul(m->xw, m->ns), mb->conv,
@@ -234,6 +235,27 @@ scan_inputs_v2(struct sc_graph *b, const struct gb_ssm *m, struct weights *w,
 	src[5] = gb_view(b, SC_VIEW, c, span(m->ng * m->ds, t, m->xw));
 }
 
+/* lfm2's short convolution up to its states' write: the in-projection
+ * of the normed input (B, C and x: three views), B times x transposed
+ * after the states, the last columns written back. */
+static void
+shortconv_body(struct sc_graph *b, const struct shape *s, struct weights *w,
+    int64_t il, int32_t n, struct gb_mamba *mb)
+{
+	const struct gb_ssm *m = &s->ssm;
+	uint64_t t = smul(m->tok, m->ns), l = lay(4, s->e, m->tok, m->ns, 1, 0);
+	int32_t bv, xv, bx;
+
+	n = gb_view(b, SC_RESHAPE, n, gb_bytes(b, n));
+	mb->proj = gb_op(b, SC_MUL_MAT, F32(m->din, t),
+	    lay(4, m->din, m->tok, m->ns, 1, 0), 0, m->tok,
+	    gb_weight(b, w, il, "shortconv.in_proj.weight"), n);
+	bv = gb_view(b, SC_VIEW, mb->proj, span(s->e, t, m->din));
+	xv = gb_view(b, SC_VIEW, mb->proj, span(s->e, t, m->din));
+	bx = gb_op(b, SC_MUL, F32(s->e, t), l, GA_INPLACE, t, bv, xv);
+	mb->cx = conv_input(b, m, mb, bx);
+}
+
 void
 gb_ssm_body(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, int32_t x, struct gb_mamba *mb)
@@ -243,6 +265,10 @@ gb_ssm_body(struct sc_graph *b, const struct shape *s, struct weights *w,
 	int32_t n, cx, sc, st, src[6], y, d;
 
 	n = gb_norm(b, w, il, "attn_norm", x, rows2(s->e, t));
+	if (m->shortconv) {
+		shortconv_body(b, s, w, il, n, mb);
+		return;
+	}
 	if (m->v2) { /* the product kept 2-D, then split by sequence */
 		n = gb_mm(b, s, gb_weight(b, w, il, "ssm_in.weight"), n,
 		    m->din);
@@ -253,7 +279,9 @@ gb_ssm_body(struct sc_graph *b, const struct shape *s, struct weights *w,
 		    lay(4, m->din, m->tok, m->ns, 1, 0), 0, m->tok,
 		    gb_weight(b, w, il, "ssm_in.weight"), n);
 	}
-	cx = conv_input(b, m, mb, m->din);
+	cx = conv_input(b, m, mb,
+	    gb_view(b, SC_VIEW, mb->proj,
+		span(m->xw, smul(m->ns, m->tok), m->din)));
 	sc = state_cache(b, m, w, il, m->sw);
 	st = rs_states(b, m, sc, m->sw);
 	src[0] = gb_view(b, SC_RESHAPE, st, gb_bytes(b, st));
@@ -270,6 +298,25 @@ gb_ssm_body(struct sc_graph *b, const struct shape *s, struct weights *w,
 	gb_into(b, SC_CPY, d, y, d);
 }
 
+/* lfm2's short convolution from its input: C times the convolution,
+ * the out-projection. */
+static int32_t
+shortconv_tail(struct sc_graph *b, const struct shape *s, struct weights *w,
+    int64_t il, const struct gb_mamba *mb)
+{
+	const struct gb_ssm *m = &s->ssm;
+	uint64_t t = smul(m->tok, m->ns), l = lay(4, s->e, m->tok, m->ns, 1, 0);
+	int32_t c, y;
+
+	c = gb_view(b, SC_VIEW, mb->proj, span(s->e, t, m->din));
+	y = gb_op(b, SC_SSM_CONV, F32(s->e, t), l, 0, t, mb->cx,
+	    gb_weight(b, w, il, "shortconv.conv.weight"));
+	y = gb_op(b, SC_MUL, F32(s->e, t), l, GA_INPLACE, t, c, y);
+	y = gb_op(b, SC_MUL_MAT, F32(s->e, t), l, 0, m->tok,
+	    gb_weight(b, w, il, "shortconv.out_proj.weight"), y);
+	return gb_view(b, SC_RESHAPE, y, F32(s->e, t));
+}
+
 int32_t
 gb_ssm_tail(struct sc_graph *b, const struct shape *s, struct weights *w,
     int64_t il, const struct gb_mamba *mb)
@@ -281,6 +328,8 @@ gb_ssm_tail(struct sc_graph *b, const struct shape *s, struct weights *w,
 	struct rows r = { F32(m->di, t), l, t };
 	int32_t z, y, d;
 
+	if (m->shortconv)
+		return shortconv_tail(b, s, w, il, mb);
 	z = gb_view(b, SC_VIEW, mb->proj, span(m->di, t, m->din));
 	z = gb_op(b, SC_CONT, r.bytes, l, 0, t, z, GA_NONE);
 	y = view_as(b, mb->scan, r.bytes, l);

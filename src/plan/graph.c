@@ -16,8 +16,9 @@
  * biases, a shared expert beside them, the attention's sinks, llama4's
  * sigmoid-weighted input and unroped layers, glm4moe's biased sigmoid
  * choice and its MTP layer left out), the recurrent layers of mamba and
- * mamba2 (graph-ssm.c) and granitehybrid's Mamba-2 layers among
- * attention layers, each with a dense FFN and scaled residuals, with
+ * mamba2 (graph-ssm.c), granitehybrid's Mamba-2 layers among attention
+ * layers, each with a dense FFN and scaled residuals, and lfm2's short
+ * convolutions among attention layers, its residuals the other way, with
  * every bias the file has, a fused QKV product where the file has one
  * (graph-attn.c), an f16 or a q8_0 cache (the q8_0 one rotated), a
  * sliding-window cache beside the model's, in any number of streams,
@@ -105,6 +106,8 @@ static const struct gb_arch gb_archs[] = {
 	    GB_RECURRENT, 0 },
 	{ "granitehybrid", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE,
 	    GB_SCALE_LOGITS, GB_ROPE, GB_HYBRID, 0 },
+	{ "lfm2", GB_RMS, GB_QK_HEAD, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
+	    GB_HYBRID, GB_RES_FIRST | GB_OUT_NORM_EMBD },
 };
 
 #define N_GB_ARCHS (sizeof gb_archs / sizeof gb_archs[0])
@@ -408,29 +411,43 @@ gb_res_scale(struct sc_graph *b, const struct shape *s, int32_t x)
 	    GA_NONE);
 }
 
+/* x + y, or y + x (GB_RES_FIRST: ggml-alloc then tries x's bytes
+ * first). */
+static int32_t
+gb_residual(struct sc_graph *b, const struct shape *s, struct weights *w,
+    int32_t x, int32_t y)
+{
+	return w->a->extra & GB_RES_FIRST ? gb_add_rows(b, s, x, y) :
+					    gb_add_rows(b, s, y, x);
+}
+
 /* The end of the layer o began: its output (in the last layer, the rows
- * of the outputs of it and of the input), scaled, plus its input; with
- * an FFN (GB_HYBRID), the FFN of that and its residual. */
+ * of the outputs of it and of the input, in the order the sum reaches
+ * them), scaled, and its input summed; with an FFN (GB_HYBRID), the FFN
+ * of that and its residual. */
 static int32_t
 gb_close(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, const struct gb_open *o)
 {
 	bool last = (uint64_t)o->il + 1 == w->n_layer;
+	bool first = (w->a->extra & GB_RES_FIRST) != 0;
 	int32_t y, x = o->x;
 
+	if (last && first)
+		x = gb_out_rows(b, s, in, x);
 	y = o->recr ? gb_ssm_tail(b, s, w, o->il, &o->mb) :
 		      gb_attn_end(b, s, w, in, o->il, &o->at);
 	if (last)
 		y = gb_out_rows(b, s, in, y);
 	y = gb_res_scale(b, s, y);
-	if (last)
+	if (last && !first)
 		x = gb_out_rows(b, s, in, x);
-	x = gb_add_rows(b, s, y, x);
+	x = gb_residual(b, s, w, x, y);
 	if (w->a->block != GB_HYBRID)
 		return x;
 	y = gb_ffn(b, s, w, o->il,
 	    gb_norm(b, w, o->il, "ffn_norm", x, rows2(s->e, s->t)));
-	return gb_add_rows(b, s, gb_res_scale(b, s, y), x);
+	return gb_residual(b, s, w, x, gb_res_scale(b, s, y));
 }
 
 /* The layers of a recurrent or hybrid model from x. A recurrent layer's
@@ -556,9 +573,10 @@ graph_known(const struct planner *pn, const struct plan *pl)
 	/* the recurrent states are f32 whatever the cache's types */
 	if (a->block == GB_RECURRENT)
 		return g->memory == ARCH_MEM_RECURRENT;
+	/* a hybrid's sliding-window cache is not built */
 	if (g->memory !=
 		(a->block == GB_HYBRID ? ARCH_MEM_HYBRID : ARCH_MEM_KV) ||
-	    g->mla ||
+	    g->mla || (a->block == GB_HYBRID && g->swa) ||
 	    (g->swa &&
 		((g->head_k_swa && g->head_k_swa != g->head_k) ||
 		    (g->head_v_swa && g->head_v_swa != g->head_v))) ||
@@ -578,8 +596,9 @@ graph_known(const struct planner *pn, const struct plan *pl)
 
 /* A recurrent model's geometry (struct gb_ssm) from its keys, for a
  * ubatch of ub tokens over pl's sequences (rounded up to a multiple of
- * them, as llama.cpp reserves it); false for one out of range, and for
- * Mamba with its dt, B and C normed (ssm.dt_b_c_rms: not built). */
+ * them, as llama.cpp reserves it); false for one out of range, for
+ * Mamba with its dt, B and C normed (ssm.dt_b_c_rms) and for lfm2's
+ * non-causal convolution (not built). */
 static bool
 ssm_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
     struct gb_ssm *m)
@@ -588,13 +607,26 @@ ssm_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	char key[sizeof g->arch + 32];
 	int64_t rank = 0, rms = 0;
 
+	memset(m, 0, sizeof *m);
+	m->ns = pl->n_seq ? pl->n_seq : 1;
+	m->cells = m->ns; /* llama.cpp's n_seq_max, at least 1 */
+	m->tok = (ub + m->ns - 1) / m->ns;
+	if (strcmp(g->arch, "lfm2") == 0) { /* a causal short convolution */
+		m->shortconv = true;
+		m->dc = g->shortconv_l_cache;
+		m->xw = g->n_embd;
+		m->din = smul(3, g->n_embd);
+		m->rw = smul(m->dc - 1, m->xw);
+		snprintf(key, sizeof key, "%s.attention.causal", g->arch);
+		return m->dc > 1 && m->tok > 0 &&
+		    (!gguf_find_int(pn->f, key, &rms) || rms != 0);
+	}
 	snprintf(key, sizeof key, "%s.ssm.time_step_rank", g->arch);
 	if (!gguf_find_int(pn->f, key, &rank) || rank <= 0 || rank > 1 << 24)
 		return false;
 	snprintf(key, sizeof key, "%s.ssm.dt_b_c_rms", g->arch);
 	if (gguf_find_int(pn->f, key, &rms) && rms != 0)
 		return false;
-	memset(m, 0, sizeof *m);
 	m->v2 = strcmp(g->arch, "mamba") != 0;
 	m->di = g->ssm_d_inner;
 	m->ds = g->ssm_d_state;
@@ -610,9 +642,6 @@ ssm_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	m->din = m->v2 ? sadd(sadd(m->di, m->xw), m->nh) : smul(2, m->di);
 	m->rw = smul(m->dc - 1, m->xw);
 	m->sw = smul(m->ds, m->di);
-	m->ns = pl->n_seq ? pl->n_seq : 1;
-	m->cells = m->ns; /* llama.cpp's n_seq_max, at least 1 */
-	m->tok = (ub + m->ns - 1) / m->ns;
 	return m->tok > 0;
 }
 
@@ -820,7 +849,9 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 	skip_mtp(w);
 	if (w->a->extra & GB_ROWS_LATE)
 		x = gb_out_rows(b, s, &in, x);
-	x = gb_norm(b, w, -1, "output_norm", x, rows2(s->e, s->t));
+	x = gb_norm(b, w, -1,
+	    w->a->extra & GB_OUT_NORM_EMBD ? "token_embd_norm" : "output_norm",
+	    x, rows2(s->e, s->t));
 	if (!b->full)
 		b->t[b->n - 1].flags |= GA_OUTPUT; /* result_norm */
 	x = gb_linear(b, s, w, -1, "output", x, pn->g->n_vocab);
