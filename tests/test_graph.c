@@ -234,10 +234,12 @@ check_table(const char *name, const char *arch, const char *wtype,
  * and written back, the scan on the host where the device does not run
  * it (mamba, mamba2), and Mamba-2 layers among attention layers, each
  * with an FFN, scaled residuals (granitehybrid), or short convolutions
- * among them, the residuals added the other way (lfm2); and how many
- * rows of the CPU table each has (cohere2's, gpt-oss's, llama4's,
- * glm4moe's, mamba2's, granitehybrid's and lfm2's measured on haswell's
- * library alone). */
+ * among them, the residuals added the other way (lfm2), AltUp's stack,
+ * laurel, activation sparsity, per-layer inputs and layers reading an
+ * earlier layer's cache (gemma3n); and how many rows of the CPU table
+ * each has (cohere2's, gpt-oss's, llama4's, glm4moe's, mamba2's,
+ * granitehybrid's, lfm2's and gemma3n's measured on haswell's library
+ * alone). */
 static const struct {
 	const char *name;
 	size_t cpu_rows;
@@ -246,7 +248,8 @@ static const struct {
 	{ "cohere2", 30 }, { "gemma2", 60 }, { "gemma3", 60 }, { "falcon", 60 },
 	{ "phi3", 60 }, { "qwen3moe", 60 }, { "qwen2moe", 60 },
 	{ "gpt-oss", 30 }, { "llama4", 30 }, { "glm4moe", 30 }, { "mamba", 60 },
-	{ "mamba2", 30 }, { "granitehybrid", 30 }, { "lfm2", 30 } };
+	{ "mamba2", 30 }, { "granitehybrid", 30 }, { "lfm2", 30 },
+	{ "gemma3n", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

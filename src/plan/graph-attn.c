@@ -308,6 +308,9 @@ gb_head(struct sc_graph *b, const struct shape *s, struct weights *w,
 		h.x = gb_view(b, SC_RESHAPE, h.x, F32(width, s->t));
 		if (qk == GB_QK_HEAD)
 			h.x = gb_norm(b, w, il, base, h.x, heads);
+		if (v && (w->a->extra & GB_V_NORM))
+			h.x = gb_op(b, SC_RMS_NORM, heads.bytes, heads.layout,
+			    GA_INPLACE, s->t, h.x, GA_NONE);
 	}
 	if (!v && roped(s, w, il)) {
 		h.x = gb_rope(b, s, w, in, il, h.x, width);
@@ -324,17 +327,48 @@ gb_head(struct sc_graph *b, const struct shape *s, struct weights *w,
 	return h;
 }
 
+/* The layer whose cache layer il reads: its own, or past the layers
+ * with one (gemma3n's n_layer_kv) the last of its kind before them. */
+static int64_t
+cache_layer(const struct weights *w, int64_t il)
+{
+	uint32_t n = w->g->n_layer_kv;
+
+	if (n < 2 || (uint64_t)il < n)
+		return il;
+	return (int64_t)n - (w->g->is_swa[il] ? 2 : 1);
+}
+
 void
 gb_attn_begin(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, int32_t cur, struct gb_attn *at)
 {
-	uint8_t home = (uint64_t)il >= w->dev_from ? SC_CACHE_DEV :
+	int64_t cl = cache_layer(w, il);
+	uint8_t home = (uint64_t)cl >= w->dev_from ? SC_CACHE_DEV :
 						     SC_CACHE_HOST;
 	uint64_t width = s->q + 2 * s->kv;
 	struct head k, v;
 	int32_t qkv;
 
 	at->c = s->iswa && w->g->is_swa[il] ? GB_SWA : GB_BASE;
+	if (cl != il) { /* Q alone, over an earlier layer's cache */
+		static const char *const unread[] = { "attn_k.weight",
+			"attn_v.weight", "attn_k_norm.weight", "attn_k.bias",
+			"attn_v.bias" };
+		uint64_t bytes;
+		size_t i;
+
+		/* its own K and V: loaded, never read */
+		for (i = 0; i < sizeof unread / sizeof unread[0]; i++)
+			gb_find(w, il, unread[i], &bytes);
+		at->q =
+		    gb_head(b, s, w, in, il, "q", cur, GA_NONE, s->q, at->c).x;
+		at->kc = gb_leaf(b, home, s->cache[at->c].k_bytes);
+		at->vc = gb_leaf(b, home, s->cache[at->c].v_bytes);
+		at->sinks = GA_NONE;
+		at->o = gb_attend(b, s, in, at);
+		return;
+	}
 	/* a fused product (attn_qkv), viewed as Q, K and V */
 	qkv = gb_tensor(b, w, il, "attn_qkv.weight", true);
 	if (qkv != GA_NONE)

@@ -55,6 +55,7 @@ enum gb_extra {
 	GB_ROWS_LATE = 2,     /* the output rows taken after the last layer */
 	GB_RES_FIRST = 4,     /* GB_HYBRID: x + the part, not the part + x */
 	GB_OUT_NORM_EMBD = 8, /* the output norm is token_embd_norm */
+	GB_V_NORM = 16,	      /* V RMS-normed (no weight) after its reshape */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */
@@ -86,6 +87,9 @@ enum gb_block {
 		       * (graph-ssm.c) */
 	GB_HYBRID,    /* a Mamba-2 layer or an attention layer (hparams'
 		       * is_recr), then the FFN, as GB_SEQ (granitehybrid) */
+	GB_ALTUP,     /* gemma3n's: AltUp's predictions and corrections
+		       * around the attention, laurel, the FFN and the
+		       * per-layer inputs (graph-altup.c) */
 };
 
 struct gb_arch {
@@ -236,6 +240,8 @@ int32_t gb_in_pos(struct sc_graph *b, const struct shape *s, struct inputs *in);
 int32_t gb_in_out(struct sc_graph *b, const struct shape *s, struct inputs *in);
 /* gb_has: whether the file has layer il's tensor name (not marked read). */
 bool gb_has(const struct weights *w, int64_t il, const char *name);
+/* gb_dim: dimension k of layer il's tensor name (0: none). */
+uint64_t gb_dim(const struct weights *w, int64_t il, const char *name, int k);
 /* gb_host_only: whether the device does not run what reads layer il's
  * tensor name (plan_host_only). */
 bool gb_host_only(const struct weights *w, int64_t il, const char *name);
@@ -247,6 +253,14 @@ void gb_attn_begin(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, int32_t cur, struct gb_attn *at);
 int32_t gb_attn_end(struct sc_graph *b, const struct shape *s,
     struct weights *w, struct inputs *in, int64_t il, const struct gb_attn *at);
+
+/* graph-altup.c */
+
+/* gemma3n's layers from the embeddings x (the rows of the tokens): the
+ * per-layer inputs, AltUp's stack, every layer, the stack merged back:
+ * the merged rows, before the output rows are taken. */
+int32_t gb_altup(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int32_t x);
 
 /* graph-ssm.c */
 

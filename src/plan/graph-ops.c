@@ -200,6 +200,17 @@ gb_has(const struct weights *w, int64_t il, const char *name)
 	return gb_lookup(w, il, name) != SIZE_MAX;
 }
 
+uint64_t
+gb_dim(const struct weights *w, int64_t il, const char *name, int k)
+{
+	size_t i = gb_lookup(w, il, name);
+
+	if (i == SIZE_MAX || k < 0 || k >= GGUF_MAX_DIMS ||
+	    w->f->tensors[i].ne[k] <= 0)
+		return 0;
+	return (uint64_t)w->f->tensors[i].ne[k];
+}
+
 bool
 gb_host_only(const struct weights *w, int64_t il, const char *name)
 {
@@ -229,10 +240,19 @@ gb_tensor(struct sc_graph *b, struct weights *w, int64_t il, const char *name,
 		w->missing = true;
 	} else
 		bytes = gb_mark(w, i);
-	/* the input layer's tensors stay on the host */
-	dev = il >= 0 ? (uint64_t)il >= w->dev_from :
-			strcmp(name, "token_embd.weight") != 0 &&
-		strcmp(name, "position_embd.weight") != 0 && w->output_dev;
+	/* on its layer's device (plan_weight_layer: the input layer's stay
+	 * on the host); the embeddings' copy for the output with it */
+	dev = il >= 0 ? (uint64_t)il >= w->dev_from : w->output_dev;
+	if (i != SIZE_MAX && strcmp(name, "output.weight") == 0 &&
+	    gb_lookup(w, -1, name) == SIZE_MAX)
+		dev = w->output_dev;
+	else if (i != SIZE_MAX && w->pn != NULL) {
+		int64_t l = plan_weight_layer(w->pn, &w->f->tensors[i]);
+
+		dev = l >= 0 &&
+		    (l >= (int64_t)w->g->n_layer ? w->output_dev :
+						   (uint64_t)l >= w->dev_from);
+	}
 	if (gb_host_only(w, il, name))
 		dev = false;
 	return gb_leaf(b, dev ? SC_WEIGHT_DEV : SC_WEIGHT_HOST, bytes);

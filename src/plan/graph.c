@@ -17,8 +17,10 @@
  * sigmoid-weighted input and unroped layers, glm4moe's biased sigmoid
  * choice and its MTP layer left out), the recurrent layers of mamba and
  * mamba2 (graph-ssm.c), granitehybrid's Mamba-2 layers among attention
- * layers, each with a dense FFN and scaled residuals, and lfm2's short
- * convolutions among attention layers, its residuals the other way, with
+ * layers, each with a dense FFN and scaled residuals, lfm2's short
+ * convolutions among attention layers, its residuals the other way, and
+ * gemma3n's AltUp layers (graph-altup.c), the last reading earlier
+ * layers' caches, with
  * every bias the file has, a fused QKV product where the file has one
  * (graph-attn.c), an f16 or a q8_0 cache (the q8_0 one rotated), a
  * sliding-window cache beside the model's, in any number of streams,
@@ -108,6 +110,8 @@ static const struct gb_arch gb_archs[] = {
 	    GB_SCALE_LOGITS, GB_ROPE, GB_HYBRID, 0 },
 	{ "lfm2", GB_RMS, GB_QK_HEAD, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
 	    GB_HYBRID, GB_RES_FIRST | GB_OUT_NORM_EMBD },
+	{ "gemma3n", GB_RMS, GB_QK_HEAD, GB_GATED, GB_NORM_BOTH,
+	    GB_SOFTCAP_LOGITS, GB_ROPE, GB_ALTUP, GB_ROWS_LATE | GB_V_NORM },
 };
 
 #define N_GB_ARCHS (sizeof gb_archs / sizeof gb_archs[0])
@@ -751,7 +755,7 @@ shape_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	int c;
 
 	memset(s, 0, sizeof *s);
-	if (block >= GB_RECURRENT) {
+	if (block == GB_RECURRENT || block == GB_HYBRID) {
 		if (g->n_embd == 0 || !ssm_of(pn, pl, ub, &s->ssm))
 			return false;
 		ub = smul(s->ssm.tok, s->ssm.ns);
@@ -842,7 +846,9 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 		x = gb_op(b, SC_ADD, F32(s->e, s->t), L32(s->e, s->t),
 		    GA_INPLACE, s->t, x, pos);
 	}
-	if (w->a->block >= GB_RECURRENT)
+	if (w->a->block == GB_ALTUP)
+		x = gb_altup(b, s, w, &in, x);
+	else if (w->a->block >= GB_RECURRENT) /* and GB_HYBRID */
 		x = gb_deferred(b, s, w, &in, x);
 	for (il = 0; il < w->n_layer && w->a->block < GB_RECURRENT; il++)
 		x = gb_layer(b, s, w, &in, il, x);
@@ -891,8 +897,9 @@ plan_graph_compute(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	    g->n_layer;
 	w.dev_from = (uint32_t)(g->n_layer - dl);
 	w.output_dev = gpu && pl->ngl >= 1;
-	/* per layer 80 tensors at most, their copies and the scheduler's */
-	b.cap = 32 + (size_t)g->n_layer * 160;
+	/* per layer 160 tensors at most (gemma3n), their copies and the
+	 * scheduler's */
+	b.cap = 64 + (size_t)g->n_layer * 320;
 	b.t = calloc(b.cap, sizeof *b.t);
 	w.seen = calloc(pn->f->tensors_n + 1, sizeof *w.seen);
 	indexed = gb_index(&w);

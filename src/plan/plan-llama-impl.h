@@ -79,6 +79,10 @@ uint64_t plan_tensor_rows(const struct gguf_file *f, const char *suffix);
 bool plan_backend_is(const struct planner *pn, const char *backend);
 /* Whether tensor t stays in the host's CPU buffer whatever -ngl. */
 bool plan_host_only(const struct planner *pn, const struct gguf_tensor *t);
+/* plan_weight_layer: the layer whose device holds weight t (0 to
+ * n_layer - 1; n_layer the output layer; -1 the input layer, the host). */
+int64_t plan_weight_layer(const struct planner *pn,
+    const struct gguf_tensor *t);
 /* Repeating layers on the device under -ngl (the output layer aside). */
 uint64_t plan_device_layers(const struct model_geom *g, int64_t ngl);
 /* The head width of K (v false) or V: the geometry's, else n_embd /

@@ -418,8 +418,8 @@ mtp_layer(const struct model_geom *g, int64_t il)
  * (ALTUP_PROJ, ALTUP_UNEMBD_PROJ: output-layer tensors) with the output
  * layer (measured: exact on Vulkan at -ngl 99, 2 and 0).
  */
-static int64_t
-weight_layer(const struct planner *pn, const struct gguf_tensor *t)
+int64_t
+plan_weight_layer(const struct planner *pn, const struct gguf_tensor *t)
 {
 	static const char norm[] = "token_embd_norm.";
 	static const struct {
@@ -487,7 +487,7 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 	pl->n_cpu_moe_tensors = 0;
 	for (i = 0; i < pn->f->tensors_n; i++) {
 		const struct gguf_tensor *t = &pn->f->tensors[i];
-		int64_t il = weight_layer(pn, t);
+		int64_t il = plan_weight_layer(pn, t);
 		struct plan_device *d = &pl->dev[0];
 		bool fb = plan_falls_back(pn, pl, i);
 		bool on_dev = pl->n_dev > 1 && il >= 0 && il >= gpu_start &&

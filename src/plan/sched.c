@@ -421,7 +421,8 @@ ga_dep(struct ga_graph *ga, int32_t s, int32_t *dep_of)
 }
 
 /* The dependencies' sources, now that every tensor is placed; one on a
- * tensor that is not the allocator's (a weight) depends on nothing. */
+ * tensor that is not the allocator's (a weight, or a cache's view the
+ * graph reaches later) depends on nothing. */
 static void
 fix_deps(struct ga_graph *ga, const int32_t *map, const int32_t *dep_of)
 {
@@ -434,6 +435,8 @@ fix_deps(struct ga_graph *ga, const int32_t *map, const int32_t *dep_of)
 		if (!(n->flags & GA_DEP))
 			continue;
 		m = map[dep_of[i]];
+		if (m != GA_NONE && (ga->nodes[m].flags & GA_EXTERN))
+			m = GA_NONE;
 		n->src[0] = m;
 		if (m == GA_NONE)
 			continue;

@@ -51,6 +51,10 @@ enum sc_op {
 	SC_SSM_CONV,
 	SC_SSM_SCAN,
 	SC_CPY, /* into a cache's view */
+	SC_SQR,
+	SC_SQRT,
+	SC_SUB,
+	SC_MEAN,
 };
 
 /* Where a leaf's bytes are: a weights buffer or a cache buffer, on the
