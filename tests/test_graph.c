@@ -236,7 +236,8 @@ check_table(const char *name, const char *arch, const char *wtype,
  * with an FFN, scaled residuals (granitehybrid), or short convolutions
  * among them, the residuals added the other way (lfm2), AltUp's stack,
  * laurel, activation sparsity, per-layer inputs and layers reading an
- * earlier layer's cache (gemma3n); and how many rows of the CPU table
+ * earlier layer's cache (gemma3n), MLA's latent attention (deepseek2);
+ * and how many rows of the CPU table
  * each has (cohere2's, gpt-oss's, llama4's, glm4moe's, mamba2's,
  * granitehybrid's, lfm2's and gemma3n's measured on haswell's library
  * alone). */
@@ -249,7 +250,7 @@ static const struct {
 	{ "phi3", 60 }, { "qwen3moe", 60 }, { "qwen2moe", 60 },
 	{ "gpt-oss", 30 }, { "llama4", 30 }, { "glm4moe", 30 }, { "mamba", 60 },
 	{ "mamba2", 30 }, { "granitehybrid", 30 }, { "lfm2", 30 },
-	{ "gemma3n", 30 } };
+	{ "gemma3n", 30 }, { "deepseek2", 36 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

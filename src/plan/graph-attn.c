@@ -68,7 +68,7 @@ gb_in_rot(struct sc_graph *b, const struct shape *s, struct inputs *in, int c,
 
 /* Cache c's cell indices of K (k) or of V (without flash attention V is
  * transposed: an index an element). */
-static int32_t
+int32_t
 gb_in_idx(struct sc_graph *b, const struct shape *s, struct inputs *in, int c,
     bool k)
 {
@@ -79,7 +79,7 @@ gb_in_idx(struct sc_graph *b, const struct shape *s, struct inputs *in, int c,
 }
 
 /* Cache c's mask: f16 for flash attention, f32 without. */
-static int32_t
+int32_t
 gb_in_mask(struct sc_graph *b, const struct shape *s, struct inputs *in, int c)
 {
 	uint64_t ts = s->fa ? 2 : 4, cells = s->cache[c].cells;
@@ -90,7 +90,7 @@ gb_in_mask(struct sc_graph *b, const struct shape *s, struct inputs *in, int c)
 
 /* The rows of cur into cache c at idxs: the cache merged across its
  * streams first (a reshape) when it has several. */
-static void
+void
 gb_set_rows(struct sc_graph *b, const struct shape *s, int32_t cur,
     int32_t idxs, int32_t c, bool merge)
 {
@@ -351,6 +351,10 @@ gb_attn_begin(struct sc_graph *b, const struct shape *s, struct weights *w,
 	int32_t qkv;
 
 	at->c = s->iswa && w->g->is_swa[il] ? GB_SWA : GB_BASE;
+	if (s->mla.kvl != 0) {
+		gb_mla_begin(b, s, w, in, il, cur, at);
+		return;
+	}
 	if (cl != il) { /* Q alone, over an earlier layer's cache */
 		static const char *const unread[] = { "attn_k.weight",
 			"attn_v.weight", "attn_k_norm.weight", "attn_k.bias",

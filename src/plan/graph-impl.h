@@ -131,8 +131,16 @@ struct gb_ssm {
 	bool shortconv; /* lfm2's: a gated convolution, no scan */
 };
 
+/* deepseek2's MLA (absorbed): the compressed KV's width, RoPE's, the
+ * heads' un-roped part of Q, V's width per head, Q's LoRA rank (0: one
+ * product). */
+struct gb_mla {
+	uint64_t kvl, rope, nope, vdim, qlr;
+};
+
 struct shape {
 	uint64_t e, q, kv, hd, ff, t, ts, s;
+	struct gb_mla mla; /* kvl 0: not MLA */
 	struct gb_ssm ssm;
 	struct gb_cache cache[GB_N_CACHES];
 	uint64_t krot, vrot;		/* the rotations' widths, 0 without */
@@ -250,6 +258,20 @@ bool gb_host_only(const struct weights *w, int64_t il, const char *name);
  * build_attn expands); gb_attn_end: its output projection and bias, where
  * the layer reaches them. */
 void gb_attn_begin(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int64_t il, int32_t cur, struct gb_attn *at);
+/* The cell indices of cache c's K (k) or V, its mask; rows x written
+ * into cache (merged across its streams first when merge). */
+int32_t gb_in_idx(struct sc_graph *b, const struct shape *s, struct inputs *in,
+    int c, bool k);
+int32_t gb_in_mask(struct sc_graph *b, const struct shape *s, struct inputs *in,
+    int c);
+void gb_set_rows(struct sc_graph *b, const struct shape *s, int32_t x,
+    int32_t idxs, int32_t cache, bool merge);
+
+/* graph-mla.c: gb_attn_begin's MLA form (deepseek2): Q and the compressed
+ * KV, its rows into the K cache (V is a view of it), the attention and
+ * the heads' V up-projection. */
+void gb_mla_begin(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, int32_t cur, struct gb_attn *at);
 int32_t gb_attn_end(struct sc_graph *b, const struct shape *s,
     struct weights *w, struct inputs *in, int64_t il, const struct gb_attn *at);

@@ -20,7 +20,8 @@
  * layers, each with a dense FFN and scaled residuals, lfm2's short
  * convolutions among attention layers, its residuals the other way, and
  * gemma3n's AltUp layers (graph-altup.c), the last reading earlier
- * layers' caches, with
+ * layers' caches, and deepseek2's latent attention (graph-mla.c) with
+ * its softmax-chosen experts, with
  * every bias the file has, a fused QKV product where the file has one
  * (graph-attn.c), an f16 or a q8_0 cache (the q8_0 one rotated), a
  * sliding-window cache beside the model's, in any number of streams,
@@ -110,6 +111,8 @@ static const struct gb_arch gb_archs[] = {
 	    GB_SCALE_LOGITS, GB_ROPE, GB_HYBRID, 0 },
 	{ "lfm2", GB_RMS, GB_QK_HEAD, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
 	    GB_HYBRID, GB_RES_FIRST | GB_OUT_NORM_EMBD },
+	{ "deepseek2", GB_RMS, GB_QK_NONE, GB_MOE_GLM, GB_NORM_PRE, 0, GB_ROPE,
+	    GB_SEQ, 0 },
 	{ "gemma3n", GB_RMS, GB_QK_HEAD, GB_GATED, GB_NORM_BOTH,
 	    GB_SOFTCAP_LOGITS, GB_ROPE, GB_ALTUP, GB_ROWS_LATE | GB_V_NORM },
 };
@@ -578,15 +581,19 @@ graph_known(const struct planner *pn, const struct plan *pl)
 	if (a->block == GB_RECURRENT)
 		return g->memory == ARCH_MEM_RECURRENT;
 	/* a hybrid's sliding-window cache is not built */
+	/* MLA (deepseek2's alone) with an f16 cache */
+	if (g->mla &&
+	    (strcmp(g->arch, "deepseek2") != 0 || pl->kv_k != pl->kv_v))
+		return false;
 	if (g->memory !=
 		(a->block == GB_HYBRID ? ARCH_MEM_HYBRID : ARCH_MEM_KV) ||
-	    g->mla || (a->block == GB_HYBRID && g->swa) ||
+	    (a->block == GB_HYBRID && g->swa) ||
 	    (g->swa &&
 		((g->head_k_swa && g->head_k_swa != g->head_k) ||
 		    (g->head_v_swa && g->head_v_swa != g->head_v))) ||
-	    !cache_known(pl) || g->n_head[0] == 0 || g->head_k != g->head_v ||
-	    pl->n_stream == 0 || pl->n_ubatch % pl->n_stream != 0 ||
-	    attn_kv_heads(g) == 0)
+	    !cache_known(pl) || g->n_head[0] == 0 ||
+	    (g->head_k != g->head_v && !g->mla) || pl->n_stream == 0 ||
+	    pl->n_ubatch % pl->n_stream != 0 || attn_kv_heads(g) == 0)
 		return false;
 	/* a hybrid's recurrent layers have no KV heads */
 	for (il = 0; il < g->n_layer; il++)
@@ -664,6 +671,8 @@ glm_experts(const struct planner *pn, struct shape *s)
 	snprintf(key, sizeof key, "%s.expert_gating_func", a);
 	if (gguf_find_int(pn->f, key, &v) && v != 0 && v != 1 && v != 2)
 		return false;
+	if (v == 0 && strcmp(a, "deepseek2") == 0)
+		v = 1; /* DeepSeek V2's files say nothing: softmax */
 	s->sigmoid = v != 1;
 	snprintf(key, sizeof key, "%s.expert_weights_norm", a);
 	s->norm_w = gguf_find_int(pn->f, key, &v) && v != 0;
@@ -714,6 +723,36 @@ experts_of(const struct planner *pn, struct shape *s)
 	s->n_used = plan_experts_used(g, pn->f);
 	return s->n_used <= s->n_exp &&
 	    (kind != GB_MOE_GLM || glm_experts(pn, s));
+}
+
+/* An integer key of pn's architecture (0 when absent). */
+static uint64_t
+arch_u32(const struct planner *pn, const char *name)
+{
+	char key[sizeof pn->g->arch + 48];
+	int64_t v = 0;
+
+	snprintf(key, sizeof key, "%s.%s", pn->g->arch, name);
+	if (!gguf_find_int(pn->f, key, &v) || v < 0 || v > 1 << 24)
+		return 0;
+	return (uint64_t)v;
+}
+
+/* deepseek2's MLA widths (struct gb_mla) from its keys; false when one
+ * is missing or they disagree with K's row. */
+static bool
+mla_of(const struct planner *pn, struct shape *s)
+{
+	struct gb_mla *m = &s->mla;
+	uint64_t kl = arch_u32(pn, "attention.key_length_mla");
+
+	m->kvl = pn->g->kv_lora_rank;
+	m->rope = arch_u32(pn, "rope.dimension_count");
+	m->vdim = arch_u32(pn, "attention.value_length_mla");
+	m->qlr = arch_u32(pn, "attention.q_lora_rank");
+	m->nope = kl > m->rope ? kl - m->rope : 0;
+	return m->kvl != 0 && m->rope != 0 && m->nope != 0 && m->vdim != 0 &&
+	    s->hd == m->kvl + m->rope && s->kv == s->hd;
 }
 
 /* A float key of pn's architecture that is there and not 0. */
@@ -798,6 +837,8 @@ shape_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
 		s->cache[c].v_bytes =
 		    smul(smul(kv_row_bytes(pl->kv_v, s->kv), cells), s->s);
 	}
+	if (g->mla && !mla_of(pn, s))
+		return false;
 	s->krot = rotation(pl->kv_k, s->hd, true);
 	s->vrot = rotation(pl->kv_v, s->hd, false);
 	return true;
