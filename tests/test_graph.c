@@ -236,7 +236,8 @@ check_table(const char *name, const char *arch, const char *wtype,
  * with an FFN, scaled residuals (granitehybrid), or short convolutions
  * among them, the residuals added the other way (lfm2), AltUp's stack,
  * laurel, activation sparsity, per-layer inputs and layers reading an
- * earlier layer's cache (gemma3n), MLA's latent attention (deepseek2);
+ * earlier layer's cache (gemma3n), MLA's latent attention (deepseek2),
+ * encoders attending to the ubatch without a cache (bert, nomic-bert);
  * and how many rows of the CPU table
  * each has (cohere2's, gpt-oss's, llama4's, glm4moe's, mamba2's,
  * granitehybrid's, lfm2's and gemma3n's measured on haswell's library
@@ -250,7 +251,8 @@ static const struct {
 	{ "phi3", 60 }, { "qwen3moe", 60 }, { "qwen2moe", 60 },
 	{ "gpt-oss", 30 }, { "llama4", 30 }, { "glm4moe", 30 }, { "mamba", 60 },
 	{ "mamba2", 30 }, { "granitehybrid", 30 }, { "lfm2", 30 },
-	{ "gemma3n", 30 }, { "deepseek2", 36 } };
+	{ "gemma3n", 30 }, { "deepseek2", 36 }, { "bert", 60 },
+	{ "nomic-bert", 60 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 
@@ -275,6 +277,19 @@ Test(graph, placed_graph_beside_vulkan_is_llamas_own, .timeout = 300)
 	for (i = 0; i < sizeof wtypes / sizeof wtypes[0]; i++)
 		check_table("measured-vulkan.tsv", "llama", wtypes[i], "vulkan",
 		    36);
+}
+
+/* Every architecture's q8_0 and f16 weights beside Vulkan (under
+ * valgrind every third architecture's: the rows above cover the rest). */
+Test(graph, placed_graph_of_other_weights_beside_vulkan, .timeout = 300)
+{
+	static const char *const wtypes[] = { "q8_0", "f16" };
+	size_t i, k, step = test_valgrind_step(2) > 1 ? 3 : 1;
+
+	for (i = 1; i < N_ARCHS; i += step)
+		for (k = 0; k < sizeof wtypes / sizeof wtypes[0]; k++)
+			check_table("measured-vulkan.tsv", archs[i].name,
+			    wtypes[k], "vulkan", 36);
 }
 
 /* A file with a tensor the graph does not read is another graph: qwen3's

@@ -393,6 +393,68 @@ gb_attn_begin(struct sc_graph *b, const struct shape *s, struct weights *w,
 	at->o = gb_attend(b, s, in, at);
 }
 
+/* An encoder's attention over the ubatch itself (no cache): K and V
+ * permuted, cast to f16 for flash attention; without it V transposed
+ * and made contiguous, KQ, its softmax, KQV. */
+static int32_t
+gb_enc_attend(struct sc_graph *b, const struct shape *s, struct inputs *in,
+    const struct gb_attn *at)
+{
+	uint64_t nh = s->q / s->hd, nkv = s->kv / s->hd, t = s->t;
+	uint64_t kb = F32(s->kv, t), qb = gb_bytes(b, at->q);
+	int32_t q, k, v, kq, kv, mask;
+
+	if (s->fa) {
+		q = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, at->q, qb), qb);
+		k = gb_view(b, SC_PERMUTE, at->kc, kb);
+		k = gb_op(b, SC_CPY, smul(2, s->kv * t),
+		    lay(2, s->hd, t, nkv, 1, 0), 0, t, k, GA_NONE);
+		v = gb_view(b, SC_PERMUTE, at->vc, kb);
+		v = gb_op(b, SC_CPY, smul(2, s->kv * t),
+		    lay(2, s->hd, t, nkv, 1, 0), 0, t, v, GA_NONE);
+		mask = gb_in_mask(b, s, in, at->c);
+		kv = gb_add(b, SC_FLASH_ATTN, F32(s->q, t),
+		    lay(4, s->hd, nh, t, 1, 0), 0, q, k, v);
+		if (kv != GA_NONE)
+			b->t[kv].src[3] = mask;
+		return gb_view(b, SC_RESHAPE, kv, F32(s->q, t));
+	}
+	v = gb_view(b, SC_PERMUTE, at->vc, kb);
+	v = gb_view(b, SC_TRANSPOSE, v, kb);
+	v = gb_op(b, SC_CONT, kb, lay(4, t, s->hd, nkv, 1, 0), 0, t, v,
+	    GA_NONE);
+	k = gb_view(b, SC_PERMUTE, at->kc, kb);
+	q = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, at->q, qb), qb);
+	kq = gb_op(b, SC_MUL_MAT, smul(F32(t, t), nh), lay(4, t, t, nh, 1, 0),
+	    0, t, k, q);
+	mask = gb_in_mask(b, s, in, at->c);
+	kq = gb_op(b, SC_SOFT_MAX, smul(F32(t, t), nh), lay(4, t, t, nh, 1, 0),
+	    GA_INPLACE, t, kq, mask);
+	kv = gb_op(b, SC_MUL_MAT, F32(s->q, t), lay(4, s->hd, t, nh, 1, 0), 0,
+	    t, v, kq);
+	return gb_op(b, SC_CONT, F32(s->q, t), L32(s->q, t), 0, t,
+	    gb_view(b, SC_PERMUTE, kv, F32(s->q, t)), GA_NONE);
+}
+
+void
+gb_enc_attn_begin(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int64_t il, int32_t cur, struct gb_attn *at)
+{
+	int32_t qkv;
+
+	at->c = GB_BASE;
+	at->sinks = GA_NONE;
+	qkv = gb_tensor(b, w, il, "attn_qkv.weight", true);
+	if (qkv != GA_NONE)
+		qkv = gb_bias(b, w, il, "attn_qkv",
+		    gb_mm(b, s, qkv, cur, s->q + 2 * s->kv),
+		    rows2(s->q + 2 * s->kv, s->t));
+	at->q = gb_head(b, s, w, in, il, "q", cur, qkv, s->q, at->c).x;
+	at->kc = gb_head(b, s, w, in, il, "k", cur, qkv, s->kv, at->c).x;
+	at->vc = gb_head(b, s, w, in, il, "v", cur, qkv, s->kv, at->c).x;
+	at->o = gb_enc_attend(b, s, in, at);
+}
+
 int32_t
 gb_attn_end(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, const struct gb_attn *at)

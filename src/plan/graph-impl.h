@@ -87,6 +87,8 @@ enum gb_block {
 		       * (graph-ssm.c) */
 	GB_HYBRID,    /* a Mamba-2 layer or an attention layer (hparams'
 		       * is_recr), then the FFN, as GB_SEQ (granitehybrid) */
+	GB_ENCODER,   /* no cache: x + attention, normed; + FFN, normed
+		       * (bert, nomic-bert) */
 	GB_ALTUP,     /* gemma3n's: AltUp's predictions and corrections
 		       * around the attention, laurel, the FFN and the
 		       * per-layer inputs (graph-altup.c) */
@@ -267,6 +269,12 @@ int32_t gb_in_mask(struct sc_graph *b, const struct shape *s, struct inputs *in,
     int c);
 void gb_set_rows(struct sc_graph *b, const struct shape *s, int32_t x,
     int32_t idxs, int32_t cache, bool merge);
+
+/* gb_enc_attn_begin: an encoder layer's attention (no cache): Q, K and V
+ * of cur and the attention over them, as gb_attn_begin. */
+void gb_enc_attn_begin(struct sc_graph *b, const struct shape *s,
+    struct weights *w, struct inputs *in, int64_t il, int32_t cur,
+    struct gb_attn *at);
 
 /* graph-mla.c: gb_attn_begin's MLA form (deepseek2): Q and the compressed
  * KV, its rows into the K cache (V is a view of it), the attention and

@@ -20,8 +20,9 @@
  * layers, each with a dense FFN and scaled residuals, lfm2's short
  * convolutions among attention layers, its residuals the other way, and
  * gemma3n's AltUp layers (graph-altup.c), the last reading earlier
- * layers' caches, and deepseek2's latent attention (graph-mla.c) with
- * its softmax-chosen experts, with
+ * layers' caches, deepseek2's latent attention (graph-mla.c) with its
+ * softmax-chosen experts, and the encoders bert and nomic-bert (the
+ * ubatch attending to itself, no cache, norms after each part), with
  * every bias the file has, a fused QKV product where the file has one
  * (graph-attn.c), an f16 or a q8_0 cache (the q8_0 one rotated), a
  * sliding-window cache beside the model's, in any number of streams,
@@ -113,6 +114,10 @@ static const struct gb_arch gb_archs[] = {
 	    GB_HYBRID, GB_RES_FIRST | GB_OUT_NORM_EMBD },
 	{ "deepseek2", GB_RMS, GB_QK_NONE, GB_MOE_GLM, GB_NORM_PRE, 0, GB_ROPE,
 	    GB_SEQ, 0 },
+	{ "bert", GB_LAYER, GB_QK_NONE, GB_GELU, GB_NORM_POST, 0, GB_LEARNED,
+	    GB_ENCODER, 0 },
+	{ "nomic-bert", GB_LAYER, GB_QK_NONE, GB_GATED, GB_NORM_POST, 0,
+	    GB_ROPE, GB_ENCODER, 0 },
 	{ "gemma3n", GB_RMS, GB_QK_HEAD, GB_GATED, GB_NORM_BOTH,
 	    GB_SOFTCAP_LOGITS, GB_ROPE, GB_ALTUP, GB_ROWS_LATE | GB_V_NORM },
 };
@@ -489,6 +494,50 @@ gb_deferred(struct sc_graph *b, const struct shape *s, struct weights *w,
 	return w->n_layer ? gb_close(b, s, w, in, &o) : x;
 }
 
+/* An encoder's embeddings x: the first token type's row added, the
+ * positions' rows plus x, normed. */
+static int32_t
+gb_enc_embd(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int32_t x)
+{
+	struct rows r = rows2(s->e, s->t);
+	int32_t t, pos;
+
+	t = gb_tensor(b, w, -1, "token_types.weight", true);
+	if (t != GA_NONE)
+		x = gb_op(b, SC_ADD, r.bytes, r.layout, GA_INPLACE, s->t, x,
+		    gb_view(b, SC_VIEW, t, F32(s->e, 1)));
+	if (w->a->pos == GB_LEARNED) {
+		pos = gb_op(b, SC_GET_ROWS, r.bytes, r.layout, 0, s->t,
+		    gb_weight(b, w, -1, "position_embd.weight"),
+		    gb_in_pos(b, s, in));
+		x = gb_op(b, SC_ADD, r.bytes, r.layout, GA_INPLACE, s->t, pos,
+		    x);
+	}
+	return gb_norm(b, w, -1, "token_embd_norm", x, r);
+}
+
+/* An encoder layer on x (bert's): the attention over the ubatch, x
+ * added, normed; the FFN, that added, normed. */
+static int32_t
+gb_enc_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int64_t il, int32_t x)
+{
+	struct rows r = rows2(s->e, s->t);
+	struct gb_attn at;
+	int32_t a, f;
+
+	gb_enc_attn_begin(b, s, w, in, il, x, &at);
+	a = gb_attn_end(b, s, w, in, il, &at);
+	if ((uint64_t)il + 1 == w->n_layer) {
+		a = gb_out_rows(b, s, in, a);
+		x = gb_out_rows(b, s, in, x);
+	}
+	a = gb_norm(b, w, il, "attn_output_norm", gb_add_rows(b, s, a, x), r);
+	f = gb_add_rows(b, s, gb_ffn(b, s, w, il, a), a);
+	return gb_norm(b, w, il, "layer_output_norm", f, r);
+}
+
 /* Whether a Vulkan device is the plan's GPU. */
 static bool
 on_vulkan(const struct plan *pl)
@@ -580,6 +629,10 @@ graph_known(const struct planner *pn, const struct plan *pl)
 	/* the recurrent states are f32 whatever the cache's types */
 	if (a->block == GB_RECURRENT)
 		return g->memory == ARCH_MEM_RECURRENT;
+	/* an encoder has no cache: its types do not matter */
+	if (a->block == GB_ENCODER)
+		return g->memory == ARCH_MEM_NONE && g->n_head[0] != 0 &&
+		    g->head_k == g->head_v && !g->swa;
 	/* a hybrid's sliding-window cache is not built */
 	/* MLA (deepseek2's alone) with an f16 cache */
 	if (g->mla &&
@@ -809,7 +862,8 @@ shape_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	    (block != GB_HYBRID || s->scale_logits);
 	s->scale_embd = s->scale_embd ||
 	    (arch_of(g->arch)->scale & GB_SCALE_EMBD) != 0;
-	if (ub == 0 || ub % pl->n_stream != 0 || (g->swa && pl->swa_cells == 0))
+	if (ub == 0 || (block != GB_ENCODER && ub % pl->n_stream != 0) ||
+	    (g->swa && pl->swa_cells == 0))
 		return false;
 	s->hd = plan_head_width(g, false);
 	/* a hostile header: no head width, no KV head, no embedding */
@@ -841,6 +895,12 @@ shape_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
 		return false;
 	s->krot = rotation(pl->kv_k, s->hd, true);
 	s->vrot = rotation(pl->kv_v, s->hd, false);
+	if (block == GB_ENCODER) { /* the ubatch attends to itself */
+		s->s = 1;
+		s->ts = ub;
+		s->cache[GB_BASE].cells = ub;
+		s->krot = s->vrot = 0;
+	}
 	return true;
 }
 
@@ -880,6 +940,14 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 	if (s->scale_embd)
 		x = gb_op(b, SC_SCALE, F32(s->e, s->t), L32(s->e, s->t),
 		    GA_INPLACE, s->t, x, GA_NONE);
+	if (w->a->block == GB_ENCODER) {
+		x = gb_enc_embd(b, s, w, &in, x);
+		for (il = 0; il < w->n_layer; il++)
+			x = gb_enc_layer(b, s, w, &in, il, x);
+		if (!b->full)
+			b->t[b->n - 1].flags |= GA_OUTPUT; /* result_embd */
+		return !b->full && !w->missing && w->n_seen == w->f->tensors_n;
+	}
 	if (w->a->pos == GB_LEARNED) {
 		pos = gb_in_pos(b, s, &in);
 		pos = gb_op(b, SC_GET_ROWS, F32(s->e, s->t), L32(s->e, s->t), 0,
@@ -889,7 +957,7 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 	}
 	if (w->a->block == GB_ALTUP)
 		x = gb_altup(b, s, w, &in, x);
-	else if (w->a->block >= GB_RECURRENT) /* and GB_HYBRID */
+	else if (w->a->block == GB_RECURRENT || w->a->block == GB_HYBRID)
 		x = gb_deferred(b, s, w, &in, x);
 	for (il = 0; il < w->n_layer && w->a->block < GB_RECURRENT; il++)
 		x = gb_layer(b, s, w, &in, il, x);
