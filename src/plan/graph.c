@@ -633,8 +633,8 @@ graph_known(const struct planner *pn, const struct plan *pl)
 	if (a->block == GB_ENCODER)
 		return g->memory == ARCH_MEM_NONE && g->n_head[0] != 0 &&
 		    g->head_k == g->head_v && !g->swa;
-	/* a hybrid's sliding-window cache is not built */
-	/* MLA (deepseek2's alone) with an f16 cache */
+	/* MLA: deepseek2's alone, K and V of one type (llama.cpp refuses
+	 * others); a hybrid's sliding-window cache is not built */
 	if (g->mla &&
 	    (strcmp(g->arch, "deepseek2") != 0 || pl->kv_k != pl->kv_v))
 		return false;
@@ -669,7 +669,7 @@ ssm_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
 {
 	const struct model_geom *g = pn->g;
 	char key[sizeof g->arch + 32];
-	int64_t rank = 0, rms = 0;
+	int64_t rank = 0, v = 0;
 
 	memset(m, 0, sizeof *m);
 	m->ns = pl->n_seq ? pl->n_seq : 1;
@@ -683,13 +683,13 @@ ssm_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
 		m->rw = smul(m->dc - 1, m->xw);
 		snprintf(key, sizeof key, "%s.attention.causal", g->arch);
 		return m->dc > 1 && m->tok > 0 &&
-		    (!gguf_find_int(pn->f, key, &rms) || rms != 0);
+		    (!gguf_find_int(pn->f, key, &v) || v != 0);
 	}
 	snprintf(key, sizeof key, "%s.ssm.time_step_rank", g->arch);
 	if (!gguf_find_int(pn->f, key, &rank) || rank <= 0 || rank > 1 << 24)
 		return false;
 	snprintf(key, sizeof key, "%s.ssm.dt_b_c_rms", g->arch);
-	if (gguf_find_int(pn->f, key, &rms) && rms != 0)
+	if (gguf_find_int(pn->f, key, &v) && v != 0)
 		return false;
 	m->v2 = strcmp(g->arch, "mamba") != 0;
 	m->di = g->ssm_d_inner;
