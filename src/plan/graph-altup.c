@@ -30,10 +30,6 @@ struct altup {
 	int32_t pl;   /* the per-layer inputs' rows, scaled */
 	int32_t proj; /* the per-layer inputs, made at their first reader */
 	int32_t embd; /* the scaled embeddings */
-	/* the router's weights of layer rl: one tensor each, read by the
-	 * prediction and by the correction (one copy for a device) */
-	int32_t rnorm, rw;
-	int64_t rl;
 };
 
 /* An f32 node [a0, a1, a2] of op on s0, s1 (its batch: a product's
@@ -42,9 +38,10 @@ static int32_t
 nd(struct sc_graph *b, uint8_t op, uint64_t a0, uint64_t a1, uint64_t a2,
     bool inplace, int32_t s0, int32_t s1)
 {
-	return gb_op(b, op, smul(F32(a0, a1), a2), lay(4, a0, a1, a2, 1, 0),
-	    inplace ? GA_INPLACE : 0, op == SC_MUL_MAT ? a1 : smul(a1, a2), s0,
-	    s1);
+	const uint64_t a[4] = { a0, a1, a2, 1 };
+
+	return gb_op4(b, op, a, inplace ? GA_INPLACE : 0,
+	    op == SC_MUL_MAT ? a1 : smul(a1, a2), s0, s1);
 }
 
 /* A view of v, [a0, a1, a2] contiguous (perm 0) or permuted. */
@@ -52,11 +49,8 @@ static int32_t
 vw(struct sc_graph *b, uint8_t op, int32_t v, uint64_t a0, uint64_t a1,
     uint64_t a2, int perm)
 {
-	int32_t i = gb_view(b, op, v, smul(F32(a0, a1), a2));
-
-	if (i != GA_NONE)
-		b->t[i].layout = lay(4, a0, a1, a2, 1, perm);
-	return i;
+	return gb_view_as(b, op, v, smul(F32(a0, a1), a2),
+	    lay(4, a0, a1, a2, 1, perm));
 }
 
 /* sqrt(sum_rows(x^2)) of x [a0, a1, a2]: [1, a1, a2]. */
@@ -69,20 +63,15 @@ magnitude(struct sc_graph *b, int32_t x, uint64_t a0, uint64_t a1, uint64_t a2)
 }
 
 /* The router's modalities of x [e, t]: its norm, scaled, the product,
- * tanh: [a, t]. */
+ * tanh: [a, t]. The prediction and the correction read the same two
+ * weights (one leaf each: one copy for a device, alive between them). */
 static int32_t
 router(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
-    struct altup *u, int32_t x)
+    const struct altup *u, int32_t x)
 {
-	x = nd(b, SC_RMS_NORM, s->e, s->t, 1, true, x, GA_NONE);
-	if (u->rl != il) {
-		u->rnorm = gb_weight(b, w, il, "altup_router_norm.weight");
-		u->rw = gb_weight(b, w, il, "altup_router.weight");
-		u->rl = il;
-	}
-	x = nd(b, SC_MUL, s->e, s->t, 1, true, x, u->rnorm);
+	x = gb_norm(b, w, il, "altup_router_norm", x, rows2(s->e, s->t));
 	x = nd(b, SC_SCALE, s->e, s->t, 1, true, x, GA_NONE);
-	x = gb_mm(b, s, u->rw, x, u->a);
+	x = gb_mm(b, s, gb_weight(b, w, il, "altup_router.weight"), x, u->a);
 	return nd(b, SC_UNARY, u->a, s->t, 1, true, x, GA_NONE);
 }
 
@@ -271,7 +260,6 @@ gb_altup(struct sc_graph *b, const struct shape *s, struct weights *w,
 	u.p = gb_dim(w, 0, "inp_gate.weight", 1);
 	u.r = gb_dim(w, 0, "laurel_l.weight", 1);
 	u.proj = GA_NONE;
-	u.rl = -1;
 	if (u.a < 2 || u.p == 0 || u.r == 0)
 		w->missing = true;
 	/* the per-layer inputs' own token rows, scaled */

@@ -112,9 +112,7 @@ head_bytes(const struct shape *s, uint64_t width, bool contig)
 {
 	uint64_t row = s->q + 2 * s->kv;
 
-	if (contig || s->t == 0)
-		return F32(width, s->t);
-	return smul(4, width + smul(s->t - 1, row));
+	return contig ? F32(width, s->t) : gb_span(width, s->t, row);
 }
 
 /* A head's tensor and whether it is contiguous. */

@@ -185,6 +185,8 @@ struct weights {
 	bool output_dev;	    /* the output layer on the device */
 	bool *seen;		    /* per tensor of the file */
 	size_t n_seen;
+	int32_t *leaf; /* per tensor: 1 + its leaf once made (one tensor,
+			* however many read it), 0 before */
 	/* the file's tensors by layer (gb_index): bucket 0 the tensors
 	 * outside the layers, bucket 1 + il layer il's, each in file order
 	 * in order[start[k] .. start[k + 1]) */
@@ -203,6 +205,17 @@ struct rows {
 #define F32(a, b) smul(smul(4, (a)), (b))
 #define L32(a, b) lay(4, (a), (b), 1, 1, 0)
 
+/* graph.c: the architecture called name, or NULL when not built. */
+const struct gb_arch *gb_arch_of(const char *name);
+
+/* graph-shape.c: gb_known: whether the graph is llama.cpp's for pn and
+ * pl (as far as the header tells: build() checks the tensors); gb_shape:
+ * its geometry for a ubatch of ub tokens, false when the keys do not
+ * give one. */
+bool gb_known(const struct planner *pn, const struct plan *pl);
+bool gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
+    struct shape *s);
+
 /* graph-ops.c */
 /* gb_index: w's tensors by layer, for gb_find and gb_has (false when
  * memory runs out); gb_index_free frees them. */
@@ -216,6 +229,15 @@ int32_t gb_op(struct sc_graph *b, uint8_t op, uint64_t bytes, uint64_t layout,
     uint8_t flags, uint64_t t, int32_t s0, int32_t s1);
 uint64_t gb_bytes(const struct sc_graph *b, int32_t i);
 int32_t gb_view(struct sc_graph *b, uint8_t op, int32_t v, uint64_t bytes);
+/* gb_view_as: a view whose layout travels with a copy of it; gb_span:
+ * ggml_nbytes of an f32 view of n_rows rows of a floats, row floats
+ * apart (a strided view: what a copy of it takes); gb_op4: an f32 node
+ * of op shaped a[0..4), contiguous, batch n. */
+int32_t gb_view_as(struct sc_graph *b, uint8_t op, int32_t v, uint64_t bytes,
+    uint64_t layout);
+uint64_t gb_span(uint64_t a, uint64_t n_rows, uint64_t row);
+int32_t gb_op4(struct sc_graph *b, uint8_t op, const uint64_t a[4],
+    uint8_t flags, uint64_t n, int32_t s0, int32_t s1);
 int32_t gb_leaf(struct sc_graph *b, uint8_t home, uint64_t bytes);
 int32_t gb_input(struct sc_graph *b, uint64_t bytes, uint64_t layout,
     uint8_t flags);

@@ -17,15 +17,6 @@
 
 #include "plan/graph-impl.h"
 
-/* An f32 node [a0, a1, a2, a3] of op on s0, s1, batch n. */
-static int32_t
-nd4(struct sc_graph *b, uint8_t op, const uint64_t a[4], uint8_t flags,
-    uint64_t n, int32_t s0, int32_t s1)
-{
-	return gb_op(b, op, smul(smul(F32(a[0], a[1]), a[2]), a[3]),
-	    lay(4, a[0], a[1], a[2], a[3], 0), flags, n, s0, s1);
-}
-
 /* The RoPE of x [a0, a1, a2] (a strided view: a new tensor). */
 static int32_t
 rope(struct sc_graph *b, const struct shape *s, struct inputs *in, int32_t x,
@@ -33,7 +24,7 @@ rope(struct sc_graph *b, const struct shape *s, struct inputs *in, int32_t x,
 {
 	const uint64_t a[4] = { a0, a1, s->t, 1 };
 
-	return nd4(b, SC_ROPE, a, GA_INPLACE, s->t, x, gb_in_pos(b, s, in));
+	return gb_op4(b, SC_ROPE, a, GA_INPLACE, s->t, x, gb_in_pos(b, s, in));
 }
 
 /* Q [kvl + rope, heads, t]: the absorbed un-roped part, the roped one. */
@@ -54,14 +45,14 @@ mla_q(struct sc_graph *b, const struct shape *s, struct weights *w,
 	} else
 		q = gb_linear(b, s, w, il, "attn_q", cur, smul(nh, row));
 	q = gb_view(b, SC_RESHAPE, q, gb_bytes(b, q));
-	n = gb_view(b, SC_VIEW, q, smul(4, m->nope + (smul(nh, t) - 1) * row));
+	n = gb_view(b, SC_VIEW, q, gb_span(m->nope, smul(nh, t), row));
 	n = gb_view(b, SC_PERMUTE, n, gb_bytes(b, n));
-	n = nd4(b, SC_MUL_MAT, qa, 0, t, gb_weight(b, w, il, "attn_k_b.weight"),
-	    n);
+	n = gb_op4(b, SC_MUL_MAT, qa, 0, t,
+	    gb_weight(b, w, il, "attn_k_b.weight"), n);
 	n = gb_view(b, SC_PERMUTE, n, gb_bytes(b, n));
-	p = gb_view(b, SC_VIEW, q, smul(4, m->rope + (smul(nh, t) - 1) * row));
+	p = gb_view(b, SC_VIEW, q, gb_span(m->rope, smul(nh, t), row));
 	p = rope(b, s, in, p, m->rope, nh);
-	return nd4(b, SC_CONCAT, qc, 0, smul(nh, t), n, p);
+	return gb_op4(b, SC_CONCAT, qc, 0, smul(nh, t), n, p);
 }
 
 /* K [kvl + rope, 1, t]: the compressed KV normed, its roped part. */
@@ -75,12 +66,12 @@ mla_k(struct sc_graph *b, const struct shape *s, struct weights *w,
 	int32_t kv, c, p;
 
 	kv = gb_linear(b, s, w, il, "attn_kv_a_mqa", cur, row);
-	c = gb_view(b, SC_VIEW, kv, smul(4, m->kvl + (t - 1) * row));
+	c = gb_view(b, SC_VIEW, kv, gb_span(m->kvl, t, row));
 	c = gb_norm(b, w, il, "attn_kv_a_norm", c, rows2(m->kvl, t));
 	c = gb_view(b, SC_RESHAPE, c, gb_bytes(b, c));
-	p = gb_view(b, SC_VIEW, kv, smul(4, m->rope + (t - 1) * row));
+	p = gb_view(b, SC_VIEW, kv, gb_span(m->rope, t, row));
 	p = rope(b, s, in, p, m->rope, 1);
-	return nd4(b, SC_CONCAT, kc, 0, t, c, p);
+	return gb_op4(b, SC_CONCAT, kc, 0, t, c, p);
 }
 
 /* The attention of q over the K cache: [vdim * heads, t] (before the
@@ -120,12 +111,12 @@ mla_attend(struct sc_graph *b, const struct shape *s, struct inputs *in,
 		    GA_NONE);
 		k = gb_view(b, SC_PERMUTE, k, kb);
 		q = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, at->q, qb), qb);
-		x = nd4(b, SC_MUL_MAT, kq, 0, s->ts, k, q);
+		x = gb_op4(b, SC_MUL_MAT, kq, 0, s->ts, k, q);
 		mask = gb_in_mask(b, s, in, at->c);
-		x = nd4(b, SC_SOFT_MAX, kq, GA_INPLACE, s->t, x, mask);
-		x = nd4(b, SC_MUL_MAT, kqv, 0, s->ts, v, x);
+		x = gb_op4(b, SC_SOFT_MAX, kq, GA_INPLACE, s->t, x, mask);
+		x = gb_op4(b, SC_MUL_MAT, kqv, 0, s->ts, v, x);
 	}
-	x = nd4(b, SC_MUL_MAT, up, 0, s->ts,
+	x = gb_op4(b, SC_MUL_MAT, up, 0, s->ts,
 	    gb_weight(b, w, il, "attn_v_b.weight"), x);
 	/* ggml-vulkan runs no product whose operands differ in ne[3]: with
 	 * several streams attn_v_b's (one) against the streams' */
@@ -135,7 +126,7 @@ mla_attend(struct sc_graph *b, const struct shape *s, struct inputs *in,
 	if (!s->fa) /* made contiguous as the heads' rows */
 		return gb_op(b, SC_CONT, F32(m->vdim * nh, s->t),
 		    L32(m->vdim * nh, s->t), 0, s->t, x, GA_NONE);
-	x = nd4(b, SC_CONT, o, 0, smul(nh, s->t), x, GA_NONE);
+	x = gb_op4(b, SC_CONT, o, 0, smul(nh, s->t), x, GA_NONE);
 	return gb_view(b, SC_RESHAPE, x, gb_bytes(b, x));
 }
 

@@ -88,6 +88,36 @@ gb_view(struct sc_graph *b, uint8_t op, int32_t v, uint64_t bytes)
 	return i;
 }
 
+/* A view (op) of v whose layout (ggml_are_same_layout) is known: a copy
+ * of it made for another backend keeps it, and may then be taken over
+ * in place. */
+int32_t
+gb_view_as(struct sc_graph *b, uint8_t op, int32_t v, uint64_t bytes,
+    uint64_t layout)
+{
+	int32_t i = gb_view(b, op, v, bytes);
+
+	if (i != GA_NONE)
+		b->t[i].layout = layout;
+	return i;
+}
+
+uint64_t
+gb_span(uint64_t a, uint64_t n_rows, uint64_t row)
+{
+	if (a == 0 || n_rows == 0)
+		return 0;
+	return smul(4, sadd(a, smul(n_rows - 1, row)));
+}
+
+int32_t
+gb_op4(struct sc_graph *b, uint8_t op, const uint64_t a[4], uint8_t flags,
+    uint64_t n, int32_t s0, int32_t s1)
+{
+	return gb_op(b, op, smul(smul(F32(a[0], a[1]), a[2]), a[3]),
+	    lay(4, a[0], a[1], a[2], a[3], 0), flags, n, s0, s1);
+}
+
 /* A leaf in a buffer (a weight or a cache) of bytes. */
 int32_t
 gb_leaf(struct sc_graph *b, uint8_t home, uint64_t bytes)
@@ -220,42 +250,47 @@ gb_host_only(const struct weights *w, int64_t il, const char *name)
 	    plan_host_only(w->pn, &w->f->tensors[i]);
 }
 
-/* Layer il's weight (il < 0: outside the layers) as a leaf where -ngl
- * puts it (but one the device does not run: plan_host_only); without an
- * output weight, the embeddings' copy llama.cpp makes for it. GA_NONE
- * when the file lacks it and optional. */
+/* Layer il's weight (il < 0: outside the layers) as a leaf on its
+ * layer's device (plan_weight_layer: the input layer's on the host, the
+ * output layer's with the output; but one the device does not run,
+ * plan_host_only), one leaf however many nodes read it; without an
+ * output weight, the embeddings' copy llama.cpp makes for it (a tensor
+ * of its own, with the output). GA_NONE when the file lacks it and
+ * optional. */
 int32_t
 gb_tensor(struct sc_graph *b, struct weights *w, int64_t il, const char *name,
     bool optional)
 {
-	uint64_t bytes = 0;
 	size_t i = gb_lookup(w, il, name);
-	bool dev;
+	const struct gguf_tensor *t;
+	bool copy = false, dev;
+	uint64_t bytes;
+	int64_t l;
+	int32_t leaf;
 
-	if (i == SIZE_MAX && strcmp(name, "output.weight") == 0)
+	if (i == SIZE_MAX && strcmp(name, "output.weight") == 0) {
 		i = gb_lookup(w, -1, "token_embd.weight");
+		copy = i != SIZE_MAX;
+	}
 	if (i == SIZE_MAX) {
 		if (optional)
 			return GA_NONE;
 		w->missing = true;
-	} else
-		bytes = gb_mark(w, i);
-	/* on its layer's device (plan_weight_layer: the input layer's stay
-	 * on the host); the embeddings' copy for the output with it */
-	dev = il >= 0 ? (uint64_t)il >= w->dev_from : w->output_dev;
-	if (i != SIZE_MAX && strcmp(name, "output.weight") == 0 &&
-	    gb_lookup(w, -1, name) == SIZE_MAX)
-		dev = w->output_dev;
-	else if (i != SIZE_MAX && w->pn != NULL) {
-		int64_t l = plan_weight_layer(w->pn, &w->f->tensors[i]);
-
-		dev = l >= 0 &&
-		    (l >= (int64_t)w->g->n_layer ? w->output_dev :
-						   (uint64_t)l >= w->dev_from);
+		return gb_leaf(b, SC_WEIGHT_HOST, 0);
 	}
-	if (gb_host_only(w, il, name))
-		dev = false;
-	return gb_leaf(b, dev ? SC_WEIGHT_DEV : SC_WEIGHT_HOST, bytes);
+	if (!copy && w->leaf[i] != 0)
+		return w->leaf[i] - 1;
+	t = &w->f->tensors[i];
+	bytes = gb_mark(w, i);
+	l = copy ? (int64_t)w->g->n_layer : plan_weight_layer(w->pn, t);
+	dev = l >= 0 &&
+	    (l >= (int64_t)w->g->n_layer ? w->output_dev :
+					   (uint64_t)l >= w->dev_from) &&
+	    !plan_host_only(w->pn, t);
+	leaf = gb_leaf(b, dev ? SC_WEIGHT_DEV : SC_WEIGHT_HOST, bytes);
+	if (!copy && leaf != GA_NONE)
+		w->leaf[i] = leaf + 1;
+	return leaf;
 }
 
 int32_t

@@ -25,17 +25,6 @@
 #include "plan/graph-impl.h"
 #include "plan/plan-llama-impl.h"
 
-/* ggml_nbytes of an f32 view [a, b, c] whose rows are row apart and
- * whose b rows are contiguous blocks of c (a strided view's span: what
- * a copy of it takes). */
-static uint64_t
-span(uint64_t a, uint64_t n_rows, uint64_t row)
-{
-	if (a == 0 || n_rows == 0)
-		return 0;
-	return smul(4, a + smul(n_rows - 1, row));
-}
-
 /* A node of op whose result is in cache's bytes (a view of it: an
  * in-place scale, a copy into it); allocates nothing. */
 static int32_t
@@ -47,18 +36,6 @@ gb_into(struct sc_graph *b, uint8_t op, int32_t view, int32_t s0, int32_t s1)
 		b->t[i].view_src = b->t[view].view_src != GA_NONE ?
 		    b->t[view].view_src :
 		    view;
-	return i;
-}
-
-/* A contiguous view of v shaped as layout says (a copy of it, made for
- * another backend, may then be taken over in place). */
-static int32_t
-view_as(struct sc_graph *b, int32_t v, uint64_t bytes, uint64_t layout)
-{
-	int32_t i = gb_view(b, SC_VIEW, v, bytes);
-
-	if (i != GA_NONE)
-		b->t[i].layout = layout;
 	return i;
 }
 
@@ -143,7 +120,8 @@ conv_input(struct sc_graph *b, const struct gb_ssm *m, struct gb_mamba *mb,
 	cx = gb_op(b, SC_CONCAT, smul(F32(cols, m->xw), m->ns),
 	    lay(4, cols, m->xw, m->ns, 1, 0), 0, smul(m->xw, m->ns), mb->conv,
 	    x);
-	x = gb_view(b, SC_VIEW, cx, span(m->dc - 1, smul(m->xw, m->ns), cols));
+	x = gb_view(b, SC_VIEW, cx,
+	    gb_span(m->dc - 1, smul(m->xw, m->ns), cols));
 	d = gb_view(b, SC_VIEW, mb->r, F32(m->rw, m->ns));
 	gb_into(b, SC_CPY, d, x, d);
 	return cx;
@@ -200,7 +178,7 @@ scan_inputs_v1(struct sc_graph *b, const struct gb_ssm *m, struct weights *w,
 	xdb = gb_op(b, SC_MUL_MAT, F32(xdw, t),
 	    lay(4, xdw, m->tok, m->ns, 1, 0), 0, m->tok,
 	    gb_weight(b, w, il, "ssm_x.weight"), c);
-	dt = gb_view(b, SC_VIEW, xdb, span(m->rank, t, xdw));
+	dt = gb_view(b, SC_VIEW, xdb, gb_span(m->rank, t, xdw));
 	dt = gb_op(b, SC_CONT, F32(m->rank, t),
 	    lay(4, m->rank, m->tok, m->ns, 1, 0), 0, t, dt, GA_NONE);
 	dt = gb_op(b, SC_MUL_MAT, F32(m->di, t),
@@ -210,8 +188,8 @@ scan_inputs_v1(struct sc_graph *b, const struct gb_ssm *m, struct weights *w,
 	    (struct rows){ F32(m->di, t), lay(4, m->di, m->tok, m->ns, 1, 0),
 		t });
 	src[3] = gb_weight(b, w, il, "ssm_a");
-	src[4] = gb_view(b, SC_VIEW, xdb, span(m->ds, t, xdw));
-	src[5] = gb_view(b, SC_VIEW, xdb, span(m->ds, t, xdw));
+	src[4] = gb_view(b, SC_VIEW, xdb, gb_span(m->ds, t, xdw));
+	src[5] = gb_view(b, SC_VIEW, xdb, gb_span(m->ds, t, xdw));
 }
 
 /* Mamba-2's: x, B and C views of the convolution's output, dt the
@@ -223,16 +201,16 @@ scan_inputs_v2(struct sc_graph *b, const struct gb_ssm *m, struct weights *w,
 	uint64_t t = smul(m->tok, m->ns);
 	int32_t dt;
 
-	src[1] = gb_view(b, SC_VIEW, c, span(m->di, t, m->xw));
-	dt = gb_view(b, SC_VIEW, mb->proj, span(m->nh, t, m->din));
+	src[1] = gb_view(b, SC_VIEW, c, gb_span(m->di, t, m->xw));
+	dt = gb_view(b, SC_VIEW, mb->proj, gb_span(m->nh, t, m->din));
 	dt = gb_op(b, SC_CONT, F32(m->nh, t),
 	    lay(4, m->nh, m->tok, m->ns, 1, 0), 0, t, dt, GA_NONE);
 	src[2] = gb_bias(b, w, il, "ssm_dt", dt,
 	    (struct rows){ F32(m->nh, t), lay(4, m->nh, m->tok, m->ns, 1, 0),
 		t });
 	src[3] = gb_weight(b, w, il, "ssm_a");
-	src[4] = gb_view(b, SC_VIEW, c, span(m->ng * m->ds, t, m->xw));
-	src[5] = gb_view(b, SC_VIEW, c, span(m->ng * m->ds, t, m->xw));
+	src[4] = gb_view(b, SC_VIEW, c, gb_span(m->ng * m->ds, t, m->xw));
+	src[5] = gb_view(b, SC_VIEW, c, gb_span(m->ng * m->ds, t, m->xw));
 }
 
 /* lfm2's short convolution up to its states' write: the in-projection
@@ -250,8 +228,8 @@ shortconv_body(struct sc_graph *b, const struct shape *s, struct weights *w,
 	mb->proj = gb_op(b, SC_MUL_MAT, F32(m->din, t),
 	    lay(4, m->din, m->tok, m->ns, 1, 0), 0, m->tok,
 	    gb_weight(b, w, il, "shortconv.in_proj.weight"), n);
-	bv = gb_view(b, SC_VIEW, mb->proj, span(s->e, t, m->din));
-	xv = gb_view(b, SC_VIEW, mb->proj, span(s->e, t, m->din));
+	bv = gb_view(b, SC_VIEW, mb->proj, gb_span(s->e, t, m->din));
+	xv = gb_view(b, SC_VIEW, mb->proj, gb_span(s->e, t, m->din));
 	bx = gb_op(b, SC_MUL, F32(s->e, t), l, GA_INPLACE, t, bv, xv);
 	mb->cx = conv_input(b, m, mb, bx);
 }
@@ -281,7 +259,7 @@ gb_ssm_body(struct sc_graph *b, const struct shape *s, struct weights *w,
 	}
 	cx = conv_input(b, m, mb,
 	    gb_view(b, SC_VIEW, mb->proj,
-		span(m->xw, smul(m->ns, m->tok), m->din)));
+		gb_span(m->xw, smul(m->ns, m->tok), m->din)));
 	sc = state_cache(b, m, w, il, m->sw);
 	st = rs_states(b, m, sc, m->sw);
 	src[0] = gb_view(b, SC_RESHAPE, st, gb_bytes(b, st));
@@ -308,7 +286,7 @@ shortconv_tail(struct sc_graph *b, const struct shape *s, struct weights *w,
 	uint64_t t = smul(m->tok, m->ns), l = lay(4, s->e, m->tok, m->ns, 1, 0);
 	int32_t c, y;
 
-	c = gb_view(b, SC_VIEW, mb->proj, span(s->e, t, m->din));
+	c = gb_view(b, SC_VIEW, mb->proj, gb_span(s->e, t, m->din));
 	y = gb_op(b, SC_SSM_CONV, F32(s->e, t), l, 0, t, mb->cx,
 	    gb_weight(b, w, il, "shortconv.conv.weight"));
 	y = gb_op(b, SC_MUL, F32(s->e, t), l, GA_INPLACE, t, c, y);
@@ -330,9 +308,9 @@ gb_ssm_tail(struct sc_graph *b, const struct shape *s, struct weights *w,
 
 	if (m->shortconv)
 		return shortconv_tail(b, s, w, il, mb);
-	z = gb_view(b, SC_VIEW, mb->proj, span(m->di, t, m->din));
+	z = gb_view(b, SC_VIEW, mb->proj, gb_span(m->di, t, m->din));
 	z = gb_op(b, SC_CONT, r.bytes, l, 0, t, z, GA_NONE);
-	y = view_as(b, mb->scan, r.bytes, l);
+	y = gb_view_as(b, SC_VIEW, mb->scan, r.bytes, l);
 	d = gb_op(b, SC_MUL, r.bytes, l, GA_INPLACE, t, mb->x,
 	    gb_weight(b, w, il, "ssm_d"));
 	y = gb_op(b, SC_ADD, r.bytes, l, GA_INPLACE, t, y, d);

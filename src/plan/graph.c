@@ -538,15 +538,8 @@ gb_enc_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 	return gb_norm(b, w, il, "layer_output_norm", f, r);
 }
 
-/* Whether a Vulkan device is the plan's GPU. */
-static bool
-on_vulkan(const struct plan *pl)
-{
-	return pl->n_dev == 2 && strncmp(pl->dev[1].name, "Vulkan", 6) == 0;
-}
-
-static const struct gb_arch *
-arch_of(const char *name)
+const struct gb_arch *
+gb_arch_of(const char *name)
 {
 	size_t i;
 
@@ -554,354 +547,6 @@ arch_of(const char *name)
 		if (strcmp(gb_archs[i].name, name) == 0)
 			return &gb_archs[i];
 	return NULL;
-}
-
-/* The cache types built: f16, and q8_0 with its rotations (the types
- * the oracle's tables hold); a quantized V only with flash attention,
- * as llama.cpp refuses it without. */
-static bool
-cache_known(const struct plan *pl)
-{
-	return (pl->kv_k == KV_F16 || pl->kv_k == KV_Q8_0) &&
-	    (pl->kv_v == KV_F16 ||
-		(pl->kv_v == KV_Q8_0 && pl->flash_attention));
-}
-
-/* The width of the rotation of a cache of type t with heads of hd
- * (llama_kv_cache's attn_rot_k and attn_rot_v): none for a type that is
- * not quantized or a head width that 64 does not divide; for K the
- * largest power of two that divides hd, for V 64. */
-static uint64_t
-rotation(enum kv_type t, uint64_t hd, bool k)
-{
-	uint64_t n = 64;
-
-	if (!kv_type_info(t)->quantized || hd % 64 != 0)
-		return 0;
-	while (k && hd % (n * 2) == 0)
-		n *= 2;
-	return n;
-}
-
-/* Whether a companion changes the model's graph: a LoRA adapter's
- * products beside every adapted weight's, a control vector's addition to
- * every layer's output (a projector or a draft model has a graph of its
- * own). */
-static bool
-graph_changed(const struct planner *pn)
-{
-	size_t i;
-
-	for (i = 0; pn->rq != NULL && i < pn->rq->n_companions; i++)
-		if (pn->rq->companions[i].kind == COMPANION_LORA ||
-		    pn->rq->companions[i].kind == COMPANION_CVEC)
-			return true;
-	return false;
-}
-
-/* The KV heads of the attention layers: layer 0's, or a hybrid's first
- * attention layer's. */
-static uint32_t
-attn_kv_heads(const struct model_geom *g)
-{
-	uint32_t il;
-
-	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
-		if (!(g->memory == ARCH_MEM_HYBRID && g->is_recr[il]))
-			return g->n_head_kv[il];
-	return 0;
-}
-
-/* Whether the graph above is llama.cpp's for this model and plan (as far
- * as the header tells: build() checks the tensors). */
-static bool
-graph_known(const struct planner *pn, const struct plan *pl)
-{
-	const struct model_geom *g = pn->g;
-	const struct gb_arch *a = arch_of(g->arch);
-	uint32_t il;
-
-	if (a == NULL || graph_changed(pn) ||
-	    (pl->n_dev != 1 && !on_vulkan(pl)) || g->n_layer == 0 ||
-	    g->n_layer > ARCH_MAX_LAYERS || pl->n_fallback > 0 ||
-	    pl->n_cpu_moe_tensors > 0)
-		return false;
-	/* the recurrent states are f32 whatever the cache's types */
-	if (a->block == GB_RECURRENT)
-		return g->memory == ARCH_MEM_RECURRENT;
-	/* an encoder has no cache: its types do not matter */
-	if (a->block == GB_ENCODER)
-		return g->memory == ARCH_MEM_NONE && g->n_head[0] != 0 &&
-		    g->head_k == g->head_v && !g->swa;
-	/* MLA: deepseek2's alone, K and V of one type (llama.cpp refuses
-	 * others); a hybrid's sliding-window cache is not built */
-	if (g->mla &&
-	    (strcmp(g->arch, "deepseek2") != 0 || pl->kv_k != pl->kv_v))
-		return false;
-	if (g->memory !=
-		(a->block == GB_HYBRID ? ARCH_MEM_HYBRID : ARCH_MEM_KV) ||
-	    (a->block == GB_HYBRID && g->swa) ||
-	    (g->swa &&
-		((g->head_k_swa && g->head_k_swa != g->head_k) ||
-		    (g->head_v_swa && g->head_v_swa != g->head_v))) ||
-	    !cache_known(pl) || g->n_head[0] == 0 ||
-	    (g->head_k != g->head_v && !g->mla) || pl->n_stream == 0 ||
-	    pl->n_ubatch % pl->n_stream != 0 || attn_kv_heads(g) == 0)
-		return false;
-	/* a hybrid's recurrent layers have no KV heads */
-	for (il = 0; il < g->n_layer; il++)
-		if (g->n_head[il] != g->n_head[0] ||
-		    (g->n_head_kv[il] != attn_kv_heads(g) &&
-			!(a->block == GB_HYBRID && g->is_recr[il])) ||
-		    g->n_ff[il] != g->n_ff[0] || g->n_ff[il] == 0)
-			return false;
-	return true;
-}
-
-/* A recurrent model's geometry (struct gb_ssm) from its keys, for a
- * ubatch of ub tokens over pl's sequences (rounded up to a multiple of
- * them, as llama.cpp reserves it); false for one out of range, for
- * Mamba with its dt, B and C normed (ssm.dt_b_c_rms) and for lfm2's
- * non-causal convolution (not built). */
-static bool
-ssm_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
-    struct gb_ssm *m)
-{
-	const struct model_geom *g = pn->g;
-	char key[sizeof g->arch + 32];
-	int64_t rank = 0, v = 0;
-
-	memset(m, 0, sizeof *m);
-	m->ns = pl->n_seq ? pl->n_seq : 1;
-	m->cells = m->ns; /* llama.cpp's n_seq_max, at least 1 */
-	m->tok = (ub + m->ns - 1) / m->ns;
-	if (strcmp(g->arch, "lfm2") == 0) { /* a causal short convolution */
-		m->shortconv = true;
-		m->dc = g->shortconv_l_cache;
-		m->xw = g->n_embd;
-		m->din = smul(3, g->n_embd);
-		m->rw = smul(m->dc - 1, m->xw);
-		snprintf(key, sizeof key, "%s.attention.causal", g->arch);
-		return m->dc > 1 && m->tok > 0 &&
-		    (!gguf_find_int(pn->f, key, &v) || v != 0);
-	}
-	snprintf(key, sizeof key, "%s.ssm.time_step_rank", g->arch);
-	if (!gguf_find_int(pn->f, key, &rank) || rank <= 0 || rank > 1 << 24)
-		return false;
-	snprintf(key, sizeof key, "%s.ssm.dt_b_c_rms", g->arch);
-	if (gguf_find_int(pn->f, key, &v) && v != 0)
-		return false;
-	m->v2 = strcmp(g->arch, "mamba") != 0;
-	m->di = g->ssm_d_inner;
-	m->ds = g->ssm_d_state;
-	m->dc = g->ssm_d_conv;
-	m->ng = m->v2 ? g->ssm_n_group : 1;
-	m->nh = m->v2 ? (uint64_t)rank : m->di;
-	m->rank = (uint64_t)rank;
-	if (m->di == 0 || m->ds == 0 || m->dc == 0 || m->ng == 0 ||
-	    m->di % m->nh != 0 || m->di % m->ng != 0)
-		return false;
-	m->hd = m->di / m->nh;
-	m->xw = m->v2 ? sadd(m->di, smul(smul(2, m->ng), m->ds)) : m->di;
-	m->din = m->v2 ? sadd(sadd(m->di, m->xw), m->nh) : smul(2, m->di);
-	m->rw = smul(m->dc - 1, m->xw);
-	m->sw = smul(m->ds, m->di);
-	return m->tok > 0;
-}
-
-/* glm4moe's gating (expert_gating_func: none or 2 sigmoid, 1 softmax),
- * whether its weights are normalized (expert_weights_norm) and scaled
- * (expert_weights_scale, but 0 and 1), its shared experts' width
- * (expert_shared_count of the experts'); false for another gating. */
-static bool
-glm_experts(const struct planner *pn, struct shape *s)
-{
-	const char *a = pn->g->arch;
-	char key[sizeof pn->g->arch + 48];
-	int64_t v = 0;
-	const struct gguf_kv *kv;
-
-	snprintf(key, sizeof key, "%s.expert_gating_func", a);
-	if (gguf_find_int(pn->f, key, &v) && v != 0 && v != 1 && v != 2)
-		return false;
-	if (v == 0 && strcmp(a, "deepseek2") == 0)
-		v = 1; /* DeepSeek V2's files say nothing: softmax */
-	s->sigmoid = v != 1;
-	snprintf(key, sizeof key, "%s.expert_weights_norm", a);
-	s->norm_w = gguf_find_int(pn->f, key, &v) && v != 0;
-	snprintf(key, sizeof key, "%s.expert_weights_scale", a);
-	kv = gguf_find_kv(pn->f, key);
-	s->scale_w = kv != NULL && kv->type == GGUF_FLOAT32 &&
-	    kv->val.v.f32 != 0.0f && kv->val.v.f32 != 1.0f;
-	snprintf(key, sizeof key, "%s.expert_shared_count", a);
-	v = 0;
-	if (!gguf_find_int(pn->f, key, &v) || v < 0 || v > 1 << 16)
-		return false;
-	s->ff_shared = smul(s->ff_exp, (uint64_t)v);
-	return true;
-}
-
-/* The experts of a mixture-of-experts architecture (their count, those
- * a token uses, their FFN's width) from the file's keys; false when it
- * lacks one or one is out of range. */
-static bool
-experts_of(const struct planner *pn, struct shape *s)
-{
-	const struct model_geom *g = pn->g;
-	char key[sizeof g->arch + 48];
-	int64_t n = 0, ff = 0;
-	uint8_t kind = arch_of(g->arch)->ffn;
-
-	s->n_exp = s->n_used = s->ff_exp = s->ff_shared = 0;
-	if (kind < GB_MOE)
-		return true;
-	snprintf(key, sizeof key, "%s.expert_shared_feed_forward_length",
-	    g->arch);
-	if (kind == GB_MOE_SHARED &&
-	    (!gguf_find_int(pn->f, key, &ff) || ff <= 0 || ff > 1 << 24))
-		return false;
-	s->ff_shared = (uint64_t)ff;
-	snprintf(key, sizeof key, "%s.expert_count", g->arch);
-	if (kind == GB_MIXED && !gguf_find_int(pn->f, key, &n))
-		return true; /* no experts: dense */
-	if (!gguf_find_int(pn->f, key, &n) || n <= 0 || n > 1 << 16)
-		return false;
-	snprintf(key, sizeof key, "%s.expert_feed_forward_length", g->arch);
-	if (kind == GB_MIXED)
-		ff = (int64_t)s->ff; /* llama's experts are the FFN's width */
-	else if (!gguf_find_int(pn->f, key, &ff) || ff <= 0 || ff > 1 << 24)
-		return false;
-	s->n_exp = (uint64_t)n;
-	s->ff_exp = (uint64_t)ff;
-	s->n_used = plan_experts_used(g, pn->f);
-	return s->n_used <= s->n_exp &&
-	    (kind != GB_MOE_GLM || glm_experts(pn, s));
-}
-
-/* An integer key of pn's architecture (0 when absent). */
-static uint64_t
-arch_u32(const struct planner *pn, const char *name)
-{
-	char key[sizeof pn->g->arch + 48];
-	int64_t v = 0;
-
-	snprintf(key, sizeof key, "%s.%s", pn->g->arch, name);
-	if (!gguf_find_int(pn->f, key, &v) || v < 0 || v > 1 << 24)
-		return 0;
-	return (uint64_t)v;
-}
-
-/* deepseek2's MLA widths (struct gb_mla) from its keys; false when one
- * is missing or they disagree with K's row. */
-static bool
-mla_of(const struct planner *pn, struct shape *s)
-{
-	struct gb_mla *m = &s->mla;
-	uint64_t kl = arch_u32(pn, "attention.key_length_mla");
-
-	m->kvl = pn->g->kv_lora_rank;
-	m->rope = arch_u32(pn, "rope.dimension_count");
-	m->vdim = arch_u32(pn, "attention.value_length_mla");
-	m->qlr = arch_u32(pn, "attention.q_lora_rank");
-	m->nope = kl > m->rope ? kl - m->rope : 0;
-	return m->kvl != 0 && m->rope != 0 && m->nope != 0 && m->vdim != 0 &&
-	    s->hd == m->kvl + m->rope && s->kv == s->hd;
-}
-
-/* A float key of pn's architecture that is there and not 0. */
-static bool
-arch_float_set(const struct planner *pn, const char *name)
-{
-	char key[sizeof pn->g->arch + 48];
-	const struct gguf_kv *kv;
-
-	snprintf(key, sizeof key, "%s.%s", pn->g->arch, name);
-	kv = gguf_find_kv(pn->f, key);
-	return kv != NULL && kv->type == GGUF_FLOAT32 && kv->val.v.f32 != 0.0f;
-}
-
-/* Granite's switches: RoPE unless rope.scaling.finetuned is false; the
- * residual, the logits and the embeddings scaled where their keys are
- * set. */
-static void
-granite_keys(const struct planner *pn, struct shape *s)
-{
-	char key[sizeof pn->g->arch + 48];
-	const struct gguf_kv *kv;
-
-	snprintf(key, sizeof key, "%s.rope.scaling.finetuned", pn->g->arch);
-	kv = gguf_find_kv(pn->f, key);
-	s->nope = kv != NULL && kv->type == GGUF_BOOL && !kv->val.v.b;
-	s->res_scale = arch_float_set(pn, "residual_scale");
-	s->scale_logits = arch_float_set(pn, "logit_scale");
-	s->scale_embd = arch_float_set(pn, "embedding_scale");
-}
-
-static bool
-shape_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
-    struct shape *s)
-{
-	const struct model_geom *g = pn->g;
-	uint8_t block = arch_of(g->arch)->block;
-	uint64_t cells;
-	int c;
-
-	memset(s, 0, sizeof *s);
-	if (block == GB_RECURRENT || block == GB_HYBRID) {
-		if (g->n_embd == 0 || !ssm_of(pn, pl, ub, &s->ssm))
-			return false;
-		ub = smul(s->ssm.tok, s->ssm.ns);
-		s->e = g->n_embd;
-		s->t = s->ts = ub;
-		s->s = 1;
-		if (block == GB_RECURRENT)
-			return true;
-		granite_keys(pn, s);
-	}
-	s->scale_logits = (arch_of(g->arch)->scale & GB_SCALE_LOGITS) &&
-	    (block != GB_HYBRID || s->scale_logits);
-	s->scale_embd = s->scale_embd ||
-	    (arch_of(g->arch)->scale & GB_SCALE_EMBD) != 0;
-	if (ub == 0 || (block != GB_ENCODER && ub % pl->n_stream != 0) ||
-	    (g->swa && pl->swa_cells == 0))
-		return false;
-	s->hd = plan_head_width(g, false);
-	/* a hostile header: no head width, no KV head, no embedding */
-	if (s->hd == 0 || attn_kv_heads(g) == 0 || g->n_embd == 0 ||
-	    pl->ctx_seq == 0)
-		return false;
-	s->e = g->n_embd;
-	s->q = smul(s->hd, g->n_head[0]);
-	s->kv = smul(s->hd, attn_kv_heads(g));
-	s->ff = g->n_ff[0];
-	if (!experts_of(pn, s))
-		return false;
-	s->t = ub;
-	s->s = pl->n_stream;
-	s->ts = ub / pl->n_stream;
-	s->fa = pl->flash_attention;
-	s->iswa = g->swa;
-	s->softcap = (arch_of(g->arch)->scale & GB_SOFTCAP_ATTN) != 0;
-	s->cache[GB_BASE].cells = pl->ctx_seq;
-	s->cache[GB_SWA].cells = g->swa ? pl->swa_cells : 0;
-	for (c = 0; c < GB_N_CACHES; c++) {
-		cells = s->cache[c].cells;
-		s->cache[c].k_bytes =
-		    smul(smul(kv_row_bytes(pl->kv_k, s->kv), cells), s->s);
-		s->cache[c].v_bytes =
-		    smul(smul(kv_row_bytes(pl->kv_v, s->kv), cells), s->s);
-	}
-	if (g->mla && !mla_of(pn, s))
-		return false;
-	s->krot = rotation(pl->kv_k, s->hd, true);
-	s->vrot = rotation(pl->kv_v, s->hd, false);
-	if (block == GB_ENCODER) { /* the ubatch attends to itself */
-		s->s = 1;
-		s->ts = ub;
-		s->cache[GB_BASE].cells = ub;
-		s->krot = s->vrot = 0;
-	}
-	return true;
 }
 
 /* The MTP layers' tensors (past the graph's layers) marked read: llama.cpp
@@ -992,13 +637,13 @@ plan_graph_compute(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	bool gpu = pl->n_dev == 2, ok, indexed;
 	uint64_t dl;
 
-	if (pn->f == NULL || !graph_known(pn, pl) || !shape_of(pn, pl, ub, &s))
+	if (pn->f == NULL || !gb_known(pn, pl) || !gb_shape(pn, pl, ub, &s))
 		return false;
 	dl = gpu ? plan_device_layers(g, pl->ngl) : 0;
 	memset(&w, 0, sizeof w);
 	w.pn = pn;
 	w.f = pn->f;
-	w.a = arch_of(g->arch);
+	w.a = gb_arch_of(g->arch);
 	w.g = g;
 	/* the graph's layers: not the MTP layers at the end (n_layer()) */
 	w.n_layer = g->n_layer_nextn < g->n_layer ?
@@ -1011,13 +656,15 @@ plan_graph_compute(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	b.cap = 64 + (size_t)g->n_layer * 320;
 	b.t = calloc(b.cap, sizeof *b.t);
 	w.seen = calloc(pn->f->tensors_n + 1, sizeof *w.seen);
+	w.leaf = calloc(pn->f->tensors_n + 1, sizeof *w.leaf);
 	indexed = gb_index(&w);
-	ok = b.t != NULL && w.seen != NULL && indexed &&
+	ok = b.t != NULL && w.seen != NULL && w.leaf != NULL && indexed &&
 	    build(&b, pn, &s, &w) &&
 	    sc_place(&b, gpu, pl->max_tensor, GB_VULKAN_ALIGN,
 		gpu ? GB_VULKAN_HOST_ALIGN : GB_CPU_ALIGN, dev, host);
 	gb_index_free(&w);
 	free(w.seen);
+	free(w.leaf);
 	free(b.t);
 	return ok;
 }
