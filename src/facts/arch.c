@@ -1,6 +1,6 @@
 /*
- * arch.c - the table of architectures gguflint knows, and reading a file's
- * architecture and geometry from its metadata (see arch.h). Key names and
+ * arch.c - reading a file's architecture and geometry from its metadata
+ * (see arch.h), as its row of archs.c says. Key names and
  * defaults follow llama.cpp's load_hparams (memory-and-kv.md §1, §5-§7;
  * gguf-format.md §6.3).
  */
@@ -12,76 +12,6 @@
 #include <string.h>
 
 #include "facts/arch.h"
-
-/*
- * The architectures gguflint knows (see arch.h): their memory model, and
- * whether a name map of rules/arch/ names them. An architecture not here is
- * planned as standard attention, like an ARCH_KIND_UNPLANNED one.
- */
-static const struct arch_info arch_table[] = {
-	{ "llama", ARCH_KIND_ATTN, true },
-	{ "llama-embed", ARCH_KIND_UNPLANNED, true },
-	{ "mistral", ARCH_KIND_ATTN, true },
-	{ "qwen2", ARCH_KIND_ATTN, true },
-	{ "qwen2moe", ARCH_KIND_ATTN, true },
-	{ "qwen3", ARCH_KIND_ATTN, true },
-	{ "qwen3moe", ARCH_KIND_ATTN, true },
-	{ "phi2", ARCH_KIND_ATTN, false },
-	{ "phi3", ARCH_KIND_PHI3, true },
-	{ "gemma", ARCH_KIND_ATTN, true },
-	{ "gemma2", ARCH_KIND_GEMMA2, true },
-	{ "gemma3", ARCH_KIND_GEMMA3, true },
-	{ "gemma3n", ARCH_KIND_GEMMA3N, true },
-	{ "deepseek", ARCH_KIND_ATTN, false },
-	{ "deepseek2", ARCH_KIND_DEEPSEEK2, true },
-	{ "gpt-oss", ARCH_KIND_GPTOSS, true },
-	{ "llama4", ARCH_KIND_LLAMA4, true },
-	{ "glm4moe", ARCH_KIND_ATTN, true },
-	{ "cohere2", ARCH_KIND_COHERE2, true },
-	{ "lfm2", ARCH_KIND_HYBRID_CONV, true },
-	{ "granitehybrid", ARCH_KIND_HYBRID_SSM, true },
-	{ "falcon", ARCH_KIND_ATTN, true },
-	{ "gpt2", ARCH_KIND_ATTN, true },
-	{ "gptneox", ARCH_KIND_ATTN, false },
-	{ "mpt", ARCH_KIND_ATTN, false },
-	{ "starcoder", ARCH_KIND_ATTN, false },
-	{ "starcoder2", ARCH_KIND_ATTN, true },
-	{ "stablelm", ARCH_KIND_ATTN, false },
-	{ "baichuan", ARCH_KIND_ATTN, false },
-	{ "internlm2", ARCH_KIND_ATTN, false },
-	{ "granite", ARCH_KIND_ATTN, false },
-	{ "granitemoe", ARCH_KIND_ATTN, false },
-	{ "command-r", ARCH_KIND_ATTN, false },
-	{ "olmo", ARCH_KIND_ATTN, false },
-	{ "olmo2", ARCH_KIND_ATTN, true },
-	{ "bitnet", ARCH_KIND_ATTN, false },
-	{ "exaone", ARCH_KIND_ATTN, false },
-	{ "mamba", ARCH_KIND_MAMBA, true },
-	{ "mamba2", ARCH_KIND_MAMBA, true },
-	{ "bert", ARCH_KIND_ENCODER, true },
-	{ "nomic-bert", ARCH_KIND_ENCODER, true },
-	{ "jina-bert-v2", ARCH_KIND_ENCODER, false },
-	{ "t5encoder", ARCH_KIND_ENCODER, false },
-};
-
-#define ARCH_N (sizeof arch_table / sizeof arch_table[0])
-
-const struct arch_info *
-arch_find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARCH_N; i++)
-		if (strcmp(arch_table[i].name, name) == 0)
-			return &arch_table[i];
-	return NULL;
-}
-
-const struct arch_info *
-arch_at(size_t i)
-{
-	return i < ARCH_N ? &arch_table[i] : NULL;
-}
 
 struct rd {
 	const struct gguf_file *f;
@@ -236,6 +166,7 @@ lookup_kind(struct model_geom *g)
 {
 	const struct arch_info *a = arch_find(g->arch);
 
+	g->row = a;
 	g->known = a != NULL && a->kind != ARCH_KIND_UNPLANNED;
 	return g->known ? a->kind : ARCH_KIND_ATTN;
 }
@@ -361,27 +292,20 @@ set_swa_pattern(struct model_geom *g, uint32_t n)
 		g->is_swa[il] = il < main && (n == 0 || il % n < n - 1);
 }
 
-/* The sliding-window pattern llama.cpp assumes for kind (load_hparams). */
+/* The sliding-window pattern llama.cpp assumes for g's architecture
+ * (load_hparams): its row's, else 6. */
 static uint32_t
-swa_pattern_default(enum arch_kind kind)
+swa_pattern_default(const struct model_geom *g)
 {
-	switch (kind) {
-	case ARCH_KIND_GEMMA2:
-	case ARCH_KIND_GPTOSS:
-		return 2;
-	case ARCH_KIND_COHERE2:
-	case ARCH_KIND_LLAMA4:
-		return 4;
-	case ARCH_KIND_GEMMA3N:
-		return 5;
-	default:
-		return 6;
-	}
+	uint32_t n = arch_row(g)->swa_pattern;
+
+	return n != 0 ? n : 6;
 }
 
 /*
- * The window of kind: gemma2's defaults to 4096; llama4's is 8192 (its
- * chunk) whatever the key says, unless the key says 0 (no chunks).
+ * The window of kind: SWA_ALWAYS's defaults to 4096 (gemma2); a chunked
+ * one's is 8192 (llama4's chunk) whatever the key says, unless the key
+ * says 0 (no chunks).
  */
 static uint32_t
 swa_window(struct rd *r, enum arch_kind kind)
@@ -389,9 +313,9 @@ swa_window(struct rd *r, enum arch_kind kind)
 	uint32_t window = 0;
 	bool have = geom_u32(r, "attention.sliding_window", &window);
 
-	if (kind == ARCH_KIND_GEMMA2 && !have)
+	if (kind == ARCH_KIND_SWA_ALWAYS && !have)
 		return 4096;
-	if (kind == ARCH_KIND_LLAMA4)
+	if (kind == ARCH_KIND_SWA_CHUNKED)
 		return have && window == 0 ? 0 : 8192;
 	return window;
 }
@@ -401,10 +325,10 @@ read_swa(struct rd *r, enum arch_kind kind)
 {
 	struct model_geom *g = r->g;
 	const struct gguf_kv *pk;
-	uint32_t window, pattern = swa_pattern_default(kind), il;
+	uint32_t window, pattern = swa_pattern_default(g), il;
 
 	/* phi3: llama.cpp reads the window, then disables SWA. */
-	if (kind == ARCH_KIND_PHI3)
+	if (kind == ARCH_KIND_SWA_OFF)
 		return;
 	if (kind == ARCH_KIND_ATTN) {
 		if (geom_u32(r, "attention.sliding_window", &window) &&
@@ -542,10 +466,9 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 		break;
 	default:
 		g->plannable = read_attention(&r);
-		if (kind == ARCH_KIND_DEEPSEEK2)
+		if (kind == ARCH_KIND_MLA)
 			read_mla(&r);
-		if (kind == ARCH_KIND_GEMMA3N)
-			g->n_layer_kv = 20;	/* llama.cpp's constant */
+		g->n_layer_kv = arch_row(g)->kv_layers;
 		read_swa(&r, kind);
 		break;
 	}

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "facts/archrow.h"
 #include "findings/diag.h"
 #include "reader/gguf.h"
 
@@ -27,40 +28,6 @@ enum arch_memory {
 	ARCH_MEM_NONE		/* encoder-only: no cache */
 };
 
-/* How the plan sizes an architecture's memory (arch_read below). */
-enum arch_kind {
-	ARCH_KIND_ATTN = 0,	/* standard attention, no SWA */
-	ARCH_KIND_GEMMA2,	/* SWA always: window 4096, pattern 2 */
-	ARCH_KIND_GEMMA3,	/* SWA when sliding_window > 0: pattern 6 */
-	ARCH_KIND_GEMMA3N,	/* SWA pattern 5; a cache in the first 20
-				   layers only */
-	ARCH_KIND_PHI3,		/* sliding_window read, SWA disabled */
-	ARCH_KIND_DEEPSEEK2,	/* MLA when both *_mla keys are set */
-	ARCH_KIND_GPTOSS,	/* SWA when sliding_window > 0: pattern 2 */
-	ARCH_KIND_COHERE2,	/* SWA when sliding_window > 0: pattern 4 */
-	ARCH_KIND_LLAMA4,	/* chunked attention, window 8192, pattern
-				   4, unless sliding_window is 0 */
-	ARCH_KIND_MAMBA,	/* recurrent state (mamba, mamba2) */
-	ARCH_KIND_HYBRID_SSM,	/* layers with 0 KV heads are mamba2 */
-	ARCH_KIND_HYBRID_CONV,	/* layers with 0 KV heads are short
-				   convolutions (lfm2) */
-	ARCH_KIND_ENCODER,	/* no cache */
-	ARCH_KIND_UNPLANNED	/* no memory model: planned as standard
-				   attention, and the plan says so (P005) */
-};
-
-/*
- * One architecture gguflint knows, by its general.architecture value. The
- * table of them in arch.c is the one list: the built-in name maps of
- * rules/arch/ may name only these, and must name every one whose entry is
- * mapped (names_db_check_archs says whether they do; a test runs it).
- */
-struct arch_info {
-	const char *name;
-	enum arch_kind kind;
-	bool mapped;		/* a name map of rules/arch/ names it */
-};
-
 /*
  * arch_find: the entry of the architecture called name, or NULL when
  * gguflint does not know it. The entry is static (never freed).
@@ -73,11 +40,28 @@ const struct arch_info *arch_find(const char *name);
  */
 const struct arch_info *arch_at(size_t i);
 
+struct model_geom;
+
+/*
+ * arch_row: the row of g's architecture, or a row of nothing known (kind
+ * ARCH_KIND_UNPLANNED, no graph, no fitted numbers) when gguflint does not
+ * know it. Static storage.
+ */
+const struct arch_info *arch_row(const struct model_geom *g);
+
+/*
+ * arch_split_of: a's fitted device split, or the defaults (2 rows kept,
+ * SPLIT_HOST_ADDS, SPLIT_FULL_GRAPH, not measured) when a has none.
+ */
+struct arch_split arch_split_of(const struct arch_info *a);
+
 struct model_geom {
 	char arch[64];			/* general.architecture; "" when
 					 * absent or too long (unusable) */
 	bool has_arch;
-	bool known;			/* a memory model in arch.c's table */
+	bool known;			/* a memory model in archs.c's table */
+	const struct arch_info *row;	/* its row there (static), NULL when
+					 * unknown: read it with arch_row() */
 	enum arch_memory memory;
 	uint32_t n_layer;		/* block_count, all layers */
 	uint32_t n_layer_nextn;		/* MTP layers at the end */
@@ -119,8 +103,8 @@ struct model_geom {
  * recording M-family findings (wrong key types, bad per-layer arrays,
  * out-of-range values) in dl. It stops at the first of the keys the rest
  * depends on (general.architecture, block_count, embedding_length) that
- * is missing or unusable (listed in g->missing). g holds no pointers:
- * nothing to free.
+ * is missing or unusable (listed in g->missing). Nothing to free: its
+ * row is static.
  */
 void arch_read(const struct gguf_file *f, struct model_geom *g,
     struct diag_list *dl);

@@ -13,98 +13,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "facts/archrow.h"
 #include "plan/plan-impl.h"
 #include "plan/sched.h"
 
 #define smul plan_smul
 #define sadd plan_sadd
-
-/* How an architecture's graph differs from llama's (llama.cpp's
- * src/models/ARCH.cpp). Biases are added wherever the file has them. */
-enum gb_norm_kind {
-	GB_RMS,
-	GB_LAYER
-};
-enum gb_qk_norm {
-	GB_QK_NONE,
-	GB_QK_HEAD, /* Q's and K's own norms, per head (after the reshape) */
-	GB_QK_ROW,  /* over the whole row, before the reshape */
-	GB_QK_HEAD_OPT, /* GB_QK_HEAD where the file has them */
-};
-enum gb_ffn_kind {
-	GB_GATED,      /* SwiGLU, GeGLU: one GLU node of gate and up */
-	GB_GELU,       /* up, GELU, down */
-	GB_UP_GLU,     /* one product of twice the width, its GLU, down */
-	GB_MOE,	       /* experts chosen by a softmax's top k (gated, SwiGLU) */
-	GB_MOE_NORM,   /* the same, the chosen weights normalized */
-	GB_MOE_SHARED, /* GB_MOE and a shared expert its own sigmoid gates */
-	GB_MOE_OAI,    /* chosen by the logits' top k, their weights' softmax,
-			* SwiGLU-OAI */
-	GB_MOE_L4,     /* chosen by the logits' top k, their sigmoid weighting
-			* the input, a shared expert; dense where a layer
-			* has no router */
-	GB_MIXED,      /* gated and dense, or GB_MOE_NORM where a layer has
-			* a router (llama's Mixtral-style experts, as wide as
-			* the FFN) */
-	GB_MOE_GLM,    /* the keys' gating (sigmoid by default), chosen with
-			* a bias, normalized and scaled as the keys say, a
-			* shared expert; dense where a layer has no router */
-};
-enum gb_extra {
-	GB_FFN_NORM_PA = 1,   /* the FFN's norm is post_attention_norm */
-	GB_ROWS_LATE = 2,     /* the output rows taken after the last layer */
-	GB_RES_FIRST = 4,     /* GB_HYBRID: x + the part, not the part + x */
-	GB_OUT_NORM_EMBD = 8, /* the output norm is token_embd_norm */
-	GB_V_NORM = 16,	      /* V RMS-normed (no weight) after its reshape */
-};
-enum gb_norms {
-	GB_NORM_PRE,  /* norms before the attention and the FFN */
-	GB_NORM_POST, /* after them, none before */
-	GB_NORM_BOTH,
-};
-enum gb_scale {
-	GB_SCALE_EMBD = 1,	/* the embeddings scaled (by sqrt(n_embd)) */
-	GB_SCALE_Q = 2,		/* Q scaled after its RoPE, the attention not */
-	GB_SCALE_LOGITS = 4,	/* the logits scaled (in place) */
-	GB_SOFTCAP_ATTN = 8,	/* KQ capped (scale, tanh, scale) without FA */
-	GB_SOFTCAP_LOGITS = 16, /* the logits capped so */
-};
-enum gb_pos {
-	GB_ROPE,     /* Q and K roped */
-	GB_LEARNED,  /* position embeddings added to the input, no RoPE */
-	GB_ROPE_SWA, /* roped in the sliding-window layers alone */
-	GB_ROPE_NTH, /* llama4: every fourth layer (with a window; else the
-		      * last) not roped but Q scaled by an input, the roped
-		      * layers' Q and K RMS-normed (but with 128 experts) */
-};
-/* How a layer's attention, FFN and residuals meet. */
-enum gb_block {
-	GB_SEQ,	      /* x + attention, then that + FFN */
-	GB_SEQ_RES,   /* the same, the FFN's residual added the other way */
-	GB_PAR_RES,   /* one norm for both: (FFN + x) + attention */
-	GB_PAR_ATTN,  /* one norm for both: (FFN + attention) + x */
-	GB_RECURRENT, /* Mamba's or Mamba-2's layer, x + its output
-		       * (graph-ssm.c) */
-	GB_HYBRID,    /* a Mamba-2 layer or an attention layer (hparams'
-		       * is_recr), then the FFN, as GB_SEQ (granitehybrid) */
-	GB_ENCODER,   /* no cache: x + attention, normed; + FFN, normed
-		       * (bert, nomic-bert) */
-	GB_ALTUP,     /* gemma3n's: AltUp's predictions and corrections
-		       * around the attention, laurel, the FFN and the
-		       * per-layer inputs (graph-altup.c) */
-};
-
-struct gb_arch {
-	const char *name;
-	uint8_t norm;	 /* enum gb_norm_kind */
-	uint8_t qk_norm; /* enum gb_qk_norm */
-	uint8_t ffn;	 /* enum gb_ffn_kind: gated or up, GELU, down */
-	uint8_t norms;	 /* enum gb_norms */
-	uint8_t scale;	 /* enum gb_scale, or'ed */
-	uint8_t pos;	 /* enum gb_pos */
-	uint8_t block;	 /* enum gb_block */
-	uint8_t extra;	 /* enum gb_extra, or'ed */
-};
 
 /* The caches: the model's, and the sliding-window layers' when it has
  * them (llama_kv_cache_iswa's base and swa). */
@@ -179,7 +93,7 @@ struct inputs {
 struct weights {
 	const struct planner *pn;
 	const struct gguf_file *f;
-	const struct gb_arch *a;
+	const struct arch_graph *a; /* its row's graph (facts/archrow.h) */
 	const struct model_geom *g;
 	uint32_t n_layer, dev_from; /* layers from dev_from on the device */
 	bool output_dev;	    /* the output layer on the device */
@@ -205,8 +119,9 @@ struct rows {
 #define F32(a, b) smul(smul(4, (a)), (b))
 #define L32(a, b) lay(4, (a), (b), 1, 1, 0)
 
-/* graph.c: the architecture called name, or NULL when not built. */
-const struct gb_arch *gb_arch_of(const char *name);
+/* graph.c: the graph of g's architecture (its row's), or NULL when not
+ * built. */
+const struct arch_graph *gb_arch_of(const struct model_geom *g);
 
 /* graph-shape.c: gb_known: whether the graph is llama.cpp's for pn and
  * pl (as far as the header tells: build() checks the tensors); gb_shape:

@@ -121,7 +121,7 @@ bool
 gb_known(const struct planner *pn, const struct plan *pl)
 {
 	const struct model_geom *g = pn->g;
-	const struct gb_arch *a = gb_arch_of(g->arch);
+	const struct arch_graph *a = gb_arch_of(g);
 	uint32_t il;
 
 	if (a == NULL || graph_changed(pn) ||
@@ -138,8 +138,7 @@ gb_known(const struct planner *pn, const struct plan *pl)
 		    g->head_k == g->head_v && !g->swa;
 	/* MLA: deepseek2's alone, K and V of one type (llama.cpp refuses
 	 * others); a hybrid's sliding-window cache is not built */
-	if (g->mla &&
-	    (strcmp(g->arch, "deepseek2") != 0 || pl->kv_k != pl->kv_v))
+	if (g->mla && (!(a->extra & GB_MLA) || pl->kv_k != pl->kv_v))
 		return false;
 	if (g->memory !=
 		(a->block == GB_HYBRID ? ARCH_MEM_HYBRID : ARCH_MEM_KV) ||
@@ -177,7 +176,7 @@ ssm_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	m->ns = pl->n_seq ? pl->n_seq : 1;
 	m->cells = m->ns; /* llama.cpp's n_seq_max, at least 1 */
 	m->tok = (ub + m->ns - 1) / m->ns;
-	if (strcmp(g->arch, "lfm2") == 0) { /* a causal short convolution */
+	if (gb_arch_of(g)->extra & GB_SHORTCONV) { /* lfm2's */
 		m->shortconv = true;
 		m->dc = g->shortconv_l_cache;
 		m->xw = g->n_embd;
@@ -189,7 +188,7 @@ ssm_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	if (!arch_int(pn, "ssm.time_step_rank", &rank) || rank <= 0 ||
 	    rank > 1 << 24 || (arch_int(pn, "ssm.dt_b_c_rms", &v) && v != 0))
 		return false;
-	m->v2 = strcmp(g->arch, "mamba") != 0;
+	m->v2 = !(gb_arch_of(g)->extra & GB_MAMBA1);
 	m->di = g->ssm_d_inner;
 	m->ds = g->ssm_d_state;
 	m->dc = g->ssm_d_conv;
@@ -219,7 +218,7 @@ glm_experts(const struct planner *pn, struct shape *s)
 	if (arch_int(pn, "expert_gating_func", &v) && v != 0 && v != 1 &&
 	    v != 2)
 		return false;
-	if (v == 0 && strcmp(pn->g->arch, "deepseek2") == 0)
+	if (v == 0 && (gb_arch_of(pn->g)->extra & GB_GATE_SOFTMAX))
 		v = 1; /* DeepSeek V2's files say nothing: softmax */
 	s->sigmoid = v != 1;
 	s->norm_w = arch_int(pn, "expert_weights_norm", &v) && v != 0;
@@ -239,7 +238,7 @@ experts_of(const struct planner *pn, struct shape *s)
 {
 	const struct model_geom *g = pn->g;
 	int64_t n = 0, ff = 0;
-	uint8_t kind = gb_arch_of(g->arch)->ffn;
+	uint8_t kind = gb_arch_of(g)->ffn;
 
 	s->n_exp = s->n_used = s->ff_exp = s->ff_shared = 0;
 	if (kind < GB_MOE)
@@ -301,7 +300,7 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
     struct shape *s)
 {
 	const struct model_geom *g = pn->g;
-	const struct gb_arch *a = gb_arch_of(g->arch);
+	const struct arch_graph *a = gb_arch_of(g);
 	uint8_t block = a->block;
 	uint64_t cells;
 	int c;

@@ -64,66 +64,6 @@
  * minMemoryMapAlignment (llvmpipe's, and the least Vulkan allows) */
 #define GB_VULKAN_HOST_ALIGN 64
 
-#define GB_GEMMA (GB_SCALE_EMBD | GB_SCALE_Q)
-
-/* gemma3's final soft cap, when its file has one, is in place at the
- * graph's end and moves nothing: not built. */
-static const struct gb_arch gb_archs[] = {
-	{ "llama", GB_RMS, GB_QK_NONE, GB_MIXED, GB_NORM_PRE, 0, GB_ROPE,
-	    GB_SEQ, 0 },
-	{ "qwen2", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
-	    GB_SEQ, 0 },
-	{ "qwen3", GB_RMS, GB_QK_HEAD, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
-	    GB_SEQ, 0 },
-	{ "olmo2", GB_RMS, GB_QK_ROW, GB_GATED, GB_NORM_POST, 0, GB_ROPE,
-	    GB_SEQ, 0 },
-	{ "starcoder2", GB_LAYER, GB_QK_NONE, GB_GELU, GB_NORM_PRE, 0, GB_ROPE,
-	    GB_SEQ, 0 },
-	{ "gemma", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE, GB_GEMMA, GB_ROPE,
-	    GB_SEQ, 0 },
-	{ "gemma2", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_BOTH,
-	    GB_GEMMA | GB_SOFTCAP_ATTN | GB_SOFTCAP_LOGITS, GB_ROPE, GB_SEQ,
-	    0 },
-	{ "gemma3", GB_RMS, GB_QK_HEAD, GB_GATED, GB_NORM_BOTH, GB_GEMMA,
-	    GB_ROPE, GB_SEQ, 0 },
-	{ "gpt2", GB_LAYER, GB_QK_NONE, GB_GELU, GB_NORM_PRE, 0, GB_LEARNED,
-	    GB_SEQ, 0 },
-	{ "cohere2", GB_LAYER, GB_QK_NONE, GB_GATED, GB_NORM_PRE,
-	    GB_SCALE_LOGITS, GB_ROPE_SWA, GB_PAR_RES, 0 },
-	{ "falcon", GB_LAYER, GB_QK_NONE, GB_GELU, GB_NORM_PRE, 0, GB_ROPE,
-	    GB_PAR_ATTN, 0 },
-	{ "phi3", GB_RMS, GB_QK_NONE, GB_UP_GLU, GB_NORM_PRE, GB_SCALE_Q,
-	    GB_ROPE, GB_SEQ_RES, 0 },
-	{ "qwen3moe", GB_RMS, GB_QK_HEAD, GB_MOE_NORM, GB_NORM_PRE, 0, GB_ROPE,
-	    GB_SEQ, 0 },
-	{ "qwen2moe", GB_RMS, GB_QK_NONE, GB_MOE_SHARED, GB_NORM_PRE, 0,
-	    GB_ROPE, GB_SEQ, 0 },
-	{ "gpt-oss", GB_RMS, GB_QK_NONE, GB_MOE_OAI, GB_NORM_PRE, 0, GB_ROPE,
-	    GB_SEQ, GB_FFN_NORM_PA | GB_ROWS_LATE },
-	{ "llama4", GB_RMS, GB_QK_NONE, GB_MOE_L4, GB_NORM_PRE, 0, GB_ROPE_NTH,
-	    GB_SEQ, 0 },
-	{ "glm4moe", GB_RMS, GB_QK_HEAD_OPT, GB_MOE_GLM, GB_NORM_PRE, 0,
-	    GB_ROPE, GB_SEQ, GB_FFN_NORM_PA },
-	{ "mamba", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
-	    GB_RECURRENT, 0 },
-	{ "mamba2", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
-	    GB_RECURRENT, 0 },
-	{ "granitehybrid", GB_RMS, GB_QK_NONE, GB_GATED, GB_NORM_PRE,
-	    GB_SCALE_LOGITS, GB_ROPE, GB_HYBRID, 0 },
-	{ "lfm2", GB_RMS, GB_QK_HEAD, GB_GATED, GB_NORM_PRE, 0, GB_ROPE,
-	    GB_HYBRID, GB_RES_FIRST | GB_OUT_NORM_EMBD },
-	{ "deepseek2", GB_RMS, GB_QK_NONE, GB_MOE_GLM, GB_NORM_PRE, 0, GB_ROPE,
-	    GB_SEQ, 0 },
-	{ "bert", GB_LAYER, GB_QK_NONE, GB_GELU, GB_NORM_POST, 0, GB_LEARNED,
-	    GB_ENCODER, 0 },
-	{ "nomic-bert", GB_LAYER, GB_QK_NONE, GB_GATED, GB_NORM_POST, 0,
-	    GB_ROPE, GB_ENCODER, 0 },
-	{ "gemma3n", GB_RMS, GB_QK_HEAD, GB_GATED, GB_NORM_BOTH,
-	    GB_SOFTCAP_LOGITS, GB_ROPE, GB_ALTUP, GB_ROWS_LATE | GB_V_NORM },
-};
-
-#define N_GB_ARCHS (sizeof gb_archs / sizeof gb_archs[0])
-
 /* Layer il's gated FFN on cur (SwiGLU, GeGLU) of ffn_gate, ffn_up and
  * ffn_down with suffix (a shared expert's "_shexp"), width ff. */
 static int32_t
@@ -538,15 +478,12 @@ gb_enc_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 	return gb_norm(b, w, il, "layer_output_norm", f, r);
 }
 
-const struct gb_arch *
-gb_arch_of(const char *name)
+const struct arch_graph *
+gb_arch_of(const struct model_geom *g)
 {
-	size_t i;
+	const struct arch_graph *a = &arch_row(g)->graph;
 
-	for (i = 0; i < N_GB_ARCHS; i++)
-		if (strcmp(gb_archs[i].name, name) == 0)
-			return &gb_archs[i];
-	return NULL;
+	return a->built ? a : NULL;
 }
 
 /* The MTP layers' tensors (past the graph's layers) marked read: llama.cpp
@@ -643,7 +580,7 @@ plan_graph_compute(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	memset(&w, 0, sizeof w);
 	w.pn = pn;
 	w.f = pn->f;
-	w.a = gb_arch_of(g->arch);
+	w.a = gb_arch_of(g);
 	w.g = g;
 	/* the graph's layers: not the MTP layers at the end (n_layer()) */
 	w.n_layer = g->n_layer_nextn < g->n_layer ?

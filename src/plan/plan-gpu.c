@@ -426,9 +426,9 @@ layer_weight(const struct planner *pn, bool attn)
 
 /*
  * How the device's compute buffer relates to the whole graph's, per
- * architecture, measured on Vulkan (llvmpipe; llama.cpp v0.5.0, the
- * oracle's models, ctx 512 and 4096, FA on and off, f16 and q8_0 caches,
- * -np 1 and 4, -ngl 99, 2 and 0).
+ * architecture (its row's split, facts/archs.c), measured on Vulkan
+ * (llvmpipe; llama.cpp v0.5.0, the oracle's models, ctx 512 and 4096, FA
+ * on and off, f16 and q8_0 caches, -np 1 and 4, -ngl 99, 2 and 0).
  * kept: the f32 embedding-wide rows of the ubatch (beside its tokens,
  * always kept) that the host holds and the device does not at the
  * device's peak with every layer offloaded: the embeddings input and
@@ -453,58 +453,13 @@ layer_weight(const struct planner *pn, bool attn)
  * with its scan on the host (scan_peak).
  * measured: whether the split holds at those points (plan_gpu_measured;
  * for an architecture not, the plan says compute_estimated).
- * Architectures not listed take { 2, HOST_ADDS, FULL_GRAPH } and are not
- * measured.
+ * An architecture whose row has no split takes { 2, HOST_ADDS,
+ * FULL_GRAPH } and is not measured (arch_split_of).
  */
-enum device_host { HOST_ADDS, HOST_PHASE, HOST_COPIES, HOST_LAYERS };
-enum device_full { FULL_GRAPH, FULL_PARALLEL, FULL_LEARNED, FULL_SCAN };
-
-struct device_split {
-	const char *arch;
-	unsigned char kept;
-	enum device_host host;
-	enum device_full full;
-	bool measured;
-};
-
-static const struct device_split device_splits[] = {
-	{ "llama", 2, HOST_ADDS, FULL_GRAPH, true },
-	{ "qwen2", 2, HOST_ADDS, FULL_GRAPH, true },
-	{ "gemma", 2, HOST_ADDS, FULL_GRAPH, true },
-	{ "gemma2", 2, HOST_ADDS, FULL_GRAPH, true },
-	{ "phi3", 2, HOST_ADDS, FULL_GRAPH, true },
-	{ "olmo2", 2, HOST_ADDS, FULL_GRAPH, true },
-	{ "starcoder2", 2, HOST_ADDS, FULL_GRAPH, true },
-	{ "glm4moe", 2, HOST_ADDS, FULL_GRAPH, true },
-	{ "gpt-oss", 2, HOST_ADDS, FULL_GRAPH, true },
-	{ "lfm2", 2, HOST_ADDS, FULL_GRAPH, true },
-	{ "qwen3", 0, HOST_PHASE, FULL_GRAPH, true },
-	{ "qwen3moe", 0, HOST_COPIES, FULL_GRAPH, true },
-	{ "gemma3", 2, HOST_COPIES, FULL_GRAPH, true },
-	{ "llama4", 2, HOST_COPIES, FULL_GRAPH, true },
-	{ "qwen2moe", 1, HOST_PHASE, FULL_GRAPH, true },
-	{ "bert", 1, HOST_ADDS, FULL_GRAPH, true },
-	{ "nomic-bert", 1, HOST_ADDS, FULL_GRAPH, true },
-	{ "falcon", 2, HOST_LAYERS, FULL_PARALLEL, true },
-	{ "gpt2", 2, HOST_ADDS, FULL_LEARNED, true },
-	{ "cohere2", 2, HOST_ADDS, FULL_PARALLEL, false },
-	{ "deepseek2", 1, HOST_ADDS, FULL_GRAPH, true },
-	{ "mamba", 1, HOST_ADDS, FULL_GRAPH, true },
-	{ "mamba2", 2, HOST_ADDS, FULL_SCAN, true },
-	{ "gemma3n", 0, HOST_ADDS, FULL_GRAPH, true },
-};
-
-/* The row of device_splits for g's architecture, or the default. */
-static struct device_split
+static struct arch_split
 device_split(const struct model_geom *g)
 {
-	struct device_split ds = { NULL, 2, HOST_ADDS, FULL_GRAPH, false };
-	size_t i;
-
-	for (i = 0; i < sizeof device_splits / sizeof device_splits[0]; i++)
-		if (strcmp(g->arch, device_splits[i].arch) == 0)
-			ds = device_splits[i];
-	return ds;
+	return arch_split_of(arch_row(g));
 }
 
 bool
@@ -608,7 +563,7 @@ copies_peak(const struct planner *pn, const struct plan *pl, uint64_t ub,
 }
 
 /*
- * falcon's device with layers on the host (HOST_LAYERS), measured: with
+ * falcon's device with layers on the host (SPLIT_HOST_LAYERS), measured: with
  * a repeating layer on the device (-ngl 2 and up) the device runs it as
  * with every layer offloaded (parallel_peak), and a host layer's weight
  * is copied in beside it (layer_weight); with none (-ngl 0 and 1: at
@@ -734,7 +689,7 @@ per_layer_peak(const struct planner *pn)
 
 /*
  * A dense model's device with layers on the host where the scheduler
- * runs a host layer's operations on it (HOST_ADDS, a KV cache): the
+ * runs a host layer's operations on it (SPLIT_HOST_ADDS, a KV cache): the
  * largest of the graph's peak with every layer offloaded (full) beside
  * one layer's K and V copied in (the largest layer's: a sliding-window
  * layer's are smaller) and an attention projection's weight; the
@@ -766,18 +721,18 @@ adds_peak(const struct planner *pn, const struct plan *pl, uint64_t ub,
  */
 static uint64_t
 host_layers_peak(const struct planner *pn, const struct plan *pl,
-    const struct device_split *ds, uint64_t c, uint64_t ub, uint64_t kept,
+    const struct arch_split *ds, uint64_t c, uint64_t ub, uint64_t kept,
     uint64_t dev)
 {
 	const struct model_geom *g = pn->g;
 	uint64_t kv = sadd(pl->kv_bytes, pl->state_bytes) / g->n_layer;
 	struct graph_phases ph;
 
-	if (ds->host == HOST_COPIES && g->memory == ARCH_MEM_KV)
+	if (ds->host == SPLIT_HOST_COPIES && g->memory == ARCH_MEM_KV)
 		return copies_peak(pn, pl, ub, kept);
-	if (ds->host == HOST_LAYERS)
+	if (ds->host == SPLIT_HOST_LAYERS)
 		return layers_peak(pn, pl, c, ub);
-	if (ds->host == HOST_PHASE && g->memory == ARCH_MEM_KV) {
+	if (ds->host == SPLIT_HOST_PHASE && g->memory == ARCH_MEM_KV) {
 		phases_of(pn, pl, ub, true, pl->flash_attention, &ph);
 		ph.attn = sadd(ph.attn, kv);
 		ph.ffn = sadd(ph.ffn, layer_weight(pn, false));
@@ -932,14 +887,7 @@ attention_on_host(const struct planner *pn, struct plan *pl, uint64_t ub,
 static bool
 kq_host_measured(const struct model_geom *g)
 {
-	static const char *const archs[] = { "llama", "qwen2", "phi3",
-	    "starcoder2", "qwen3moe" };
-	size_t i;
-
-	for (i = 0; i < sizeof archs / sizeof archs[0]; i++)
-		if (strcmp(g->arch, archs[i]) == 0)
-			return true;
-	return false;
+	return arch_row(g)->fit.kq_host;
 }
 
 /* Mark pl's compute estimated, saying why. */
@@ -1012,18 +960,19 @@ plan_llama_gpu_compute(const struct planner *pn, struct plan *pl, uint64_t c,
     uint64_t ub)
 {
 	const struct model_geom *g = pn->g;
-	struct device_split ds = device_split(g);
+	struct arch_split ds = device_split(g);
 	uint64_t kept, dev, kv;
 	bool full;
 
 	kept = sadd(smul(smul(4 * (uint64_t)ds.kept, ub), g->n_embd),
 	    smul(4, ub));
 	dev = c > kept ? c - kept : 0;
-	if (ds.full == FULL_PARALLEL && pl->ngl >= (int64_t)g->n_layer + 1)
+	if (ds.full == SPLIT_FULL_PARALLEL &&
+	    pl->ngl >= (int64_t)g->n_layer + 1)
 		dev = parallel_peak(pn, pl, c, ub);
-	if (ds.full == FULL_LEARNED && pl->ngl >= (int64_t)g->n_layer + 1)
+	if (ds.full == SPLIT_FULL_LEARNED && pl->ngl >= (int64_t)g->n_layer + 1)
 		dev = learned_peak(pn, pl, ub);
-	if (ds.full == FULL_SCAN && (pl->ngl < (int64_t)g->n_layer + 1 ||
+	if (ds.full == SPLIT_FULL_SCAN && (pl->ngl < (int64_t)g->n_layer + 1 ||
 	    scan_on_host(pn)))
 		dev = scan_peak(pn, ub);
 	if (pl->ngl < (int64_t)g->n_layer + 1 && g->n_layer > 0)
@@ -1042,7 +991,7 @@ plan_llama_gpu_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 	    experts_fall_back(pn, pl) && full) {
 		experts_on_host(pn, pl, ub);
 		/* measured on qwen3moe's FFN: no shared expert beside */
-		if (strcmp(g->arch, "qwen3moe") != 0)
+		if (!arch_row(g)->fit.experts_host)
 			estimated(pl, "the experts' FFN on the host: measured "
 			    "for qwen3moe only");
 	} else if (pl->n_fallback > 0) {
@@ -1051,13 +1000,13 @@ plan_llama_gpu_compute(const struct planner *pn, struct plan *pl, uint64_t c,
 	} else if (pl->n_cpu_moe_tensors > 0) {
 		pl->dev[1].compute_bytes = umax(pl->dev[1].compute_bytes,
 		    experts_copied(pn, pl, ub, kept));
-		if (!full || strcmp(g->arch, "qwen3moe") != 0)
+		if (!full || !arch_row(g)->fit.experts_host)
 			estimated(pl, "--n-cpu-moe: measured for qwen3moe with "
 			    "every layer offloaded only");
 	}
 	if (kq_on_host(pn, pl, ub) && full && !g->swa &&
 	    pl->n_fallback == 0 && pl->n_cpu_moe_tensors == 0 &&
-	    ds.full == FULL_GRAPH) {
+	    ds.full == SPLIT_FULL_GRAPH) {
 		attention_on_host(pn, pl, ub, kept);
 		if (!kq_host_measured(g))
 			estimated(pl, "the attention on the host (its KQ "

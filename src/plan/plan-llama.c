@@ -215,18 +215,18 @@ device_runs(const struct planner *pn, size_t i)
 
 /*
  * Whether the architecture's loader creates the tied output copy before
- * token_embd (gemma3n). llama.cpp shares a duplicated tensor only with
- * one created earlier in the same buffer type, so then both are loaded
- * even where they share one: read into memory (no mmap), that buffer
- * holds the embedding twice (measured beside Vulkan at -ngl 0, and on
- * the CPU with F16 weights). Mapped, both point at the same bytes of the
- * file (the loader maps tensors by name; not measured: the oracle reads
- * with mmap off).
+ * token_embd (its row's ARCH_OUTPUT_FIRST: gemma3n). llama.cpp shares a
+ * duplicated tensor only with one created earlier in the same buffer
+ * type, so then both are loaded even where they share one: read into
+ * memory (no mmap), that buffer holds the embedding twice (measured
+ * beside Vulkan at -ngl 0, and on the CPU with F16 weights). Mapped, both
+ * point at the same bytes of the file (the loader maps tensors by name;
+ * not measured: the oracle reads with mmap off).
  */
 static bool
 output_created_first(const struct model_geom *g)
 {
-	return strcmp(g->arch, "gemma3n") == 0;
+	return (arch_row(g)->quirks & ARCH_OUTPUT_FIRST) != 0;
 }
 
 /*
@@ -432,7 +432,8 @@ plan_weight_layer(const struct planner *pn, const struct gguf_tensor *t)
 
 	if (t->name.n >= sizeof norm - 1 &&
 	    memcmp(t->name.p, norm, sizeof norm - 1) == 0)
-		return strcmp(pn->g->arch, "lfm2") == 0 ? pn->g->n_layer : 0;
+		return arch_row(pn->g)->quirks & ARCH_EMBD_NORM_OUTPUT ?
+		    pn->g->n_layer : 0;
 	for (i = 0; i < sizeof outside / sizeof outside[0]; i++) {
 		n = strlen(outside[i].prefix);
 		if (t->name.n >= n && memcmp(t->name.p, outside[i].prefix,
@@ -610,8 +611,8 @@ plan_graph_scan(const struct model_geom *g, const struct gguf_file *f,
 		s->ffn = umax(s->ffn, sadd(smul(3 * used, exps),
 		    smul(used, g->n_embd)));
 	s->ffn = umax(s->ffn, smul(gate_sh ? 3 : 1, shexp));
-	s->parallel = strcmp(g->arch, "falcon") == 0;
-	s->cohere2 = strcmp(g->arch, "cohere2") == 0;
+	s->parallel = arch_row(g)->graph.block == GB_PAR_ATTN;
+	s->cohere2 = arch_row(g)->graph.block == GB_PAR_RES;
 	/* per_layer_token_embd's rows: n_layer per-layer embeddings */
 	s->per_layer = 0;
 	for (i = 0; f != NULL && i < f->tensors_n; i++)
@@ -768,31 +769,19 @@ plan_compute_bytes(const struct model_geom *g, uint64_t ub, uint64_t n_kv,
 }
 
 /*
- * Architectures whose compute buffer is within 10 % of llama.cpp's
- * measured one (v0.5.0, CPU, ctx 512-32768, FA on and off, f16 and q8_0
- * caches, -np 1 and 4). Beside a GPU backend the split between host and
- * device holds for fewer (plan_gpu_measured: device_splits' rows): for
- * the others the device's share is an estimate.
+ * Whether g's fitted compute buffer is within 10 % of llama.cpp's
+ * measured one (its row's fit.cpu: the CPU table, ctx 512-32768, FA on
+ * and off, f16 and q8_0 caches, -np 1 and 4). Beside a GPU backend the
+ * split between host and device holds for fewer (plan_gpu_measured: the
+ * rows' split.measured): for the others the device's share is an
+ * estimate.
  */
 static bool
 compute_measured(const struct model_geom *g, const struct plan *pl)
 {
-	static const char *const archs[] = { "llama", "qwen2", "qwen2moe",
-	    "qwen3", "qwen3moe", "gemma", "gemma2", "gemma3", "phi3",
-	    "deepseek2", "mamba", "bert", "nomic-bert", "olmo2",
-	    "starcoder2", "falcon", "gpt2", "gpt-oss", "mamba2", "llama4",
-	    "glm4moe", "lfm2", "gemma3n", "cohere2", "granitehybrid" };
-	size_t i;
-
-	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba") != 0 &&
-	    strcmp(g->arch, "mamba2") != 0)
-		return false;
 	if (pl->n_dev > 1)
 		return plan_gpu_measured(g);
-	for (i = 0; i < sizeof archs / sizeof archs[0]; i++)
-		if (strcmp(g->arch, archs[i]) == 0)
-			return true;
-	return false;
+	return arch_row(g)->fit.cpu;
 }
 
 /* The head width of K (or V): the geometry's, else n_embd / n_head. */
@@ -848,24 +837,10 @@ plan_rot_bytes(const struct model_geom *g, const struct plan *pl)
  * the ubatch smaller (-1) once the masks are at least that big, or
  * larger (1). Per architecture: with flash attention, for a quantized K
  * (only with an f16 V) or a quantized V; without it (V is then f16), for
- * a quantized K, a Q-wide tensor smaller (-1; -2: whatever the masks).
- * Architectures not listed shift nothing (their compute is an estimate
- * anyway).
+ * a quantized K, a Q-wide tensor smaller (-1; -2: whatever the masks):
+ * the row's fit (fa_k, fa_v, nofa_k). An architecture whose row has no
+ * shift shifts nothing (its compute is an estimate anyway).
  */
-struct layout_shift {
-	const char *arch;
-	signed char fa_k, fa_v, nofa_k;
-};
-
-static const struct layout_shift shifts[] = {
-	{ "llama", 0, -1, -1 }, { "qwen2", 0, -1, -1 },
-	{ "phi3", 0, -1, -1 }, { "gemma", 0, -1, -1 },
-	{ "gemma2", 0, -1, -1 }, { "gemma3", 0, -1, -1 },
-	{ "starcoder2", 0, -1, -2 }, { "gpt2", 0, -1, 1 },
-	{ "olmo2", -1, 0, -1 }, { "qwen3", -1, 0, -1 },
-	{ "qwen3moe", 0, 0, -2 }, { "falcon", 0, 0, 1 },
-	{ "gpt-oss", 0, -2, 0 },
-};
 
 /*
  * The compute buffer c with pl's quantized cache: rotations and, when the
@@ -878,23 +853,20 @@ plan_quantized_cache(const struct model_geom *g, const struct plan *pl,
 	bool qk = kv_type_info(pl->kv_k)->quantized;
 	bool qv = kv_type_info(pl->kv_v)->quantized;
 	uint64_t row = smul(smul(4, ub), g->n_embd), q = row;
+	const struct arch_fit *fit = &arch_row(g)->fit;
 	int k = 0;
-	size_t i;
 
 	if (!qk && !qv)
 		return c;
 	c = sadd(c, plan_rot_bytes(g, pl));
-	for (i = 0; i < sizeof shifts / sizeof shifts[0]; i++)
-		if (strcmp(g->arch, shifts[i].arch) == 0)
-			break;
-	if (i == sizeof shifts / sizeof shifts[0] || !shift)
+	if (!fit->shift || !shift)
 		return c;
 	if (pl->flash_attention)
-		k = qk && !qv ? shifts[i].fa_k : 0;
+		k = qk && !qv ? fit->fa_k : 0;
 	if (pl->flash_attention && qv)
-		k = shifts[i].fa_v;
+		k = fit->fa_v;
 	if (!pl->flash_attention && qk) {
-		k = shifts[i].nofa_k;
+		k = fit->nofa_k;
 		if (k < 0)
 			q = smul(smul(4, ub), smul(plan_head_width(g, false),
 			    g->n_head[0]));
@@ -980,6 +952,7 @@ compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub,
     bool *placed_out)
 {
 	const struct model_geom *g = pn->g;
+	uint8_t fit = arch_row(g)->fit.compute;
 	struct graph_shape s;
 	uint64_t logits = smul(smul(4, ub), sadd(sadd(g->n_vocab,
 	    smul(2, g->n_embd)), 1));
@@ -989,14 +962,13 @@ compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	    plan_graph_compute(pn, pl, ub, &placed, &dev);
 	if (*placed_out)
 		return placed;	/* the graph itself, placed */
-	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba") == 0)
+	if (g->memory == ARCH_MEM_RECURRENT && fit == FIT_MAMBA)
 		return umax(compute_mamba(g, ub, pl->n_seq), logits);
-	if (g->memory == ARCH_MEM_RECURRENT && strcmp(g->arch, "mamba2") == 0)
+	if (g->memory == ARCH_MEM_RECURRENT && fit == FIT_MAMBA2)
 		return umax(plan_compute_mamba2(g, pn->f, ub, pl->n_seq),
 		    logits);
 	plan_graph_scan(g, pn->f, &s);
-	if (g->memory == ARCH_MEM_HYBRID &&
-	    strcmp(g->arch, "granitehybrid") == 0)
+	if (g->memory == ARCH_MEM_HYBRID && fit == FIT_GRANITEHYBRID)
 		return umax(compute_granitehybrid(g, pn, pl, ub,
 		    plan_compute_graph(g, &s, ub, pl->ctx_seq, 0,
 		    pl->flash_attention, NULL)), logits);

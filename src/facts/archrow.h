@@ -1,0 +1,218 @@
+/*
+ * archrow.h - one architecture's row: everything gguflint knows about an
+ * architecture llama.cpp loads, in one place (the table is archs.c). The
+ * row says how the plan sizes its memory (kind, sliding-window pattern),
+ * whether a name map of rules/arch/ checks its tensors, how llama.cpp's
+ * graph for it differs from llama's (the graph builder of src/plan
+ * reads it: GB_ names are that builder's vocabulary), and the numbers
+ * fitted to llama.cpp's measurements where the graph is not placed
+ * (compute formula, device split, quantized-cache shift), with the
+ * backends they were measured on. Which llama.cpp build, and which
+ * device, every fitted number follows is base/replica.h's.
+ */
+#ifndef GGUFLINT_ARCHROW_H
+#define GGUFLINT_ARCHROW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* How the plan sizes an architecture's memory (arch_read). */
+enum arch_kind {
+	ARCH_KIND_ATTN = 0,	/* standard attention, no SWA */
+	ARCH_KIND_SWA_ALWAYS,	/* SWA always; window 4096 by default */
+	ARCH_KIND_SWA,		/* SWA when sliding_window > 0 */
+	ARCH_KIND_SWA_CHUNKED,	/* chunked attention, window 8192, unless
+				   sliding_window is 0 (llama4) */
+	ARCH_KIND_SWA_OFF,	/* sliding_window read, SWA disabled */
+	ARCH_KIND_MLA,		/* MLA when both *_mla keys are set */
+	ARCH_KIND_MAMBA,	/* recurrent state (mamba, mamba2) */
+	ARCH_KIND_HYBRID_SSM,	/* layers with 0 KV heads are mamba2 */
+	ARCH_KIND_HYBRID_CONV,	/* layers with 0 KV heads are short
+				   convolutions (lfm2) */
+	ARCH_KIND_ENCODER,	/* no cache */
+	ARCH_KIND_UNPLANNED	/* no memory model: planned as standard
+				   attention, and the plan says so (P005) */
+};
+
+/* How an architecture's graph differs from llama's (llama.cpp's
+ * src/models/ARCH.cpp). Biases are added wherever the file has them. */
+enum gb_norm_kind {
+	GB_RMS,
+	GB_LAYER
+};
+enum gb_qk_norm {
+	GB_QK_NONE,
+	GB_QK_HEAD, /* Q's and K's own norms, per head (after the reshape) */
+	GB_QK_ROW,  /* over the whole row, before the reshape */
+	GB_QK_HEAD_OPT, /* GB_QK_HEAD where the file has them */
+};
+enum gb_ffn_kind {
+	GB_GATED,      /* SwiGLU, GeGLU: one GLU node of gate and up */
+	GB_GELU,       /* up, GELU, down */
+	GB_UP_GLU,     /* one product of twice the width, its GLU, down */
+	GB_MOE,	       /* experts chosen by a softmax's top k (gated, SwiGLU) */
+	GB_MOE_NORM,   /* the same, the chosen weights normalized */
+	GB_MOE_SHARED, /* GB_MOE and a shared expert its own sigmoid gates */
+	GB_MOE_OAI,    /* chosen by the logits' top k, their weights' softmax,
+			* SwiGLU-OAI */
+	GB_MOE_L4,     /* chosen by the logits' top k, their sigmoid weighting
+			* the input, a shared expert; dense where a layer
+			* has no router */
+	GB_MIXED,      /* gated and dense, or GB_MOE_NORM where a layer has
+			* a router (llama's Mixtral-style experts, as wide as
+			* the FFN) */
+	GB_MOE_GLM,    /* the keys' gating (sigmoid by default), chosen with
+			* a bias, normalized and scaled as the keys say, a
+			* shared expert; dense where a layer has no router */
+};
+enum gb_extra {
+	GB_FFN_NORM_PA = 1,    /* the FFN's norm is post_attention_norm */
+	GB_ROWS_LATE = 2,      /* the output rows taken after the last layer */
+	GB_RES_FIRST = 4,      /* GB_HYBRID: x + the part, not the part + x */
+	GB_OUT_NORM_EMBD = 8,  /* the output norm is token_embd_norm */
+	GB_V_NORM = 16,	       /* V RMS-normed (no weight) after its reshape */
+	GB_MLA = 32,	       /* MLA's absorbed latent attention is built */
+	GB_SHORTCONV = 64,     /* GB_HYBRID's recurrent layers are short
+				* convolutions, not Mamba-2 */
+	GB_MAMBA1 = 128,       /* GB_RECURRENT: Mamba's layer, not Mamba-2's */
+	GB_GATE_SOFTMAX = 256, /* GB_MOE_GLM: a softmax where the file names
+				* no gating (DeepSeek V2) */
+};
+enum gb_norms {
+	GB_NORM_PRE,  /* norms before the attention and the FFN */
+	GB_NORM_POST, /* after them, none before */
+	GB_NORM_BOTH,
+};
+enum gb_scale {
+	GB_SCALE_EMBD = 1,	/* the embeddings scaled (by sqrt(n_embd)) */
+	GB_SCALE_Q = 2,		/* Q scaled after its RoPE, the attention not */
+	GB_SCALE_LOGITS = 4,	/* the logits scaled (in place) */
+	GB_SOFTCAP_ATTN = 8,	/* KQ capped (scale, tanh, scale) without FA */
+	GB_SOFTCAP_LOGITS = 16, /* the logits capped so */
+};
+enum gb_pos {
+	GB_ROPE,     /* Q and K roped */
+	GB_LEARNED,  /* position embeddings added to the input, no RoPE */
+	GB_ROPE_SWA, /* roped in the sliding-window layers alone */
+	GB_ROPE_NTH, /* llama4: every fourth layer (with a window; else the
+		      * last) not roped but Q scaled by an input, the roped
+		      * layers' Q and K RMS-normed (but with 128 experts) */
+};
+/* How a layer's attention, FFN and residuals meet. */
+enum gb_block {
+	GB_SEQ,	      /* x + attention, then that + FFN */
+	GB_SEQ_RES,   /* the same, the FFN's residual added the other way */
+	GB_PAR_RES,   /* one norm for both: (FFN + x) + attention */
+	GB_PAR_ATTN,  /* one norm for both: (FFN + attention) + x */
+	GB_RECURRENT, /* Mamba's or Mamba-2's layer, x + its output
+		       * (graph-ssm.c) */
+	GB_HYBRID,    /* a Mamba-2 layer or an attention layer (hparams'
+		       * is_recr), then the FFN, as GB_SEQ (granitehybrid) */
+	GB_ENCODER,   /* no cache: x + attention, normed; + FFN, normed
+		       * (bert, nomic-bert) */
+	GB_ALTUP,     /* gemma3n's: AltUp's predictions and corrections
+		       * around the attention, laurel, the FFN and the
+		       * per-layer inputs (graph-altup.c) */
+};
+
+/* llama.cpp's graph of the architecture, as src/plan builds it; built
+ * false: not built (the plan falls back to its fitted estimate). */
+struct arch_graph {
+	bool built;
+	uint8_t norm;	 /* enum gb_norm_kind */
+	uint8_t qk_norm; /* enum gb_qk_norm */
+	uint8_t ffn;	 /* enum gb_ffn_kind: gated or up, GELU, down */
+	uint8_t norms;	 /* enum gb_norms */
+	uint8_t scale;	 /* enum gb_scale, or'ed */
+	uint8_t pos;	 /* enum gb_pos */
+	uint8_t block;	 /* enum gb_block */
+	uint16_t extra;	 /* enum gb_extra, or'ed */
+};
+
+/*
+ * The fitted split of the compute buffer between the host and a GPU
+ * under -ngl (plan-gpu.c says what each choice means): the rows the
+ * device keeps, how it peaks with layers on the host, how with every
+ * layer offloaded. fitted false: the defaults (2 rows, SPLIT_HOST_ADDS,
+ * SPLIT_FULL_GRAPH), unmeasured.
+ */
+enum arch_split_host {
+	SPLIT_HOST_ADDS,
+	SPLIT_HOST_PHASE,
+	SPLIT_HOST_COPIES,
+	SPLIT_HOST_LAYERS
+};
+enum arch_split_full {
+	SPLIT_FULL_GRAPH,
+	SPLIT_FULL_PARALLEL,
+	SPLIT_FULL_LEARNED,
+	SPLIT_FULL_SCAN
+};
+struct arch_split {
+	bool fitted;	/* the row's numbers, not the defaults */
+	bool measured;	/* within 10 % at the Vulkan table's points */
+	uint8_t kept;
+	uint8_t host;	/* enum arch_split_host */
+	uint8_t full;	/* enum arch_split_full */
+};
+
+/* The fitted compute of the host, when the graph is not placed. */
+enum arch_fit_compute {
+	FIT_GRAPH,	   /* the attention model's dense graph */
+	FIT_MAMBA,	   /* Mamba (v1), measured exactly */
+	FIT_MAMBA2,	   /* Mamba-2 */
+	FIT_GRANITEHYBRID, /* Mamba-2 layers among attention layers */
+};
+
+/*
+ * The numbers fitted to llama.cpp's CPU measurements: the compute
+ * formula; whether it is within 10 % of the CPU table (cpu); whether the
+ * attention on the host (its KQ beyond the device's largest tensor) and
+ * the experts' FFN on the host were measured; and the layout shift of a
+ * quantized cache (shift: measured; fa_k, fa_v, nofa_k as plan-llama.c's
+ * plan_quantized_cache reads them).
+ */
+struct arch_fit {
+	uint8_t compute; /* enum arch_fit_compute */
+	bool cpu;
+	bool kq_host;
+	bool experts_host;
+	bool shift;
+	signed char fa_k, fa_v, nofa_k;
+};
+
+/* The backends an architecture's oracle rows were measured on. */
+enum arch_backend {
+	ARCH_ON_CPU = 1,
+	ARCH_ON_VULKAN = 2,
+};
+
+/* The row's quirks of llama.cpp's loader. */
+enum arch_quirk {
+	ARCH_OUTPUT_FIRST = 1,	   /* the tied output copy is created before
+				    * token_embd (gemma3n) */
+	ARCH_EMBD_NORM_OUTPUT = 2, /* token_embd_norm is the output norm,
+				    * placed with the output layer (lfm2) */
+};
+
+/*
+ * One architecture gguflint knows, by its general.architecture value. The
+ * table of them in archs.c is the one list: the built-in name maps of
+ * rules/arch/ may name only these, and must name every one whose entry is
+ * mapped (names_db_check_archs says whether they do; a test runs it).
+ */
+struct arch_info {
+	const char *name;
+	enum arch_kind kind;
+	uint8_t swa_pattern;	/* llama.cpp's default pattern (0: 6) */
+	uint8_t kv_layers;	/* layers with a cache of their own (0:
+				   all; gemma3n's 20) */
+	bool mapped;		/* a name map of rules/arch/ names it */
+	uint8_t quirks;		/* enum arch_quirk, or'ed */
+	uint8_t measured_on;	/* enum arch_backend, or'ed */
+	struct arch_graph graph;
+	struct arch_split split;
+	struct arch_fit fit;
+};
+
+#endif
