@@ -61,7 +61,7 @@ static const struct layer {
 	    "base facts findings kernels lint plan reader runtime "
 	    "target" },
 	{ "cli",
-	    "base checks data findings lint report runtime source "
+	    "base checks data facts findings lint report runtime source "
 	    "target" },
 	{ "main", "cli" },
 };

@@ -35,6 +35,7 @@ enum {
 	OPT_RUNTIME,
 	OPT_DEVICE,
 	OPT_LIST_DEVICES,
+	OPT_LIST_ARCHS,
 	OPT_NO_CACHE,
 	OPT_MEASURE,
 	OPT_WRITE_KERNELS,
@@ -93,6 +94,7 @@ static const struct option long_options[] = {
 	{ "runtime", required_argument, NULL, OPT_RUNTIME },
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "list-devices", no_argument, NULL, OPT_LIST_DEVICES },
+	{ "list-archs", no_argument, NULL, OPT_LIST_ARCHS },
 	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 	{ "measure", no_argument, NULL, OPT_MEASURE },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
@@ -223,6 +225,8 @@ static const char usage_report[] =
 	"      --explain CODE  explain one rule (code or slug)\n"
 	"      --list-profiles list the built-in device profiles\n"
 	"      --list-kernels  probe and list the capability tables\n"
+	"      --list-archs    list the architectures and how well each is "
+	"planned\n"
 	"      --runtime DIR   probe the ggml runtime (libggml-base and "
 	"its backends)\n"
 	"                      in DIR (also GGUFLINT_RUNTIME)\n"
@@ -437,7 +441,8 @@ set_mode(struct options *o, enum cli_mode m, struct gl_error *err)
 	if (o->mode != CLI_MODE_LINT && o->mode != m)
 		return gl_error_setk(err, GL_ERR_USAGE, "--dump, "
 		    "--list-rules, --list-profiles, --list-kernels, "
-		    "--list-devices and --explain cannot be combined");
+		    "--list-devices, --list-archs and --explain cannot be "
+		    "combined");
 	o->mode = m;
 	return 0;
 }
@@ -657,6 +662,10 @@ set_flag(struct options *o, int c, char **argv, struct gl_error *err)
 		if (set_mode(o, CLI_MODE_LIST_DEVICES, err) < 0)
 			return -1;
 		break;
+	case OPT_LIST_ARCHS:
+		if (set_mode(o, CLI_MODE_LIST_ARCHS, err) < 0)
+			return -1;
+		break;
 	case OPT_SHOW_FIXES:
 	case OPT_NO_SHOW_FIXES:
 		o->show_fixes = c == OPT_SHOW_FIXES ? 1 : 0;
@@ -720,7 +729,8 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 	if ((o->mode == CLI_MODE_LIST_RULES || o->mode == CLI_MODE_EXPLAIN ||
 	    o->mode == CLI_MODE_LIST_PROFILES ||
 	    o->mode == CLI_MODE_LIST_KERNELS ||
-	    o->mode == CLI_MODE_LIST_DEVICES) && o->n_files > 0)
+	    o->mode == CLI_MODE_LIST_DEVICES ||
+	    o->mode == CLI_MODE_LIST_ARCHS) && o->n_files > 0)
 		return gl_error_setk(err, GL_ERR_USAGE, "unexpected argument "
 		    "%s", o->files[0]);
 	return 0;

@@ -27,6 +27,8 @@
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "cli/session.h"
+#include "facts/archlist.h"
+#include "facts/llversions.h"
 #include "findings/baseline.h"
 #include "findings/catalog.h"
 #include "findings/diag.h"
@@ -344,7 +346,7 @@ session_setup(const struct options *o, const struct reporter *rep,
 		path = xstrdup(o->config);
 	else if (!o->no_config && o->mode != CLI_MODE_LIST_PROFILES &&
 	    o->mode != CLI_MODE_LIST_KERNELS &&
-	    o->mode != CLI_MODE_LIST_DEVICES)
+	    o->mode != CLI_MODE_LIST_DEVICES && o->mode != CLI_MODE_LIST_ARCHS)
 		path = config_find();
 	if (path != NULL)
 		rc = config_load(path, &s->cat, &s->decls, &s->policy,
@@ -1044,6 +1046,27 @@ list_profiles(struct session *s, const struct reporter *rep,
 	return status;
 }
 
+/* --list-archs: every architecture, what gguflint knows of it; 2 when
+ * the runtime data could not be loaded. */
+static int
+list_archs(struct session *s, const struct reporter *rep,
+    struct strbuf *out)
+{
+	const struct llv_db *db = NULL;
+	struct arch_entry *e;
+	struct gl_error err;
+	size_t n;
+
+	if (llv_db_get(&db, &err) < 0) {
+		fail(&err);
+		return 2;
+	}
+	arch_list(db, &e, &n);
+	rep->archs(&s->report, out, e, n, db->release);
+	free(e);
+	return 0;
+}
+
 /* Whether a reporter implements what a mode needs. */
 static bool
 supports(const struct reporter *rep, enum cli_mode m)
@@ -1061,6 +1084,8 @@ supports(const struct reporter *rep, enum cli_mode m)
 		return rep->kernels != NULL;
 	case CLI_MODE_LIST_DEVICES:
 		return rep->devices != NULL;
+	case CLI_MODE_LIST_ARCHS:
+		return rep->archs != NULL;
 	default:
 		return rep->file != NULL;
 	}
@@ -1097,6 +1122,8 @@ session_dispatch(const struct options *o, struct session *s,
 		return list_kernels(o, s, rep, out);
 	case CLI_MODE_LIST_DEVICES:
 		return list_devices(o, s, rep, out);
+	case CLI_MODE_LIST_ARCHS:
+		return list_archs(s, rep, out);
 	default:
 		return session_lint_inputs(o, s, rep, out);
 	}

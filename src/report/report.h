@@ -13,6 +13,7 @@
 #define GGUFLINT_REPORT_H
 
 #include "base/util.h"
+#include "facts/archlist.h"
 #include "findings/catalog.h"
 #include "findings/diag.h"
 #include "findings/severity.h"
@@ -121,6 +122,10 @@ struct reporter {
 	 * junit's errors); NULL: the message on stderr is all. */
 	void (*error)(struct report_ctx *ctx, struct strbuf *out,
 	    const char *path, const char *why, bool read);
+	/* The n architectures e, for --list-archs; release names the
+	 * runtime data's release (a build it knows undated). */
+	void (*archs)(struct report_ctx *ctx, struct strbuf *out,
+	    const struct arch_entry *e, size_t n, const char *release);
 };
 
 /* The registry: a plain array ending with a NULL name; an entry point a
@@ -198,6 +203,12 @@ void report_text_kernels(struct report_ctx *ctx, struct strbuf *out,
     const struct captable *t, size_t n);
 void report_text_devices(struct report_ctx *ctx, struct strbuf *out,
     const struct rt_info *info);
+/* report-archs.c: --list-archs, a line an architecture and a count of
+ * each word at the end (text), an array of objects (json). */
+void report_text_archs(struct report_ctx *ctx, struct strbuf *out,
+    const struct arch_entry *e, size_t n, const char *release);
+void report_json_archs(struct report_ctx *ctx, struct strbuf *out,
+    const struct arch_entry *e, size_t n, const char *release);
 
 /* What a lint run found, for its closing summary line. */
 struct report_summary {
