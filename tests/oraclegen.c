@@ -45,6 +45,7 @@ static const struct og_spec og_specs[] = {
 	    "output.weight" },
 	{ "qwen2", OG_ATTN OG_KV2 OG_RMS,
 	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
+	{ "ernie4_5", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
 	{ "qwen2moe",
 	    OG_ATTN OG_KV2 OG_RMS "u:expert_count=8 u:expert_used_count=2 "
 				  "u:expert_feed_forward_length=256 "

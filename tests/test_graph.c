@@ -237,11 +237,12 @@ check_table(const char *name, const char *arch, const char *wtype,
  * among them, the residuals added the other way (lfm2), AltUp's stack,
  * laurel, activation sparsity, per-layer inputs and layers reading an
  * earlier layer's cache (gemma3n), MLA's latent attention (deepseek2),
- * encoders attending to the ubatch without a cache (bert, nomic-bert);
+ * encoders attending to the ubatch without a cache (bert, nomic-bert),
+ * and llama's graph under another name (ernie4_5);
  * and how many rows of the CPU table
  * each has (cohere2's, gpt-oss's, llama4's, glm4moe's, mamba2's,
- * granitehybrid's, lfm2's and gemma3n's measured on haswell's library
- * alone). */
+ * granitehybrid's, lfm2's, gemma3n's and ernie4_5's measured on
+ * haswell's library alone). */
 static const struct {
 	const char *name;
 	size_t cpu_rows;
@@ -252,7 +253,7 @@ static const struct {
 	{ "gpt-oss", 30 }, { "llama4", 30 }, { "glm4moe", 30 }, { "mamba", 60 },
 	{ "mamba2", 30 }, { "granitehybrid", 30 }, { "lfm2", 30 },
 	{ "gemma3n", 30 }, { "deepseek2", 36 }, { "bert", 60 },
-	{ "nomic-bert", 60 } };
+	{ "nomic-bert", 60 }, { "ernie4_5", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

@@ -76,7 +76,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"gemma3", "phi3", "deepseek2", "mamba", "falcon", "gpt2",
 		"bert", "starcoder2", "olmo2", "nomic-bert", "gpt-oss",
 		"llama4", "glm4moe", "cohere2", "mamba2", "lfm2",
-		"granitehybrid", "gemma3n", NULL
+		"granitehybrid", "gemma3n", "ernie4_5", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -843,6 +843,23 @@ static const char *const phi3_tensors[] = {
 	"L blk.%u.ffn_up.weight 16 64", "L blk.%u.ffn_down.weight 32 16", NULL
 };
 
+/* ernie4_5: llama's layout, here with one fused QKV and its bias and the
+ * attention output's bias; output tied to token_embd. */
+static const char *const ernie4_5_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const ernie4_5_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_qkv.weight 16 32",
+	"L blk.%u.attn_qkv.bias 32", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_output.bias 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL
+};
+
 static const char *const gemma3_keys[] = {
 	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
 	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
@@ -1272,6 +1289,8 @@ Test(names, every_mapped_architecture_round_trips)
 		  "blk.%u.ssm_in.weight" },
 		{ { "gemma3n", 2, gemma3n_keys, gemma3n_tensors },
 		  "per_layer_token_embd.weight" },
+		{ { "ernie4_5", 2, ernie4_5_keys, ernie4_5_tensors },
+		  "blk.%u.attn_qkv.weight" },
 	};
 	size_t i;
 

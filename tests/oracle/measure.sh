@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/oracle/measure.sh - regenerates the published tables of what
 # llama.cpp allocates (tests/oracle/measured-*.tsv) over the full matrix:
-# every generated architecture (17), two CPU variants, three contexts, flash
+# every generated architecture, two CPU variants, three contexts, flash
 # attention on and off, three cache-type pairs, one and four sequences;
 # and Vulkan (llvmpipe) with full and partial offload.
 #
@@ -13,7 +13,10 @@
 # (default tests/oracle of the source tree this script is in).
 # Needs jq. One row per run; a run llama.cpp refuses is a row whose status
 # says why. TABLES="vulkan" (any of cpu, repack, vulkan) rewrites only
-# those tables.
+# those tables; ARCHS="a b" measures those architectures alone and
+# VARIANTS="haswell" those CPU variants (default zen4 haswell), for rows
+# to add to a table by hand (then write to another OUTDIR); VK_VARIANT
+# names the CPU library loaded beside Vulkan (default zen4).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-.}
@@ -27,6 +30,10 @@ wtypes="q4_0 q4_K q6_K q8_0 iq4_nl f16"
 # and one Vulkan multiplies without dequantizing (op offload copies a
 # host layer's weights to the device as stored)
 vulkan_wtypes=${VULKAN_WTYPES:-q4_0 f16 q8_0}
+archs=${ARCHS:-$("$build/tests/oracle-gen" --list)}
+variants=${VARIANTS:-zen4 haswell}
+# the CPU library beside Vulkan (zen4 where the host has AVX-512)
+vk_variant=${VK_VARIANT:-zen4}
 for t in $wtypes; do
 	mkdir "$models/$t"
 	"$build/tests/oracle-gen" "$models/$t" "$t" >/dev/null || true
@@ -69,8 +76,8 @@ row() {
 
 cpu_table() {
 	echo "$header"
-	for arch in $("$build/tests/oracle-gen" --list); do
-	  for variant in zen4 haswell; do
+	for arch in $archs; do
+	  for variant in $variants; do
 	    for ctx in 512 4096 32768; do
 	      for fa in on off; do
 	        for kv in f16/f16 q8_0/q8_0 q8_0/f16; do
@@ -88,13 +95,13 @@ cpu_table() {
 vulkan_table() {
 	echo "$header"
 	for wt in $vulkan_wtypes; do
-	for arch in $("$build/tests/oracle-gen" --list); do
+	for arch in $archs; do
 	  for ngl in 99 2 0; do
 	    for ctx in 512 4096; do
 	      for fa in on off; do
 	        for kv in f16/f16 q8_0/q8_0; do
 	          for np in 1 4; do
-	            GGML_VK_VISIBLE_DEVICES=0 row vulkan zen4 \
+	            GGML_VK_VISIBLE_DEVICES=0 row vulkan "$vk_variant" \
 	                "$build/tests/oracle/llama-oracle-vulkan" "$arch" \
 	                "$ctx" "$fa" "${kv%/*}" "${kv#*/}" "$np" "$ngl" "$wt"
 	          done
@@ -109,7 +116,7 @@ vulkan_table() {
 # the repack copy by weight type and CPU variant (and mmap's buffers)
 repack_table() {
 	echo "$header"
-	for arch in $("$build/tests/oracle-gen" --list); do
+	for arch in $archs; do
 	  for t in $wtypes; do
 	    for variant in zen4 haswell sse42 x64; do
 	      for mode in sim mmap; do
