@@ -800,3 +800,232 @@ Test(layers, hacking_md_shows_the_table)
 		    layers[i].name, *layers[i].may ? layers[i].may : "-");
 	free(path);
 }
+
+/*
+ * src/plan's own layers, bottom-up, by file: the replicas of ggml
+ * (allocator, scheduler, Vulkan's reordering), the plan's data (plan.h,
+ * the weight forms), the planner's inputs and arithmetic, llama.cpp's
+ * facts the builders share, the graph builders, the fitted estimates, and
+ * the orchestrators on top (llama.cpp's plan, SKaiNET's and the
+ * suggestions, the companions). A file is in the layer whose pattern
+ * names it (NAME.c, NAME.h, NAME-impl.h; "graph*": any name that starts
+ * so); it may include its own layer's headers and those of its list. An
+ * unused edge fails too. HACKING.md shows the same rows, each as
+ * "| plan/NAME | LIST |".
+ */
+static const struct plan_layer {
+	const char *name;
+	const char *files; /* space-separated patterns */
+	const char *may;
+} plan_layers[] = {
+	{ "replica", "galloc sched vkorder", "" },
+	{ "data", "plan resolve", "" },
+	{ "planner", "plan-impl.h", "data" },
+	{ "llfacts", "llfacts", "planner" },
+	{ "graph", "graph*", "replica planner llfacts" },
+	{ "fit", "fit*", "planner llfacts" },
+	{ "orchestrator", "plan-llama plan-companion plan.c",
+	    "planner llfacts graph fit" },
+};
+#define N_PLAN_LAYERS (sizeof plan_layers / sizeof plan_layers[0])
+
+/* Whether the space-separated list has the word w (n bytes). */
+static bool
+has_word(const char *list, const char *w, size_t n)
+{
+	while (*list != '\0') {
+		size_t len = strcspn(list, " ");
+
+		if (len == n && strncmp(list, w, n) == 0)
+			return true;
+		list += len;
+		list += strspn(list, " ");
+	}
+	return false;
+}
+
+/* Whether pattern p (len bytes) names file base, whose stem is stem:
+ * by its whole name (pass 0), by its stem or a prefix "name*" (pass 1). */
+static bool
+plan_names(const char *p, size_t len, const char *base, const char *stem,
+    int pass)
+{
+	if (pass == 0)
+		return len == strlen(base) && strncmp(p, base, len) == 0;
+	return (len == strlen(stem) && strncmp(p, stem, len) == 0) ||
+	    (p[len - 1] == '*' && strncmp(p, stem, len - 1) == 0);
+}
+
+/* The plan layer of file base (a name in src/plan: "graph-ops.c"), or -1:
+ * a pattern naming the whole file first ("plan.c"), then its stem. */
+static int
+plan_layer_of(const char *base)
+{
+	size_t i, n = strcspn(base, ".");
+	char stem[128];
+	int pass;
+
+	snprintf(stem, sizeof stem, "%.*s", (int)n, base);
+	if (n > 5 && strcmp(stem + n - 5, "-impl") == 0)
+		stem[n - 5] = '\0';
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < N_PLAN_LAYERS; i++) {
+			const char *p = plan_layers[i].files;
+
+			while (*p != '\0') {
+				size_t len = strcspn(p, " ");
+
+				if (plan_names(p, len, base, stem, pass))
+					return (int)i;
+				p += len;
+				p += strspn(p, " ");
+			}
+		}
+	return -1;
+}
+
+/* The problems of src/plan file base's includes of plan/ in text, into
+ * out; the edges used into edge. */
+static void
+plan_check_text(const char *base, const char *text, bool edge[][N_PLAN_LAYERS],
+    struct strbuf *out)
+{
+	int from = plan_layer_of(base), to;
+	struct strbuf line = STRBUF_INIT;
+	struct pp_text t;
+	char inc[256];
+	unsigned lineno;
+
+	if (from < 0)
+		strbuf_addf(out, "  src/plan/%s is in no plan layer\n", base);
+	pp_init(&t, text);
+	while (from >= 0 && pp_next(&t, &line, &lineno)) {
+		if (parse_include(strbuf_cstr(&line), inc, sizeof inc) ==
+			INC_NONE ||
+		    strncmp(inc, "plan/", 5) != 0)
+			continue;
+		to = plan_layer_of(inc + 5);
+		if (to < 0 ||
+		    (to != from &&
+			!has_word(plan_layers[from].may, plan_layers[to].name,
+			    strlen(plan_layers[to].name))))
+			strbuf_addf(out,
+			    "  src/plan/%s:%u: #include \"%s\": "
+			    "%s may not include %s\n",
+			    base, lineno, inc, plan_layers[from].name,
+			    to < 0 ? "a file of no layer" :
+				     plan_layers[to].name);
+		else if (edge != NULL)
+			edge[from][to] = true;
+	}
+	pp_free(&t);
+	strbuf_free(&line);
+}
+
+/* The text of file path (the caller frees it). */
+static char *
+slurp_text(const char *path)
+{
+	struct strbuf text = STRBUF_INIT;
+	FILE *fp = fopen(path, "r");
+	char chunk[4096];
+	size_t n;
+
+	cr_assert(fp != NULL, "cannot open %s", path);
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		strbuf_add(&text, chunk, n);
+	fclose(fp);
+	return strbuf_detach(&text);
+}
+
+Test(layers, plan_files_follow_their_layers)
+{
+	static bool edge[N_PLAN_LAYERS][N_PLAN_LAYERS];
+	const char *top = test_srcdir();
+	struct strbuf out = STRBUF_INIT;
+	char **paths = NULL;
+	size_t i, j, n = 0;
+
+	collect(top, "src/plan", &paths, &n);
+	cr_assert(n > 20, "only %zu files below %s/src/plan", n, top);
+	for (i = 0; i < n; i++) {
+		char *text = slurp_text(paths[i]);
+
+		plan_check_text(strrchr(paths[i], '/') + 1, text, edge, &out);
+		free(text);
+	}
+	for (i = 0; i < N_PLAN_LAYERS; i++)
+		for (j = 0; j < N_PLAN_LAYERS; j++)
+			if (i != j &&
+			    has_word(plan_layers[i].may, plan_layers[j].name,
+				strlen(plan_layers[j].name))) {
+				if (j > i)
+					strbuf_addf(&out,
+					    "  %s may include "
+					    "%s, above it\n",
+					    plan_layers[i].name,
+					    plan_layers[j].name);
+				if (!edge[i][j])
+					strbuf_addf(&out,
+					    "  no file of %s "
+					    "includes %s\n",
+					    plan_layers[i].name,
+					    plan_layers[j].name);
+			}
+	cr_assert(out.len == 0, "src/plan's layering:\n%s", strbuf_cstr(&out));
+	strbuf_free(&out);
+	test_tree_files_free(paths, n);
+}
+
+Test(layers, plan_checker_rejects_planted_includes)
+{
+	static const char *const bad[][2] = {
+		{ "graph-ops.c", "#include \"plan/plan-llama.h\"\n" },
+		{ "graph.c", "#include \"plan/fit-impl.h\"\n" },
+		{ "fit-gpu.c", "#include \"plan/graph.h\"\n" },
+		{ "llfacts.c", "#include \"plan/graph-impl.h\"\n" },
+		{ "sched.c", "#include \"plan/plan-impl.h\"\n" },
+		{ "newfile.c", "" },
+	};
+	static const char *const good[][2] = {
+		{ "graph-ops.c", "#include \"plan/llfacts-impl.h\"\n" },
+		{ "plan-llama.c", "#include \"plan/graph.h\"\n" },
+		{ "vkorder.c", "#include \"plan/sched.h\"\n" },
+	};
+	struct strbuf out = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		plan_check_text(bad[i][0], bad[i][1], NULL, &out);
+		cr_expect(out.len > 0, "%s with %s accepted", bad[i][0],
+		    bad[i][1]);
+		strbuf_reset(&out);
+	}
+	for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+		plan_check_text(good[i][0], good[i][1], NULL, &out);
+		cr_expect(out.len == 0, "%s with %s: %s", good[i][0],
+		    good[i][1], strbuf_cstr(&out));
+		strbuf_reset(&out);
+	}
+	strbuf_free(&out);
+}
+
+/* HACKING.md shows src/plan's layers as "| plan/NAME | LIST |" rows. */
+Test(layers, hacking_md_shows_the_plan_layers)
+{
+	char *path = xasprintf("%s/HACKING.md", test_srcdir());
+	char *text = slurp_text(path);
+	size_t i;
+
+	for (i = 0; i < N_PLAN_LAYERS; i++) {
+		char *want = xasprintf("\n| plan/%s | %s | %s |\n",
+		    plan_layers[i].name, plan_layers[i].files,
+		    *plan_layers[i].may ? plan_layers[i].may : "-");
+
+		cr_expect(strstr(text, want) != NULL,
+		    "HACKING.md lacks the row %s", want + 1);
+		free(want);
+	}
+	free(text);
+	free(path);
+}

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "plan/graph-impl.h"
-#include "plan/plan-llama-impl.h"
+#include "plan/llfacts-impl.h"
 
 /* A layout id: type size, shape and whether the strides are permuted
  * (ggml_are_same_layout compares all three). */

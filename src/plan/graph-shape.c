@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "plan/graph-impl.h"
-#include "plan/plan-llama-impl.h"
+#include "plan/llfacts-impl.h"
 
 /* Whether a Vulkan device is the plan's GPU. */
 static bool

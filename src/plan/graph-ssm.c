@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "plan/graph-impl.h"
-#include "plan/plan-llama-impl.h"
+#include "plan/llfacts-impl.h"
 
 /* A node of op whose result is in cache's bytes (a view of it: an
  * in-place scale, a copy into it); allocates nothing. */

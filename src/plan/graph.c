@@ -56,7 +56,7 @@
 
 #include "plan/graph-impl.h"
 #include "plan/graph.h"
-#include "plan/plan-llama-impl.h"
+#include "plan/llfacts-impl.h"
 
 #define GB_CPU_ALIGN 32	   /* ggml-cpu's buffer alignment */
 #define GB_VULKAN_ALIGN 16 /* llvmpipe's storage buffer offset alignment */

@@ -1,12 +1,16 @@
 /*
  * plan-llama.c - llama.cpp's memory plan (profiles with runtime
- * llama.cpp): where each weight goes (a file mapping, the host heap,
- * ggml-cpu's CPU_REPACK copy, a GPU's buffers under -ngl), the KV cache
- * with K and V types of their own, streams for -np and the sliding-window
- * cache (memory-and-kv.md §3-§8), the output buffer and the compute
- * buffer of one ubatch, per device, and the verdict against each device's
- * memory. Facts from llama.cpp v0.5.0 (ggml 0.25.1) as measured with its
- * own libraries; no auto-switch of the cache type (llama.cpp never does).
+ * llama.cpp), the orchestrator: where each weight goes (a file mapping,
+ * the host heap, ggml-cpu's CPU_REPACK copy, a GPU's buffers under -ngl),
+ * the KV cache with K and V types of their own, streams for -np and the
+ * sliding-window cache (memory-and-kv.md §3-§8), the output buffer and
+ * the compute buffer of one ubatch, per device, and the verdict against
+ * each device's memory. The compute buffer is llama.cpp's graph placed
+ * (graph.h) wherever it can be built, else the fitted estimate
+ * (fit-impl.h); a measurement (--measure) replaces either. Facts from
+ * llama.cpp v0.5.0 (ggml 0.25.1) as measured with its own libraries
+ * (llfacts-impl.h); no auto-switch of the cache type (llama.cpp never
+ * does).
  */
 #include "config.h"
 
@@ -14,10 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "facts/arch.h"
 #include "kernels/ggml-types.h"
-#include "plan/plan-impl.h"
+#include "plan/fit-impl.h"
 #include "plan/graph.h"
-#include "plan/plan-llama-impl.h"
+#include "plan/llfacts-impl.h"
+#include "plan/plan-impl.h"
 
 #define sadd plan_sadd
 #define smul plan_smul
@@ -26,72 +32,6 @@
 #define umax plan_umax
 #define pad32 plan_pad32
 
-/* ---- repacking (ggml-cpu repack.cpp, ggml_repack_get_optimal_...) ------ */
-
-unsigned
-plan_repacks(uint32_t type, int64_t ne1, uint32_t f)
-{
-	bool avx2 = f & CPU_FEAT_AVX2, neon = f & CPU_FEAT_NEON;
-	bool dot = neon && (f & CPU_FEAT_DOTPROD);
-	bool mm = neon && (f & CPU_FEAT_I8MM);
-
-	switch (type) {
-	case GGML_TYPE_Q4_0:
-		if (avx2 && ne1 % 8 == 0)
-			return 8;
-		return (mm || dot) && ne1 % 4 == 0 ? 4 : 0;
-	case GGML_TYPE_Q4_K:
-		return (avx2 || mm || dot) && ne1 % 8 == 0 ? 8 : 0;
-	case GGML_TYPE_Q2_K:
-		return (f & CPU_FEAT_AVX512) && ne1 % 8 == 0 ? 8 : 0;
-	case GGML_TYPE_Q5_K:
-	case GGML_TYPE_Q6_K:
-		return (mm || dot) && ne1 % 8 == 0 ? 8 : 0;
-	case GGML_TYPE_IQ4_NL:
-	case GGML_TYPE_MXFP4:
-		if (avx2 && ne1 % 8 == 0)
-			return 8;
-		return dot && ne1 % 4 == 0 ? 4 : 0;
-	case GGML_TYPE_Q8_0:
-	case GGML_TYPE_Q1_0:
-		return (mm || dot) && ne1 % 4 == 0 ? 4 : 0;
-	default:
-		return 0;
-	}
-}
-
-/* Tensors llama.cpp reads with get_rows (its tensor table's GET_ROWS). */
-static bool
-read_by_rows(const char *name)
-{
-	static const char *const rows[] = { "token_embd.", "pos_embd.",
-	    "position_embd.", "token_types.", "per_layer_token_embd.",
-	    "enc.token_embd." };
-	size_t i;
-
-	for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
-		if (strncmp(name, rows[i], strlen(rows[i])) == 0)
-			return true;
-	return strstr(name, "nextn.embed_tokens") != NULL;
-}
-
-bool
-plan_tensor_repacked(const struct gguf_tensor *t, uint32_t features)
-{
-	char name[128];
-	size_t n = t->name.n < sizeof name - 1 ? t->name.n :
-	    sizeof name - 1;
-	bool experts;
-
-	memcpy(name, t->name.p, n);
-	name[n] = '\0';
-	experts = strstr(name, "_exps.") != NULL;
-	if (!t->size_ok || read_by_rows(name) || t->ne[3] != 1 ||
-	    (t->ne[2] != 1 && !experts) || t->ne[1] < 2)
-		return false;
-	/* Only weights: a quantized bias or norm does not exist. */
-	return plan_repacks(t->type, t->ne[1], features) != 0;
-}
 
 /* ---- settings ----------------------------------------------------------- */
 
@@ -126,30 +66,6 @@ plan_llama_setup(const struct planner *pn, struct plan *pl)
 		pl->n_cpu_moe = (int64_t)pn->g->n_layer;
 }
 
-/* ---- weights ------------------------------------------------------------ */
-
-/* The layer of a tensor: blk.N is N, output* is n_layer, else -1 (input). */
-int64_t
-plan_tensor_layer(const struct gguf_tensor *t, uint32_t n_layer)
-{
-	const char *s = t->name.p;
-	size_t len = t->name.n;
-	int64_t il = 0;
-	size_t i;
-
-	if (len > 4 && memcmp(s, "blk.", 4) == 0) {
-		for (i = 4; i < len && s[i] >= '0' && s[i] <= '9' &&
-		    il < 1 << 20; i++)
-			il = il * 10 + (s[i] - '0');
-		return i > 4 && i < len && s[i] == '.' ? il : -1;
-	}
-	if (len >= 7 && memcmp(s, "output.", 7) == 0)
-		return n_layer;
-	if (len >= 12 && memcmp(s, "output_norm.", 12) == 0)
-		return n_layer;
-	return -1;
-}
-
 static void
 name_devices(const struct profile *p, struct plan *pl)
 {
@@ -173,18 +89,6 @@ name_devices(const struct profile *p, struct plan *pl)
 		if (strcmp(p->backend, names[i].backend) == 0)
 			snprintf(pl->dev[1].name, sizeof pl->dev[1].name, "%s",
 			    names[i].dev);
-}
-
-int64_t
-plan_llama_layer(const struct gguf_tensor *t, uint32_t n_layer)
-{
-	return plan_tensor_layer(t, n_layer);
-}
-
-bool
-plan_backend_is(const struct planner *pn, const char *backend)
-{
-	return pn->p->backend != NULL && strcmp(pn->p->backend, backend) == 0;
 }
 
 /*
@@ -270,82 +174,6 @@ tied_output(const struct planner *pn, struct plan *pl)
 	}
 }
 
-/* Experts a token uses (the file's expert_used_count), else 1. */
-uint64_t
-plan_experts_used(const struct model_geom *g, const struct gguf_file *f)
-{
-	char key[96];
-	int64_t v;
-
-	snprintf(key, sizeof key, "%s.expert_used_count", g->arch);
-	return f != NULL && gguf_find_int(f, key, &v) && v > 0 &&
-	    v <= 1 << 16 ? (uint64_t)v : 1;
-}
-
-/*
- * llama.cpp's weight_buft_supported (v0.5.0) builds, for weight w, its
- * operation over 512 tokens: get_rows for the embeddings (512 rows out),
- * mul_mat_id for stacked experts (each token's used experts' activations
- * in and results out), add_id for their biases, mul_mat for any other
- * matrix, add or mul (an f32 operand of w's shape) for a vector. Other
- * operations' tests (a convolution's, a scan's) are taken as a matrix
- * product's: at any published size theirs are far below a device's
- * limit.
- */
-uint64_t
-plan_claim_bytes(const struct model_geom *g, const struct gguf_file *f,
-    const struct gguf_tensor *t)
-{
-	uint64_t ne[GGUF_MAX_DIMS], n = 1, rows, top = t->nbytes, tok = 512;
-	int j;
-
-	for (j = 0; j < GGUF_MAX_DIMS; j++) {
-		ne[j] = t->ne[j] > 0 ? (uint64_t)t->ne[j] : 1;
-		n = plan_smul(n, ne[j]);
-	}
-	rows = plan_smul(ne[2], ne[3]);
-	switch (weight_op(t)) {
-	case WOP_GET_ROWS:
-		return plan_umax(top, plan_smul(4 * tok, ne[0]));
-	case WOP_MUL_MAT_ID:
-		tok = plan_smul(tok, plan_experts_used(g, f));
-		return plan_umax(top, plan_smul(4 * tok, plan_umax(ne[0],
-		    ne[1])));
-	case WOP_ADD_ID:
-		return plan_umax(top, plan_smul(plan_smul(4 * tok, ne[0]),
-		    plan_experts_used(g, f)));
-	case WOP_VECTOR:
-		return plan_umax(top, plan_smul(4, n));
-	case WOP_MUL_MAT:
-		break;
-	}
-	return plan_umax(top, plan_smul(plan_smul(4 * tok, rows),
-	    plan_umax(ne[0], ne[1])));
-}
-
-/* Whether tensor t's claim test has a tensor beyond the probed device's
- * largest (K006). */
-static bool
-oversize(const struct planner *pn, const struct plan *pl,
-    const struct gguf_tensor *t)
-{
-	return pl->probed && pn->probe->max_tensor > 0 &&
-	    plan_claim_bytes(pn->g, pn->f, t) > pn->probe->max_tensor;
-}
-
-/*
- * Whether the probed GPU does not claim tensor i's operation (K003) or
- * its claim test has a tensor too large for it (K006): llama.cpp then
- * passes over the device's buffer types and its host buffer type (the
- * device is asked again there) to the CPU's, CPU_REPACK first.
- */
-bool
-plan_falls_back(const struct planner *pn, const struct plan *pl, size_t i)
-{
-	return pl->probed && ((pn->probe->fallback != NULL &&
-	    pn->probe->fallback[i]) || oversize(pn, pl, &pn->f->tensors[i]));
-}
-
 /* The probe's device in pl, and its counts zeroed (a plan again). */
 static void
 probed_device(const struct planner *pn, struct plan *pl)
@@ -407,74 +235,6 @@ mtp_layer(const struct model_geom *g, int64_t il)
 	    il >= (int64_t)(g->n_layer - g->n_layer_nextn);
 }
 
-/*
- * The layer whose device holds tensor t: plan_tensor_layer's, but for the
- * token_embd_norm tensors (llama.cpp's tensor table: TOKEN_EMBD_NORM is
- * a repeating-layer tensor created in layer 0, so it goes with layer 0;
- * lfm2's, loaded as its output norm, OUTPUT_NORM_LFM2, with the output
- * layer: the converter named it wrongly); gemma3n's per-layer input
- * projection and its norm (PER_LAYER_MODEL_PROJ, PER_LAYER_PROJ_NORM:
- * repeating-layer tensors too) with layer 0, its AltUp projections
- * (ALTUP_PROJ, ALTUP_UNEMBD_PROJ: output-layer tensors) with the output
- * layer (measured: exact on Vulkan at -ngl 99, 2 and 0).
- */
-int64_t
-plan_weight_layer(const struct planner *pn, const struct gguf_tensor *t)
-{
-	static const char norm[] = "token_embd_norm.";
-	static const struct {
-		const char *prefix;
-		bool output;
-	} outside[] = { { "per_layer_model_proj.", false },
-	    { "per_layer_proj_norm.", false }, { "altup_proj.", true },
-	    { "altup_unembd_proj.", true } };
-	size_t i, n;
-
-	if (t->name.n >= sizeof norm - 1 &&
-	    memcmp(t->name.p, norm, sizeof norm - 1) == 0)
-		return arch_row(pn->g)->quirks & ARCH_EMBD_NORM_OUTPUT ?
-		    pn->g->n_layer : 0;
-	for (i = 0; i < sizeof outside / sizeof outside[0]; i++) {
-		n = strlen(outside[i].prefix);
-		if (t->name.n >= n && memcmp(t->name.p, outside[i].prefix,
-		    n) == 0)
-			return outside[i].output ? pn->g->n_layer : 0;
-	}
-	return plan_tensor_layer(t, pn->g->n_layer);
-}
-
-/* Whether tensor t's name ends with suffix. */
-bool
-plan_name_ends(const struct gguf_tensor *t, const char *suffix)
-{
-	size_t n = strlen(suffix);
-
-	return t->name.n >= n && memcmp(t->name.p + t->name.n - n, suffix,
-	    n) == 0;
-}
-
-/*
- * Whether tensor t stays in the host's own (CPU) buffer whatever -ngl:
- * llama.cpp puts a weight in the first buffer type whose device runs the
- * operation that uses it, and ggml-vulkan (0.25.1) runs SSM_SCAN, which
- * uses ssm_a, only in Mamba-2's form (ssm_a one value a head: ne[0] 1,
- * ne[1] the heads) with a d_state of 128 or 256 and heads a multiple of
- * 16 wide; otherwise ssm_a goes to the CPU (measured: mamba's, and with
- * d_state 64 mamba2's and granitehybrid's, in the CPU buffer at -ngl 99).
- */
-bool
-plan_host_only(const struct planner *pn, const struct gguf_tensor *t)
-{
-	const struct model_geom *g = pn->g;
-	uint64_t heads = t->ne[1] > 0 ? (uint64_t)t->ne[1] : 0;
-
-	if (!plan_backend_is(pn, "vulkan") || !plan_name_ends(t, ".ssm_a"))
-		return false;
-	return t->ne[0] != 1 || (g->ssm_d_state != 128 &&
-	    g->ssm_d_state != 256) || heads == 0 ||
-	    (g->ssm_d_inner / heads) % 16 != 0;
-}
-
 void
 plan_llama_weights(const struct planner *pn, struct plan *pl)
 {
@@ -516,7 +276,7 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 			pl->fallback_bytes = sadd(pl->fallback_bytes,
 			    pad32(t->nbytes));
 			pl->n_fallback++;
-			pl->n_oversize += oversize(pn, pl, t);
+			pl->n_oversize += plan_oversize(pn, pl, t);
 		}
 		if (on_dev && !fb) {
 			d = &pl->dev[1];
@@ -547,448 +307,6 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 	pl->weights_as_stored = pl->weights;
 	pl->weights_mapped = pl->dev[0].mapped_bytes;
 	pl->repack_bytes = pl->dev[0].repack_bytes;
-}
-
-/* ---- KV, compute, output ------------------------------------------------ */
-
-/* Layers on the device under -ngl (output layer excluded). */
-uint64_t
-plan_device_layers(const struct model_geom *g, int64_t ngl)
-{
-	/* the output layer is offloaded first */
-	uint64_t n = ngl > 1 ? (uint64_t)ngl - 1 : 0;
-
-	return n > g->n_layer ? g->n_layer : n;
-}
-
-/* Columns of one layer's FFN tensor: ne[1] of a 2-D or 3-D weight. */
-static uint64_t
-ffn_cols(const struct gguf_tensor *t)
-{
-	return t->ne[1] > 0 ? (uint64_t)t->ne[1] : 0;
-}
-
-/* The FFN widths of a file: dense, experts (per token) and shared. */
-void
-plan_graph_scan(const struct model_geom *g, const struct gguf_file *f,
-    struct graph_shape *s)
-{
-	uint64_t up = 0, exps = 0, shexp = 0, used = plan_experts_used(g, f);
-	bool gate = false, gate_exps = false, gate_sh = false, bias = false;
-	size_t i;
-
-	for (i = 0; f != NULL && i < f->tensors_n; i++) {
-		const struct gguf_tensor *t = &f->tensors[i];
-
-		if (plan_name_ends(t, ".ffn_up.weight"))
-			up = ffn_cols(t) > up ? ffn_cols(t) : up;
-		else if (plan_name_ends(t, ".ffn_up_exps.weight"))
-			exps = ffn_cols(t) > exps ? ffn_cols(t) : exps;
-		else if (plan_name_ends(t, ".ffn_up_shexp.weight"))
-			shexp = ffn_cols(t) > shexp ? ffn_cols(t) : shexp;
-		gate |= plan_name_ends(t, ".ffn_gate.weight");
-		gate_exps |= plan_name_ends(t, ".ffn_gate_exps.weight");
-		gate_sh |= plan_name_ends(t, ".ffn_gate_shexp.weight");
-		bias |= plan_name_ends(t, ".ffn_gate_exps.bias");
-	}
-	/* a fused gate and up (phi3): one tensor twice n_ff wide */
-	if (!gate && up > 0 && up == 2 * (uint64_t)g->n_ff[0]) {
-		gate = true;
-		up /= 2;
-	}
-	s->gated = gate || (up == 0 && exps == 0);
-	s->ffn = up == 0 && exps == 0 && shexp == 0 ? 3 * (uint64_t)g->n_ff[0] :
-	    smul(gate ? 3 : 1, up);
-	/* biased experts (gpt-oss): the biases are added in place and the
-	 * activation writes over the gate's output, two intermediates */
-	s->ffn = umax(s->ffn, smul(smul(gate_exps ? bias ? 2 : 3 : 1, exps),
-	    used));
-	/* the down projection's output, every used expert's row, goes where
-	 * the gate's and up's outputs were unless it is wider (measured on
-	 * the CPU: qwen3moe-wide, 2048 wide, 128 experts of 768 with 8 used,
-	 * and 32 with 4 used) */
-	if (gate_exps && !bias && smul(used, g->n_embd) > smul(2 * used, exps))
-		s->ffn = umax(s->ffn, sadd(smul(3 * used, exps),
-		    smul(used, g->n_embd)));
-	s->ffn = umax(s->ffn, smul(gate_sh ? 3 : 1, shexp));
-	s->parallel = arch_row(g)->graph.block == GB_PAR_ATTN;
-	s->cohere2 = arch_row(g)->graph.block == GB_PAR_RES;
-	/* per_layer_token_embd's rows: n_layer per-layer embeddings */
-	s->per_layer = 0;
-	for (i = 0; f != NULL && i < f->tensors_n; i++)
-		if (plan_name_ends(&f->tensors[i],
-		    "per_layer_token_embd.weight") &&
-		    f->tensors[i].ne[0] > 0)
-			s->per_layer = (uint64_t)f->tensors[i].ne[0];
-}
-
-/*
- * Mamba (v1): the ubatch's in-projection (2 d_inner), the convolution's
- * input and output, dt, the scan's output and the gated output live at
- * once (6 d_inner and the residual), plus every sequence's conv and scan
- * states copied in and out; 32 bytes of alignment. Measured exactly.
- */
-static uint64_t
-compute_mamba(const struct model_geom *g, uint64_t ub, uint64_t n_seq)
-{
-	uint64_t di = g->ssm_d_inner, conv = g->ssm_d_conv ?
-	    g->ssm_d_conv - 1 : 0;
-	uint64_t cols = sadd(sadd(smul(6, di), g->n_embd), 2);
-	uint64_t st = smul(smul(4, di), sadd(smul(2, conv), g->ssm_d_state));
-
-	return sadd(sadd(smul(smul(4, ub), cols), 32), smul(n_seq, st));
-}
-
-/* Rows of the first tensor named *suffix (ne[1]), or 0. */
-uint64_t
-plan_tensor_rows(const struct gguf_file *f, const char *suffix)
-{
-	size_t i;
-
-	for (i = 0; f != NULL && i < f->tensors_n; i++)
-		if (plan_name_ends(&f->tensors[i], suffix))
-			return ffn_cols(&f->tensors[i]);
-	return 0;
-}
-
-/*
- * Mamba-2 (llama.cpp's build_mamba2_layer; ggml's ssm_scan): per token
- * the in-projection zxBCdt (d_in_proj, ssm_in's rows), xBC twice (the
- * convolution's input and output: d_inner + 2 n_group d_state), the
- * scan's y (d_inner) and 2 more (tokens, ids); per sequence of the
- * ubatch (ub / n_seq tokens each) an n_group x tokens x tokens f32 block
- * of the scan, and its states: the scan's four times, the convolution's
- * twice. 32 bytes of alignment. Exact against llama.cpp v0.5.0's CPU
- * buffer (any context: no attention) while each sequence has 128 tokens
- * of the ubatch or more (ubatch 128-512, 1, 2 and 4 sequences); with
- * fewer, ggml-alloc fits part of the states where the tokens' tensors
- * were and this is over (ubatch 128 and 4 sequences: 1.44x).
- */
-uint64_t
-plan_compute_mamba2(const struct model_geom *g, const struct gguf_file *f,
-    uint64_t ub, uint64_t n_seq)
-{
-	uint64_t di = g->ssm_d_inner, ds = g->ssm_d_state;
-	uint64_t xbc = sadd(di, smul(smul(2, g->ssm_n_group), ds));
-	uint64_t conv = g->ssm_d_conv ? g->ssm_d_conv - 1 : 0;
-	uint64_t tok = n_seq ? ub / n_seq : ub;
-	uint64_t cols = sadd(sadd(plan_tensor_rows(f, ".ssm_in.weight"),
-	    smul(2, xbc)), sadd(di, 2));
-	uint64_t st = smul(4, sadd(smul(smul(4, ds), di), smul(smul(2, conv),
-	    xbc)));
-	uint64_t scan = smul(smul(smul(4, g->ssm_n_group), tok), tok);
-
-	return sadd(sadd(smul(smul(4, ub), cols), 32), smul(n_seq,
-	    sadd(st, scan)));
-}
-
-/*
- * cohere2's attention phase without flash attention (attn: its tensors
- * on a sliding layer, u: 4 ubatch bytes): a full layer applies no RoPE,
- * so Q and K stay views of their projections beside its KQ over every
- * cell (the residual, the normed input waiting for the FFN, the
- * projection); a sliding layer ropes them, beside a KQ over its cells.
- * Exact on llama.cpp v0.5.0's CPU buffer.
- */
-static uint64_t
-cohere2_attn(const struct model_geom *g, uint64_t attn, uint64_t u,
-    uint64_t n_kv, uint64_t n_swa)
-{
-	uint64_t full = smul(u, sadd(smul(3, g->n_embd), 7));
-
-	full = sadd(full, smul(smul(u, n_kv), g->n_head[0]));
-	return umax(full, sadd(attn, smul(smul(u, n_swa), g->n_head[0])));
-}
-
-/*
- * The phases of one ubatch of ub tokens, in bytes: the logits (with the
- * final norm's input and output), the attention (Q, K, V and their
- * outputs; KQ and its softmax unless flash attention) and the FFN (s's
- * intermediates and the residuals), each beside the masks (f16 with flash
- * attention, else f32; a second one over the sliding window's cells). An
- * encoder attends the ubatch itself and has no logits.
- */
-uint64_t
-plan_compute_graph(const struct model_geom *g, const struct graph_shape *s,
-    uint64_t ub, uint64_t n_kv, uint64_t n_swa, bool fa,
-    struct graph_phases *ph)
-{
-	uint64_t emb = g->n_embd, u = smul(4, ub), out = 0, attn, ffn, mask;
-	uint64_t hk = g->head_k ? g->head_k : g->n_head[0] ? emb /
-	    g->n_head[0] : 0;	/* an encoder's geometry has no KV widths */
-	uint64_t qd = smul(hk, g->n_head[0]), gqa = smul(hk, g->n_head_kv[0]);
-	bool enc = g->memory == ARCH_MEM_NONE;
-
-	if (enc)
-		n_kv = ub, n_swa = 0;
-	mask = smul(smul(fa ? 2 : 4, ub), sadd(n_kv, n_swa));
-	if (enc) {
-		attn = smul(u, sadd(sadd(smul(4, emb), sadd(qd, gqa)), 3));
-		ffn = smul(u, sadd(sadd(s->ffn, smul(s->gated ? 2 : 3, emb)),
-		    3));
-	} else {
-		out = smul(u, sadd(sadd(g->n_vocab, smul(2, emb)), 1));
-		/* KQV and its merged copy; one Q-wide output with FA */
-		attn = smul(u, sadd(sadd(smul(3, emb), smul(fa ? 1 : 2, qd)),
-		    sadd(smul(2, gqa), 5)));
-		ffn = smul(u, sadd(sadd(s->ffn, smul(4, emb)), 7));
-	}
-	if (!fa && s->cohere2 && !enc)
-		attn = cohere2_attn(g, attn, u, n_kv, n_swa);
-	else if (!fa)
-		attn = sadd(attn, smul(smul(u, n_kv), g->n_head[0]));
-	if (s->cohere2 && !enc && !fa)	/* attention beside the FFN */
-		ffn = sadd(ffn, smul(u, smul(2, emb)));
-	attn = sadd(attn, mask);
-	/* falcon: the attention output waits for the FFN's */
-	ffn = sadd(ffn, s->parallel ? umax(mask, smul(u, emb)) : mask);
-	if (g->memory == ARCH_MEM_RECURRENT)
-		attn = 0;
-	if (s->per_layer > 0) {
-		/* gemma3n: the per-layer inputs (their rows, the model's
-		 * projection and its norm, then their sum) are built before
-		 * the first layer and the sum stays live through every one:
-		 * measured, three widths beside the FFN phase's columns, and
-		 * one beside the attention's */
-		ffn = sadd(ffn, smul(u, sadd(smul(3, s->per_layer), 5)));
-		attn = sadd(attn, smul(u, s->per_layer));
-	}
-	if (ph != NULL)
-		ph->out = out, ph->attn = attn, ph->ffn = ffn;
-	return umax(out, umax(attn, ffn));
-}
-
-uint64_t
-plan_compute_bytes(const struct model_geom *g, uint64_t ub, uint64_t n_kv,
-    bool fa)
-{
-	struct graph_shape s;
-
-	plan_graph_scan(g, NULL, &s);
-	return plan_compute_graph(g, &s, ub, n_kv, 0, fa, NULL);
-}
-
-/*
- * Whether g's fitted compute buffer is within 10 % of llama.cpp's
- * measured one (its row's fit.cpu: the CPU table, ctx 512-32768, FA on
- * and off, f16 and q8_0 caches, -np 1 and 4). Beside a GPU backend the
- * split between host and device holds for fewer (plan_gpu_measured: the
- * rows' split.measured): for the others the device's share is an
- * estimate.
- */
-static bool
-compute_measured(const struct model_geom *g, const struct plan *pl)
-{
-	if (pl->n_dev > 1)
-		return plan_gpu_measured(g);
-	return arch_row(g)->fit.cpu;
-}
-
-/* The head width of K (or V): the geometry's, else n_embd / n_head. */
-uint64_t
-plan_head_width(const struct model_geom *g, bool v)
-{
-	uint64_t h = v ? g->head_v : g->head_k;
-
-	if (h == 0 && g->n_head[0] > 0)
-		h = g->n_embd / g->n_head[0];
-	return h;
-}
-
-/*
- * The Hadamard matrices llama.cpp rotates Q and K (attn_rot_k) and V
- * (attn_rot_v) with when the cache holds a quantized type and every
- * layer's head width is a multiple of 64: graph inputs, f32, nrot x nrot,
- * one per KV cache (a sliding-window model has two). K's nrot is the
- * largest power of two from 64 up that divides the head width; V's is 64.
- * MLA has no V heads of its own.
- */
-uint64_t
-plan_rot_matrices(const struct model_geom *g, const struct plan *pl)
-{
-	uint64_t caches = g->swa ? 2 : 1, hk = plan_head_width(g, false);
-	uint64_t hv = plan_head_width(g, true), nrot = 64, n = 0;
-
-	if (g->swa && ((g->head_k_swa && g->head_k_swa != g->head_k) ||
-	    (g->head_v_swa && g->head_v_swa != g->head_v)))
-		return 0;
-	if (kv_type_info(pl->kv_k)->quantized && hk > 0 && hk % 64 == 0) {
-		while (hk % (nrot * 2) == 0 && nrot < 1 << 16)
-			nrot *= 2;
-		n = smul(smul(4, nrot), nrot);
-	}
-	if (kv_type_info(pl->kv_v)->quantized && !g->mla && hv > 0 &&
-	    hv % 64 == 0)
-		n = sadd(n, 64 * 64 * 4);
-	return smul(n, caches);
-}
-
-/* The rotations of a KV cache (none for other memories). */
-uint64_t
-plan_rot_bytes(const struct model_geom *g, const struct plan *pl)
-{
-	return g->memory == ARCH_MEM_KV ? plan_rot_matrices(g, pl) : 0;
-}
-
-/*
- * With a quantized cache the rotations add Q-, K- and V-wide tensors to
- * the graph and ggml-alloc's greedy layout shifts: measured (v0.5.0, CPU,
- * the oracle's models) the buffer is one embedding-wide f32 tensor of
- * the ubatch smaller (-1) once the masks are at least that big, or
- * larger (1). Per architecture: with flash attention, for a quantized K
- * (only with an f16 V) or a quantized V; without it (V is then f16), for
- * a quantized K, a Q-wide tensor smaller (-1; -2: whatever the masks):
- * the row's fit (fa_k, fa_v, nofa_k). An architecture whose row has no
- * shift shifts nothing (its compute is an estimate anyway).
- */
-
-/*
- * The compute buffer c with pl's quantized cache: rotations and, when the
- * whole graph runs on one device (shift), the layout shift.
- */
-uint64_t
-plan_quantized_cache(const struct model_geom *g, const struct plan *pl,
-    uint64_t c, uint64_t ub, uint64_t mask, bool shift)
-{
-	bool qk = kv_type_info(pl->kv_k)->quantized;
-	bool qv = kv_type_info(pl->kv_v)->quantized;
-	uint64_t row = smul(smul(4, ub), g->n_embd), q = row;
-	const struct arch_fit *fit = &arch_row(g)->fit;
-	int k = 0;
-
-	if (!qk && !qv)
-		return c;
-	c = sadd(c, plan_rot_bytes(g, pl));
-	if (!fit->shift || !shift)
-		return c;
-	if (pl->flash_attention)
-		k = qk && !qv ? fit->fa_k : 0;
-	if (pl->flash_attention && qv)
-		k = fit->fa_v;
-	if (!pl->flash_attention && qk) {
-		k = fit->nofa_k;
-		if (k < 0)
-			q = smul(smul(4, ub), smul(plan_head_width(g, false),
-			    g->n_head[0]));
-	}
-	if (k == -1 && mask < row)
-		return c;
-	if (k > 0)
-		return sadd(c, row);
-	return k < 0 && c > q ? c - q : c;
-}
-
-/* The masks of one ubatch: f16 with flash attention, else f32. */
-uint64_t
-plan_mask_bytes(const struct model_geom *g, const struct plan *pl, uint64_t ub)
-{
-	uint64_t cells = g->memory == ARCH_MEM_NONE ? ub :
-	    sadd(pl->ctx_seq, g->swa ? pl->swa_cells : 0);
-
-	if (g->memory == ARCH_MEM_RECURRENT)
-		return 0;
-	return smul(smul(pl->flash_attention ? 2 : 4, ub), cells);
-}
-
-/* The widest KV width of any layer (a hybrid's layer 0 may have none). */
-uint64_t
-plan_kv_width(const struct model_geom *g)
-{
-	uint32_t il, h = 0;
-
-	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
-		h = g->n_head_kv[il] > h ? g->n_head_kv[il] : h;
-	return smul(plan_head_width(g, true), h);
-}
-
-/*
- * Granite 4.0 hybrid (Mamba-2 layers, some attention layers, a gated FFN
- * in every layer): the peak is a Mamba-2 layer's, while the attention
- * layers' graph inputs (masks, positions, output ids, K and V cell
- * indices: i64, V's one an element without flash attention) are live.
- * Per token: the in-projection (d_in_proj), the convolution's input and
- * output (xBC twice), the scan's y (d_inner), the residual, the normed
- * input and the layer's output (3 n_embd) and 7 for the inputs; once a
- * sequence has 512 tokens of the ubatch or more, two in-projections and
- * two d_inner instead (measured, the same threshold with d_state 64 and
- * 128: ggml-alloc's layout, not derived op by op). Per sequence one SSM
- * state and the convolution's state twice. The FFN never peaks (n_ff
- * 1024 and 1536 alike). Without flash attention the attention layer can:
- * the dense graph's (dense: it reads layer 0's KV heads, none here), the
- * V indices and four KV widths more (K and V among them). Measured
- * exactly on llama.cpp v0.5.0's CPU buffer (ubatch 64-2048, 1, 2 and 4
- * sequences, d_state 64 and 128; 457-511 tokens a sequence: 0.4 % over).
- */
-static uint64_t
-compute_granitehybrid(const struct model_geom *g, const struct planner *pn,
-    const struct plan *pl, uint64_t ub, uint64_t dense)
-{
-	uint64_t di = g->ssm_d_inner, ds = g->ssm_d_state;
-	uint64_t xbc = sadd(di, smul(smul(2, g->ssm_n_group), ds));
-	uint64_t conv = g->ssm_d_conv ? g->ssm_d_conv - 1 : 0;
-	uint64_t tok = pl->n_seq ? ub / pl->n_seq : ub;
-	uint64_t in = plan_tensor_rows(pn->f, ".ssm_in.weight");
-	uint64_t gqa = plan_kv_width(g);
-	uint64_t cols = tok >= 512 ? smul(2, sadd(in, di)) :
-	    sadd(sadd(in, smul(2, xbc)), di);
-	uint64_t st = smul(4, sadd(smul(ds, di), smul(smul(2, conv), xbc)));
-	uint64_t vidx = pl->flash_attention ? 0 : smul(smul(8, ub), gqa);
-	uint64_t m;
-
-	cols = sadd(cols, sadd(smul(3, g->n_embd), 7));
-	m = sadd(sadd(smul(smul(4, ub), cols), 32), smul(pl->n_seq, st));
-	m = sadd(sadd(m, plan_mask_bytes(g, pl, ub)), vidx > 8 * ub ?
-	    vidx - 8 * ub : 0);
-	if (!pl->flash_attention)
-		dense = sadd(sadd(dense, vidx), sadd(smul(smul(16, ub),
-		    gqa), 32));
-	return sadd(umax(m, dense), plan_rot_matrices(g, pl));
-}
-
-/* The host's compute buffer at pl's settings (plan_llama_cells first);
- * *placed_out says whether it is llama.cpp's graph placed node by node. */
-static uint64_t
-compute_at(const struct planner *pn, const struct plan *pl, uint64_t ub,
-    bool *placed_out)
-{
-	const struct model_geom *g = pn->g;
-	uint8_t fit = arch_row(g)->fit.compute;
-	struct graph_shape s;
-	uint64_t logits = smul(smul(4, ub), sadd(sadd(g->n_vocab,
-	    smul(2, g->n_embd)), 1));
-	uint64_t placed, dev;
-
-	*placed_out = pl->n_dev == 1 &&
-	    plan_graph_compute(pn, pl, ub, &placed, &dev);
-	if (*placed_out)
-		return placed;	/* the graph itself, placed */
-	if (g->memory == ARCH_MEM_RECURRENT && fit == FIT_MAMBA)
-		return umax(compute_mamba(g, ub, pl->n_seq), logits);
-	if (g->memory == ARCH_MEM_RECURRENT && fit == FIT_MAMBA2)
-		return umax(plan_compute_mamba2(g, pn->f, ub, pl->n_seq),
-		    logits);
-	plan_graph_scan(g, pn->f, &s);
-	if (g->memory == ARCH_MEM_HYBRID && fit == FIT_GRANITEHYBRID)
-		return umax(compute_granitehybrid(g, pn, pl, ub,
-		    plan_compute_graph(g, &s, ub, pl->ctx_seq, 0,
-		    pl->flash_attention, NULL)), logits);
-	return plan_quantized_cache(g, pl, plan_compute_graph(g, &s, ub,
-	    pl->ctx_seq, g->swa ? pl->swa_cells : 0, pl->flash_attention, NULL),
-	    ub, plan_mask_bytes(g, pl, ub), pl->n_dev == 1);
-}
-
-/* One layer's cache in every stream: its cells of K and V rows. */
-uint64_t
-plan_layer_kv(const struct model_geom *g, const struct plan *pl, uint32_t il)
-{
-	bool swa = g->swa && g->is_swa[il];
-	uint64_t hk = swa && g->head_k_swa ? g->head_k_swa : g->head_k;
-	uint64_t hv = swa && g->head_v_swa ? g->head_v_swa : g->head_v;
-	uint64_t cells = swa ? pl->swa_cells : pl->ctx_seq;
-	uint64_t row = sadd(kv_row_bytes(pl->kv_k, smul(hk, g->n_head_kv[il])),
-	    kv_row_bytes(pl->kv_v, smul(hv, g->n_head_kv[il])));
-
-	return smul(smul(row, cells), pl->n_stream);
 }
 
 /*
@@ -1152,33 +470,34 @@ take_measured(const struct planner *pn, struct plan *pl)
 	pl->measured_cached = m->cached;
 }
 
+/*
+ * The compute and output buffers at pl's settings (plan_llama_cells
+ * first): llama.cpp's graph placed where gguflint builds it, else the
+ * fitted estimate; then a measurement at pl's parameters, if any, over
+ * either.
+ */
 static void
 plan_llama_buffers(const struct planner *pn, struct plan *pl)
 {
 	const struct model_geom *g = pn->g;
 	uint64_t ub = umin(umin(pl->ctx, pl->n_batch), pl->n_ubatch);
-	uint64_t c = 0;
-	bool placed = false;
+	uint64_t host = 0, dev = 0;
 
-	if (g->plannable)
-		c = compute_at(pn, pl, ub, &placed);
-	pl->compute_placed = placed;
-	pl->compute_estimated = !placed && !compute_measured(g, pl);
+	pl->compute_placed = g->plannable &&
+	    plan_graph_compute(pn, pl, ub, &host, &dev);
+	pl->compute_estimated = false;
 	pl->compute_why = NULL;
+	if (pl->compute_placed) {
+		pl->dev[0].compute_bytes = host;
+		if (pl->n_dev > 1)
+			pl->dev[1].compute_bytes = dev;
+	} else if (g->plannable) {
+		plan_fit_compute(pn, pl, ub);
+	} else {
+		pl->compute_estimated = !plan_fit_measured(g, pl);
+	}
 	pl->output_bytes = smul(smul(4, g->n_vocab), pl->n_seq);
 	pl->dev[0].output_bytes = pl->output_bytes;
-	if (pl->n_dev > 1 && g->plannable) {
-		plan_llama_gpu_compute(pn, pl, c, ub);
-		placed = plan_graph_compute(pn, pl, ub,
-		    &pl->dev[0].compute_bytes, &pl->dev[1].compute_bytes);
-		pl->compute_placed = placed;
-		if (placed) {
-			pl->compute_estimated = false;
-			pl->compute_why = NULL;
-		}
-	} else {
-		pl->dev[0].compute_bytes = c;
-	}
 	take_measured(pn, pl);
 	pl->compute_bytes = sadd(pl->dev[0].compute_bytes,
 	    pl->dev[1].compute_bytes);

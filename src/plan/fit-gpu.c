@@ -1,5 +1,5 @@
 /*
- * plan-gpu.c - llama.cpp's compute buffer beside a GPU backend, split
+ * fit-gpu.c - llama.cpp's fitted compute buffer beside a GPU backend, split
  * between the device and the host as ggml's scheduler splits the graph
  * under -ngl: what the host holds (the graph's inputs, the rows of
  * token_embd's get_rows, what runs on the CPU: a recurrent scan the
@@ -16,8 +16,9 @@
 
 #include <string.h>
 
-#include "plan/plan-impl.h"
-#include "plan/plan-llama-impl.h"
+#include "facts/arch.h"
+#include "plan/fit-impl.h"
+#include "plan/llfacts-impl.h"
 
 #define sadd plan_sadd
 #define smul plan_smul

@@ -1,0 +1,86 @@
+/*
+ * llfacts-impl.h - the facts of llama.cpp v0.5.0 that the graph's replica
+ * (graph*.c), the fitted estimates (fit-*.c) and the orchestrator
+ * (plan-llama.c) share (llfacts.c), and the helpers they read sizes with.
+ * Each function is pure: it reads, never writes, the model and the plan.
+ * Private to src/plan/.
+ */
+#ifndef GGUFLINT_PLAN_LLFACTS_IMPL_H
+#define GGUFLINT_PLAN_LLFACTS_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "plan/plan-impl.h"
+
+#define PLAN_TENSOR_ALIGN 32 /* ggml-cpu's TENSOR_ALIGNMENT */
+
+static inline uint64_t
+plan_umin(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static inline uint64_t
+plan_umax(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* n rounded up to a multiple of align (UINT64_MAX on overflow). */
+static inline uint64_t
+plan_pad(uint64_t n, uint64_t align)
+{
+	return n > UINT64_MAX - align ? UINT64_MAX :
+					(n + align - 1) / align * align;
+}
+
+/* n rounded up to the CPU's tensor alignment. */
+static inline uint64_t
+plan_pad32(uint64_t n)
+{
+	return plan_pad(n, PLAN_TENSOR_ALIGN);
+}
+
+/* Whether tensor t's name ends with suffix. */
+bool plan_name_ends(const struct gguf_tensor *t, const char *suffix);
+/* Columns of a layer's weight t: ne[1] of a 2-D or 3-D weight (0 when
+ * negative). Rows (ne[1]) of the first tensor of f named *suffix, or 0. */
+uint64_t plan_tensor_cols(const struct gguf_tensor *t);
+uint64_t plan_tensor_rows(const struct gguf_file *f, const char *suffix);
+/* plan_oversize: whether tensor t's claim test has a tensor beyond the
+ * probed device's largest (K006). plan_falls_back: whether the probed GPU
+ * leaves tensor i of the file on the host: it does not claim its
+ * operation (K003) or plan_oversize. */
+bool plan_oversize(const struct planner *pn, const struct plan *pl,
+    const struct gguf_tensor *t);
+bool plan_falls_back(const struct planner *pn, const struct plan *pl, size_t i);
+/* plan_experts_used: experts a token uses (expert_used_count), else 1. */
+uint64_t plan_experts_used(const struct model_geom *g,
+    const struct gguf_file *f);
+/* Whether the profile's backend is backend ("vulkan", ...). */
+bool plan_backend_is(const struct planner *pn, const char *backend);
+/* Whether tensor t stays in the host's CPU buffer whatever -ngl. */
+bool plan_host_only(const struct planner *pn, const struct gguf_tensor *t);
+/* plan_weight_layer: the layer whose device holds weight t (0 to
+ * n_layer - 1; n_layer the output layer; -1 the input layer, the host). */
+int64_t plan_weight_layer(const struct planner *pn,
+    const struct gguf_tensor *t);
+/* Repeating layers on the device under -ngl (the output layer aside). */
+uint64_t plan_device_layers(const struct model_geom *g, int64_t ngl);
+/* The head width of K (v false) or V: the geometry's, else n_embd /
+ * n_head. The widest KV width of any layer. */
+uint64_t plan_head_width(const struct model_geom *g, bool v);
+uint64_t plan_kv_width(const struct model_geom *g);
+/* One layer's cache in every stream: its cells of K and V rows. */
+uint64_t plan_layer_kv(const struct model_geom *g, const struct plan *pl,
+    uint32_t il);
+/* The masks of one ubatch of ub tokens: f16 with flash attention, else
+ * f32. The Hadamard rotations of a quantized cache (rot_bytes: none for
+ * a memory without a KV cache). */
+uint64_t plan_mask_bytes(const struct model_geom *g, const struct plan *pl,
+    uint64_t ub);
+uint64_t plan_rot_matrices(const struct model_geom *g, const struct plan *pl);
+uint64_t plan_rot_bytes(const struct model_geom *g, const struct plan *pl);
+
+#endif
