@@ -5,13 +5,15 @@
  * user's policy. A split model is its shards, each read and checked as a
  * file, and a view of the whole (the first shard's metadata, every
  * shard's tensors) that the model's stages read. The facts are computed
- * here once and handed to the checks, which do not compute them again.
+ * here once and handed to the checks, which do not compute them again;
+ * so is the oldest llama.cpp a file needs, which the reporters print.
  * The file is read under guard_call(), so a file truncated while it is
  * read is reported (F032), not a crash.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,6 +23,7 @@
 #include "base/guard.h"
 #include "base/strset.h"
 #include "data/builtin.h"
+#include "facts/llversions.h"
 #include "lint.h"
 #include "source/source.h"
 #include "source/url.h"
@@ -526,10 +529,42 @@ read_model(void *arg)
 	check_alone(res);
 }
 
-/* After the checks: the policy, and the warnings it leaves. */
+/*
+ * The oldest llama.cpp res's file needs (llversions.h) into
+ * res->min_runtime, for a llama.cpp profile and a complete header; left
+ * LINT_MIN_NONE without one, without the data, or when the file names
+ * nothing the data dates.
+ */
 static void
-apply_policy(const struct lint_options *o, struct lint_result *res)
+find_min_runtime(struct lint_result *res)
 {
+	struct lint_min_runtime *mr = &res->min_runtime;
+	struct llv_item items[LLV_MAX_ITEMS];
+	const struct llv_db *db;
+	struct llv_min m;
+	size_t n;
+
+	if (res->profile == NULL || res->profile->runtime != RUNTIME_LLAMA_CPP
+	    || !res->file.header_complete || llv_db_get(&db, NULL) < 0)
+		return;
+	n = llv_items(&res->file, db, items, LLV_MAX_ITEMS);
+	m = llv_min_of(db, items, n);
+	if (m.state == LLV_MIN_NONE)
+		return;
+	mr->state = m.state == LLV_MIN_DATED ? LINT_MIN_DATED :
+	    m.state == LLV_MIN_UNDATED ? LINT_MIN_UNDATED : LINT_MIN_UNKNOWN;
+	mr->build = m.build;
+	snprintf(mr->date, sizeof mr->date, "%s", m.date ? m.date : "");
+	mr->release = xstrdup(db->release);
+	llv_describe(m.item, mr->because, sizeof mr->because);
+}
+
+/* After the checks: the oldest llama.cpp the file needs, the policy, and
+ * the warnings it leaves. */
+static void
+lint_finish(const struct lint_options *o, struct lint_result *res)
+{
+	find_min_runtime(res);
 	diag_finish(&res->diags);
 	if (o->policy != NULL)
 		policy_apply(o->policy, res->path, &res->diags, &res->warnings);
@@ -563,7 +598,7 @@ lint_pipeline(const struct lint_options *o, const struct names_db *names,
 	}
 	facts_free(&j.facts);
 	names_matcher_free(j.matcher);
-	apply_policy(o, res);
+	lint_finish(o, res);
 }
 
 /* An empty result for name: nothing open (fd -1, not standard input). */
@@ -890,7 +925,7 @@ run_split(struct model_job *mj)
 		add_shrank(&m->res[0], "a file of the model");
 	share_forms(mj);
 	for (k = 0; k < m->n; k++)
-		apply_policy(mj->o, &m->res[k]);
+		lint_finish(mj->o, &m->res[k]);
 }
 
 static int
@@ -1125,6 +1160,7 @@ lint_result_free(struct lint_result *res)
 	free(res->path);
 	free(res->model);
 	free(res->companion_of);
+	free(res->min_runtime.release);
 	memset(res, 0, sizeof *res);
 	res->file.fd = -1;	/* freeing again closes nothing */
 }
