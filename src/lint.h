@@ -65,6 +65,32 @@ struct lint_options {
 	const struct companion_base *base;
 };
 
+/*
+ * The oldest llama.cpp a file needs, as far as gguflint's data says
+ * (facts/llversions.h's llv_min): found by the lint for a llama.cpp
+ * profile and a complete header, printed by the reporters.
+ */
+enum lint_min_state {
+	LINT_MIN_NONE = 0,	/* none found: no llama.cpp profile, no
+				 * complete header, no data, or the file
+				 * names nothing the data dates */
+	LINT_MIN_DATED,		/* build and date: the deciding name's */
+	LINT_MIN_UNDATED,	/* a name known to the release, not dated:
+				 * date is the release's */
+	LINT_MIN_UNKNOWN	/* a name the data does not know */
+};
+
+struct lint_min_runtime {
+	enum lint_min_state state;
+	uint32_t build;		/* DATED: bNNNN's number */
+	char date[11];		/* DATED, UNDATED: YYYY-MM-DD; else "" */
+	char *release;		/* the release whose names the data lists
+				 * (owned), or NULL with NONE */
+	char because[160];	/* the name that decides it, as
+				 * llv_describe() says it:
+				 * "architecture 'qwen3next'" */
+};
+
 struct lint_result {
 	char *path;
 	/* a shard of a split model (lint_input): its place, from 0, among
@@ -95,6 +121,8 @@ struct lint_result {
 	struct rt_llama llama;		/* its libllama's vocabulary load
 					 * (a split model's: the first's) */
 	struct rt_measure measure;	/* --measure: its compute buffers */
+	struct lint_min_runtime min_runtime;	/* the oldest llama.cpp the
+					 * file needs */
 	struct diag_list diags;		/* as the policy leaves them, sorted */
 	size_t warnings;		/* counted before --quiet */
 };

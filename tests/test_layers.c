@@ -10,12 +10,13 @@
  * a macro is refused outright: the checker could not tell where it goes.
  *
  * A file's folder is its layer: src/reader/gguf.c is in reader, every file
- * of kernels/ in kernels, src/lint.[ch] in lint and src/main.c in main. An
- * include names the folder of the header ("reader/gguf.h", with -I src and
- * -I the top source directory); "lint.h" names src/lint.h. Two includes
- * without a folder are allowed: "config.h" (written by configure) and, in
- * kernels/ only, kernels/'s own headers, which keeps kernels/ buildable
- * apart from src/.
+ * of kernels/ in kernels, src/lint.[ch] and src/lint-*.[ch] in lint and
+ * src/main.c in main. An include names the folder of the header
+ * ("reader/gguf.h", with -I src and -I the top source directory); "lint.h"
+ * names src/lint.h, and "lint-impl.h" src/lint-impl.h, private to lint.
+ * Two other includes without a folder are allowed: "config.h" (written by
+ * configure) and, in kernels/ only, kernels/'s own headers, which keeps
+ * kernels/ buildable apart from src/.
  */
 #include "config.h"
 
@@ -121,6 +122,32 @@ layer_may(int from, int to)
 	return 0;
 }
 
+/*
+ * Whether name (no folder) is a file of the lint layer in src/: lint.c,
+ * lint.h, or lint-PART.c and lint-PART.h (PART without a "/").
+ */
+static bool
+lint_file_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (strcmp(name, "lint.c") == 0 || strcmp(name, "lint.h") == 0)
+		return true;
+	return n > 7 && strncmp(name, "lint-", 5) == 0 &&
+	    strchr(name, '/') == NULL && name[n - 2] == '.' &&
+	    (name[n - 1] == 'c' || name[n - 1] == 'h');
+}
+
+/* Whether an include without a folder names a header of the lint layer
+ * ("lint.h", "lint-impl.h"). */
+static bool
+lint_header(const char *inc)
+{
+	size_t n = strlen(inc);
+
+	return lint_file_name(inc) && inc[n - 1] == 'h';
+}
+
 /* The layer of a file (a path relative to the top source directory). */
 static int
 file_layer(const char *rel)
@@ -131,7 +158,7 @@ file_layer(const char *rel)
 		return layer_index("kernels", 7);
 	if (strcmp(rel, "src/main.c") == 0)
 		return layer_index("main", 4);
-	if (strcmp(rel, "src/lint.c") == 0 || strcmp(rel, "src/lint.h") == 0)
+	if (strncmp(rel, "src/", 4) == 0 && lint_file_name(rel + 4))
 		return layer_index("lint", 4);
 	if (strncmp(rel, "src/", 4) != 0 ||
 	    (slash = strchr(rel + 4, '/')) == NULL)
@@ -182,7 +209,7 @@ include_error(const char *top, const char *rel, const char *inc, char *buf,
 		char *own;
 		bool found;
 
-		if (strcmp(inc, "lint.h") == 0) {
+		if (lint_header(inc)) {
 			to = layer_index("lint", 4);
 		} else if (strcmp(layers[from].name, "kernels") == 0) {
 			own = xasprintf("%s/kernels/%s", top, inc);
@@ -484,7 +511,7 @@ note_edge(struct scan *sc, const char *rel, const char *inc)
 	int from = file_layer(rel), to = -1;
 	const char *slash = strchr(inc, '/');
 
-	if (strcmp(inc, "lint.h") == 0)
+	if (slash == NULL && lint_header(inc))
 		to = layer_index("lint", 4);
 	else if (slash != NULL)
 		to = layer_index(inc, (size_t)(slash - inc));
@@ -633,6 +660,11 @@ Test(layers, checker_rejects_planted_includes)
 		{ "src/reader/gguf.c", "nowhere/x.h" },
 		{ "src/nowhere/x.c", "base/util.h" },
 		{ "src/x.c", "base/util.h" },
+		{ "src/lint-split.c", "cli/session.h" },
+		{ "src/lint-x/y.c", "base/util.h" },
+		{ "src/report/report.c", "lint-impl.h" },
+		{ "src/cli/session.c", "lint-impl.h" },
+		{ "src/lint.c", "lint-x.c" },
 	};
 	static const char *const good[][2] = {
 		{ "src/reader/gguf.c", "reader/gguf.h" },
@@ -640,6 +672,8 @@ Test(layers, checker_rejects_planted_includes)
 		{ "src/reader/gguf.c", "config.h" },
 		{ "src/main.c", "cli/options.h" },
 		{ "src/report/report.h", "lint.h" },
+		{ "src/lint-split.c", "lint-impl.h" },
+		{ "src/lint-split.c", "checks/checks.h" },
 		{ "kernels/feed.c", "kernels-impl.h" },
 	};
 	const char *top = test_srcdir();

@@ -1,5 +1,6 @@
 /*
- * models.c - grouping the inputs into models (see models.h): a file named
+ * models.c - the inputs (see models.h): the files given, each directory
+ * walked for the *.gguf below it, then grouped into models: a file named
  * as a shard of a split model stands for all of its shards, found beside
  * it by the names llama.cpp derives (llama_split_path: the prefix, then
  * -%05d-of-%05d.gguf with the shard's number from 1 and the count). A
@@ -9,15 +10,89 @@
  */
 #include "config.h"
 
+#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #include "base/splitname.h"
 #include "base/util.h"
 #include "cli/models.h"
 #include "source/url.h"
+
+static struct file_list *walk_list; /* nftw has no user pointer */
+
+/* push_file: append a copy of path to fl. */
+static void
+push_file(struct file_list *fl, const char *path)
+{
+	if (fl->n == fl->cap) {
+		fl->cap = fl->cap ? fl->cap * 2 : 16;
+		fl->v = xreallocarray(fl->v, fl->cap, sizeof *fl->v);
+	}
+	fl->v[fl->n++] = xstrdup(path);
+}
+
+/* walk_one: nftw's callback: keep *.gguf (any case: *.GGUF too), skip
+ * hidden directories. */
+static int
+walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	const char *base = path + ftw->base;
+	size_t n = strlen(base);
+
+	(void)st;
+	if (type == FTW_D && base[0] == '.' && ftw->level > 0)
+		return FTW_SKIP_SUBTREE; /* .git and the like */
+	if (type == FTW_F && n > 5 && strcasecmp(base + n - 5, ".gguf") == 0)
+		push_file(walk_list, path);
+	return FTW_CONTINUE;
+}
+
+static int
+cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void
+models_expand(char *const *paths, size_t n, struct file_list *fl)
+{
+	struct stat st;
+	size_t i, first;
+
+	memset(fl, 0, sizeof *fl);
+	walk_list = fl;
+	for (i = 0; i < n; i++) {
+		if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			first = fl->n;
+			nftw(paths[i], walk_one, 16,
+			    FTW_PHYS | FTW_ACTIONRETVAL);
+			if (fl->n > first)
+				qsort(fl->v + first, fl->n - first,
+				    sizeof *fl->v, cmp_path);
+			else
+				fprintf(stderr,
+				    "gguflint: no .gguf file under %s\n",
+				    paths[i]);
+			continue;
+		}
+		push_file(fl, paths[i]); /* whatever its name */
+	}
+}
+
+void
+models_files_free(struct file_list *fl)
+{
+	size_t i;
+
+	for (i = 0; i < fl->n; i++)
+		free(fl->v[i]);
+	free(fl->v);
+}
 
 /* push: a new model of n files at the end of ml, paths to be filled in. */
 static struct model_input *

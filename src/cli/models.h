@@ -13,6 +13,22 @@
 
 #include "lint.h"
 
+/* The files to lint: each argument, or the *.gguf below a directory. */
+struct file_list {
+	char **v;
+	size_t n, cap;
+};
+
+/*
+ * models_expand: fl (zeroed first), the n paths in order, each directory
+ * replaced by the *.gguf below it (any case; hidden directories skipped),
+ * sorted; a directory with none is said on stderr. Free fl with
+ * models_files_free().
+ */
+void models_expand(char *const *paths, size_t n, struct file_list *fl);
+/* models_files_free: release what fl holds. */
+void models_files_free(struct file_list *fl);
+
 struct model_list {
 	struct model_input *v;
 	size_t n, cap;

@@ -2,18 +2,16 @@
  * session.c - what the program does once its options are parsed: build the
  * session (catalogue, configuration file, policy, profile, probed
  * capability table, the reporter's context), then lint, dump or document
- * as the options say, handing results to a reporter. Operational errors
- * are printed here, once, to stderr.
+ * as the options say (the --list-* commands are session-list.c's),
+ * handing results to a reporter. Operational errors are printed here,
+ * once, to stderr.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,10 +23,10 @@
 #include "cli/configfile.h"
 #include "cli/models.h"
 #include "cli/options.h"
+#include "cli/output.h"
 #include "cli/progress.h"
+#include "cli/session-impl.h"
 #include "cli/session.h"
-#include "facts/archlist.h"
-#include "facts/llversions.h"
 #include "findings/baseline.h"
 #include "findings/catalog.h"
 #include "findings/diag.h"
@@ -106,9 +104,9 @@ write_failed(void)
 	return 2;
 }
 
-/* fail: print err, once, to stderr; returns the exit status 2. */
-static int
-fail(const struct gl_error *err)
+/* Print err, once, to stderr (session-impl.h). */
+int
+session_fail(const struct gl_error *err)
 {
 	fprintf(stderr, "gguflint: %s\n", err->msg);
 	return 2;
@@ -165,9 +163,9 @@ llama_note(const struct lint_result *res)
 		    res->path, m->text);
 }
 
-/* The runtime folder: --runtime, else GGUFLINT_RUNTIME, else NULL. */
-static const char *
-runtime_dir(const struct options *o)
+/* The runtime folder (session-impl.h). */
+const char *
+session_runtime_dir(const struct options *o)
 {
 	return o->runtime != NULL ? o->runtime : runtime_dir_default();
 }
@@ -240,7 +238,7 @@ load_target(const struct options *o, struct session *s, struct gl_error *err)
 	captable_probe(&s->table, NULL);
 	/* then the profile's runtime_dir, then the table's, each only where
 	 * it is: a recorded table used elsewhere is used as recorded (K005) */
-	s->rq.dir = runtime_dir(o);
+	s->rq.dir = session_runtime_dir(o);
 	if (s->rq.dir == NULL && s->profile.runtime_dir != NULL &&
 	    runtime_present(s->profile.runtime_dir))
 		s->rq.dir = s->profile.runtime_dir;
@@ -424,177 +422,6 @@ print_statistics(const struct catalog *cat, const size_t *count, FILE *fp)
 				    severity_name(cat->rules[i].severity));
 }
 
-/* The files to lint: each argument, or the *.gguf below a directory. */
-struct file_list {
-	char **v;
-	size_t n, cap;
-};
-
-static struct file_list *walk_list;	/* nftw has no user pointer */
-
-/* push_file: append a copy of path to fl. */
-static void
-push_file(struct file_list *fl, const char *path)
-{
-	if (fl->n == fl->cap) {
-		fl->cap = fl->cap ? fl->cap * 2 : 16;
-		fl->v = xreallocarray(fl->v, fl->cap, sizeof *fl->v);
-	}
-	fl->v[fl->n++] = xstrdup(path);
-}
-
-/* walk_one: nftw's callback: keep *.gguf (any case: *.GGUF too), skip
- * hidden directories. */
-static int
-walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	const char *base = path + ftw->base;
-	size_t n = strlen(base);
-
-	(void)st;
-	if (type == FTW_D && base[0] == '.' && ftw->level > 0)
-		return FTW_SKIP_SUBTREE;	/* .git and the like */
-	if (type == FTW_F && n > 5 && strcasecmp(base + n - 5, ".gguf") == 0)
-		push_file(walk_list, path);
-	return FTW_CONTINUE;
-}
-
-static int
-cmp_path(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* expand_files: fl, the inputs of o in order, each directory replaced by
- * the *.gguf below it, sorted; free it with free_files. */
-static void
-expand_files(const struct options *o, struct file_list *fl)
-{
-	struct stat st;
-	size_t i, first;
-
-	memset(fl, 0, sizeof *fl);
-	walk_list = fl;
-	for (i = 0; i < o->n_files; i++) {
-		if (stat(o->files[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-			first = fl->n;
-			nftw(o->files[i], walk_one, 16, FTW_PHYS |
-			    FTW_ACTIONRETVAL);
-			if (fl->n > first)
-				qsort(fl->v + first, fl->n - first,
-				    sizeof *fl->v, cmp_path);
-			else
-				fprintf(stderr, "gguflint: no .gguf file under "
-				    "%s\n", o->files[i]);
-			continue;
-		}
-		push_file(fl, o->files[i]);	/* whatever its name */
-	}
-}
-
-static void
-free_files(struct file_list *fl)
-{
-	size_t i;
-
-	for (i = 0; i < fl->n; i++)
-		free(fl->v[i]);
-	free(fl->v);
-}
-
-/*
- * --output FILE: stdout becomes a new file beside FILE, put in FILE's
- * place once the report is complete, so that FILE is never half a report;
- * a FILE that exists and is not a regular file (a device, a pipe, a
- * symbolic link) is written in place. Everything that writes to stdout,
- * and the colour decision, follow.
- */
-struct output {
-	const char *name;	/* FILE, or "output": stdout */
-	char *tmp;		/* FILE.tmp-PID, or NULL: in place */
-	int saved;		/* the original stdout, or -1 */
-	bool open;		/* stdout is the file */
-};
-
-/* output_open: point stdout at path's file (nothing with path NULL).
- * Returns 0, or -1 with err naming path, nothing created. */
-static int
-output_open(const char *path, struct output *k, struct gl_error *err)
-{
-	struct stat st;
-	int fd, e;
-
-	memset(k, 0, sizeof *k);
-	k->name = path != NULL ? path : "output";
-	k->saved = -1;
-	if (path == NULL)
-		return 0;
-	if (fflush(stdout) != 0)
-		return gl_error_setk(err, GL_ERR_IO, "error writing output: "
-		    "%s", strerror(errno));
-	if (lstat(path, &st) < 0 || S_ISREG(st.st_mode)) {
-		k->tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
-		fd = open(k->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-	} else
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	if (fd >= 0 && fd != STDOUT_FILENO)
-		k->saved = dup(STDOUT_FILENO);	/* -1: stdout was closed */
-	if (fd < 0 || (fd != STDOUT_FILENO && dup2(fd, STDOUT_FILENO) < 0)) {
-		e = errno;
-		if (fd >= 0) {
-			close(fd);
-			if (k->tmp != NULL)
-				unlink(k->tmp);
-		}
-		if (k->saved >= 0)
-			close(k->saved);
-		free(k->tmp);
-		return gl_error_setk(err, GL_ERR_IO, "--output %s: %s", path,
-		    strerror(e));
-	}
-	if (fd != STDOUT_FILENO)
-		close(fd);
-	k->open = true;
-	return 0;
-}
-
-/*
- * output_close: give stdout back and, with keep, put the file in FILE's
- * place: returns 0, or -1 with errno when closing or renaming it failed.
- * Without keep, or on failure, the temporary file is removed. Once done,
- * later calls return 0.
- */
-static int
-output_close(struct output *k, bool keep)
-{
-	bool flushed;
-	int rc = 0, e = 0;
-
-	if (!k->open)
-		return 0;
-	k->open = false;
-	flushed = fflush(stdout) == 0;
-	if ((close(STDOUT_FILENO) < 0 || !flushed) && keep) {
-		e = errno;
-		rc = -1;
-	}
-	/* what a failed flush left in the buffer must not reach stdout */
-	if (k->saved >= 0 && flushed)
-		dup2(k->saved, STDOUT_FILENO);
-	if (k->saved >= 0)
-		close(k->saved);
-	if (k->tmp != NULL && rc == 0 && keep && rename(k->tmp, k->name) < 0) {
-		e = errno;
-		rc = -1;
-	}
-	if (k->tmp != NULL && (rc < 0 || !keep))
-		unlink(k->tmp);
-	free(k->tmp);
-	k->tmp = NULL;
-	errno = e;
-	return rc;
-}
-
 /* What a lint run adds up as it goes. */
 struct tally {
 	size_t *count;		/* per rule index, for --statistics */
@@ -652,7 +479,7 @@ save_baseline(const struct options *o, struct session *s,
 	struct gl_error err;
 
 	if (baseline_save(&s->bl, o->write_baseline, &err) < 0) {
-		fail(&err);
+		session_fail(&err);
 		return -1;
 	}
 	fprintf(stderr, "gguflint: %zu findings of %zu models recorded in "
@@ -756,9 +583,9 @@ session_lint_inputs(const struct options *o, struct session *s,
 
 	memset(&t, 0, sizeof t);
 	t.count = xcalloc(s->cat.n + 1, sizeof *t.count);
-	expand_files(o, &fl);
+	models_expand(o->files, o->n_files, &fl);
 	models_group(fl.v, fl.n, &ml);
-	free_files(&fl);
+	models_files_free(&fl);
 	rep->begin(&s->report, out);
 	for (i = 0; i < ml.n && status >= 0; i++) {
 		if (companion_input(o, &ml, &ml.v[i]))
@@ -768,7 +595,7 @@ session_lint_inputs(const struct options *o, struct session *s,
 		rc = lint_input(&ml.v[i], &s->lo, &m, &err);
 		progress_end(&s->progress);
 		if (rc < 0) {
-			fail(&err);
+			session_fail(&err);
 			status = 2;
 			t.sum.unread++;
 			if (rep->error != NULL)
@@ -850,10 +677,10 @@ session_dump_inputs(const struct options *o, struct session *s,
 	lo.decls = NULL;
 	report_ctx_init(&plain, &s->cat, NULL);
 	plain.opts.max_per_rule = s->report.opts.max_per_rule;
-	expand_files(o, &fl);
+	models_expand(o->files, o->n_files, &fl);
 	for (i = 0; i < fl.n; i++) {
 		if (lint_file(fl.v[i], &lo, &res, &err) < 0) {
-			fail(&err);
+			session_fail(&err);
 			status = 2;
 		} else {
 			struct dump_args da = { rep, &s->report, out,
@@ -879,7 +706,7 @@ session_dump_inputs(const struct options *o, struct session *s,
 		if (write_out(out) < 0) {
 			report_ctx_free(&plain);
 			strbuf_free(&diags);
-			free_files(&fl);
+			models_files_free(&fl);
 			return -1;
 		}
 	}
@@ -890,181 +717,8 @@ session_dump_inputs(const struct options *o, struct session *s,
 	}
 	report_ctx_free(&plain);
 	strbuf_free(&diags);
-	free_files(&fl);
+	models_files_free(&fl);
 	return status;
-}
-
-/* --list-devices: the runtime's devices, reported with rep. */
-static int
-list_devices(const struct options *o, struct session *s,
-    const struct reporter *rep, struct strbuf *out)
-{
-	const char *dir = runtime_dir(o);
-	struct rt_info info;
-	struct gl_error err;
-
-	if (dir == NULL) {
-		fprintf(stderr, "gguflint: --list-devices needs a runtime: "
-		    "--runtime DIR or GGUFLINT_RUNTIME\n");
-		return 2;
-	}
-	if (runtime_devices(dir, &info, &err) < 0) {
-		runtime_info_free(&info);
-		return fail(&err);
-	}
-	rep->devices(&s->report, out, &info);
-	runtime_info_free(&info);
-	if (!runtime_has_llama(dir))
-		fprintf(stderr, "gguflint: note: %s has no libllama: no "
-		    "model is loaded by its llama.cpp (no vocabulary load, "
-		    "no M021)\n", dir);
-	return 0;
-}
-
-/* --write-kernels FILE: t as YAML, whole once complete. */
-static int
-write_kernels(const char *path, const struct captable *t)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
-	FILE *fp = fopen(tmp, "w");
-	int rc = 0;
-
-	captable_write(t, &sb);
-	if (fp == NULL || fwrite(sb.buf, 1, sb.len, fp) != sb.len ||
-	    fclose(fp) != 0 || rename(tmp, path) != 0) {
-		fprintf(stderr, "gguflint: --write-kernels %s: %s\n", path,
-		    strerror(errno));
-		unlink(tmp);
-		rc = 2;
-	}
-	strbuf_free(&sb);
-	free(tmp);
-	return rc;
-}
-
-/* --list-kernels --runtime DIR: every encoding probed on the device. */
-static int
-list_runtime_kernels(const struct options *o, struct session *s,
-    const struct reporter *rep, struct strbuf *out)
-{
-	struct rt_request rq = { runtime_dir(o), o->device, o->no_cache, 0,
-		false };
-	struct rt_info info;
-	struct captable t;
-	struct gl_error err;
-	struct rt_case *cases;
-	size_t n;
-	int status = 0;
-
-	cases = runtime_cases_all(RT_ROW_DEFAULT, &n);
-	if (runtime_probe(&rq, cases, n, &info, &err) < 0) {
-		runtime_info_free(&info);
-		free(cases);
-		return fail(&err);
-	}
-	runtime_table(&info, cases, n, &t);
-	captable_probe(&t, NULL);
-	t.runtime_ms = info.probe_ms;
-	t.runtime_cached = info.n_cached;
-	rep->kernels(&s->report, out, &t, 1);
-	if (o->write_kernels != NULL)
-		status = write_kernels(o->write_kernels, &t);
-	captable_free(&t);
-	runtime_cases_free(cases, n);
-	free(cases);
-	runtime_info_free(&info);
-	return status;
-}
-
-/* --list-kernels: load and probe every built-in table, report them with
- * rep; 2 when one could not be loaded (the others are still shown). With
- * a runtime: the device's own table instead. */
-static int
-list_kernels(const struct options *o, struct session *s,
-    const struct reporter *rep, struct strbuf *out)
-{
-	const char *const *names = captable_builtin_names();
-	struct captable *t;
-	struct gl_error err;
-	size_t n = 0, i;
-	int status = 0;
-
-	if (runtime_dir(o) != NULL)
-		return list_runtime_kernels(o, s, rep, out);
-	if (o->write_kernels != NULL) {
-		fprintf(stderr, "gguflint: --write-kernels needs a runtime: "
-		    "--runtime DIR or GGUFLINT_RUNTIME\n");
-		return 2;
-	}
-
-	for (i = 0; names[i] != NULL; i++)
-		;
-	t = xcalloc(i + 1, sizeof *t);
-	for (i = 0; names[i] != NULL; i++) {
-		if (captable_load(names[i], &t[n], &err) < 0) {
-			fail(&err);
-			status = 2;
-			continue;
-		}
-		captable_probe(&t[n++], NULL);
-	}
-	rep->kernels(&s->report, out, t, n);
-	for (i = 0; i < n; i++)
-		captable_free(&t[i]);
-	free(t);
-	return status;
-}
-
-/* --list-profiles: load every built-in profile, report them with rep; 2
- * when one could not be loaded (the others are still shown). */
-static int
-list_profiles(struct session *s, const struct reporter *rep,
-    struct strbuf *out)
-{
-	const char *const *names = profile_builtin_names();
-	struct profile *p;
-	struct gl_error err;
-	size_t n = 0, i;
-	int status = 0;
-
-	for (i = 0; names[i] != NULL; i++)
-		;
-	p = xcalloc(i + 1, sizeof *p);
-	for (i = 0; names[i] != NULL; i++) {
-		if (profile_load(names[i], &p[n], &err) < 0) {
-			fail(&err);
-			status = 2;
-			continue;
-		}
-		n++;
-	}
-	rep->profiles(&s->report, out, p, n);
-	for (i = 0; i < n; i++)
-		profile_free(&p[i]);
-	free(p);
-	return status;
-}
-
-/* --list-archs: every architecture, what gguflint knows of it; 2 when
- * the runtime data could not be loaded. */
-static int
-list_archs(struct session *s, const struct reporter *rep,
-    struct strbuf *out)
-{
-	const struct llv_db *db = NULL;
-	struct arch_entry *e;
-	struct gl_error err;
-	size_t n;
-
-	if (llv_db_get(&db, &err) < 0) {
-		fail(&err);
-		return 2;
-	}
-	arch_list(db, &e, &n);
-	rep->archs(&s->report, out, e, n, db->release);
-	free(e);
-	return 0;
 }
 
 /* Whether a reporter implements what a mode needs. */
@@ -1117,13 +771,10 @@ session_dispatch(const struct options *o, struct session *s,
 	case CLI_MODE_DUMP:
 		return session_dump_inputs(o, s, rep, out);
 	case CLI_MODE_LIST_PROFILES:
-		return list_profiles(s, rep, out);
 	case CLI_MODE_LIST_KERNELS:
-		return list_kernels(o, s, rep, out);
 	case CLI_MODE_LIST_DEVICES:
-		return list_devices(o, s, rep, out);
 	case CLI_MODE_LIST_ARCHS:
-		return list_archs(s, rep, out);
+		return session_list(o, &s->report, rep, out);
 	default:
 		return session_lint_inputs(o, s, rep, out);
 	}
@@ -1179,18 +830,18 @@ session_main(const struct options *o)
 		    o->format);
 		return 2;
 	}
-	if (o->device != NULL && runtime_dir(o) == NULL &&
+	if (o->device != NULL && session_runtime_dir(o) == NULL &&
 	    o->mode != CLI_MODE_LINT) {
 		fprintf(stderr, "gguflint: --device needs a runtime: --runtime "
 		    "DIR or GGUFLINT_RUNTIME\n");
 		return 2;
 	}
 	if (output_open(o->output, &sink, &err) < 0)
-		return fail(&err);
+		return session_fail(&err);
 	if (session_setup(o, rep, &s, &err) < 0) {
 		output_close(&sink, false);
 		session_free(&s);
-		return fail(&err);
+		return session_fail(&err);
 	}
 	status = session_dispatch(o, &s, rep, &out);
 	if (status < 0 || write_out(&out) < 0 || fflush(stdout) != 0 ||

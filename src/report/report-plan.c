@@ -13,7 +13,6 @@
 #include "base/units.h"
 #include "base/util.h"
 #include "facts/arch.h"
-#include "facts/llversions.h"
 #include "facts/role.h"
 #include "lint.h"
 #include "plan/plan.h"
@@ -379,53 +378,26 @@ verdict(struct strbuf *out, const struct plan *pl)
 	strbuf_addc(out, '\n');
 }
 
-/*
- * The oldest llama.cpp res's file needs (llversions.h), for a llama.cpp
- * profile and a complete header; false without one (or without the data).
- */
-static bool
-min_runtime(const struct lint_result *res, struct llv_min *m, char *what,
-    size_t size)
-{
-	struct llv_item items[LLV_MAX_ITEMS];
-	const struct llv_db *db;
-	size_t n;
-
-	if (res->profile == NULL || res->profile->runtime != RUNTIME_LLAMA_CPP
-	    || !res->file.header_complete || llv_db_get(&db, NULL) < 0)
-		return false;
-	n = llv_items(&res->file, db, items, LLV_MAX_ITEMS);
-	*m = llv_min_of(db, items, n);
-	if (m->state == LLV_MIN_NONE)
-		return false;
-	llv_describe(m->item, what, size);
-	m->item = NULL;		/* items goes: what names it is in what */
-	return true;
-}
-
 /* "b7186 or later (2025-11-28), for architecture 'qwen3next'" */
 static void
 min_runtime_text(struct strbuf *out, const struct lint_result *res)
 {
-	const struct llv_db *db;
-	struct llv_min m;
-	char what[160];
+	const struct lint_min_runtime *m = &res->min_runtime;
 
-	if (!min_runtime(res, &m, what, sizeof what) ||
-	    llv_db_get(&db, NULL) < 0)
+	if (m->state == LINT_MIN_NONE)
 		return;
 	strbuf_adds(out, "  llama.cpp: ");
-	if (m.state == LLV_MIN_DATED)
+	if (m->state == LINT_MIN_DATED)
 		strbuf_addf(out, "needs b%u or later (%s), for ",
-		    (unsigned)m.build, m.date);
-	else if (m.state == LLV_MIN_UNDATED)
+		    (unsigned)m->build, m->date);
+	else if (m->state == LINT_MIN_UNDATED)
 		strbuf_addf(out, "needs %s (%s) or an older build gguflint "
-		    "cannot date, for ", db->release, m.date);
+		    "cannot date, for ", m->release, m->date);
 	else
 		strbuf_addf(out, "no release up to %s loads it: ",
-		    db->release);
-	enc_text(out, what, strlen(what));
-	if (m.state == LLV_MIN_UNKNOWN)
+		    m->release);
+	enc_text(out, m->because, strlen(m->because));
+	if (m->state == LINT_MIN_UNKNOWN)
 		strbuf_adds(out, " is unknown");
 	if (res->profile->runtime_version != NULL)
 		strbuf_addf(out, " \xc2\xb7 runtime_version %s",
@@ -436,27 +408,24 @@ min_runtime_text(struct strbuf *out, const struct lint_result *res)
 void
 report_runtime_json(struct strbuf *out, const struct lint_result *res)
 {
-	const struct llv_db *db;
-	struct llv_min m;
-	char what[160];
+	const struct lint_min_runtime *m = &res->min_runtime;
 
-	if (!min_runtime(res, &m, what, sizeof what) ||
-	    llv_db_get(&db, NULL) < 0) {
+	if (m->state == LINT_MIN_NONE) {
 		strbuf_adds(out, "null");
 		return;
 	}
-	if (m.state == LLV_MIN_DATED)
+	if (m->state == LINT_MIN_DATED)
 		strbuf_addf(out, "{\"llama.cpp\": \"b%u\", \"date\": \"%s\"",
-		    (unsigned)m.build, m.date);
-	else if (m.state == LLV_MIN_UNDATED)
+		    (unsigned)m->build, m->date);
+	else if (m->state == LINT_MIN_UNDATED)
 		strbuf_addf(out, "{\"llama.cpp\": \"%s\", \"date\": \"%s\"",
-		    db->release, m.date);
+		    m->release, m->date);
 	else
 		strbuf_adds(out, "{\"llama.cpp\": null, \"date\": null");
 	strbuf_addf(out, ", \"dated\": %s, \"known\": %s, \"because\": ",
-	    m.state == LLV_MIN_DATED ? "true" : "false",
-	    m.state == LLV_MIN_UNKNOWN ? "false" : "true");
-	enc_json_string(out, what, strlen(what));
+	    m->state == LINT_MIN_DATED ? "true" : "false",
+	    m->state == LINT_MIN_UNKNOWN ? "false" : "true");
+	enc_json_string(out, m->because, strlen(m->because));
 	strbuf_adds(out, "}");
 }
 

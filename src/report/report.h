@@ -311,9 +311,10 @@ void report_rules_mdoc(struct report_ctx *ctx, struct strbuf *out);
  * lint made none) or a JSON object (null when it made none). */
 void report_plan_text(struct strbuf *out, const struct lint_result *res);
 void report_plan_json(struct strbuf *out, const struct lint_result *res);
-/* report-plan.c: the oldest llama.cpp res's file needs, as the JSON
- * object {"llama.cpp": "bNNNN", "date", "dated", "known", "because"}
- * (null for a SKaiNET profile or when the file names nothing dated). */
+/* report-plan.c: the oldest llama.cpp res's file needs (the lint's
+ * res->min_runtime), as the JSON object {"llama.cpp": "bNNNN", "date",
+ * "dated", "known", "because"} (null when the lint found none: a SKaiNET
+ * profile, or a file that names nothing dated). */
 void report_runtime_json(struct strbuf *out, const struct lint_result *res);
 
 /* dump.c: the header of f (metadata, tensor infos), for --dump, as text
