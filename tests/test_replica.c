@@ -6,7 +6,7 @@
  * rules/runtime/llama.cpp.yaml (as written and as compiled in),
  * tools/gen-runtime-versions (which reads the header), the installed
  * libraries themselves when they are there (their VERSION, tag, names,
- * ggml_version() and ggml_commit()).
+ * ggml_version() and ggml_commit()), and the JSON plan's "replica".
  */
 #include "config.h"
 
@@ -22,6 +22,7 @@
 #include "base/util.h"
 #include "data/builtin.h"
 #include "facts/llversions.h"
+#include "jsontree.h"
 #include "target/profile.h"
 #include "testutil.h"
 
@@ -241,4 +242,68 @@ Test(replica, installed_ggml)
 	    commit());
 	dlclose(h);
 	free(lib);
+}
+
+/* The plan of a tiny model under profile, as JSON (the caller frees). */
+static struct jsonnode *
+plan_json(const char *profile)
+{
+	char *model = xasprintf("%s/tests/cases/M002-ok.gguf", test_srcdir());
+	const char *argv[] = { "--no-config", "-p", profile, "--format", "json",
+		model, NULL };
+	struct jsonnode *root;
+	struct test_run r;
+	char *err = NULL;
+
+	test_run_bin(&r, argv, NULL, 0);
+	cr_assert_eq(r.status, 0, "stdout: %s stderr: %s", r.out, r.err);
+	root = jsontree_parse(r.out, r.out_len, &err);
+	cr_assert(root != NULL, "%s: %s", err, r.out);
+	cr_assert(jsontree_pointer(root, "/files/0/plan/runtime") != NULL,
+	    "no plan: %s", r.out);
+	test_run_free(&r);
+	free(model);
+	return root;
+}
+
+/* Member key of rep is want. */
+static void
+expect_member(const struct jsonnode *rep, const char *key, const char *want)
+{
+	const char *v = jsontree_str(jsontree_get(rep, key));
+
+	cr_expect(v != NULL && strcmp(v, want) == 0, "replica.%s is %s, not %s",
+	    key, v ? v : "absent", want);
+}
+
+/* A llama.cpp plan names the build it replicates, and nothing else there. */
+Test(replica, json_plan_names_it)
+{
+	struct jsonnode *root = plan_json("gpu_8gb");
+	const struct jsonnode *rep = jsontree_pointer(root,
+	    "/files/0/plan/replica");
+
+	cr_assert(rep != NULL && rep->type == JSONTREE_OBJECT,
+	    "a llama.cpp plan without \"replica\"");
+	cr_expect_eq(rep->n, 6, "replica has %zu members", rep->n);
+	expect_member(rep, "llama_cpp", REPLICA_LLAMA_CPP);
+	expect_member(rep, "commit", REPLICA_COMMIT);
+	expect_member(rep, "ggml", REPLICA_GGML);
+	expect_member(rep, "node_llama_cpp", REPLICA_NODE_LLAMA_CPP);
+	expect_member(rep, "vulkan_device", REPLICA_VULKAN_DEVICE);
+	expect_member(rep, "vulkan_driver", REPLICA_VULKAN_DRIVER);
+	jsontree_free(root);
+}
+
+/* A SKaiNET plan follows no llama.cpp: no "replica". */
+Test(replica, json_skainet_plan_has_none)
+{
+	struct jsonnode *root = plan_json("desktop");
+
+	cr_expect_str_eq(jsontree_str(
+			     jsontree_pointer(root, "/files/0/plan/runtime")),
+	    "skainet");
+	cr_expect(jsontree_pointer(root, "/files/0/plan/replica") == NULL,
+	    "a SKaiNET plan with \"replica\"");
+	jsontree_free(root);
 }

@@ -3,8 +3,8 @@
  * replicates (src/plan/plan-llama.c, plan-gpu.c, graph*.c, galloc.c,
  * sched.c, vkorder.c), named once: the libraries build-aux/install-llama
  * installs and tests/oracle measured. A llama.cpp profile plans that
- * build, and runtime_version_parse() takes its name. Changing the build
- * means changing this file, and
+ * build, runtime_version_parse() takes its name, and the JSON plan names
+ * it ("replica"). Changing the build means changing this file, and
  * tests/test_replica.c holds the other places that must name the same
  * build to it: build-aux/install-llama's version, Makefile.am's
  * llama_release (the oracle's library names), the release line of
