@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/replica.h"
 #include "base/util.h"
 #include "data/builtin.h"
 #include "facts/llversions.h"
@@ -435,8 +436,8 @@ Test(version, runtime_version_parses)
 	} cases[] = {
 		{ "b6500", 0, 6500 },
 		{ "b1", 0, 1 },
-		{ "v0.5.0", 0, RUNTIME_BUILD_V0_5_0 },
-		{ "0.5.0", 0, RUNTIME_BUILD_V0_5_0 },
+		{ REPLICA_LLAMA_CPP, 0, RUNTIME_BUILD_REPLICA },
+		{ REPLICA_LLAMA_CPP + 1, 0, RUNTIME_BUILD_REPLICA },
 		{ "6500", -1, 0 },
 		{ "b", -1, 0 },
 		{ "b0", -1, 0 },

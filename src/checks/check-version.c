@@ -125,8 +125,9 @@ runtime_refused(const struct vc *v, const struct check_ctx *ctx)
 
 /*
  * A name the data knows in no release: M019 when the profile's runtime is
- * one the data covers (none named: v0.5.0, the llama.cpp gguflint models;
- * v0.5.0; a build no newer than the newest the data dates), else M020.
+ * one the data covers (none named: the llama.cpp gguflint replicates,
+ * base/replica.h; that release by name; a build no newer than the newest
+ * the data dates), else M020.
  */
 static void
 unknown(struct vc *v, const struct llv_item *it)
@@ -147,7 +148,7 @@ unknown(struct vc *v, const struct llv_item *it)
 		    "; it has characters no "
 		    "llama.cpp name has");
 	runtime_says(v, refusal(it->kind), hint, sizeof hint);
-	if (v->build != 0 && v->build != RUNTIME_BUILD_V0_5_0 &&
+	if (v->build != 0 && v->build != RUNTIME_BUILD_REPLICA &&
 	    v->build > v->newest) {
 		snprintf(msg, sizeof msg,
 		    "%s is known to no llama.cpp up to %s, the newest the "
@@ -238,7 +239,7 @@ known(struct vc *v, const struct llv_item *it)
 	char what[160], msg[512];
 
 	if (v->build == 0 || it->row->build == 0 ||
-	    v->build == RUNTIME_BUILD_V0_5_0 || it->row->build <= v->build)
+	    v->build == RUNTIME_BUILD_REPLICA || it->row->build <= v->build)
 		return;
 	llv_describe(it, what, sizeof what);
 	snprintf(msg, sizeof msg,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/replica.h"
 #include "base/suggest.h"
 #include "cli/options.h"
 #include "target/profile.h"
@@ -181,7 +182,8 @@ static const char usage_lint[] =
 	"                      stderr is a terminal)\n"
 	"      --runtime-version V  the llama.cpp build that will load the "
 	"files\n"
-	"                      (bNNNN or v0.5.0; over the profile's)\n";
+	"                      (bNNNN or " REPLICA_LLAMA_CPP "; over the "
+	"profile's)\n";
 
 static const char usage_report[] =
 	"  -f, --format FMT    output format: text (default), json, sarif, "

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/enc.h"
+#include "base/replica.h"
 #include "base/units.h"
 #include "base/util.h"
 #include "facts/arch.h"
@@ -566,6 +567,31 @@ json_llama(struct strbuf *out, const struct plan *pl)
 		json_companions(out, pl);
 }
 
+/* "replica": the llama.cpp build a llama.cpp plan replicates
+ * (base/replica.h); a SKaiNET plan follows no llama.cpp and has none. */
+static void
+json_replica(struct strbuf *out, const struct plan *pl)
+{
+	static const char *const members[][2] = {
+		{ "llama_cpp", REPLICA_LLAMA_CPP },
+		{ "commit", REPLICA_COMMIT },
+		{ "ggml", REPLICA_GGML },
+		{ "node_llama_cpp", REPLICA_NODE_LLAMA_CPP },
+		{ "vulkan_device", REPLICA_VULKAN_DEVICE },
+		{ "vulkan_driver", REPLICA_VULKAN_DRIVER },
+	};
+	size_t i;
+
+	if (pl->runtime != RUNTIME_LLAMA_CPP)
+		return;
+	strbuf_adds(out, ", \"replica\": {");
+	for (i = 0; i < sizeof members / sizeof members[0]; i++) {
+		strbuf_addf(out, "%s\"%s\": ", i ? ", " : "", members[i][0]);
+		enc_json_cstr(out, members[i][1]);
+	}
+	strbuf_adds(out, "}");
+}
+
 void
 report_plan_json(struct strbuf *out, const struct lint_result *res)
 {
@@ -576,8 +602,10 @@ report_plan_json(struct strbuf *out, const struct lint_result *res)
 		strbuf_adds(out, "null");
 		return;
 	}
-	strbuf_addf(out, "{\"runtime\": \"%s\", \"ctx\": %" PRIu64,
-	    profile_runtime_name(pl->runtime), pl->ctx);
+	strbuf_addf(out, "{\"runtime\": \"%s\"",
+	    profile_runtime_name(pl->runtime));
+	json_replica(out, pl);
+	json_u64(out, "ctx", pl->ctx);
 	json_u64(out, "ctx_cells", pl->ctx_cells);
 	json_u64(out, "swa_cells", pl->swa_cells);
 	strbuf_addf(out, ", \"kv_type\": \"%s\", \"kv_auto_quantized\": %s, "

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/replica.h"
 #include "base/units.h"
 #include "data/builtin.h"
 #include "target/profile.h"
@@ -102,8 +103,10 @@ runtime_version_parse(const char *s, uint32_t *build)
 
 	if (s == NULL)
 		return -1;
-	if (strcmp(s, "v0.5.0") == 0 || strcmp(s, "0.5.0") == 0) {
-		*build = RUNTIME_BUILD_V0_5_0;
+	/* the replicated release by its tag, or without the tag's v */
+	if (strcmp(s, REPLICA_LLAMA_CPP) == 0 ||
+	    strcmp(s, REPLICA_LLAMA_CPP + 1) == 0) {
+		*build = RUNTIME_BUILD_REPLICA;
 		return 0;
 	}
 	if (s[0] == 'b' && s[1] >= '1' && s[1] <= '9')
@@ -117,7 +120,8 @@ runtime_version_parse(const char *s, uint32_t *build)
 const char *
 runtime_version_expect(void)
 {
-	return "expected a llama.cpp build such as b6500, or v0.5.0";
+	return "expected a llama.cpp build such as b6500, or "
+	    REPLICA_LLAMA_CPP;
 }
 
 /* runtime_version: a llama.cpp version (runtime_version_parse). */

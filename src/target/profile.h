@@ -74,23 +74,24 @@ struct profile {
 	char *runtime_dir;		/* a ggml runtime's folder (the
 					 * libraries to probe), or NULL */
 	uint32_t runtime_build;		/* its build number; 0: not named;
-					 * RUNTIME_BUILD_V0_5_0 */
+					 * RUNTIME_BUILD_REPLICA */
 };
 
 /*
- * The release v0.5.0 (the llama.cpp whose libraries build-aux/install-llama
- * installs, CMake's LLAMA_VERSION 0.5.0 at commit 0ad4a86): its build number
- * is not known (its source is a squashed snapshot), but it is newer than
- * every build the data of rules/runtime/llama.cpp.yaml dates, and knows
- * every name the data lists.
+ * The release gguflint replicates (REPLICA_LLAMA_CPP, base/replica.h: the
+ * llama.cpp whose libraries build-aux/install-llama installs): its build
+ * number is not known (its source is a squashed snapshot), but it is
+ * newer than every build the data of rules/runtime/llama.cpp.yaml dates,
+ * and knows every name the data lists.
  */
-#define RUNTIME_BUILD_V0_5_0 UINT32_MAX
+#define RUNTIME_BUILD_REPLICA UINT32_MAX
 
 /*
  * runtime_version_parse: a llama.cpp version: "bNNNN" (a build number from
- * 1 to 9999999, as llama.cpp's release tags name them) or "v0.5.0" (or
- * "0.5.0"). Returns 0 with *build set (RUNTIME_BUILD_V0_5_0 for v0.5.0),
- * or -1 for anything else (*build untouched).
+ * 1 to 9999999, as llama.cpp's release tags name them) or the replicated
+ * release's name, REPLICA_LLAMA_CPP ("v0.5.0", or "0.5.0"). Returns 0
+ * with *build set (RUNTIME_BUILD_REPLICA for the release), or -1 for
+ * anything else (*build untouched).
  */
 int runtime_version_parse(const char *s, uint32_t *build);
 /* runtime_version_expect: what runtime_version_parse accepts, for messages
