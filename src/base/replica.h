@@ -1,6 +1,6 @@
 /*
  * replica.h - the llama.cpp build whose allocations gguflint's memory plan
- * replicates (src/plan/plan-llama.c, plan-gpu.c, graph*.c, galloc.c,
+ * replicates (src/plan/plan-llama.c, fit-*.c, graph*.c, galloc.c,
  * sched.c, vkorder.c), named once: the libraries build-aux/install-llama
  * installs and tests/oracle measured. A llama.cpp profile plans that
  * build, runtime_version_parse() takes its name, and the JSON plan names
