@@ -20,11 +20,11 @@ int session_fail(const struct gl_error *err);
 const char *session_runtime_dir(const struct options *o);
 
 /*
- * session_list: o's --list-profiles, --list-kernels (with --write-kernels),
- * --list-devices or --list-archs, reported with rep into out, over the session's
- * report context ctx. Returns the exit status: 0, or 2 when something
- * could not be loaded or probed (said on stderr; what could be is still
- * reported).
+ * session_list: o's --list-profiles, --list-kernels (with
+ * --write-kernels), --list-devices or --list-archs, reported with rep
+ * into out, over the session's report context ctx. Returns the exit
+ * status: 0, or 2 when something could not be loaded or probed (said on
+ * stderr; what could be is still reported).
  */
 int session_list(const struct options *o, struct report_ctx *ctx,
     const struct reporter *rep, struct strbuf *out);

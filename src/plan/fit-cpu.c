@@ -133,7 +133,7 @@ static uint64_t
 cohere2_attn(const struct model_geom *g, uint64_t attn, uint64_t u,
     uint64_t n_kv, uint64_t n_swa)
 {
-	uint64_t full = smul(u, sadd(smul(3, g->n_embd), 7));
+	uint64_t full = smul(u, fit_beside_cols(g->n_embd));
 
 	full = sadd(full, smul(smul(u, n_kv), g->n_head[0]));
 	return umax(full, sadd(attn, smul(smul(u, n_swa), g->n_head[0])));
@@ -305,7 +305,7 @@ compute_granitehybrid(const struct model_geom *g, const struct planner *pn,
 	uint64_t vidx = pl->flash_attention ? 0 : smul(smul(8, ub), gqa);
 	uint64_t m;
 
-	cols = sadd(cols, sadd(smul(3, g->n_embd), 7));
+	cols = sadd(cols, fit_beside_cols(g->n_embd));
 	m = sadd(sadd(smul(smul(4, ub), cols), 32), smul(pl->n_seq, st));
 	m = sadd(sadd(m, plan_mask_bytes(g, pl, ub)), vidx > 8 * ub ?
 	    vidx - 8 * ub : 0);

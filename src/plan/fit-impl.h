@@ -1,10 +1,11 @@
 /*
  * fit-impl.h - the fitted estimates of llama.cpp's compute buffer, for a
  * plan whose graph is not placed: the host's (fit-cpu.c) and its split
- * beside a GPU backend (fit-gpu.c). Each number was fitted to llama.cpp
- * v0.5.0's measurements (base/replica.h names the build and the Vulkan
- * device; an architecture's row says which of its numbers were
- * measured). Private to src/plan/.
+ * beside a GPU backend (fit-gpu.c, with the host's share in fit-host.c).
+ * Each number was fitted to llama.cpp v0.5.0's measurements
+ * (base/replica.h names the build and the Vulkan device; an
+ * architecture's row says which of its numbers were measured). Private
+ * to src/plan/.
  */
 #ifndef GGUFLINT_PLAN_FIT_IMPL_H
 #define GGUFLINT_PLAN_FIT_IMPL_H
@@ -28,6 +29,20 @@ struct graph_shape {
 	bool cohere2;	    /* RoPE on the sliding layers only, and
 				 * attention beside the FFN */
 };
+
+/*
+ * What a layer's peak holds beside its own tensors, per token: three
+ * embedding-wide columns (the residual, the normed input, the layer's
+ * output or projection) and 7 columns of the graph's inputs. Fitted on
+ * llama.cpp v0.5.0's CPU buffer (cohere2's full layers without flash
+ * attention, granitehybrid's Mamba-2 layers: exact) and beside llvmpipe
+ * (granitehybrid's device with layers on the host).
+ */
+static inline uint64_t
+fit_beside_cols(uint64_t n_embd)
+{
+	return plan_sadd(plan_smul(3, n_embd), 7);
+}
 
 /* The peaks of one ubatch's phases (plan_compute_graph). */
 struct graph_phases {
@@ -61,6 +76,27 @@ uint64_t plan_compute_mamba2(const struct model_geom *g,
  * whole graph runs on one device (shift), the layout shift. */
 uint64_t plan_quantized_cache(const struct model_geom *g, const struct plan *pl,
     uint64_t c, uint64_t ub, uint64_t mask, bool shift);
+
+/*
+ * fit-host.c, the host's share beside a GPU: plan_tensor_named: the first
+ * tensor of f named *suffix, or NULL. plan_host_inputs: the graph's
+ * inputs and token_embd's rows, whatever -ngl, and what the CPU runs of
+ * a recurrent or hybrid model. plan_kv_indices: the cache's set_rows
+ * indices of a ubatch. plan_mla_attention_on_host: whether MLA's
+ * attention runs on the host (no repeating layer on the device, no flash
+ * attention). plan_mla_host: what MLA's projection with several streams
+ * adds to the host, what the device no longer holds into *dev.
+ */
+const struct gguf_tensor *plan_tensor_named(const struct gguf_file *f,
+    const char *suffix);
+uint64_t plan_host_inputs(const struct planner *pn, const struct plan *pl,
+    uint64_t ub);
+uint64_t plan_kv_indices(const struct planner *pn, const struct plan *pl,
+    uint64_t ub);
+bool plan_mla_attention_on_host(const struct planner *pn,
+    const struct plan *pl);
+uint64_t plan_mla_host(const struct planner *pn, const struct plan *pl,
+    uint64_t ub, uint64_t *dev);
 
 /*
  * fit-gpu.c: plan_llama_gpu_compute: split the host's compute buffer c of

@@ -58,12 +58,6 @@
 #include "plan/graph.h"
 #include "plan/llfacts-impl.h"
 
-#define GB_CPU_ALIGN 32	   /* ggml-cpu's buffer alignment */
-#define GB_VULKAN_ALIGN 16 /* llvmpipe's storage buffer offset alignment */
-/* Vulkan_Host, the host's compute buffer beside a Vulkan device:
- * minMemoryMapAlignment (llvmpipe's, and the least Vulkan allows) */
-#define GB_VULKAN_HOST_ALIGN 64
-
 /* Layer il's gated FFN on cur (SwiGLU, GeGLU) of ffn_gate, ffn_up and
  * ffn_down with suffix (a shared expert's "_shexp"), width ff. */
 static int32_t
@@ -597,8 +591,8 @@ plan_graph_compute(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	indexed = gb_index(&w);
 	ok = b.t != NULL && w.seen != NULL && w.leaf != NULL && indexed &&
 	    build(&b, pn, &s, &w) &&
-	    sc_place(&b, gpu, pl->max_tensor, GB_VULKAN_ALIGN,
-		gpu ? GB_VULKAN_HOST_ALIGN : GB_CPU_ALIGN, dev, host);
+	    sc_place(&b, gpu, pl->max_tensor, PLAN_VULKAN_ALIGN,
+		gpu ? PLAN_VULKAN_HOST_ALIGN : PLAN_TENSOR_ALIGN, dev, host);
 	gb_index_free(&w);
 	free(w.seen);
 	free(w.leaf);

@@ -13,7 +13,17 @@
 
 #include "plan/plan-impl.h"
 
-#define PLAN_TENSOR_ALIGN 32 /* ggml-cpu's TENSOR_ALIGNMENT */
+/*
+ * The buffers' alignments: ggml-cpu's (TENSOR_ALIGNMENT, its buffers'
+ * too); a Vulkan device's storage buffer offset alignment and its host
+ * buffer type's (Vulkan_Host: minMemoryMapAlignment, which Vulkan makes
+ * at least 64), both as llvmpipe reports them (base/replica.h's device;
+ * measured: glm4moe's and gpt-oss's host layers, every Vulkan row of the
+ * oracle's table). Another device may report others.
+ */
+#define PLAN_TENSOR_ALIGN 32
+#define PLAN_VULKAN_ALIGN 16
+#define PLAN_VULKAN_HOST_ALIGN 64
 
 static inline uint64_t
 plan_umin(uint64_t a, uint64_t b)

@@ -94,15 +94,14 @@ name_devices(const struct profile *p, struct plan *pl)
 /*
  * The alignment of the host's weights read into memory (no mmap): beside
  * Vulkan they sit in its host buffer type (Vulkan_Host), aligned to the
- * device's minMemoryMapAlignment, which Vulkan makes at least 64 (64 on
- * llvmpipe: measured, glm4moe's and gpt-oss's host layers); elsewhere
- * the CPU's 32 (CUDA's host buffer takes the CPU's alignment).
+ * device's minMemoryMapAlignment; elsewhere the CPU's (CUDA's host
+ * buffer takes the CPU's alignment).
  */
 static uint64_t
 host_align(const struct planner *pn, const struct plan *pl)
 {
 	if (pl->n_dev > 1 && plan_backend_is(pn, "vulkan"))
-		return 64;
+		return PLAN_VULKAN_HOST_ALIGN;
 	return PLAN_TENSOR_ALIGN;
 }
 
