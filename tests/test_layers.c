@@ -554,12 +554,10 @@ check_text(const char *top, const char *rel, const char *text, struct scan *sc,
 	strbuf_free(&line);
 }
 
-/* Check the includes of one file; the problems are appended to out. */
-static void
-check_file(const char *top, const char *path, struct scan *sc,
-    struct strbuf *out)
+/* The text of file path (the caller frees it). */
+static char *
+slurp_text(const char *path)
 {
-	const char *rel = path + strlen(top) + 1;
 	struct strbuf text = STRBUF_INIT;
 	FILE *fp = fopen(path, "r");
 	char chunk[4096];
@@ -570,8 +568,18 @@ check_file(const char *top, const char *path, struct scan *sc,
 		strbuf_add(&text, chunk, n);
 	cr_assert(!ferror(fp), "cannot read %s", path);
 	fclose(fp);
-	check_text(top, rel, strbuf_cstr(&text), sc, out);
-	strbuf_free(&text);
+	return strbuf_detach(&text);
+}
+
+/* Check the includes of one file; the problems are appended to out. */
+static void
+check_file(const char *top, const char *path, struct scan *sc,
+    struct strbuf *out)
+{
+	char *text = slurp_text(path);
+
+	check_text(top, path + strlen(top) + 1, text, sc, out);
+	free(text);
 }
 
 /* Every .c and .h below top/dir, appended to *paths. */
@@ -954,22 +962,6 @@ plan_check_text(const char *base, const char *text, bool edge[][N_PLAN_LAYERS],
 	}
 	pp_free(&t);
 	strbuf_free(&line);
-}
-
-/* The text of file path (the caller frees it). */
-static char *
-slurp_text(const char *path)
-{
-	struct strbuf text = STRBUF_INIT;
-	FILE *fp = fopen(path, "r");
-	char chunk[4096];
-	size_t n;
-
-	cr_assert(fp != NULL, "cannot open %s", path);
-	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-		strbuf_add(&text, chunk, n);
-	fclose(fp);
-	return strbuf_detach(&text);
 }
 
 Test(layers, plan_files_follow_their_layers)
