@@ -1,7 +1,8 @@
 /*
- * lint-impl.h - what lint.c (a file, companions) and lint-split.c (a
- * split model) share of the pipeline: its stages for one model, the
- * checks' passes and the end of a result. Private to the lint layer.
+ * lint-impl.h - what lint.c (a file, companions), lint-plan.c (the
+ * runtime and the plan) and lint-split.c (a split model) share of the
+ * pipeline: its stages for one model, the checks' passes and the end of a
+ * result. Private to the lint layer.
  */
 #ifndef GGUFLINT_LINT_IMPL_H
 #define GGUFLINT_LINT_IMPL_H

@@ -2,9 +2,9 @@
  * session.c - what the program does once its options are parsed: build the
  * session (catalogue, configuration file, policy, profile, probed
  * capability table, the reporter's context), then lint, dump or document
- * as the options say (the --list-* commands are session-list.c's),
- * handing results to a reporter. Operational errors are printed here,
- * once, to stderr.
+ * as the options say (the --list-* commands are session-list.c's, --dump
+ * session-dump.c's), handing results to a reporter. Operational errors
+ * are printed here, once, to stderr.
  */
 #include "config.h"
 
@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "base/error.h"
-#include "base/guard.h"
 #include "base/suggest.h"
 #include "base/util.h"
 #include "checks/declrule.h"
@@ -40,37 +39,9 @@
 #include "target/kvtype.h"
 #include "target/profile.h"
 
-/* Everything one invocation needs, built from the configuration and the
- * options. */
-struct session {
-	struct catalog cat;
-	struct declset decls;	/* the rule files' matchers */
-	struct policy policy;
-	struct config cfg;
-	struct profile profile;
-	bool have_profile;
-	struct captable table;
-	struct lint_options lo;
-	struct rt_request rq;	/* the runtime, when one is given */
-	struct source_opts src;	/* how remote files are read */
-	struct report_ctx report;	/* over cat, for every reporter call */
-	struct baseline bl;		/* --baseline, or what to record */
-	bool have_bl;			/* bl is in force */
-	bool record;			/* --write-baseline: bl is recorded */
-	struct progress progress;	/* --deep's line on stderr */
-	struct lint_progress tell;	/* lo.progress: to progress */
-};
-
-/*
- * write_out: write and reset buf; -1 (errno set) when stdout failed. The
- * buffer goes out in one write(2) (after what stdio holds), not through
- * stdio's pieces, so that the report of one model, which the session
- * writes at once, is never mixed with another process's in a file they
- * share (xargs -P 8 gguflint ... > out): Linux writes a regular file's
- * one write whole. A pipe does so only up to PIPE_BUF bytes.
- */
-static int
-write_out(struct strbuf *buf)
+/* Write and reset buf, in one write(2) (session-impl.h). */
+int
+session_write_out(struct strbuf *buf)
 {
 	size_t off = 0;
 	ssize_t n;
@@ -522,7 +493,7 @@ finish_run(const struct options *o, struct session *s, struct tally *t,
 	struct strbuf line = STRBUF_INIT;
 
 	if (o->statistics) {
-		if (write_out(out) < 0 || fflush(stdout) != 0)
+		if (session_write_out(out) < 0 || fflush(stdout) != 0)
 			return -1;
 		print_statistics(&s->cat, t->count, text ? stdout : stderr);
 	}
@@ -533,7 +504,7 @@ finish_run(const struct options *o, struct session *s, struct tally *t,
 		t->failed = true;
 	}
 	if (text && !s->policy.quiet) {
-		if (write_out(out) < 0 || fflush(stdout) != 0)
+		if (session_write_out(out) < 0 || fflush(stdout) != 0)
 			return -1;
 		report_text_summary(&line, &t->sum);
 		fputs(strbuf_cstr(&line), stderr);
@@ -619,7 +590,7 @@ session_lint_inputs(const struct options *o, struct session *s,
 			tally_model(s, &m, &t);
 		}
 		lint_model_free(&m);
-		if (write_out(out) < 0)
+		if (session_write_out(out) < 0)
 			status = -1;
 	}
 	models_free(&ml);
@@ -635,90 +606,6 @@ session_lint_inputs(const struct options *o, struct session *s,
 	}
 	free(t.count);
 	return status != 0 ? status : t.failed ? 1 : 0;
-}
-
-struct dump_args {
-	const struct reporter *rep;
-	struct report_ctx *ctx;
-	struct strbuf *out;
-	const struct gguf_file *f;
-};
-
-/* The dump reads strings from the mapping: run it under the guard. */
-static void
-dump_guarded(void *arg)
-{
-	struct dump_args *a = arg;
-
-	a->rep->dump(a->ctx, a->out, a->f);
-}
-
-/*
- * session_dump_inputs: --dump: for each input, the header on stdout and
- * the findings of the built-in rules, as plain text, on stderr (the user's
- * rules of the configuration's rule files are not run: a dump shows the
- * file, not a team's policy). Returns the exit status (0, 1 or 2), or -1
- * when stdout failed.
- */
-static int
-session_dump_inputs(const struct options *o, struct session *s,
-    const struct reporter *rep, struct strbuf *out)
-{
-	struct strbuf diags = STRBUF_INIT;
-	struct report_ctx plain;	/* stderr's: no colour, no plan */
-	struct lint_options lo = s->lo;	/* without the user's rules */
-	struct lint_result res;
-	struct gl_error err;
-	struct file_list fl;
-	bool json = strcmp(o->format, "json") == 0;
-	size_t i;
-	int status = 0;
-
-	lo.decls = NULL;
-	report_ctx_init(&plain, &s->cat, NULL);
-	plain.opts.max_per_rule = s->report.opts.max_per_rule;
-	models_expand(o->files, o->n_files, &fl);
-	for (i = 0; i < fl.n; i++) {
-		if (lint_file(fl.v[i], &lo, &res, &err) < 0) {
-			session_fail(&err);
-			status = 2;
-		} else {
-			struct dump_args da = { rep, &s->report, out,
-			    &res.file };
-
-			/* the dump clears first, even when it faults */
-			if (fl.n > 1 && json)
-				strbuf_adds(out, s->report.first ? "[\n" :
-				    ",\n");
-			else if (fl.n > 1)
-				strbuf_addf(out, "%s==> %s <==\n",
-				    s->report.first ? "" : "\n", fl.v[i]);
-			if (guard_call(dump_guarded, &da) < 0)
-				strbuf_adds(out, "\n(the file shrank while it "
-				    "was being printed)\n");
-			report_text_file(&plain, &diags, &res);
-			fputs(strbuf_cstr(&diags), stderr);
-			strbuf_reset(&diags);
-			if (status == 0 && policy_fails(&s->policy, &res.diags))
-				status = 1;
-		}
-		lint_result_free(&res);
-		if (write_out(out) < 0) {
-			report_ctx_free(&plain);
-			strbuf_free(&diags);
-			models_files_free(&fl);
-			return -1;
-		}
-	}
-	if (fl.n > 1 && json && !s->report.first) {
-		strbuf_adds(out, "]\n");
-		if (write_out(out) < 0)
-			status = -1;
-	}
-	report_ctx_free(&plain);
-	strbuf_free(&diags);
-	models_files_free(&fl);
-	return status;
 }
 
 /* Whether a reporter implements what a mode needs. */
@@ -844,7 +731,7 @@ session_main(const struct options *o)
 		return session_fail(&err);
 	}
 	status = session_dispatch(o, &s, rep, &out);
-	if (status < 0 || write_out(&out) < 0 || fflush(stdout) != 0 ||
+	if (status < 0 || session_write_out(&out) < 0 || fflush(stdout) != 0 ||
 	    ferror(stdout) || output_close(&sink, true) < 0) {
 		fprintf(stderr, "gguflint: error writing %s: %s\n", sink.name,
 		    strerror(errno));

@@ -3,7 +3,9 @@
  * child per run of cases (fork; the child loads the runtime itself, in
  * ggml.c), read its answers line by line with a time limit, and turn a
  * child that dies or stops answering into an unsafe answer for the case
- * it was on, going on with a fresh child from the next case.
+ * it was on, going on with a fresh child from the next case. The libllama
+ * jobs (a vocabulary load, a measurement) are probe-llama.c's, in children
+ * started here.
  */
 #include "config.h"
 
@@ -20,7 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/enc.h"
 #include "kernels/kernels.h"
 #include "runtime/runtime-impl.h"
 
@@ -120,17 +121,9 @@ runtime_cases_free(struct rt_case *cases, size_t n)
 
 /* ---- one child --------------------------------------------------------- */
 
-struct child {
-	pid_t pid;
-	int fd;	   /* the pipe's read end */
-	int errfd; /* the child's stderr, a file */
-	char buf[4096];
-	size_t len;
-	bool eof;
-};
-
-static int
-child_start(struct child *ch, const struct rt_job *tmpl, size_t first,
+/* Start a child on tmpl's job from case first (runtime-impl.h). */
+int
+rt_child_start(struct rt_child *ch, const struct rt_job *tmpl, size_t first,
     struct gl_error *err)
 {
 	char path[] = "/tmp/gguflint-probe-XXXXXX";
@@ -169,15 +162,11 @@ child_start(struct child *ch, const struct rt_job *tmpl, size_t first,
 	return 0;
 }
 
-/*
- * child_line: the next line of ch's answers (NUL-terminated in ch->buf,
- * valid until the next call), within timeout_ms: 1, 0 at the end (EOF),
- * -1 on timeout.
- */
-static int
-child_line(struct child *ch, char **line, int timeout_ms)
+/* The next line of ch's answers, within timeout_ms (runtime-impl.h). */
+int
+rt_child_line(struct rt_child *ch, char **line, int timeout_ms)
 {
-	static char got[sizeof((struct child *)0)->buf];
+	static char got[sizeof((struct rt_child *)0)->buf];
 	char *nl;
 
 	for (;;) {
@@ -238,13 +227,9 @@ child_said(int fd)
 	return rt_clean(best ? best : "", 240);
 }
 
-/*
- * child_end: stop ch (killed when kill), reap it, and say how it ended:
- * NULL when it exited 0, else a text (the caller's to free); *cpu, unless
- * cpu is NULL, the CPU time (s) it used in all, every thread.
- */
-static char *
-child_end(struct child *ch, bool kill_it, double *cpu)
+/* Stop ch, reap it, and say how it ended (runtime-impl.h). */
+char *
+rt_child_end(struct rt_child *ch, bool kill_it, double *cpu)
 {
 	struct rusage ru;
 	char *said, *why;
@@ -375,8 +360,9 @@ child_event(char *line, struct rt_info *info, struct rt_case *cases, size_t n,
 		cr->done = true;
 }
 
-static unsigned
-timeout_of(unsigned asked)
+/* The time limit of a child's answer, s (runtime-impl.h). */
+unsigned
+rt_timeout_of(unsigned asked)
 {
 	const char *e = getenv("GGUFLINT_PROBE_TIMEOUT");
 	unsigned long v;
@@ -440,19 +426,19 @@ run_children(const struct rt_job *tmpl, struct rt_case *cases, size_t n,
 
 	do {
 		struct child_run cr = { false, false, false, 0, 0, NULL };
-		struct child ch;
+		struct rt_child ch;
 		char *line, *how;
 		double dl = now_ms() + tmo * 1e3, cpu = 0;
 		int r;
 
-		if (child_start(&ch, tmpl, next, err) < 0)
+		if (rt_child_start(&ch, tmpl, next, err) < 0)
 			return -1;
-		while ((r = child_line(&ch, &line, left_ms(dl))) > 0) {
+		while ((r = rt_child_line(&ch, &line, left_ms(dl))) > 0) {
 			if (line[0] != 'R') /* R: the same case's limit */
 				dl = now_ms() + tmo * 1e3;
 			child_event(line, info, cases, n, &next, &cr);
 		}
-		how = child_end(&ch, r < 0, &cpu);
+		how = rt_child_end(&ch, r < 0, &cpu);
 		if (cr.fatal != NULL || !cr.ready) {
 			gl_error_set(err, "runtime %s: %s%s%s", tmpl->dir,
 			    cr.fatal ? cr.fatal :
@@ -490,7 +476,7 @@ runtime_devices(const char *dir, struct rt_info *info, struct gl_error *err)
 	info->dir = xstrdup(dir);
 	job.dir = dir;
 	job.list = true;
-	return run_children(&job, NULL, 0, info, timeout_of(0), err);
+	return run_children(&job, NULL, 0, info, rt_timeout_of(0), err);
 }
 
 static double
@@ -538,7 +524,7 @@ probe_rest(const struct rt_request *rq, struct rt_case *cases, size_t n,
 	job.n = m;
 	if (m > 0) {
 		rc = run_children(&job, todo, m, info,
-		    timeout_of(rq->timeout_s), err);
+		    rt_timeout_of(rq->timeout_s), err);
 		free(info->date);
 		info->date = utc_now();
 	}
@@ -548,7 +534,7 @@ probe_rest(const struct rt_request *rq, struct rt_case *cases, size_t n,
 	if (rc == 0 && !info->device.max_tensor_known) {
 		job.n = 0;
 		(void)run_children(&job, NULL, 0, info,
-		    timeout_of(rq->timeout_s), &lerr);
+		    rt_timeout_of(rq->timeout_s), &lerr);
 	}
 	for (i = 0; i < m; i++) {
 		free(cases[at[i]].reason);
@@ -582,7 +568,7 @@ runtime_probe(const struct rt_request *rq, struct rt_case *cases, size_t n,
 	keyed = rt_cache_key(rq->dir, rq->device, key) == 0;
 	if (keyed && !rq->no_cache)
 		info->n_cached = rt_cache_load(key, cases, n,
-		    timeout_of(rq->timeout_s), info);
+		    rt_timeout_of(rq->timeout_s), info);
 	if (info->n_cached < n || n == 0 || !info->device.max_tensor_known) {
 		if (probe_rest(rq, cases, n, info, err) < 0)
 			return -1;
@@ -591,237 +577,4 @@ runtime_probe(const struct rt_request *rq, struct rt_case *cases, size_t n,
 	}
 	info->probe_ms = now_ms() - t0;
 	return 0;
-}
-
-/* ---- a vocabulary load (llama.c) --------------------------------------- */
-
-bool
-runtime_has_llama(const char *dir)
-{
-	char *p = rt_llama_lib(dir);
-
-	free(p);
-	return p != NULL;
-}
-
-void
-runtime_llama_free(struct rt_llama *l)
-{
-	free(l->version);
-	free(l->text);
-	memset(l, 0, sizeof *l);
-}
-
-/* t with every byte outside printable ASCII shown as <U+XXXX> (or
- * <0xXX>, not UTF-8): llama.cpp quotes the file's names, which may hold
- * invisible or terminal-controlling characters. A new string. */
-static char *
-shown(const char *t)
-{
-	size_t n = strlen(t), i = 0, len = 0;
-	char *out = xmalloc(n * 8 + 1);
-
-	while (i < n) {
-		const uint8_t *p = (const uint8_t *)t + i;
-		uint32_t cp;
-		size_t k = enc_utf8_next(p, n - i, &cp);
-
-		if (k == 1 && cp >= 0x20 && cp < 0x7f)
-			out[len++] = (char)cp;
-		else if (cp == 0xfffd && !(k == 3 && p[0] == 0xef)) {
-			len += (size_t)sprintf(out + len, "<0x%02x>", p[0]);
-			k = 1;
-		} else
-			len += (size_t)sprintf(out + len, "<U+%04X>",
-			    (unsigned)cp);
-		i += k;
-	}
-	out[len] = '\0';
-	return out;
-}
-
-/* One line of the child's into out. */
-static void
-llama_event(char *line, struct rt_llama *out)
-{
-	char *f[2];
-	size_t nf = rt_split(line, f, 2);
-	const char *t = nf > 1 ? f[1] : "";
-
-	if (f[0][0] == 'L' && out->version == NULL) {
-		out->version = xstrdup(t);
-		return;
-	}
-	if (out->text != NULL || strchr("ARNE", f[0][0]) == NULL)
-		return;
-	out->verdict = f[0][0] == 'A' ? RT_LLAMA_LOADED :
-	    f[0][0] == 'R'	      ? RT_LLAMA_REFUSED :
-	    f[0][0] == 'N'	      ? RT_LLAMA_SKIPPED :
-					RT_LLAMA_FAILED;
-	out->text = shown(t);
-}
-
-static void measure_event(const char *line, struct rt_measure *out);
-
-/* One of a libllama job's lines (changed in place) into said, or m's. */
-static void
-llama_line(char *line, struct rt_llama *said, struct rt_measure *m)
-{
-	if (m != NULL && line[0] == 'C')
-		measure_event(line, m);
-	else
-		llama_event(line, said);
-}
-
-/* Run a libllama job in a child (llama.c's vocabulary load, or measure.c's
- * measurement of rq unless NULL) on the model at path with dir's
- * libllama, with a time limit of timeout_s: its verdict into said, a
- * measurement's lines into m, each line appended to lines. */
-static void
-llama_child(const char *dir, const char *path, const struct rt_measure_req *rq,
-    unsigned timeout_s, struct rt_llama *said, struct rt_measure *m,
-    struct strbuf *lines)
-{
-	struct rt_job job;
-	struct gl_error err;
-	struct child ch;
-	unsigned tmo = timeout_of(timeout_s);
-	char *line, *how;
-	int r;
-
-	memset(&job, 0, sizeof job);
-	job.dir = dir;
-	job.model = path;
-	job.measure = rq;
-	if (child_start(&ch, &job, 0, &err) < 0) {
-		said->verdict = RT_LLAMA_FAILED;
-		said->text = xstrdup(err.msg);
-		return;
-	}
-	while ((r = child_line(&ch, &line, (int)tmo * 1000)) > 0) {
-		strbuf_addf(lines, "%s\n", line);
-		llama_line(line, said, m);
-	}
-	how = child_end(&ch, r < 0, NULL);
-	if (said->text == NULL) {
-		said->verdict = RT_LLAMA_DIED;
-		said->text = how != NULL ? how : xstrdup("ended early");
-		how = NULL;
-	}
-	free(how);
-}
-
-/* What a libllama job asks, as the cache names it (one line). */
-static char *
-job_name(const struct rt_measure_req *rq)
-{
-	char *dev, *name;
-
-	if (rq == NULL)
-		return xstrdup("vocab");
-	dev = rt_clean(rq->device ? rq->device : "", 64);
-	name = xasprintf("measure c=%u b=%u ub=%u np=%u ctk=%d ctv=%d fa=%d "
-			 "swa_full=%d ngl=%d ncmoe=%d device=%s",
-	    rq->n_ctx, rq->n_batch, rq->n_ubatch, rq->n_seq, (int)rq->type_k,
-	    (int)rq->type_v, (int)rq->flash_attn, (int)rq->swa_full,
-	    (int)rq->ngl, (int)rq->n_cpu_moe, dev);
-	free(dev);
-	return name;
-}
-
-/* The stored lines of job replayed into said and m; false (said and m
- * as they were) when none are stored, or they end in no answer kept. */
-static bool
-llama_replay(const struct rt_request *rt, const char *path, const char *job,
-    struct rt_llama *said, struct rt_measure *m)
-{
-	struct strbuf lines = STRBUF_INIT;
-	char *line, *save = NULL;
-	bool ok;
-
-	if (rt->no_cache || !rt_llama_cache_load(rt->dir, path, job, &lines)) {
-		strbuf_free(&lines);
-		return false;
-	}
-	for (line = strtok_r(lines.buf, "\n", &save); line != NULL;
-	     line = strtok_r(NULL, "\n", &save))
-		llama_line(line, said, m);
-	strbuf_free(&lines);
-	ok = said->verdict == RT_LLAMA_LOADED ||
-	    said->verdict == RT_LLAMA_REFUSED;
-	if (!ok && m != NULL)
-		runtime_llama_measure_free(m);
-	else if (!ok)
-		runtime_llama_free(said);
-	said->cached = ok;
-	return ok;
-}
-
-/* A libllama job (llama_child's) answered from the cache unless
- * rt->no_cache, else by a child, whose answer is stored when it is
- * llama.cpp's (it loaded or refused). No libllama in rt->dir: said stays
- * NONE. */
-static void
-llama_job(const struct rt_request *rt, const char *path,
-    const struct rt_measure_req *rq, struct rt_llama *said,
-    struct rt_measure *m)
-{
-	struct strbuf lines = STRBUF_INIT;
-	char *job, before[33];
-	bool named;
-
-	if (!runtime_has_llama(rt->dir))
-		return;
-	job = job_name(rq);
-	named = rt_llama_cache_ident(path, before);
-	if (!llama_replay(rt, path, job, said, m)) {
-		llama_child(rt->dir, path, rq, rt->timeout_s, said, m, &lines);
-		if (named &&
-		    (said->verdict == RT_LLAMA_LOADED ||
-			said->verdict == RT_LLAMA_REFUSED))
-			rt_llama_cache_store(rt->dir, path, before, job,
-			    &lines);
-	}
-	strbuf_free(&lines);
-	free(job);
-}
-
-void
-runtime_llama_vocab(const struct rt_request *rt, const char *path,
-    struct rt_llama *out)
-{
-	memset(out, 0, sizeof *out);
-	llama_job(rt, path, NULL, out, NULL);
-}
-
-/* ---- a measurement (measure.c) ----------------------------------------- */
-
-void
-runtime_llama_measure_free(struct rt_measure *m)
-{
-	runtime_llama_free(&m->said);
-	memset(m, 0, sizeof *m);
-}
-
-/* One of the measurement's own lines into out: "C\t<name> <bytes>"
- * (llama-impl.h). */
-static void
-measure_event(const char *line, struct rt_measure *out)
-{
-	char name[sizeof out->buf[0].name];
-	unsigned long long v;
-
-	if (out->n >= RT_MEASURE_BUFS ||
-	    sscanf(line, "C\t%31s %llu", name, &v) != 2)
-		return;
-	memcpy(out->buf[out->n].name, name, sizeof name);
-	out->buf[out->n++].bytes = v;
-}
-
-void
-runtime_llama_measure(const struct rt_request *rt, const char *path,
-    const struct rt_measure_req *rq, struct rt_measure *out)
-{
-	memset(out, 0, sizeof *out);
-	llama_job(rt, path, rq, &out->said, out);
 }

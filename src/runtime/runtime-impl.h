@@ -1,7 +1,9 @@
 /*
  * runtime-impl.h - what the files of src/runtime/ share: the job a child
- * runs (ggml.c), the line protocol it answers in (probe.c reads it) and the
- * caches (cache.c: the probe's; llama-cache.c: libllama's answers).
+ * runs (ggml.c), the line protocol it answers in (probe.c reads it), the
+ * parent's side of one child (probe.c's, which probe-llama.c's libllama
+ * jobs run in too) and the caches (cache.c: the probe's; llama-cache.c:
+ * libllama's answers).
  *
  * The child writes one line per event to its pipe, fields separated by
  * tabs (texts have tabs and newlines replaced by spaces):
@@ -26,7 +28,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
+#include "base/error.h"
 #include "base/util.h"
 #include "runtime/runtime.h"
 
@@ -41,6 +45,42 @@ struct rt_job {
 			    * lines), no case */
 	const struct rt_measure_req *measure; /* with model: measure it */
 };
+
+/* One child, as its parent sees it (probe.c). */
+struct rt_child {
+	pid_t pid;
+	int fd;	   /* the pipe's read end */
+	int errfd; /* the child's stderr, a file */
+	char buf[4096];
+	size_t len;
+	bool eof;
+};
+
+/*
+ * rt_child_start: fork a child running tmpl's job (rt_child_main) from
+ * case first, its answers on a pipe into ch, its stderr into a file.
+ * Returns 0, or -1 with err when it could not be started.
+ */
+int rt_child_start(struct rt_child *ch, const struct rt_job *tmpl, size_t first,
+    struct gl_error *err);
+
+/*
+ * rt_child_line: the next line of ch's answers (NUL-terminated in ch->buf,
+ * valid until the next call), within timeout_ms: 1, 0 at the end (EOF),
+ * -1 on timeout.
+ */
+int rt_child_line(struct rt_child *ch, char **line, int timeout_ms);
+
+/*
+ * rt_child_end: stop ch (killed when kill), reap it, and say how it ended:
+ * NULL when it exited 0, else a text (the caller's to free); *cpu, unless
+ * cpu is NULL, the CPU time (s) it used in all, every thread.
+ */
+char *rt_child_end(struct rt_child *ch, bool kill_it, double *cpu);
+
+/* rt_timeout_of: the time limit (s) of a child's answer: asked, unless 0,
+ * else GGUFLINT_PROBE_TIMEOUT, else 120. */
+unsigned rt_timeout_of(unsigned asked);
 
 /* rt_llama_main: job->model's vocabulary load, in this (child) process
  * (llama.c), and _exit. */
