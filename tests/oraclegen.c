@@ -171,6 +171,27 @@ static const struct og_spec og_specs[] = {
 			   "f:residual_scale=0.22 f:embedding_scale=12 "
 			   "f:attention.scale=0.0078125",
 	    "output.weight" },
+	{ "mistral3", OG_ATTN OG_KV2 OG_RMS "f:attention.temperature_scale=0.1",
+	    "output.weight" },
+	{ "seed_oss",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=128 "
+				  "u:attention.value_length=128",
+	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
+	/* the fourth block is not roped */
+	{ "smollm3", OG_ATTN OG_KV2 OG_RMS, "" },
+	{ "hunyuan-dense", OG_ATTN OG_KV2 OG_RMS, "" },
+	{ "granite",
+	    OG_ATTN OG_KV2 OG_RMS "f:logit_scale=8 f:residual_scale=0.22 "
+				  "f:embedding_scale=12 "
+				  "f:attention.scale=0.0078125",
+	    "" },
+	{ "command-r", OG_ATTN OG_KV2 OG_LN "f:logit_scale=0.0625", "" },
+	{ "olmo", OG_ATTN OG_KV2 OG_LN "f:attention.clamp_kqv=8",
+	    "output.weight" },
+	/* 64 blocks: the sliding window of every three in four */
+	{ "exaone4",
+	    OG_ATTN_L(64) OG_KV2 OG_RMS "u:attention.sliding_window=512",
+	    "output.weight" },
 };
 
 /*

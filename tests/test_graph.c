@@ -238,11 +238,17 @@ check_table(const char *name, const char *arch, const char *wtype,
  * laurel, activation sparsity, per-layer inputs and layers reading an
  * earlier layer's cache (gemma3n), MLA's latent attention (deepseek2),
  * encoders attending to the ubatch without a cache (bert, nomic-bert),
- * and llama's graph under another name (ernie4_5);
+ * and llama's graph under another name (ernie4_5), with Q scaled by
+ * the attention temperature (mistral3), the FFN's norm named otherwise
+ * (seed_oss), every fourth layer not roped (smollm3), Q's and K's norms
+ * after the RoPE (hunyuan-dense), scaled residuals and embeddings
+ * (granite), attention and FFN side by side in layer norms (command-r),
+ * norms without weights and Q, K and V clamped (olmo), norms after the
+ * parts and RoPE in the sliding-window layers alone (exaone4);
  * and how many rows of the CPU table
  * each has (cohere2's, gpt-oss's, llama4's, glm4moe's, mamba2's,
- * granitehybrid's, lfm2's, gemma3n's and ernie4_5's measured on
- * haswell's library alone). */
+ * granitehybrid's, lfm2's, gemma3n's, ernie4_5's and issue 36's dense
+ * ones measured on haswell's library alone). */
 static const struct {
 	const char *name;
 	size_t cpu_rows;
@@ -253,7 +259,10 @@ static const struct {
 	{ "gpt-oss", 30 }, { "llama4", 30 }, { "glm4moe", 30 }, { "mamba", 60 },
 	{ "mamba2", 30 }, { "granitehybrid", 30 }, { "lfm2", 30 },
 	{ "gemma3n", 30 }, { "deepseek2", 36 }, { "bert", 60 },
-	{ "nomic-bert", 60 }, { "ernie4_5", 30 } };
+	{ "nomic-bert", 60 }, { "ernie4_5", 30 }, { "mistral3", 30 },
+	{ "seed_oss", 30 }, { "smollm3", 30 }, { "hunyuan-dense", 30 },
+	{ "granite", 30 }, { "command-r", 30 }, { "olmo", 30 },
+	{ "exaone4", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

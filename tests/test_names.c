@@ -40,7 +40,7 @@ static void set_drop_gate(struct tiny *t) { t->drop = "blk.1.ffn_gate.weight"; }
 static void set_drop_output(struct tiny *t) { t->drop = "output.weight"; }
 static void set_bad_k(struct tiny *t) { t->bad_shape = "blk.0.attn_k.weight"; }
 static void set_extra_block(struct tiny *t) { t->extra_block = true; }
-static void set_arch_unmapped(struct tiny *t) { t->arch = "mistral3"; }
+static void set_arch_unmapped(struct tiny *t) { t->arch = "exaone"; }
 static void set_adapter(struct tiny *t) { t->general_type = "adapter"; }
 static void set_type_model(struct tiny *t) { t->general_type = "model"; }
 
@@ -76,7 +76,9 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"gemma3", "phi3", "deepseek2", "mamba", "falcon", "gpt2",
 		"bert", "starcoder2", "olmo2", "nomic-bert", "gpt-oss",
 		"llama4", "glm4moe", "cohere2", "mamba2", "lfm2",
-		"granitehybrid", "gemma3n", "ernie4_5", NULL
+		"granitehybrid", "gemma3n", "ernie4_5", "mistral3",
+		"seed_oss", "smollm3", "hunyuan-dense", "granite",
+		"command-r", "olmo", "exaone4", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -860,6 +862,57 @@ static const char *const ernie4_5_tensors[] = {
 	"L blk.%u.ffn_down.weight 32 16", NULL
 };
 
+/* The dense llama-likes of issue 36, in ernie4_5's keys (2 blocks of 16,
+ * 2 heads of 8, 1 KV head) or their own. Llama's dense attention and
+ * SwiGLU first, without biases. */
+#define DENSE_QKV \
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8", \
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16"
+#define DENSE_FFN \
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32", \
+	"L blk.%u.ffn_down.weight 32 16"
+
+/* smollm3 (and granite's layout): llama's, output tied. */
+static const char *const smollm3_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "L blk.%u.attn_norm.weight 16", DENSE_QKV,
+	"L blk.%u.ffn_norm.weight 16", DENSE_FFN, NULL };
+/* seed_oss: Q, K, V biases, the FFN's norm post_attention_norm. */
+static const char *const seed_oss_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output.weight 16 16",
+	"L blk.%u.attn_norm.weight 16", DENSE_QKV, "L blk.%u.attn_q.bias 16",
+	"L blk.%u.attn_k.bias 8", "L blk.%u.attn_v.bias 8",
+	"L blk.%u.post_attention_norm.weight 16", DENSE_FFN, NULL };
+/* hunyuan-dense: Q's and K's own norms. */
+static const char *const hunyuan_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "L blk.%u.attn_norm.weight 16", DENSE_QKV,
+	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.ffn_norm.weight 16", DENSE_FFN, NULL };
+/* exaone4: norms after the attention and the FFN, Q's and K's own. */
+static const char *const exaone4_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output.weight 16 16", DENSE_QKV,
+	"L blk.%u.post_attention_norm.weight 16",
+	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
+	DENSE_FFN, "L blk.%u.post_ffw_norm.weight 16", NULL };
+static const char *const granite_keys[] = { BASE_KEYS(16, 2),
+	"u32 ARCH.feed_forward_length 32", "u32 ARCH.attention.head_count 2",
+	"u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"f32 ARCH.logit_scale 8", "f32 ARCH.residual_scale 0.22",
+	"str tokenizer.ggml.model llama", NULL };
+/* command-r: layer norms, no output tensor (token_embd always). */
+static const char *const command_r_keys[] = { BASE_KEYS(16, 2),
+	"u32 ARCH.feed_forward_length 32", "u32 ARCH.attention.head_count 2",
+	"u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"f32 ARCH.logit_scale 0.0625", "str tokenizer.ggml.model llama",
+	NULL };
+static const char *const command_r_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "L blk.%u.attn_norm.weight 16", DENSE_QKV,
+	DENSE_FFN, NULL };
+/* olmo: no norm tensor at all. */
+static const char *const olmo_tensors[] = { "G token_embd.weight 16 16",
+	"G output.weight 16 16", DENSE_QKV, DENSE_FFN, NULL };
+
 static const char *const gemma3_keys[] = {
 	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
 	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
@@ -1291,6 +1344,22 @@ Test(names, every_mapped_architecture_round_trips)
 		  "per_layer_token_embd.weight" },
 		{ { "ernie4_5", 2, ernie4_5_keys, ernie4_5_tensors },
 		  "blk.%u.attn_qkv.weight" },
+		{ { "mistral3", 2, ernie4_5_keys, ernie4_5_tensors },
+		  "blk.%u.ffn_up.weight" },
+		{ { "seed_oss", 2, ernie4_5_keys, seed_oss_tensors },
+		  "blk.%u.post_attention_norm.weight" },
+		{ { "smollm3", 2, ernie4_5_keys, smollm3_tensors },
+		  "blk.%u.attn_k.weight" },
+		{ { "hunyuan-dense", 2, ernie4_5_keys, hunyuan_tensors },
+		  "blk.%u.attn_q_norm.weight" },
+		{ { "granite", 2, granite_keys, smollm3_tensors },
+		  "blk.%u.ffn_down.weight" },
+		{ { "command-r", 2, command_r_keys, command_r_tensors },
+		  "blk.%u.attn_v.weight" },
+		{ { "olmo", 2, command_r_keys, olmo_tensors },
+		  "blk.%u.attn_output.weight" },
+		{ { "exaone4", 2, ernie4_5_keys, exaone4_tensors },
+		  "blk.%u.post_ffw_norm.weight" },
 	};
 	size_t i;
 

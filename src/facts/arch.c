@@ -303,9 +303,9 @@ swa_pattern_default(const struct model_geom *g)
 }
 
 /*
- * The window of kind: SWA_ALWAYS's defaults to 4096 (gemma2); a chunked
- * one's is 8192 (llama4's chunk) whatever the key says, unless the key
- * says 0 (no chunks).
+ * The window of kind: SWA_ALWAYS's and SWA_64's default to 4096 (gemma2,
+ * exaone4); a chunked one's is 8192 (llama4's chunk) whatever the key
+ * says, unless the key says 0 (no chunks).
  */
 static uint32_t
 swa_window(struct rd *r, enum arch_kind kind)
@@ -313,7 +313,8 @@ swa_window(struct rd *r, enum arch_kind kind)
 	uint32_t window = 0;
 	bool have = geom_u32(r, "attention.sliding_window", &window);
 
-	if (kind == ARCH_KIND_SWA_ALWAYS && !have)
+	if ((kind == ARCH_KIND_SWA_ALWAYS || kind == ARCH_KIND_SWA_64) &&
+	    !have)
 		return 4096;
 	if (kind == ARCH_KIND_SWA_CHUNKED)
 		return have && window == 0 ? 0 : 8192;
@@ -327,8 +328,10 @@ read_swa(struct rd *r, enum arch_kind kind)
 	const struct gguf_kv *pk;
 	uint32_t window, pattern = swa_pattern_default(g), il;
 
-	/* phi3: llama.cpp reads the window, then disables SWA. */
-	if (kind == ARCH_KIND_SWA_OFF)
+	/* phi3: llama.cpp reads the window, then disables SWA; exaone4
+	 * has it in its 64 blocks' model alone */
+	if (kind == ARCH_KIND_SWA_OFF ||
+	    (kind == ARCH_KIND_SWA_64 && g->n_layer - g->n_layer_nextn != 64))
 		return;
 	if (kind == ARCH_KIND_ATTN) {
 		if (geom_u32(r, "attention.sliding_window", &window) &&

@@ -24,6 +24,8 @@ enum arch_kind {
 	ARCH_KIND_SWA_CHUNKED,	/* chunked attention, window 8192, unless
 				   sliding_window is 0 (llama4) */
 	ARCH_KIND_SWA_OFF,	/* sliding_window read, SWA disabled */
+	ARCH_KIND_SWA_64,	/* SWA (window 4096 by default) in models of
+				   64 blocks alone (exaone4's 32B) */
 	ARCH_KIND_MLA,		/* MLA when both *_mla keys are set */
 	ARCH_KIND_MAMBA,	/* recurrent state (mamba, mamba2) */
 	ARCH_KIND_HYBRID_SSM,	/* layers with 0 KV heads are mamba2 */
@@ -45,6 +47,7 @@ enum gb_qk_norm {
 	GB_QK_HEAD, /* Q's and K's own norms, per head (after the reshape) */
 	GB_QK_ROW,  /* over the whole row, before the reshape */
 	GB_QK_HEAD_OPT, /* GB_QK_HEAD where the file has them */
+	GB_QK_HEAD_LATE, /* GB_QK_HEAD after the RoPE (hunyuan-dense) */
 };
 enum gb_ffn_kind {
 	GB_GATED,      /* SwiGLU, GeGLU: one GLU node of gate and up */
@@ -77,6 +80,15 @@ enum gb_extra {
 	GB_MAMBA1 = 128,       /* GB_RECURRENT: Mamba's layer, not Mamba-2's */
 	GB_GATE_SOFTMAX = 256, /* GB_MOE_GLM: a softmax where the file names
 				* no gating (DeepSeek V2) */
+	GB_ATTN_TEMP = 512,    /* Q times the attention-temperature input
+				* where attention.temperature_scale is set
+				* (mistral3) */
+	GB_GRANITE = 1024,     /* granite's keys: residual_scale (the
+				* attention's and the FFN's outputs scaled),
+				* embedding_scale, rope.scaling.finetuned */
+	GB_OLMO = 2048,	       /* olmo's: norms without weights or biases;
+				* Q, K and V clamped where
+				* attention.clamp_kqv is set */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */
@@ -89,6 +101,8 @@ enum gb_scale {
 	GB_SCALE_LOGITS = 4,	/* the logits scaled (in place) */
 	GB_SOFTCAP_ATTN = 8,	/* KQ capped (scale, tanh, scale) without FA */
 	GB_SOFTCAP_LOGITS = 16, /* the logits capped so */
+	GB_SCALE_LOGITS_KEY = 32, /* the logits scaled where logit_scale is
+				   * set and not 0 (command-r) */
 };
 enum gb_pos {
 	GB_ROPE,     /* Q and K roped */
@@ -97,6 +111,9 @@ enum gb_pos {
 	GB_ROPE_NTH, /* llama4: every fourth layer (with a window; else the
 		      * last) not roped but Q scaled by an input, the roped
 		      * layers' Q and K RMS-normed (but with 128 experts) */
+	GB_ROPE_SKIP4,	  /* every fourth layer not roped (smollm3) */
+	GB_ROPE_SWA_ALL,  /* roped in the sliding-window layers alone, in
+			   * every layer without a window (exaone4) */
 };
 /* How a layer's attention, FFN and residuals meet. */
 enum gb_block {

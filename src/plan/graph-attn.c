@@ -247,6 +247,10 @@ roped(const struct shape *s, const struct weights *w, int64_t il)
 		return w->g->swa && w->g->is_swa[il];
 	if (w->a->pos == GB_ROPE_NTH)
 		return (uint64_t)(il + 1) % step != 0;
+	if (w->a->pos == GB_ROPE_SKIP4)
+		return (il + 1) % 4 != 0;
+	if (w->a->pos == GB_ROPE_SWA_ALL)
+		return !w->g->swa || w->g->is_swa[il];
 	return w->a->pos == GB_ROPE;
 }
 
@@ -271,11 +275,24 @@ gb_llama4_qk(struct sc_graph *b, const struct shape *s, struct inputs *in,
 		    s->t, h->x, GA_NONE);
 }
 
+/* x (width columns) clamped where the model clamps Q, K and V (olmo's
+ * attention.clamp_kqv): a new tensor ggml-alloc may place in x's bytes. */
+static int32_t
+gb_clamp(struct sc_graph *b, const struct shape *s, int32_t x, uint64_t width)
+{
+	if (!s->clamp)
+		return x;
+	return gb_op(b, SC_CLAMP, F32(width, s->t), L32(width, s->t),
+	    GA_INPLACE, s->t, x, GA_NONE);
+}
+
 /* Q, K or V (name "q", "k", "v") of the normed input cur, width columns:
- * the product and its bias, reshaped to heads, or, from a fused product
- * qkv (GA_NONE: none), a strided view of it; Q's and K's own norms where
- * the architecture has them, their RoPE, and the rotations of a
- * quantized cache c. */
+ * the product and its bias (clamped where the model clamps), reshaped to
+ * heads, or, from a fused product qkv (GA_NONE: none), a strided view of
+ * it; Q's and K's own norms where the architecture has them (before
+ * their RoPE, or after it), their RoPE, Q times the attention
+ * temperature where the model has one, and the rotations of a quantized
+ * cache c. */
 static struct head
 gb_head(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, const char *name, int32_t cur, int32_t qkv,
@@ -299,7 +316,8 @@ gb_head(struct sc_graph *b, const struct shape *s, struct weights *w,
 		h.x = gb_view(b, SC_VIEW, qkv, head_bytes(s, width, false));
 	else {
 		snprintf(base, sizeof base, "attn_%s", name);
-		h.x = gb_linear(b, s, w, il, base, cur, width);
+		h.x = gb_clamp(b, s, gb_linear(b, s, w, il, base, cur, width),
+		    width);
 		snprintf(base, sizeof base, "attn_%s_norm", name);
 		if (qk == GB_QK_ROW)
 			h.x = gb_norm(b, w, il, base, h.x, rows2(width, s->t));
@@ -314,6 +332,13 @@ gb_head(struct sc_graph *b, const struct shape *s, struct weights *w,
 		h.x = gb_rope(b, s, w, in, il, h.x, width);
 		h.contig = true;
 	}
+	if (qk == GB_QK_HEAD_LATE && qkv == GA_NONE)
+		h.x = gb_norm(b, w, il, base, h.x, heads);
+	if (*name == 'q' && s->attn_temp)
+		h.x = gb_op(b, SC_MUL, heads.bytes, heads.layout, GA_INPLACE,
+		    s->t, h.x,
+		    gb_in(b, &in->attn_scale, smul(4, s->t),
+			lay(4, 1, 1, s->t, 1, 8)));
 	if (!v && w->a->pos == GB_ROPE_NTH)
 		gb_llama4_qk(b, s, in, &h, *name == 'q', roped(s, w, il),
 		    width);
@@ -374,8 +399,10 @@ gb_attn_begin(struct sc_graph *b, const struct shape *s, struct weights *w,
 	/* a fused product (attn_qkv), viewed as Q, K and V */
 	qkv = gb_tensor(b, w, il, "attn_qkv.weight", true);
 	if (qkv != GA_NONE)
-		qkv = gb_bias(b, w, il, "attn_qkv",
-		    gb_mm(b, s, qkv, cur, width), rows2(width, s->t));
+		qkv = gb_clamp(b, s,
+		    gb_bias(b, w, il, "attn_qkv", gb_mm(b, s, qkv, cur, width),
+			rows2(width, s->t)),
+		    width);
 	at->q = gb_head(b, s, w, in, il, "q", cur, qkv, s->q, at->c).x;
 	if (s->iswa) {
 		k = gb_head(b, s, w, in, il, "k", cur, qkv, s->kv, at->c);

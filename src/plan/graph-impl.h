@@ -72,6 +72,8 @@ struct shape {
 	bool res_scale;	   /* the layer's parts scaled (residual_scale) */
 	bool scale_logits; /* the logits scaled (in place) */
 	bool scale_embd;   /* the embeddings scaled (in place) */
+	bool attn_temp;	   /* Q times the attention-temperature input */
+	bool clamp;	   /* Q, K and V clamped (attention.clamp_kqv) */
 };
 
 /* The graph's inputs past the tokens, each made at its first reader (its

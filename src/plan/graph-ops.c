@@ -323,7 +323,8 @@ gb_bias(struct sc_graph *b, struct weights *w, int64_t il, const char *base,
 }
 
 /* x normed by layer il's norm base (its weight, and its bias where the
- * file has one): RMS or layer norm, as the architecture's. */
+ * file has one; neither with GB_OLMO): RMS or layer norm, as the
+ * architecture's. */
 int32_t
 gb_norm(struct sc_graph *b, struct weights *w, int64_t il, const char *base,
     int32_t x, struct rows r)
@@ -335,6 +336,8 @@ gb_norm(struct sc_graph *b, struct weights *w, int64_t il, const char *base,
 	/* ggml_op_can_inplace: RMS_NORM may, NORM may not */
 	n = gb_op(b, rms ? SC_RMS_NORM : SC_NORM, r.bytes, r.layout,
 	    rms ? GA_INPLACE : 0, r.n, x, GA_NONE);
+	if (w->a->extra & GB_OLMO) /* no weight, no bias */
+		return n;
 	snprintf(name, sizeof name, "%s.weight", base);
 	n = gb_op(b, SC_MUL, r.bytes, r.layout, GA_INPLACE, r.n, n,
 	    gb_weight(b, w, il, name));

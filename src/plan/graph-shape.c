@@ -317,8 +317,16 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 			return true;
 		granite_keys(pn, s);
 	}
-	s->scale_logits = (a->scale & GB_SCALE_LOGITS) &&
-	    (block != GB_HYBRID || s->scale_logits);
+	if (a->extra & GB_GRANITE)
+		granite_keys(pn, s);
+	s->scale_logits = ((a->scale & GB_SCALE_LOGITS) &&
+			      (block != GB_HYBRID || s->scale_logits)) ||
+	    ((a->scale & GB_SCALE_LOGITS_KEY) &&
+		arch_float_set(pn, "logit_scale", false));
+	s->attn_temp = (a->extra & GB_ATTN_TEMP) &&
+	    arch_float_set(pn, "attention.temperature_scale", false);
+	s->clamp = (a->extra & GB_OLMO) &&
+	    arch_float_set(pn, "attention.clamp_kqv", false);
 	s->scale_embd = s->scale_embd || (a->scale & GB_SCALE_EMBD) != 0;
 	if (ub == 0 || (block != GB_ENCODER && ub % pl->n_stream != 0) ||
 	    (g->swa && pl->swa_cells == 0))

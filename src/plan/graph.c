@@ -22,7 +22,12 @@
  * gemma3n's AltUp layers (graph-altup.c), the last reading earlier
  * layers' caches, deepseek2's latent attention (graph-mla.c) with its
  * softmax-chosen experts, and the encoders bert and nomic-bert (the
- * ubatch attending to itself, no cache, norms after each part), with
+ * ubatch attending to itself, no cache, norms after each part), issue
+ * 36's dense llama-likes (mistral3's attention temperature, smollm3's
+ * unroped fourth layers, hunyuan-dense's Q and K norms after the RoPE,
+ * granite's scaled residuals, command-r's parallel block, olmo's norms
+ * without weights and clamped Q, K and V, exaone4's RoPE in its window's
+ * layers), with
  * every bias the file has, a fused QKV product where the file has one
  * (graph-attn.c), an f16 or a q8_0 cache (the q8_0 one rotated), a
  * sliding-window cache beside the model's, in any number of streams,
@@ -298,6 +303,18 @@ gb_parallel_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 	return gb_add_rows(b, s, f, last ? gb_out_rows(b, s, in, x) : x);
 }
 
+/* x scaled (residual_scale), where the model does. */
+static int32_t
+gb_res_scale(struct sc_graph *b, const struct shape *s, int32_t x)
+{
+	struct rows r = rows2(s->e, s->t);
+
+	if (!s->res_scale)
+		return x;
+	return gb_op(b, SC_SCALE, r.bytes, r.layout, GA_INPLACE, s->t, x,
+	    GA_NONE);
+}
+
 static int32_t
 gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, int32_t x)
@@ -324,12 +341,14 @@ gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 		a = gb_out_rows(b, s, in, a);
 	if (post)
 		a = gb_norm(b, w, il, "post_attention_norm", a, r);
+	a = gb_res_scale(b, s, a);
 	if (last)
 		x = gb_out_rows(b, s, in, x);
 	ffn = gb_add_rows(b, s, a, x);
 	a = gb_ffn(b, s, w, il, pre ? gb_norm(b, w, il, fnorm, ffn, r) : ffn);
 	if (post)
 		a = gb_norm(b, w, il, "post_ffw_norm", a, r);
+	a = gb_res_scale(b, s, a);
 	if (w->a->block == GB_SEQ_RES)
 		return gb_add_rows(b, s, ffn, a);
 	return gb_add_rows(b, s, a, ffn);
@@ -344,18 +363,6 @@ struct gb_open {
 	int64_t il;
 	bool recr;
 };
-
-/* x scaled (residual_scale), where the model does. */
-static int32_t
-gb_res_scale(struct sc_graph *b, const struct shape *s, int32_t x)
-{
-	struct rows r = rows2(s->e, s->t);
-
-	if (!s->res_scale)
-		return x;
-	return gb_op(b, SC_SCALE, r.bytes, r.layout, GA_INPLACE, s->t, x,
-	    GA_NONE);
-}
 
 /* x + y, or y + x (GB_RES_FIRST: ggml-alloc then tries x's bytes
  * first). */
