@@ -171,6 +171,20 @@ static const struct og_spec og_specs[] = {
 			   "f:residual_scale=0.22 f:embedding_scale=12 "
 			   "f:attention.scale=0.0078125",
 	    "output.weight" },
+	/* Q's and K's norms as wide as the embedding: as many KV heads;
+	 * the experts as wide as the FFN */
+	{ "olmoe",
+	    "u:context_length=4096 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=256 u:attention.head_count=8 "
+	    "u:attention.head_count_kv=8 u:expert_count=8 "
+	    "u:expert_used_count=2 " OG_RMS,
+	    "" },
+	/* phi3's graph, every norm biased, experts as wide as the FFN */
+	{ "phimoe",
+	    "u:context_length=4096 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=256 u:attention.head_count=8 " OG_KV2
+	    "u:expert_count=8 u:expert_used_count=2 " OG_RMS,
+	    "" },
 };
 
 /*

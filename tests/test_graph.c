@@ -238,11 +238,14 @@ check_table(const char *name, const char *arch, const char *wtype,
  * laurel, activation sparsity, per-layer inputs and layers reading an
  * earlier layer's cache (gemma3n), MLA's latent attention (deepseek2),
  * encoders attending to the ubatch without a cache (bert, nomic-bert),
- * and llama's graph under another name (ernie4_5);
+ * llama's graph under another name (ernie4_5), experts chosen by a
+ * softmax's top k, their weights not normalized, with Q's and K's norms
+ * over their rows (olmoe), and phi3's graph with experts as wide as the
+ * FFN (phimoe);
  * and how many rows of the CPU table
  * each has (cohere2's, gpt-oss's, llama4's, glm4moe's, mamba2's,
- * granitehybrid's, lfm2's, gemma3n's and ernie4_5's measured on
- * haswell's library alone). */
+ * granitehybrid's, lfm2's, gemma3n's, ernie4_5's and the later ones'
+ * measured on haswell's library alone). */
 static const struct {
 	const char *name;
 	size_t cpu_rows;
@@ -253,7 +256,8 @@ static const struct {
 	{ "gpt-oss", 30 }, { "llama4", 30 }, { "glm4moe", 30 }, { "mamba", 60 },
 	{ "mamba2", 30 }, { "granitehybrid", 30 }, { "lfm2", 30 },
 	{ "gemma3n", 30 }, { "deepseek2", 36 }, { "bert", 60 },
-	{ "nomic-bert", 60 }, { "ernie4_5", 30 } };
+	{ "nomic-bert", 60 }, { "ernie4_5", 30 }, { "olmoe", 30 },
+	{ "phimoe", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

@@ -76,7 +76,8 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"gemma3", "phi3", "deepseek2", "mamba", "falcon", "gpt2",
 		"bert", "starcoder2", "olmo2", "nomic-bert", "gpt-oss",
 		"llama4", "glm4moe", "cohere2", "mamba2", "lfm2",
-		"granitehybrid", "gemma3n", "ernie4_5", NULL
+		"granitehybrid", "gemma3n", "ernie4_5", "olmoe",
+		"phimoe", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -860,6 +861,48 @@ static const char *const ernie4_5_tensors[] = {
 	"L blk.%u.ffn_down.weight 32 16", NULL
 };
 
+/* olmoe: Q's and K's norms over their whole rows, experts as wide as
+ * the FFN, output required. */
+static const char *const olmoe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 2",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const olmoe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 16",
+	"L blk.%u.attn_v.weight 16 16", "L blk.%u.attn_q_norm.weight 16",
+	"L blk.%u.attn_k_norm.weight 16", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 32 4",
+	"L blk.%u.ffn_up_exps.weight 16 32 4",
+	"L blk.%u.ffn_down_exps.weight 32 16 4", NULL
+};
+
+/* phimoe: phi3's attention, every norm and the output biased, experts
+ * as wide as the FFN. */
+static const char *const phimoe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const phimoe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output_norm.bias 16", "G output.weight 16 16", "G output.bias 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_norm.bias 16",
+	"L blk.%u.attn_qkv.weight 16 32", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_output.bias 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_norm.bias 16", "L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 32 4",
+	"L blk.%u.ffn_up_exps.weight 16 32 4",
+	"L blk.%u.ffn_down_exps.weight 32 16 4", NULL
+};
+
 static const char *const gemma3_keys[] = {
 	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
 	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
@@ -1290,6 +1333,10 @@ Test(names, every_mapped_architecture_round_trips)
 		{ { "gemma3n", 2, gemma3n_keys, gemma3n_tensors },
 		  "per_layer_token_embd.weight" },
 		{ { "ernie4_5", 2, ernie4_5_keys, ernie4_5_tensors },
+		  "blk.%u.attn_qkv.weight" },
+		{ { "olmoe", 2, olmoe_keys, olmoe_tensors },
+		  "blk.%u.ffn_up_exps.weight" },
+		{ { "phimoe", 2, phimoe_keys, phimoe_tensors },
 		  "blk.%u.attn_qkv.weight" },
 	};
 	size_t i;

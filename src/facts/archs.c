@@ -275,6 +275,17 @@ static const struct arch_info arch_table[] = {
 	    .fit = { .cpu = true } },
 	{ .name = "jina-bert-v2", .kind = ARCH_KIND_ENCODER },
 	{ .name = "t5encoder", .kind = ARCH_KIND_ENCODER },
+	{ .name = "olmoe",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true, .qk_norm = GB_QK_ROW, .ffn = GB_MOE } },
+	{ .name = "phimoe",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.ffn = GB_MIXED,
+		.scale = GB_SCALE_Q,
+		.block = GB_SEQ_RES } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

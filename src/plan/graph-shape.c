@@ -252,10 +252,13 @@ experts_of(const struct planner *pn, struct shape *s)
 		return true; /* no experts: dense */
 	if (!arch_int(pn, "expert_count", &n) || n <= 0 || n > 1 << 16)
 		return false;
-	if (kind == GB_MIXED)
-		ff = (int64_t)s->ff; /* llama's experts are the FFN's width */
-	else if (!arch_int(pn, "expert_feed_forward_length", &ff) || ff <= 0 ||
-	    ff > 1 << 24)
+	/* llama's experts are the FFN's width, and olmoe's (GB_MOE) when
+	 * no key says otherwise */
+	if (kind == GB_MIXED ||
+	    (!arch_int(pn, "expert_feed_forward_length", &ff) &&
+		kind == GB_MOE))
+		ff = (int64_t)s->ff;
+	if (ff <= 0 || ff > 1 << 24)
 		return false;
 	s->n_exp = (uint64_t)n;
 	s->ff_exp = (uint64_t)ff;
