@@ -240,8 +240,12 @@ check_table(const char *name, const char *arch, const char *wtype,
  * encoders attending to the ubatch without a cache (bert, nomic-bert),
  * llama's graph under another name (ernie4_5), experts chosen by a
  * softmax's top k, their weights not normalized, with Q's and K's norms
- * over their rows (olmoe), and phi3's graph with experts as wide as the
- * FFN (phimoe);
+ * over their rows (olmoe), phi3's graph with experts as wide as the
+ * FFN (phimoe), Granite's scales around llama's layers with those
+ * experts (granitemoe), experts chosen by a sigmoid or a softmax and a
+ * bias, their weights always normalized, without a shared expert
+ * (minimax-m2, its Q's and K's norms over their rows) or with one of
+ * its own width after dense layers (ernie4_5-moe);
  * and how many rows of the CPU table
  * each has (cohere2's, gpt-oss's, llama4's, glm4moe's, mamba2's,
  * granitehybrid's, lfm2's, gemma3n's, ernie4_5's and the later ones'
@@ -257,7 +261,8 @@ static const struct {
 	{ "mamba2", 30 }, { "granitehybrid", 30 }, { "lfm2", 30 },
 	{ "gemma3n", 30 }, { "deepseek2", 36 }, { "bert", 60 },
 	{ "nomic-bert", 60 }, { "ernie4_5", 30 }, { "olmoe", 30 },
-	{ "phimoe", 30 } };
+	{ "phimoe", 30 }, { "granitemoe", 30 }, { "minimax-m2", 30 },
+	{ "ernie4_5-moe", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

@@ -77,7 +77,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"bert", "starcoder2", "olmo2", "nomic-bert", "gpt-oss",
 		"llama4", "glm4moe", "cohere2", "mamba2", "lfm2",
 		"granitehybrid", "gemma3n", "ernie4_5", "olmoe",
-		"phimoe", NULL
+		"phimoe", "granitemoe", "minimax-m2", "ernie4_5-moe", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -903,6 +903,84 @@ static const char *const phimoe_tensors[] = {
 	"L blk.%u.ffn_down_exps.weight 32 16 4", NULL
 };
 
+/* granitemoe: llama's attention, Granite's logit scale, experts as wide
+ * as the FFN and a shared expert. */
+static const char *const granitemoe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"f32 ARCH.logit_scale 8", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_shared_feed_forward_length 24",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const granitemoe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 32 4",
+	"L blk.%u.ffn_up_exps.weight 16 32 4",
+	"L blk.%u.ffn_down_exps.weight 32 16 4",
+	"L blk.%u.ffn_gate_shexp.weight 16 24",
+	"L blk.%u.ffn_up_shexp.weight 16 24",
+	"L blk.%u.ffn_down_shexp.weight 24 16", NULL
+};
+
+/* minimax-m2: Q's and K's norms over their rows, experts chosen with a
+ * bias, output required. */
+static const char *const minimax_m2_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"u32 ARCH.expert_feed_forward_length 32", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_gating_func 2",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const minimax_m2_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_q_norm.weight 16",
+	"L blk.%u.attn_k_norm.weight 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.exp_probs_b.bias 4",
+	"L blk.%u.ffn_gate_exps.weight 16 32 4",
+	"L blk.%u.ffn_up_exps.weight 16 32 4",
+	"L blk.%u.ffn_down_exps.weight 32 16 4", NULL
+};
+
+/* ernie4_5-moe: a dense layer, then experts, their selection bias and
+ * a shared expert; output tied to token_embd. */
+static const char *const ernie4_5_moe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.leading_dense_block_count 1",
+	"u32 ARCH.interleave_moe_layer_step 1",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_feed_forward_length 24",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const ernie4_5_moe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-1 blk.%u.exp_probs_b.bias 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 16 24",
+	"L1-1 blk.%u.ffn_up_shexp.weight 16 24",
+	"L1-1 blk.%u.ffn_down_shexp.weight 24 16", NULL
+};
+
 static const char *const gemma3_keys[] = {
 	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
 	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
@@ -1338,6 +1416,13 @@ Test(names, every_mapped_architecture_round_trips)
 		  "blk.%u.ffn_up_exps.weight" },
 		{ { "phimoe", 2, phimoe_keys, phimoe_tensors },
 		  "blk.%u.attn_qkv.weight" },
+		{ { "granitemoe", 2, granitemoe_keys, granitemoe_tensors },
+		  "blk.%u.ffn_up_shexp.weight" },
+		{ { "minimax-m2", 2, minimax_m2_keys, minimax_m2_tensors },
+		  "blk.%u.attn_k_norm.weight" },
+		{ { "ernie4_5-moe", 2, ernie4_5_moe_keys,
+		    ernie4_5_moe_tensors },
+		  "blk.%u.ffn_down_shexp.weight" },
 	};
 	size_t i;
 

@@ -77,6 +77,11 @@ enum gb_extra {
 	GB_MAMBA1 = 128,       /* GB_RECURRENT: Mamba's layer, not Mamba-2's */
 	GB_GATE_SOFTMAX = 256, /* GB_MOE_GLM: a softmax where the file names
 				* no gating (DeepSeek V2) */
+	GB_NORM_W = 512,       /* GB_MOE_GLM: the chosen weights normalized
+				* whatever the keys say */
+	GB_GRANITE = 1024,     /* Granite's scales, where their keys are
+				* set: the embeddings, each part's output
+				* before its residual, the logits */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */

@@ -217,7 +217,7 @@ gb_moe(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 	if (w->a->ffn == GB_MOE_SHARED)
 		x = gb_op(b, SC_ADD, F32(e, t), L32(e, t), GA_INPLACE, t, x,
 		    gb_shared_expert(b, s, w, il, cur));
-	if (l4 || w->a->ffn == GB_MOE_GLM)
+	if (l4 || (w->a->ffn == GB_MOE_GLM && s->ff_shared > 0))
 		x = gb_op(b, SC_ADD, F32(e, t), L32(e, t), GA_INPLACE, t, x,
 		    gb_gated(b, s, w, il, cur, "_shexp",
 			l4 ? s->ff_exp : s->ff_shared));
@@ -298,6 +298,18 @@ gb_parallel_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 	return gb_add_rows(b, s, f, last ? gb_out_rows(b, s, in, x) : x);
 }
 
+/* x scaled (residual_scale), where the model does. */
+static int32_t
+gb_res_scale(struct sc_graph *b, const struct shape *s, int32_t x)
+{
+	struct rows r = rows2(s->e, s->t);
+
+	if (!s->res_scale)
+		return x;
+	return gb_op(b, SC_SCALE, r.bytes, r.layout, GA_INPLACE, s->t, x,
+	    GA_NONE);
+}
+
 static int32_t
 gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, int32_t x)
@@ -326,10 +338,11 @@ gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 		a = gb_norm(b, w, il, "post_attention_norm", a, r);
 	if (last)
 		x = gb_out_rows(b, s, in, x);
-	ffn = gb_add_rows(b, s, a, x);
+	ffn = gb_add_rows(b, s, gb_res_scale(b, s, a), x);
 	a = gb_ffn(b, s, w, il, pre ? gb_norm(b, w, il, fnorm, ffn, r) : ffn);
 	if (post)
 		a = gb_norm(b, w, il, "post_ffw_norm", a, r);
+	a = gb_res_scale(b, s, a);
 	if (w->a->block == GB_SEQ_RES)
 		return gb_add_rows(b, s, ffn, a);
 	return gb_add_rows(b, s, a, ffn);
@@ -344,18 +357,6 @@ struct gb_open {
 	int64_t il;
 	bool recr;
 };
-
-/* x scaled (residual_scale), where the model does. */
-static int32_t
-gb_res_scale(struct sc_graph *b, const struct shape *s, int32_t x)
-{
-	struct rows r = rows2(s->e, s->t);
-
-	if (!s->res_scale)
-		return x;
-	return gb_op(b, SC_SCALE, r.bytes, r.layout, GA_INPLACE, s->t, x,
-	    GA_NONE);
-}
 
 /* x + y, or y + x (GB_RES_FIRST: ggml-alloc then tries x's bytes
  * first). */
