@@ -212,6 +212,30 @@ static const struct og_spec og_specs[] = {
 				  "u:expert_feed_forward_length=256 "
 				  "u:expert_shared_feed_forward_length=512",
 	    "output.weight ffn_gate_exps.weight exp_probs_b.bias" },
+	/* M-RoPE, the deepstack's embeddings added after two layers */
+	{ "qwen3vl",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=128 "
+				  "u:attention.value_length=128 "
+				  "a:rope.dimension_sections=24,20,20,0 "
+				  "u:n_deepstack_layers=2",
+	    "output.weight" },
+	{ "qwen3vlmoe",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=128 "
+				  "u:attention.value_length=128 "
+				  "a:rope.dimension_sections=24,20,20,0 "
+				  "u:n_deepstack_layers=2 u:expert_count=8 "
+				  "u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256",
+	    "output.weight" },
+	/* Q's and K's norms after their RoPE, experts beside a shared
+	 * expert as wide as the keys say */
+	{ "hunyuan-moe",
+	    "u:context_length=4096 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=256 u:attention.head_count=8 " OG_KV2
+	    "u:expert_count=8 u:expert_used_count=2 "
+	    "u:expert_feed_forward_length=256 "
+	    "u:expert_shared_feed_forward_length=384 " OG_RMS,
+	    "output.weight" },
 };
 
 /*

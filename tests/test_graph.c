@@ -245,7 +245,11 @@ check_table(const char *name, const char *arch, const char *wtype,
  * experts (granitemoe), experts chosen by a sigmoid or a softmax and a
  * bias, their weights always normalized, without a shared expert
  * (minimax-m2, its Q's and K's norms over their rows) or with one of
- * its own width after dense layers (ernie4_5-moe);
+ * its own width after dense layers (ernie4_5-moe), or chosen by a
+ * softmax beside a shared expert, Q's and K's norms after their RoPE
+ * (hunyuan-moe); M-RoPE's four positions a token and the deepstack's
+ * wider input embeddings, a slice added after each of the first layers
+ * (qwen3vl, qwen3vlmoe);
  * and how many rows of the CPU table
  * each has (cohere2's, gpt-oss's, llama4's, glm4moe's, mamba2's,
  * granitehybrid's, lfm2's, gemma3n's, ernie4_5's and the later ones'
@@ -262,7 +266,8 @@ static const struct {
 	{ "gemma3n", 30 }, { "deepseek2", 36 }, { "bert", 60 },
 	{ "nomic-bert", 60 }, { "ernie4_5", 30 }, { "olmoe", 30 },
 	{ "phimoe", 30 }, { "granitemoe", 30 }, { "minimax-m2", 30 },
-	{ "ernie4_5-moe", 30 } };
+	{ "ernie4_5-moe", 30 }, { "qwen3vl", 30 }, { "qwen3vlmoe", 30 },
+	{ "hunyuan-moe", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

@@ -77,7 +77,8 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"bert", "starcoder2", "olmo2", "nomic-bert", "gpt-oss",
 		"llama4", "glm4moe", "cohere2", "mamba2", "lfm2",
 		"granitehybrid", "gemma3n", "ernie4_5", "olmoe",
-		"phimoe", "granitemoe", "minimax-m2", "ernie4_5-moe", NULL
+		"phimoe", "granitemoe", "minimax-m2", "ernie4_5-moe",
+		"qwen3vl", "qwen3vlmoe", "hunyuan-moe", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -981,6 +982,54 @@ static const char *const ernie4_5_moe_tensors[] = {
 	"L1-1 blk.%u.ffn_down_shexp.weight 24 16", NULL
 };
 
+/* qwen3vl, qwen3vlmoe: qwen3's and qwen3moe's models (their tensors),
+ * M-RoPE's sections (an array the map does not check) and the
+ * deepstack's layers. */
+static const char *const qwen3vl_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"u32 ARCH.attention.key_length 16",
+	"u32 ARCH.attention.value_length 16",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"a32 ARCH.rope.dimension_sections 4,2,2,0",
+	"u32 ARCH.n_deepstack_layers 1", "str tokenizer.ggml.model gpt2", NULL
+};
+
+static const char *const qwen3vlmoe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"u32 ARCH.attention.key_length 16",
+	"u32 ARCH.attention.value_length 16",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"a32 ARCH.rope.dimension_sections 4,2,2,0",
+	"u32 ARCH.n_deepstack_layers 1", "str tokenizer.ggml.model gpt2", NULL
+};
+
+/* hunyuan-moe: per-head Q and K norms, experts beside a shared expert
+ * as wide as the FFN (no key for it). */
+static const char *const hunyuan_moe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.expert_feed_forward_length 32", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const hunyuan_moe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 32 4",
+	"L blk.%u.ffn_up_exps.weight 16 32 4",
+	"L blk.%u.ffn_down_exps.weight 32 16 4",
+	"L blk.%u.ffn_gate_shexp.weight 16 32",
+	"L blk.%u.ffn_up_shexp.weight 16 32",
+	"L blk.%u.ffn_down_shexp.weight 32 16", NULL
+};
+
 static const char *const gemma3_keys[] = {
 	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
 	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
@@ -1423,6 +1472,12 @@ Test(names, every_mapped_architecture_round_trips)
 		{ { "ernie4_5-moe", 2, ernie4_5_moe_keys,
 		    ernie4_5_moe_tensors },
 		  "blk.%u.ffn_down_shexp.weight" },
+		{ { "qwen3vl", 2, qwen3vl_keys, qwen3_tensors },
+		  "blk.%u.attn_q_norm.weight" },
+		{ { "qwen3vlmoe", 2, qwen3vlmoe_keys, qwen3moe_tensors },
+		  "blk.%u.ffn_up_exps.weight" },
+		{ { "hunyuan-moe", 2, hunyuan_moe_keys, hunyuan_moe_tensors },
+		  "blk.%u.ffn_up_shexp.weight" },
 	};
 	size_t i;
 

@@ -45,6 +45,7 @@ enum gb_qk_norm {
 	GB_QK_HEAD, /* Q's and K's own norms, per head (after the reshape) */
 	GB_QK_ROW,  /* over the whole row, before the reshape */
 	GB_QK_HEAD_OPT, /* GB_QK_HEAD where the file has them */
+	GB_QK_HEAD_LATE, /* per head, after their RoPE (hunyuan-moe) */
 };
 enum gb_ffn_kind {
 	GB_GATED,      /* SwiGLU, GeGLU: one GLU node of gate and up */
@@ -82,6 +83,11 @@ enum gb_extra {
 	GB_GRANITE = 1024,     /* Granite's scales, where their keys are
 				* set: the embeddings, each part's output
 				* before its residual, the logits */
+	GB_MROPE = 2048,       /* M-RoPE: four positions a token */
+	GB_DEEPSTACK = 4096,   /* the input embeddings n_deepstack_layers
+				* times wider (padded), a slice of them
+				* added after each of the first layers
+				* (qwen3vl) */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */

@@ -321,6 +321,7 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	int c;
 
 	memset(s, 0, sizeof *s);
+	s->n_pos = a->extra & GB_MROPE ? 4 : 1;
 	if (block == GB_RECURRENT || block == GB_HYBRID) {
 		if (g->n_embd == 0 || !ssm_of(pn, pl, ub, &s->ssm))
 			return false;
@@ -336,6 +337,8 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	s->scale_logits = (a->scale & GB_SCALE_LOGITS) &&
 	    (block != GB_HYBRID || s->scale_logits);
 	s->scale_embd = s->scale_embd || (a->scale & GB_SCALE_EMBD) != 0;
+	if (a->extra & GB_DEEPSTACK)
+		s->deep = arch_u32(pn, "n_deepstack_layers");
 	if (ub == 0 || (block != GB_ENCODER && ub % pl->n_stream != 0) ||
 	    (g->swa && pl->swa_cells == 0))
 		return false;
