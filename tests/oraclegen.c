@@ -192,6 +192,71 @@ static const struct og_spec og_specs[] = {
 	{ "exaone4",
 	    OG_ATTN_L(64) OG_KV2 OG_RMS "u:attention.sliding_window=512",
 	    "output.weight" },
+	/* Q's and K's norms as wide as the embedding: as many KV heads;
+	 * the experts as wide as the FFN */
+	{ "olmoe",
+	    "u:context_length=4096 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=256 u:attention.head_count=8 "
+	    "u:attention.head_count_kv=8 u:expert_count=8 "
+	    "u:expert_used_count=2 " OG_RMS,
+	    "" },
+	/* phi3's graph, every norm biased, experts as wide as the FFN */
+	{ "phimoe",
+	    "u:context_length=4096 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=256 u:attention.head_count=8 " OG_KV2
+	    "u:expert_count=8 u:expert_used_count=2 " OG_RMS,
+	    "" },
+	/* Granite's scales around llama's layers, experts as wide as the
+	 * FFN */
+	{ "granitemoe",
+	    "u:context_length=4096 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=256 u:attention.head_count=8 " OG_KV2
+	    "u:expert_count=8 u:expert_used_count=2 " OG_RMS
+	    "f:logit_scale=8 f:residual_scale=0.22 f:embedding_scale=12 "
+	    "f:attention.scale=0.0078125",
+	    "output.weight ffn_gate_exps.weight" },
+	/* Q's and K's norms over their rows, half of each head roped, the
+	 * experts chosen by their sigmoid and a bias */
+	{ "minimax-m2",
+	    "u:context_length=4096 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=256 u:attention.head_count=8 " OG_KV2
+	    "u:rope.dimension_count=32 u:expert_count=8 "
+	    "u:expert_used_count=2 u:expert_feed_forward_length=256 "
+	    "u:expert_gating_func=2 " OG_RMS,
+	    "" },
+	/* a dense layer, then experts with a selection bias and a shared
+	 * expert */
+	{ "ernie4_5-moe",
+	    OG_ATTN OG_KV2 OG_RMS "u:leading_dense_block_count=1 "
+				  "u:interleave_moe_layer_step=1 "
+				  "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:expert_shared_feed_forward_length=512",
+	    "output.weight ffn_gate_exps.weight exp_probs_b.bias" },
+	/* M-RoPE, the deepstack's embeddings added after two layers */
+	{ "qwen3vl",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=128 "
+				  "u:attention.value_length=128 "
+				  "a:rope.dimension_sections=24,20,20,0 "
+				  "u:n_deepstack_layers=2",
+	    "output.weight" },
+	{ "qwen3vlmoe",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=128 "
+				  "u:attention.value_length=128 "
+				  "a:rope.dimension_sections=24,20,20,0 "
+				  "u:n_deepstack_layers=2 u:expert_count=8 "
+				  "u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256",
+	    "output.weight" },
+	/* Q's and K's norms after their RoPE, experts beside a shared
+	 * expert as wide as the keys say */
+	{ "hunyuan-moe",
+	    "u:context_length=4096 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=256 u:attention.head_count=8 " OG_KV2
+	    "u:expert_count=8 u:expert_used_count=2 "
+	    "u:expert_feed_forward_length=256 "
+	    "u:expert_shared_feed_forward_length=384 " OG_RMS,
+	    "output.weight" },
 };
 
 /*
@@ -392,20 +457,21 @@ og_in_words(const char *words, const char *id)
 }
 
 /* og_wanted: 1 when tensor t is written at layer (-1: global), 0 when
- * not, -1 when it is required but cannot be written. */
+ * not, -1 when it is required but cannot be written. An optional one the
+ * spec asks for is written where its when holds. */
 static int
 og_wanted(const struct names_map *map, const struct names_tensor *t,
     const struct og_spec *s, const struct names_env *env)
 {
-	if (t->id != NULL && og_in_words(s->extra, t->id))
-		return 1;
-	if (t->optional)
-		return 0;
 	if (t->when != NULL) {
 		struct names_val v = names_eval(t->when, env);
 		if (!v.known || v.v == 0)
 			return 0;
 	}
+	if (t->id != NULL && og_in_words(s->extra, t->id))
+		return 1;
+	if (t->optional)
+		return 0;
 	for (size_t i = 0; i < t->n_unless; i++) {
 		const struct names_tensor *u = &map->tensors[t->unless[i]];
 		if (u->id != NULL && og_in_words(s->extra, u->id))

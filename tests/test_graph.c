@@ -244,11 +244,23 @@ check_table(const char *name, const char *arch, const char *wtype,
  * after the RoPE (hunyuan-dense), scaled residuals and embeddings
  * (granite), attention and FFN side by side in layer norms (command-r),
  * norms without weights and Q, K and V clamped (olmo), norms after the
- * parts and RoPE in the sliding-window layers alone (exaone4);
+ * parts and RoPE in the sliding-window layers alone (exaone4), experts
+ * chosen by a softmax's top k, their weights not normalized, with Q's
+ * and K's norms
+ * over their rows (olmoe), phi3's graph with experts as wide as the
+ * FFN (phimoe), Granite's scales around llama's layers with those
+ * experts (granitemoe), experts chosen by a sigmoid or a softmax and a
+ * bias, their weights always normalized, without a shared expert
+ * (minimax-m2, its Q's and K's norms over their rows) or with one of
+ * its own width after dense layers (ernie4_5-moe), or chosen by a
+ * softmax beside a shared expert, Q's and K's norms after their RoPE
+ * (hunyuan-moe); M-RoPE's four positions a token and the deepstack's
+ * wider input embeddings, a slice added after each of the first layers
+ * (qwen3vl, qwen3vlmoe);
  * and how many rows of the CPU table
  * each has (cohere2's, gpt-oss's, llama4's, glm4moe's, mamba2's,
- * granitehybrid's, lfm2's, gemma3n's, ernie4_5's and issue 36's dense
- * ones measured on haswell's library alone). */
+ * granitehybrid's, lfm2's, gemma3n's, ernie4_5's and the later ones'
+ * measured on haswell's library alone). */
 static const struct {
 	const char *name;
 	size_t cpu_rows;
@@ -262,7 +274,9 @@ static const struct {
 	{ "nomic-bert", 60 }, { "ernie4_5", 30 }, { "mistral3", 30 },
 	{ "seed_oss", 30 }, { "smollm3", 30 }, { "hunyuan-dense", 30 },
 	{ "granite", 30 }, { "command-r", 30 }, { "olmo", 30 },
-	{ "exaone4", 30 } };
+	{ "exaone4", 30 }, { "olmoe", 30 }, { "phimoe", 30 },
+	{ "granitemoe", 30 }, { "minimax-m2", 30 }, { "ernie4_5-moe", 30 },
+	{ "qwen3vl", 30 }, { "qwen3vlmoe", 30 }, { "hunyuan-moe", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

@@ -78,7 +78,9 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"llama4", "glm4moe", "cohere2", "mamba2", "lfm2",
 		"granitehybrid", "gemma3n", "ernie4_5", "mistral3",
 		"seed_oss", "smollm3", "hunyuan-dense", "granite",
-		"command-r", "olmo", "exaone4", NULL
+		"command-r", "olmo", "exaone4", "olmoe", "phimoe",
+		"granitemoe", "minimax-m2", "ernie4_5-moe", "qwen3vl",
+		"qwen3vlmoe", "hunyuan-moe", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -912,6 +914,173 @@ static const char *const command_r_tensors[] = { "G token_embd.weight 16 16",
 /* olmo: no norm tensor at all. */
 static const char *const olmo_tensors[] = { "G token_embd.weight 16 16",
 	"G output.weight 16 16", DENSE_QKV, DENSE_FFN, NULL };
+/* olmoe: Q's and K's norms over their whole rows, experts as wide as
+ * the FFN, output required. */
+static const char *const olmoe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 2",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const olmoe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 16",
+	"L blk.%u.attn_v.weight 16 16", "L blk.%u.attn_q_norm.weight 16",
+	"L blk.%u.attn_k_norm.weight 16", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 32 4",
+	"L blk.%u.ffn_up_exps.weight 16 32 4",
+	"L blk.%u.ffn_down_exps.weight 32 16 4", NULL
+};
+
+/* phimoe: phi3's attention, every norm and the output biased, experts
+ * as wide as the FFN. */
+static const char *const phimoe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const phimoe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output_norm.bias 16", "G output.weight 16 16", "G output.bias 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_norm.bias 16",
+	"L blk.%u.attn_qkv.weight 16 32", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_output.bias 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_norm.bias 16", "L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 32 4",
+	"L blk.%u.ffn_up_exps.weight 16 32 4",
+	"L blk.%u.ffn_down_exps.weight 32 16 4", NULL
+};
+
+/* granitemoe: llama's attention, Granite's logit scale, experts as wide
+ * as the FFN and a shared expert. */
+static const char *const granitemoe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"f32 ARCH.logit_scale 8", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_shared_feed_forward_length 24",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const granitemoe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 32 4",
+	"L blk.%u.ffn_up_exps.weight 16 32 4",
+	"L blk.%u.ffn_down_exps.weight 32 16 4",
+	"L blk.%u.ffn_gate_shexp.weight 16 24",
+	"L blk.%u.ffn_up_shexp.weight 16 24",
+	"L blk.%u.ffn_down_shexp.weight 24 16", NULL
+};
+
+/* minimax-m2: Q's and K's norms over their rows, experts chosen with a
+ * bias, output required. */
+static const char *const minimax_m2_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"u32 ARCH.expert_feed_forward_length 32", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_gating_func 2",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const minimax_m2_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_q_norm.weight 16",
+	"L blk.%u.attn_k_norm.weight 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.exp_probs_b.bias 4",
+	"L blk.%u.ffn_gate_exps.weight 16 32 4",
+	"L blk.%u.ffn_up_exps.weight 16 32 4",
+	"L blk.%u.ffn_down_exps.weight 32 16 4", NULL
+};
+
+/* ernie4_5-moe: a dense layer, then experts, their selection bias and
+ * a shared expert; output tied to token_embd. */
+static const char *const ernie4_5_moe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.leading_dense_block_count 1",
+	"u32 ARCH.interleave_moe_layer_step 1",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_feed_forward_length 24",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const ernie4_5_moe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-1 blk.%u.exp_probs_b.bias 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 16 24",
+	"L1-1 blk.%u.ffn_up_shexp.weight 16 24",
+	"L1-1 blk.%u.ffn_down_shexp.weight 24 16", NULL
+};
+
+/* qwen3vl, qwen3vlmoe: qwen3's and qwen3moe's models (their tensors),
+ * M-RoPE's sections (an array the map does not check) and the
+ * deepstack's layers. */
+static const char *const qwen3vl_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"u32 ARCH.attention.key_length 16",
+	"u32 ARCH.attention.value_length 16",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"a32 ARCH.rope.dimension_sections 4,2,2,0",
+	"u32 ARCH.n_deepstack_layers 1", "str tokenizer.ggml.model gpt2", NULL
+};
+
+static const char *const qwen3vlmoe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"u32 ARCH.attention.key_length 16",
+	"u32 ARCH.attention.value_length 16",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"a32 ARCH.rope.dimension_sections 4,2,2,0",
+	"u32 ARCH.n_deepstack_layers 1", "str tokenizer.ggml.model gpt2", NULL
+};
+
+/* hunyuan-moe: per-head Q and K norms, experts beside a shared expert
+ * as wide as the FFN (no key for it). */
+static const char *const hunyuan_moe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.expert_feed_forward_length 32", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const hunyuan_moe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 32 4",
+	"L blk.%u.ffn_up_exps.weight 16 32 4",
+	"L blk.%u.ffn_down_exps.weight 32 16 4",
+	"L blk.%u.ffn_gate_shexp.weight 16 32",
+	"L blk.%u.ffn_up_shexp.weight 16 32",
+	"L blk.%u.ffn_down_shexp.weight 32 16", NULL
+};
 
 static const char *const gemma3_keys[] = {
 	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
@@ -1289,82 +1458,102 @@ static const char *const gemma3n_tensors[] = {
 	"L blk.%u.laurel_post_norm.weight 16", NULL
 };
 
+/* A model of each mapped architecture, and the tensor whose widening
+ * must be the model's one finding. */
+static const struct {
+	struct arch_model m;
+	const char *widen;
+} round_trips[] = {
+	{ { "llama", 2, llama_moe_keys, llama_moe_tensors },
+	  "blk.%u.ffn_down_exps.weight" },
+	{ { "qwen3", 2, qwen3_keys, qwen3_tensors },
+	  "blk.%u.attn_q_norm.weight" },
+	{ { "qwen3moe", 2, qwen3moe_keys, qwen3moe_tensors },
+	  "blk.%u.ffn_up_exps.weight" },
+	{ { "qwen2moe", 2, qwen2moe_keys, qwen2moe_tensors },
+	  "blk.%u.ffn_down_shexp.weight" },
+	{ { "phi3", 2, phi3_keys, phi3_tensors },
+	  "blk.%u.attn_qkv.weight" },
+	{ { "gemma3", 2, gemma3_keys, gemma3_tensors },
+	  "blk.%u.attn_output.weight" },
+	{ { "deepseek2", 3, deepseek2_keys, deepseek2_tensors },
+	  "blk.%u.attn_k_b.weight" },
+	{ { "mamba", 2, mamba_keys, mamba_tensors },
+	  "blk.%u.ssm_x.weight" },
+	{ { "falcon", 2, falcon_keys, falcon_tensors },
+	  "blk.%u.attn_qkv.weight" },
+	{ { "gpt2", 2, gpt2_keys, gpt2_tensors },
+	  "position_embd.weight" },
+	{ { "bert", 2, bert_keys, bert_tensors },
+	  "token_types.weight" },
+	{ { "starcoder2", 2, starcoder2_keys, starcoder2_tensors },
+	  "blk.%u.attn_k.bias" },
+	{ { "olmo2", 2, olmo2_keys, olmo2_tensors },
+	  "blk.%u.attn_k_norm.weight" },
+	{ { "nomic-bert", 2, nomic_bert_keys, nomic_bert_tensors },
+	  "blk.%u.attn_qkv.weight" },
+	{ { "gpt-oss", 2, gptoss_keys, gptoss_tensors },
+	  "blk.%u.attn_sinks.weight" },
+	{ { "llama4", 2, llama4_keys, llama4_tensors },
+	  "blk.%u.ffn_up_shexp.weight" },
+	{ { "cohere2", 2, cohere2_keys, cohere2_tensors },
+	  "blk.%u.attn_k.weight" },
+	{ { "glm4moe", 3, glm4moe_keys, glm4moe_tensors },
+	  "blk.%u.exp_probs_b.bias" },
+	{ { "mamba2", 2, mamba2_keys, mamba2_tensors },
+	  "blk.%u.ssm_norm.weight" },
+	{ { "lfm2", 2, lfm2_keys, lfm2_tensors },
+	  "blk.%u.attn_k.weight" },
+	{ { "lfm2", 2, lfm2_keys, lfm2_tensors },
+	  "blk.%u.shortconv.in_proj.weight" },
+	{ { "granitehybrid", 2, granitehybrid_keys,
+	    granitehybrid_tensors },
+	  "blk.%u.ssm_in.weight" },
+	{ { "gemma3n", 2, gemma3n_keys, gemma3n_tensors },
+	  "per_layer_token_embd.weight" },
+	{ { "ernie4_5", 2, ernie4_5_keys, ernie4_5_tensors },
+	  "blk.%u.attn_qkv.weight" },
+	{ { "mistral3", 2, ernie4_5_keys, ernie4_5_tensors },
+	  "blk.%u.ffn_up.weight" },
+	{ { "seed_oss", 2, ernie4_5_keys, seed_oss_tensors },
+	  "blk.%u.post_attention_norm.weight" },
+	{ { "smollm3", 2, ernie4_5_keys, smollm3_tensors },
+	  "blk.%u.attn_k.weight" },
+	{ { "hunyuan-dense", 2, ernie4_5_keys, hunyuan_tensors },
+	  "blk.%u.attn_q_norm.weight" },
+	{ { "granite", 2, granite_keys, smollm3_tensors },
+	  "blk.%u.ffn_down.weight" },
+	{ { "command-r", 2, command_r_keys, command_r_tensors },
+	  "blk.%u.attn_v.weight" },
+	{ { "olmo", 2, command_r_keys, olmo_tensors },
+	  "blk.%u.attn_output.weight" },
+	{ { "exaone4", 2, ernie4_5_keys, exaone4_tensors },
+	  "blk.%u.post_ffw_norm.weight" },
+	{ { "olmoe", 2, olmoe_keys, olmoe_tensors },
+	  "blk.%u.ffn_up_exps.weight" },
+	{ { "phimoe", 2, phimoe_keys, phimoe_tensors },
+	  "blk.%u.attn_qkv.weight" },
+	{ { "granitemoe", 2, granitemoe_keys, granitemoe_tensors },
+	  "blk.%u.ffn_up_shexp.weight" },
+	{ { "minimax-m2", 2, minimax_m2_keys, minimax_m2_tensors },
+	  "blk.%u.attn_k_norm.weight" },
+	{ { "ernie4_5-moe", 2, ernie4_5_moe_keys,
+	    ernie4_5_moe_tensors },
+	  "blk.%u.ffn_down_shexp.weight" },
+	{ { "qwen3vl", 2, qwen3vl_keys, qwen3_tensors },
+	  "blk.%u.attn_q_norm.weight" },
+	{ { "qwen3vlmoe", 2, qwen3vlmoe_keys, qwen3moe_tensors },
+	  "blk.%u.ffn_up_exps.weight" },
+	{ { "hunyuan-moe", 2, hunyuan_moe_keys, hunyuan_moe_tensors },
+	  "blk.%u.ffn_up_shexp.weight" },
+};
+
 Test(names, every_mapped_architecture_round_trips)
 {
-	static const struct {
-		struct arch_model m;
-		const char *widen;
-	} models[] = {
-		{ { "llama", 2, llama_moe_keys, llama_moe_tensors },
-		  "blk.%u.ffn_down_exps.weight" },
-		{ { "qwen3", 2, qwen3_keys, qwen3_tensors },
-		  "blk.%u.attn_q_norm.weight" },
-		{ { "qwen3moe", 2, qwen3moe_keys, qwen3moe_tensors },
-		  "blk.%u.ffn_up_exps.weight" },
-		{ { "qwen2moe", 2, qwen2moe_keys, qwen2moe_tensors },
-		  "blk.%u.ffn_down_shexp.weight" },
-		{ { "phi3", 2, phi3_keys, phi3_tensors },
-		  "blk.%u.attn_qkv.weight" },
-		{ { "gemma3", 2, gemma3_keys, gemma3_tensors },
-		  "blk.%u.attn_output.weight" },
-		{ { "deepseek2", 3, deepseek2_keys, deepseek2_tensors },
-		  "blk.%u.attn_k_b.weight" },
-		{ { "mamba", 2, mamba_keys, mamba_tensors },
-		  "blk.%u.ssm_x.weight" },
-		{ { "falcon", 2, falcon_keys, falcon_tensors },
-		  "blk.%u.attn_qkv.weight" },
-		{ { "gpt2", 2, gpt2_keys, gpt2_tensors },
-		  "position_embd.weight" },
-		{ { "bert", 2, bert_keys, bert_tensors },
-		  "token_types.weight" },
-		{ { "starcoder2", 2, starcoder2_keys, starcoder2_tensors },
-		  "blk.%u.attn_k.bias" },
-		{ { "olmo2", 2, olmo2_keys, olmo2_tensors },
-		  "blk.%u.attn_k_norm.weight" },
-		{ { "nomic-bert", 2, nomic_bert_keys, nomic_bert_tensors },
-		  "blk.%u.attn_qkv.weight" },
-		{ { "gpt-oss", 2, gptoss_keys, gptoss_tensors },
-		  "blk.%u.attn_sinks.weight" },
-		{ { "llama4", 2, llama4_keys, llama4_tensors },
-		  "blk.%u.ffn_up_shexp.weight" },
-		{ { "cohere2", 2, cohere2_keys, cohere2_tensors },
-		  "blk.%u.attn_k.weight" },
-		{ { "glm4moe", 3, glm4moe_keys, glm4moe_tensors },
-		  "blk.%u.exp_probs_b.bias" },
-		{ { "mamba2", 2, mamba2_keys, mamba2_tensors },
-		  "blk.%u.ssm_norm.weight" },
-		{ { "lfm2", 2, lfm2_keys, lfm2_tensors },
-		  "blk.%u.attn_k.weight" },
-		{ { "lfm2", 2, lfm2_keys, lfm2_tensors },
-		  "blk.%u.shortconv.in_proj.weight" },
-		{ { "granitehybrid", 2, granitehybrid_keys,
-		    granitehybrid_tensors },
-		  "blk.%u.ssm_in.weight" },
-		{ { "gemma3n", 2, gemma3n_keys, gemma3n_tensors },
-		  "per_layer_token_embd.weight" },
-		{ { "ernie4_5", 2, ernie4_5_keys, ernie4_5_tensors },
-		  "blk.%u.attn_qkv.weight" },
-		{ { "mistral3", 2, ernie4_5_keys, ernie4_5_tensors },
-		  "blk.%u.ffn_up.weight" },
-		{ { "seed_oss", 2, ernie4_5_keys, seed_oss_tensors },
-		  "blk.%u.post_attention_norm.weight" },
-		{ { "smollm3", 2, ernie4_5_keys, smollm3_tensors },
-		  "blk.%u.attn_k.weight" },
-		{ { "hunyuan-dense", 2, ernie4_5_keys, hunyuan_tensors },
-		  "blk.%u.attn_q_norm.weight" },
-		{ { "granite", 2, granite_keys, smollm3_tensors },
-		  "blk.%u.ffn_down.weight" },
-		{ { "command-r", 2, command_r_keys, command_r_tensors },
-		  "blk.%u.attn_v.weight" },
-		{ { "olmo", 2, command_r_keys, olmo_tensors },
-		  "blk.%u.attn_output.weight" },
-		{ { "exaone4", 2, ernie4_5_keys, exaone4_tensors },
-		  "blk.%u.post_ffw_norm.weight" },
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof models / sizeof models[0]; i++)
-		check_arch(&models[i].m, models[i].widen);
+	for (i = 0; i < sizeof round_trips / sizeof round_trips[0]; i++)
+		check_arch(&round_trips[i].m, round_trips[i].widen);
 }
 
 /* deepseek2: the dense block needs its FFN, the expert blocks theirs. */

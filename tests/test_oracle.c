@@ -667,7 +667,7 @@ run_cases(const struct ocase *cs, size_t n, bool today)
 	strbuf_free(&refused);
 }
 
-#define MAX_CASES 256
+#define MAX_CASES 512
 
 /* kv_today: the KV cache (and recurrent state) of today's plan, exact,
  * for every architecture, three contexts and two cache types. */

@@ -47,7 +47,8 @@ enum gb_qk_norm {
 	GB_QK_HEAD, /* Q's and K's own norms, per head (after the reshape) */
 	GB_QK_ROW,  /* over the whole row, before the reshape */
 	GB_QK_HEAD_OPT, /* GB_QK_HEAD where the file has them */
-	GB_QK_HEAD_LATE, /* GB_QK_HEAD after the RoPE (hunyuan-dense) */
+	GB_QK_HEAD_LATE, /* GB_QK_HEAD after the RoPE (hunyuan-dense,
+			  * hunyuan-moe) */
 };
 enum gb_ffn_kind {
 	GB_GATED,      /* SwiGLU, GeGLU: one GLU node of gate and up */
@@ -83,12 +84,20 @@ enum gb_extra {
 	GB_ATTN_TEMP = 512,    /* Q times the attention-temperature input
 				* where attention.temperature_scale is set
 				* (mistral3) */
-	GB_GRANITE = 1024,     /* granite's keys: residual_scale (the
-				* attention's and the FFN's outputs scaled),
-				* embedding_scale, rope.scaling.finetuned */
+	GB_GRANITE = 1024,     /* Granite's scales, where their keys are
+				* set: residual_scale (each part's output
+				* before its residual), embedding_scale,
+				* logit_scale; rope.scaling.finetuned */
 	GB_OLMO = 2048,	       /* olmo's: norms without weights or biases;
 				* Q, K and V clamped where
 				* attention.clamp_kqv is set */
+	GB_NORM_W = 4096,      /* GB_MOE_GLM: the chosen weights normalized
+				* whatever the keys say */
+	GB_MROPE = 8192,       /* M-RoPE: four positions a token */
+	GB_DEEPSTACK = 16384,  /* the input embeddings n_deepstack_layers
+				* times wider (padded), a slice of them
+				* added after each of the first layers
+				* (qwen3vl) */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */
@@ -143,7 +152,7 @@ struct arch_graph {
 	uint8_t scale;	 /* enum gb_scale, or'ed */
 	uint8_t pos;	 /* enum gb_pos */
 	uint8_t block;	 /* enum gb_block */
-	uint16_t extra;	 /* enum gb_extra, or'ed */
+	uint32_t extra;	 /* enum gb_extra, or'ed */
 };
 
 /*

@@ -25,7 +25,7 @@ gb_inputs_init(struct inputs *in)
 {
 	int c;
 
-	in->pos = in->out = in->attn_scale = GB_UNSET;
+	in->pos = in->out = in->attn_scale = in->embd = GB_UNSET;
 	in->rs = in->rs_main = in->rs_extra = GB_UNSET;
 	for (c = 0; c < GB_N_CACHES; c++)
 		in->krot[c] = in->vrot[c] = in->kidx[c] = in->vidx[c] =
@@ -44,7 +44,9 @@ gb_in(struct sc_graph *b, int32_t *slot, uint64_t bytes, uint64_t layout)
 int32_t
 gb_in_pos(struct sc_graph *b, const struct shape *s, struct inputs *in)
 {
-	return gb_in(b, &in->pos, smul(4, s->t), lay(4, s->t, 1, 1, 1, 2));
+	uint64_t n = smul(s->n_pos, s->t);
+
+	return gb_in(b, &in->pos, smul(4, n), lay(4, n, 1, 1, 1, 2));
 }
 
 int32_t

@@ -62,6 +62,8 @@ struct shape {
 	uint64_t krot, vrot;		/* the rotations' widths, 0 without */
 	uint64_t n_exp, n_used, ff_exp; /* experts, used a token, their FFN */
 	uint64_t ff_shared;		/* the shared expert's FFN */
+	uint64_t deep;			/* GB_DEEPSTACK: its layers */
+	uint64_t n_pos;			/* positions a token (M-RoPE: 4) */
 	bool sigmoid;			/* GB_MOE_GLM: sigmoid gating */
 	bool norm_w;			/* GB_MOE_GLM: weights normalized */
 	bool scale_w;			/* GB_MOE_GLM: weights scaled */
@@ -83,6 +85,7 @@ struct shape {
 
 struct inputs {
 	int32_t pos, out, attn_scale;
+	int32_t embd; /* GB_DEEPSTACK: the input embeddings' view */
 	int32_t rs, rs_main, rs_extra; /* the states' copy indices, the
 					* sequences' view, the others' */
 	int32_t krot[GB_N_CACHES], vrot[GB_N_CACHES];

@@ -207,26 +207,38 @@ ssm_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
 }
 
 /* glm4moe's gating (expert_gating_func: none or 2 sigmoid, 1 softmax),
- * whether its weights are normalized (expert_weights_norm) and scaled
- * (expert_weights_scale, but 0 and 1), its shared experts' width
- * (expert_shared_count of the experts'); false for another gating. */
+ * whether its weights are normalized (expert_weights_norm, or always:
+ * GB_NORM_W) and scaled (expert_weights_scale, but 0 and 1), its shared
+ * experts' width (expert_shared_count of the experts', else
+ * expert_shared_feed_forward_length, else none); false for another
+ * gating. */
 static bool
 glm_experts(const struct planner *pn, struct shape *s)
 {
+	uint32_t extra = gb_arch_of(pn->g)->extra;
 	int64_t v = 0;
 
 	if (arch_int(pn, "expert_gating_func", &v) && v != 0 && v != 1 &&
 	    v != 2)
 		return false;
-	if (v == 0 && (gb_arch_of(pn->g)->extra & GB_GATE_SOFTMAX))
+	if (v == 0 && (extra & GB_GATE_SOFTMAX))
 		v = 1; /* DeepSeek V2's files say nothing: softmax */
 	s->sigmoid = v != 1;
-	s->norm_w = arch_int(pn, "expert_weights_norm", &v) && v != 0;
+	s->norm_w = (extra & GB_NORM_W) ||
+	    (arch_int(pn, "expert_weights_norm", &v) && v != 0);
 	s->scale_w = arch_float_set(pn, "expert_weights_scale", true);
 	v = 0;
-	if (!arch_int(pn, "expert_shared_count", &v) || v < 0 || v > 1 << 16)
+	if (arch_int(pn, "expert_shared_count", &v)) {
+		if (v < 0 || v > 1 << 16)
+			return false;
+		s->ff_shared = smul(s->ff_exp, (uint64_t)v);
+		return true;
+	}
+	if (!arch_int(pn, "expert_shared_feed_forward_length", &v))
+		v = 0;
+	if (v < 0 || v > 1 << 24)
 		return false;
-	s->ff_shared = smul(s->ff_exp, (uint64_t)v);
+	s->ff_shared = (uint64_t)v;
 	return true;
 }
 
@@ -252,10 +264,13 @@ experts_of(const struct planner *pn, struct shape *s)
 		return true; /* no experts: dense */
 	if (!arch_int(pn, "expert_count", &n) || n <= 0 || n > 1 << 16)
 		return false;
-	if (kind == GB_MIXED)
-		ff = (int64_t)s->ff; /* llama's experts are the FFN's width */
-	else if (!arch_int(pn, "expert_feed_forward_length", &ff) || ff <= 0 ||
-	    ff > 1 << 24)
+	/* llama's experts are the FFN's width, and olmoe's (GB_MOE) when
+	 * no key says otherwise */
+	if (kind == GB_MIXED ||
+	    (!arch_int(pn, "expert_feed_forward_length", &ff) &&
+		kind == GB_MOE))
+		ff = (int64_t)s->ff;
+	if (ff <= 0 || ff > 1 << 24)
 		return false;
 	s->n_exp = (uint64_t)n;
 	s->ff_exp = (uint64_t)ff;
@@ -306,6 +321,7 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	int c;
 
 	memset(s, 0, sizeof *s);
+	s->n_pos = a->extra & GB_MROPE ? 4 : 1;
 	if (block == GB_RECURRENT || block == GB_HYBRID) {
 		if (g->n_embd == 0 || !ssm_of(pn, pl, ub, &s->ssm))
 			return false;
@@ -315,9 +331,8 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 		s->s = 1;
 		if (block == GB_RECURRENT)
 			return true;
-		granite_keys(pn, s);
 	}
-	if (a->extra & GB_GRANITE)
+	if (block == GB_HYBRID || (a->extra & GB_GRANITE))
 		granite_keys(pn, s);
 	s->scale_logits = ((a->scale & GB_SCALE_LOGITS) &&
 			      (block != GB_HYBRID || s->scale_logits)) ||
@@ -328,6 +343,8 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	s->clamp = (a->extra & GB_OLMO) &&
 	    arch_float_set(pn, "attention.clamp_kqv", false);
 	s->scale_embd = s->scale_embd || (a->scale & GB_SCALE_EMBD) != 0;
+	if (a->extra & GB_DEEPSTACK)
+		s->deep = arch_u32(pn, "n_deepstack_layers");
 	if (ub == 0 || (block != GB_ENCODER && ub % pl->n_stream != 0) ||
 	    (g->swa && pl->swa_cells == 0))
 		return false;

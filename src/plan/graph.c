@@ -192,9 +192,13 @@ gb_moe(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 	uint64_t k = s->n_used, t = s->t, e = s->e;
 	uint64_t eb = smul(F32(e, k), t), le = lay(4, e, k, t, 1, 0);
 	uint64_t vb = smul(4, e + (t - 1) * e * k);
+	uint64_t fs = s->ff_shared;
 	bool l4 = w->a->ffn == GB_MOE_L4;
 	int32_t top, wt, g, u, x, first;
 	uint64_t i;
+
+	if (fs == 0) /* the shared expert as wide as its tensors */
+		fs = gb_dim(w, il, "ffn_up_shexp.weight", 1);
 
 	wt = gb_router(b, s, w, il, cur, &top);
 	x = gb_view(b, SC_RESHAPE, cur, F32(e, t));
@@ -222,10 +226,9 @@ gb_moe(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 	if (w->a->ffn == GB_MOE_SHARED)
 		x = gb_op(b, SC_ADD, F32(e, t), L32(e, t), GA_INPLACE, t, x,
 		    gb_shared_expert(b, s, w, il, cur));
-	if (l4 || w->a->ffn == GB_MOE_GLM)
+	if (l4 || (w->a->ffn == GB_MOE_GLM && fs > 0))
 		x = gb_op(b, SC_ADD, F32(e, t), L32(e, t), GA_INPLACE, t, x,
-		    gb_gated(b, s, w, il, cur, "_shexp",
-			l4 ? s->ff_exp : s->ff_shared));
+		    gb_gated(b, s, w, il, cur, "_shexp", l4 ? s->ff_exp : fs));
 	return x;
 }
 
@@ -341,10 +344,9 @@ gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 		a = gb_out_rows(b, s, in, a);
 	if (post)
 		a = gb_norm(b, w, il, "post_attention_norm", a, r);
-	a = gb_res_scale(b, s, a);
 	if (last)
 		x = gb_out_rows(b, s, in, x);
-	ffn = gb_add_rows(b, s, a, x);
+	ffn = gb_add_rows(b, s, gb_res_scale(b, s, a), x);
 	a = gb_ffn(b, s, w, il, pre ? gb_norm(b, w, il, fnorm, ffn, r) : ffn);
 	if (post)
 		a = gb_norm(b, w, il, "post_ffw_norm", a, r);
@@ -511,15 +513,21 @@ static bool
 build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
     struct weights *w)
 {
+	uint64_t ei = smul(s->e, s->deep + 1);
 	struct inputs in;
 	int32_t x, pos;
 	uint32_t il;
 
 	gb_inputs_init(&in);
 	x = gb_input(b, smul(4, s->t), lay(4, s->t, 1, 1, 1, 1), 0);
-	gb_input(b, F32(s->e, s->t), lay(4, s->e, s->t, 1, 1, 1), GA_OUTPUT);
+	gb_input(b, F32(ei, s->t), lay(4, ei, s->t, 1, 1, 1), GA_OUTPUT);
 	x = gb_op(b, SC_GET_ROWS, F32(s->e, s->t), L32(s->e, s->t), 0, s->t,
 	    gb_weight(b, w, -1, "token_embd.weight"), x);
+	if (s->deep > 0) { /* padded to the deepstack's width, a view */
+		x = gb_op(b, SC_PAD, F32(ei, s->t), L32(ei, s->t), 0, s->t, x,
+		    GA_NONE);
+		x = in.embd = gb_view(b, SC_VIEW, x, gb_span(s->e, s->t, ei));
+	}
 	if (s->scale_embd)
 		x = gb_op(b, SC_SCALE, F32(s->e, s->t), L32(s->e, s->t),
 		    GA_INPLACE, s->t, x, GA_NONE);
@@ -542,8 +550,13 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 		x = gb_altup(b, s, w, &in, x);
 	else if (w->a->block == GB_RECURRENT || w->a->block == GB_HYBRID)
 		x = gb_deferred(b, s, w, &in, x);
-	for (il = 0; il < w->n_layer && w->a->block < GB_RECURRENT; il++)
+	for (il = 0; il < w->n_layer && w->a->block < GB_RECURRENT; il++) {
 		x = gb_layer(b, s, w, &in, il, x);
+		if (il < s->deep) /* the deepstack's slice il + 1 */
+			x = gb_add_rows(b, s, x,
+			    gb_view(b, SC_VIEW, in.embd,
+				gb_span(s->e, s->t, ei)));
+	}
 	skip_mtp(w);
 	if (w->a->extra & GB_ROWS_LATE)
 		x = gb_out_rows(b, s, &in, x);

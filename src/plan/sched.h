@@ -55,6 +55,7 @@ enum sc_op {
 	SC_SQRT,
 	SC_SUB,
 	SC_MEAN,
+	SC_PAD,
 };
 
 /* Where a leaf's bytes are: a weights buffer or a cache buffer, on the
