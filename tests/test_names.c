@@ -76,7 +76,9 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"gemma3", "phi3", "deepseek2", "mamba", "falcon", "gpt2",
 		"bert", "starcoder2", "olmo2", "nomic-bert", "gpt-oss",
 		"llama4", "glm4moe", "cohere2", "mamba2", "lfm2",
-		"granitehybrid", "gemma3n", "ernie4_5", NULL
+		"granitehybrid", "gemma3n", "ernie4_5", "qwen35", "qwen35moe",
+		"qwen3next", "nemotron_h", "nemotron_h_moe",
+		NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1204,6 +1206,126 @@ static const char *const granitehybrid_tensors[] = {
 	NULL
 };
 
+static const char *const qwen35_keys[] = {
+	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.full_attention_interval 2",
+	"u32 ARCH.ssm.conv_kernel 4", "u32 ARCH.ssm.inner_size 8",
+	"u32 ARCH.ssm.state_size 4", "u32 ARCH.ssm.time_step_rank 2",
+	"u32 ARCH.ssm.group_count 1", "str tokenizer.ggml.model gpt2", NULL
+};
+/* block 0 Gated DeltaNet, block 1 attention (an interval of 2) */
+static const char *const qwen35_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"L blk.%u.attn_norm.weight 8", "L blk.%u.post_attention_norm.weight 8",
+	"L blk.%u.ffn_gate.weight 8 32", "L blk.%u.ffn_up.weight 8 32",
+	"L blk.%u.ffn_down.weight 32 8",
+	"L0-0 blk.%u.attn_qkv.weight 8 16", "L0-0 blk.%u.attn_gate.weight 8 8",
+	"L0-0 blk.%u.ssm_conv1d.weight 4 16", "L0-0 blk.%u.ssm_dt.bias 2",
+	"L0-0 blk.%u.ssm_a 2", "L0-0 blk.%u.ssm_beta.weight 8 2",
+	"L0-0 blk.%u.ssm_alpha.weight 8 2", "L0-0 blk.%u.ssm_norm.weight 4",
+	"L0-0 blk.%u.ssm_out.weight 8 8",
+	"L1-1 blk.%u.attn_q.weight 8 16", "L1-1 blk.%u.attn_k.weight 8 4",
+	"L1-1 blk.%u.attn_v.weight 8 4", "L1-1 blk.%u.attn_output.weight 8 8",
+	"L1-1 blk.%u.attn_q_norm.weight 4", "L1-1 blk.%u.attn_k_norm.weight 4",
+	NULL
+};
+
+#define QWEN3NEXT_KEYS \
+	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32", \
+	"u32 ARCH.attention.head_count 2", \
+	"u32 ARCH.attention.head_count_kv 1", \
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5", \
+	"u32 ARCH.full_attention_interval 2", "u32 ARCH.ssm.conv_kernel 4", \
+	"u32 ARCH.ssm.inner_size 8", "u32 ARCH.ssm.state_size 4", \
+	"u32 ARCH.ssm.time_step_rank 2", "u32 ARCH.ssm.group_count 1", \
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2", \
+	"u32 ARCH.expert_feed_forward_length 8", \
+	"u32 ARCH.expert_shared_feed_forward_length 16", \
+	"str tokenizer.ggml.model gpt2"
+static const char *const qwen3next_keys[] = { QWEN3NEXT_KEYS, NULL };
+#define QWEN3NEXT_FFN \
+	"L blk.%u.ffn_gate_inp.weight 8 4", \
+	"L blk.%u.ffn_gate_exps.weight 8 8 4", \
+	"L blk.%u.ffn_up_exps.weight 8 8 4", \
+	"L blk.%u.ffn_down_exps.weight 8 8 4", \
+	"L blk.%u.ffn_gate_inp_shexp.weight 8", \
+	"L blk.%u.ffn_gate_shexp.weight 8 16", \
+	"L blk.%u.ffn_up_shexp.weight 8 16", \
+	"L blk.%u.ffn_down_shexp.weight 16 8"
+#define QWEN35_ATTN \
+	"G token_embd.weight 8 16", "G output_norm.weight 8", \
+	"L blk.%u.attn_norm.weight 8", \
+	"L blk.%u.post_attention_norm.weight 8", \
+	"L1-1 blk.%u.attn_q.weight 8 16", "L1-1 blk.%u.attn_k.weight 8 4", \
+	"L1-1 blk.%u.attn_v.weight 8 4", \
+	"L1-1 blk.%u.attn_output.weight 8 8", \
+	"L1-1 blk.%u.attn_q_norm.weight 4", \
+	"L1-1 blk.%u.attn_k_norm.weight 4", \
+	"L0-0 blk.%u.attn_qkv.weight 8 16", \
+	"L0-0 blk.%u.attn_gate.weight 8 8", \
+	"L0-0 blk.%u.ssm_conv1d.weight 4 16", "L0-0 blk.%u.ssm_dt.bias 2", \
+	"L0-0 blk.%u.ssm_a 2", "L0-0 blk.%u.ssm_norm.weight 4", \
+	"L0-0 blk.%u.ssm_out.weight 8 8"
+/* block 0 Gated DeltaNet (beta and alpha in one), block 1 attention */
+static const char *const qwen3next_tensors[] = {
+	QWEN35_ATTN, QWEN3NEXT_FFN, "L0-0 blk.%u.ssm_ba.weight 8 4", NULL
+};
+/* qwen35moe: qwen35's layers, qwen3next's experts */
+static const char *const qwen35moe_tensors[] = {
+	QWEN35_ATTN, QWEN3NEXT_FFN, "L0-0 blk.%u.ssm_beta.weight 8 2",
+	"L0-0 blk.%u.ssm_alpha.weight 8 2", NULL
+};
+
+#define NEMOTRON_H_KEYS(ff, kv) \
+	BASE_KEYS(8, 3), "a32 ARCH.feed_forward_length " ff, \
+	"u32 ARCH.attention.head_count 2", \
+	"a32 ARCH.attention.head_count_kv " kv, \
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5", \
+	"u32 ARCH.ssm.conv_kernel 4", "u32 ARCH.ssm.inner_size 16", \
+	"u32 ARCH.ssm.state_size 4", "u32 ARCH.ssm.time_step_rank 2", \
+	"u32 ARCH.ssm.group_count 1", "str tokenizer.ggml.model gpt2"
+#define NEMOTRON_H_SSM(l) \
+	"L" l "-" l " blk.%u.ssm_in.weight 8 42", \
+	"L" l "-" l " blk.%u.ssm_conv1d.weight 4 24", \
+	"L" l "-" l " blk.%u.ssm_conv1d.bias 24", \
+	"L" l "-" l " blk.%u.ssm_dt.bias 2", "L" l "-" l " blk.%u.ssm_a 1 2", \
+	"L" l "-" l " blk.%u.ssm_d 1 2", \
+	"L" l "-" l " blk.%u.ssm_norm.weight 16 1", \
+	"L" l "-" l " blk.%u.ssm_out.weight 16 8"
+#define NEMOTRON_H_ATTN(l) \
+	"L" l "-" l " blk.%u.attn_q.weight 8 8", \
+	"L" l "-" l " blk.%u.attn_k.weight 8 4", \
+	"L" l "-" l " blk.%u.attn_v.weight 8 4", \
+	"L" l "-" l " blk.%u.attn_output.weight 8 8"
+static const char *const nemotron_h_keys[] = {
+	NEMOTRON_H_KEYS("0,0,32", "0,1,0"), NULL
+};
+/* block 0 Mamba-2, block 1 attention, block 2 a feed-forward */
+static const char *const nemotron_h_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"L blk.%u.attn_norm.weight 8", NEMOTRON_H_SSM("0"),
+	NEMOTRON_H_ATTN("1"), "L2-2 blk.%u.ffn_up.weight 8 32",
+	"L2-2 blk.%u.ffn_down.weight 32 8", NULL
+};
+static const char *const nemotron_h_moe_keys[] = {
+	NEMOTRON_H_KEYS("32,0,0", "0,0,1"), "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_feed_forward_length 16", NULL
+};
+/* block 0 experts, block 1 Mamba-2, block 2 attention */
+static const char *const nemotron_h_moe_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"L blk.%u.attn_norm.weight 8", "L0-0 blk.%u.ffn_gate_inp.weight 8 4",
+	"L0-0 blk.%u.exp_probs_b.bias 4",
+	"L0-0 blk.%u.ffn_down_exps.weight 8 8 4",
+	"L0-0 blk.%u.ffn_up_exps.weight 8 8 4",
+	"L0-0 blk.%u.ffn_down_shexp.weight 16 8",
+	"L0-0 blk.%u.ffn_up_shexp.weight 8 16", NEMOTRON_H_SSM("1"),
+	NEMOTRON_H_ATTN("2"), NULL
+};
+
 static const char *const gemma3n_keys[] = {
 	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
 	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
@@ -1291,6 +1413,17 @@ Test(names, every_mapped_architecture_round_trips)
 		  "per_layer_token_embd.weight" },
 		{ { "ernie4_5", 2, ernie4_5_keys, ernie4_5_tensors },
 		  "blk.%u.attn_qkv.weight" },
+		{ { "qwen35", 2, qwen35_keys, qwen35_tensors },
+		  "blk.%u.attn_gate.weight" },
+		{ { "qwen35moe", 2, qwen3next_keys, qwen35moe_tensors },
+		  "blk.%u.ffn_down_shexp.weight" },
+		{ { "qwen3next", 2, qwen3next_keys, qwen3next_tensors },
+		  "blk.%u.ssm_ba.weight" },
+		{ { "nemotron_h", 3, nemotron_h_keys, nemotron_h_tensors },
+		  "blk.%u.ffn_up.weight" },
+		{ { "nemotron_h_moe", 3, nemotron_h_moe_keys,
+		    nemotron_h_moe_tensors },
+		  "blk.%u.ffn_up_exps.weight" },
 	};
 	size_t i;
 

@@ -254,6 +254,8 @@ plan_name_ends(const struct gguf_tensor *t, const char *suffix)
  * ne[1] the heads) with a d_state of 128 or 256 and heads a multiple of
  * 16 wide; otherwise ssm_a goes to the CPU (measured: mamba's, and with
  * d_state 64 mamba2's and granitehybrid's, in the CPU buffer at -ngl 99).
+ * A Gated DeltaNet's ssm_a is only multiplied (ARCH_SSM_A_MUL): on the
+ * device (measured: qwen35's).
  */
 bool
 plan_host_only(const struct planner *pn, const struct gguf_tensor *t)
@@ -261,7 +263,8 @@ plan_host_only(const struct planner *pn, const struct gguf_tensor *t)
 	const struct model_geom *g = pn->g;
 	uint64_t heads = t->ne[1] > 0 ? (uint64_t)t->ne[1] : 0;
 
-	if (!plan_backend_is(pn, "vulkan") || !plan_name_ends(t, ".ssm_a"))
+	if (!plan_backend_is(pn, "vulkan") || !plan_name_ends(t, ".ssm_a") ||
+	    (arch_row(g)->quirks & ARCH_SSM_A_MUL))
 		return false;
 	return t->ne[0] != 1 || (g->ssm_d_state != 128 &&
 	    g->ssm_d_state != 256) || heads == 0 ||
