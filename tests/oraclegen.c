@@ -218,6 +218,27 @@ static const struct og_spec og_specs[] = {
 	    "u:expert_feed_forward_length=256 "
 	    "u:expert_shared_feed_forward_length=512 u:expert_shared_count=1",
 	    "output.weight" },
+	/* every layer Mamba-2 beside attention */
+	{ "falcon-h1",
+	    OG_ATTN OG_KV2 OG_RMS
+	    "u:attention.key_length=64 "
+	    "u:attention.value_length=64 u:ssm.conv_kernel=4 "
+	    "u:ssm.inner_size=1024 u:ssm.state_size=64 "
+	    "u:ssm.time_step_rank=16 u:ssm.group_count=2",
+	    "output.weight" },
+	/* KDA, MLA, KDA, MLA; the first layer dense */
+	{ "kimi-linear",
+	    "u:context_length=8192 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=1536 u:attention.head_count=8 "
+	    "a:attention.head_count_kv=0,1,0,1 " OG_RMS
+	    "u:attention.key_length=96 u:attention.value_length=64 "
+	    "u:attention.key_length_mla=96 u:attention.value_length_mla=64 "
+	    "u:attention.kv_lora_rank=64 u:rope.dimension_count=32 "
+	    "u:ssm.conv_kernel=4 u:kda.head_dim=64 "
+	    "u:leading_dense_block_count=1 u:expert_count=8 "
+	    "u:expert_used_count=2 u:expert_feed_forward_length=256 "
+	    "u:expert_shared_count=1 u:expert_gating_func=2",
+	    "output.weight" },
 };
 
 /*

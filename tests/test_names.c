@@ -78,7 +78,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"llama4", "glm4moe", "cohere2", "mamba2", "lfm2",
 		"granitehybrid", "gemma3n", "ernie4_5", "qwen35", "qwen35moe",
 		"qwen3next", "nemotron_h", "nemotron_h_moe",
-		NULL
+		"falcon-h1", "kimi-linear", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1326,6 +1326,70 @@ static const char *const nemotron_h_moe_tensors[] = {
 	NEMOTRON_H_ATTN("2"), NULL
 };
 
+static const char *const falcon_h1_keys[] = {
+	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.ssm.conv_kernel 4", "u32 ARCH.ssm.inner_size 16",
+	"u32 ARCH.ssm.state_size 4", "u32 ARCH.ssm.time_step_rank 2",
+	"u32 ARCH.ssm.group_count 1", "str tokenizer.ggml.model gpt2", NULL
+};
+/* every block Mamba-2 and attention */
+static const char *const falcon_h1_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"L blk.%u.attn_norm.weight 8", NEMOTRON_H_SSM("0"),
+	NEMOTRON_H_SSM("1"), "L blk.%u.attn_q.weight 8 8",
+	"L blk.%u.attn_k.weight 8 4", "L blk.%u.attn_v.weight 8 4",
+	"L blk.%u.attn_output.weight 8 8", "L blk.%u.ffn_norm 8",
+	"L blk.%u.ffn_gate.weight 8 32", "L blk.%u.ffn_up.weight 8 32",
+	"L blk.%u.ffn_down.weight 32 8", NULL
+};
+
+static const char *const kimi_linear_keys[] = {
+	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2",
+	"a32 ARCH.attention.head_count_kv 0,1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.key_length 6", "u32 ARCH.attention.value_length 4",
+	"u32 ARCH.attention.key_length_mla 6",
+	"u32 ARCH.attention.value_length_mla 4",
+	"u32 ARCH.attention.kv_lora_rank 4", "u32 ARCH.rope.dimension_count 2",
+	"u32 ARCH.ssm.conv_kernel 4", "u32 ARCH.kda.head_dim 4",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "u32 ARCH.expert_gating_func 2",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+/* block 0 KDA and dense, block 1 MLA and experts */
+static const char *const kimi_linear_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"G output.weight 8 16", "L blk.%u.attn_norm.weight 8",
+	"L blk.%u.ffn_norm.weight 8", "L0-0 blk.%u.ssm_conv1d_q.weight 4 1 8",
+	"L0-0 blk.%u.ssm_conv1d_k.weight 4 1 8",
+	"L0-0 blk.%u.ssm_conv1d_v.weight 4 1 8",
+	"L0-0 blk.%u.attn_q.weight 8 8", "L0-0 blk.%u.attn_k.weight 8 8",
+	"L0-0 blk.%u.attn_v.weight 8 8", "L0-0 blk.%u.ssm_f_a.weight 8 4",
+	"L0-0 blk.%u.ssm_f_b.weight 4 8", "L0-0 blk.%u.ssm_beta.weight 8 2",
+	"L0-0 blk.%u.ssm_a 1 2", "L0-0 blk.%u.ssm_dt.bias 8",
+	"L0-0 blk.%u.ssm_g_a.weight 8 4", "L0-0 blk.%u.ssm_g_b.weight 4 8",
+	"L0-0 blk.%u.ssm_norm.weight 4", "L blk.%u.attn_output.weight 8 8",
+	"L1-1 blk.%u.attn_q.weight 8 12",
+	"L1-1 blk.%u.attn_kv_a_norm.weight 4",
+	"L1-1 blk.%u.attn_kv_a_mqa.weight 8 6",
+	"L1-1 blk.%u.attn_k_b.weight 4 4 2",
+	"L1-1 blk.%u.attn_v_b.weight 4 4 2",
+	"L0-0 blk.%u.ffn_gate.weight 8 32", "L0-0 blk.%u.ffn_up.weight 8 32",
+	"L0-0 blk.%u.ffn_down.weight 32 8",
+	"L1-1 blk.%u.ffn_gate_inp.weight 8 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 8 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 8 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 8 4",
+	"L1-1 blk.%u.exp_probs_b.bias 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 8 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 8 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 8", NULL
+};
+
 static const char *const gemma3n_keys[] = {
 	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
 	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
@@ -1424,6 +1488,10 @@ Test(names, every_mapped_architecture_round_trips)
 		{ { "nemotron_h_moe", 3, nemotron_h_moe_keys,
 		    nemotron_h_moe_tensors },
 		  "blk.%u.ffn_up_exps.weight" },
+		{ { "falcon-h1", 2, falcon_h1_keys, falcon_h1_tensors },
+		  "blk.%u.attn_q.weight" },
+		{ { "kimi-linear", 2, kimi_linear_keys, kimi_linear_tensors },
+		  "blk.%u.ssm_f_b.weight" },
 	};
 	size_t i;
 

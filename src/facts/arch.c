@@ -438,6 +438,7 @@ read_kda(struct rd *r)
 	}
 	if (!geom_u32(r, "ssm.conv_kernel", &g->ssm_d_conv))
 		missing(g, "%s.ssm.conv_kernel", g->arch);
+	read_mla(r);	/* its attention layers' */
 	return true;
 }
 

@@ -303,6 +303,16 @@ static const struct arch_info arch_table[] = {
 	    .recr = RECR_KV0_FF0,
 	    .mapped = true,
 	    .measured_on = BOTH },
+	{ .name = "falcon-h1",
+	    .kind = ARCH_KIND_HYBRID_SSM,
+	    .recr = RECR_EVERY,
+	    .mapped = true,
+	    .measured_on = BOTH },
+	{ .name = "kimi-linear",
+	    .kind = ARCH_KIND_HYBRID_KDA,
+	    .mapped = true,
+	    .quirks = ARCH_SSM_A_MUL,
+	    .measured_on = BOTH },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
