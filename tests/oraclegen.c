@@ -239,6 +239,17 @@ static const struct og_spec og_specs[] = {
 	    "u:expert_used_count=2 u:expert_feed_forward_length=256 "
 	    "u:expert_shared_count=1 u:expert_gating_func=2",
 	    "output.weight" },
+	/* windows of 64-wide heads but in layers 3 and 5 (full, 128-wide);
+	 * layers 4 and 5 reuse layer 2's and 3's caches */
+	{ "gemma4",
+	    OG_ATTN_L(6) OG_KV2 OG_RMS
+	    "u:attention.key_length=128 "
+	    "u:attention.value_length=128 u:attention.key_length_swa=64 "
+	    "u:attention.value_length_swa=64 u:attention.sliding_window=256 "
+	    "a:attention.sliding_window_pattern=1,1,1,0,1,0 "
+	    "u:attention.shared_kv_layers=2 "
+	    "u:embedding_length_per_layer_input=0",
+	    "attn_v.weight" },
 };
 
 /*

@@ -78,7 +78,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"llama4", "glm4moe", "cohere2", "mamba2", "lfm2",
 		"granitehybrid", "gemma3n", "ernie4_5", "qwen35", "qwen35moe",
 		"qwen3next", "nemotron_h", "nemotron_h_moe",
-		"falcon-h1", "kimi-linear", NULL
+		"falcon-h1", "kimi-linear", "gemma4", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1390,6 +1390,37 @@ static const char *const kimi_linear_tensors[] = {
 	"L1-1 blk.%u.ffn_down_shexp.weight 8 8", NULL
 };
 
+static const char *const gemma4_keys[] = {
+	BASE_KEYS(8, 3), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.key_length 4", "u32 ARCH.attention.value_length 4",
+	"u32 ARCH.attention.key_length_swa 2",
+	"u32 ARCH.attention.value_length_swa 2",
+	"u32 ARCH.attention.sliding_window 4",
+	"a32 ARCH.attention.sliding_window_pattern 1,0,1",
+	"u32 ARCH.attention.shared_kv_layers 1",
+	"u32 ARCH.embedding_length_per_layer_input 0",
+	"str tokenizer.ggml.model llama", NULL
+};
+/* blocks 0 and 2 windowed (2-wide heads), 1 full (4-wide); block 2
+ * reuses block 0's cache: no attn_k */
+static const char *const gemma4_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"G rope_freqs.weight 2", "L blk.%u.attn_norm.weight 8",
+	"L blk.%u.post_attention_norm.weight 8", "L blk.%u.ffn_norm.weight 8",
+	"L blk.%u.ffn_gate.weight 8 32", "L blk.%u.ffn_up.weight 8 32",
+	"L blk.%u.ffn_down.weight 32 8", "L blk.%u.post_ffw_norm.weight 8",
+	"L0-0 blk.%u.attn_q.weight 8 4", "L0-0 blk.%u.attn_k.weight 8 2",
+	"L0-0 blk.%u.attn_output.weight 4 8",
+	"L0-0 blk.%u.attn_q_norm.weight 2", "L0-0 blk.%u.attn_k_norm.weight 2",
+	"L1-1 blk.%u.attn_q.weight 8 8", "L1-1 blk.%u.attn_k.weight 8 4",
+	"L1-1 blk.%u.attn_output.weight 8 8",
+	"L1-1 blk.%u.attn_q_norm.weight 4", "L1-1 blk.%u.attn_k_norm.weight 4",
+	"L2-2 blk.%u.attn_q.weight 8 4", "L2-2 blk.%u.attn_output.weight 4 8",
+	"L2-2 blk.%u.attn_q_norm.weight 2", NULL
+};
+
 static const char *const gemma3n_keys[] = {
 	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
 	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
@@ -1492,6 +1523,8 @@ Test(names, every_mapped_architecture_round_trips)
 		  "blk.%u.attn_q.weight" },
 		{ { "kimi-linear", 2, kimi_linear_keys, kimi_linear_tensors },
 		  "blk.%u.ssm_f_b.weight" },
+		{ { "gemma4", 3, gemma4_keys, gemma4_tensors },
+		  "blk.%u.post_ffw_norm.weight" },
 	};
 	size_t i;
 

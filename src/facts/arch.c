@@ -320,6 +320,35 @@ swa_window(struct rd *r, enum arch_kind kind)
 	return window;
 }
 
+/* The layers with a cache of their own: all but the last
+ * attention.shared_kv_layers (gemma4). */
+static void
+read_kv_shared(struct rd *r)
+{
+	struct model_geom *g = r->g;
+	uint32_t shared = 0;
+
+	if (geom_u32(r, "attention.shared_kv_layers", &shared) && shared > 0 &&
+	    shared < g->n_layer)
+		g->n_layer_kv = g->n_layer - shared;
+}
+
+/* The sliding-window layers as a per-layer array marks them (gemma4). */
+static void
+swa_layers(struct rd *r)
+{
+	struct model_geom *g = r->g;
+	uint32_t marks[ARCH_MAX_LAYERS], il;
+
+	if (!geom_layers(r, "attention.sliding_window_pattern", marks, 0)) {
+		missing(g, "%s.attention.sliding_window_pattern (per layer)",
+		    g->arch);
+		return;
+	}
+	for (il = 0; il < g->n_layer - g->n_layer_nextn; il++)
+		g->is_swa[il] = marks[il] != 0;
+}
+
 static void
 read_swa(struct rd *r, enum arch_kind kind)
 {
@@ -345,6 +374,8 @@ read_swa(struct rd *r, enum arch_kind kind)
 	g->swa = true;
 	g->n_swa = window;
 	set_swa_pattern(g, pattern);
+	if (arch_row(g)->quirks & ARCH_SWA_LAYERS)
+		swa_layers(r);
 	for (il = 0; il < g->n_layer; il++)
 		if (g->is_swa[il])
 			return;
@@ -523,6 +554,8 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 		if (kind == ARCH_KIND_MLA)
 			read_mla(&r);
 		g->n_layer_kv = arch_row(g)->kv_layers;
+		if (arch_row(g)->quirks & ARCH_KV_SHARED)
+			read_kv_shared(&r);
 		read_swa(&r, kind);
 		break;
 	}

@@ -212,6 +212,15 @@ enum arch_quirk {
 	ARCH_SSM_A_MUL = 4,	   /* ssm_a is multiplied, not scanned
 				    * (Gated DeltaNet): it stays with its
 				    * layer (plan_host_only) */
+	ARCH_SWA_LAYERS = 8,	   /* attention.sliding_window_pattern is a
+				    * per-layer array of the sliding-window
+				    * layers (gemma4) */
+	ARCH_KV_SHARED = 16,	   /* the last attention.shared_kv_layers
+				    * layers reuse an earlier cache (gemma4) */
+	ARCH_ROPE_FULL = 32,	   /* rope_freqs is created in each
+				    * full-attention layer: with the first,
+				    * copied to another buffer type a later
+				    * one is in (gemma4) */
 };
 
 /*

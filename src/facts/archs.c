@@ -313,6 +313,12 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .quirks = ARCH_SSM_A_MUL,
 	    .measured_on = BOTH },
+	{ .name = "gemma4",
+	    .kind = ARCH_KIND_SWA,
+	    .mapped = true,
+	    .quirks = ARCH_OUTPUT_FIRST | ARCH_SWA_LAYERS | ARCH_KV_SHARED |
+		ARCH_ROPE_FULL,
+	    .measured_on = BOTH },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

@@ -201,6 +201,21 @@ plan_falls_back(const struct planner *pn, const struct plan *pl, size_t i)
 }
 
 /*
+ * The first full-attention (not sliding-window) layer from layer from, or
+ * -1: where an ARCH_ROPE_FULL architecture creates rope_freqs.
+ */
+int64_t
+plan_rope_layer(const struct model_geom *g, uint32_t from)
+{
+	uint32_t il;
+
+	for (il = from; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
+		if (!(g->swa && g->is_swa[il]))
+			return il;
+	return -1;
+}
+
+/*
  * The layer whose device holds tensor t: plan_tensor_layer's, but for the
  * token_embd_norm tensors (llama.cpp's tensor table: TOKEN_EMBD_NORM is
  * a repeating-layer tensor created in layer 0, so it goes with layer 0;
@@ -223,6 +238,9 @@ plan_weight_layer(const struct planner *pn, const struct gguf_tensor *t)
 	    { "altup_unembd_proj.", true } };
 	size_t i, n;
 
+	if ((arch_row(pn->g)->quirks & ARCH_ROPE_FULL) &&
+	    gguf_str_eq(t->name, "rope_freqs.weight"))
+		return plan_rope_layer(pn->g, 0);
 	if (t->name.n >= sizeof norm - 1 &&
 	    memcmp(t->name.p, norm, sizeof norm - 1) == 0)
 		return arch_row(pn->g)->quirks & ARCH_EMBD_NORM_OUTPUT ?

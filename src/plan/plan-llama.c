@@ -246,6 +246,30 @@ mtp_layer(const struct model_geom *g, int64_t il)
 	    il >= (int64_t)(g->n_layer - g->n_layer_nextn);
 }
 
+/*
+ * An ARCH_ROPE_FULL architecture's rope_freqs once more on the device
+ * where its first full-attention layer is on the host and a later one on
+ * the device: llama.cpp shares a duplicated tensor only within one buffer
+ * type (measured: gemma4 at -ngl 2 beside Vulkan).
+ */
+static void
+rope_copy(const struct planner *pn, struct plan *pl, int64_t gpu_start)
+{
+	const struct model_geom *g = pn->g;
+	const struct gguf_tensor *t;
+	int64_t il = plan_rope_layer(g, 0);
+
+	if (!(arch_row(g)->quirks & ARCH_ROPE_FULL) || pl->n_dev < 2 ||
+	    il < 0 || il >= gpu_start ||
+	    (t = plan_tensor_named(pn->f, "rope_freqs.weight")) == NULL)
+		return;
+	while (il >= 0 && il < gpu_start)
+		il = plan_rope_layer(g, (uint32_t)il + 1);
+	if (il >= 0)
+		pl->dev[1].model_bytes = sadd(pl->dev[1].model_bytes,
+		    plan_pad(t->nbytes, device_align(pn)));
+}
+
 void
 plan_llama_weights(const struct planner *pn, struct plan *pl)
 {
@@ -316,6 +340,7 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 		pl->dev[0].model_bytes = sadd(pl->dev[0].model_bytes, hi - lo);
 	}
 	tied_output(pn, pl);
+	rope_copy(pn, pl, gpu_start);
 	pl->weights_as_stored = pl->weights;
 	pl->weights_mapped = pl->dev[0].mapped_bytes;
 	pl->repack_bytes = pl->dev[0].repack_bytes;
