@@ -40,6 +40,20 @@ struct og_spec {
 #define OG_RMS "f:attention.layer_norm_rms_epsilon=1e-5 "
 #define OG_LN "f:attention.layer_norm_epsilon=1e-5 "
 
+/* Gated DeltaNet (qwen35's): 4 heads of 128 in 2 groups */
+#define OG_GDN_L(n) \
+	"u:context_length=8192 u:embedding_length=512 u:block_count=" #n \
+	" u:feed_forward_length=1536 u:attention.head_count=8 " OG_KV2 OG_RMS \
+	"u:attention.key_length=128 u:attention.value_length=128 " \
+	"u:rope.dimension_count=64 u:ssm.conv_kernel=4 " \
+	"u:ssm.inner_size=512 u:ssm.state_size=128 " \
+	"u:ssm.time_step_rank=4 u:ssm.group_count=2 "
+/* its experts and shared expert, and an MTP layer */
+#define OG_GDN_MOE \
+	"u:nextn_predict_layers=1 u:expert_count=8 u:expert_used_count=2 " \
+	"u:expert_feed_forward_length=256 " \
+	"u:expert_shared_feed_forward_length=512 "
+
 static const struct og_spec og_specs[] = {
 	{ "llama", OG_ATTN OG_KV2 OG_RMS "u:rope.dimension_count=64",
 	    "output.weight" },
@@ -257,6 +271,71 @@ static const struct og_spec og_specs[] = {
 	    "u:expert_feed_forward_length=256 "
 	    "u:expert_shared_feed_forward_length=384 " OG_RMS,
 	    "output.weight" },
+	/* Gated DeltaNet layers; every third layer attention */
+	{ "qwen35",
+	    OG_GDN_L(6) "a:rope.dimension_sections=11,11,10,0 "
+			"u:full_attention_interval=3",
+	    "output.weight" },
+	/* the default interval (4), and an MTP layer llama.cpp skips */
+	{ "qwen35moe",
+	    OG_GDN_L(5) OG_GDN_MOE "a:rope.dimension_sections=11,11,10,0",
+	    "output.weight" },
+	/* every other layer attention, an MTP layer */
+	{ "qwen3next", OG_GDN_L(5) OG_GDN_MOE "u:full_attention_interval=2",
+	    "output.weight" },
+	/* Mamba-2, attention, MLP, Mamba-2 */
+	{ "nemotron_h",
+	    "u:context_length=8192 u:embedding_length=512 u:block_count=4 "
+	    "a:feed_forward_length=0,0,1536,0 u:attention.head_count=8 "
+	    "a:attention.head_count_kv=0,2,0,0 " OG_LN OG_RMS
+	    "u:attention.key_length=64 u:attention.value_length=64 "
+	    "u:ssm.conv_kernel=4 u:ssm.inner_size=1024 u:ssm.state_size=64 "
+	    "u:ssm.time_step_rank=16 u:ssm.group_count=2",
+	    "output.weight" },
+	/* the same with experts, the MLP first */
+	{ "nemotron_h_moe",
+	    "u:context_length=8192 u:embedding_length=512 u:block_count=5 "
+	    "a:feed_forward_length=1536,0,0,1536,0 u:attention.head_count=8 "
+	    "a:attention.head_count_kv=0,0,2,0,0 " OG_LN OG_RMS
+	    "u:attention.key_length=64 u:attention.value_length=64 "
+	    "u:ssm.conv_kernel=4 u:ssm.inner_size=1024 u:ssm.state_size=64 "
+	    "u:ssm.time_step_rank=16 u:ssm.group_count=2 "
+	    "u:expert_count=8 u:expert_used_count=2 "
+	    "u:expert_feed_forward_length=256 "
+	    "u:expert_shared_feed_forward_length=512 u:expert_shared_count=1",
+	    "output.weight" },
+	/* every layer Mamba-2 beside attention */
+	{ "falcon-h1",
+	    OG_ATTN OG_KV2 OG_RMS
+	    "u:attention.key_length=64 "
+	    "u:attention.value_length=64 u:ssm.conv_kernel=4 "
+	    "u:ssm.inner_size=1024 u:ssm.state_size=64 "
+	    "u:ssm.time_step_rank=16 u:ssm.group_count=2",
+	    "output.weight" },
+	/* KDA, MLA, KDA, MLA; the first layer dense */
+	{ "kimi-linear",
+	    "u:context_length=8192 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=1536 u:attention.head_count=8 "
+	    "a:attention.head_count_kv=0,1,0,1 " OG_RMS
+	    "u:attention.key_length=96 u:attention.value_length=64 "
+	    "u:attention.key_length_mla=96 u:attention.value_length_mla=64 "
+	    "u:attention.kv_lora_rank=64 u:rope.dimension_count=32 "
+	    "u:ssm.conv_kernel=4 u:kda.head_dim=64 "
+	    "u:leading_dense_block_count=1 u:expert_count=8 "
+	    "u:expert_used_count=2 u:expert_feed_forward_length=256 "
+	    "u:expert_shared_count=1 u:expert_gating_func=2",
+	    "output.weight" },
+	/* windows of 64-wide heads but in layers 3 and 5 (full, 128-wide);
+	 * layers 4 and 5 reuse layer 2's and 3's caches */
+	{ "gemma4",
+	    OG_ATTN_L(6) OG_KV2 OG_RMS
+	    "u:attention.key_length=128 "
+	    "u:attention.value_length=128 u:attention.key_length_swa=64 "
+	    "u:attention.value_length_swa=64 u:attention.sliding_window=256 "
+	    "a:attention.sliding_window_pattern=1,1,1,0,1,0 "
+	    "u:attention.shared_kv_layers=2 "
+	    "u:embedding_length_per_layer_input=0",
+	    "attn_v.weight" },
 };
 
 /*

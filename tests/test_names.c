@@ -80,7 +80,9 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"seed_oss", "smollm3", "hunyuan-dense", "granite",
 		"command-r", "olmo", "exaone4", "olmoe", "phimoe",
 		"granitemoe", "minimax-m2", "ernie4_5-moe", "qwen3vl",
-		"qwen3vlmoe", "hunyuan-moe", NULL
+		"qwen3vlmoe", "hunyuan-moe", "qwen35", "qwen35moe",
+		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
+		"kimi-linear", "gemma4", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1426,6 +1428,221 @@ static const char *const granitehybrid_tensors[] = {
 	NULL
 };
 
+static const char *const qwen35_keys[] = {
+	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.full_attention_interval 2",
+	"u32 ARCH.ssm.conv_kernel 4", "u32 ARCH.ssm.inner_size 8",
+	"u32 ARCH.ssm.state_size 4", "u32 ARCH.ssm.time_step_rank 2",
+	"u32 ARCH.ssm.group_count 1", "str tokenizer.ggml.model gpt2", NULL
+};
+/* block 0 Gated DeltaNet, block 1 attention (an interval of 2) */
+static const char *const qwen35_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"L blk.%u.attn_norm.weight 8", "L blk.%u.post_attention_norm.weight 8",
+	"L blk.%u.ffn_gate.weight 8 32", "L blk.%u.ffn_up.weight 8 32",
+	"L blk.%u.ffn_down.weight 32 8",
+	"L0-0 blk.%u.attn_qkv.weight 8 16", "L0-0 blk.%u.attn_gate.weight 8 8",
+	"L0-0 blk.%u.ssm_conv1d.weight 4 16", "L0-0 blk.%u.ssm_dt.bias 2",
+	"L0-0 blk.%u.ssm_a 2", "L0-0 blk.%u.ssm_beta.weight 8 2",
+	"L0-0 blk.%u.ssm_alpha.weight 8 2", "L0-0 blk.%u.ssm_norm.weight 4",
+	"L0-0 blk.%u.ssm_out.weight 8 8",
+	"L1-1 blk.%u.attn_q.weight 8 16", "L1-1 blk.%u.attn_k.weight 8 4",
+	"L1-1 blk.%u.attn_v.weight 8 4", "L1-1 blk.%u.attn_output.weight 8 8",
+	"L1-1 blk.%u.attn_q_norm.weight 4", "L1-1 blk.%u.attn_k_norm.weight 4",
+	NULL
+};
+
+#define QWEN3NEXT_KEYS \
+	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32", \
+	"u32 ARCH.attention.head_count 2", \
+	"u32 ARCH.attention.head_count_kv 1", \
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5", \
+	"u32 ARCH.full_attention_interval 2", "u32 ARCH.ssm.conv_kernel 4", \
+	"u32 ARCH.ssm.inner_size 8", "u32 ARCH.ssm.state_size 4", \
+	"u32 ARCH.ssm.time_step_rank 2", "u32 ARCH.ssm.group_count 1", \
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2", \
+	"u32 ARCH.expert_feed_forward_length 8", \
+	"u32 ARCH.expert_shared_feed_forward_length 16", \
+	"str tokenizer.ggml.model gpt2"
+static const char *const qwen3next_keys[] = { QWEN3NEXT_KEYS, NULL };
+#define QWEN3NEXT_FFN \
+	"L blk.%u.ffn_gate_inp.weight 8 4", \
+	"L blk.%u.ffn_gate_exps.weight 8 8 4", \
+	"L blk.%u.ffn_up_exps.weight 8 8 4", \
+	"L blk.%u.ffn_down_exps.weight 8 8 4", \
+	"L blk.%u.ffn_gate_inp_shexp.weight 8", \
+	"L blk.%u.ffn_gate_shexp.weight 8 16", \
+	"L blk.%u.ffn_up_shexp.weight 8 16", \
+	"L blk.%u.ffn_down_shexp.weight 16 8"
+#define QWEN35_ATTN \
+	"G token_embd.weight 8 16", "G output_norm.weight 8", \
+	"L blk.%u.attn_norm.weight 8", \
+	"L blk.%u.post_attention_norm.weight 8", \
+	"L1-1 blk.%u.attn_q.weight 8 16", "L1-1 blk.%u.attn_k.weight 8 4", \
+	"L1-1 blk.%u.attn_v.weight 8 4", \
+	"L1-1 blk.%u.attn_output.weight 8 8", \
+	"L1-1 blk.%u.attn_q_norm.weight 4", \
+	"L1-1 blk.%u.attn_k_norm.weight 4", \
+	"L0-0 blk.%u.attn_qkv.weight 8 16", \
+	"L0-0 blk.%u.attn_gate.weight 8 8", \
+	"L0-0 blk.%u.ssm_conv1d.weight 4 16", "L0-0 blk.%u.ssm_dt.bias 2", \
+	"L0-0 blk.%u.ssm_a 2", "L0-0 blk.%u.ssm_norm.weight 4", \
+	"L0-0 blk.%u.ssm_out.weight 8 8"
+/* block 0 Gated DeltaNet (beta and alpha in one), block 1 attention */
+static const char *const qwen3next_tensors[] = {
+	QWEN35_ATTN, QWEN3NEXT_FFN, "L0-0 blk.%u.ssm_ba.weight 8 4", NULL
+};
+/* qwen35moe: qwen35's layers, qwen3next's experts */
+static const char *const qwen35moe_tensors[] = {
+	QWEN35_ATTN, QWEN3NEXT_FFN, "L0-0 blk.%u.ssm_beta.weight 8 2",
+	"L0-0 blk.%u.ssm_alpha.weight 8 2", NULL
+};
+
+#define NEMOTRON_H_KEYS(ff, kv) \
+	BASE_KEYS(8, 3), "a32 ARCH.feed_forward_length " ff, \
+	"u32 ARCH.attention.head_count 2", \
+	"a32 ARCH.attention.head_count_kv " kv, \
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5", \
+	"u32 ARCH.ssm.conv_kernel 4", "u32 ARCH.ssm.inner_size 16", \
+	"u32 ARCH.ssm.state_size 4", "u32 ARCH.ssm.time_step_rank 2", \
+	"u32 ARCH.ssm.group_count 1", "str tokenizer.ggml.model gpt2"
+#define NEMOTRON_H_SSM(l) \
+	"L" l "-" l " blk.%u.ssm_in.weight 8 42", \
+	"L" l "-" l " blk.%u.ssm_conv1d.weight 4 24", \
+	"L" l "-" l " blk.%u.ssm_conv1d.bias 24", \
+	"L" l "-" l " blk.%u.ssm_dt.bias 2", "L" l "-" l " blk.%u.ssm_a 1 2", \
+	"L" l "-" l " blk.%u.ssm_d 1 2", \
+	"L" l "-" l " blk.%u.ssm_norm.weight 16 1", \
+	"L" l "-" l " blk.%u.ssm_out.weight 16 8"
+#define NEMOTRON_H_ATTN(l) \
+	"L" l "-" l " blk.%u.attn_q.weight 8 8", \
+	"L" l "-" l " blk.%u.attn_k.weight 8 4", \
+	"L" l "-" l " blk.%u.attn_v.weight 8 4", \
+	"L" l "-" l " blk.%u.attn_output.weight 8 8"
+static const char *const nemotron_h_keys[] = {
+	NEMOTRON_H_KEYS("0,0,32", "0,1,0"), NULL
+};
+/* block 0 Mamba-2, block 1 attention, block 2 a feed-forward */
+static const char *const nemotron_h_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"L blk.%u.attn_norm.weight 8", NEMOTRON_H_SSM("0"),
+	NEMOTRON_H_ATTN("1"), "L2-2 blk.%u.ffn_up.weight 8 32",
+	"L2-2 blk.%u.ffn_down.weight 32 8", NULL
+};
+static const char *const nemotron_h_moe_keys[] = {
+	NEMOTRON_H_KEYS("32,0,0", "0,0,1"), "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_feed_forward_length 16", NULL
+};
+/* block 0 experts, block 1 Mamba-2, block 2 attention */
+static const char *const nemotron_h_moe_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"L blk.%u.attn_norm.weight 8", "L0-0 blk.%u.ffn_gate_inp.weight 8 4",
+	"L0-0 blk.%u.exp_probs_b.bias 4",
+	"L0-0 blk.%u.ffn_down_exps.weight 8 8 4",
+	"L0-0 blk.%u.ffn_up_exps.weight 8 8 4",
+	"L0-0 blk.%u.ffn_down_shexp.weight 16 8",
+	"L0-0 blk.%u.ffn_up_shexp.weight 8 16", NEMOTRON_H_SSM("1"),
+	NEMOTRON_H_ATTN("2"), NULL
+};
+
+static const char *const falcon_h1_keys[] = {
+	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.ssm.conv_kernel 4", "u32 ARCH.ssm.inner_size 16",
+	"u32 ARCH.ssm.state_size 4", "u32 ARCH.ssm.time_step_rank 2",
+	"u32 ARCH.ssm.group_count 1", "str tokenizer.ggml.model gpt2", NULL
+};
+/* every block Mamba-2 and attention */
+static const char *const falcon_h1_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"L blk.%u.attn_norm.weight 8", NEMOTRON_H_SSM("0"),
+	NEMOTRON_H_SSM("1"), "L blk.%u.attn_q.weight 8 8",
+	"L blk.%u.attn_k.weight 8 4", "L blk.%u.attn_v.weight 8 4",
+	"L blk.%u.attn_output.weight 8 8", "L blk.%u.ffn_norm 8",
+	"L blk.%u.ffn_gate.weight 8 32", "L blk.%u.ffn_up.weight 8 32",
+	"L blk.%u.ffn_down.weight 32 8", NULL
+};
+
+static const char *const kimi_linear_keys[] = {
+	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2",
+	"a32 ARCH.attention.head_count_kv 0,1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.key_length 6", "u32 ARCH.attention.value_length 4",
+	"u32 ARCH.attention.key_length_mla 6",
+	"u32 ARCH.attention.value_length_mla 4",
+	"u32 ARCH.attention.kv_lora_rank 4", "u32 ARCH.rope.dimension_count 2",
+	"u32 ARCH.ssm.conv_kernel 4", "u32 ARCH.kda.head_dim 4",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "u32 ARCH.expert_gating_func 2",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+/* block 0 KDA and dense, block 1 MLA and experts */
+static const char *const kimi_linear_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"G output.weight 8 16", "L blk.%u.attn_norm.weight 8",
+	"L blk.%u.ffn_norm.weight 8", "L0-0 blk.%u.ssm_conv1d_q.weight 4 1 8",
+	"L0-0 blk.%u.ssm_conv1d_k.weight 4 1 8",
+	"L0-0 blk.%u.ssm_conv1d_v.weight 4 1 8",
+	"L0-0 blk.%u.attn_q.weight 8 8", "L0-0 blk.%u.attn_k.weight 8 8",
+	"L0-0 blk.%u.attn_v.weight 8 8", "L0-0 blk.%u.ssm_f_a.weight 8 4",
+	"L0-0 blk.%u.ssm_f_b.weight 4 8", "L0-0 blk.%u.ssm_beta.weight 8 2",
+	"L0-0 blk.%u.ssm_a 1 2", "L0-0 blk.%u.ssm_dt.bias 8",
+	"L0-0 blk.%u.ssm_g_a.weight 8 4", "L0-0 blk.%u.ssm_g_b.weight 4 8",
+	"L0-0 blk.%u.ssm_norm.weight 4", "L blk.%u.attn_output.weight 8 8",
+	"L1-1 blk.%u.attn_q.weight 8 12",
+	"L1-1 blk.%u.attn_kv_a_norm.weight 4",
+	"L1-1 blk.%u.attn_kv_a_mqa.weight 8 6",
+	"L1-1 blk.%u.attn_k_b.weight 4 4 2",
+	"L1-1 blk.%u.attn_v_b.weight 4 4 2",
+	"L0-0 blk.%u.ffn_gate.weight 8 32", "L0-0 blk.%u.ffn_up.weight 8 32",
+	"L0-0 blk.%u.ffn_down.weight 32 8",
+	"L1-1 blk.%u.ffn_gate_inp.weight 8 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 8 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 8 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 8 4",
+	"L1-1 blk.%u.exp_probs_b.bias 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 8 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 8 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 8", NULL
+};
+
+static const char *const gemma4_keys[] = {
+	BASE_KEYS(8, 3), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.key_length 4", "u32 ARCH.attention.value_length 4",
+	"u32 ARCH.attention.key_length_swa 2",
+	"u32 ARCH.attention.value_length_swa 2",
+	"u32 ARCH.attention.sliding_window 4",
+	"a32 ARCH.attention.sliding_window_pattern 1,0,1",
+	"u32 ARCH.attention.shared_kv_layers 1",
+	"u32 ARCH.embedding_length_per_layer_input 0",
+	"str tokenizer.ggml.model llama", NULL
+};
+/* blocks 0 and 2 windowed (2-wide heads), 1 full (4-wide); block 2
+ * reuses block 0's cache: no attn_k */
+static const char *const gemma4_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"G rope_freqs.weight 2", "L blk.%u.attn_norm.weight 8",
+	"L blk.%u.post_attention_norm.weight 8", "L blk.%u.ffn_norm.weight 8",
+	"L blk.%u.ffn_gate.weight 8 32", "L blk.%u.ffn_up.weight 8 32",
+	"L blk.%u.ffn_down.weight 32 8", "L blk.%u.post_ffw_norm.weight 8",
+	"L0-0 blk.%u.attn_q.weight 8 4", "L0-0 blk.%u.attn_k.weight 8 2",
+	"L0-0 blk.%u.attn_output.weight 4 8",
+	"L0-0 blk.%u.attn_q_norm.weight 2", "L0-0 blk.%u.attn_k_norm.weight 2",
+	"L1-1 blk.%u.attn_q.weight 8 8", "L1-1 blk.%u.attn_k.weight 8 4",
+	"L1-1 blk.%u.attn_output.weight 8 8",
+	"L1-1 blk.%u.attn_q_norm.weight 4", "L1-1 blk.%u.attn_k_norm.weight 4",
+	"L2-2 blk.%u.attn_q.weight 8 4", "L2-2 blk.%u.attn_output.weight 4 8",
+	"L2-2 blk.%u.attn_q_norm.weight 2", NULL
+};
+
 static const char *const gemma3n_keys[] = {
 	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
 	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
@@ -1546,6 +1763,23 @@ static const struct {
 	  "blk.%u.ffn_up_exps.weight" },
 	{ { "hunyuan-moe", 2, hunyuan_moe_keys, hunyuan_moe_tensors },
 	  "blk.%u.ffn_up_shexp.weight" },
+	{ { "qwen35", 2, qwen35_keys, qwen35_tensors },
+	  "blk.%u.attn_gate.weight" },
+	{ { "qwen35moe", 2, qwen3next_keys, qwen35moe_tensors },
+	  "blk.%u.ffn_down_shexp.weight" },
+	{ { "qwen3next", 2, qwen3next_keys, qwen3next_tensors },
+	  "blk.%u.ssm_ba.weight" },
+	{ { "nemotron_h", 3, nemotron_h_keys, nemotron_h_tensors },
+	  "blk.%u.ffn_up.weight" },
+	{ { "nemotron_h_moe", 3, nemotron_h_moe_keys,
+	    nemotron_h_moe_tensors },
+	  "blk.%u.ffn_up_exps.weight" },
+	{ { "falcon-h1", 2, falcon_h1_keys, falcon_h1_tensors },
+	  "blk.%u.attn_q.weight" },
+	{ { "kimi-linear", 2, kimi_linear_keys, kimi_linear_tensors },
+	  "blk.%u.ssm_f_b.weight" },
+	{ { "gemma4", 3, gemma4_keys, gemma4_tensors },
+	  "blk.%u.post_ffw_norm.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

@@ -229,7 +229,8 @@ zero_width_report(struct mt *s, const char *stem)
  * attn_qkv, attn_output) or by the KV heads (attn_k, attn_v, attn_qkv)
  * whose head count is 0 in the metadata. KV heads are judged only when
  * head_count_kv is given: otherwise they are the query heads, already
- * reported.
+ * reported; and not in a hybrid's recurrent layer, whose k and v are its
+ * own (kimi-linear's KDA).
  */
 static void
 check_heads(struct mt *s)
@@ -258,7 +259,8 @@ check_heads(struct mt *s)
 		if (w != NULL && g->n_head[il] == 0)
 			zero_heads_add(&q, w, il);
 		if ((w = stem_among(stem, len, kv_weights)) != NULL &&
-		    g->has_n_head_kv && g->n_head_kv[il] == 0)
+		    g->has_n_head_kv && g->n_head_kv[il] == 0 &&
+		    !g->is_recr[il])
 			zero_heads_add(&k, w, il);
 	}
 	zero_heads_report(s, &q, "attention.head_count", "heads");

@@ -321,6 +321,35 @@ swa_window(struct rd *r, enum arch_kind kind)
 	return window;
 }
 
+/* The layers with a cache of their own: all but the last
+ * attention.shared_kv_layers (gemma4). */
+static void
+read_kv_shared(struct rd *r)
+{
+	struct model_geom *g = r->g;
+	uint32_t shared = 0;
+
+	if (geom_u32(r, "attention.shared_kv_layers", &shared) && shared > 0 &&
+	    shared < g->n_layer)
+		g->n_layer_kv = g->n_layer - shared;
+}
+
+/* The sliding-window layers as a per-layer array marks them (gemma4). */
+static void
+swa_layers(struct rd *r)
+{
+	struct model_geom *g = r->g;
+	uint32_t marks[ARCH_MAX_LAYERS], il;
+
+	if (!geom_layers(r, "attention.sliding_window_pattern", marks, 0)) {
+		missing(g, "%s.attention.sliding_window_pattern (per layer)",
+		    g->arch);
+		return;
+	}
+	for (il = 0; il < g->n_layer - g->n_layer_nextn; il++)
+		g->is_swa[il] = marks[il] != 0;
+}
+
 static void
 read_swa(struct rd *r, enum arch_kind kind)
 {
@@ -348,6 +377,8 @@ read_swa(struct rd *r, enum arch_kind kind)
 	g->swa = true;
 	g->n_swa = window;
 	set_swa_pattern(g, pattern);
+	if (arch_row(g)->quirks & ARCH_SWA_LAYERS)
+		swa_layers(r);
 	for (il = 0; il < g->n_layer; il++)
 		if (g->is_swa[il])
 			return;
@@ -395,9 +426,60 @@ read_ssm(struct rd *r)
 }
 
 /*
- * A hybrid: a layer with 0 KV heads is recurrent (mamba2 state, or lfm2's
- * short convolution), the others attention; a window makes every
- * attention layer a sliding-window one (lfm2).
+ * A hybrid's recurrent layers, as its row marks them (enum arch_recr);
+ * the MTP layers at the end are attention. Called once the feed-forward
+ * widths are read.
+ */
+static void
+mark_recurrent(struct rd *r)
+{
+	struct model_geom *g = r->g;
+	uint32_t il, main = g->n_layer - g->n_layer_nextn, every = 4;
+	uint32_t marks[ARCH_MAX_LAYERS];
+	enum arch_recr how = arch_row(g)->recr;
+
+	if (how == RECR_INTERVAL &&
+	    geom_layers(r, "attention.recurrent_layers", marks, 0)) {
+		for (il = 0; il < main; il++)
+			g->is_recr[il] = marks[il] != 0;
+		return;
+	}
+	if (how == RECR_INTERVAL)
+		geom_u32(r, "full_attention_interval", &every);
+	g->recr_kv = how == RECR_EVERY;
+	for (il = 0; il < main; il++) {
+		bool kv0 = g->n_head_kv[il] == 0;
+
+		if (how == RECR_INTERVAL)
+			g->is_recr[il] = every == 0 || (il + 1) % every != 0;
+		else if (how == RECR_KV0_FF0)
+			g->is_recr[il] = kv0 && g->n_ff[il] == 0;
+		else
+			g->is_recr[il] = how == RECR_EVERY || kv0;
+	}
+}
+
+/* KDA (kimi-linear): the head width of its delta attention. */
+static bool
+read_kda(struct rd *r)
+{
+	struct model_geom *g = r->g;
+
+	if (!geom_u32(r, "kda.head_dim", &g->kda_head_dim) ||
+	    g->kda_head_dim == 0) {
+		missing(g, "%s.kda.head_dim", g->arch);
+		return false;
+	}
+	if (!geom_u32(r, "ssm.conv_kernel", &g->ssm_d_conv))
+		missing(g, "%s.ssm.conv_kernel", g->arch);
+	read_mla(r);	/* its attention layers' */
+	return true;
+}
+
+/*
+ * A hybrid: attention layers and recurrent ones (mamba2's state, lfm2's
+ * short convolution, KDA's); a window makes every attention layer a
+ * sliding-window one (lfm2).
  */
 static bool
 read_hybrid(struct rd *r, enum arch_kind kind)
@@ -410,6 +492,8 @@ read_hybrid(struct rd *r, enum arch_kind kind)
 		g->is_recr[il] = g->n_head_kv[il] == 0;
 	if (kind == ARCH_KIND_HYBRID_SSM) {
 		ok = read_ssm(r) && ok;
+	} else if (kind == ARCH_KIND_HYBRID_KDA) {
+		ok = read_kda(r) && ok;
 	} else if (!geom_u32(r, "shortconv.l_cache",
 	    &g->shortconv_l_cache) || g->shortconv_l_cache == 0) {
 		missing(g, "%s.shortconv.l_cache", g->arch);
@@ -464,6 +548,7 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 		return;		/* no attention, no FFN keys */
 	case ARCH_KIND_HYBRID_SSM:
 	case ARCH_KIND_HYBRID_CONV:
+	case ARCH_KIND_HYBRID_KDA:
 		g->memory = ARCH_MEM_HYBRID;
 		g->plannable = read_hybrid(&r, kind);
 		break;
@@ -472,10 +557,14 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 		if (kind == ARCH_KIND_MLA)
 			read_mla(&r);
 		g->n_layer_kv = arch_row(g)->kv_layers;
+		if (arch_row(g)->quirks & ARCH_KV_SHARED)
+			read_kv_shared(&r);
 		read_swa(&r, kind);
 		break;
 	}
 	if (!geom_layers(&r, "feed_forward_length", g->n_ff, 4 * g->n_embd))
 		missing(g, "%s.feed_forward_length (4 x embedding_length "
 		    "assumed)", g->arch);
+	if (g->memory == ARCH_MEM_HYBRID)
+		mark_recurrent(&r);
 }

@@ -90,8 +90,11 @@ struct model_geom {
 	/* recurrent state (mamba; the recurrent layers of a hybrid) */
 	uint32_t ssm_d_conv, ssm_d_inner, ssm_d_state, ssm_n_group;
 	uint32_t shortconv_l_cache;	/* lfm2's convolution window */
+	uint32_t kda_head_dim;		/* kimi-linear's KDA heads */
 	bool is_recr[ARCH_MAX_LAYERS];	/* hybrid: a recurrent layer (no
-					 * KV cache) */
+					 * KV cache but with recr_kv) */
+	bool recr_kv;			/* recurrent layers keep a KV cache
+					 * too (falcon-h1) */
 	/* what the plan cannot know, for P005 estimate-incomplete */
 	char missing[ARCH_MAX_MISSING][160];
 	size_t n_missing;

@@ -31,9 +31,25 @@ enum arch_kind {
 	ARCH_KIND_HYBRID_SSM,	/* layers with 0 KV heads are mamba2 */
 	ARCH_KIND_HYBRID_CONV,	/* layers with 0 KV heads are short
 				   convolutions (lfm2) */
+	ARCH_KIND_HYBRID_KDA,	/* recurrent layers keep Kimi's delta
+				   attention state (kda.head_dim) */
 	ARCH_KIND_ENCODER,	/* no cache */
 	ARCH_KIND_UNPLANNED	/* no memory model: planned as standard
 				   attention, and the plan says so (P005) */
+};
+
+/*
+ * Which layers of a hybrid (ARCH_KIND_HYBRID_*) are recurrent, as
+ * llama.cpp's load_arch_hparams marks them. A recurrent layer keeps the
+ * kind's state and, but under RECR_EVERY, no KV cache; a layer with 0 KV
+ * heads keeps no KV cache (nemotron_h's MLP layers).
+ */
+enum arch_recr {
+	RECR_KV0 = 0,	/* 0 KV heads (granitehybrid, lfm2, kimi-linear) */
+	RECR_INTERVAL,	/* attention.recurrent_layers, else all but every
+			 * full_attention_interval-th (default 4) (qwen35) */
+	RECR_KV0_FF0,	/* 0 KV heads and a feed-forward of 0 (nemotron_h) */
+	RECR_EVERY,	/* every layer, beside its attention (falcon-h1) */
 };
 
 /* How an architecture's graph differs from llama's (llama.cpp's
@@ -219,6 +235,18 @@ enum arch_quirk {
 				    * token_embd (gemma3n) */
 	ARCH_EMBD_NORM_OUTPUT = 2, /* token_embd_norm is the output norm,
 				    * placed with the output layer (lfm2) */
+	ARCH_SSM_A_MUL = 4,	   /* ssm_a is multiplied, not scanned
+				    * (Gated DeltaNet): it stays with its
+				    * layer (plan_host_only) */
+	ARCH_SWA_LAYERS = 8,	   /* attention.sliding_window_pattern is a
+				    * per-layer array of the sliding-window
+				    * layers (gemma4) */
+	ARCH_KV_SHARED = 16,	   /* the last attention.shared_kv_layers
+				    * layers reuse an earlier cache (gemma4) */
+	ARCH_ROPE_FULL = 32,	   /* rope_freqs is created in each
+				    * full-attention layer: with the first,
+				    * copied to another buffer type a later
+				    * one is in (gemma4) */
 };
 
 /*
@@ -233,6 +261,8 @@ struct arch_info {
 	uint8_t swa_pattern;	/* llama.cpp's default pattern (0: 6) */
 	uint8_t kv_layers;	/* layers with a cache of their own (0:
 				   all; gemma3n's 20) */
+	uint8_t recr;		/* enum arch_recr: a hybrid's recurrent
+				   layers */
 	bool mapped;		/* a name map of rules/arch/ names it */
 	uint8_t quirks;		/* enum arch_quirk, or'ed */
 	uint8_t measured_on;	/* enum arch_backend, or'ed */

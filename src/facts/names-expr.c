@@ -36,13 +36,13 @@ struct names_expr {
 enum nx_builtin {
 	NB_N_EMBD = 0, NB_N_LAYER, NB_N_VOCAB, NB_N_CTX_TRAIN, NB_N_HEAD,
 	NB_N_HEAD_KV, NB_N_FF, NB_HEAD_K, NB_HEAD_V, NB_N_ROT, NB_N_EXPERT,
-	NB_N_EXPERT_USED, NB_LAYER
+	NB_N_EXPERT_USED, NB_LAYER, NB_RECURRENT, NB_SWA
 };
 
 static const char *const nx_builtins[] = {
 	"n_embd", "n_layer", "n_vocab", "n_ctx_train", "n_head", "n_head_kv",
 	"n_ff", "head_k", "head_v", "n_rot", "n_expert", "n_expert_used",
-	"layer", NULL
+	"layer", "recurrent", "swa", NULL
 };
 
 /* ---- parsing ----------------------------------------------------------- */
@@ -353,8 +353,15 @@ nx_ff(const struct names_env *env)
 {
 	int64_t v;
 
-	/* arch.c assumes 4 x n_embd when the key is absent: no guessing. */
-	if (!nx_key_value(env, "feed_forward_length", &v))
+	char key[256];
+
+	/* arch.c assumes 4 x n_embd when the key is absent: no guessing
+	 * (a per-layer array is arch.c's too: nemotron_h's). */
+	if (env->geom == NULL || !env->geom->has_arch)
+		return nx_unknown;
+	snprintf(key, sizeof key, "%s.feed_forward_length", env->geom->arch);
+	if (!nx_key_value(env, "feed_forward_length", &v) &&
+	    gguf_find_kv(env->file, key) == NULL)
 		return nx_unknown;
 	return nx_layer_value(env, env->geom->n_ff);
 }
@@ -420,6 +427,12 @@ nx_builtin(const struct names_env *env, int b)
 	case NB_N_EXPERT_USED:
 		return nx_opt(true, nx_key_value(env, "expert_used_count",
 		    &v) ? v : 0);
+	case NB_RECURRENT:	/* a hybrid's recurrent layer: 1, else 0 */
+	case NB_SWA:		/* a sliding-window layer: 1, else 0 */
+		return nx_opt(env->layer >= 0 && env->layer < g->n_layer,
+		    env->layer >= 0 && env->layer < ARCH_MAX_LAYERS &&
+		    (b == NB_SWA ? g->swa && g->is_swa[env->layer] :
+		    g->is_recr[env->layer]));
 	default:
 		return nx_opt(env->layer >= 0, env->layer);
 	}

@@ -72,6 +72,10 @@ uint64_t plan_experts_used(const struct model_geom *g,
 bool plan_backend_is(const struct planner *pn, const char *backend);
 /* Whether tensor t stays in the host's CPU buffer whatever -ngl. */
 bool plan_host_only(const struct planner *pn, const struct gguf_tensor *t);
+/* plan_rope_layer: the first full-attention layer from layer from, or
+ * -1 (an ARCH_ROPE_FULL architecture's rope_freqs). */
+int64_t plan_rope_layer(const struct model_geom *g, uint32_t from);
+
 /* plan_weight_layer: the layer whose device holds weight t (0 to
  * n_layer - 1; n_layer the output layer; -1 the input layer, the host). */
 int64_t plan_weight_layer(const struct planner *pn,

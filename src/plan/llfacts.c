@@ -201,6 +201,21 @@ plan_falls_back(const struct planner *pn, const struct plan *pl, size_t i)
 }
 
 /*
+ * The first full-attention (not sliding-window) layer from layer from, or
+ * -1: where an ARCH_ROPE_FULL architecture creates rope_freqs.
+ */
+int64_t
+plan_rope_layer(const struct model_geom *g, uint32_t from)
+{
+	uint32_t il;
+
+	for (il = from; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
+		if (!(g->swa && g->is_swa[il]))
+			return il;
+	return -1;
+}
+
+/*
  * The layer whose device holds tensor t: plan_tensor_layer's, but for the
  * token_embd_norm tensors (llama.cpp's tensor table: TOKEN_EMBD_NORM is
  * a repeating-layer tensor created in layer 0, so it goes with layer 0;
@@ -223,6 +238,9 @@ plan_weight_layer(const struct planner *pn, const struct gguf_tensor *t)
 	    { "altup_unembd_proj.", true } };
 	size_t i, n;
 
+	if ((arch_row(pn->g)->quirks & ARCH_ROPE_FULL) &&
+	    gguf_str_eq(t->name, "rope_freqs.weight"))
+		return plan_rope_layer(pn->g, 0);
 	if (t->name.n >= sizeof norm - 1 &&
 	    memcmp(t->name.p, norm, sizeof norm - 1) == 0)
 		return arch_row(pn->g)->quirks & ARCH_EMBD_NORM_OUTPUT ?
@@ -254,6 +272,8 @@ plan_name_ends(const struct gguf_tensor *t, const char *suffix)
  * ne[1] the heads) with a d_state of 128 or 256 and heads a multiple of
  * 16 wide; otherwise ssm_a goes to the CPU (measured: mamba's, and with
  * d_state 64 mamba2's and granitehybrid's, in the CPU buffer at -ngl 99).
+ * A Gated DeltaNet's ssm_a is only multiplied (ARCH_SSM_A_MUL): on the
+ * device (measured: qwen35's).
  */
 bool
 plan_host_only(const struct planner *pn, const struct gguf_tensor *t)
@@ -261,7 +281,8 @@ plan_host_only(const struct planner *pn, const struct gguf_tensor *t)
 	const struct model_geom *g = pn->g;
 	uint64_t heads = t->ne[1] > 0 ? (uint64_t)t->ne[1] : 0;
 
-	if (!plan_backend_is(pn, "vulkan") || !plan_name_ends(t, ".ssm_a"))
+	if (!plan_backend_is(pn, "vulkan") || !plan_name_ends(t, ".ssm_a") ||
+	    (arch_row(g)->quirks & ARCH_SSM_A_MUL))
 		return false;
 	return t->ne[0] != 1 || (g->ssm_d_state != 128 &&
 	    g->ssm_d_state != 256) || heads == 0 ||

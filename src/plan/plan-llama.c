@@ -105,6 +105,18 @@ host_align(const struct planner *pn, const struct plan *pl)
 	return PLAN_TENSOR_ALIGN;
 }
 
+/*
+ * The alignment of a tensor in the device's buffer: Vulkan's storage
+ * buffer offset alignment (measured: qwen35's 16-byte ssm_a and ssm_dt
+ * on the device), else the CPU's.
+ */
+static uint64_t
+device_align(const struct planner *pn)
+{
+	return plan_backend_is(pn, "vulkan") ? PLAN_VULKAN_ALIGN :
+	    PLAN_TENSOR_ALIGN;
+}
+
 /* Whether a device of the profile runs tensor i (its table feeds it). */
 static bool
 device_runs(const struct planner *pn, size_t i)
@@ -160,7 +172,7 @@ tied_output(const struct planner *pn, struct plan *pl)
 		return;
 	if (pl->n_dev > 1 && pl->ngl >= 1) {
 		pl->dev[1].model_bytes = sadd(pl->dev[1].model_bytes,
-		    pad32(emb->nbytes));
+		    plan_pad(emb->nbytes, device_align(pn)));
 	} else if (pl->n_dev == 1 && emb->ne[2] == 1 && emb->ne[3] == 1 &&
 	    emb->ne[1] >= 2 &&
 	    plan_repacks(emb->type, emb->ne[1], pn->p->cpu_features)) {
@@ -234,6 +246,30 @@ mtp_layer(const struct model_geom *g, int64_t il)
 	    il >= (int64_t)(g->n_layer - g->n_layer_nextn);
 }
 
+/*
+ * An ARCH_ROPE_FULL architecture's rope_freqs once more on the device
+ * where its first full-attention layer is on the host and a later one on
+ * the device: llama.cpp shares a duplicated tensor only within one buffer
+ * type (measured: gemma4 at -ngl 2 beside Vulkan).
+ */
+static void
+rope_copy(const struct planner *pn, struct plan *pl, int64_t gpu_start)
+{
+	const struct model_geom *g = pn->g;
+	const struct gguf_tensor *t;
+	int64_t il = plan_rope_layer(g, 0);
+
+	if (!(arch_row(g)->quirks & ARCH_ROPE_FULL) || pl->n_dev < 2 ||
+	    il < 0 || il >= gpu_start ||
+	    (t = plan_tensor_named(pn->f, "rope_freqs.weight")) == NULL)
+		return;
+	while (il >= 0 && il < gpu_start)
+		il = plan_rope_layer(g, (uint32_t)il + 1);
+	if (il >= 0)
+		pl->dev[1].model_bytes = sadd(pl->dev[1].model_bytes,
+		    plan_pad(t->nbytes, device_align(pn)));
+}
+
 void
 plan_llama_weights(const struct planner *pn, struct plan *pl)
 {
@@ -279,7 +315,8 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 		}
 		if (on_dev && !fb) {
 			d = &pl->dev[1];
-			d->model_bytes = sadd(d->model_bytes, pad32(t->nbytes));
+			d->model_bytes = sadd(d->model_bytes,
+			    plan_pad(t->nbytes, device_align(pn)));
 		} else if ((pl->n_dev == 1 || fb) &&
 		    plan_tensor_repacked(t, pn->p->cpu_features)) {
 			/* beside a GPU backend the host layers sit in its
@@ -303,6 +340,7 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 		pl->dev[0].model_bytes = sadd(pl->dev[0].model_bytes, hi - lo);
 	}
 	tied_output(pn, pl);
+	rope_copy(pn, pl, gpu_start);
 	pl->weights_as_stored = pl->weights;
 	pl->weights_mapped = pl->dev[0].mapped_bytes;
 	pl->repack_bytes = pl->dev[0].repack_bytes;
@@ -333,8 +371,10 @@ device_kv(const struct model_geom *g, const struct plan *pl, uint64_t dl,
 	rec = n_rec ? pl->state_bytes / n_rec : 0;
 	for (il = 0; (g->memory == ARCH_MEM_KV || hybrid) && !g->mla &&
 	    il < trunk && il < ARCH_MAX_LAYERS; il++) {
-		uint64_t n = hybrid && g->is_recr[il] ? rec :
-		    plan_layer_kv(g, pl, il);
+		uint64_t n = plan_layer_kv(g, pl, il);
+
+		if (hybrid && g->is_recr[il])	/* falcon-h1: both */
+			n = sadd(rec, g->recr_kv ? n : 0);
 
 		if (g->n_layer_kv > 0 && il >= g->n_layer_kv)
 			n = 0;	/* gemma3n: it reuses an earlier cache */

@@ -84,8 +84,9 @@ plan_kv_split_bytes(const struct model_geom *g, enum kv_type kt,
 		uint64_t vw = fa ? smul(swa ? g->head_v_swa : g->head_v,
 		    g->n_head_kv[il]) : vmax;
 
-		if (g->is_recr[il])
-			continue;
+		if (g->is_recr[il] ? !g->recr_kv : g->memory ==
+		    ARCH_MEM_HYBRID && g->n_head_kv[il] == 0)
+			continue;	/* a hybrid's layer without a cache */
 		k = sadd(k, smul(kv_row_bytes(kt, kw), c));
 		if (!g->mla)	/* MLA allocates no V */
 			v = sadd(v, smul(kv_row_bytes(vt, vw), c));
@@ -93,6 +94,20 @@ plan_kv_split_bytes(const struct model_geom *g, enum kv_type kt,
 	*k_bytes = k;
 	*v_bytes = v;
 	return sadd(k, v);
+}
+
+/*
+ * KDA's state per layer (kimi-linear): the convolutions of Q, K and V,
+ * 3 (d_conv - 1) x d (d_conv 4 when unset), and d x head_dim, where d is
+ * n_head x head_dim.
+ */
+static uint64_t
+plan_kda_state(const struct model_geom *g)
+{
+	uint64_t d = smul(g->n_head[0], g->kda_head_dim);
+	uint64_t conv = g->ssm_d_conv > 0 ? g->ssm_d_conv - 1 : 3;
+
+	return sadd(smul(smul(3, conv), d), smul(d, g->kda_head_dim));
 }
 
 /*
@@ -113,6 +128,8 @@ plan_state_bytes(const struct model_geom *g)
 			n += g->is_recr[il];
 	if (g->shortconv_l_cache > 0)
 		r = smul(g->shortconv_l_cache - 1, g->n_embd);
+	else if (g->kda_head_dim > 0)
+		return smul(smul(4, plan_kda_state(g)), n);
 	else if (g->ssm_d_conv > 0)
 		r = smul(g->ssm_d_conv - 1, sadd(g->ssm_d_inner,
 		    smul(smul(2, g->ssm_n_group), g->ssm_d_state)));
