@@ -325,6 +325,17 @@ static const struct arch_info arch_table[] = {
 		.qk_norm = GB_QK_HEAD_LATE,
 		.ffn = GB_MOE_GLM,
 		.extra = GB_GATE_SOFTMAX | GB_NORM_W } },
+	{ .name = "lfm2moe",
+	    .kind = ARCH_KIND_HYBRID_CONV,
+	    .mapped = true,
+	    .quirks = ARCH_EMBD_NORM_OUTPUT,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.qk_norm = GB_QK_HEAD,
+		.ffn = GB_MOE_GLM,
+		.block = GB_HYBRID,
+		.extra = GB_RES_FIRST | GB_OUT_NORM_EMBD | GB_SHORTCONV |
+		    GB_NORM_W } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
