@@ -336,6 +336,16 @@ static const struct og_spec og_specs[] = {
 	    "u:attention.shared_kv_layers=2 "
 	    "u:embedding_length_per_layer_input=0",
 	    "attn_v.weight" },
+	/* lfm2's convolutions and attention, a dense layer, then experts
+	 * chosen by their sigmoid and a bias */
+	{ "lfm2moe",
+	    OG_ATTN OG_RMS "a:attention.head_count_kv=0,2,0,2 "
+			   "u:shortconv.l_cache=3 "
+			   "u:leading_dense_block_count=1 "
+			   "u:expert_count=8 u:expert_used_count=2 "
+			   "u:expert_feed_forward_length=256 "
+			   "u:expert_gating_func=2",
+	    "" },
 };
 
 /*

@@ -82,7 +82,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"granitemoe", "minimax-m2", "ernie4_5-moe", "qwen3vl",
 		"qwen3vlmoe", "hunyuan-moe", "qwen35", "qwen35moe",
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
-		"kimi-linear", "gemma4", NULL
+		"kimi-linear", "gemma4", "lfm2moe", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1404,6 +1404,37 @@ static const char *const lfm2_tensors[] = {
 	"L1-1 blk.%u.attn_output.weight 16 16", NULL
 };
 
+/* lfm2moe: lfm2's blocks, block 0 dense, block 1 experts with their
+ * selection bias */
+static const char *const lfm2moe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2",
+	"a32 ARCH.attention.head_count_kv 0,1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.shortconv.l_cache 3", "u32 ARCH.leading_dense_block_count 1",
+	"u32 ARCH.expert_feed_forward_length 8", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_gating_func 2",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const lfm2moe_tensors[] = {
+	"G token_embd.weight 16 16", "G token_embd_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.ffn_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L0-0 blk.%u.shortconv.conv.weight 3 16",
+	"L0-0 blk.%u.shortconv.in_proj.weight 16 48",
+	"L0-0 blk.%u.shortconv.out_proj.weight 16 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-1 blk.%u.exp_probs_b.bias 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-1 blk.%u.attn_q_norm.weight 8", "L1-1 blk.%u.attn_k_norm.weight 8",
+	"L1-1 blk.%u.attn_q.weight 16 16", "L1-1 blk.%u.attn_k.weight 16 8",
+	"L1-1 blk.%u.attn_v.weight 16 8",
+	"L1-1 blk.%u.attn_output.weight 16 16", NULL
+};
+
 static const char *const granitehybrid_keys[] = {
 	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",
 	"u32 ARCH.attention.head_count 2",
@@ -1780,6 +1811,8 @@ static const struct {
 	  "blk.%u.ssm_f_b.weight" },
 	{ { "gemma4", 3, gemma4_keys, gemma4_tensors },
 	  "blk.%u.post_ffw_norm.weight" },
+	{ { "lfm2moe", 2, lfm2moe_keys, lfm2moe_tensors },
+	  "blk.%u.ffn_gate_exps.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

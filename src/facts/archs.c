@@ -412,6 +412,17 @@ static const struct arch_info arch_table[] = {
 	    .quirks = ARCH_OUTPUT_FIRST | ARCH_SWA_LAYERS | ARCH_KV_SHARED |
 		ARCH_ROPE_FULL,
 	    .measured_on = BOTH },
+	{ .name = "lfm2moe",
+	    .kind = ARCH_KIND_HYBRID_CONV,
+	    .mapped = true,
+	    .quirks = ARCH_EMBD_NORM_OUTPUT,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.qk_norm = GB_QK_HEAD,
+		.ffn = GB_MOE_GLM,
+		.block = GB_HYBRID,
+		.extra = GB_RES_FIRST | GB_OUT_NORM_EMBD | GB_SHORTCONV |
+		    GB_NORM_W } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

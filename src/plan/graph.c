@@ -378,11 +378,11 @@ gb_residual(struct sc_graph *b, const struct shape *s, struct weights *w,
 
 /* The end of the layer o began: its output (in the last layer, the rows
  * of the outputs of it and of the input, in the order the sum reaches
- * them), scaled, and its input summed; with an FFN (GB_HYBRID), the FFN
- * of that and its residual. */
+ * them), scaled, and its input summed (returned); with an FFN
+ * (GB_HYBRID), the FFN of that (*ffn), its residual not yet added. */
 static int32_t
-gb_close(struct sc_graph *b, const struct shape *s, struct weights *w,
-    struct inputs *in, const struct gb_open *o)
+gb_open_ffn(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, const struct gb_open *o, int32_t *ffn)
 {
 	bool last = (uint64_t)o->il + 1 == w->n_layer;
 	bool first = (w->a->extra & GB_RES_FIRST) != 0;
@@ -400,9 +400,29 @@ gb_close(struct sc_graph *b, const struct shape *s, struct weights *w,
 	x = gb_residual(b, s, w, x, y);
 	if (w->a->block != GB_HYBRID)
 		return x;
-	y = gb_ffn(b, s, w, o->il,
+	*ffn = gb_ffn(b, s, w, o->il,
 	    gb_norm(b, w, o->il, "ffn_norm", x, rows2(s->e, s->t)));
+	return x;
+}
+
+/* The end of the layer o began: gb_open_ffn's, its FFN's residual. */
+static int32_t
+gb_close(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, const struct gb_open *o)
+{
+	int32_t y = GA_NONE, x = gb_open_ffn(b, s, w, in, o, &y);
+
+	if (y == GA_NONE)
+		return x;
 	return gb_residual(b, s, w, x, gb_res_scale(b, s, y));
+}
+
+/* Whether layer il's FFN is experts: build_moe_ffn expands their sum at
+ * once, before the next layer's recurrent states are read. */
+static bool
+gb_moe_layer(const struct weights *w, int64_t il)
+{
+	return w->a->ffn >= GB_MOE && gb_has(w, il, "ffn_gate_inp.weight");
 }
 
 /* The layers of a recurrent or hybrid model from x. A recurrent layer's
@@ -413,16 +433,23 @@ gb_deferred(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int32_t x)
 {
 	struct gb_open o, cur;
+	int32_t y = GA_NONE;
 	uint32_t il;
+	bool moe;
 
 	memset(&o, 0, sizeof o);
 	for (il = 0; il < w->n_layer; il++) {
 		memset(&cur, 0, sizeof cur);
 		cur.il = il;
 		cur.recr = w->a->block == GB_RECURRENT || w->g->is_recr[il];
+		moe = il > 0 && gb_moe_layer(w, o.il);
+		if (moe)
+			x = gb_open_ffn(b, s, w, in, &o, &y);
 		if (cur.recr)
 			gb_ssm_head(b, s, w, in, il, &cur.mb);
-		if (il > 0)
+		if (moe)
+			x = gb_residual(b, s, w, x, gb_res_scale(b, s, y));
+		else if (il > 0)
 			x = gb_close(b, s, w, in, &o);
 		cur.x = x;
 		if (cur.recr)
