@@ -128,7 +128,8 @@ static const struct og_spec og_specs[] = {
 	    "u:feed_forward_length=1536 u:attention.head_count=8 "
 	    "u:attention.head_count_kv=8 b:attention.causal=0 " OG_LN
 	    "u:pooling_type=1 u:tokenizer.ggml.token_type_count=2",
-	    "" },
+	    "attn_q.bias attn_k.bias attn_v.bias attn_output.bias ffn_up.bias "
+	    "ffn_down.bias" },
 	{ "nomic-bert",
 	    "u:context_length=2048 u:embedding_length=512 u:block_count=4 "
 	    "u:feed_forward_length=1536 u:attention.head_count=8 "
@@ -516,6 +517,24 @@ og_type_find(const char *name)
 	return NULL;
 }
 
+/* Where the tensors go: the matrices' type, the one change of a mutant
+ * (NULL: none), and the reason of a failure. */
+struct og_out {
+	const struct og_type *wt;
+	struct og_mut *mu;
+	char *why;
+	size_t whylen;
+};
+
+/* A mutant's change (oraclegen_mutant) to the tensor of index target in
+ * writing order; n counts the tensors seen. */
+struct og_mut {
+	enum oraclegen_mutation kind;
+	size_t target, n;
+	char *what;
+	size_t whatlen;
+};
+
 /* og_keeps_f32: what a quantized file keeps in f32: vectors, norms and
  * the small state and routing tensors. */
 static bool
@@ -569,10 +588,51 @@ og_wanted(const struct names_map *map, const struct names_tensor *t,
 	return t->id != NULL && t->n_dims > 0 ? 1 : -1;
 }
 
+/* A name with a suffix before its last dot (".weight"): into out. */
+static void
+og_name_with(char *out, size_t n, const char *name, const char *suffix)
+{
+	const char *dot = strrchr(name, '.');
+	int stem = dot != NULL ? (int)(dot - name) : (int)strlen(name);
+
+	snprintf(out, n, "%.*s%s%s", stem, name, suffix, name + stem);
+}
+
+/* og_mutate: write tensor name as the mutant's change makes it. */
+static void
+og_mutate(struct ggufw_model *m, const struct og_mut *mu, const char *name,
+    uint32_t n_dims, int64_t ne[], const struct og_type *ty)
+{
+	char other[288];
+
+	og_name_with(other, sizeof other, name, "_x");
+	switch (mu->kind) {
+	case OG_MUT_DROP:
+		snprintf(mu->what, mu->whatlen, "%s left out", name);
+		return;
+	case OG_MUT_RENAME:
+		snprintf(mu->what, mu->whatlen, "%s renamed %s", name, other);
+		ggufw_model_tensor(m, other, n_dims, ne, ty->id, ty->blck,
+		    ty->size);
+		return;
+	case OG_MUT_RESHAPE:
+		snprintf(mu->what, mu->whatlen, "%s ne0 %lld made %lld", name,
+		    (long long)ne[0], (long long)(ne[0] + ty->blck));
+		ne[0] += ty->blck;
+		break;
+	case OG_MUT_ADD:
+		snprintf(mu->what, mu->whatlen, "%s added beside %s", other,
+		    name);
+		ggufw_model_tensor(m, other, n_dims, ne, ty->id, ty->blck,
+		    ty->size);
+		break;
+	}
+	ggufw_model_tensor(m, name, n_dims, ne, ty->id, ty->blck, ty->size);
+}
+
 static int
 og_tensor(struct ggufw_model *m, const struct names_tensor *t,
-    const struct names_env *env, const struct og_type *wt, char *why,
-    size_t whylen)
+    const struct names_env *env, struct og_out *o)
 {
 	char name[256];
 	int64_t ne[NAMES_MAX_DIMS];
@@ -586,24 +646,28 @@ og_tensor(struct ggufw_model *m, const struct names_tensor *t,
 	for (size_t d = 0; d < t->n_dims; d++) {
 		struct names_val v = names_eval(t->shape[d], env);
 		if (!v.known || v.v <= 0) {
-			snprintf(why, whylen, "%s: dimension %zu (%s) is %s",
-			    name, d, t->shape_text[d],
+			snprintf(o->why, o->whylen,
+			    "%s: dimension %zu (%s) is %s", name, d,
+			    t->shape_text[d],
 			    v.known ? "not positive" : "unknown");
 			return -1;
 		}
 		ne[d] = v.v;
 	}
-	ty = og_keeps_f32(name, t->n_dims, ne[0], wt->blck) ? &og_types[0] : wt;
-	ggufw_model_tensor(m, name, (uint32_t)t->n_dims, ne, ty->id, ty->blck,
-	    ty->size);
+	ty = og_keeps_f32(name, t->n_dims, ne[0], o->wt->blck) ? &og_types[0] :
+								 o->wt;
+	if (o->mu != NULL && o->mu->n++ == o->mu->target)
+		og_mutate(m, o->mu, name, (uint32_t)t->n_dims, ne, ty);
+	else
+		ggufw_model_tensor(m, name, (uint32_t)t->n_dims, ne, ty->id,
+		    ty->blck, ty->size);
 	return 0;
 }
 
 /* og_tensors: the map's tensors, the global ones then layer by layer. */
 static int
 og_tensors(struct ggufw_model *m, const struct names_map *map,
-    const struct og_spec *s, struct names_env *env, const struct og_type *wt,
-    char *why, size_t whylen)
+    const struct og_spec *s, struct names_env *env, struct og_out *o)
 {
 	for (int64_t il = -1; il < (int64_t)env->geom->n_layer; il++) {
 		env->layer = il;
@@ -614,13 +678,13 @@ og_tensors(struct ggufw_model *m, const struct names_map *map,
 				continue;
 			w = og_wanted(map, t, s, env);
 			if (w < 0) {
-				snprintf(why, whylen,
+				snprintf(o->why, o->whylen,
 				    "required tensor %s has "
 				    "no literal name or no shape",
 				    t->display);
 				return -1;
 			}
-			if (w && og_tensor(m, t, env, wt, why, whylen) != 0)
+			if (w && og_tensor(m, t, env, o) != 0)
 				return -1;
 		}
 	}
@@ -653,8 +717,7 @@ oraclegen_wide(size_t i)
 
 /* og_geometry: read the metadata written so far back as gguflint does. */
 static int
-og_build(struct ggufw_model *m, const struct og_spec *s,
-    const struct og_type *wt, char *why, size_t whylen)
+og_build(struct ggufw_model *m, const struct og_spec *s, struct og_out *o)
 {
 	const struct names_db *db;
 	const struct names_map *map;
@@ -669,11 +732,11 @@ og_build(struct ggufw_model *m, const struct og_spec *s,
 
 	if (names_db_get(&db, &err) != 0 ||
 	    (map = names_db_find(db, s->arch)) == NULL) {
-		snprintf(why, whylen, "%s: no name map", s->arch);
+		snprintf(o->why, o->whylen, "%s: no name map", s->arch);
 		return -1;
 	}
 	if (catalog_load_builtin(&cat, &err) != 0) {
-		snprintf(why, whylen, "catalogue: %s", err.msg);
+		snprintf(o->why, o->whylen, "catalogue: %s", err.msg);
 		return -1;
 	}
 	ggufw_model_finish(m, &hdr, GGUFW_DATA_NONE);
@@ -686,7 +749,7 @@ og_build(struct ggufw_model *m, const struct og_spec *s,
 	env.geom = g;
 	env.layer = -1;
 	env.n_vocab = OG_N_VOCAB;
-	rc = og_tensors(m, map, s, &env, wt, why, whylen);
+	rc = og_tensors(m, map, s, &env, o);
 	free(g);
 	diag_list_free(&dl);
 	gguf_close(&f);
@@ -695,31 +758,71 @@ og_build(struct ggufw_model *m, const struct og_spec *s,
 	return rc;
 }
 
-int
-oraclegen_write(const char *arch, const char *wtype, const char *path,
-    char *why, size_t whylen)
+/* og_write: the model of geometry s into path, through o. */
+static int
+og_write(const struct og_spec *s, const char *path, struct og_out *o)
 {
-	const struct og_spec *s = og_spec_find(arch);
-	const struct og_type *wt = og_type_find(wtype);
 	struct ggufw_model m;
 	int rc;
 
-	if (s == NULL || wt == NULL) {
-		snprintf(why, whylen, "%s: no geometry for %s", arch,
-		    s == NULL ? "this architecture" : wtype);
-		return -1;
-	}
 	ggufw_model_init(&m, false, GGUFW_DEFAULT_ALIGNMENT);
 	ggufw_model_kv_str(&m, "general.architecture", s->arch);
 	ggufw_model_kv_str(&m, "general.name", "oracle test model");
 	ggufw_model_kv_u32(&m, "general.quantization_version", 2);
 	og_kvs(&m, s);
 	og_vocab(&m);
-	rc = og_build(&m, s, wt, why, whylen);
-	if (rc == 0 && ggufw_model_finish_sparse(&m, path) != 0) {
-		snprintf(why, whylen, "%s: cannot write", path);
+	rc = og_build(&m, s, o);
+	if (rc == 0 && path != NULL &&
+	    ggufw_model_finish_sparse(&m, path) != 0) {
+		snprintf(o->why, o->whylen, "%s: cannot write", path);
 		rc = -1;
 	}
 	ggufw_model_free(&m);
 	return rc;
+}
+
+/* og_find: the geometry and the type of a write, or -1 with why. */
+static int
+og_find(const char *arch, const char *wtype, const struct og_spec **s,
+    struct og_out *o)
+{
+	*s = og_spec_find(arch);
+	o->wt = og_type_find(wtype);
+	if (*s != NULL && o->wt != NULL)
+		return 0;
+	snprintf(o->why, o->whylen, "%s: no geometry for %s", arch,
+	    *s == NULL ? "this architecture" : wtype);
+	return -1;
+}
+
+int
+oraclegen_write(const char *arch, const char *wtype, const char *path,
+    char *why, size_t whylen)
+{
+	struct og_out o = { .why = why, .whylen = whylen };
+	const struct og_spec *s;
+
+	if (og_find(arch, wtype, &s, &o) != 0)
+		return -1;
+	return og_write(s, path, &o);
+}
+
+int
+oraclegen_mutant(const char *arch, const char *wtype, const char *path,
+    enum oraclegen_mutation kind, size_t k, char *what, size_t whatlen,
+    char *why, size_t whylen)
+{
+	struct og_mut mu = { kind, (size_t)-1, 0, what, whatlen };
+	struct og_out o = { .mu = &mu, .why = why, .whylen = whylen };
+	const struct og_spec *s;
+
+	if (og_find(arch, wtype, &s, &o) != 0 || og_write(s, NULL, &o) != 0)
+		return -1;
+	if (mu.n == 0) {
+		snprintf(why, whylen, "%s: no tensor to change", arch);
+		return -1;
+	}
+	mu.target = k % mu.n;
+	mu.n = 0;
+	return og_write(s, path, &o);
 }

@@ -33,4 +33,24 @@ const char *oraclegen_wide(size_t i);
 int oraclegen_write(const char *arch, const char *wtype, const char *path,
     char *why, size_t whylen);
 
+/* The one change of a mutant: a tensor left out, renamed (an "_x" before
+ * its last dot), its first dimension grown by one block, or a tensor of
+ * that new name added beside it. */
+enum oraclegen_mutation {
+	OG_MUT_DROP,
+	OG_MUT_RENAME,
+	OG_MUT_RESHAPE,
+	OG_MUT_ADD
+};
+
+/*
+ * oraclegen_mutant: oraclegen_write's model of arch with one change, of
+ * the k-th tensor it writes (k modulo their count), described in what
+ * (whatlen bytes: "blk.1.attn_k.weight left out"). Returns 0, or -1 with
+ * a message in why.
+ */
+int oraclegen_mutant(const char *arch, const char *wtype, const char *path,
+    enum oraclegen_mutation kind, size_t k, char *what, size_t whatlen,
+    char *why, size_t whylen);
+
 #endif

@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "loader.h"
 #include "reader/gguf.h"
 #include "shared_path.h"
 #include "testutil.h"
@@ -90,18 +91,6 @@ struct diff_verdict {
 	char reason[DIFF_REASON_MAX];
 };
 
-static const char *
-llama_base_lib(void)
-{
-	static char path[4096];
-	const char *dir = getenv("GGUFLINT_LLAMA");
-	struct stat st;
-
-	if (dir == NULL || *dir == '\0')
-		return NULL;
-	snprintf(path, sizeof path, "%s/cpu/libggml-base.so", dir);
-	return stat(path, &st) == 0 ? path : NULL;
-}
 
 /*
  * The seeds and their mutants.
@@ -464,7 +453,6 @@ Test(differential, ggml_refuses_implies_f_error, .timeout = 600)
  * llama.cpp's model loader against gguflint with a llama.cpp profile.
  */
 
-#define LOADER_PROFILE "laptop_16gb"
 
 /*
  * Files llama.cpp refuses that gguflint passes today, each with why: the
@@ -488,103 +476,9 @@ is_known_gap(const char *base, bool *seen)
 	return false;
 }
 
-/* tests/llama-load beside the program under test, or NULL. */
-static char *
-llama_load_bin(void)
-{
-	const char *bin = getenv("GGUFLINT_BIN");
-	const char *slash = bin != NULL ? strrchr(bin, '/') : NULL;
-	char *path;
 
-	if (slash == NULL)
-		return NULL;
-	path = xasprintf("%.*s/tests/llama-load", (int)(slash - bin), bin);
-	if (access(path, X_OK) != 0) {
-		free(path);
-		return NULL;
-	}
-	return path;
-}
 
-/* Run llama-load on every seed; its stdout (one verdict line a file). */
-static char *
-loader_verdicts(const char *prog, const struct diff_seeds *sd)
-{
-	const char *dir = getenv("GGUFLINT_LLAMA");
-	char *cpu = xasprintf("%s/cpu", dir);
-	char **argv = xcalloc(sd->n + 3, sizeof *argv);
-	int fds[2], status;
-	struct strbuf out = STRBUF_INIT;
-	char buf[4096];
-	ssize_t got;
-	pid_t pid;
 
-	argv[0] = (char *)prog;
-	argv[1] = cpu;
-	for (size_t i = 0; i < sd->n; i++)
-		argv[i + 2] = sd->paths[i];
-	cr_assert(pipe(fds) == 0);
-	fflush(NULL);
-	pid = fork();
-	cr_assert(pid >= 0);
-	if (pid == 0) {
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		freopen("/dev/null", "w", stderr);
-		execv(prog, argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	while ((got = read(fds[0], buf, sizeof buf)) > 0)
-		strbuf_add(&out, buf, (size_t)got);
-	close(fds[0]);
-	cr_assert(waitpid(pid, &status, 0) == pid);
-	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	    "%s failed (status %d)", prog, status);
-	free(argv);
-	free(cpu);
-	return strbuf_detach(&out);
-}
-
-/* The error codes of a text report, space-separated (static). */
-static const char *
-error_codes(const char *text)
-{
-	static char codes[512];
-	const char *p = text;
-
-	codes[0] = '\0';
-	while ((p = strstr(p, ": error: ")) != NULL) {
-		p += strlen(": error: ");
-		if (strlen(codes) + 6 < sizeof codes) {
-			strncat(codes, p, 4);
-			strcat(codes, " ");
-		}
-	}
-	return codes;
-}
-
-/* One verdict line: its letter, and the seed path it names. */
-static const char *
-verdict_of(const char *lines, const char *path, char *letter,
-    const char **reason)
-{
-	const char *p = lines;
-	size_t n = strlen(path);
-
-	while (p != NULL && *p != '\0') {
-		if (strncmp(p + 2, path, n) == 0 &&
-		    (p[2 + n] == '\n' || p[2 + n] == '\t')) {
-			*letter = p[0];
-			*reason = p[2 + n] == '\t' ? p + 3 + n : "";
-			return p;
-		}
-		p = strchr(p, '\n');
-		p = p != NULL ? p + 1 : NULL;
-	}
-	return NULL;
-}
 
 /* Whether a seed of this base name is in the run (the corpus is
  * optional). */
@@ -597,37 +491,7 @@ has_seed(const struct diff_seeds *sd, const char *base)
 	return false;
 }
 
-/*
- * gguflint on path as llama.cpp's model loader would take it, into r:
- * linted alone, or, a companion by its role, as the main model of itself
- * as its companion. Returns whether it is judged as a companion (then the
- * error must be M022).
- */
-static bool
-lint_as_model(const char *path, struct test_run *r)
-{
-	const char *argv[] = { "--no-config", "-p", LOADER_PROFILE, "--color",
-		"never", path, NULL, NULL, NULL };
 
-	test_run_bin(r, argv, NULL, 0);
-	if (strstr(r->out, " P010 companion-alone: a companion file") == NULL)
-		return false;
-	test_run_free(r);
-	argv[6] = "--mmproj";
-	argv[7] = path;
-	test_run_bin(r, argv, NULL, 0);
-	return true;
-}
-
-/* gguflint's verdict r refuses the file as llama.cpp's loader does. */
-static bool
-refuses(const struct test_run *r, bool companion)
-{
-	const char *codes = error_codes(r->out);
-
-	return r->status == 1 && (companion ? strstr(codes, "M022") != NULL :
-	    codes[0] != '\0');
-}
 
 Test(differential, llama_refuses_implies_error, .timeout = 600)
 {
@@ -640,7 +504,7 @@ Test(differential, llama_refuses_implies_error, .timeout = 600)
 		cr_skip_test("tests/llama-load or llama.cpp's libraries are "
 		    "absent: run build-aux/install-llama, then make check");
 	seeds_load(&sd);
-	lines = loader_verdicts(prog, &sd);
+	lines = loader_verdicts(prog, sd.paths, sd.n);
 	/* under memcheck, every fourth file (the corpus runs of make
 	 * check-valgrind see them all) */
 	step = test_valgrind_step(4);
@@ -661,10 +525,10 @@ Test(differential, llama_refuses_implies_error, .timeout = 600)
 		    strrchr(sd.paths[i], '/') + 1, len, reason);
 		if (v != 'A' && v != 'V') {
 			refused++;
-			if (!refuses(&r, comp) &&
+			if (!lint_refuses(&r, comp) &&
 			    is_known_gap(strrchr(sd.paths[i], '/') + 1, seen))
 				gaps++;
-			else if (!refuses(&r, comp)) {
+			else if (!lint_refuses(&r, comp)) {
 				missed++;
 				cr_log_error("%s: llama.cpp refuses it (%.*s) "
 				    "but gguflint exits %d", sd.paths[i], len,
@@ -738,7 +602,7 @@ Test(differential, llama_refuses_mutants_implies_error, .timeout = 900)
 		    "absent: run build-aux/install-llama, then make check");
 	seeds_load(&sd);
 	write_mutants(&sd, llama_mutants(), &mf);
-	lines = loader_verdicts(prog, &mf);
+	lines = loader_verdicts(prog, mf.paths, mf.n);
 	for (i = 0; i < mf.n; i++) {
 		const char *reason;
 		struct test_run r;
@@ -751,9 +615,9 @@ Test(differential, llama_refuses_mutants_implies_error, .timeout = 900)
 			refused++;
 			comp = lint_as_model(mf.paths[i], &r);
 			if (strstr(r.out, " N005 ") != NULL &&
-			    !refuses(&r, comp))
+			    !lint_refuses(&r, comp))
 				unmapped++;	/* no name map: not judged */
-			else if (!refuses(&r, comp) && missed++ < 20)
+			else if (!lint_refuses(&r, comp) && missed++ < 20)
 				cr_log_error("mutant %zu (%s) of %s: llama.cpp "
 				    "refuses it (%.*s) but gguflint exits %d: "
 				    "%s", i, mf.paths[i],

@@ -286,15 +286,15 @@ add_range(struct strbuf *sb, int64_t a, int64_t b)
 }
 
 static void
-report_missing_layers(struct nm *s, size_t e, int64_t n_main)
+report_missing_layers(struct nm *s, size_t e, int64_t n_all)
 {
 	const struct names_tensor *t = &s->map->tensors[e];
 	struct strbuf sb = STRBUF_INIT;
 	int64_t il, start = -1, first = -1, n = 0;
 	char subj[96];
 
-	for (il = 0; il <= n_main; il++) {
-		bool miss = il < n_main && !found_at(s, e, il) &&
+	for (il = 0; il <= n_all; il++) {
+		bool miss = il < n_all && !found_at(s, e, il) &&
 		    required_at(s, e, il);
 
 		if (miss && start < 0)
@@ -316,7 +316,7 @@ report_missing_layers(struct nm *s, size_t e, int64_t n_main)
 		diag_note(diag_add(s->dl, "N002", 0, SUBJECT_TENSOR, subj,
 		    strlen(subj), "%s is missing in %" PRId64 " of %" PRId64
 		    " blocks (%s): llama.cpp refuses the file", t->display, n,
-		    n_main, strbuf_cstr(&sb)), "llama.cpp says \"missing "
+		    n_all, strbuf_cstr(&sb)), "llama.cpp says \"missing "
 		    "tensor\"");
 	}
 	strbuf_free(&sb);
@@ -325,16 +325,17 @@ report_missing_layers(struct nm *s, size_t e, int64_t n_main)
 static void
 report_missing(struct nm *s)
 {
-	const struct model_geom *g = s->env.geom;
-	int64_t n_main = (int64_t)g->n_layer - g->n_layer_nextn;
+	/* every block, MTP layers included: a map's when says which
+	 * tensors an MTP layer may leave out */
+	int64_t n_all = (int64_t)s->env.geom->n_layer;
 	size_t e;
 
 	for (e = 0; e < s->map->n_tensors; e++) {
 		const struct names_tensor *t = &s->map->tensors[e];
 
 		if (t->per_layer) {
-			if (n_main > 0)
-				report_missing_layers(s, e, n_main);
+			if (n_all > 0)
+				report_missing_layers(s, e, n_all);
 		} else if (!found_at(s, e, -1) && required_at(s, e, -1)) {
 			diag_note(diag_add(s->dl, "N002", 0, SUBJECT_TENSOR,
 			    t->display, strlen(t->display), "%s is missing: "
