@@ -346,6 +346,11 @@ static const struct og_spec og_specs[] = {
 			   "u:expert_feed_forward_length=256 "
 			   "u:expert_gating_func=2",
 	    "" },
+	/* norms after the attention and the FFN, one doubled ffn_up, an
+	 * MTP layer llama.cpp loads skipped */
+	{ "glm4",
+	    OG_ATTN_L(5) OG_KV2 OG_RMS "u:nextn_predict_layers=1",
+	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
 };
 
 /*

@@ -423,6 +423,12 @@ static const struct arch_info arch_table[] = {
 		.block = GB_HYBRID,
 		.extra = GB_RES_FIRST | GB_OUT_NORM_EMBD | GB_SHORTCONV |
 		    GB_NORM_W } },
+	{ .name = "glm4",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.ffn = GB_UP_GLU,
+		.norms = GB_NORM_BOTH } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
