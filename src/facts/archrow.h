@@ -114,6 +114,8 @@ enum gb_extra {
 				* times wider (padded), a slice of them
 				* added after each of the first layers
 				* (qwen3vl) */
+	GB_RELU_SQR = 32768,   /* GB_GELU's activation a ReLU, then its
+				* square (arcee) */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */

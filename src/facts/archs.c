@@ -429,6 +429,10 @@ static const struct arch_info arch_table[] = {
 	    .graph = { .built = true,
 		.ffn = GB_UP_GLU,
 		.norms = GB_NORM_BOTH } },
+	{ .name = "arcee",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true, .ffn = GB_GELU, .extra = GB_RELU_SQR } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
