@@ -82,7 +82,8 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"granitemoe", "minimax-m2", "ernie4_5-moe", "qwen3vl",
 		"qwen3vlmoe", "hunyuan-moe", "qwen35", "qwen35moe",
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
-		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", NULL
+		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
+		NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1747,6 +1748,25 @@ static const char *const arcee_tensors[] = {
 	NULL
 };
 
+/* apertus: Q's and K's norms, an FFN of up, xIELU, down (no gate);
+ * xIELU's keys unprefixed, one float each. */
+static const char *const apertus_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"f32 xielu.alpha_n 0.8", "f32 xielu.alpha_p 0.8", "f32 xielu.beta 0.5",
+	"f32 xielu.eps 1e-6", "str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const apertus_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL
+};
+
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
 static const struct {
@@ -1856,6 +1876,8 @@ static const struct {
 	  "blk.%u.ffn_gate_exps.weight" },
 	{ { "glm4", 3, glm4_keys, glm4_tensors }, "blk.%u.ffn_up.weight" },
 	{ { "arcee", 2, arcee_keys, arcee_tensors }, "blk.%u.ffn_down.weight" },
+	{ { "apertus", 2, apertus_keys, apertus_tensors },
+	  "blk.%u.attn_k_norm.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

@@ -433,6 +433,10 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .graph = { .built = true, .ffn = GB_GELU, .extra = GB_RELU_SQR } },
+	{ .name = "apertus",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true, .qk_norm = GB_QK_HEAD, .ffn = GB_GELU } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
