@@ -360,6 +360,7 @@ static const struct og_spec og_specs[] = {
 	    OG_ATTN OG_KV2 OG_RMS "f:xielu.alpha_n=0.8 f:xielu.alpha_p=0.8 "
 				  "f:xielu.beta=0.5 f:xielu.eps=1e-6",
 	    "attn_output.bias" },
+	{ "exaone", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
 };
 
 /*

@@ -40,7 +40,7 @@ static void set_drop_gate(struct tiny *t) { t->drop = "blk.1.ffn_gate.weight"; }
 static void set_drop_output(struct tiny *t) { t->drop = "output.weight"; }
 static void set_bad_k(struct tiny *t) { t->bad_shape = "blk.0.attn_k.weight"; }
 static void set_extra_block(struct tiny *t) { t->extra_block = true; }
-static void set_arch_unmapped(struct tiny *t) { t->arch = "exaone"; }
+static void set_arch_unmapped(struct tiny *t) { t->arch = "bitnet"; }
 static void set_adapter(struct tiny *t) { t->general_type = "adapter"; }
 static void set_type_model(struct tiny *t) { t->general_type = "model"; }
 
@@ -83,7 +83,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3vlmoe", "hunyuan-moe", "qwen35", "qwen35moe",
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
-		NULL
+		"exaone", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1767,6 +1767,22 @@ static const char *const apertus_tensors[] = {
 	"L blk.%u.ffn_down.weight 32 16", NULL
 };
 
+/* exaone: llama's layout, separate q, k, v; output tied to token_embd. */
+static const char *const exaone_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const exaone_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL
+};
+
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
 static const struct {
@@ -1878,6 +1894,7 @@ static const struct {
 	{ { "arcee", 2, arcee_keys, arcee_tensors }, "blk.%u.ffn_down.weight" },
 	{ { "apertus", 2, apertus_keys, apertus_tensors },
 	  "blk.%u.attn_k_norm.weight" },
+	{ { "exaone", 2, exaone_keys, exaone_tensors }, "blk.%u.attn_v.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)
