@@ -361,6 +361,7 @@ static const struct og_spec og_specs[] = {
 				  "f:xielu.beta=0.5 f:xielu.eps=1e-6",
 	    "attn_output.bias" },
 	{ "exaone", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
+	{ "internlm2", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
 };
 
 /*

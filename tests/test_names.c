@@ -83,7 +83,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3vlmoe", "hunyuan-moe", "qwen35", "qwen35moe",
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
-		"exaone", NULL
+		"exaone", "internlm2", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1733,20 +1733,10 @@ static const char *const glm4_tensors[] = {
 
 /* arcee: llama's attention, an FFN of up, ReLU squared, down (no
  * gate); output tied to token_embd. */
-static const char *const arcee_keys[] = {
-	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
-	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
-	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
-	"str tokenizer.ggml.model gpt2", NULL
-};
-static const char *const arcee_tensors[] = {
-	"G token_embd.weight 16 16", "G output_norm.weight 16",
-	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
-	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
-	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
-	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16",
-	NULL
-};
+static const char *const arcee_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "L blk.%u.attn_norm.weight 16", DENSE_QKV,
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL };
 
 /* apertus: Q's and K's norms, an FFN of up, xIELU, down (no gate);
  * xIELU's keys unprefixed, one float each. */
@@ -1757,31 +1747,19 @@ static const char *const apertus_keys[] = {
 	"f32 xielu.alpha_n 0.8", "f32 xielu.alpha_p 0.8", "f32 xielu.beta 0.5",
 	"f32 xielu.eps 1e-6", "str tokenizer.ggml.model gpt2", NULL
 };
-static const char *const apertus_tensors[] = {
-	"G token_embd.weight 16 16", "G output_norm.weight 16",
-	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
-	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
-	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
+static const char *const apertus_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output.weight 16 16",
+	"L blk.%u.attn_norm.weight 16", DENSE_QKV,
 	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
 	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_up.weight 16 32",
-	"L blk.%u.ffn_down.weight 32 16", NULL
-};
+	"L blk.%u.ffn_down.weight 32 16", NULL };
 
-/* exaone: llama's layout, separate q, k, v; output tied to token_embd. */
-static const char *const exaone_keys[] = {
-	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
-	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
-	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
-	"str tokenizer.ggml.model gpt2", NULL
-};
-static const char *const exaone_tensors[] = {
-	"G token_embd.weight 16 16", "G output_norm.weight 16",
-	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
-	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
-	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
-	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
-	"L blk.%u.ffn_down.weight 32 16", NULL
-};
+/* internlm2, baichuan, xverse: llama's layout (Q as wide as the
+ * embedding), output required. */
+static const char *const dense_out_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output.weight 16 16",
+	"L blk.%u.attn_norm.weight 16", DENSE_QKV, "L blk.%u.ffn_norm.weight 16",
+	DENSE_FFN, NULL };
 
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
@@ -1891,10 +1869,14 @@ static const struct {
 	{ { "lfm2moe", 2, lfm2moe_keys, lfm2moe_tensors },
 	  "blk.%u.ffn_gate_exps.weight" },
 	{ { "glm4", 3, glm4_keys, glm4_tensors }, "blk.%u.ffn_up.weight" },
-	{ { "arcee", 2, arcee_keys, arcee_tensors }, "blk.%u.ffn_down.weight" },
+	{ { "arcee", 2, ernie4_5_keys, arcee_tensors },
+	  "blk.%u.ffn_down.weight" },
 	{ { "apertus", 2, apertus_keys, apertus_tensors },
 	  "blk.%u.attn_k_norm.weight" },
-	{ { "exaone", 2, exaone_keys, exaone_tensors }, "blk.%u.attn_v.weight" },
+	{ { "exaone", 2, ernie4_5_keys, smollm3_tensors },
+	  "blk.%u.attn_v.weight" },
+	{ { "internlm2", 2, ernie4_5_keys, dense_out_tensors },
+	  "blk.%u.attn_output.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)
