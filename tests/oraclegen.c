@@ -362,6 +362,8 @@ static const struct og_spec og_specs[] = {
 	    "attn_output.bias" },
 	{ "exaone", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
 	{ "internlm2", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
+	/* 4 blocks: the 13B's layout, ALiBi and no RoPE */
+	{ "baichuan", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
 };
 
 /*
