@@ -83,7 +83,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3vlmoe", "hunyuan-moe", "qwen35", "qwen35moe",
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
-		"exaone", "internlm2", "baichuan", NULL
+		"exaone", "internlm2", "baichuan", "xverse", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1763,6 +1763,8 @@ static const char *const dense_out_tensors[] = { "G token_embd.weight 16 16",
 
 
 
+
+
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
 static const struct {
@@ -1881,6 +1883,8 @@ static const struct {
 	  "blk.%u.attn_output.weight" },
 	{ { "baichuan", 2, ernie4_5_keys, dense_out_tensors },
 	  "blk.%u.ffn_up.weight" },
+	{ { "xverse", 2, ernie4_5_keys, dense_out_tensors },
+	  "blk.%u.ffn_gate.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

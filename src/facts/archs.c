@@ -446,6 +446,10 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .graph = { .built = true, .qk_norm = GB_QK_HEAD, .ffn = GB_GELU } },
+	{ .name = "xverse",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
