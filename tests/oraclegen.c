@@ -23,7 +23,8 @@
 /*
  * One geometry: metadata as "T:key=value" words (T: u uint32, f float32,
  * b bool, s string, a array of uint32 "1,2,3"; a key without a dot-free
- * prefix of general. or tokenizer. is ARCH.key), and the optional tensors
+ * prefix of general., tokenizer. or xielu. (apertus's, unprefixed in
+ * llama.cpp) is ARCH.key), and the optional tensors
  * (ids of the map, "attn_q.bias") to write as well.
  */
 struct og_spec {
@@ -347,6 +348,24 @@ static const struct og_spec og_specs[] = {
 			   "u:expert_feed_forward_length=256 "
 			   "u:expert_gating_func=2",
 	    "" },
+	/* norms after the attention and the FFN, one doubled ffn_up, an
+	 * MTP layer llama.cpp loads skipped */
+	{ "glm4",
+	    OG_ATTN_L(5) OG_KV2 OG_RMS "u:nextn_predict_layers=1",
+	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
+	/* llama's attention, an FFN of up, ReLU squared, down */
+	{ "arcee", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
+	/* Q's and K's norms, an FFN of up, xIELU, down; xIELU's keys one
+	 * float for every layer */
+	{ "apertus",
+	    OG_ATTN OG_KV2 OG_RMS "f:xielu.alpha_n=0.8 f:xielu.alpha_p=0.8 "
+				  "f:xielu.beta=0.5 f:xielu.eps=1e-6",
+	    "attn_output.bias" },
+	{ "exaone", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
+	{ "internlm2", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
+	/* 4 blocks: the 13B's layout, ALiBi and no RoPE */
+	{ "baichuan", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
+	{ "xverse", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
 };
 
 /*
@@ -409,7 +428,8 @@ oraclegen_arch(size_t i)
 static void
 og_key(char *out, size_t n, const char *arch, const char *k)
 {
-	if (strncmp(k, "general.", 8) == 0 || strncmp(k, "tokenizer.", 10) == 0)
+	if (strncmp(k, "general.", 8) == 0 ||
+	    strncmp(k, "tokenizer.", 10) == 0 || strncmp(k, "xielu.", 6) == 0)
 		snprintf(out, n, "%s", k);
 	else
 		snprintf(out, n, "%s.%s", arch, k);

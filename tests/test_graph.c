@@ -279,7 +279,9 @@ static const struct {
 	{ "exaone4", 30 }, { "olmoe", 30 }, { "phimoe", 30 },
 	{ "granitemoe", 30 }, { "minimax-m2", 30 }, { "ernie4_5-moe", 30 },
 	{ "qwen3vl", 30 }, { "qwen3vlmoe", 30 }, { "hunyuan-moe", 30 },
-	{ "lfm2moe", 30 } };
+	{ "lfm2moe", 30 }, { "glm4", 30 }, { "arcee", 30 }, { "apertus", 30 },
+	{ "exaone", 30 }, { "internlm2", 30 }, { "baichuan", 30 },
+	{ "xverse", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

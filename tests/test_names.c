@@ -40,7 +40,7 @@ static void set_drop_gate(struct tiny *t) { t->drop = "blk.1.ffn_gate.weight"; }
 static void set_drop_output(struct tiny *t) { t->drop = "output.weight"; }
 static void set_bad_k(struct tiny *t) { t->bad_shape = "blk.0.attn_k.weight"; }
 static void set_extra_block(struct tiny *t) { t->extra_block = true; }
-static void set_arch_unmapped(struct tiny *t) { t->arch = "exaone"; }
+static void set_arch_unmapped(struct tiny *t) { t->arch = "bitnet"; }
 static void set_adapter(struct tiny *t) { t->general_type = "adapter"; }
 static void set_type_model(struct tiny *t) { t->general_type = "model"; }
 
@@ -82,7 +82,8 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"granitemoe", "minimax-m2", "ernie4_5-moe", "qwen3vl",
 		"qwen3vlmoe", "hunyuan-moe", "qwen35", "qwen35moe",
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
-		"kimi-linear", "gemma4", "lfm2moe", NULL
+		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
+		"exaone", "internlm2", "baichuan", "xverse", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1706,6 +1707,64 @@ static const char *const gemma3n_tensors[] = {
 	"L blk.%u.laurel_post_norm.weight 16", NULL
 };
 
+/* glm4: norms after the attention and the FFN, one doubled ffn_up; block
+ * 2 an MTP layer (nextn.*, its q, k, v left out). */
+static const char *const glm4_keys[] = {
+	BASE_KEYS(16, 3), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.nextn_predict_layers 1", "str tokenizer.ggml.model gpt2",
+	NULL
+};
+static const char *const glm4_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L0-1 blk.%u.attn_q.weight 16 16", "L0-1 blk.%u.attn_k.weight 16 8",
+	"L0-1 blk.%u.attn_v.weight 16 8", "L0-1 blk.%u.attn_q.bias 16",
+	"L0-1 blk.%u.attn_k.bias 8", "L0-1 blk.%u.attn_v.bias 8",
+	"L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.post_attention_norm.weight 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_up.weight 16 64",
+	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.post_ffw_norm.weight 16",
+	"L2-2 blk.%u.nextn.eh_proj.weight 32 16",
+	"L2-2 blk.%u.nextn.enorm.weight 16",
+	"L2-2 blk.%u.nextn.hnorm.weight 16", NULL
+};
+
+/* arcee: llama's attention, an FFN of up, ReLU squared, down (no
+ * gate); output tied to token_embd. */
+static const char *const arcee_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "L blk.%u.attn_norm.weight 16", DENSE_QKV,
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL };
+
+/* apertus: Q's and K's norms, an FFN of up, xIELU, down (no gate);
+ * xIELU's keys unprefixed, one float each. */
+static const char *const apertus_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"f32 xielu.alpha_n 0.8", "f32 xielu.alpha_p 0.8", "f32 xielu.beta 0.5",
+	"f32 xielu.eps 1e-6", "str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const apertus_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output.weight 16 16",
+	"L blk.%u.attn_norm.weight 16", DENSE_QKV,
+	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL };
+
+/* internlm2, baichuan, xverse: llama's layout (Q as wide as the
+ * embedding), output required. */
+static const char *const dense_out_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output.weight 16 16",
+	"L blk.%u.attn_norm.weight 16", DENSE_QKV, "L blk.%u.ffn_norm.weight 16",
+	DENSE_FFN, NULL };
+
+
+
+
+
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
 static const struct {
@@ -1813,6 +1872,19 @@ static const struct {
 	  "blk.%u.post_ffw_norm.weight" },
 	{ { "lfm2moe", 2, lfm2moe_keys, lfm2moe_tensors },
 	  "blk.%u.ffn_gate_exps.weight" },
+	{ { "glm4", 3, glm4_keys, glm4_tensors }, "blk.%u.ffn_up.weight" },
+	{ { "arcee", 2, ernie4_5_keys, arcee_tensors },
+	  "blk.%u.ffn_down.weight" },
+	{ { "apertus", 2, apertus_keys, apertus_tensors },
+	  "blk.%u.attn_k_norm.weight" },
+	{ { "exaone", 2, ernie4_5_keys, smollm3_tensors },
+	  "blk.%u.attn_v.weight" },
+	{ { "internlm2", 2, ernie4_5_keys, dense_out_tensors },
+	  "blk.%u.attn_output.weight" },
+	{ { "baichuan", 2, ernie4_5_keys, dense_out_tensors },
+	  "blk.%u.ffn_up.weight" },
+	{ { "xverse", 2, ernie4_5_keys, dense_out_tensors },
+	  "blk.%u.ffn_gate.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

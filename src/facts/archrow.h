@@ -114,6 +114,8 @@ enum gb_extra {
 				* times wider (padded), a slice of them
 				* added after each of the first layers
 				* (qwen3vl) */
+	GB_RELU_SQR = 32768,   /* GB_GELU's activation a ReLU, then its
+				* square (arcee) */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */
@@ -139,6 +141,8 @@ enum gb_pos {
 	GB_ROPE_SKIP4,	  /* every fourth layer not roped (smollm3) */
 	GB_ROPE_SWA_ALL,  /* roped in the sliding-window layers alone, in
 			   * every layer without a window (exaone4) */
+	GB_ROPE_32,	  /* roped in a model of 32 blocks alone (baichuan's
+			   * 7B; the others have ALiBi) */
 };
 /* How a layer's attention, FFN and residuals meet. */
 enum gb_block {

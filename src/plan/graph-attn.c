@@ -253,6 +253,8 @@ roped(const struct shape *s, const struct weights *w, int64_t il)
 		return (il + 1) % 4 != 0;
 	if (w->a->pos == GB_ROPE_SWA_ALL)
 		return !w->g->swa || w->g->is_swa[il];
+	if (w->a->pos == GB_ROPE_32)
+		return w->g->n_layer == 32;
 	return w->a->pos == GB_ROPE;
 }
 

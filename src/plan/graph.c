@@ -253,6 +253,9 @@ gb_ffn(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 		u = gb_linear(b, s, w, il, "ffn_up", cur, s->ff);
 		u = gb_op(b, SC_UNARY, F32(s->ff, s->t), L32(s->ff, s->t),
 		    GA_INPLACE, s->t, u, GA_NONE);
+		if (w->a->extra & GB_RELU_SQR)
+			u = gb_op(b, SC_SQR, F32(s->ff, s->t),
+			    L32(s->ff, s->t), GA_INPLACE, s->t, u, GA_NONE);
 	} else if (w->a->ffn == GB_UP_GLU) {
 		u = gb_linear(b, s, w, il, "ffn_up", cur, smul(2, s->ff));
 		u = gb_op(b, SC_GLU, F32(s->ff, s->t), L32(s->ff, s->t), 0,
