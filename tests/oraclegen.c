@@ -346,6 +346,23 @@ static const struct og_spec og_specs[] = {
 			   "u:expert_feed_forward_length=256 "
 			   "u:expert_gating_func=2",
 	    "" },
+	/* deepseek2's MLA and the DSA indexer (4 heads of 64, its own key
+	 * cache); the fifth block is an MTP layer the file leaves out */
+	{ "deepseek32",
+	    OG_ATTN_L(5) OG_RMS
+	    "u:attention.head_count_kv=1 u:leading_dense_block_count=1 "
+	    "u:nextn_predict_layers=1 u:expert_feed_forward_length=256 "
+	    "u:expert_shared_count=1 u:expert_count=8 "
+	    "u:expert_used_count=2 f:expert_weights_scale=1 "
+	    "u:expert_gating_func=2 u:attention.q_lora_rank=192 "
+	    "u:attention.kv_lora_rank=128 u:attention.key_length=160 "
+	    "u:attention.value_length=128 "
+	    "u:attention.key_length_mla=96 "
+	    "u:attention.value_length_mla=64 u:rope.dimension_count=32 "
+	    "u:attention.indexer.head_count=4 "
+	    "u:attention.indexer.key_length=64 "
+	    "u:attention.indexer.top_k=256",
+	    "output.weight exp_probs_b.bias" },
 };
 
 /*

@@ -423,6 +423,11 @@ static const struct arch_info arch_table[] = {
 		.block = GB_HYBRID,
 		.extra = GB_RES_FIRST | GB_OUT_NORM_EMBD | GB_SHORTCONV |
 		    GB_NORM_W } },
+	{ .name = "deepseek32",
+	    .kind = ARCH_KIND_MLA,
+	    .mapped = true,
+	    .quirks = ARCH_DSA | ARCH_MTP_PROBS_B,
+	    .measured_on = BOTH },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
