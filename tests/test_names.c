@@ -82,7 +82,8 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"granitemoe", "minimax-m2", "ernie4_5-moe", "qwen3vl",
 		"qwen3vlmoe", "hunyuan-moe", "qwen35", "qwen35moe",
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
-		"kimi-linear", "gemma4", "lfm2moe", "deepseek32", NULL
+		"kimi-linear", "gemma4", "lfm2moe", "deepseek32",
+		"glm-dsa", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1857,6 +1858,9 @@ static const struct {
 	  "blk.%u.ffn_gate_exps.weight" },
 	{ { "deepseek32", 3, deepseek32_keys, deepseek32_tensors },
 	  "blk.%u.indexer.attn_k.weight" },
+	/* glm-dsa: deepseek32's tensors (its indexer's optional) */
+	{ { "glm-dsa", 3, deepseek32_keys, deepseek32_tensors },
+	  "blk.%u.indexer.attn_q_b.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

@@ -428,6 +428,11 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .quirks = ARCH_DSA | ARCH_MTP_PROBS_B,
 	    .measured_on = BOTH },
+	{ .name = "glm-dsa",
+	    .kind = ARCH_KIND_MLA,
+	    .mapped = true,
+	    .quirks = ARCH_DSA | ARCH_DSA_TYPES | ARCH_MTP_PROBS_B,
+	    .measured_on = BOTH },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
