@@ -83,7 +83,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3vlmoe", "hunyuan-moe", "qwen35", "qwen35moe",
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "deepseek32",
-		"glm-dsa", NULL
+		"glm-dsa", "mistral4", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1861,6 +1861,9 @@ static const struct {
 	/* glm-dsa: deepseek32's tensors (its indexer's optional) */
 	{ { "glm-dsa", 3, deepseek32_keys, deepseek32_tensors },
 	  "blk.%u.indexer.attn_q_b.weight" },
+	/* mistral4: deepseek2's loader */
+	{ { "mistral4", 3, deepseek2_keys, deepseek2_tensors },
+	  "blk.%u.attn_v_b.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)
