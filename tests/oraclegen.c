@@ -55,6 +55,31 @@ struct og_spec {
 	"u:expert_feed_forward_length=256 " \
 	"u:expert_shared_feed_forward_length=512 "
 
+/* deepseek2's MLA (a low-rank query), a dense block, then experts */
+#define OG_DS2 \
+	OG_ATTN OG_RMS \
+	"u:attention.head_count_kv=1 u:leading_dense_block_count=1 " \
+	"u:expert_feed_forward_length=256 u:expert_shared_count=1 " \
+	"u:expert_count=8 u:expert_used_count=2 f:expert_weights_scale=1 " \
+	"u:attention.q_lora_rank=192 u:attention.kv_lora_rank=128 " \
+	"u:attention.key_length=160 u:attention.value_length=128 " \
+	"u:attention.key_length_mla=96 u:attention.value_length_mla=64 " \
+	"u:rope.dimension_count=32"
+
+/* deepseek2's MLA, the DSA indexer (4 heads of 64), a dense block, three
+ * of experts and an MTP block */
+#define OG_DSA \
+	OG_ATTN_L(5) OG_RMS \
+	"u:attention.head_count_kv=1 u:leading_dense_block_count=1 " \
+	"u:nextn_predict_layers=1 u:expert_feed_forward_length=256 " \
+	"u:expert_shared_count=1 u:expert_count=8 " \
+	"u:expert_used_count=2 f:expert_weights_scale=1 " \
+	"u:attention.q_lora_rank=192 u:attention.kv_lora_rank=128 " \
+	"u:attention.key_length=160 u:attention.value_length=128 " \
+	"u:attention.key_length_mla=96 u:attention.value_length_mla=64 " \
+	"u:rope.dimension_count=32 u:attention.indexer.head_count=4 " \
+	"u:attention.indexer.key_length=64 u:attention.indexer.top_k=256 "
+
 static const struct og_spec og_specs[] = {
 	{ "llama", OG_ATTN OG_KV2 OG_RMS "u:rope.dimension_count=64",
 	    "output.weight" },
@@ -103,19 +128,7 @@ static const struct og_spec og_specs[] = {
 	    OG_ATTN OG_KV2 OG_RMS "u:rope.dimension_count=64 "
 				  "u:attention.sliding_window=2047",
 	    "output.weight" },
-	{ "deepseek2",
-	    OG_ATTN OG_RMS
-	    "u:attention.head_count_kv=1 u:leading_dense_block_count=1 "
-	    "u:expert_feed_forward_length=256 "
-	    "u:expert_shared_count=1 u:expert_count=8 "
-	    "u:expert_used_count=2 f:expert_weights_scale=1 "
-	    "u:attention.q_lora_rank=192 "
-	    "u:attention.kv_lora_rank=128 "
-	    "u:attention.key_length=160 "
-	    "u:attention.value_length=128 "
-	    "u:attention.key_length_mla=96 "
-	    "u:attention.value_length_mla=64 "
-	    "u:rope.dimension_count=32",
+	{ "deepseek2", OG_DS2,
 	    "output.weight" },
 	{ "mamba",
 	    "u:context_length=1048576 u:embedding_length=512 "
@@ -366,6 +379,20 @@ static const struct og_spec og_specs[] = {
 	/* 4 blocks: the 13B's layout, ALiBi and no RoPE */
 	{ "baichuan", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
 	{ "xverse", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
+	/* the indexer in every trunk block, its keys cached; the MTP
+	 * block's tensors are written, and skipped by llama.cpp but for
+	 * its exp_probs_b */
+	{ "deepseek32", OG_DSA "u:expert_gating_func=2",
+	    "output.weight exp_probs_b.bias" },
+	/* deepseek32's, the indexer in blocks 0 and 2 alone (1 and 3 reuse
+	 * its choice, without a cache of its keys) */
+	{ "glm-dsa", OG_DSA "a:attention.indexer.types=1,0,1,0",
+	    "output.weight exp_probs_b.bias indexer.k_norm.weight "
+	    "indexer.k_norm.bias indexer.proj.weight indexer.attn_k.weight "
+	    "indexer.attn_q_b.weight" },
+	/* deepseek2's, under its name */
+	{ "mistral4", OG_DS2,
+	    "output.weight" },
 };
 
 /*

@@ -83,7 +83,8 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3vlmoe", "hunyuan-moe", "qwen35", "qwen35moe",
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
-		"exaone", "internlm2", "baichuan", "xverse", NULL
+		"exaone", "internlm2", "baichuan", "xverse", "deepseek32",
+		"glm-dsa", "mistral4", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1436,6 +1437,48 @@ static const char *const lfm2moe_tensors[] = {
 	"L1-1 blk.%u.attn_output.weight 16 16", NULL
 };
 
+/* deepseek32: deepseek2's MLA (split K and V decompression) and the DSA
+ * indexer in every block, one dense block, then experts. */
+static const char *const deepseek32_keys[] = {
+	BASE_KEYS(16, 3), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"u32 ARCH.attention.key_length 12", "u32 ARCH.attention.value_length 8",
+	"u32 ARCH.attention.key_length_mla 12",
+	"u32 ARCH.attention.value_length_mla 8",
+	"u32 ARCH.attention.q_lora_rank 8", "u32 ARCH.attention.kv_lora_rank 8",
+	"u32 ARCH.attention.indexer.head_count 2",
+	"u32 ARCH.attention.indexer.key_length 4",
+	"u32 ARCH.attention.indexer.top_k 8", "u32 ARCH.rope.dimension_count 4",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_gating_func 2",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "str tokenizer.ggml.model gpt2",
+	NULL
+};
+static const char *const deepseek32_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q_a_norm.weight 8",
+	"L blk.%u.attn_q_a.weight 16 8", "L blk.%u.attn_q_b.weight 8 24",
+	"L blk.%u.attn_kv_a_mqa.weight 16 12",
+	"L blk.%u.attn_kv_a_norm.weight 8", "L blk.%u.attn_k_b.weight 8 8 2",
+	"L blk.%u.attn_v_b.weight 8 8 2", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.indexer.k_norm.weight 4",
+	"L blk.%u.indexer.k_norm.bias 4", "L blk.%u.indexer.proj.weight 16 2",
+	"L blk.%u.indexer.attn_k.weight 16 4",
+	"L blk.%u.indexer.attn_q_b.weight 8 8",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-2 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-2 blk.%u.exp_probs_b.bias 4",
+	"L1-2 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-2 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
 static const char *const granitehybrid_keys[] = {
 	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",
 	"u32 ARCH.attention.head_count 2",
@@ -1885,6 +1928,14 @@ static const struct {
 	  "blk.%u.ffn_up.weight" },
 	{ { "xverse", 2, ernie4_5_keys, dense_out_tensors },
 	  "blk.%u.ffn_gate.weight" },
+	{ { "deepseek32", 3, deepseek32_keys, deepseek32_tensors },
+	  "blk.%u.indexer.attn_k.weight" },
+	/* glm-dsa: deepseek32's tensors (its indexer's optional) */
+	{ { "glm-dsa", 3, deepseek32_keys, deepseek32_tensors },
+	  "blk.%u.indexer.attn_q_b.weight" },
+	/* mistral4: deepseek2's loader */
+	{ { "mistral4", 3, deepseek2_keys, deepseek2_tensors },
+	  "blk.%u.attn_v_b.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

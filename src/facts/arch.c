@@ -402,6 +402,52 @@ read_mla(struct rd *r)
 	geom_u32(r, "attention.kv_lora_rank", &g->kv_lora_rank);
 }
 
+/*
+ * glm-dsa's indexer layers: attention.indexer.types, a scalar or an array
+ * of one entry per trunk layer (llama.cpp refuses another length); by
+ * default every layer below a trained context of 1048576, else GLM-5.2's
+ * (the first two, then every fourth from the third).
+ */
+static void
+dsa_types(struct rd *r, uint32_t main)
+{
+	struct model_geom *g = r->g;
+	const struct gguf_kv *kv = arch_kv(r, "attention.indexer.types");
+	struct gguf_scalar s;
+	uint32_t il, x;
+
+	for (il = 0; il < main; il++)
+		g->indexer[il] = g->n_ctx_train < 1048576 || il < 2 ||
+		    (il - 2) % 4 == 0;
+	if (kv != NULL && kv->type != GGUF_ARRAY && scalar_u32(r, kv, &x))
+		for (il = 0; il < main; il++)
+			g->indexer[il] = x != 0;
+	if (kv == NULL || kv->type != GGUF_ARRAY || kv->count != main)
+		return;
+	for (il = 0; il < main; il++)
+		if (gguf_arr_get(r->f, kv, il, &s) == 0)
+			g->indexer[il] = s.type == GGUF_BOOL ? s.v.b != 0 :
+			    s.v.u != 0;
+}
+
+/* DSA (ARCH_DSA): the indexer's key cache, in which trunk layers. */
+static void
+read_dsa(struct rd *r)
+{
+	struct model_geom *g = r->g;
+	uint32_t il, main = g->n_layer - g->n_layer_nextn;
+	uint16_t q = arch_row(g)->quirks;
+
+	if (!(q & ARCH_DSA))
+		return;
+	if (!geom_u32(r, "attention.indexer.key_length", &g->indexer_k))
+		missing(g, "%s.attention.indexer.key_length", g->arch);
+	for (il = 0; il < main; il++)
+		g->indexer[il] = true;
+	if (q & ARCH_DSA_TYPES)
+		dsa_types(r, main);
+}
+
 static bool
 read_ssm(struct rd *r)
 {
@@ -556,6 +602,7 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 		g->plannable = read_attention(&r);
 		if (kind == ARCH_KIND_MLA)
 			read_mla(&r);
+		read_dsa(&r);
 		g->n_layer_kv = arch_row(g)->kv_layers;
 		if (arch_row(g)->quirks & ARCH_KV_SHARED)
 			read_kv_shared(&r);

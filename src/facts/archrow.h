@@ -251,6 +251,19 @@ enum arch_quirk {
 				    * full-attention layer: with the first,
 				    * copied to another buffer type a later
 				    * one is in (gemma4) */
+	ARCH_DSA = 64,		   /* MLA with DSA's lightning indexer: its
+				    * keys (attention.indexer.key_length)
+				    * cached in every trunk layer
+				    * (deepseek32) */
+	ARCH_DSA_TYPES = 128,	   /* ARCH_DSA in the layers
+				    * attention.indexer.types marks, by
+				    * default every layer before a context
+				    * of 1048576, else GLM-5.2's pattern
+				    * (glm-dsa) */
+	ARCH_MTP_PROBS_B = 256,	   /* an MTP layer's exp_probs_b is loaded
+				    * (created without the layer's skip
+				    * flag), the rest of the layer not
+				    * (deepseek32, glm-dsa) */
 };
 
 /*
@@ -268,7 +281,7 @@ struct arch_info {
 	uint8_t recr;		/* enum arch_recr: a hybrid's recurrent
 				   layers */
 	bool mapped;		/* a name map of rules/arch/ names it */
-	uint8_t quirks;		/* enum arch_quirk, or'ed */
+	uint16_t quirks;	/* enum arch_quirk, or'ed */
 	uint8_t measured_on;	/* enum arch_backend, or'ed */
 	struct arch_graph graph;
 	struct arch_split split;

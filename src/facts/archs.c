@@ -450,6 +450,24 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .graph = { .built = true } },
+	{ .name = "deepseek32",
+	    .kind = ARCH_KIND_MLA,
+	    .mapped = true,
+	    .quirks = ARCH_DSA | ARCH_MTP_PROBS_B,
+	    .measured_on = BOTH },
+	{ .name = "glm-dsa",
+	    .kind = ARCH_KIND_MLA,
+	    .mapped = true,
+	    .quirks = ARCH_DSA | ARCH_DSA_TYPES | ARCH_MTP_PROBS_B,
+	    .measured_on = BOTH },
+	/* deepseek2's loader and graph (src/models/mistral4.cpp), but for
+	 * the experts' down projection at F32 precision, which ggml-vulkan
+	 * leaves to the CPU (with a copy of the weights in the host's compute
+	 * buffer): not built */
+	{ .name = "mistral4",
+	    .kind = ARCH_KIND_MLA,
+	    .mapped = true,
+	    .measured_on = BOTH },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

@@ -246,6 +246,18 @@ mtp_layer(const struct model_geom *g, int64_t il)
 	    il >= (int64_t)(g->n_layer - g->n_layer_nextn);
 }
 
+/* An MTP layer's tensor llama.cpp loads all the same: its exp_probs_b,
+ * under ARCH_MTP_PROBS_B. */
+static bool
+mtp_loaded(const struct model_geom *g, const struct gguf_tensor *t)
+{
+	static const char sfx[] = ".exp_probs_b.bias";
+	size_t n = sizeof sfx - 1;
+
+	return (arch_row(g)->quirks & ARCH_MTP_PROBS_B) && t->name.n > n &&
+	    memcmp(t->name.p + t->name.n - n, sfx, n) == 0;
+}
+
 /*
  * An ARCH_ROPE_FULL architecture's rope_freqs once more on the device
  * where its first full-attention layer is on the host and a later one on
@@ -299,7 +311,7 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 			n = smul(n, (uint64_t)t->ne[j]);
 		pl->n_params = sadd(pl->n_params, n);
 		pl->weights = sadd(pl->weights, t->nbytes);
-		if (mtp_layer(pn->g, il))
+		if (mtp_layer(pn->g, il) && !mtp_loaded(pn->g, t))
 			continue;
 		if (on_dev && cpu_moe(pl, t, il)) {
 			pl->cpu_moe_bytes = sadd(pl->cpu_moe_bytes,

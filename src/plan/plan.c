@@ -88,6 +88,8 @@ plan_kv_split_bytes(const struct model_geom *g, enum kv_type kt,
 		    ARCH_MEM_HYBRID && g->n_head_kv[il] == 0)
 			continue;	/* a hybrid's layer without a cache */
 		k = sadd(k, smul(kv_row_bytes(kt, kw), c));
+		if (g->indexer[il])	/* DSA's indexer keys, no V */
+			k = sadd(k, smul(kv_row_bytes(kt, g->indexer_k), c));
 		if (!g->mla)	/* MLA allocates no V */
 			v = sadd(v, smul(kv_row_bytes(vt, vw), c));
 	}
