@@ -144,18 +144,29 @@ am_free(struct am_run *run)
  * ends so), and each entry says why.
  */
 static const struct {
-	const char *arch, *tail, *why;
+	const char *archs, *tail, *why; /* archs: names, space-separated */
 } am_stricter[] = {
 	{ "kimi-linear", "_shexp.weight",
 	    "llama.cpp builds the shared expert whatever it lacks: without "
 	    "a matrix, ggml_add repeats the narrower output into the "
 	    "residual, a wrong result, not an error" },
-	{ "qwen3next", "blk.0.attn_norm.weight",
+	{ "qwen3next qwen35 qwen35moe deepseek32 glm-dsa glm4moe",
+	    "blk.0.attn_norm.weight",
 	    "without it llama.cpp takes the file for an MTP-only draft and "
 	    "every trunk tensor as optional; gguflint lints a model" },
-	{ "qwen35", "blk.0.attn_norm.weight", "as qwen3next's" },
-	{ "qwen35moe", "blk.0.attn_norm.weight", "as qwen3next's" },
 };
+
+static bool
+am_word_in(const char *words, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = words; (p = strstr(p, w)) != NULL; p += n)
+		if ((p == words || p[-1] == ' ') &&
+		    (p[n] == '\0' || p[n] == ' '))
+			return true;
+	return false;
+}
 
 /* The reason gguflint may refuse f where llama.cpp loads it, or NULL. */
 static const char *
@@ -167,7 +178,7 @@ am_stricter_why(const struct am_file *f)
 	     i++) {
 		size_t k = strlen(am_stricter[i].tail);
 		if (f->kind == OG_MUT_DROP &&
-		    strcmp(f->arch, am_stricter[i].arch) == 0 && n >= k &&
+		    am_word_in(am_stricter[i].archs, f->arch) && n >= k &&
 		    strncmp(f->what + n - k, am_stricter[i].tail, k) == 0)
 			return am_stricter[i].why;
 	}

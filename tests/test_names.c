@@ -161,6 +161,8 @@ Test(names, map_errors_name_the_place)
 	    "key 'shapes'") != NULL);
 	cr_expect_str_eq(parse_map("tensors: []\n"),
 	    "t.yaml:1:1: missing required key 'architectures'");
+	cr_expect_str_eq(parse_map("architectures: [x]\nmtp_layers: maybe\n"
+	    "tensors: []\n"), "t.yaml:2:13: expected optional or required");
 }
 
 /* A per-layer entry gets its display name and id from the pattern. */

@@ -325,9 +325,11 @@ report_missing_layers(struct nm *s, size_t e, int64_t n_all)
 static void
 report_missing(struct nm *s)
 {
-	/* every block, MTP layers included: a map's when says which
-	 * tensors an MTP layer may leave out */
-	int64_t n_all = (int64_t)s->env.geom->n_layer;
+	/* every block, MTP layers included unless the map makes them
+	 * optional (its when says which tensors one may leave out) */
+	const struct model_geom *g = s->env.geom;
+	int64_t n_all = (int64_t)g->n_layer -
+	    (s->map->mtp_optional ? g->n_layer_nextn : 0);
 	size_t e;
 
 	for (e = 0; e < s->map->n_tensors; e++) {

@@ -454,6 +454,20 @@ map_set_archs(struct ydoc *d, yaml_node_t *n, void *obj, struct gl_error *err)
 }
 
 static int
+map_set_mtp(struct ydoc *d, yaml_node_t *n, void *obj, struct gl_error *err)
+{
+	struct names_map *m = ((struct map_parse *)obj)->m;
+	const char *s;
+
+	if (ydoc_string(d, n, &s, err) < 0)
+		return -1;
+	if (strcmp(s, "optional") != 0 && strcmp(s, "required") != 0)
+		return ydoc_error(d, n, err, "expected optional or required");
+	m->mtp_optional = strcmp(s, "optional") == 0;
+	return 0;
+}
+
+static int
 map_set_keys(struct ydoc *d, yaml_node_t *n, void *obj, struct gl_error *err)
 {
 	if (((struct map_parse *)obj)->archs_only)
@@ -494,6 +508,7 @@ map_parse(struct names_map *m, const char *origin, const char *text,
 {
 	static const struct ydoc_field fields[] = {
 		{ "architectures", true, .set = map_set_archs },
+		{ "mtp_layers", false, .set = map_set_mtp },
 		{ "keys", false, .set = map_set_keys },
 		{ "tensors", true, .set = map_set_tensors },
 	};

@@ -85,6 +85,11 @@ struct names_map {
 					 * of its patterns (names_matcher) */
 	bool read;			/* keys and tensors read (not only
 					 * the architectures) */
+	bool mtp_optional;		/* mtp_layers: optional: the last
+					 * nextn_predict_layers blocks may
+					 * lack any tensor (llama.cpp loads
+					 * them skipped, as optional, when
+					 * the file has no MTP head) */
 };
 
 struct names_lazy;			/* a built-in map not read yet */
