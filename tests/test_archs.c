@@ -140,8 +140,17 @@ Test(archs, list_says_what_the_rows_say)
 	cr_expect_str_eq(jsontree_str(jsontree_get(llama, "first_date")),
 	    "2023-08-23");
 	cr_expect(jsontree_get(llama, "names_checked")->boolean);
+	cr_expect(jsontree_get(llama, "unmeasured")->type == JSONTREE_NULL);
+	cr_expect(strstr(jsontree_str(
+			     jsontree_get(entry(root, "eagle3"), "unmeasured")),
+		      "target model") != NULL);
 	for (i = 0; (a = arch_at(i)) != NULL; i++) {
 		const struct jsonnode *e = entry(root, a->name);
+
+		/* what cannot be measured alone is not modelled either */
+		cr_expect(a->unmeasured == NULL ||
+			(a->kind == ARCH_KIND_UNPLANNED && !a->measured_on),
+		    "%s", a->name);
 
 		cr_expect_eq(jsontree_get(e, "names_checked")->boolean,
 		    a->mapped, "%s", a->name);
@@ -185,6 +194,10 @@ Test(archs, list_text_counts_match)
 	    "%zu\n",
 	    root->n, names, exact, placed);
 	cr_expect(strstr(r.out, want) != NULL, "no '%s' in %s", want, r.out);
+	cr_expect(strstr(r.out,
+		      "\nnot measured alone: eagle3, an EAGLE-3 "
+		      "draft head") != NULL,
+	    "%s", r.out);
 	cr_expect_geq(placed, 25);
 	test_run_free(&r);
 	jsontree_free(root);

@@ -567,7 +567,11 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 	if (!read_arch_name(&r))
 		return;
 	kind = lookup_kind(g);
-	if (!g->known)
+	if (!g->known && g->row != NULL && g->row->unmeasured != NULL)
+		missing(g, "a memory model for architecture '%s', %s "
+		    "(planned as standard attention)", g->arch,
+		    g->row->unmeasured);
+	else if (!g->known)
 		missing(g, "a memory model for architecture '%s' (planned "
 		    "as standard attention)", g->arch);
 	if (!read_layers(&r))

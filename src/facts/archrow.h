@@ -275,6 +275,9 @@ enum arch_quirk {
 struct arch_info {
 	const char *name;
 	enum arch_kind kind;
+	const char *unmeasured;	/* why llama.cpp cannot be measured on it
+				   alone (a draft head beside its target):
+				   planned as standard attention, said so */
 	uint8_t swa_pattern;	/* llama.cpp's default pattern (0: 6) */
 	uint8_t kv_layers;	/* layers with a cache of their own (0:
 				   all; gemma3n's 20) */

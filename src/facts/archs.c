@@ -468,6 +468,16 @@ static const struct arch_info arch_table[] = {
 	    .kind = ARCH_KIND_MLA,
 	    .mapped = true,
 	    .measured_on = BOTH },
+	/* drafts for speculative decoding: llama.cpp builds them beside their
+	 * target model, whose hidden states they read */
+	{ .name = "eagle3",
+	    .kind = ARCH_KIND_UNPLANNED,
+	    .unmeasured = "an EAGLE-3 draft head: it reads three layers of "
+			  "its target model (target_layers)" },
+	{ .name = "dflash",
+	    .kind = ARCH_KIND_UNPLANNED,
+	    .unmeasured = "a DFlash draft: it reads layers of its target "
+			  "model (target_layers)" },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

@@ -62,6 +62,10 @@ report_text_archs(struct report_ctx *ctx, struct strbuf *out,
 	    "%zu architectures: tensor names checked for %zu, "
 	    "memory exact for %zu, compute placed for %zu\n",
 	    n, names, exact, placed);
+	for (i = 0; i < n; i++)
+		if (e[i].row != NULL && e[i].row->unmeasured != NULL)
+			strbuf_addf(out, "not measured alone: %s, %s\n",
+			    e[i].name, e[i].row->unmeasured);
 }
 
 /* One entry's JSON object. */
@@ -85,6 +89,11 @@ json_arch(struct strbuf *out, const struct arch_entry *e, const char *release)
 	if (e->since != NULL)
 		enc_json_cstr(out,
 		    first_build(e, release, since, sizeof since));
+	else
+		strbuf_adds(out, "null");
+	strbuf_adds(out, ", \"unmeasured\": ");
+	if (e->row != NULL && e->row->unmeasured != NULL)
+		enc_json_cstr(out, e->row->unmeasured);
 	else
 		strbuf_adds(out, "null");
 	strbuf_adds(out, ", \"first_date\": ");
