@@ -57,18 +57,19 @@ struct og_spec {
 /* deepseek2's MLA (a low-rank query), a dense block, then experts */
 #define OG_DS2 \
 	OG_ATTN OG_RMS \
-	"u:attention.head_count_kv=1 u:leading_dense_block_count=1 " \
-	"u:expert_feed_forward_length=256 u:expert_shared_count=1 " \
-	"u:expert_count=8 u:expert_used_count=2 f:expert_weights_scale=1 " \
-	"u:attention.q_lora_rank=192 u:attention.kv_lora_rank=128 " \
-	"u:attention.key_length=160 u:attention.value_length=128 " \
-	"u:attention.key_length_mla=96 u:attention.value_length_mla=64 " \
-	"u:rope.dimension_count=32"
+	    "u:attention.head_count_kv=1 u:leading_dense_block_count=1 " \
+	    "u:expert_feed_forward_length=256 u:expert_shared_count=1 " \
+	    "u:expert_count=8 u:expert_used_count=2 f:expert_weights_scale=1 " \
+	    "u:attention.q_lora_rank=192 u:attention.kv_lora_rank=128 " \
+	    "u:attention.key_length=160 u:attention.value_length=128 " \
+	    "u:attention.key_length_mla=96 u:attention.value_length_mla=64 " \
+	    "u:rope.dimension_count=32"
 
 /* deepseek2's MLA, the DSA indexer (4 heads of 64), a dense block, three
  * of experts and an MTP block */
 #define OG_DSA \
-	OG_ATTN_L(5) OG_RMS \
+	OG_ATTN_L(5) \
+	OG_RMS \
 	"u:attention.head_count_kv=1 u:leading_dense_block_count=1 " \
 	"u:nextn_predict_layers=1 u:expert_feed_forward_length=256 " \
 	"u:expert_shared_count=1 u:expert_count=8 " \
@@ -127,8 +128,7 @@ static const struct og_spec og_specs[] = {
 	    OG_ATTN OG_KV2 OG_RMS "u:rope.dimension_count=64 "
 				  "u:attention.sliding_window=2047",
 	    "output.weight" },
-	{ "deepseek2", OG_DS2,
-	    "output.weight" },
+	{ "deepseek2", OG_DS2, "output.weight" },
 	{ "mamba",
 	    "u:context_length=1048576 u:embedding_length=512 "
 	    "u:block_count=4 u:feed_forward_length=0 "
@@ -371,8 +371,7 @@ static const struct og_spec og_specs[] = {
 	    "indexer.k_norm.bias indexer.proj.weight indexer.attn_k.weight "
 	    "indexer.attn_q_b.weight" },
 	/* deepseek2's, under its name */
-	{ "mistral4", OG_DS2,
-	    "output.weight" },
+	{ "mistral4", OG_DS2, "output.weight" },
 };
 
 /*
