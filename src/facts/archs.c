@@ -441,6 +441,12 @@ static const struct arch_info arch_table[] = {
 	    .kind = ARCH_KIND_MLA,
 	    .mapped = true,
 	    .measured_on = BOTH },
+	/* kimi-linear's memory (KDA states and MLA caches) */
+	{ .name = "kimi-k3",
+	    .kind = ARCH_KIND_HYBRID_KDA,
+	    .mapped = true,
+	    .quirks = ARCH_SSM_A_MUL,
+	    .measured_on = BOTH },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
