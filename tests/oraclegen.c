@@ -374,6 +374,15 @@ static const struct og_spec og_specs[] = {
 	    "indexer.attn_q_b.weight" },
 	/* deepseek2's, under its name */
 	{ "mistral4", OG_DS2, "output.weight" },
+	/* a low-rank query, a compressed KV decompressed into 8 heads of
+	 * 96 (K) and 64 (V) */
+	{ "minicpm3",
+	    OG_ATTN OG_RMS "u:attention.key_length=96 "
+			   "u:attention.value_length=64 "
+			   "u:rope.dimension_count=32 "
+			   "u:attention.q_lora_rank=192 "
+			   "u:attention.kv_lora_rank=128",
+	    "output.weight" },
 	/* kimi-linear's KDA, MLA, KDA, MLA, the first layer dense; experts
 	 * in a latent space of 256, a shared expert, an MLA output gate and
 	 * the cross-layer residuals' scores */

@@ -83,7 +83,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3vlmoe", "hunyuan-moe", "qwen35", "qwen35moe",
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "deepseek32",
-		"glm-dsa", "mistral4", "kimi-k3", NULL
+		"glm-dsa", "mistral4", "minicpm3", "kimi-k3", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1478,6 +1478,28 @@ static const char *const deepseek32_tensors[] = {
 	"L1-2 blk.%u.ffn_down_shexp.weight 8 16", NULL
 };
 
+/* minicpm3: a low-rank query, a compressed KV and its one decompression
+ * (2 heads: K 12 wide, its RoPE part 4, V 8) */
+static const char *const minicpm3_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.key_length 12",
+	"u32 ARCH.attention.value_length 8", "u32 ARCH.rope.dimension_count 4",
+	"u32 ARCH.attention.q_lora_rank 8", "u32 ARCH.attention.kv_lora_rank 8",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const minicpm3_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "G rope_factors_long.weight 2",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q_a_norm.weight 8",
+	"L blk.%u.attn_q_a.weight 16 8", "L blk.%u.attn_q_b.weight 8 24",
+	"L blk.%u.attn_kv_a_mqa.weight 16 12",
+	"L blk.%u.attn_kv_a_norm.weight 8", "L blk.%u.attn_kv_b.weight 8 32",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL
+};
+
 static const char *const granitehybrid_keys[] = {
 	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",
 	"u32 ARCH.attention.head_count 2",
@@ -1916,6 +1938,8 @@ static const struct {
 	/* mistral4: deepseek2's loader */
 	{ { "mistral4", 3, deepseek2_keys, deepseek2_tensors },
 	  "blk.%u.attn_v_b.weight" },
+	{ { "minicpm3", 2, minicpm3_keys, minicpm3_tensors },
+	  "blk.%u.attn_kv_b.weight" },
 	{ { "kimi-k3", 2, kimi_k3_keys, kimi_k3_tensors },
 	  "blk.%u.ffn_routed_down.weight" },
 };

@@ -441,6 +441,13 @@ static const struct arch_info arch_table[] = {
 	    .kind = ARCH_KIND_MLA,
 	    .mapped = true,
 	    .measured_on = BOTH },
+	/* deepseek2's low-rank query and compressed KV, decompressed into a
+	 * plain cache; its graph (embeddings, residuals and logits scaled by
+	 * constants, MLA's split heads) is not built */
+	{ .name = "minicpm3",
+	    .kind = ARCH_KIND_ATTN,
+	    .mapped = true,
+	    .measured_on = BOTH },
 	/* kimi-linear's memory (KDA states and MLA caches) */
 	{ .name = "kimi-k3",
 	    .kind = ARCH_KIND_HYBRID_KDA,
