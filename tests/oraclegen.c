@@ -391,6 +391,15 @@ static const struct og_spec og_specs[] = {
 		    "f:activation.situ_beta=1 f:activation.situ_linear_beta=1",
 	    "ffn_gate_shexp.weight ffn_up_shexp.weight "
 	    "ffn_down_shexp.weight attn_gate.weight" },
+	/* llama's attention, a dense block, then experts and a shared one */
+	{ "deepseek",
+	    OG_ATTN OG_KV2 OG_RMS "u:rope.dimension_count=64 "
+				  "u:leading_dense_block_count=1 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:expert_shared_count=1 u:expert_count=8 "
+				  "u:expert_used_count=2 "
+				  "f:expert_weights_scale=1",
+	    "output.weight" },
 };
 
 /*

@@ -83,7 +83,8 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3vlmoe", "hunyuan-moe", "qwen35", "qwen35moe",
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "deepseek32",
-		"glm-dsa", "mistral4", "minicpm3", "kimi-k3", NULL
+		"glm-dsa", "mistral4", "minicpm3", "kimi-k3",
+		"deepseek", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1500,6 +1501,35 @@ static const char *const minicpm3_tensors[] = {
 	"L blk.%u.ffn_down.weight 32 16", NULL
 };
 
+/* deepseek: llama's attention, one dense block, then experts and a
+ * shared one */
+static const char *const deepseek_keys[] = {
+	BASE_KEYS(16, 3), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"u32 ARCH.rope.dimension_count 8",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "str tokenizer.ggml.model gpt2",
+	NULL
+};
+static const char *const deepseek_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-2 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-2 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-2 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
 static const char *const granitehybrid_keys[] = {
 	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",
 	"u32 ARCH.attention.head_count 2",
@@ -1942,6 +1972,8 @@ static const struct {
 	  "blk.%u.attn_kv_b.weight" },
 	{ { "kimi-k3", 2, kimi_k3_keys, kimi_k3_tensors },
 	  "blk.%u.ffn_routed_down.weight" },
+	{ { "deepseek", 3, deepseek_keys, deepseek_tensors },
+	  "blk.%u.ffn_up_shexp.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)
