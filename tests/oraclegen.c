@@ -400,6 +400,15 @@ static const struct og_spec og_specs[] = {
 				  "u:expert_used_count=2 "
 				  "f:expert_weights_scale=1",
 	    "output.weight" },
+	/* deepseek2's experts, llama's attention with 8 K and V heads */
+	{ "deepseek2-ocr",
+	    OG_ATTN OG_RMS "u:attention.head_count_kv=8 "
+			   "u:rope.dimension_count=64 "
+			   "u:leading_dense_block_count=1 "
+			   "u:expert_feed_forward_length=256 "
+			   "u:expert_shared_count=1 u:expert_count=8 "
+			   "u:expert_used_count=2 f:expert_weights_scale=1",
+	    "output.weight exp_probs_b.bias" },
 };
 
 /*

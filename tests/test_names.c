@@ -84,7 +84,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "deepseek32",
 		"glm-dsa", "mistral4", "minicpm3", "kimi-k3",
-		"deepseek", NULL
+		"deepseek", "deepseek2-ocr", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1530,6 +1530,23 @@ static const char *const deepseek_tensors[] = {
 	"L1-2 blk.%u.ffn_down_shexp.weight 8 16", NULL
 };
 
+/* deepseek2-ocr: deepseek's, its K and V as wide as its queries */
+static const char *const deepseek2ocr_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 16", "L blk.%u.attn_v.weight 16 16",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-2 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-2 blk.%u.exp_probs_b.bias 4",
+	"L1-2 blk.%u.ffn_gate_up_exps.weight 16 16 4",
+	"L1-2 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-2 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
 static const char *const granitehybrid_keys[] = {
 	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",
 	"u32 ARCH.attention.head_count 2",
@@ -1974,6 +1991,8 @@ static const struct {
 	  "blk.%u.ffn_routed_down.weight" },
 	{ { "deepseek", 3, deepseek_keys, deepseek_tensors },
 	  "blk.%u.ffn_up_shexp.weight" },
+	{ { "deepseek2-ocr", 3, deepseek_keys, deepseek2ocr_tensors },
+	  "blk.%u.attn_v.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

@@ -461,6 +461,14 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .quirks = ARCH_SSM_A_MUL,
 	    .measured_on = BOTH },
+	/* deepseek2's graph without MLA: llama's attention, its experts */
+	{ .name = "deepseek2-ocr",
+	    .kind = ARCH_KIND_ATTN,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.ffn = GB_MOE_GLM,
+		.extra = GB_GATE_SOFTMAX } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
