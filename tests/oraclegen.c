@@ -55,21 +55,35 @@ struct og_spec {
 	"u:expert_feed_forward_length=256 " \
 	"u:expert_shared_feed_forward_length=512 "
 
+/* KDA, MLA, KDA, MLA; the first layer dense, then experts */
+#define OG_KIMI \
+	"u:context_length=8192 u:embedding_length=512 u:block_count=4 " \
+	"u:feed_forward_length=1536 u:attention.head_count=8 " \
+	"a:attention.head_count_kv=0,1,0,1 " OG_RMS \
+	"u:attention.key_length=96 u:attention.value_length=64 " \
+	"u:attention.key_length_mla=96 u:attention.value_length_mla=64 " \
+	"u:attention.kv_lora_rank=64 u:rope.dimension_count=32 " \
+	"u:ssm.conv_kernel=4 u:kda.head_dim=64 " \
+	"u:leading_dense_block_count=1 u:expert_count=8 " \
+	"u:expert_used_count=2 u:expert_feed_forward_length=256 " \
+	"u:expert_shared_count=1 u:expert_gating_func=2 "
+
 /* deepseek2's MLA (a low-rank query), a dense block, then experts */
 #define OG_DS2 \
 	OG_ATTN OG_RMS \
-	"u:attention.head_count_kv=1 u:leading_dense_block_count=1 " \
-	"u:expert_feed_forward_length=256 u:expert_shared_count=1 " \
-	"u:expert_count=8 u:expert_used_count=2 f:expert_weights_scale=1 " \
-	"u:attention.q_lora_rank=192 u:attention.kv_lora_rank=128 " \
-	"u:attention.key_length=160 u:attention.value_length=128 " \
-	"u:attention.key_length_mla=96 u:attention.value_length_mla=64 " \
-	"u:rope.dimension_count=32"
+	    "u:attention.head_count_kv=1 u:leading_dense_block_count=1 " \
+	    "u:expert_feed_forward_length=256 u:expert_shared_count=1 " \
+	    "u:expert_count=8 u:expert_used_count=2 f:expert_weights_scale=1 " \
+	    "u:attention.q_lora_rank=192 u:attention.kv_lora_rank=128 " \
+	    "u:attention.key_length=160 u:attention.value_length=128 " \
+	    "u:attention.key_length_mla=96 u:attention.value_length_mla=64 " \
+	    "u:rope.dimension_count=32"
 
 /* deepseek2's MLA, the DSA indexer (4 heads of 64), a dense block, three
  * of experts and an MTP block */
 #define OG_DSA \
-	OG_ATTN_L(5) OG_RMS \
+	OG_ATTN_L(5) \
+	OG_RMS \
 	"u:attention.head_count_kv=1 u:leading_dense_block_count=1 " \
 	"u:nextn_predict_layers=1 u:expert_feed_forward_length=256 " \
 	"u:expert_shared_count=1 u:expert_count=8 " \
@@ -128,8 +142,7 @@ static const struct og_spec og_specs[] = {
 	    OG_ATTN OG_KV2 OG_RMS "u:rope.dimension_count=64 "
 				  "u:attention.sliding_window=2047",
 	    "output.weight" },
-	{ "deepseek2", OG_DS2,
-	    "output.weight" },
+	{ "deepseek2", OG_DS2, "output.weight" },
 	{ "mamba",
 	    "u:context_length=1048576 u:embedding_length=512 "
 	    "u:block_count=4 u:feed_forward_length=0 "
@@ -328,18 +341,7 @@ static const struct og_spec og_specs[] = {
 	    "u:ssm.time_step_rank=16 u:ssm.group_count=2",
 	    "output.weight" },
 	/* KDA, MLA, KDA, MLA; the first layer dense */
-	{ "kimi-linear",
-	    "u:context_length=8192 u:embedding_length=512 u:block_count=4 "
-	    "u:feed_forward_length=1536 u:attention.head_count=8 "
-	    "a:attention.head_count_kv=0,1,0,1 " OG_RMS
-	    "u:attention.key_length=96 u:attention.value_length=64 "
-	    "u:attention.key_length_mla=96 u:attention.value_length_mla=64 "
-	    "u:attention.kv_lora_rank=64 u:rope.dimension_count=32 "
-	    "u:ssm.conv_kernel=4 u:kda.head_dim=64 "
-	    "u:leading_dense_block_count=1 u:expert_count=8 "
-	    "u:expert_used_count=2 u:expert_feed_forward_length=256 "
-	    "u:expert_shared_count=1 u:expert_gating_func=2",
-	    "output.weight" },
+	{ "kimi-linear", OG_KIMI, "output.weight" },
 	/* windows of 64-wide heads but in layers 3 and 5 (full, 128-wide);
 	 * layers 4 and 5 reuse layer 2's and 3's caches */
 	{ "gemma4",
@@ -391,8 +393,42 @@ static const struct og_spec og_specs[] = {
 	    "indexer.k_norm.bias indexer.proj.weight indexer.attn_k.weight "
 	    "indexer.attn_q_b.weight" },
 	/* deepseek2's, under its name */
-	{ "mistral4", OG_DS2,
+	{ "mistral4", OG_DS2, "output.weight" },
+	/* a low-rank query, a compressed KV decompressed into 8 heads of
+	 * 96 (K) and 64 (V) */
+	{ "minicpm3",
+	    OG_ATTN OG_RMS "u:attention.key_length=96 "
+			   "u:attention.value_length=64 "
+			   "u:rope.dimension_count=32 "
+			   "u:attention.q_lora_rank=192 "
+			   "u:attention.kv_lora_rank=128",
 	    "output.weight" },
+	/* kimi-linear's KDA, MLA, KDA, MLA, the first layer dense; experts
+	 * in a latent space of 256, a shared expert, an MLA output gate and
+	 * the cross-layer residuals' scores */
+	{ "kimi-k3",
+	    OG_KIMI "u:expert_latent_length=256 u:attn_res.block_size=2 "
+		    "f:activation.situ_beta=1 f:activation.situ_linear_beta=1",
+	    "ffn_gate_shexp.weight ffn_up_shexp.weight "
+	    "ffn_down_shexp.weight attn_gate.weight" },
+	/* llama's attention, a dense block, then experts and a shared one */
+	{ "deepseek",
+	    OG_ATTN OG_KV2 OG_RMS "u:rope.dimension_count=64 "
+				  "u:leading_dense_block_count=1 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:expert_shared_count=1 u:expert_count=8 "
+				  "u:expert_used_count=2 "
+				  "f:expert_weights_scale=1",
+	    "output.weight" },
+	/* deepseek2's experts, llama's attention with 8 K and V heads */
+	{ "deepseek2-ocr",
+	    OG_ATTN OG_RMS "u:attention.head_count_kv=8 "
+			   "u:rope.dimension_count=64 "
+			   "u:leading_dense_block_count=1 "
+			   "u:expert_feed_forward_length=256 "
+			   "u:expert_shared_count=1 u:expert_count=8 "
+			   "u:expert_used_count=2 f:expert_weights_scale=1",
+	    "output.weight exp_probs_b.bias" },
 };
 
 /*

@@ -258,7 +258,9 @@ check_table(const char *name, const char *arch, const char *wtype,
  * wider input embeddings, a slice added after each of the first layers
  * (qwen3vl, qwen3vlmoe); lfm2's layers with a dense first FFN, then
  * experts chosen by their sigmoid and a bias, each layer's experts
- * summed before the next layer's states are read (lfm2moe);
+ * summed before the next layer's states are read (lfm2moe); llama's
+ * attention with deepseek2's softmax-chosen experts and shared experts
+ * after a dense layer (deepseek, deepseek2-ocr);
  * and how many rows of the CPU table
  * each has (cohere2's, gpt-oss's, llama4's, glm4moe's, mamba2's,
  * granitehybrid's, lfm2's, gemma3n's, ernie4_5's and the later ones'
@@ -281,7 +283,7 @@ static const struct {
 	{ "qwen3vl", 30 }, { "qwen3vlmoe", 30 }, { "hunyuan-moe", 30 },
 	{ "lfm2moe", 30 }, { "glm4", 30 }, { "arcee", 30 }, { "apertus", 30 },
 	{ "exaone", 30 }, { "internlm2", 30 }, { "baichuan", 30 },
-	{ "xverse", 30 } };
+	{ "xverse", 30 }, { "deepseek", 18 }, { "deepseek2-ocr", 18 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

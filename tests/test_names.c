@@ -84,7 +84,8 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
 		"exaone", "internlm2", "baichuan", "xverse", "deepseek32",
-		"glm-dsa", "mistral4", NULL
+		"glm-dsa", "mistral4", "minicpm3", "kimi-k3", "deepseek",
+		"deepseek2-ocr", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1481,6 +1482,74 @@ static const char *const deepseek32_tensors[] = {
 	"L1-2 blk.%u.ffn_down_shexp.weight 8 16", NULL
 };
 
+/* minicpm3: a low-rank query, a compressed KV and its one decompression
+ * (2 heads: K 12 wide, its RoPE part 4, V 8) */
+static const char *const minicpm3_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.key_length 12",
+	"u32 ARCH.attention.value_length 8", "u32 ARCH.rope.dimension_count 4",
+	"u32 ARCH.attention.q_lora_rank 8", "u32 ARCH.attention.kv_lora_rank 8",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const minicpm3_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "G rope_factors_long.weight 2",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q_a_norm.weight 8",
+	"L blk.%u.attn_q_a.weight 16 8", "L blk.%u.attn_q_b.weight 8 24",
+	"L blk.%u.attn_kv_a_mqa.weight 16 12",
+	"L blk.%u.attn_kv_a_norm.weight 8", "L blk.%u.attn_kv_b.weight 8 32",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL
+};
+
+/* deepseek: llama's attention, one dense block, then experts and a
+ * shared one */
+static const char *const deepseek_keys[] = {
+	BASE_KEYS(16, 3), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"u32 ARCH.rope.dimension_count 8",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "str tokenizer.ggml.model gpt2",
+	NULL
+};
+static const char *const deepseek_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-2 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-2 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-2 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
+/* deepseek2-ocr: deepseek's, its K and V as wide as its queries */
+static const char *const deepseek2ocr_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 16", "L blk.%u.attn_v.weight 16 16",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-2 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-2 blk.%u.exp_probs_b.bias 4",
+	"L1-2 blk.%u.ffn_gate_up_exps.weight 16 16 4",
+	"L1-2 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-2 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
 static const char *const granitehybrid_keys[] = {
 	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",
 	"u32 ARCH.attention.head_count 2",
@@ -1683,6 +1752,58 @@ static const char *const kimi_linear_tensors[] = {
 	"L1-1 blk.%u.ffn_gate_exps.weight 8 8 4",
 	"L1-1 blk.%u.ffn_up_exps.weight 8 8 4",
 	"L1-1 blk.%u.ffn_down_exps.weight 8 8 4",
+	"L1-1 blk.%u.exp_probs_b.bias 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 8 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 8 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 8", NULL
+};
+
+/* kimi-k3: kimi-linear's blocks with a full-rank KDA gate, an MLA output
+ * gate, the residuals' scores, experts in a latent space of 4 */
+static const char *const kimi_k3_keys[] = {
+	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2",
+	"a32 ARCH.attention.head_count_kv 0,1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.key_length_mla 6",
+	"u32 ARCH.attention.value_length_mla 4",
+	"u32 ARCH.attention.kv_lora_rank 4", "u32 ARCH.rope.dimension_count 2",
+	"u32 ARCH.ssm.conv_kernel 4", "u32 ARCH.kda.head_dim 4",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "u32 ARCH.expert_gating_func 2",
+	"u32 ARCH.expert_latent_length 4", "u32 ARCH.attn_res.block_size 2",
+	"f32 ARCH.activation.situ_beta 1",
+	"f32 ARCH.activation.situ_linear_beta 1",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const kimi_k3_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"G output.weight 8 16", "G output_res_score.weight 8",
+	"L blk.%u.attn_norm.weight 8", "L blk.%u.ffn_norm.weight 8",
+	"L blk.%u.attn_res_score.weight 8", "L blk.%u.ffn_res_score.weight 8",
+	"L0-0 blk.%u.ssm_conv1d_q.weight 4 1 8",
+	"L0-0 blk.%u.ssm_conv1d_k.weight 4 1 8",
+	"L0-0 blk.%u.ssm_conv1d_v.weight 4 1 8",
+	"L0-0 blk.%u.attn_q.weight 8 8", "L0-0 blk.%u.attn_k.weight 8 8",
+	"L0-0 blk.%u.attn_v.weight 8 8", "L0-0 blk.%u.ssm_f_a.weight 8 4",
+	"L0-0 blk.%u.ssm_f_b.weight 4 8", "L0-0 blk.%u.ssm_beta.weight 8 2",
+	"L0-0 blk.%u.ssm_a 2", "L0-0 blk.%u.ssm_dt.bias 8",
+	"L0-0 blk.%u.ssm_g.weight 8 8", "L0-0 blk.%u.ssm_norm.weight 4",
+	"L blk.%u.attn_output.weight 8 8", "L1-1 blk.%u.attn_q.weight 8 12",
+	"L1-1 blk.%u.attn_kv_a_norm.weight 4",
+	"L1-1 blk.%u.attn_kv_a_mqa.weight 8 6",
+	"L1-1 blk.%u.attn_k_b.weight 4 4 2",
+	"L1-1 blk.%u.attn_v_b.weight 4 4 2",
+	"L1-1 blk.%u.attn_gate.weight 8 8",
+	"L0-0 blk.%u.ffn_gate.weight 8 32", "L0-0 blk.%u.ffn_up.weight 8 32",
+	"L0-0 blk.%u.ffn_down.weight 32 8",
+	"L1-1 blk.%u.ffn_gate_inp.weight 8 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 4 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 4 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 4 4",
+	"L1-1 blk.%u.ffn_routed_down.weight 8 4",
+	"L1-1 blk.%u.ffn_routed_up.weight 4 8",
 	"L1-1 blk.%u.exp_probs_b.bias 4",
 	"L1-1 blk.%u.ffn_gate_shexp.weight 8 8",
 	"L1-1 blk.%u.ffn_up_shexp.weight 8 8",
@@ -1938,6 +2059,14 @@ static const struct {
 	/* mistral4: deepseek2's loader */
 	{ { "mistral4", 3, deepseek2_keys, deepseek2_tensors },
 	  "blk.%u.attn_v_b.weight" },
+	{ { "minicpm3", 2, minicpm3_keys, minicpm3_tensors },
+	  "blk.%u.attn_kv_b.weight" },
+	{ { "kimi-k3", 2, kimi_k3_keys, kimi_k3_tensors },
+	  "blk.%u.ffn_routed_down.weight" },
+	{ { "deepseek", 3, deepseek_keys, deepseek_tensors },
+	  "blk.%u.ffn_up_shexp.weight" },
+	{ { "deepseek2-ocr", 3, deepseek_keys, deepseek2ocr_tensors },
+	  "blk.%u.attn_v.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

@@ -119,7 +119,14 @@ static const struct arch_info arch_table[] = {
 		.extra = GB_ROWS_LATE | GB_V_NORM },
 	    .split = SPLIT(0, SPLIT_HOST_ADDS, SPLIT_FULL_GRAPH),
 	    .fit = { .cpu = true } },
-	{ .name = "deepseek" },
+	/* llama's attention, deepseek2's experts (softmax, no bias) */
+	{ .name = "deepseek",
+	    .kind = ARCH_KIND_ATTN,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.ffn = GB_MOE_GLM,
+		.extra = GB_GATE_SOFTMAX } },
 	{ .name = "deepseek2",
 	    .kind = ARCH_KIND_MLA,
 	    .mapped = true,
@@ -478,6 +485,27 @@ static const struct arch_info arch_table[] = {
 	    .kind = ARCH_KIND_UNPLANNED,
 	    .unmeasured = "a DFlash draft: it reads layers of its target "
 			  "model (target_layers)" },
+	/* deepseek2's low-rank query and compressed KV, decompressed into a
+	 * plain cache; its graph (embeddings, residuals and logits scaled by
+	 * constants, MLA's split heads) is not built */
+	{ .name = "minicpm3",
+	    .kind = ARCH_KIND_ATTN,
+	    .mapped = true,
+	    .measured_on = BOTH },
+	/* kimi-linear's memory (KDA states and MLA caches) */
+	{ .name = "kimi-k3",
+	    .kind = ARCH_KIND_HYBRID_KDA,
+	    .mapped = true,
+	    .quirks = ARCH_SSM_A_MUL,
+	    .measured_on = BOTH },
+	/* deepseek2's graph without MLA: llama's attention, its experts */
+	{ .name = "deepseek2-ocr",
+	    .kind = ARCH_KIND_ATTN,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.ffn = GB_MOE_GLM,
+		.extra = GB_GATE_SOFTMAX } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
