@@ -258,7 +258,15 @@ check_table(const char *name, const char *arch, const char *wtype,
  * wider input embeddings, a slice added after each of the first layers
  * (qwen3vl, qwen3vlmoe); lfm2's layers with a dense first FFN, then
  * experts chosen by their sigmoid and a bias, each layer's experts
- * summed before the next layer's states are read (lfm2moe);
+ * summed before the next layer's states are read (lfm2moe); Gated
+ * DeltaNet layers among attention layers whose Q product holds a gate,
+ * with a dense FFN or with experts and a shared expert its router's
+ * sigmoid gates (qwen35, qwen35moe), qwen3next's forms of them (Q's
+ * product reshaped first, beta and alpha one product, Q and K repeated
+ * to V's heads); layers of one part each, Mamba-2, attention without
+ * RoPE or a ReLU-squared FFN, the output rows taken after the output
+ * norm (nemotron_h), its FFN layers with experts and a shared expert
+ * of ReLU squared, chosen by their sigmoid and a bias (nemotron_h_moe);
  * and how many rows of the CPU table
  * each has (cohere2's, gpt-oss's, llama4's, glm4moe's, mamba2's,
  * granitehybrid's, lfm2's, gemma3n's, ernie4_5's and the later ones'
@@ -279,7 +287,8 @@ static const struct {
 	{ "exaone4", 30 }, { "olmoe", 30 }, { "phimoe", 30 },
 	{ "granitemoe", 30 }, { "minimax-m2", 30 }, { "ernie4_5-moe", 30 },
 	{ "qwen3vl", 30 }, { "qwen3vlmoe", 30 }, { "hunyuan-moe", 30 },
-	{ "lfm2moe", 30 } };
+	{ "lfm2moe", 30 }, { "qwen35", 30 }, { "qwen35moe", 30 },
+	{ "qwen3next", 30 }, { "nemotron_h", 30 }, { "nemotron_h_moe", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 
