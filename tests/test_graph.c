@@ -267,6 +267,8 @@ check_table(const char *name, const char *arch, const char *wtype,
  * RoPE or a ReLU-squared FFN, the output rows taken after the output
  * norm (nemotron_h), its FFN layers with experts and a shared expert
  * of ReLU squared, chosen by their sigmoid and a bias (nemotron_h_moe);
+ * attention and a Mamba-2 layer side by side on one norm, summed
+ * (falcon-h1);
  * and how many rows of the CPU table
  * each has (cohere2's, gpt-oss's, llama4's, glm4moe's, mamba2's,
  * granitehybrid's, lfm2's, gemma3n's, ernie4_5's and the later ones'
@@ -288,7 +290,8 @@ static const struct {
 	{ "granitemoe", 30 }, { "minimax-m2", 30 }, { "ernie4_5-moe", 30 },
 	{ "qwen3vl", 30 }, { "qwen3vlmoe", 30 }, { "hunyuan-moe", 30 },
 	{ "lfm2moe", 30 }, { "qwen35", 30 }, { "qwen35moe", 30 },
-	{ "qwen3next", 30 }, { "nemotron_h", 30 }, { "nemotron_h_moe", 30 } };
+	{ "qwen3next", 30 }, { "nemotron_h", 30 }, { "nemotron_h_moe", 30 },
+	{ "falcon-h1", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

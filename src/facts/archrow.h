@@ -184,6 +184,10 @@ enum gb_block {
 		       * normed (post_attention_norm), added; the output
 		       * rows taken after the output norm (qwen35,
 		       * graph-gdn.c) */
+	GB_PAR_SSM,   /* attention and a Mamba-2 layer side by side on
+		       * the one norm (computed twice), summed, x added;
+		       * the FFN of that, normed (ffn_norm), added
+		       * (falcon-h1) */
 };
 
 /* llama.cpp's graph of the architecture, as src/plan builds it; built

@@ -115,6 +115,10 @@ attn_kv_heads(const struct model_geom *g)
 		if (!(g->memory == ARCH_MEM_HYBRID && g->is_recr[il]) &&
 		    g->n_head_kv[il] != 0)
 			return g->n_head_kv[il];
+	/* falcon-h1's layers are all recurrent, and attention */
+	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
+		if (g->n_head_kv[il] != 0)
+			return g->n_head_kv[il];
 	return 0;
 }
 
@@ -149,7 +153,8 @@ gb_known(const struct planner *pn, const struct plan *pl)
 	const struct model_geom *g = pn->g;
 	const struct arch_graph *a = gb_arch_of(g);
 	bool hybrid = a != NULL &&
-	    (a->block == GB_HYBRID || a->block == GB_GDN);
+	    (a->block == GB_HYBRID || a->block == GB_GDN ||
+		a->block == GB_PAR_SSM);
 	uint32_t il;
 
 	if (a == NULL || graph_changed(pn) ||
@@ -354,7 +359,8 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 
 	memset(s, 0, sizeof *s);
 	s->n_pos = a->extra & GB_MROPE ? 4 : 1;
-	if (block == GB_RECURRENT || block == GB_HYBRID || block == GB_GDN) {
+	if (block == GB_RECURRENT || block == GB_HYBRID || block == GB_GDN ||
+	    block == GB_PAR_SSM) {
 		if (g->n_embd == 0 || !ssm_of(pn, pl, ub, &s->ssm) ||
 		    (block == GB_GDN &&
 			(s->ssm.hd != s->ssm.ds || s->ssm.nh % s->ssm.ng)))

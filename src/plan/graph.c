@@ -30,7 +30,8 @@
  * layers), qwen35's, qwen35moe's and qwen3next's Gated DeltaNet layers
  * among attention layers with Q's gate (graph-gdn.c), nemotron_h's and
  * nemotron_h_moe's layers of one part each (Mamba-2, attention without
- * RoPE, an FFN of ReLU squared or experts), with
+ * RoPE, an FFN of ReLU squared or experts), falcon-h1's attention and
+ * Mamba-2 side by side, with
  * every bias the file has, a fused QKV product where the file has one
  * (graph-attn.c), an f16 or a q8_0 cache (the q8_0 one rotated), a
  * sliding-window cache beside the model's, in any number of streams,
@@ -279,6 +280,54 @@ gb_deferred(struct sc_graph *b, const struct shape *s, struct weights *w,
 	return w->n_layer ? gb_close(b, s, w, in, &o) : x;
 }
 
+/* The end of falcon-h1's layer o: the attention's output projection and
+ * the Mamba-2 layer's output summed, the input added (in the last
+ * layer, the outputs' rows of that), the FFN of that normed (ffn_norm,
+ * a weight of that name), added. */
+static int32_t
+gb_par_ssm_end(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, const struct gb_open *o)
+{
+	struct rows r = rows2(s->e, s->t);
+	int32_t y, n;
+
+	y = gb_attn_end(b, s, w, in, o->il, &o->at);
+	y = gb_add_rows(b, s, y, gb_ssm_tail(b, s, w, o->il, &o->mb));
+	y = gb_add_rows(b, s, y, o->x);
+	if ((uint64_t)o->il + 1 == w->n_layer)
+		y = gb_out_rows(b, s, in, y);
+	n = gb_op(b, SC_RMS_NORM, r.bytes, r.layout, GA_INPLACE, r.n, y,
+	    GA_NONE);
+	n = gb_op(b, SC_MUL, r.bytes, r.layout, GA_INPLACE, r.n, n,
+	    gb_weight(b, w, o->il, "ffn_norm"));
+	return gb_add_rows(b, s, gb_ffn(b, s, w, o->il, n), y);
+}
+
+/* falcon-h1's layers from x: each layer's attention (which reaches the
+ * previous layer's end through its input), then its Mamba-2 layer's
+ * states read and the rest it expands, on its own norm of x. */
+static int32_t
+gb_par_ssm(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int32_t x)
+{
+	struct gb_open o;
+	uint32_t il;
+
+	memset(&o, 0, sizeof o);
+	for (il = 0; il < w->n_layer; il++) {
+		if (il > 0)
+			x = gb_par_ssm_end(b, s, w, in, &o);
+		o.il = il;
+		o.x = x;
+		gb_attn_begin(b, s, w, in, il,
+		    gb_norm(b, w, il, "attn_norm", x, rows2(s->e, s->t)),
+		    &o.at);
+		gb_ssm_head(b, s, w, in, il, &o.mb);
+		gb_ssm_body(b, s, w, in, il, x, &o.mb);
+	}
+	return w->n_layer ? gb_par_ssm_end(b, s, w, in, &o) : x;
+}
+
 /* The layers begun and not yet closed of a model of one part a layer
  * (GB_MIXER_ONLY): o (o.il < 0: none), an FFN layer's experts' sum and
  * its norm of its input where o is one (y_n), and the FFN layers alone
@@ -474,6 +523,8 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 		x = gb_altup(b, s, w, &in, x);
 	else if (w->a->extra & GB_MIXER_ONLY)
 		x = gb_mixers(b, s, w, &in, x);
+	else if (w->a->block == GB_PAR_SSM)
+		x = gb_par_ssm(b, s, w, &in, x);
 	else if (w->a->block == GB_RECURRENT || w->a->block == GB_HYBRID)
 		x = gb_deferred(b, s, w, &in, x);
 	else if (w->a->block == GB_GDN)
