@@ -258,7 +258,17 @@ check_table(const char *name, const char *arch, const char *wtype,
  * wider input embeddings, a slice added after each of the first layers
  * (qwen3vl, qwen3vlmoe); lfm2's layers with a dense first FFN, then
  * experts chosen by their sigmoid and a bias, each layer's experts
- * summed before the next layer's states are read (lfm2moe); llama's
+ * summed before the next layer's states are read (lfm2moe); Gated
+ * DeltaNet layers among attention layers whose Q product holds a gate,
+ * with a dense FFN or with experts and a shared expert its router's
+ * sigmoid gates (qwen35, qwen35moe), qwen3next's forms of them (Q's
+ * product reshaped first, beta and alpha one product, Q and K repeated
+ * to V's heads); layers of one part each, Mamba-2, attention without
+ * RoPE or a ReLU-squared FFN, the output rows taken after the output
+ * norm (nemotron_h), its FFN layers with experts and a shared expert
+ * of ReLU squared, chosen by their sigmoid and a bias (nemotron_h_moe);
+ * attention and a Mamba-2 layer side by side on one norm, summed
+ * (falcon-h1); llama's
  * attention with deepseek2's softmax-chosen experts and shared experts
  * after a dense layer (deepseek, deepseek2-ocr);
  * and how many rows of the CPU table
@@ -283,7 +293,9 @@ static const struct {
 	{ "qwen3vl", 30 }, { "qwen3vlmoe", 30 }, { "hunyuan-moe", 30 },
 	{ "lfm2moe", 30 }, { "glm4", 30 }, { "arcee", 30 }, { "apertus", 30 },
 	{ "exaone", 30 }, { "internlm2", 30 }, { "baichuan", 30 },
-	{ "xverse", 30 }, { "deepseek", 18 }, { "deepseek2-ocr", 18 } };
+	{ "xverse", 30 }, { "deepseek", 18 }, { "deepseek2-ocr", 18 },
+	{ "qwen35", 30 }, { "qwen35moe", 30 }, { "qwen3next", 30 },
+	{ "nemotron_h", 30 }, { "nemotron_h_moe", 30 }, { "falcon-h1", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

@@ -70,6 +70,7 @@ enum gb_ffn_kind {
 	GB_GATED,      /* SwiGLU, GeGLU: one GLU node of gate and up */
 	GB_GELU,       /* up, GELU, down */
 	GB_UP_GLU,     /* one product of twice the width, its GLU, down */
+	GB_RELU_SQR,   /* up, ReLU, squared, down (nemotron_h, arcee) */
 	GB_MOE,	       /* experts chosen by a softmax's top k (gated, SwiGLU) */
 	GB_MOE_NORM,   /* the same, the chosen weights normalized */
 	GB_MOE_SHARED, /* GB_MOE and a shared expert its own sigmoid gates */
@@ -84,6 +85,10 @@ enum gb_ffn_kind {
 	GB_MOE_GLM,    /* the keys' gating (sigmoid by default), chosen with
 			* a bias, normalized and scaled as the keys say, a
 			* shared expert; dense where a layer has no router */
+	GB_MOE_SIG_SHEXP, /* GB_MOE_NORM's experts, scaled as the keys
+			   * say, and a shared expert (where the file has
+			   * one) times its own router's sigmoid; dense
+			   * where a layer has no router (qwen35moe) */
 };
 enum gb_extra {
 	GB_FFN_NORM_PA = 1,    /* the FFN's norm is post_attention_norm */
@@ -114,8 +119,24 @@ enum gb_extra {
 				* times wider (padded), a slice of them
 				* added after each of the first layers
 				* (qwen3vl) */
-	GB_RELU_SQR = 32768,   /* GB_GELU's activation a ReLU, then its
-				* square (arcee) */
+	GB_Q_GATE = 32768,     /* Q's product twice as wide: Q and, its
+				* other half's sigmoid, the attention's
+				* gate before the output projection
+				* (qwen35) */
+	GB_GDN_NEXT = 65536,   /* qwen3next's forms: Q's product reshaped
+				* before its views; beta and alpha one
+				* product (ssm_ba), each a view made
+				* contiguous; Q and K repeated to V's
+				* heads where they have fewer */
+	GB_MIXER_ONLY = 131072, /* GB_HYBRID's layers one part each: a
+				 * Mamba-2 layer, an attention layer (a
+				 * feed-forward of 0) or an FFN alone
+				 * (nemotron_h) */
+	GB_ROWS_NORMED = 262144, /* the output rows taken after the
+				  * output norm (both kept: h_nextn) */
+	GB_EXP_RELU_SQR = 524288, /* the experts and the shared expert
+				   * without gates: up, ReLU squared,
+				   * down (nemotron_h_moe) */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */
@@ -143,6 +164,7 @@ enum gb_pos {
 			   * every layer without a window (exaone4) */
 	GB_ROPE_32,	  /* roped in a model of 32 blocks alone (baichuan's
 			   * 7B; the others have ALiBi) */
+	GB_NO_ROPE,	  /* no RoPE, no positions (nemotron_h) */
 };
 /* How a layer's attention, FFN and residuals meet. */
 enum gb_block {
@@ -159,6 +181,15 @@ enum gb_block {
 	GB_ALTUP,     /* gemma3n's: AltUp's predictions and corrections
 		       * around the attention, laurel, the FFN and the
 		       * per-layer inputs (graph-altup.c) */
+	GB_GDN,	      /* a Gated DeltaNet layer or an attention layer
+		       * (hparams' is_recr), x added; the FFN of that
+		       * normed (post_attention_norm), added; the output
+		       * rows taken after the output norm (qwen35,
+		       * graph-gdn.c) */
+	GB_PAR_SSM,   /* attention and a Mamba-2 layer side by side on
+		       * the one norm (computed twice), summed, x added;
+		       * the FFN of that, normed (ffn_norm), added
+		       * (falcon-h1) */
 };
 
 /* llama.cpp's graph of the architecture, as src/plan builds it; built

@@ -117,10 +117,12 @@ head_bytes(const struct shape *s, uint64_t width, bool contig)
 	return contig ? F32(width, s->t) : gb_span(width, s->t, row);
 }
 
-/* A head's tensor and whether it is contiguous. */
+/* A head's tensor and whether it is contiguous; Q's whole product where
+ * it holds the gate too (GB_Q_GATE), else GA_NONE. */
 struct head {
 	int32_t x;
 	bool contig;
+	int32_t full;
 };
 
 /* K's and V's rows into cache c's (at->kc, at->vc), FA's layout or the
@@ -309,7 +311,8 @@ gb_head(struct sc_graph *b, const struct shape *s, struct weights *w,
 	struct rows heads = { F32(width, s->t),
 		lay(4, s->hd, width / s->hd, s->t, 1, 0),
 		smul(width / s->hd, s->t) };
-	struct head h = { GA_NONE, qkv == GA_NONE };
+	struct head h = { GA_NONE, qkv == GA_NONE, GA_NONE };
+	bool gate = *name == 'q' && (w->a->extra & GB_Q_GATE);
 
 	snprintf(norm, sizeof norm, "attn_%s_norm.weight", name);
 	if (qk == GB_QK_HEAD_OPT)
@@ -318,7 +321,16 @@ gb_head(struct sc_graph *b, const struct shape *s, struct weights *w,
 		w->missing = true; /* norms of a fused product: not built */
 	if (qkv != GA_NONE)
 		h.x = gb_view(b, SC_VIEW, qkv, head_bytes(s, width, false));
-	else {
+	else if (gate) { /* Q, every other head of the product */
+		h.full = gb_linear(b, s, w, il, "attn_q", cur, smul(2, width));
+		if (w->a->extra & GB_GDN_NEXT) /* reshaped first */
+			h.full = gb_view(b, SC_RESHAPE, h.full,
+			    gb_bytes(b, h.full));
+		h.x = gb_view(b, SC_VIEW, h.full,
+		    gb_span(s->hd, heads.n, smul(2, s->hd)));
+		h.contig = false;
+		snprintf(base, sizeof base, "attn_q_norm");
+	} else {
 		snprintf(base, sizeof base, "attn_%s", name);
 		h.x = gb_clamp(b, s, gb_linear(b, s, w, il, base, cur, width),
 		    width);
@@ -326,6 +338,10 @@ gb_head(struct sc_graph *b, const struct shape *s, struct weights *w,
 		if (qk == GB_QK_ROW)
 			h.x = gb_norm(b, w, il, base, h.x, rows2(width, s->t));
 		h.x = gb_view(b, SC_RESHAPE, h.x, F32(width, s->t));
+	}
+	if (qkv == GA_NONE) {
+		if (qk == GB_QK_HEAD && gate)
+			h.contig = true;
 		if (qk == GB_QK_HEAD)
 			h.x = gb_norm(b, w, il, base, h.x, heads);
 		if (v && (w->a->extra & GB_V_NORM))
@@ -374,7 +390,7 @@ gb_attn_begin(struct sc_graph *b, const struct shape *s, struct weights *w,
 	uint8_t home = (uint64_t)cl >= w->dev_from ? SC_CACHE_DEV :
 						     SC_CACHE_HOST;
 	uint64_t width = s->q + 2 * s->kv;
-	struct head k, v;
+	struct head k, v, q;
 	int32_t qkv;
 
 	at->c = s->iswa && w->g->is_swa[il] ? GB_SWA : GB_BASE;
@@ -407,7 +423,9 @@ gb_attn_begin(struct sc_graph *b, const struct shape *s, struct weights *w,
 		    gb_bias(b, w, il, "attn_qkv", gb_mm(b, s, qkv, cur, width),
 			rows2(width, s->t)),
 		    width);
-	at->q = gb_head(b, s, w, in, il, "q", cur, qkv, s->q, at->c).x;
+	q = gb_head(b, s, w, in, il, "q", cur, qkv, s->q, at->c);
+	at->q = q.x;
+	at->qg = q.full;
 	if (s->iswa) {
 		k = gb_head(b, s, w, in, il, "k", cur, qkv, s->kv, at->c);
 		v = gb_head(b, s, w, in, il, "v", cur, qkv, s->kv, at->c);
@@ -488,9 +506,20 @@ int32_t
 gb_attn_end(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, const struct gb_attn *at)
 {
-	struct head o = { at->o, true };
+	struct head o = { at->o, true, GA_NONE };
+	struct rows r = rows2(s->q, s->t);
+	int32_t g;
 
 	gb_rotate(b, &o, gb_in_rot(b, s, in, at->c, false), s->vrot,
 	    F32(s->q, s->t));
+	if (w->a->extra & GB_Q_GATE) { /* times the gate's sigmoid */
+		g = gb_view(b, SC_VIEW, at->qg,
+		    gb_span(s->hd, smul(s->q / s->hd, s->t), smul(2, s->hd)));
+		g = gb_op(b, SC_CONT, r.bytes, r.layout, 0, s->t, g, GA_NONE);
+		g = gb_op(b, SC_UNARY, r.bytes, r.layout, GA_INPLACE, s->t, g,
+		    GA_NONE);
+		o.x = gb_op(b, SC_MUL, r.bytes, r.layout, GA_INPLACE, s->t, o.x,
+		    g);
+	}
 	return gb_linear(b, s, w, il, "attn_output", o.x, s->e);
 }

@@ -2,9 +2,11 @@
  * graph-impl.h - what the graph builder's files share (graph.c: the
  * architectures, the layers and the driver; graph-ops.c: tensors,
  * weights, norms and products; graph-attn.c: the attention, its cache
- * and its inputs). A tensor is an index into the sc_graph being built;
- * GA_NONE is none (and what every call returns once the graph is full:
- * build() then gives up).
+ * and its inputs; graph-ffn.c: the FFN and the experts; graph-ssm.c,
+ * graph-gdn.c, graph-altup.c, graph-mla.c: the recurrent, Gated
+ * DeltaNet, AltUp and MLA layers). A tensor is an index into the
+ * sc_graph being built; GA_NONE is none (and what every call returns
+ * once the graph is full: build() then gives up).
  */
 #ifndef GGUFLINT_PLAN_GRAPH_IMPL_H
 #define GGUFLINT_PLAN_GRAPH_IMPL_H
@@ -177,6 +179,17 @@ int32_t gb_linear(struct sc_graph *b, const struct shape *s, struct weights *w,
     int64_t il, const char *base, int32_t x, uint64_t rows);
 int32_t gb_softcap(struct sc_graph *b, int32_t x, uint64_t t);
 
+/* graph-ffn.c: gb_ffn: layer il's FFN on cur (dense or experts, as the
+ * row's ffn says); gb_moe_sum: its experts alone (what build_moe_ffn
+ * expands), their sum; gb_moe_shared: that sum x with the shared expert
+ * added. */
+int32_t gb_ffn(struct sc_graph *b, const struct shape *s, struct weights *w,
+    int64_t il, int32_t cur);
+int32_t gb_moe_sum(struct sc_graph *b, const struct shape *s, struct weights *w,
+    int64_t il, int32_t cur);
+int32_t gb_moe_shared(struct sc_graph *b, const struct shape *s,
+    struct weights *w, int64_t il, int32_t cur, int32_t x);
+
 /* graph-attn.c */
 
 /* An attention begun: Q, the layer's caches once written, which cache,
@@ -184,6 +197,7 @@ int32_t gb_softcap(struct sc_graph *b, int32_t x, uint64_t t);
 struct gb_attn {
 	int32_t q, kc, vc, o;
 	int32_t sinks; /* the attention's sinks (a weight), or GA_NONE */
+	int32_t qg;    /* GB_Q_GATE: Q's product, its gate beside Q */
 	int c;	       /* enum gb_cache_kind */
 };
 
@@ -241,8 +255,25 @@ int32_t gb_altup(struct sc_graph *b, const struct shape *s, struct weights *w,
  * the convolution's input and output (Mamba-2: the view of its x), the
  * scan. */
 struct gb_mamba {
-	int32_t r, st, conv, proj, cx, x, scan;
+	int32_t r, conv, proj, cx, x, scan;
 };
+
+/* gb_rs_read: build_rs on layer il's cache of width-wide states (made
+ * in *cache): the sequences' rows (returned), the cell to clear zeroed,
+ * the other cells' rows copied; gb_conv_input: the convolution's input
+ * (mb's states, read by gb_ssm_head, and x transposed) and the states'
+ * write of its last columns; gb_into: a node of op whose result is in
+ * view's bytes (an in-place scale, a copy into it). */
+int32_t gb_rs_read(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int64_t il, uint64_t width, int32_t *cache);
+int32_t gb_conv_input(struct sc_graph *b, const struct gb_ssm *m,
+    struct gb_mamba *mb, int32_t x);
+int32_t gb_into(struct sc_graph *b, uint8_t op, int32_t view, int32_t s0,
+    int32_t s1);
+/* gb_rs_write: the new states, out's first floats (a scan's or a delta
+ * net's, after its output), copied into cache's sequences' rows. */
+void gb_rs_write(struct sc_graph *b, const struct gb_ssm *m, int32_t out,
+    int32_t cache);
 
 /* gb_ssm_head: layer il's convolution states read (build_rs), which
  * ggml reaches before the layer's input; gb_ssm_body: the rest the
@@ -255,5 +286,10 @@ void gb_ssm_body(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, int32_t x, struct gb_mamba *m);
 int32_t gb_ssm_tail(struct sc_graph *b, const struct shape *s,
     struct weights *w, int64_t il, const struct gb_mamba *m);
+
+/* graph-gdn.c: the layers of a Gated DeltaNet hybrid (GB_GDN) from the
+ * embeddings x: their output, before the output norm. */
+int32_t gb_gdn_layers(struct sc_graph *b, const struct shape *s,
+    struct weights *w, struct inputs *in, int32_t x);
 
 #endif

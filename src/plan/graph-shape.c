@@ -112,9 +112,39 @@ attn_kv_heads(const struct model_geom *g)
 	uint32_t il;
 
 	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
-		if (!(g->memory == ARCH_MEM_HYBRID && g->is_recr[il]))
+		if (!(g->memory == ARCH_MEM_HYBRID && g->is_recr[il]) &&
+		    g->n_head_kv[il] != 0)
+			return g->n_head_kv[il];
+	/* falcon-h1's layers are all recurrent, and attention */
+	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
+		if (g->n_head_kv[il] != 0)
 			return g->n_head_kv[il];
 	return 0;
+}
+
+/* The FFN's width: the first layer's that has one. */
+static uint32_t
+ffn_width(const struct model_geom *g)
+{
+	uint32_t il;
+
+	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
+		if (g->n_ff[il] != 0)
+			return g->n_ff[il];
+	return 0;
+}
+
+/* Whether layer il is one nemotron_h builds (GB_MIXER_ONLY): Mamba-2 (0
+ * KV heads, no FFN), attention (no FFN) or an FFN of the model's
+ * width. */
+static bool
+mixer_known(const struct model_geom *g, uint32_t il)
+{
+	if (g->n_head[il] != g->n_head[0])
+		return false;
+	if (g->n_ff[il] != 0)
+		return g->n_ff[il] == ffn_width(g);
+	return g->is_recr[il] || g->n_head_kv[il] == attn_kv_heads(g);
 }
 
 bool
@@ -122,6 +152,9 @@ gb_known(const struct planner *pn, const struct plan *pl)
 {
 	const struct model_geom *g = pn->g;
 	const struct arch_graph *a = gb_arch_of(g);
+	bool hybrid = a != NULL &&
+	    (a->block == GB_HYBRID || a->block == GB_GDN ||
+		a->block == GB_PAR_SSM);
 	uint32_t il;
 
 	if (a == NULL || graph_changed(pn) ||
@@ -140,9 +173,8 @@ gb_known(const struct planner *pn, const struct plan *pl)
 	 * others); a hybrid's sliding-window cache is not built */
 	if (g->mla && (!(a->extra & GB_MLA) || pl->kv_k != pl->kv_v))
 		return false;
-	if (g->memory !=
-		(a->block == GB_HYBRID ? ARCH_MEM_HYBRID : ARCH_MEM_KV) ||
-	    (a->block == GB_HYBRID && g->swa) ||
+	if (g->memory != (hybrid ? ARCH_MEM_HYBRID : ARCH_MEM_KV) ||
+	    (hybrid && g->swa) ||
 	    (g->swa &&
 		((g->head_k_swa && g->head_k_swa != g->head_k) ||
 		    (g->head_v_swa && g->head_v_swa != g->head_v))) ||
@@ -152,9 +184,12 @@ gb_known(const struct planner *pn, const struct plan *pl)
 		return false;
 	/* a hybrid's recurrent layers have no KV heads */
 	for (il = 0; il < g->n_layer; il++)
-		if (g->n_head[il] != g->n_head[0] ||
+		if (a->extra & GB_MIXER_ONLY) {
+			if (!mixer_known(g, il))
+				return false;
+		} else if (g->n_head[il] != g->n_head[0] ||
 		    (g->n_head_kv[il] != attn_kv_heads(g) &&
-			!(a->block == GB_HYBRID && g->is_recr[il])) ||
+			!(hybrid && g->is_recr[il])) ||
 		    g->n_ff[il] != g->n_ff[0] || g->n_ff[il] == 0)
 			return false;
 	return true;
@@ -275,6 +310,8 @@ experts_of(const struct planner *pn, struct shape *s)
 	s->n_exp = (uint64_t)n;
 	s->ff_exp = (uint64_t)ff;
 	s->n_used = plan_experts_used(g, pn->f);
+	s->scale_w = kind == GB_MOE_SIG_SHEXP &&
+	    arch_float_set(pn, "expert_weights_scale", true);
 	return s->n_used <= s->n_exp &&
 	    (kind != GB_MOE_GLM || glm_experts(pn, s));
 }
@@ -322,8 +359,11 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 
 	memset(s, 0, sizeof *s);
 	s->n_pos = a->extra & GB_MROPE ? 4 : 1;
-	if (block == GB_RECURRENT || block == GB_HYBRID) {
-		if (g->n_embd == 0 || !ssm_of(pn, pl, ub, &s->ssm))
+	if (block == GB_RECURRENT || block == GB_HYBRID || block == GB_GDN ||
+	    block == GB_PAR_SSM) {
+		if (g->n_embd == 0 || !ssm_of(pn, pl, ub, &s->ssm) ||
+		    (block == GB_GDN &&
+			(s->ssm.hd != s->ssm.ds || s->ssm.nh % s->ssm.ng)))
 			return false;
 		ub = smul(s->ssm.tok, s->ssm.ns);
 		s->e = g->n_embd;
@@ -356,7 +396,7 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	s->e = g->n_embd;
 	s->q = smul(s->hd, g->n_head[0]);
 	s->kv = smul(s->hd, attn_kv_heads(g));
-	s->ff = g->n_ff[0];
+	s->ff = ffn_width(g);
 	if (!experts_of(pn, s))
 		return false;
 	s->t = ub;

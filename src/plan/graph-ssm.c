@@ -25,9 +25,7 @@
 #include "plan/graph-impl.h"
 #include "plan/llfacts-impl.h"
 
-/* A node of op whose result is in cache's bytes (a view of it: an
- * in-place scale, a copy into it); allocates nothing. */
-static int32_t
+int32_t
 gb_into(struct sc_graph *b, uint8_t op, int32_t view, int32_t s0, int32_t s1)
 {
 	int32_t i = gb_add(b, op, gb_bytes(b, view), 0, 0, s0, s1, GA_NONE);
@@ -93,24 +91,41 @@ state_cache(struct sc_graph *b, const struct gb_ssm *m, const struct weights *w,
 }
 
 void
+gb_rs_write(struct sc_graph *b, const struct gb_ssm *m, int32_t out,
+    int32_t cache)
+{
+	int32_t y = gb_view(b, SC_VIEW, out, F32(m->sw, m->ns));
+	int32_t d = gb_view(b, SC_VIEW, cache, F32(m->sw, m->ns));
+
+	gb_into(b, SC_CPY, d, y, d);
+}
+
+int32_t
+gb_rs_read(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int64_t il, uint64_t width, int32_t *cache)
+{
+	const struct gb_ssm *m = &s->ssm;
+	int32_t st, rows;
+
+	*cache = state_cache(b, m, w, il, width);
+	st = rs_states(b, m, *cache, width);
+	rows = gb_op(b, SC_GET_ROWS, F32(width, m->ns),
+	    lay(4, width, m->ns, 1, 1, 0), 0, 0, st, rs_main(b, m, in));
+	rs_extra(b, m, in, st, *cache, width);
+	return rows;
+}
+
+void
 gb_ssm_head(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, struct gb_mamba *mb)
 {
-	const struct gb_ssm *m = &s->ssm;
-	int32_t rows;
+	int32_t rows = gb_rs_read(b, s, w, in, il, s->ssm.rw, &mb->r);
 
-	mb->r = state_cache(b, m, w, il, m->rw);
-	mb->st = rs_states(b, m, mb->r, m->rw);
-	rows = gb_op(b, SC_GET_ROWS, F32(m->rw, m->ns),
-	    lay(4, m->rw, m->ns, 1, 1, 0), 0, 0, mb->st, rs_main(b, m, in));
-	rs_extra(b, m, in, mb->st, mb->r, m->rw);
 	mb->conv = gb_view(b, SC_RESHAPE, rows, gb_bytes(b, rows));
 }
 
-/* The convolution's input (the previous states and x, the channels it
- * mixes, transposed) and the states' write of its last columns. */
-static int32_t
-conv_input(struct sc_graph *b, const struct gb_ssm *m, struct gb_mamba *mb,
+int32_t
+gb_conv_input(struct sc_graph *b, const struct gb_ssm *m, struct gb_mamba *mb,
     int32_t x)
 {
 	uint64_t cols = m->dc - 1 + m->tok;
@@ -231,7 +246,7 @@ shortconv_body(struct sc_graph *b, const struct shape *s, struct weights *w,
 	bv = gb_view(b, SC_VIEW, mb->proj, gb_span(s->e, t, m->din));
 	xv = gb_view(b, SC_VIEW, mb->proj, gb_span(s->e, t, m->din));
 	bx = gb_op(b, SC_MUL, F32(s->e, t), l, GA_INPLACE, t, bv, xv);
-	mb->cx = conv_input(b, m, mb, bx);
+	mb->cx = gb_conv_input(b, m, mb, bx);
 }
 
 void
@@ -240,7 +255,7 @@ gb_ssm_body(struct sc_graph *b, const struct shape *s, struct weights *w,
 {
 	const struct gb_ssm *m = &s->ssm;
 	uint64_t t = smul(m->tok, m->ns);
-	int32_t n, cx, sc, st, src[6], y, d;
+	int32_t n, cx, sc, st, src[6];
 
 	n = gb_norm(b, w, il, "attn_norm", x, rows2(s->e, t));
 	if (m->shortconv) {
@@ -257,7 +272,7 @@ gb_ssm_body(struct sc_graph *b, const struct shape *s, struct weights *w,
 		    lay(4, m->din, m->tok, m->ns, 1, 0), 0, m->tok,
 		    gb_weight(b, w, il, "ssm_in.weight"), n);
 	}
-	cx = conv_input(b, m, mb,
+	cx = gb_conv_input(b, m, mb,
 	    gb_view(b, SC_VIEW, mb->proj,
 		gb_span(m->xw, smul(m->ns, m->tok), m->din)));
 	sc = state_cache(b, m, w, il, m->sw);
@@ -271,9 +286,7 @@ gb_ssm_body(struct sc_graph *b, const struct shape *s, struct weights *w,
 	mb->x = m->v2 ? src[1] : n;
 	mb->scan = scan(b, m, w, in, il, src);
 	rs_extra(b, m, in, st, sc, m->sw);
-	y = gb_view(b, SC_VIEW, mb->scan, F32(m->sw, m->ns));
-	d = gb_view(b, SC_VIEW, sc, F32(m->sw, m->ns));
-	gb_into(b, SC_CPY, d, y, d);
+	gb_rs_write(b, m, mb->scan, sc);
 }
 
 /* lfm2's short convolution from its input: C times the convolution,

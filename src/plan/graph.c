@@ -27,7 +27,11 @@
  * unroped fourth layers, hunyuan-dense's Q and K norms after the RoPE,
  * granite's scaled residuals, command-r's parallel block, olmo's norms
  * without weights and clamped Q, K and V, exaone4's RoPE in its window's
- * layers), with
+ * layers), qwen35's, qwen35moe's and qwen3next's Gated DeltaNet layers
+ * among attention layers with Q's gate (graph-gdn.c), nemotron_h's and
+ * nemotron_h_moe's layers of one part each (Mamba-2, attention without
+ * RoPE, an FFN of ReLU squared or experts), falcon-h1's attention and
+ * Mamba-2 side by side, with
  * every bias the file has, a fused QKV product where the file has one
  * (graph-attn.c), an f16 or a q8_0 cache (the q8_0 one rotated), a
  * sliding-window cache beside the model's, in any number of streams,
@@ -55,215 +59,12 @@
  */
 #include "config.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan/graph-impl.h"
 #include "plan/graph.h"
 #include "plan/llfacts-impl.h"
-
-/* Layer il's gated FFN on cur (SwiGLU, GeGLU) of ffn_gate, ffn_up and
- * ffn_down with suffix (a shared expert's "_shexp"), width ff. */
-static int32_t
-gb_gated(struct sc_graph *b, const struct shape *s, struct weights *w,
-    int64_t il, int32_t cur, const char *suffix, uint64_t ff)
-{
-	char name[32];
-	int32_t g, u;
-
-	snprintf(name, sizeof name, "ffn_gate%s", suffix);
-	g = gb_linear(b, s, w, il, name, cur, ff);
-	snprintf(name, sizeof name, "ffn_up%s", suffix);
-	u = gb_linear(b, s, w, il, name, cur, ff);
-	u = gb_op(b, SC_GLU, F32(ff, s->t), L32(ff, s->t), 0, s->t, g, u);
-	snprintf(name, sizeof name, "ffn_down%s", suffix);
-	return gb_linear(b, s, w, il, name, u, s->e);
-}
-
-/* Layer il's shared expert on cur (qwen2moe): its gated FFN times
- * sigmoid(its router), computed as silu(r) / r. */
-static int32_t
-gb_shared_expert(struct sc_graph *b, const struct shape *s, struct weights *w,
-    int64_t il, int32_t cur)
-{
-	struct rows r1 = rows2(1, s->t), re = rows2(s->e, s->t);
-	int32_t f, g, r;
-
-	f = gb_gated(b, s, w, il, cur, "_shexp", s->ff_shared);
-	r = gb_linear(b, s, w, il, "ffn_gate_inp_shexp", cur, 1);
-	g = gb_op(b, SC_UNARY, r1.bytes, r1.layout, GA_INPLACE, s->t, r,
-	    GA_NONE);
-	g = gb_op(b, SC_DIV, r1.bytes, r1.layout, GA_INPLACE, s->t, g, r);
-	return gb_op(b, SC_MUL, re.bytes, re.layout, GA_INPLACE, s->t, f, g);
-}
-
-/* The router of layer il's experts on cur: the chosen experts of each
- * token (*top: a view of the argsort's first n_used) and their weights
- * (returned), as build_moe_ffn makes them: a softmax over the experts
- * before the choice (GB_MOE*), its weights normalized by their sum
- * (GB_MOE_NORM); or the biased logits chosen from and a softmax over the
- * chosen (GB_MOE_OAI); or the logits chosen from and their sigmoid
- * (GB_MOE_L4). */
-static int32_t
-gb_router(struct sc_graph *b, const struct shape *s, struct weights *w,
-    int64_t il, int32_t cur, int32_t *top)
-{
-	uint64_t n = s->n_exp, k = s->n_used, t = s->t, wb = F32(k, t);
-	uint8_t kind = w->a->ffn;
-	bool oai = kind == GB_MOE_OAI, l4 = kind == GB_MOE_L4;
-	bool sigmoid = l4 || (kind == GB_MOE_GLM && s->sigmoid);
-	int32_t p, probs, sel, wt, sum;
-
-	p = gb_op(b, SC_MUL_MAT, F32(n, t), L32(n, t), 0, t,
-	    gb_weight(b, w, il, "ffn_gate_inp.weight"), cur);
-	p = gb_bias(b, w, il, "ffn_gate_inp", p, rows2(n, t));
-	probs = p;
-	if (!oai)
-		probs = gb_op(b, sigmoid ? SC_UNARY : SC_SOFT_MAX, F32(n, t),
-		    L32(n, t), GA_INPLACE, t, p, GA_NONE);
-	wt = gb_view(b, SC_RESHAPE, probs, F32(n, t));
-	/* llama4 chooses from the logits, glm4moe from the weights and a
-	 * bias, the others from the weights */
-	sel = l4 ? p : probs;
-	if (kind == GB_MOE_GLM)
-		sel = gb_bias(b, w, il, "exp_probs_b", probs, rows2(n, t));
-	*top = gb_op(b, SC_ARGSORT, F32(n, t), lay(4, n, t, 1, 1, 7), 0, t, sel,
-	    GA_NONE);
-	*top = gb_view(b, SC_VIEW, *top, smul(4, k + (t - 1) * n));
-	wt = gb_op(b, SC_GET_ROWS, wb, lay(4, 1, k, t, 1, 0), 0, t, wt, *top);
-	if (oai) {
-		wt = gb_view(b, SC_RESHAPE, wt, wb);
-		wt = gb_op(b, SC_SOFT_MAX, wb, L32(k, t), GA_INPLACE, t, wt,
-		    GA_NONE);
-		return gb_view(b, SC_RESHAPE, wt, wb);
-	}
-	if (kind == GB_MOE_NORM || kind == GB_MIXED ||
-	    (kind == GB_MOE_GLM && s->norm_w)) {
-		wt = gb_view(b, SC_RESHAPE, wt, wb);
-		sum = gb_op(b, SC_SUM_ROWS, smul(4, t), lay(4, 1, t, 1, 1, 0),
-		    0, t, wt, GA_NONE);
-		sum = gb_op(b, SC_CLAMP, smul(4, t), lay(4, 1, t, 1, 1, 0),
-		    GA_INPLACE, t, sum, GA_NONE);
-		wt = gb_op(b, SC_DIV, wb, L32(k, t), GA_INPLACE, t, wt, sum);
-		wt = gb_view(b, SC_RESHAPE, wt, wb);
-	}
-	if (kind == GB_MOE_GLM && s->scale_w)
-		wt = gb_op(b, SC_SCALE, wb, lay(4, 1, k, t, 1, 0), GA_INPLACE,
-		    t, wt, GA_NONE);
-	return wt;
-}
-
-/* The chosen experts' product with x (MUL_MAT_ID: its batch is t) of
- * layer il's name_exps, and their biases where the file has them
- * (ADD_ID, in place). */
-static int32_t
-gb_experts(struct sc_graph *b, const struct shape *s, struct weights *w,
-    int64_t il, const char *name, int32_t x, int32_t top, uint64_t rows)
-{
-	uint64_t k = s->n_used, t = s->t, bytes = smul(F32(rows, k), t);
-	uint64_t layout = lay(4, rows, k, t, 1, 0);
-	char full[48];
-	int32_t i, bias;
-
-	snprintf(full, sizeof full, "%s_exps.weight", name);
-	i = gb_add(b, SC_MUL_MAT_ID, bytes, layout, 0,
-	    gb_weight(b, w, il, full), x, top);
-	if (i != GA_NONE)
-		b->t[i].batch = (int64_t)t;
-	snprintf(full, sizeof full, "%s_exps.bias", name);
-	bias = gb_tensor(b, w, il, full, true);
-	if (bias == GA_NONE)
-		return i;
-	i = gb_add(b, SC_ADD_ID, bytes, layout, GA_INPLACE, i, bias, top);
-	if (i != GA_NONE)
-		b->t[i].batch = (int64_t)smul(k, t);
-	return i;
-}
-
-/* Layer il's experts on cur (build_moe_ffn): the router, then gate and up
- * of the chosen experts, their GLU, down, each scaled by its weight, and
- * the experts' rows (views, all made before the sum) summed; a shared
- * expert's added (GB_MOE_SHARED). */
-static int32_t
-gb_moe(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
-    int32_t cur)
-{
-	uint64_t k = s->n_used, t = s->t, e = s->e;
-	uint64_t eb = smul(F32(e, k), t), le = lay(4, e, k, t, 1, 0);
-	uint64_t vb = smul(4, e + (t - 1) * e * k);
-	uint64_t fs = s->ff_shared;
-	bool l4 = w->a->ffn == GB_MOE_L4;
-	int32_t top, wt, g, u, x, first;
-	uint64_t i;
-
-	if (fs == 0) /* the shared expert as wide as its tensors */
-		fs = gb_dim(w, il, "ffn_up_shexp.weight", 1);
-
-	wt = gb_router(b, s, w, il, cur, &top);
-	x = gb_view(b, SC_RESHAPE, cur, F32(e, t));
-	if (l4) { /* the weights applied to the input, repeated k times */
-		x = gb_op(b, SC_REPEAT, eb, le, 0, t, x, GA_NONE);
-		x = gb_op(b, SC_MUL, eb, le, GA_INPLACE, t, x, wt);
-	}
-	g = gb_experts(b, s, w, il, "ffn_gate", x, top, s->ff_exp);
-	u = gb_experts(b, s, w, il, "ffn_up", x, top, s->ff_exp);
-	g = gb_op(b, SC_GLU, smul(F32(s->ff_exp, k), t),
-	    lay(4, s->ff_exp, k, t, 1, 0), 0, t, g, u);
-	x = gb_experts(b, s, w, il, "ffn_down", g, top, e);
-	if (!l4)
-		x = gb_op(b, SC_MUL, eb, le, GA_INPLACE, t, x, wt);
-	/* each expert's rows, a view of x; then their sum */
-	first = gb_view(b, SC_VIEW, x, vb);
-	for (i = 1; i < k; i++)
-		gb_view(b, SC_VIEW, x, vb);
-	x = first;
-	for (i = 1; i < k && first != GA_NONE; i++)
-		x = gb_op(b, SC_ADD, F32(e, t), L32(e, t), GA_INPLACE, t, x,
-		    first + (int32_t)i);
-	if (k == 1) /* not a view */
-		x = gb_op(b, SC_CONT, F32(e, t), L32(e, t), 0, t, x, GA_NONE);
-	if (w->a->ffn == GB_MOE_SHARED)
-		x = gb_op(b, SC_ADD, F32(e, t), L32(e, t), GA_INPLACE, t, x,
-		    gb_shared_expert(b, s, w, il, cur));
-	if (l4 || (w->a->ffn == GB_MOE_GLM && fs > 0))
-		x = gb_op(b, SC_ADD, F32(e, t), L32(e, t), GA_INPLACE, t, x,
-		    gb_gated(b, s, w, il, cur, "_shexp", l4 ? s->ff_exp : fs));
-	return x;
-}
-
-/* The FFN of layer il on cur: gated (SwiGLU, GeGLU) or up, GELU, down. */
-static int32_t
-gb_ffn(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
-    int32_t cur)
-{
-	int32_t u;
-
-	/* llama4's, llama's and glm4moe's layers without a router are
-	 * dense */
-	if (w->a->ffn >= GB_MOE &&
-	    ((w->a->ffn != GB_MOE_L4 && w->a->ffn != GB_MIXED &&
-		 w->a->ffn != GB_MOE_GLM) ||
-		gb_has(w, il, "ffn_gate_inp.weight"))) {
-		if (s->n_exp == 0) /* a router without experts' keys */
-			w->missing = true;
-		return gb_moe(b, s, w, il, cur);
-	}
-	if (w->a->ffn == GB_GELU) {
-		u = gb_linear(b, s, w, il, "ffn_up", cur, s->ff);
-		u = gb_op(b, SC_UNARY, F32(s->ff, s->t), L32(s->ff, s->t),
-		    GA_INPLACE, s->t, u, GA_NONE);
-		if (w->a->extra & GB_RELU_SQR)
-			u = gb_op(b, SC_SQR, F32(s->ff, s->t),
-			    L32(s->ff, s->t), GA_INPLACE, s->t, u, GA_NONE);
-	} else if (w->a->ffn == GB_UP_GLU) {
-		u = gb_linear(b, s, w, il, "ffn_up", cur, smul(2, s->ff));
-		u = gb_op(b, SC_GLU, F32(s->ff, s->t), L32(s->ff, s->t), 0,
-		    s->t, u, GA_NONE);
-	} else
-		return gb_gated(b, s, w, il, cur, "", s->ff);
-	return gb_linear(b, s, w, il, "ffn_down", u, s->e);
-}
 
 /* x's rows of the outputs (the last layer's). */
 static int32_t
@@ -360,14 +161,22 @@ gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 }
 
 /* A layer begun whose end waits for the next layer to reach it: its
- * input, its recurrent part or its attention. */
+ * input, its recurrent part or its attention (or, an FFN alone, none:
+ * GB_MIXER_ONLY). */
 struct gb_open {
 	struct gb_mamba mb;
 	struct gb_attn at;
 	int32_t x;
 	int64_t il;
-	bool recr;
+	bool recr, ffn;
 };
+
+/* Whether the output rows are taken after the output norm. */
+static bool
+gb_rows_normed(const struct weights *w)
+{
+	return w->a->block == GB_GDN || (w->a->extra & GB_ROWS_NORMED);
+}
 
 /* x + y, or y + x (GB_RES_FIRST: ggml-alloc then tries x's bytes
  * first). */
@@ -387,21 +196,25 @@ static int32_t
 gb_open_ffn(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, const struct gb_open *o, int32_t *ffn)
 {
-	bool last = (uint64_t)o->il + 1 == w->n_layer;
+	bool last = (uint64_t)o->il + 1 == w->n_layer && !gb_rows_normed(w);
 	bool first = (w->a->extra & GB_RES_FIRST) != 0;
 	int32_t y, x = o->x;
 
 	if (last && first)
 		x = gb_out_rows(b, s, in, x);
-	y = o->recr ? gb_ssm_tail(b, s, w, o->il, &o->mb) :
-		      gb_attn_end(b, s, w, in, o->il, &o->at);
+	if (o->ffn)
+		y = gb_ffn(b, s, w, o->il,
+		    gb_norm(b, w, o->il, "attn_norm", x, rows2(s->e, s->t)));
+	else
+		y = o->recr ? gb_ssm_tail(b, s, w, o->il, &o->mb) :
+			      gb_attn_end(b, s, w, in, o->il, &o->at);
 	if (last)
 		y = gb_out_rows(b, s, in, y);
 	y = gb_res_scale(b, s, y);
 	if (last && !first)
 		x = gb_out_rows(b, s, in, x);
 	x = gb_residual(b, s, w, x, y);
-	if (w->a->block != GB_HYBRID)
+	if (w->a->block != GB_HYBRID || (w->a->extra & GB_MIXER_ONLY))
 		return x;
 	*ffn = gb_ffn(b, s, w, o->il,
 	    gb_norm(b, w, o->il, "ffn_norm", x, rows2(s->e, s->t)));
@@ -465,6 +278,136 @@ gb_deferred(struct sc_graph *b, const struct shape *s, struct weights *w,
 		o = cur;
 	}
 	return w->n_layer ? gb_close(b, s, w, in, &o) : x;
+}
+
+/* The end of falcon-h1's layer o: the attention's output projection and
+ * the Mamba-2 layer's output summed, the input added (in the last
+ * layer, the outputs' rows of that), the FFN of that normed (ffn_norm,
+ * a weight of that name), added. */
+static int32_t
+gb_par_ssm_end(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, const struct gb_open *o)
+{
+	struct rows r = rows2(s->e, s->t);
+	int32_t y, n;
+
+	y = gb_attn_end(b, s, w, in, o->il, &o->at);
+	y = gb_add_rows(b, s, y, gb_ssm_tail(b, s, w, o->il, &o->mb));
+	y = gb_add_rows(b, s, y, o->x);
+	if ((uint64_t)o->il + 1 == w->n_layer)
+		y = gb_out_rows(b, s, in, y);
+	n = gb_op(b, SC_RMS_NORM, r.bytes, r.layout, GA_INPLACE, r.n, y,
+	    GA_NONE);
+	n = gb_op(b, SC_MUL, r.bytes, r.layout, GA_INPLACE, r.n, n,
+	    gb_weight(b, w, o->il, "ffn_norm"));
+	return gb_add_rows(b, s, gb_ffn(b, s, w, o->il, n), y);
+}
+
+/* falcon-h1's layers from x: each layer's attention (which reaches the
+ * previous layer's end through its input), then its Mamba-2 layer's
+ * states read and the rest it expands, on its own norm of x. */
+static int32_t
+gb_par_ssm(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int32_t x)
+{
+	struct gb_open o;
+	uint32_t il;
+
+	memset(&o, 0, sizeof o);
+	for (il = 0; il < w->n_layer; il++) {
+		if (il > 0)
+			x = gb_par_ssm_end(b, s, w, in, &o);
+		o.il = il;
+		o.x = x;
+		gb_attn_begin(b, s, w, in, il,
+		    gb_norm(b, w, il, "attn_norm", x, rows2(s->e, s->t)),
+		    &o.at);
+		gb_ssm_head(b, s, w, in, il, &o.mb);
+		gb_ssm_body(b, s, w, in, il, x, &o.mb);
+	}
+	return w->n_layer ? gb_par_ssm_end(b, s, w, in, &o) : x;
+}
+
+/* The layers begun and not yet closed of a model of one part a layer
+ * (GB_MIXER_ONLY): o (o.il < 0: none), an FFN layer's experts' sum and
+ * its norm of its input where o is one (y_n), and the FFN layers alone
+ * after it, first to last, which expand nothing. */
+struct gb_pend {
+	struct gb_open o;
+	int32_t y_n[2];
+	int64_t first, last;
+};
+
+/* What reaches x's layer's input closes them all: their outputs in
+ * turn (an expert layer's shared expert and residual), the last's
+ * returned. */
+static int32_t
+gb_close_all(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, struct gb_pend *p, int32_t x)
+{
+	struct gb_open f;
+	int64_t il;
+
+	if (p->o.il >= 0 && p->o.ffn)
+		x = gb_residual(b, s, w, p->o.x,
+		    gb_moe_shared(b, s, w, p->o.il, p->y_n[1], p->y_n[0]));
+	else if (p->o.il >= 0)
+		x = gb_close(b, s, w, in, &p->o);
+	for (il = p->first; il <= p->last; il++) {
+		memset(&f, 0, sizeof f);
+		f.il = il;
+		f.ffn = true;
+		f.x = x;
+		x = gb_close(b, s, w, in, &f);
+	}
+	p->o.il = -1;
+	p->first = 0;
+	p->last = -1;
+	return x;
+}
+
+/* The layers of a model of one part a layer from x (nemotron_h): a
+ * Mamba-2 layer reads its states first, an attention layer expands its
+ * attention, an expert layer its experts (build_moe_ffn), each reaching
+ * the open layers' ends through its input; a dense FFN layer expands
+ * nothing. */
+static int32_t
+gb_mixers(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int32_t x)
+{
+	struct rows r = rows2(s->e, s->t);
+	struct gb_pend p;
+	struct gb_open cur;
+	uint32_t il;
+
+	memset(&p, 0, sizeof p);
+	p.o.il = -1;
+	p.last = -1;
+	for (il = 0; il < w->n_layer; il++) {
+		memset(&cur, 0, sizeof cur);
+		cur.il = il;
+		cur.recr = w->g->is_recr[il];
+		cur.ffn = !cur.recr && w->g->n_ff[il] != 0;
+		if (cur.ffn && !gb_moe_layer(w, il)) {
+			if (p.last < p.first)
+				p.first = il;
+			p.last = il;
+			continue;
+		}
+		if (cur.recr)
+			gb_ssm_head(b, s, w, in, il, &cur.mb);
+		cur.x = x = gb_close_all(b, s, w, in, &p, x);
+		if (cur.recr)
+			gb_ssm_body(b, s, w, in, il, x, &cur.mb);
+		else if (cur.ffn) {
+			p.y_n[1] = gb_norm(b, w, il, "attn_norm", x, r);
+			p.y_n[0] = gb_moe_sum(b, s, w, il, p.y_n[1]);
+		} else
+			gb_attn_begin(b, s, w, in, il,
+			    gb_norm(b, w, il, "attn_norm", x, r), &cur.at);
+		p.o = cur;
+	}
+	return gb_close_all(b, s, w, in, &p, x);
 }
 
 /* An encoder's embeddings x: the first token type's row added, the
@@ -578,8 +521,14 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 	}
 	if (w->a->block == GB_ALTUP)
 		x = gb_altup(b, s, w, &in, x);
+	else if (w->a->extra & GB_MIXER_ONLY)
+		x = gb_mixers(b, s, w, &in, x);
+	else if (w->a->block == GB_PAR_SSM)
+		x = gb_par_ssm(b, s, w, &in, x);
 	else if (w->a->block == GB_RECURRENT || w->a->block == GB_HYBRID)
 		x = gb_deferred(b, s, w, &in, x);
+	else if (w->a->block == GB_GDN)
+		x = gb_gdn_layers(b, s, w, &in, x);
 	for (il = 0; il < w->n_layer && w->a->block < GB_RECURRENT; il++) {
 		x = gb_layer(b, s, w, &in, il, x);
 		if (il < s->deep) /* the deepstack's slice il + 1 */
@@ -593,6 +542,10 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 	x = gb_norm(b, w, -1,
 	    w->a->extra & GB_OUT_NORM_EMBD ? "token_embd_norm" : "output_norm",
 	    x, rows2(s->e, s->t));
+	if (!b->full)
+		b->t[b->n - 1].flags |= GA_OUTPUT; /* result_norm, h_nextn */
+	if (gb_rows_normed(w))			   /* the rows after the norm */
+		x = gb_out_rows(b, s, &in, x);
 	if (!b->full)
 		b->t[b->n - 1].flags |= GA_OUTPUT; /* result_norm */
 	x = gb_linear(b, s, w, -1, "output", x, pn->g->n_vocab);

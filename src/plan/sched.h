@@ -56,6 +56,7 @@ enum sc_op {
 	SC_SUB,
 	SC_MEAN,
 	SC_PAD,
+	SC_GDN, /* GATED_DELTA_NET */
 };
 
 /* Where a leaf's bytes are: a weights buffer or a cache buffer, on the
