@@ -365,6 +365,7 @@ static const struct og_spec og_specs[] = {
 	/* 4 blocks: the 13B's layout, ALiBi and no RoPE */
 	{ "baichuan", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
 	{ "xverse", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
+	{ "orion", OG_ATTN OG_KV2 OG_LN, "output.weight" },
 };
 
 /*

@@ -83,7 +83,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3vlmoe", "hunyuan-moe", "qwen35", "qwen35moe",
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
-		"exaone", "internlm2", "baichuan", "xverse", NULL
+		"exaone", "internlm2", "baichuan", "xverse", "orion", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1765,6 +1765,18 @@ static const char *const dense_out_tensors[] = { "G token_embd.weight 16 16",
 
 
 
+/* orion: layer norms with biases, llama's attention and SwiGLU. */
+static const char *const orion_keys[] = { BASE_KEYS(16, 2),
+	"u32 ARCH.feed_forward_length 32", "u32 ARCH.attention.head_count 2",
+	"u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"str tokenizer.ggml.model llama", NULL };
+static const char *const orion_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output_norm.bias 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_norm.bias 16", DENSE_QKV, "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_norm.bias 16", DENSE_FFN, NULL };
+
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
 static const struct {
@@ -1885,6 +1897,7 @@ static const struct {
 	  "blk.%u.ffn_up.weight" },
 	{ { "xverse", 2, ernie4_5_keys, dense_out_tensors },
 	  "blk.%u.ffn_gate.weight" },
+	{ { "orion", 2, orion_keys, orion_tensors }, "blk.%u.ffn_norm.bias" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

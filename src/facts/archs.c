@@ -450,6 +450,10 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .graph = { .built = true } },
+	{ .name = "orion",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true, .norm = GB_LAYER } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
