@@ -366,6 +366,8 @@ static const struct og_spec og_specs[] = {
 	{ "baichuan", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
 	{ "xverse", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
 	{ "orion", OG_ATTN OG_KV2 OG_LN, "output.weight" },
+	/* granite's graph, MiniCPM's default scales (no keys) */
+	{ "minicpm", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
 };
 
 /*

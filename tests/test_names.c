@@ -83,7 +83,8 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3vlmoe", "hunyuan-moe", "qwen35", "qwen35moe",
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
-		"exaone", "internlm2", "baichuan", "xverse", "orion", NULL
+		"exaone", "internlm2", "baichuan", "xverse", "orion",
+		"minicpm", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1777,6 +1778,8 @@ static const char *const orion_tensors[] = { "G token_embd.weight 16 16",
 	"L blk.%u.attn_norm.bias 16", DENSE_QKV, "L blk.%u.ffn_norm.weight 16",
 	"L blk.%u.ffn_norm.bias 16", DENSE_FFN, NULL };
 
+
+
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
 static const struct {
@@ -1898,6 +1901,8 @@ static const struct {
 	{ { "xverse", 2, ernie4_5_keys, dense_out_tensors },
 	  "blk.%u.ffn_gate.weight" },
 	{ { "orion", 2, orion_keys, orion_tensors }, "blk.%u.ffn_norm.bias" },
+	{ { "minicpm", 2, ernie4_5_keys, smollm3_tensors },
+	  "blk.%u.ffn_norm.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

@@ -116,6 +116,8 @@ enum gb_extra {
 				* (qwen3vl) */
 	GB_RELU_SQR = 32768,   /* GB_GELU's activation a ReLU, then its
 				* square (arcee) */
+	GB_RES_SCALE = 65536,  /* GB_GRANITE's residual scale whatever the
+				* keys (minicpm's default) */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */

@@ -454,6 +454,13 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .graph = { .built = true, .norm = GB_LAYER } },
+	{ .name = "minicpm",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.ffn = GB_MIXED,
+		.scale = GB_SCALE_EMBD | GB_SCALE_LOGITS,
+		.extra = GB_GRANITE | GB_RES_SCALE } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

@@ -334,6 +334,8 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	}
 	if (block == GB_HYBRID || (a->extra & GB_GRANITE))
 		granite_keys(pn, s);
+	if (a->extra & GB_RES_SCALE)
+		s->res_scale = true;
 	s->scale_logits = ((a->scale & GB_SCALE_LOGITS) &&
 			      (block != GB_HYBRID || s->scale_logits)) ||
 	    ((a->scale & GB_SCALE_LOGITS_KEY) &&
