@@ -368,6 +368,9 @@ static const struct og_spec og_specs[] = {
 	{ "orion", OG_ATTN OG_KV2 OG_LN, "output.weight" },
 	/* granite's graph, MiniCPM's default scales (no keys) */
 	{ "minicpm", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
+	/* half of each head roped, an FFN of up, ReLU squared, down */
+	{ "nemotron", OG_ATTN OG_KV2 OG_LN "u:rope.dimension_count=32",
+	    "attn_output.bias ffn_up.bias ffn_down.bias" },
 };
 
 /*

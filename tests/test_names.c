@@ -84,7 +84,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
 		"exaone", "internlm2", "baichuan", "xverse", "orion",
-		"minicpm", NULL
+		"minicpm", "nemotron", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1778,7 +1778,13 @@ static const char *const orion_tensors[] = { "G token_embd.weight 16 16",
 	"L blk.%u.attn_norm.bias 16", DENSE_QKV, "L blk.%u.ffn_norm.weight 16",
 	"L blk.%u.ffn_norm.bias 16", DENSE_FFN, NULL };
 
-
+/* nemotron: orion's norms, an FFN of up, ReLU squared, down. */
+static const char *const nemotron_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output_norm.bias 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_norm.bias 16", DENSE_QKV, "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_norm.bias 16", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL };
 
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
@@ -1903,6 +1909,8 @@ static const struct {
 	{ { "orion", 2, orion_keys, orion_tensors }, "blk.%u.ffn_norm.bias" },
 	{ { "minicpm", 2, ernie4_5_keys, smollm3_tensors },
 	  "blk.%u.ffn_norm.weight" },
+	{ { "nemotron", 2, orion_keys, nemotron_tensors },
+	  "blk.%u.ffn_up.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

@@ -115,7 +115,7 @@ enum gb_extra {
 				* added after each of the first layers
 				* (qwen3vl) */
 	GB_RELU_SQR = 32768,   /* GB_GELU's activation a ReLU, then its
-				* square (arcee) */
+				* square (arcee, nemotron) */
 	GB_RES_SCALE = 65536,  /* GB_GRANITE's residual scale whatever the
 				* keys (minicpm's default) */
 };

@@ -461,6 +461,13 @@ static const struct arch_info arch_table[] = {
 		.ffn = GB_MIXED,
 		.scale = GB_SCALE_EMBD | GB_SCALE_LOGITS,
 		.extra = GB_GRANITE | GB_RES_SCALE } },
+	{ .name = "nemotron",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.norm = GB_LAYER,
+		.ffn = GB_GELU,
+		.extra = GB_RELU_SQR } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
