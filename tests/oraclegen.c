@@ -371,6 +371,9 @@ static const struct og_spec og_specs[] = {
 	/* half of each head roped, an FFN of up, ReLU squared, down */
 	{ "nemotron", OG_ATTN OG_KV2 OG_LN "u:rope.dimension_count=32",
 	    "attn_output.bias ffn_up.bias ffn_down.bias" },
+	/* a quarter of each head roped */
+	{ "stablelm", OG_ATTN OG_KV2 OG_LN "u:rope.dimension_count=16",
+	    "ffn_norm.weight ffn_norm.bias" },
 };
 
 /*

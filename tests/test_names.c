@@ -84,7 +84,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
 		"exaone", "internlm2", "baichuan", "xverse", "orion",
-		"minicpm", "nemotron", NULL
+		"minicpm", "nemotron", "stablelm", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1911,6 +1911,8 @@ static const struct {
 	  "blk.%u.ffn_norm.weight" },
 	{ { "nemotron", 2, orion_keys, nemotron_tensors },
 	  "blk.%u.ffn_up.weight" },
+	{ { "stablelm", 2, orion_keys, orion_tensors },
+	  "blk.%u.attn_norm.bias" },
 };
 
 Test(names, every_mapped_architecture_round_trips)
