@@ -374,6 +374,17 @@ static const struct og_spec og_specs[] = {
 	/* a quarter of each head roped */
 	{ "stablelm", OG_ATTN OG_KV2 OG_LN "u:rope.dimension_count=16",
 	    "ffn_norm.weight ffn_norm.bias" },
+	/* Granite's scales, each layer's sinks, the sliding window of
+	 * four layers in six (a per-layer array), the others not roped */
+	{ "granite_swa",
+	    OG_ATTN_L(6) OG_KV2 OG_RMS "f:logit_scale=8 f:residual_scale=0.22 "
+				       "f:embedding_scale=12 "
+				       "f:attention.scale=0.0078125 "
+				       "u:attention.sliding_window=256 "
+				       "a:attention.sliding_window_pattern="
+				       "1,1,0,1,1,0 "
+				       "a:attention.rope_pattern=1,1,0,1,1,0",
+	    "output.weight" },
 };
 
 /*

@@ -84,7 +84,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
 		"exaone", "internlm2", "baichuan", "xverse", "orion",
-		"minicpm", "nemotron", "stablelm", NULL
+		"minicpm", "nemotron", "stablelm", "granite_swa", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1786,6 +1786,22 @@ static const char *const nemotron_tensors[] = { "G token_embd.weight 16 16",
 	"L blk.%u.ffn_norm.bias 16", "L blk.%u.ffn_up.weight 16 32",
 	"L blk.%u.ffn_down.weight 32 16", NULL };
 
+/* granite_swa: granite's layers, each with its sinks; the first layer's
+ * attention in a sliding window, the second's not roped. */
+static const char *const granite_swa_keys[] = { BASE_KEYS(16, 2),
+	"u32 ARCH.feed_forward_length 32", "u32 ARCH.attention.head_count 2",
+	"u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"f32 ARCH.logit_scale 8", "u32 ARCH.attention.sliding_window 4",
+	"a32 ARCH.attention.sliding_window_pattern 1,0",
+	"a32 ARCH.attention.rope_pattern 1,0",
+	"str tokenizer.ggml.model gpt2", NULL };
+static const char *const granite_swa_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", DENSE_QKV,
+	"L blk.%u.attn_sinks.weight 2", "L blk.%u.ffn_norm.weight 16",
+	DENSE_FFN, NULL };
+
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
 static const struct {
@@ -1913,6 +1929,8 @@ static const struct {
 	  "blk.%u.ffn_up.weight" },
 	{ { "stablelm", 2, orion_keys, orion_tensors },
 	  "blk.%u.attn_norm.bias" },
+	{ { "granite_swa", 2, granite_swa_keys, granite_swa_tensors },
+	  "blk.%u.attn_sinks.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

@@ -145,6 +145,8 @@ enum gb_pos {
 			   * every layer without a window (exaone4) */
 	GB_ROPE_32,	  /* roped in a model of 32 blocks alone (baichuan's
 			   * 7B; the others have ALiBi) */
+	GB_ROPE_LAYERS,	  /* roped where attention.rope_pattern marks the
+			   * layer, in all without it (granite_swa) */
 };
 /* How a layer's attention, FFN and residuals meet. */
 enum gb_block {

@@ -473,6 +473,16 @@ static const struct arch_info arch_table[] = {
 		.norm = GB_LAYER,
 		.ffn = GB_GELU,
 		.extra = GB_RELU_SQR } },
+	{ .name = "granite_swa",
+	    .kind = ARCH_KIND_SWA,
+	    .mapped = true,
+	    .quirks = ARCH_SWA_LAYERS,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.ffn = GB_MIXED,
+		.scale = GB_SCALE_LOGITS,
+		.pos = GB_ROPE_LAYERS,
+		.extra = GB_GRANITE } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

@@ -71,6 +71,7 @@ struct shape {
 	bool iswa;	   /* two caches: Q, K and V reached in that order */
 	bool softcap;	   /* KQ capped without flash attention */
 	bool nope;	   /* no RoPE (granite: rope.scaling.finetuned off) */
+	bool nope_l[ARCH_MAX_LAYERS]; /* GB_ROPE_LAYERS: layers not roped */
 	bool res_scale;	   /* the layer's parts scaled (residual_scale) */
 	bool scale_logits; /* the logits scaled (in place) */
 	bool scale_embd;   /* the embeddings scaled (in place) */

@@ -310,6 +310,23 @@ granite_keys(const struct planner *pn, struct shape *s)
 	s->scale_embd = arch_float_set(pn, "embedding_scale", false);
 }
 
+/* GB_ROPE_LAYERS: the layers attention.rope_pattern marks 0 (an array
+ * of one a layer; absent, every layer is roped). */
+static void
+rope_layers(const struct planner *pn, struct shape *s)
+{
+	const struct gguf_kv *kv = arch_kv(pn, "attention.rope_pattern");
+	struct gguf_scalar v;
+	uint64_t i;
+
+	if (kv == NULL || kv->type != GGUF_ARRAY)
+		return;
+	for (i = 0; i < kv->count && i < ARCH_MAX_LAYERS; i++)
+		if (gguf_arr_get(pn->f, kv, i, &v) == 0)
+			s->nope_l[i] = v.type == GGUF_BOOL ? v.v.b == 0 :
+							     v.v.u == 0;
+}
+
 bool
 gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
     struct shape *s)
@@ -336,6 +353,8 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 		granite_keys(pn, s);
 	if (a->extra & GB_RES_SCALE)
 		s->res_scale = true;
+	if (a->pos == GB_ROPE_LAYERS)
+		rope_layers(pn, s);
 	s->scale_logits = ((a->scale & GB_SCALE_LOGITS) &&
 			      (block != GB_HYBRID || s->scale_logits)) ||
 	    ((a->scale & GB_SCALE_LOGITS_KEY) &&
