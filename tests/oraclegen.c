@@ -385,6 +385,10 @@ static const struct og_spec og_specs[] = {
 				       "1,1,0,1,1,0 "
 				       "a:attention.rope_pattern=1,1,0,1,1,0",
 	    "output.weight" },
+	/* attention and FFN side by side, the attention first; Q scaled
+	 * after its RoPE (over 32 of each head's 64) */
+	{ "phi2", OG_ATTN OG_KV2 OG_LN "u:rope.dimension_count=32",
+	    "attn_q.bias attn_k.bias attn_v.bias" },
 };
 
 /*

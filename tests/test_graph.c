@@ -282,7 +282,8 @@ static const struct {
 	{ "lfm2moe", 30 }, { "glm4", 30 }, { "arcee", 30 }, { "apertus", 30 },
 	{ "exaone", 30 }, { "internlm2", 30 }, { "baichuan", 30 },
 	{ "xverse", 30 }, { "orion", 30 }, { "minicpm", 30 },
-	{ "nemotron", 30 }, { "stablelm", 30 }, { "granite_swa", 30 } };
+	{ "nemotron", 30 }, { "stablelm", 30 }, { "granite_swa", 30 },
+	{ "phi2", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

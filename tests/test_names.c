@@ -84,7 +84,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
 		"exaone", "internlm2", "baichuan", "xverse", "orion",
-		"minicpm", "nemotron", "stablelm", "granite_swa", NULL
+		"minicpm", "nemotron", "stablelm", "granite_swa", "phi2", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -497,9 +497,9 @@ Test(names, map_and_table_drift_is_an_error)
 	    "gguflint knows (add it to the table in src/facts/arch.c)") !=
 	    NULL, "%s", e->msg);
 	cr_expect_eq(e->kind, GL_ERR_PARSE);
-	e = load_with_map("gpt2.yaml", "architectures: [gpt2, phi2]\n"
+	e = load_with_map("gpt2.yaml", "architectures: [gpt2, bitnet]\n"
 	    "tensors: []\n");
-	cr_expect(strstr(e->msg, "gpt2.yaml: architecture 'phi2' has no name "
+	cr_expect(strstr(e->msg, "gpt2.yaml: architecture 'bitnet' has no name "
 	    "map in the table of src/facts/arch.c") != NULL, "%s", e->msg);
 	cr_expect_eq(e->kind, GL_ERR_PARSE);
 	e = load_with_map("llama.yaml", "architectures: [llama, mistral]\n"
@@ -1802,6 +1802,17 @@ static const char *const granite_swa_tensors[] = {
 	"L blk.%u.attn_sinks.weight 2", "L blk.%u.ffn_norm.weight 16",
 	DENSE_FFN, NULL };
 
+/* phi2: one norm for the attention and the FFN (up, GELU, down), every
+ * bias required. */
+static const char *const phi2_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output_norm.bias 16",
+	"G output.weight 16 16", "G output.bias 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_norm.bias 16",
+	"L blk.%u.attn_qkv.weight 16 32", "L blk.%u.attn_qkv.bias 32",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_output.bias 16",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_up.bias 32",
+	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.ffn_down.bias 16", NULL };
+
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
 static const struct {
@@ -1931,6 +1942,7 @@ static const struct {
 	  "blk.%u.attn_norm.bias" },
 	{ { "granite_swa", 2, granite_swa_keys, granite_swa_tensors },
 	  "blk.%u.attn_sinks.weight" },
+	{ { "phi2", 2, orion_keys, phi2_tensors }, "blk.%u.ffn_up.bias" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

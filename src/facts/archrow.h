@@ -163,6 +163,8 @@ enum gb_block {
 	GB_ALTUP,     /* gemma3n's: AltUp's predictions and corrections
 		       * around the attention, laurel, the FFN and the
 		       * per-layer inputs (graph-altup.c) */
+	GB_PAR_FIRST, /* one norm for both: (attention + FFN) + x, the
+		       * attention reached first (phi2) */
 };
 
 /* llama.cpp's graph of the architecture, as src/plan builds it; built

@@ -287,7 +287,7 @@ gb_add_rows(struct sc_graph *b, const struct shape *s, int32_t x, int32_t y)
 /* A layer whose attention and FFN both read the one norm's output: the
  * FFN, then (FFN + x) + attention (cohere2) or (FFN + attention) + x
  * (falcon), each part reached (in the last layer, its output rows taken)
- * in that order. */
+ * in that order; or the attention, then (attention + FFN) + x (phi2). */
 static int32_t
 gb_parallel_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, int32_t x)
@@ -299,6 +299,13 @@ gb_parallel_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 
 	n = gb_norm(b, w, il, "attn_norm", x, rows2(s->e, s->t));
 	gb_attn_begin(b, s, w, in, il, n, &at);
+	if (w->a->block == GB_PAR_FIRST) {
+		a = gb_attn_end(b, s, w, in, il, &at);
+		a = last ? gb_out_rows(b, s, in, a) : a;
+		f = gb_ffn(b, s, w, il, last ? gb_out_rows(b, s, in, n) : n);
+		f = gb_add_rows(b, s, a, f);
+		return gb_add_rows(b, s, f, last ? gb_out_rows(b, s, in, x) : x);
+	}
 	f = gb_ffn(b, s, w, il, last ? gb_out_rows(b, s, in, n) : n);
 	if (res)
 		f = gb_add_rows(b, s, f, last ? gb_out_rows(b, s, in, x) : x);
@@ -336,7 +343,8 @@ gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 	struct gb_attn at;
 	int32_t a, ffn;
 
-	if (w->a->block == GB_PAR_RES || w->a->block == GB_PAR_ATTN)
+	if (w->a->block == GB_PAR_RES || w->a->block == GB_PAR_ATTN ||
+	    w->a->block == GB_PAR_FIRST)
 		return gb_parallel_layer(b, s, w, in, il, x);
 	gb_attn_begin(b, s, w, in, il,
 	    pre ? gb_norm(b, w, il, "attn_norm", x, r) : x, &at);
@@ -580,7 +588,8 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 		x = gb_altup(b, s, w, &in, x);
 	else if (w->a->block == GB_RECURRENT || w->a->block == GB_HYBRID)
 		x = gb_deferred(b, s, w, &in, x);
-	for (il = 0; il < w->n_layer && w->a->block < GB_RECURRENT; il++) {
+	for (il = 0; il < w->n_layer && (w->a->block < GB_RECURRENT ||
+		     w->a->block >= GB_PAR_FIRST); il++) {
 		x = gb_layer(b, s, w, &in, il, x);
 		if (il < s->deep) /* the deepstack's slice il + 1 */
 			x = gb_add_rows(b, s, x,
