@@ -349,8 +349,7 @@ static const struct og_spec og_specs[] = {
 	    "" },
 	/* norms after the attention and the FFN, one doubled ffn_up, an
 	 * MTP layer llama.cpp loads skipped */
-	{ "glm4",
-	    OG_ATTN_L(5) OG_KV2 OG_RMS "u:nextn_predict_layers=1",
+	{ "glm4", OG_ATTN_L(5) OG_KV2 OG_RMS "u:nextn_predict_layers=1",
 	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
 	/* llama's attention, an FFN of up, ReLU squared, down */
 	{ "arcee", OG_ATTN OG_KV2 OG_RMS, "output.weight" },

@@ -71,12 +71,14 @@ struct shape {
 	bool iswa;	   /* two caches: Q, K and V reached in that order */
 	bool softcap;	   /* KQ capped without flash attention */
 	bool nope;	   /* no RoPE (granite: rope.scaling.finetuned off) */
-	bool nope_l[ARCH_MAX_LAYERS]; /* GB_ROPE_LAYERS: layers not roped */
 	bool res_scale;	   /* the layer's parts scaled (residual_scale) */
 	bool scale_logits; /* the logits scaled (in place) */
 	bool scale_embd;   /* the embeddings scaled (in place) */
 	bool attn_temp;	   /* Q times the attention-temperature input */
 	bool clamp;	   /* Q, K and V clamped (attention.clamp_kqv) */
+
+	/* GB_ROPE_LAYERS: the layers not roped */
+	bool nope_l[ARCH_MAX_LAYERS];
 };
 
 /* The graph's inputs past the tokens, each made at its first reader (its

@@ -254,8 +254,8 @@ gb_ffn(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 		u = gb_op(b, SC_UNARY, F32(s->ff, s->t), L32(s->ff, s->t),
 		    GA_INPLACE, s->t, u, GA_NONE);
 		if (w->a->extra & GB_RELU_SQR)
-			u = gb_op(b, SC_SQR, F32(s->ff, s->t),
-			    L32(s->ff, s->t), GA_INPLACE, s->t, u, GA_NONE);
+			u = gb_op(b, SC_SQR, F32(s->ff, s->t), L32(s->ff, s->t),
+			    GA_INPLACE, s->t, u, GA_NONE);
 	} else if (w->a->ffn == GB_UP_GLU) {
 		u = gb_linear(b, s, w, il, "ffn_up", cur, smul(2, s->ff));
 		u = gb_op(b, SC_GLU, F32(s->ff, s->t), L32(s->ff, s->t), 0,
@@ -304,7 +304,8 @@ gb_parallel_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 		a = last ? gb_out_rows(b, s, in, a) : a;
 		f = gb_ffn(b, s, w, il, last ? gb_out_rows(b, s, in, n) : n);
 		f = gb_add_rows(b, s, a, f);
-		return gb_add_rows(b, s, f, last ? gb_out_rows(b, s, in, x) : x);
+		return gb_add_rows(b, s, f,
+		    last ? gb_out_rows(b, s, in, x) : x);
 	}
 	f = gb_ffn(b, s, w, il, last ? gb_out_rows(b, s, in, n) : n);
 	if (res)
@@ -588,8 +589,9 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 		x = gb_altup(b, s, w, &in, x);
 	else if (w->a->block == GB_RECURRENT || w->a->block == GB_HYBRID)
 		x = gb_deferred(b, s, w, &in, x);
-	for (il = 0; il < w->n_layer && (w->a->block < GB_RECURRENT ||
-		     w->a->block >= GB_PAR_FIRST); il++) {
+	for (il = 0; il < w->n_layer &&
+	     (w->a->block < GB_RECURRENT || w->a->block >= GB_PAR_FIRST);
+	     il++) {
 		x = gb_layer(b, s, w, &in, il, x);
 		if (il < s->deep) /* the deepstack's slice il + 1 */
 			x = gb_add_rows(b, s, x,
