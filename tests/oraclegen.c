@@ -388,6 +388,11 @@ static const struct og_spec og_specs[] = {
 	 * after its RoPE (over 32 of each head's 64) */
 	{ "phi2", OG_ATTN OG_KV2 OG_LN "u:rope.dimension_count=32",
 	    "attn_q.bias attn_k.bias attn_v.bias" },
+	/* the parallel residual, a quarter of each head roped */
+	{ "gptneox",
+	    OG_ATTN OG_KV2 OG_LN "b:use_parallel_residual=1 "
+				 "u:rope.dimension_count=16",
+	    "" },
 };
 
 /*

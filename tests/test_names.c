@@ -84,7 +84,8 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
 		"exaone", "internlm2", "baichuan", "xverse", "orion",
-		"minicpm", "nemotron", "stablelm", "granite_swa", "phi2", NULL
+		"minicpm", "nemotron", "stablelm", "granite_swa", "phi2",
+		"gptneox", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -624,6 +625,8 @@ add_key(struct ggufw_model *m, const char *arch, const char *spec)
 		ggufw_model_kv_f32(m, full, strtof(val, NULL));
 	else if (strcmp(type, "a32") == 0)
 		add_key_array(m, full, val);
+	else if (strcmp(type, "bool") == 0)
+		ggufw_model_kv_bool(m, full, strcmp(val, "1") == 0);
 	else
 		ggufw_model_kv_str(m, full, val);
 }
@@ -1813,6 +1816,24 @@ static const char *const phi2_tensors[] = { "G token_embd.weight 16 16",
 	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_up.bias 32",
 	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.ffn_down.bias 16", NULL };
 
+/* gptneox: layer norms, one fused QKV, up, GELU, down, every bias
+ * required; the attention and the FFN side by side. */
+static const char *const gptneox_keys[] = { BASE_KEYS(16, 2),
+	"u32 ARCH.feed_forward_length 32", "u32 ARCH.attention.head_count 2",
+	"u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"bool ARCH.use_parallel_residual 1", "str tokenizer.ggml.model gpt2",
+	NULL };
+static const char *const gptneox_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output_norm.bias 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_norm.bias 16", "L blk.%u.attn_qkv.weight 16 32",
+	"L blk.%u.attn_qkv.bias 32", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_output.bias 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_norm.bias 16", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_up.bias 32", "L blk.%u.ffn_down.weight 32 16",
+	"L blk.%u.ffn_down.bias 16", NULL };
+
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
 static const struct {
@@ -1943,6 +1964,8 @@ static const struct {
 	{ { "granite_swa", 2, granite_swa_keys, granite_swa_tensors },
 	  "blk.%u.attn_sinks.weight" },
 	{ { "phi2", 2, orion_keys, phi2_tensors }, "blk.%u.ffn_up.bias" },
+	{ { "gptneox", 2, gptneox_keys, gptneox_tensors },
+	  "blk.%u.attn_qkv.bias" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

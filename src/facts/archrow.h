@@ -165,6 +165,8 @@ enum gb_block {
 		       * per-layer inputs (graph-altup.c) */
 	GB_PAR_FIRST, /* one norm for both: (attention + FFN) + x, the
 		       * attention reached first (phi2) */
+	GB_PAR_NORM2, /* where use_parallel_residual is set, a norm each:
+		       * (FFN + x) + attention; else GB_SEQ (gptneox) */
 };
 
 /* llama.cpp's graph of the architecture, as src/plan builds it; built

@@ -355,6 +355,11 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 		s->res_scale = true;
 	if (a->pos == GB_ROPE_LAYERS)
 		rope_layers(pn, s);
+	if (block == GB_PAR_NORM2) {
+		int64_t v = 0;
+
+		s->par_res = arch_int(pn, "use_parallel_residual", &v) && v;
+	}
 	s->scale_logits = ((a->scale & GB_SCALE_LOGITS) &&
 			      (block != GB_HYBRID || s->scale_logits)) ||
 	    ((a->scale & GB_SCALE_LOGITS_KEY) &&

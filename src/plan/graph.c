@@ -317,6 +317,26 @@ gb_parallel_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 	return gb_add_rows(b, s, f, last ? gb_out_rows(b, s, in, x) : x);
 }
 
+/* gptneox's parallel residual: attention and FFN of their own norms of
+ * x, (FFN + x) + attention; x's output rows taken once. */
+static int32_t
+gb_par_norm2(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int64_t il, int32_t x)
+{
+	struct rows r = rows2(s->e, s->t);
+	bool last = (uint64_t)il + 1 == w->n_layer;
+	struct gb_attn at;
+	int32_t f, a;
+
+	gb_attn_begin(b, s, w, in, il, gb_norm(b, w, il, "attn_norm", x, r),
+	    &at);
+	x = last ? gb_out_rows(b, s, in, x) : x;
+	f = gb_ffn(b, s, w, il, gb_norm(b, w, il, "ffn_norm", x, r));
+	f = gb_add_rows(b, s, f, x);
+	a = gb_attn_end(b, s, w, in, il, &at);
+	return gb_add_rows(b, s, f, last ? gb_out_rows(b, s, in, a) : a);
+}
+
 /* x scaled (residual_scale), where the model does. */
 static int32_t
 gb_res_scale(struct sc_graph *b, const struct shape *s, int32_t x)
@@ -347,6 +367,8 @@ gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 	if (w->a->block == GB_PAR_RES || w->a->block == GB_PAR_ATTN ||
 	    w->a->block == GB_PAR_FIRST)
 		return gb_parallel_layer(b, s, w, in, il, x);
+	if (w->a->block == GB_PAR_NORM2 && s->par_res)
+		return gb_par_norm2(b, s, w, in, il, x);
 	gb_attn_begin(b, s, w, in, il,
 	    pre ? gb_norm(b, w, il, "attn_norm", x, r) : x, &at);
 	a = gb_attn_end(b, s, w, in, il, &at);
