@@ -393,6 +393,8 @@ static const struct og_spec og_specs[] = {
 	    OG_ATTN OG_KV2 OG_LN "b:use_parallel_residual=1 "
 				 "u:rope.dimension_count=16",
 	    "" },
+	/* learned positions, gpt2's layers */
+	{ "starcoder", OG_ATTN OG_KV2 OG_LN, "output.weight" },
 };
 
 /*
