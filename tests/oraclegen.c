@@ -395,6 +395,8 @@ static const struct og_spec og_specs[] = {
 	    "" },
 	/* learned positions, gpt2's layers */
 	{ "starcoder", OG_ATTN OG_KV2 OG_LN, "output.weight" },
+	/* ALiBi, the embeddings normed */
+	{ "bloom", OG_ATTN OG_KV2 OG_LN, "" },
 };
 
 /*

@@ -283,7 +283,8 @@ static const struct {
 	{ "exaone", 30 }, { "internlm2", 30 }, { "baichuan", 30 },
 	{ "xverse", 30 }, { "orion", 30 }, { "minicpm", 30 },
 	{ "nemotron", 30 }, { "stablelm", 30 }, { "granite_swa", 30 },
-	{ "phi2", 30 }, { "gptneox", 30 }, { "starcoder", 30 } };
+	{ "phi2", 30 }, { "gptneox", 30 }, { "starcoder", 30 },
+	{ "bloom", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

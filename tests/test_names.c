@@ -85,7 +85,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
 		"exaone", "internlm2", "baichuan", "xverse", "orion",
 		"minicpm", "nemotron", "stablelm", "granite_swa", "phi2",
-		"gptneox", "starcoder", NULL
+		"gptneox", "starcoder", "bloom", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1846,6 +1846,17 @@ static const char *const starcoder_tensors[] = { "G token_embd.weight 16 16",
 	"L blk.%u.ffn_up.bias 32", "L blk.%u.ffn_down.weight 32 16",
 	"L blk.%u.ffn_down.bias 16", NULL };
 
+/* bloom: the embeddings normed, no positions, output tied. */
+static const char *const bloom_tensors[] = { "G token_embd.weight 16 16",
+	"G token_embd_norm.weight 16", "G token_embd_norm.bias 16",
+	"G output_norm.weight 16", "G output_norm.bias 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_norm.bias 16",
+	"L blk.%u.attn_qkv.weight 16 32", "L blk.%u.attn_qkv.bias 32",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_output.bias 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_norm.bias 16",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_up.bias 32",
+	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.ffn_down.bias 16", NULL };
+
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
 static const struct {
@@ -1980,6 +1991,8 @@ static const struct {
 	  "blk.%u.attn_qkv.bias" },
 	{ { "starcoder", 2, orion_keys, starcoder_tensors },
 	  "position_embd.weight" },
+	{ { "bloom", 2, orion_keys, bloom_tensors },
+	  "token_embd_norm.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

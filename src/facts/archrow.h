@@ -118,6 +118,9 @@ enum gb_extra {
 				* square (arcee, nemotron) */
 	GB_RES_SCALE = 65536,  /* GB_GRANITE's residual scale whatever the
 				* keys (minicpm's default) */
+	GB_EMBD_NORM = 131072, /* the embeddings layer-normed
+				* (token_embd_norm) before the first
+				* layer (bloom) */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */
@@ -147,6 +150,9 @@ enum gb_pos {
 			   * 7B; the others have ALiBi) */
 	GB_ROPE_LAYERS,	  /* roped where attention.rope_pattern marks the
 			   * layer, in all without it (granite_swa) */
+	GB_ALIBI,	  /* no RoPE (ALiBi's bias, in the soft max); the
+			   * learned positions added where the file has
+			   * position_embd (bloom, mpt) */
 };
 /* How a layer's attention, FFN and residuals meet. */
 enum gb_block {

@@ -502,6 +502,14 @@ static const struct arch_info arch_table[] = {
 		.scale = GB_SCALE_LOGITS,
 		.pos = GB_ROPE_LAYERS,
 		.extra = GB_GRANITE } },
+	{ .name = "bloom",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.norm = GB_LAYER,
+		.ffn = GB_GELU,
+		.pos = GB_ALIBI,
+		.extra = GB_EMBD_NORM } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

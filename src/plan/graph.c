@@ -600,13 +600,16 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 			b->t[b->n - 1].flags |= GA_OUTPUT; /* result_embd */
 		return !b->full && !w->missing && w->n_seen == w->f->tensors_n;
 	}
-	if (w->a->pos == GB_LEARNED) {
+	if (w->a->pos == GB_LEARNED ||
+	    (w->a->pos == GB_ALIBI && gb_has(w, -1, "position_embd.weight"))) {
 		pos = gb_in_pos(b, s, &in);
 		pos = gb_op(b, SC_GET_ROWS, F32(s->e, s->t), L32(s->e, s->t), 0,
 		    s->t, gb_weight(b, w, -1, "position_embd.weight"), pos);
 		x = gb_op(b, SC_ADD, F32(s->e, s->t), L32(s->e, s->t),
 		    GA_INPLACE, s->t, x, pos);
 	}
+	if (w->a->extra & GB_EMBD_NORM)
+		x = gb_norm(b, w, -1, "token_embd_norm", x, rows2(s->e, s->t));
 	if (w->a->block == GB_ALTUP)
 		x = gb_altup(b, s, w, &in, x);
 	else if (w->a->block == GB_RECURRENT || w->a->block == GB_HYBRID)
