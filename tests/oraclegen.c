@@ -397,6 +397,8 @@ static const struct og_spec og_specs[] = {
 	{ "starcoder", OG_ATTN OG_KV2 OG_LN, "output.weight" },
 	/* ALiBi, the embeddings normed */
 	{ "bloom", OG_ATTN OG_KV2 OG_LN, "" },
+	/* ALiBi, Q, K and V clamped, no biases */
+	{ "mpt", OG_ATTN OG_KV2 OG_LN "f:attention.clamp_kqv=8", "" },
 };
 
 /*

@@ -85,7 +85,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
 		"exaone", "internlm2", "baichuan", "xverse", "orion",
 		"minicpm", "nemotron", "stablelm", "granite_swa", "phi2",
-		"gptneox", "starcoder", "bloom", NULL
+		"gptneox", "starcoder", "bloom", "mpt", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1857,6 +1857,14 @@ static const char *const bloom_tensors[] = { "G token_embd.weight 16 16",
 	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_up.bias 32",
 	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.ffn_down.bias 16", NULL };
 
+/* mpt: layer norms and one fused QKV without biases, up, GELU, down; no
+ * positions; output tied. */
+static const char *const mpt_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_qkv.weight 16 32", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL };
+
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
 static const struct {
@@ -1993,6 +2001,7 @@ static const struct {
 	  "position_embd.weight" },
 	{ { "bloom", 2, orion_keys, bloom_tensors },
 	  "token_embd_norm.weight" },
+	{ { "mpt", 2, orion_keys, mpt_tensors }, "blk.%u.attn_qkv.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

@@ -121,6 +121,8 @@ enum gb_extra {
 	GB_EMBD_NORM = 131072, /* the embeddings layer-normed
 				* (token_embd_norm) before the first
 				* layer (bloom) */
+	GB_CLAMP = 262144,     /* Q, K and V clamped where
+				* attention.clamp_kqv is set (mpt) */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */
