@@ -399,6 +399,11 @@ static const struct og_spec og_specs[] = {
 	{ "bloom", OG_ATTN OG_KV2 OG_LN, "" },
 	/* ALiBi, Q, K and V clamped, no biases */
 	{ "mpt", OG_ATTN OG_KV2 OG_LN "f:attention.clamp_kqv=8", "" },
+	/* as many KV heads as heads; the FFN half feed_forward_length */
+	{ "qwen",
+	    "u:context_length=8192 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=3072 u:attention.head_count=8 " OG_RMS,
+	    "" },
 };
 
 /*

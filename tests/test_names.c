@@ -85,7 +85,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
 		"exaone", "internlm2", "baichuan", "xverse", "orion",
 		"minicpm", "nemotron", "stablelm", "granite_swa", "phi2",
-		"gptneox", "starcoder", "bloom", "mpt", NULL
+		"gptneox", "starcoder", "bloom", "mpt", "qwen", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1865,6 +1865,18 @@ static const char *const mpt_tensors[] = { "G token_embd.weight 16 16",
 	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_up.weight 16 32",
 	"L blk.%u.ffn_down.weight 32 16", NULL };
 
+/* qwen: one fused QKV of three times the embedding with its bias, a
+ * SwiGLU FFN half feed_forward_length (64 here), output required. */
+static const char *const qwen_keys[] = { BASE_KEYS(16, 2),
+	"u32 ARCH.feed_forward_length 64", "u32 ARCH.attention.head_count 2",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"str tokenizer.ggml.model gpt2", NULL };
+static const char *const qwen_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output.weight 16 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_qkv.weight 16 48",
+	"L blk.%u.attn_qkv.bias 48", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", DENSE_FFN, NULL };
+
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
 static const struct {
@@ -2002,6 +2014,7 @@ static const struct {
 	{ { "bloom", 2, orion_keys, bloom_tensors },
 	  "token_embd_norm.weight" },
 	{ { "mpt", 2, orion_keys, mpt_tensors }, "blk.%u.attn_qkv.weight" },
+	{ { "qwen", 2, qwen_keys, qwen_tensors }, "blk.%u.ffn_gate.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

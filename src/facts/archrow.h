@@ -123,6 +123,8 @@ enum gb_extra {
 				* layer (bloom) */
 	GB_CLAMP = 262144,     /* Q, K and V clamped where
 				* attention.clamp_kqv is set (mpt) */
+	GB_FF_HALF = 524288,   /* the FFN half as wide as
+				* feed_forward_length (qwen) */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */

@@ -517,6 +517,10 @@ static const struct arch_info arch_table[] = {
 		.ffn = GB_GELU,
 		.pos = GB_ALIBI,
 		.extra = GB_EMBD_NORM } },
+	{ .name = "qwen",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true, .extra = GB_FF_HALF } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

@@ -382,7 +382,7 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	s->e = g->n_embd;
 	s->q = smul(s->hd, g->n_head[0]);
 	s->kv = smul(s->hd, attn_kv_heads(g));
-	s->ff = g->n_ff[0];
+	s->ff = a->extra & GB_FF_HALF ? g->n_ff[0] / 2 : g->n_ff[0];
 	if (!experts_of(pn, s))
 		return false;
 	s->t = ub;
