@@ -404,6 +404,8 @@ static const struct og_spec og_specs[] = {
 	    "u:context_length=8192 u:embedding_length=512 u:block_count=4 "
 	    "u:feed_forward_length=3072 u:attention.head_count=8 " OG_RMS,
 	    "" },
+	/* ALiBi, llama's layers */
+	{ "refact", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
 };
 
 /*

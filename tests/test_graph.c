@@ -284,7 +284,7 @@ static const struct {
 	{ "xverse", 30 }, { "orion", 30 }, { "minicpm", 30 },
 	{ "nemotron", 30 }, { "stablelm", 30 }, { "granite_swa", 30 },
 	{ "phi2", 30 }, { "gptneox", 30 }, { "starcoder", 30 },
-	{ "bloom", 30 }, { "mpt", 30 }, { "qwen", 30 } };
+	{ "bloom", 30 }, { "mpt", 30 }, { "qwen", 30 }, { "refact", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

@@ -85,7 +85,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
 		"exaone", "internlm2", "baichuan", "xverse", "orion",
 		"minicpm", "nemotron", "stablelm", "granite_swa", "phi2",
-		"gptneox", "starcoder", "bloom", "mpt", "qwen", NULL
+		"gptneox", "starcoder", "bloom", "mpt", "qwen", "refact", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -2015,6 +2015,8 @@ static const struct {
 	  "token_embd_norm.weight" },
 	{ { "mpt", 2, orion_keys, mpt_tensors }, "blk.%u.attn_qkv.weight" },
 	{ { "qwen", 2, qwen_keys, qwen_tensors }, "blk.%u.ffn_gate.weight" },
+	{ { "refact", 2, ernie4_5_keys, smollm3_tensors },
+	  "blk.%u.ffn_down.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

@@ -521,6 +521,10 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .graph = { .built = true, .extra = GB_FF_HALF } },
+	{ .name = "refact",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true, .pos = GB_ALIBI } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
