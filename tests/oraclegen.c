@@ -406,6 +406,9 @@ static const struct og_spec og_specs[] = {
 	    "" },
 	/* ALiBi, llama's layers */
 	{ "refact", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
+	/* layer norms, up, GELU, down, every bias */
+	{ "codeshell", OG_ATTN OG_KV2 OG_LN,
+	    "token_embd.weight attn_q.bias attn_k.bias attn_v.bias" },
 };
 
 /*

@@ -85,7 +85,8 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
 		"exaone", "internlm2", "baichuan", "xverse", "orion",
 		"minicpm", "nemotron", "stablelm", "granite_swa", "phi2",
-		"gptneox", "starcoder", "bloom", "mpt", "qwen", "refact", NULL
+		"gptneox", "starcoder", "bloom", "mpt", "qwen", "refact",
+		"codeshell", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1877,6 +1878,17 @@ static const char *const qwen_tensors[] = { "G token_embd.weight 16 16",
 	"L blk.%u.attn_qkv.bias 48", "L blk.%u.attn_output.weight 16 16",
 	"L blk.%u.ffn_norm.weight 16", DENSE_FFN, NULL };
 
+/* codeshell: layer norms, separate q, k, v, up, GELU, down, the
+ * attention's output and the FFN's biases. */
+static const char *const codeshell_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output_norm.bias 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_norm.bias 16", DENSE_QKV,
+	"L blk.%u.attn_output.bias 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_norm.bias 16", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_up.bias 32", "L blk.%u.ffn_down.weight 32 16",
+	"L blk.%u.ffn_down.bias 16", NULL };
+
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
 static const struct {
@@ -2017,6 +2029,8 @@ static const struct {
 	{ { "qwen", 2, qwen_keys, qwen_tensors }, "blk.%u.ffn_gate.weight" },
 	{ { "refact", 2, ernie4_5_keys, smollm3_tensors },
 	  "blk.%u.ffn_down.weight" },
+	{ { "codeshell", 2, orion_keys, codeshell_tensors },
+	  "blk.%u.ffn_down.bias" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

@@ -525,6 +525,10 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .graph = { .built = true, .pos = GB_ALIBI } },
+	{ .name = "codeshell",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true, .norm = GB_LAYER, .ffn = GB_GELU } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
