@@ -1763,8 +1763,8 @@ static const char *const apertus_tensors[] = { "G token_embd.weight 16 16",
  * embedding), output required. */
 static const char *const dense_out_tensors[] = { "G token_embd.weight 16 16",
 	"G output_norm.weight 16", "G output.weight 16 16",
-	"L blk.%u.attn_norm.weight 16", DENSE_QKV, "L blk.%u.ffn_norm.weight 16",
-	DENSE_FFN, NULL };
+	"L blk.%u.attn_norm.weight 16", DENSE_QKV,
+	"L blk.%u.ffn_norm.weight 16", DENSE_FFN, NULL };
 
 
 

@@ -327,6 +327,22 @@ rope_layers(const struct planner *pn, struct shape *s)
 							     v.v.u == 0;
 }
 
+/* The row's switches of the residuals and the RoPE: GB_RES_SCALE,
+ * GB_ROPE_LAYERS, GB_PAR_NORM2. */
+static void
+row_switches(const struct planner *pn, const struct arch_graph *a,
+    struct shape *s)
+{
+	int64_t v = 0;
+
+	if (a->extra & GB_RES_SCALE)
+		s->res_scale = true;
+	if (a->pos == GB_ROPE_LAYERS)
+		rope_layers(pn, s);
+	if (a->block == GB_PAR_NORM2)
+		s->par_res = arch_int(pn, "use_parallel_residual", &v) && v;
+}
+
 bool
 gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
     struct shape *s)
@@ -351,15 +367,7 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	}
 	if (block == GB_HYBRID || (a->extra & GB_GRANITE))
 		granite_keys(pn, s);
-	if (a->extra & GB_RES_SCALE)
-		s->res_scale = true;
-	if (a->pos == GB_ROPE_LAYERS)
-		rope_layers(pn, s);
-	if (block == GB_PAR_NORM2) {
-		int64_t v = 0;
-
-		s->par_res = arch_int(pn, "use_parallel_residual", &v) && v;
-	}
+	row_switches(pn, a, s);
 	s->scale_logits = ((a->scale & GB_SCALE_LOGITS) &&
 			      (block != GB_HYBRID || s->scale_logits)) ||
 	    ((a->scale & GB_SCALE_LOGITS_KEY) &&
