@@ -40,7 +40,7 @@ static void set_drop_gate(struct tiny *t) { t->drop = "blk.1.ffn_gate.weight"; }
 static void set_drop_output(struct tiny *t) { t->drop = "output.weight"; }
 static void set_bad_k(struct tiny *t) { t->bad_shape = "blk.0.attn_k.weight"; }
 static void set_extra_block(struct tiny *t) { t->extra_block = true; }
-static void set_arch_unmapped(struct tiny *t) { t->arch = "bitnet"; }
+static void set_arch_unmapped(struct tiny *t) { t->arch = "nanbeige"; }
 static void set_adapter(struct tiny *t) { t->general_type = "adapter"; }
 static void set_type_model(struct tiny *t) { t->general_type = "model"; }
 
