@@ -365,8 +365,7 @@ static const struct og_spec og_specs[] = {
 	    "" },
 	/* norms after the attention and the FFN, one doubled ffn_up, an
 	 * MTP layer llama.cpp loads skipped */
-	{ "glm4",
-	    OG_ATTN_L(5) OG_KV2 OG_RMS "u:nextn_predict_layers=1",
+	{ "glm4", OG_ATTN_L(5) OG_KV2 OG_RMS "u:nextn_predict_layers=1",
 	    "output.weight attn_q.bias attn_k.bias attn_v.bias" },
 	/* llama's attention, an FFN of up, ReLU squared, down */
 	{ "arcee", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
@@ -429,6 +428,51 @@ static const struct og_spec og_specs[] = {
 			   "u:expert_shared_count=1 u:expert_count=8 "
 			   "u:expert_used_count=2 f:expert_weights_scale=1",
 	    "output.weight exp_probs_b.bias" },
+	{ "orion", OG_ATTN OG_KV2 OG_LN, "output.weight" },
+	/* granite's graph, MiniCPM's default scales (no keys) */
+	{ "minicpm", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
+	/* half of each head roped, an FFN of up, ReLU squared, down */
+	{ "nemotron", OG_ATTN OG_KV2 OG_LN "u:rope.dimension_count=32",
+	    "attn_output.bias ffn_up.bias ffn_down.bias" },
+	/* a quarter of each head roped */
+	{ "stablelm", OG_ATTN OG_KV2 OG_LN "u:rope.dimension_count=16",
+	    "ffn_norm.weight ffn_norm.bias" },
+	/* Granite's scales, each layer's sinks, the sliding window of
+	 * four layers in six (a per-layer array), the others not roped */
+	{ "granite_swa",
+	    OG_ATTN_L(6) OG_KV2 OG_RMS "f:logit_scale=8 f:residual_scale=0.22 "
+				       "f:embedding_scale=12 "
+				       "f:attention.scale=0.0078125 "
+				       "u:attention.sliding_window=256 "
+				       "a:attention.sliding_window_pattern="
+				       "1,1,0,1,1,0 "
+				       "a:attention.rope_pattern=1,1,0,1,1,0",
+	    "output.weight" },
+	/* attention and FFN side by side, the attention first; Q scaled
+	 * after its RoPE (over 32 of each head's 64) */
+	{ "phi2", OG_ATTN OG_KV2 OG_LN "u:rope.dimension_count=32",
+	    "attn_q.bias attn_k.bias attn_v.bias" },
+	/* the parallel residual, a quarter of each head roped */
+	{ "gptneox",
+	    OG_ATTN OG_KV2 OG_LN "b:use_parallel_residual=1 "
+				 "u:rope.dimension_count=16",
+	    "" },
+	/* learned positions, gpt2's layers */
+	{ "starcoder", OG_ATTN OG_KV2 OG_LN, "output.weight" },
+	/* ALiBi, the embeddings normed */
+	{ "bloom", OG_ATTN OG_KV2 OG_LN, "" },
+	/* ALiBi, Q, K and V clamped, no biases */
+	{ "mpt", OG_ATTN OG_KV2 OG_LN "f:attention.clamp_kqv=8", "" },
+	/* as many KV heads as heads; the FFN half feed_forward_length */
+	{ "qwen",
+	    "u:context_length=8192 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=3072 u:attention.head_count=8 " OG_RMS,
+	    "" },
+	/* ALiBi, llama's layers */
+	{ "refact", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
+	/* layer norms, up, GELU, down, every bias */
+	{ "codeshell", OG_ATTN OG_KV2 OG_LN,
+	    "token_embd.weight attn_q.bias attn_k.bias attn_v.bias" },
 };
 
 /*

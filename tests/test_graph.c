@@ -258,7 +258,15 @@ check_table(const char *name, const char *arch, const char *wtype,
  * wider input embeddings, a slice added after each of the first layers
  * (qwen3vl, qwen3vlmoe); lfm2's layers with a dense first FFN, then
  * experts chosen by their sigmoid and a bias, each layer's experts
- * summed before the next layer's states are read (lfm2moe); Gated
+ * summed before the next layer's states are read (lfm2moe); the dense
+ * ones of the recipe: norms before and after with a doubled ffn_up
+ * (glm4), ReLU squared (arcee, nemotron) or xIELU (apertus) without a
+ * gate, llama's under other names (exaone, internlm2, xverse, orion,
+ * qwen), roped in 7B alone (baichuan), MiniCPM's scales
+ * (minicpm), sinks, per-layer windows and RoPE (granite_swa), layer
+ * norms with Q and K's (stablelm), attention and FFN side by side
+ * (phi2, gptneox), learned positions (starcoder), ALiBi (bloom, mpt,
+ * refact), gpt2-like with RoPE (codeshell); Gated
  * DeltaNet layers among attention layers whose Q product holds a gate,
  * with a dense FFN or with experts and a shared expert its router's
  * sigmoid gates (qwen35, qwen35moe), qwen3next's forms of them (Q's
@@ -295,7 +303,11 @@ static const struct {
 	{ "exaone", 30 }, { "internlm2", 30 }, { "baichuan", 30 },
 	{ "xverse", 30 }, { "deepseek", 18 }, { "deepseek2-ocr", 18 },
 	{ "qwen35", 30 }, { "qwen35moe", 30 }, { "qwen3next", 30 },
-	{ "nemotron_h", 30 }, { "nemotron_h_moe", 30 }, { "falcon-h1", 30 } };
+	{ "nemotron_h", 30 }, { "nemotron_h_moe", 30 }, { "falcon-h1", 30 },
+	{ "orion", 30 }, { "minicpm", 30 }, { "nemotron", 30 },
+	{ "stablelm", 30 }, { "granite_swa", 30 }, { "phi2", 30 },
+	{ "gptneox", 30 }, { "starcoder", 30 }, { "bloom", 30 }, { "mpt", 30 },
+	{ "qwen", 30 }, { "refact", 30 }, { "codeshell", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

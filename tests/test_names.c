@@ -40,7 +40,7 @@ static void set_drop_gate(struct tiny *t) { t->drop = "blk.1.ffn_gate.weight"; }
 static void set_drop_output(struct tiny *t) { t->drop = "output.weight"; }
 static void set_bad_k(struct tiny *t) { t->bad_shape = "blk.0.attn_k.weight"; }
 static void set_extra_block(struct tiny *t) { t->extra_block = true; }
-static void set_arch_unmapped(struct tiny *t) { t->arch = "bitnet"; }
+static void set_arch_unmapped(struct tiny *t) { t->arch = "nanbeige"; }
 static void set_adapter(struct tiny *t) { t->general_type = "adapter"; }
 static void set_type_model(struct tiny *t) { t->general_type = "model"; }
 
@@ -85,7 +85,9 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"kimi-linear", "gemma4", "lfm2moe", "glm4", "arcee", "apertus",
 		"exaone", "internlm2", "baichuan", "xverse", "deepseek32",
 		"glm-dsa", "mistral4", "minicpm3", "kimi-k3", "deepseek",
-		"deepseek2-ocr", NULL
+		"deepseek2-ocr", "orion", "minicpm", "nemotron", "stablelm",
+		"granite_swa", "phi2", "gptneox", "starcoder", "bloom", "mpt",
+		"qwen", "refact", "codeshell", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -500,9 +502,9 @@ Test(names, map_and_table_drift_is_an_error)
 	    "gguflint knows (add it to the table in src/facts/arch.c)") !=
 	    NULL, "%s", e->msg);
 	cr_expect_eq(e->kind, GL_ERR_PARSE);
-	e = load_with_map("gpt2.yaml", "architectures: [gpt2, phi2]\n"
+	e = load_with_map("gpt2.yaml", "architectures: [gpt2, bitnet]\n"
 	    "tensors: []\n");
-	cr_expect(strstr(e->msg, "gpt2.yaml: architecture 'phi2' has no name "
+	cr_expect(strstr(e->msg, "gpt2.yaml: architecture 'bitnet' has no name "
 	    "map in the table of src/facts/arch.c") != NULL, "%s", e->msg);
 	cr_expect_eq(e->kind, GL_ERR_PARSE);
 	e = load_with_map("llama.yaml", "architectures: [llama, mistral]\n"
@@ -627,6 +629,8 @@ add_key(struct ggufw_model *m, const char *arch, const char *spec)
 		ggufw_model_kv_f32(m, full, strtof(val, NULL));
 	else if (strcmp(type, "a32") == 0)
 		add_key_array(m, full, val);
+	else if (strcmp(type, "bool") == 0)
+		ggufw_model_kv_bool(m, full, strcmp(val, "1") == 0);
 	else
 		ggufw_model_kv_str(m, full, val);
 }
@@ -1924,12 +1928,131 @@ static const char *const apertus_tensors[] = { "G token_embd.weight 16 16",
  * embedding), output required. */
 static const char *const dense_out_tensors[] = { "G token_embd.weight 16 16",
 	"G output_norm.weight 16", "G output.weight 16 16",
-	"L blk.%u.attn_norm.weight 16", DENSE_QKV, "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", DENSE_QKV,
+	"L blk.%u.ffn_norm.weight 16", DENSE_FFN, NULL };
+
+
+
+
+
+/* orion: layer norms with biases, llama's attention and SwiGLU. */
+static const char *const orion_keys[] = { BASE_KEYS(16, 2),
+	"u32 ARCH.feed_forward_length 32", "u32 ARCH.attention.head_count 2",
+	"u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"str tokenizer.ggml.model llama", NULL };
+static const char *const orion_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output_norm.bias 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_norm.bias 16", DENSE_QKV, "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_norm.bias 16", DENSE_FFN, NULL };
+
+/* nemotron: orion's norms, an FFN of up, ReLU squared, down. */
+static const char *const nemotron_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output_norm.bias 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_norm.bias 16", DENSE_QKV, "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_norm.bias 16", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL };
+
+/* granite_swa: granite's layers, each with its sinks; the first layer's
+ * attention in a sliding window, the second's not roped. */
+static const char *const granite_swa_keys[] = { BASE_KEYS(16, 2),
+	"u32 ARCH.feed_forward_length 32", "u32 ARCH.attention.head_count 2",
+	"u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"f32 ARCH.logit_scale 8", "u32 ARCH.attention.sliding_window 4",
+	"a32 ARCH.attention.sliding_window_pattern 1,0",
+	"a32 ARCH.attention.rope_pattern 1,0",
+	"str tokenizer.ggml.model gpt2", NULL };
+static const char *const granite_swa_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", DENSE_QKV,
+	"L blk.%u.attn_sinks.weight 2", "L blk.%u.ffn_norm.weight 16",
 	DENSE_FFN, NULL };
 
+/* phi2: one norm for the attention and the FFN (up, GELU, down), every
+ * bias required. */
+static const char *const phi2_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output_norm.bias 16",
+	"G output.weight 16 16", "G output.bias 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_norm.bias 16",
+	"L blk.%u.attn_qkv.weight 16 32", "L blk.%u.attn_qkv.bias 32",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_output.bias 16",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_up.bias 32",
+	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.ffn_down.bias 16", NULL };
 
+/* gptneox: layer norms, one fused QKV, up, GELU, down, every bias
+ * required; the attention and the FFN side by side. */
+static const char *const gptneox_keys[] = { BASE_KEYS(16, 2),
+	"u32 ARCH.feed_forward_length 32", "u32 ARCH.attention.head_count 2",
+	"u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"bool ARCH.use_parallel_residual 1", "str tokenizer.ggml.model gpt2",
+	NULL };
+static const char *const gptneox_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output_norm.bias 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_norm.bias 16", "L blk.%u.attn_qkv.weight 16 32",
+	"L blk.%u.attn_qkv.bias 32", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_output.bias 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_norm.bias 16", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_up.bias 32", "L blk.%u.ffn_down.weight 32 16",
+	"L blk.%u.ffn_down.bias 16", NULL };
 
+/* starcoder: gpt2's layout, learned positions (32 trained), output
+ * tied. */
+static const char *const starcoder_tensors[] = { "G token_embd.weight 16 16",
+	"G position_embd.weight 16 32", "G output_norm.weight 16",
+	"G output_norm.bias 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_norm.bias 16", "L blk.%u.attn_qkv.weight 16 32",
+	"L blk.%u.attn_qkv.bias 32", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_output.bias 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_norm.bias 16", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_up.bias 32", "L blk.%u.ffn_down.weight 32 16",
+	"L blk.%u.ffn_down.bias 16", NULL };
 
+/* bloom: the embeddings normed, no positions, output tied. */
+static const char *const bloom_tensors[] = { "G token_embd.weight 16 16",
+	"G token_embd_norm.weight 16", "G token_embd_norm.bias 16",
+	"G output_norm.weight 16", "G output_norm.bias 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_norm.bias 16",
+	"L blk.%u.attn_qkv.weight 16 32", "L blk.%u.attn_qkv.bias 32",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_output.bias 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_norm.bias 16",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_up.bias 32",
+	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.ffn_down.bias 16", NULL };
+
+/* mpt: layer norms and one fused QKV without biases, up, GELU, down; no
+ * positions; output tied. */
+static const char *const mpt_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_qkv.weight 16 32", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL };
+
+/* qwen: one fused QKV of three times the embedding with its bias, a
+ * SwiGLU FFN half feed_forward_length (64 here), output required. */
+static const char *const qwen_keys[] = { BASE_KEYS(16, 2),
+	"u32 ARCH.feed_forward_length 64", "u32 ARCH.attention.head_count 2",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"str tokenizer.ggml.model gpt2", NULL };
+static const char *const qwen_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output.weight 16 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_qkv.weight 16 48",
+	"L blk.%u.attn_qkv.bias 48", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", DENSE_FFN, NULL };
+
+/* codeshell: layer norms, separate q, k, v, up, GELU, down, the
+ * attention's output and the FFN's biases. */
+static const char *const codeshell_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output_norm.bias 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_norm.bias 16", DENSE_QKV,
+	"L blk.%u.attn_output.bias 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_norm.bias 16", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_up.bias 32", "L blk.%u.ffn_down.weight 32 16",
+	"L blk.%u.ffn_down.bias 16", NULL };
 
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
@@ -2067,6 +2190,28 @@ static const struct {
 	  "blk.%u.ffn_up_shexp.weight" },
 	{ { "deepseek2-ocr", 3, deepseek_keys, deepseek2ocr_tensors },
 	  "blk.%u.attn_v.weight" },
+	{ { "orion", 2, orion_keys, orion_tensors }, "blk.%u.ffn_norm.bias" },
+	{ { "minicpm", 2, ernie4_5_keys, smollm3_tensors },
+	  "blk.%u.ffn_norm.weight" },
+	{ { "nemotron", 2, orion_keys, nemotron_tensors },
+	  "blk.%u.ffn_up.weight" },
+	{ { "stablelm", 2, orion_keys, orion_tensors },
+	  "blk.%u.attn_norm.bias" },
+	{ { "granite_swa", 2, granite_swa_keys, granite_swa_tensors },
+	  "blk.%u.attn_sinks.weight" },
+	{ { "phi2", 2, orion_keys, phi2_tensors }, "blk.%u.ffn_up.bias" },
+	{ { "gptneox", 2, gptneox_keys, gptneox_tensors },
+	  "blk.%u.attn_qkv.bias" },
+	{ { "starcoder", 2, orion_keys, starcoder_tensors },
+	  "position_embd.weight" },
+	{ { "bloom", 2, orion_keys, bloom_tensors },
+	  "token_embd_norm.weight" },
+	{ { "mpt", 2, orion_keys, mpt_tensors }, "blk.%u.attn_qkv.weight" },
+	{ { "qwen", 2, qwen_keys, qwen_tensors }, "blk.%u.ffn_gate.weight" },
+	{ { "refact", 2, ernie4_5_keys, smollm3_tensors },
+	  "blk.%u.ffn_down.weight" },
+	{ { "codeshell", 2, orion_keys, codeshell_tensors },
+	  "blk.%u.ffn_down.bias" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

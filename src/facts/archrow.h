@@ -137,6 +137,15 @@ enum gb_extra {
 	GB_EXP_RELU_SQR = 524288, /* the experts and the shared expert
 				   * without gates: up, ReLU squared,
 				   * down (nemotron_h_moe) */
+	GB_RES_SCALE = 1048576, /* GB_GRANITE's residual scale whatever the
+				* keys (minicpm's default) */
+	GB_EMBD_NORM = 2097152, /* the embeddings layer-normed
+				* (token_embd_norm) before the first
+				* layer (bloom) */
+	GB_CLAMP = 4194304,     /* Q, K and V clamped where
+				* attention.clamp_kqv is set (mpt) */
+	GB_FF_HALF = 8388608,   /* the FFN half as wide as
+				* feed_forward_length (qwen) */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */
@@ -165,6 +174,11 @@ enum gb_pos {
 	GB_ROPE_32,	  /* roped in a model of 32 blocks alone (baichuan's
 			   * 7B; the others have ALiBi) */
 	GB_NO_ROPE,	  /* no RoPE, no positions (nemotron_h) */
+	GB_ROPE_LAYERS,	  /* roped where attention.rope_pattern marks the
+			   * layer, in all without it (granite_swa) */
+	GB_ALIBI,	  /* no RoPE (ALiBi's bias, in the soft max); the
+			   * learned positions added where the file has
+			   * position_embd (bloom, mpt) */
 };
 /* How a layer's attention, FFN and residuals meet. */
 enum gb_block {
@@ -190,6 +204,10 @@ enum gb_block {
 		       * the one norm (computed twice), summed, x added;
 		       * the FFN of that, normed (ffn_norm), added
 		       * (falcon-h1) */
+	GB_PAR_FIRST, /* one norm for both: (attention + FFN) + x, the
+		       * attention reached first (phi2) */
+	GB_PAR_NORM2, /* where use_parallel_residual is set, a norm each:
+		       * (FFN + x) + attention; else GB_SEQ (gptneox) */
 };
 
 /* llama.cpp's graph of the architecture, as src/plan builds it; built

@@ -257,6 +257,8 @@ roped(const struct shape *s, const struct weights *w, int64_t il)
 		return !w->g->swa || w->g->is_swa[il];
 	if (w->a->pos == GB_ROPE_32)
 		return w->g->n_layer == 32;
+	if (w->a->pos == GB_ROPE_LAYERS)
+		return il >= ARCH_MAX_LAYERS || !s->nope_l[il];
 	return w->a->pos == GB_ROPE;
 }
 

@@ -78,6 +78,10 @@ struct shape {
 	bool scale_embd;   /* the embeddings scaled (in place) */
 	bool attn_temp;	   /* Q times the attention-temperature input */
 	bool clamp;	   /* Q, K and V clamped (attention.clamp_kqv) */
+	bool par_res;	   /* GB_PAR_NORM2: use_parallel_residual set */
+
+	/* GB_ROPE_LAYERS: the layers not roped */
+	bool nope_l[ARCH_MAX_LAYERS];
 };
 
 /* The graph's inputs past the tokens, each made at its first reader (its

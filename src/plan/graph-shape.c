@@ -347,6 +347,39 @@ granite_keys(const struct planner *pn, struct shape *s)
 	s->scale_embd = arch_float_set(pn, "embedding_scale", false);
 }
 
+/* GB_ROPE_LAYERS: the layers attention.rope_pattern marks 0 (an array
+ * of one a layer; absent, every layer is roped). */
+static void
+rope_layers(const struct planner *pn, struct shape *s)
+{
+	const struct gguf_kv *kv = arch_kv(pn, "attention.rope_pattern");
+	struct gguf_scalar v;
+	uint64_t i;
+
+	if (kv == NULL || kv->type != GGUF_ARRAY)
+		return;
+	for (i = 0; i < kv->count && i < ARCH_MAX_LAYERS; i++)
+		if (gguf_arr_get(pn->f, kv, i, &v) == 0)
+			s->nope_l[i] = v.type == GGUF_BOOL ? v.v.b == 0 :
+							     v.v.u == 0;
+}
+
+/* The row's switches of the residuals and the RoPE: GB_RES_SCALE,
+ * GB_ROPE_LAYERS, GB_PAR_NORM2. */
+static void
+row_switches(const struct planner *pn, const struct arch_graph *a,
+    struct shape *s)
+{
+	int64_t v = 0;
+
+	if (a->extra & GB_RES_SCALE)
+		s->res_scale = true;
+	if (a->pos == GB_ROPE_LAYERS)
+		rope_layers(pn, s);
+	if (a->block == GB_PAR_NORM2)
+		s->par_res = arch_int(pn, "use_parallel_residual", &v) && v;
+}
+
 bool
 gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
     struct shape *s)
@@ -374,13 +407,14 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	}
 	if (block == GB_HYBRID || (a->extra & GB_GRANITE))
 		granite_keys(pn, s);
+	row_switches(pn, a, s);
 	s->scale_logits = ((a->scale & GB_SCALE_LOGITS) &&
 			      (block != GB_HYBRID || s->scale_logits)) ||
 	    ((a->scale & GB_SCALE_LOGITS_KEY) &&
 		arch_float_set(pn, "logit_scale", false));
 	s->attn_temp = (a->extra & GB_ATTN_TEMP) &&
 	    arch_float_set(pn, "attention.temperature_scale", false);
-	s->clamp = (a->extra & GB_OLMO) &&
+	s->clamp = (a->extra & (GB_OLMO | GB_CLAMP)) &&
 	    arch_float_set(pn, "attention.clamp_kqv", false);
 	s->scale_embd = s->scale_embd || (a->scale & GB_SCALE_EMBD) != 0;
 	if (a->extra & GB_DEEPSTACK)
@@ -397,6 +431,8 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	s->q = smul(s->hd, g->n_head[0]);
 	s->kv = smul(s->hd, attn_kv_heads(g));
 	s->ff = ffn_width(g);
+	if (a->extra & GB_FF_HALF)
+		s->ff /= 2;
 	if (!experts_of(pn, s))
 		return false;
 	s->t = ub;

@@ -88,7 +88,7 @@ gb_add_rows(struct sc_graph *b, const struct shape *s, int32_t x, int32_t y)
 /* A layer whose attention and FFN both read the one norm's output: the
  * FFN, then (FFN + x) + attention (cohere2) or (FFN + attention) + x
  * (falcon), each part reached (in the last layer, its output rows taken)
- * in that order. */
+ * in that order; or the attention, then (attention + FFN) + x (phi2). */
 static int32_t
 gb_parallel_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, int32_t x)
@@ -100,6 +100,14 @@ gb_parallel_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 
 	n = gb_norm(b, w, il, "attn_norm", x, rows2(s->e, s->t));
 	gb_attn_begin(b, s, w, in, il, n, &at);
+	if (w->a->block == GB_PAR_FIRST) {
+		a = gb_attn_end(b, s, w, in, il, &at);
+		a = last ? gb_out_rows(b, s, in, a) : a;
+		f = gb_ffn(b, s, w, il, last ? gb_out_rows(b, s, in, n) : n);
+		f = gb_add_rows(b, s, a, f);
+		return gb_add_rows(b, s, f,
+		    last ? gb_out_rows(b, s, in, x) : x);
+	}
 	f = gb_ffn(b, s, w, il, last ? gb_out_rows(b, s, in, n) : n);
 	if (res)
 		f = gb_add_rows(b, s, f, last ? gb_out_rows(b, s, in, x) : x);
@@ -108,6 +116,26 @@ gb_parallel_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 	if (res)
 		return f;
 	return gb_add_rows(b, s, f, last ? gb_out_rows(b, s, in, x) : x);
+}
+
+/* gptneox's parallel residual: attention and FFN of their own norms of
+ * x, (FFN + x) + attention; x's output rows taken once. */
+static int32_t
+gb_par_norm2(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int64_t il, int32_t x)
+{
+	struct rows r = rows2(s->e, s->t);
+	bool last = (uint64_t)il + 1 == w->n_layer;
+	struct gb_attn at;
+	int32_t f, a;
+
+	gb_attn_begin(b, s, w, in, il, gb_norm(b, w, il, "attn_norm", x, r),
+	    &at);
+	x = last ? gb_out_rows(b, s, in, x) : x;
+	f = gb_ffn(b, s, w, il, gb_norm(b, w, il, "ffn_norm", x, r));
+	f = gb_add_rows(b, s, f, x);
+	a = gb_attn_end(b, s, w, in, il, &at);
+	return gb_add_rows(b, s, f, last ? gb_out_rows(b, s, in, a) : a);
 }
 
 /* x scaled (residual_scale), where the model does. */
@@ -137,8 +165,11 @@ gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 	struct gb_attn at;
 	int32_t a, ffn;
 
-	if (w->a->block == GB_PAR_RES || w->a->block == GB_PAR_ATTN)
+	if (w->a->block == GB_PAR_RES || w->a->block == GB_PAR_ATTN ||
+	    w->a->block == GB_PAR_FIRST)
 		return gb_parallel_layer(b, s, w, in, il, x);
+	if (w->a->block == GB_PAR_NORM2 && s->par_res)
+		return gb_par_norm2(b, s, w, in, il, x);
 	gb_attn_begin(b, s, w, in, il,
 	    pre ? gb_norm(b, w, il, "attn_norm", x, r) : x, &at);
 	a = gb_attn_end(b, s, w, in, il, &at);
@@ -512,13 +543,16 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 			b->t[b->n - 1].flags |= GA_OUTPUT; /* result_embd */
 		return !b->full && !w->missing && w->n_seen == w->f->tensors_n;
 	}
-	if (w->a->pos == GB_LEARNED) {
+	if (w->a->pos == GB_LEARNED ||
+	    (w->a->pos == GB_ALIBI && gb_has(w, -1, "position_embd.weight"))) {
 		pos = gb_in_pos(b, s, &in);
 		pos = gb_op(b, SC_GET_ROWS, F32(s->e, s->t), L32(s->e, s->t), 0,
 		    s->t, gb_weight(b, w, -1, "position_embd.weight"), pos);
 		x = gb_op(b, SC_ADD, F32(s->e, s->t), L32(s->e, s->t),
 		    GA_INPLACE, s->t, x, pos);
 	}
+	if (w->a->extra & GB_EMBD_NORM)
+		x = gb_norm(b, w, -1, "token_embd_norm", x, rows2(s->e, s->t));
 	if (w->a->block == GB_ALTUP)
 		x = gb_altup(b, s, w, &in, x);
 	else if (w->a->extra & GB_MIXER_ONLY)
@@ -529,7 +563,9 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 		x = gb_deferred(b, s, w, &in, x);
 	else if (w->a->block == GB_GDN)
 		x = gb_gdn_layers(b, s, w, &in, x);
-	for (il = 0; il < w->n_layer && w->a->block < GB_RECURRENT; il++) {
+	for (il = 0; il < w->n_layer &&
+	     (w->a->block < GB_RECURRENT || w->a->block >= GB_PAR_FIRST);
+	     il++) {
 		x = gb_layer(b, s, w, &in, il, x);
 		if (il < s->deep) /* the deepstack's slice il + 1 */
 			x = gb_add_rows(b, s, x,
