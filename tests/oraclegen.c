@@ -346,6 +346,18 @@ static const struct og_spec og_specs[] = {
 			   "u:expert_feed_forward_length=256 "
 			   "u:expert_gating_func=2",
 	    "" },
+	/* fused QKV, a dense layer, experts chosen by their sigmoid and a
+	 * bias beside a shared expert, an MTP layer (skipped) */
+	{ "bailingmoe2",
+	    OG_ATTN_L(5) OG_KV2 OG_RMS "u:nextn_predict_layers=1 "
+				       "u:leading_dense_block_count=1 "
+				       "u:expert_count=8 u:expert_used_count=2 "
+				       "u:expert_feed_forward_length=256 "
+				       "u:expert_shared_count=1 "
+				       "u:expert_gating_func=2 "
+				       "b:expert_weights_norm=true "
+				       "f:expert_weights_scale=2.5",
+	    "exp_probs_b.bias" },
 };
 
 /*

@@ -423,6 +423,12 @@ static const struct arch_info arch_table[] = {
 		.block = GB_HYBRID,
 		.extra = GB_RES_FIRST | GB_OUT_NORM_EMBD | GB_SHORTCONV |
 		    GB_NORM_W } },
+	{ .name = "bailingmoe2",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.qk_norm = GB_QK_HEAD,
+		.ffn = GB_MOE_GLM } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

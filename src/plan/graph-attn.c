@@ -312,11 +312,17 @@ gb_head(struct sc_graph *b, const struct shape *s, struct weights *w,
 	snprintf(norm, sizeof norm, "attn_%s_norm.weight", name);
 	if (qk == GB_QK_HEAD_OPT)
 		qk = gb_has(w, il, norm) ? GB_QK_HEAD : GB_QK_NONE;
-	if (qkv != GA_NONE && qk != GB_QK_NONE)
-		w->missing = true; /* norms of a fused product: not built */
-	if (qkv != GA_NONE)
+	/* norms of a fused product: per head after its view alone */
+	if (qkv != GA_NONE && qk != GB_QK_NONE && qk != GB_QK_HEAD)
+		w->missing = true;
+	if (qkv != GA_NONE) {
 		h.x = gb_view(b, SC_VIEW, qkv, head_bytes(s, width, false));
-	else {
+		snprintf(base, sizeof base, "attn_%s_norm", name);
+		if (qk == GB_QK_HEAD) { /* a new, contiguous tensor */
+			h.x = gb_norm(b, w, il, base, h.x, heads);
+			h.contig = true;
+		}
+	} else {
 		snprintf(base, sizeof base, "attn_%s", name);
 		h.x = gb_clamp(b, s, gb_linear(b, s, w, il, base, cur, width),
 		    width);
