@@ -358,6 +358,16 @@ static const struct og_spec og_specs[] = {
 				       "b:expert_weights_norm=true "
 				       "f:expert_weights_scale=2.5",
 	    "exp_probs_b.bias" },
+	/* multi-head attention (8 KV heads), a dense layer, experts chosen
+	 * by their sigmoid and a bias beside a shared expert */
+	{ "dots1",
+	    OG_ATTN OG_RMS "u:attention.head_count_kv=8 "
+			   "u:leading_dense_block_count=1 u:expert_count=8 "
+			   "u:expert_used_count=2 "
+			   "u:expert_feed_forward_length=256 "
+			   "u:expert_shared_count=1 u:expert_gating_func=2 "
+			   "b:expert_weights_norm=true",
+	    "exp_probs_b.bias" },
 };
 
 /*

@@ -429,6 +429,12 @@ static const struct arch_info arch_table[] = {
 	    .graph = { .built = true,
 		.qk_norm = GB_QK_HEAD,
 		.ffn = GB_MOE_GLM } },
+	{ .name = "dots1",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.qk_norm = GB_QK_HEAD,
+		.ffn = GB_MOE_GLM } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
