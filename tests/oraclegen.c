@@ -368,6 +368,20 @@ static const struct og_spec og_specs[] = {
 			   "u:expert_shared_count=1 u:expert_gating_func=2 "
 			   "b:expert_weights_norm=true",
 	    "exp_probs_b.bias" },
+	/* sliding windows as a per-layer array says, roped there alone, a
+	 * dense layer, experts beside a shared expert of its own width, an
+	 * MTP layer (dense, skipped) */
+	{ "exaone-moe",
+	    OG_ATTN_L(5) OG_KV2 OG_RMS
+	    "u:attention.sliding_window=128 "
+	    "a:attention.sliding_window_pattern=1,0,1,1,0 "
+	    "u:nextn_predict_layers=1 u:leading_dense_block_count=1 "
+	    "u:expert_count=8 u:expert_used_count=2 "
+	    "u:expert_feed_forward_length=256 u:expert_shared_count=1 "
+	    "u:expert_shared_feed_forward_length=384 "
+	    "u:expert_gating_func=2 b:expert_weights_norm=true "
+	    "f:expert_weights_scale=2.5",
+	    "exp_probs_b.bias" },
 };
 
 /*

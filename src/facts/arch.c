@@ -377,7 +377,10 @@ read_swa(struct rd *r, enum arch_kind kind)
 	g->swa = true;
 	g->n_swa = window;
 	set_swa_pattern(g, pattern);
-	if (arch_row(g)->quirks & ARCH_SWA_LAYERS)
+	/* load_swa_pattern reads a per-layer array first (exaone-moe's
+	 * files) */
+	if ((arch_row(g)->quirks & ARCH_SWA_LAYERS) ||
+	    (pk != NULL && pk->type == GGUF_ARRAY))
 		swa_layers(r);
 	for (il = 0; il < g->n_layer; il++)
 		if (g->is_swa[il])

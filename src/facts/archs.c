@@ -435,6 +435,15 @@ static const struct arch_info arch_table[] = {
 	    .graph = { .built = true,
 		.qk_norm = GB_QK_HEAD,
 		.ffn = GB_MOE_GLM } },
+	{ .name = "exaone-moe",
+	    .kind = ARCH_KIND_SWA,
+	    .swa_pattern = 4,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.qk_norm = GB_QK_HEAD,
+		.ffn = GB_MOE_GLM,
+		.pos = GB_ROPE_SWA } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

@@ -197,8 +197,12 @@ gb_moe(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 	int32_t top, wt, g, u, x, first;
 	uint64_t i;
 
-	if (fs == 0) /* the shared expert as wide as its tensors */
-		fs = gb_dim(w, il, "ffn_up_shexp.weight", 1);
+	/* the shared expert as wide as its tensors (llama.cpp checked
+	 * them against its keys: exaone-moe's are one expert's wide
+	 * whatever expert_shared_count says) */
+	i = gb_dim(w, il, "ffn_up_shexp.weight", 1);
+	if (fs == 0 || (w->a->ffn == GB_MOE_GLM && i > 0))
+		fs = i;
 
 	wt = gb_router(b, s, w, il, cur, &top);
 	x = gb_view(b, SC_RESHAPE, cur, F32(e, t));
