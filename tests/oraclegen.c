@@ -382,6 +382,17 @@ static const struct og_spec og_specs[] = {
 	    "u:expert_gating_func=2 b:expert_weights_norm=true "
 	    "f:expert_weights_scale=2.5",
 	    "exp_probs_b.bias" },
+	/* cohere2's parallel layers, the full-attention layer first in
+	 * each four (six blocks: four windowed, not five), a dense layer,
+	 * experts beside a shared expert */
+	{ "cohere2moe",
+	    OG_ATTN_L(6) OG_KV2 OG_LN "u:attention.sliding_window=256 "
+				      "f:logit_scale=0.25 "
+				      "u:leading_dense_block_count=1 "
+				      "u:expert_count=8 u:expert_used_count=2 "
+				      "u:expert_feed_forward_length=256 "
+				      "u:expert_shared_count=1",
+	    "" },
 };
 
 /*

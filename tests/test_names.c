@@ -83,7 +83,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3vlmoe", "hunyuan-moe", "qwen35", "qwen35moe",
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "bailingmoe2", "dots1",
-		"exaone-moe", NULL
+		"exaone-moe", "cohere2moe", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1466,6 +1466,33 @@ static const char *const exaone_moe_tensors[] = {
 	"L2-2 blk.%u.nextn.hnorm.weight 16", NULL
 };
 
+/* cohere2moe: cohere2's layers (no ffn_norm), block 0 dense, block 1
+ * experts with gate and up fused, a shared expert; output tied. */
+static const char *const cohere2moe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 8", "f32 ARCH.logit_scale 0.25",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "str tokenizer.ggml.model llama",
+	NULL
+};
+static const char *const cohere2moe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-1 blk.%u.ffn_gate_up_exps.weight 16 16 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
 static const char *const mamba2_keys[] = {
 	BASE_KEYS(8, 2), "u32 ARCH.ssm.conv_kernel 4",
 	"u32 ARCH.ssm.inner_size 16", "u32 ARCH.ssm.state_size 4",
@@ -1918,6 +1945,8 @@ static const struct {
 	  "blk.%u.attn_k.weight" },
 	{ { "exaone-moe", 3, exaone_moe_keys, exaone_moe_tensors },
 	  "blk.%u.ffn_up_shexp.weight" },
+	{ { "cohere2moe", 2, cohere2moe_keys, cohere2moe_tensors },
+	  "blk.%u.ffn_gate_up_exps.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

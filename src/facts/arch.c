@@ -282,14 +282,17 @@ read_attention(struct rd *r)
 	return true;
 }
 
-/* is_swa(il) = (n == 0) || (il % n < n - 1); MTP layers never are. */
+/* is_swa(il) = (n == 0) || (il % n < n - 1), or with the dense layer
+ * first (ARCH_SWA_DENSE_FIRST) il % n != 0; MTP layers never are. */
 static void
 set_swa_pattern(struct model_geom *g, uint32_t n)
 {
 	uint32_t il, main = g->n_layer - g->n_layer_nextn;
+	bool first = arch_row(g)->quirks & ARCH_SWA_DENSE_FIRST;
 
 	for (il = 0; il < g->n_layer; il++)
-		g->is_swa[il] = il < main && (n == 0 || il % n < n - 1);
+		g->is_swa[il] = il < main &&
+		    (n == 0 || (first ? il % n != 0 : il % n < n - 1));
 }
 
 /* The sliding-window pattern llama.cpp assumes for g's architecture

@@ -247,6 +247,9 @@ enum arch_quirk {
 				    * full-attention layer: with the first,
 				    * copied to another buffer type a later
 				    * one is in (gemma4) */
+	ARCH_SWA_DENSE_FIRST = 64, /* the window pattern's full-attention
+				    * layer is the first of each group, not
+				    * the last (cohere2moe) */
 };
 
 /*

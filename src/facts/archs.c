@@ -444,6 +444,12 @@ static const struct arch_info arch_table[] = {
 		.qk_norm = GB_QK_HEAD,
 		.ffn = GB_MOE_GLM,
 		.pos = GB_ROPE_SWA } },
+	{ .name = "cohere2moe",
+	    .kind = ARCH_KIND_SWA,
+	    .swa_pattern = 4,
+	    .mapped = true,
+	    .quirks = ARCH_SWA_DENSE_FIRST,
+	    .measured_on = BOTH },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
