@@ -393,6 +393,14 @@ static const struct og_spec og_specs[] = {
 				      "u:expert_feed_forward_length=256 "
 				      "u:expert_shared_count=1",
 	    "" },
+	/* experts chosen by a softmax beside a shared expert, in every
+	 * layer */
+	{ "bailingmoe",
+	    OG_ATTN OG_KV2 OG_RMS "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:expert_shared_count=1 "
+				  "b:expert_weights_norm=true",
+	    "" },
 };
 
 /*

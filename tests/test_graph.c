@@ -263,6 +263,8 @@ check_table(const char *name, const char *arch, const char *wtype,
  * and skipped (bailingmoe2), or on separate Q, K and V of as many
  * heads (dots1), or with sliding windows as a per-layer array marks
  * them, roped there alone, a shared expert of its own width (exaone-moe);
+ * experts chosen by a softmax beside a shared expert, in every
+ * layer (bailingmoe);
  * and how many rows of the CPU table
  * each has (cohere2's, gpt-oss's, llama4's, glm4moe's, mamba2's,
  * granitehybrid's, lfm2's, gemma3n's, ernie4_5's and the later ones'
@@ -284,7 +286,7 @@ static const struct {
 	{ "granitemoe", 30 }, { "minimax-m2", 30 }, { "ernie4_5-moe", 30 },
 	{ "qwen3vl", 30 }, { "qwen3vlmoe", 30 }, { "hunyuan-moe", 30 },
 	{ "lfm2moe", 30 }, { "bailingmoe2", 30 }, { "dots1", 30 },
-	{ "exaone-moe", 30 } };
+	{ "exaone-moe", 30 }, { "bailingmoe", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

@@ -450,6 +450,12 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .quirks = ARCH_SWA_DENSE_FIRST,
 	    .measured_on = BOTH },
+	{ .name = "bailingmoe",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.ffn = GB_MOE_GLM,
+		.extra = GB_GATE_SOFTMAX } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
