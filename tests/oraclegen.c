@@ -393,6 +393,15 @@ static const struct og_spec og_specs[] = {
 				      "u:expert_feed_forward_length=256 "
 				      "u:expert_shared_count=1",
 	    "" },
+	/* windows in three layers of four, a dense layer, experts with
+	 * their routing bias beside a shared expert */
+	{ "afmoe",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.sliding_window=256 "
+				  "u:leading_dense_block_count=1 "
+				  "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:expert_shared_count=1",
+	    "" },
 	/* experts chosen by a softmax beside a shared expert, in every
 	 * layer */
 	{ "bailingmoe",

@@ -83,7 +83,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3vlmoe", "hunyuan-moe", "qwen35", "qwen35moe",
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "bailingmoe2", "dots1",
-		"exaone-moe", "cohere2moe", "bailingmoe",
+		"exaone-moe", "cohere2moe", "afmoe", "bailingmoe",
 		NULL
 	};
 	const char *const *a;
@@ -1494,6 +1494,39 @@ static const char *const cohere2moe_tensors[] = {
 	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
 };
 
+/* afmoe: norms before and after attention and FFN, Q's and K's norms,
+ * the attention's gate, block 0 dense, block 1 experts with their
+ * routing bias and a shared expert; output tied. */
+static const char *const afmoe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 8",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "str tokenizer.ggml.model llama",
+	NULL
+};
+static const char *const afmoe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.post_attention_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.attn_gate.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.post_ffw_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-1 blk.%u.exp_probs_b.bias 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
 /* bailingmoe: a fused QKV of heads rope.dimension_count wide, experts
  * and a shared expert in every block. */
 static const char *const bailingmoe_keys[] = {
@@ -1972,6 +2005,8 @@ static const struct {
 	  "blk.%u.ffn_up_shexp.weight" },
 	{ { "cohere2moe", 2, cohere2moe_keys, cohere2moe_tensors },
 	  "blk.%u.ffn_gate_up_exps.weight" },
+	{ { "afmoe", 2, afmoe_keys, afmoe_tensors },
+	  "blk.%u.attn_gate.weight" },
 	{ { "bailingmoe", 2, bailingmoe_keys, bailingmoe_tensors },
 	  "blk.%u.attn_qkv.weight" },
 };
