@@ -410,6 +410,11 @@ static const struct og_spec og_specs[] = {
 				  "u:expert_shared_count=1 "
 				  "b:expert_weights_norm=true",
 	    "" },
+	/* layer norms, a fused QKV clamped, experts alone */
+	{ "dbrx",
+	    OG_ATTN OG_KV2 OG_LN "f:attention.clamp_kqv=8 "
+				 "u:expert_count=8 u:expert_used_count=2",
+	    "" },
 };
 
 /*

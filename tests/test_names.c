@@ -83,7 +83,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3vlmoe", "hunyuan-moe", "qwen35", "qwen35moe",
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "bailingmoe2", "dots1",
-		"exaone-moe", "cohere2moe", "afmoe", "bailingmoe",
+		"exaone-moe", "cohere2moe", "afmoe", "bailingmoe", "dbrx",
 		NULL
 	};
 	const char *const *a;
@@ -1551,6 +1551,26 @@ static const char *const bailingmoe_tensors[] = {
 	"L blk.%u.ffn_down_shexp.weight 8 16", NULL
 };
 
+/* dbrx: a fused QKV (Q n_embd wide), the attention output's norm,
+ * experts as wide as the FFN. */
+static const char *const dbrx_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"f32 ARCH.attention.clamp_kqv 8", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const dbrx_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_qkv.weight 16 32", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_output_norm.weight 16",
+	"L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 32 4",
+	"L blk.%u.ffn_up_exps.weight 16 32 4",
+	"L blk.%u.ffn_down_exps.weight 32 16 4", NULL
+};
+
 static const char *const mamba2_keys[] = {
 	BASE_KEYS(8, 2), "u32 ARCH.ssm.conv_kernel 4",
 	"u32 ARCH.ssm.inner_size 16", "u32 ARCH.ssm.state_size 4",
@@ -2009,6 +2029,8 @@ static const struct {
 	  "blk.%u.attn_gate.weight" },
 	{ { "bailingmoe", 2, bailingmoe_keys, bailingmoe_tensors },
 	  "blk.%u.attn_qkv.weight" },
+	{ { "dbrx", 2, dbrx_keys, dbrx_tensors },
+	  "blk.%u.attn_output_norm.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

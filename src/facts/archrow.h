@@ -114,6 +114,11 @@ enum gb_extra {
 				* times wider (padded), a slice of them
 				* added after each of the first layers
 				* (qwen3vl) */
+	GB_CLAMP_KQV = 32768,  /* Q, K and V clamped where
+				* attention.clamp_kqv is set, the norms
+				* kept (dbrx) */
+	GB_FFN_NORM_AO = 65536, /* the FFN's norm is attn_output_norm
+				 * (dbrx) */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */

@@ -461,6 +461,13 @@ static const struct arch_info arch_table[] = {
 	    .graph = { .built = true,
 		.ffn = GB_MOE_GLM,
 		.extra = GB_GATE_SOFTMAX } },
+	{ .name = "dbrx",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.norm = GB_LAYER,
+		.ffn = GB_MIXED,
+		.extra = GB_CLAMP_KQV | GB_FFN_NORM_AO } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

@@ -340,7 +340,7 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 		arch_float_set(pn, "logit_scale", false));
 	s->attn_temp = (a->extra & GB_ATTN_TEMP) &&
 	    arch_float_set(pn, "attention.temperature_scale", false);
-	s->clamp = (a->extra & GB_OLMO) &&
+	s->clamp = (a->extra & (GB_OLMO | GB_CLAMP_KQV)) &&
 	    arch_float_set(pn, "attention.clamp_kqv", false);
 	s->scale_embd = s->scale_embd || (a->scale & GB_SCALE_EMBD) != 0;
 	if (a->extra & GB_DEEPSTACK)

@@ -333,7 +333,8 @@ gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 	    !(w->a->extra & GB_ROWS_LATE);
 	const char *fnorm = w->a->extra & GB_FFN_NORM_PA ?
 	    "post_attention_norm" :
-	    "ffn_norm";
+	    w->a->extra & GB_FFN_NORM_AO ? "attn_output_norm" :
+					   "ffn_norm";
 	struct gb_attn at;
 	int32_t a, ffn;
 
