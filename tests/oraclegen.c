@@ -415,6 +415,10 @@ static const struct og_spec og_specs[] = {
 	    OG_ATTN OG_KV2 OG_LN "f:attention.clamp_kqv=8 "
 				 "u:expert_count=8 u:expert_used_count=2",
 	    "" },
+	/* a dense FFN n_embd wide beside the experts */
+	{ "arctic",
+	    OG_ATTN OG_KV2 OG_RMS "u:expert_count=8 u:expert_used_count=2",
+	    "output.weight" },
 };
 
 /*

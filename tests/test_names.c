@@ -84,7 +84,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "bailingmoe2", "dots1",
 		"exaone-moe", "cohere2moe", "afmoe", "bailingmoe", "dbrx",
-		NULL
+		"arctic", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1571,6 +1571,28 @@ static const char *const dbrx_tensors[] = {
 	"L blk.%u.ffn_down_exps.weight 32 16 4", NULL
 };
 
+/* arctic: a dense FFN n_embd wide and experts as wide as the FFN with
+ * a norm of their own; output tied. */
+static const char *const arctic_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const arctic_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate.weight 16 16", "L blk.%u.ffn_up.weight 16 16",
+	"L blk.%u.ffn_down.weight 16 16", "L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_norm_exps.weight 16",
+	"L blk.%u.ffn_gate_exps.weight 16 32 4",
+	"L blk.%u.ffn_up_exps.weight 16 32 4",
+	"L blk.%u.ffn_down_exps.weight 32 16 4", NULL
+};
+
 static const char *const mamba2_keys[] = {
 	BASE_KEYS(8, 2), "u32 ARCH.ssm.conv_kernel 4",
 	"u32 ARCH.ssm.inner_size 16", "u32 ARCH.ssm.state_size 4",
@@ -2031,6 +2053,8 @@ static const struct {
 	  "blk.%u.attn_qkv.weight" },
 	{ { "dbrx", 2, dbrx_keys, dbrx_tensors },
 	  "blk.%u.attn_output_norm.weight" },
+	{ { "arctic", 2, arctic_keys, arctic_tensors },
+	  "blk.%u.ffn_norm_exps.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

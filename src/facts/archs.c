@@ -468,6 +468,9 @@ static const struct arch_info arch_table[] = {
 		.norm = GB_LAYER,
 		.ffn = GB_MIXED,
 		.extra = GB_CLAMP_KQV | GB_FFN_NORM_AO } },
+	{ .name = "arctic",
+	    .mapped = true,
+	    .measured_on = BOTH },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
