@@ -419,6 +419,14 @@ static const struct og_spec og_specs[] = {
 	{ "arctic",
 	    OG_ATTN OG_KV2 OG_RMS "u:expert_count=8 u:expert_used_count=2",
 	    "output.weight" },
+	/* windows of 4096 whatever the key says, the full-attention layer
+	 * first in each four (six blocks), experts alone */
+	{ "smallthinker",
+	    OG_ATTN_L(6) OG_KV2 OG_RMS "u:attention.sliding_window=256 "
+				       "u:expert_count=8 u:expert_used_count=2 "
+				       "u:expert_feed_forward_length=256 "
+				       "u:expert_gating_func=1",
+	    "" },
 };
 
 /*

@@ -84,7 +84,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "bailingmoe2", "dots1",
 		"exaone-moe", "cohere2moe", "afmoe", "bailingmoe", "dbrx",
-		"arctic", NULL
+		"arctic", "smallthinker", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1593,6 +1593,26 @@ static const char *const arctic_tensors[] = {
 	"L blk.%u.ffn_down_exps.weight 32 16 4", NULL
 };
 
+/* smallthinker: a fused QKV, experts alone. */
+static const char *const smallthinker_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 8", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_gating_func 1", "str tokenizer.ggml.model llama",
+	NULL
+};
+static const char *const smallthinker_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_qkv.weight 16 32",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L blk.%u.ffn_up_exps.weight 16 8 4",
+	"L blk.%u.ffn_down_exps.weight 8 16 4", NULL
+};
+
 static const char *const mamba2_keys[] = {
 	BASE_KEYS(8, 2), "u32 ARCH.ssm.conv_kernel 4",
 	"u32 ARCH.ssm.inner_size 16", "u32 ARCH.ssm.state_size 4",
@@ -2055,6 +2075,8 @@ static const struct {
 	  "blk.%u.attn_output_norm.weight" },
 	{ { "arctic", 2, arctic_keys, arctic_tensors },
 	  "blk.%u.ffn_norm_exps.weight" },
+	{ { "smallthinker", 2, smallthinker_keys, smallthinker_tensors },
+	  "blk.%u.attn_qkv.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

@@ -308,7 +308,8 @@ swa_pattern_default(const struct model_geom *g)
 /*
  * The window of kind: SWA_ALWAYS's and SWA_64's default to 4096 (gemma2,
  * exaone4); a chunked one's is 8192 (llama4's chunk) whatever the key
- * says, unless the key says 0 (no chunks).
+ * says, unless the key says 0 (no chunks); ARCH_SWA_4096's is 4096
+ * whatever the key says, unless it says 0.
  */
 static uint32_t
 swa_window(struct rd *r, enum arch_kind kind)
@@ -321,6 +322,8 @@ swa_window(struct rd *r, enum arch_kind kind)
 		return 4096;
 	if (kind == ARCH_KIND_SWA_CHUNKED)
 		return have && window == 0 ? 0 : 8192;
+	if (window > 0 && (arch_row(r->g)->quirks & ARCH_SWA_4096))
+		return 4096;
 	return window;
 }
 

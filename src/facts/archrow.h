@@ -255,6 +255,9 @@ enum arch_quirk {
 	ARCH_SWA_DENSE_FIRST = 64, /* the window pattern's full-attention
 				    * layer is the first of each group, not
 				    * the last (cohere2moe) */
+	ARCH_SWA_4096 = 128,	   /* the window 4096 wherever
+				    * attention.sliding_window is set and not
+				    * 0 (smallthinker) */
 };
 
 /*

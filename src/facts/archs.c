@@ -471,6 +471,12 @@ static const struct arch_info arch_table[] = {
 	{ .name = "arctic",
 	    .mapped = true,
 	    .measured_on = BOTH },
+	{ .name = "smallthinker",
+	    .kind = ARCH_KIND_SWA,
+	    .swa_pattern = 4,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .quirks = ARCH_SWA_DENSE_FIRST | ARCH_SWA_4096 },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
