@@ -427,6 +427,16 @@ static const struct og_spec og_specs[] = {
 				       "u:expert_feed_forward_length=256 "
 				       "u:expert_gating_func=1",
 	    "" },
+	/* qwen3moe's experts and one chunk expert per group of four */
+	{ "grovemoe",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=128 "
+				  "u:attention.value_length=128 "
+				  "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:expert_chunk_feed_forward_length=128 "
+				  "f:expert_group_scale=0.05 "
+				  "u:experts_per_group=4",
+	    "" },
 };
 
 /*

@@ -84,7 +84,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "bailingmoe2", "dots1",
 		"exaone-moe", "cohere2moe", "afmoe", "bailingmoe", "dbrx",
-		"arctic", "smallthinker", NULL
+		"arctic", "smallthinker", "grovemoe", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1613,6 +1613,32 @@ static const char *const smallthinker_tensors[] = {
 	"L blk.%u.ffn_down_exps.weight 8 16 4", NULL
 };
 
+/* grovemoe: Q's and K's norms, experts and one chunk expert per two. */
+static const char *const grovemoe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_chunk_feed_forward_length 4",
+	"f32 ARCH.expert_group_scale 0.05", "u32 ARCH.experts_per_group 2",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const grovemoe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_q_norm.weight 8",
+	"L blk.%u.attn_k_norm.weight 8", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L blk.%u.ffn_up_exps.weight 16 8 4",
+	"L blk.%u.ffn_down_exps.weight 8 16 4",
+	"L blk.%u.ffn_gate_chexps.weight 16 4 2",
+	"L blk.%u.ffn_up_chexps.weight 16 4 2",
+	"L blk.%u.ffn_down_chexps.weight 4 16 2", NULL
+};
+
 static const char *const mamba2_keys[] = {
 	BASE_KEYS(8, 2), "u32 ARCH.ssm.conv_kernel 4",
 	"u32 ARCH.ssm.inner_size 16", "u32 ARCH.ssm.state_size 4",
@@ -2077,6 +2103,8 @@ static const struct {
 	  "blk.%u.ffn_norm_exps.weight" },
 	{ { "smallthinker", 2, smallthinker_keys, smallthinker_tensors },
 	  "blk.%u.attn_qkv.weight" },
+	{ { "grovemoe", 2, grovemoe_keys, grovemoe_tensors },
+	  "blk.%u.ffn_up_chexps.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

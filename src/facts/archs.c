@@ -477,6 +477,9 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .quirks = ARCH_SWA_DENSE_FIRST | ARCH_SWA_4096 },
+	{ .name = "grovemoe",
+	    .mapped = true,
+	    .measured_on = BOTH },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
