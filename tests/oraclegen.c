@@ -437,6 +437,19 @@ static const struct og_spec og_specs[] = {
 				  "f:expert_group_scale=0.05 "
 				  "u:experts_per_group=4",
 	    "" },
+	/* windows as a per-layer array marks them (with more KV heads),
+	 * sinks, experts, an MTP layer (skipped) */
+	{ "mimo2",
+	    OG_ATTN_L(5) OG_RMS "u:attention.sliding_window=128 "
+				"a:attention.sliding_window_pattern="
+				"0,1,1,1,0 "
+				"a:attention.head_count_kv=2,4,4,4,2 "
+				"u:nextn_predict_layers=1 "
+				"u:expert_count=8 u:expert_used_count=2 "
+				"u:expert_feed_forward_length=256",
+	    "attn_sinks.weight ffn_gate_inp.weight ffn_gate_exps.weight "
+	    "ffn_up_exps.weight ffn_down_exps.weight nextn.eh_proj.weight "
+	    "nextn.enorm.weight nextn.hnorm.weight" },
 };
 
 /*

@@ -84,7 +84,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "bailingmoe2", "dots1",
 		"exaone-moe", "cohere2moe", "afmoe", "bailingmoe", "dbrx",
-		"arctic", "smallthinker", "grovemoe", NULL
+		"arctic", "smallthinker", "grovemoe", "mimo2", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1639,6 +1639,36 @@ static const char *const grovemoe_tensors[] = {
 	"L blk.%u.ffn_down_chexps.weight 4 16 2", NULL
 };
 
+/* mimo2: block 1 windowed, blocks 0 dense and 1 experts, block 2
+ * multi-token prediction without Q, K and V. */
+static const char *const mimo2_keys[] = {
+	BASE_KEYS(16, 3), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 4",
+	"a32 ARCH.attention.sliding_window_pattern 0,1,0",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.nextn_predict_layers 1", "str tokenizer.ggml.model gpt2",
+	NULL
+};
+static const char *const mimo2_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L0-1 blk.%u.attn_q.weight 16 16",
+	"L0-1 blk.%u.attn_k.weight 16 8", "L0-1 blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_sinks.weight 2", "L blk.%u.ffn_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-2 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-2 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L2-2 blk.%u.nextn.eh_proj.weight 32 16",
+	"L2-2 blk.%u.nextn.enorm.weight 16",
+	"L2-2 blk.%u.nextn.hnorm.weight 16", NULL
+};
+
 static const char *const mamba2_keys[] = {
 	BASE_KEYS(8, 2), "u32 ARCH.ssm.conv_kernel 4",
 	"u32 ARCH.ssm.inner_size 16", "u32 ARCH.ssm.state_size 4",
@@ -2105,6 +2135,8 @@ static const struct {
 	  "blk.%u.attn_qkv.weight" },
 	{ { "grovemoe", 2, grovemoe_keys, grovemoe_tensors },
 	  "blk.%u.ffn_up_chexps.weight" },
+	{ { "mimo2", 3, mimo2_keys, mimo2_tensors },
+	  "blk.%u.attn_sinks.weight" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

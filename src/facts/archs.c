@@ -480,6 +480,11 @@ static const struct arch_info arch_table[] = {
 	{ .name = "grovemoe",
 	    .mapped = true,
 	    .measured_on = BOTH },
+	{ .name = "mimo2",
+	    .kind = ARCH_KIND_SWA,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .quirks = ARCH_SWA_LAYERS },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
