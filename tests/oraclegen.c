@@ -450,6 +450,15 @@ static const struct og_spec og_specs[] = {
 	    "attn_sinks.weight ffn_gate_inp.weight ffn_gate_exps.weight "
 	    "ffn_up_exps.weight ffn_down_exps.weight nextn.eh_proj.weight "
 	    "nextn.enorm.weight nextn.hnorm.weight" },
+	/* Q's and K's norms, experts with their routing bias beside a
+	 * shared expert of its own width */
+	{ "hy_v3",
+	    OG_ATTN OG_KV2 OG_RMS "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:expert_shared_feed_forward_length=384",
+	    "ffn_gate_inp.weight exp_probs_b ffn_gate_exps.weight "
+	    "ffn_up_exps.weight ffn_down_exps.weight ffn_gate_shexp.weight "
+	    "ffn_up_shexp.weight ffn_down_shexp.weight" },
 };
 
 /*

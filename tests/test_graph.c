@@ -267,6 +267,8 @@ check_table(const char *name, const char *arch, const char *wtype,
  * layer (bailingmoe);
  * layer norms, a fused QKV clamped, the FFN normed by
  * attn_output_norm, experts alone (dbrx);
+ * glm4moe's experts after Q's and K's norms, a routing bias without a
+ * suffix, the output rows taken after the output norm (hy_v3);
  * and how many rows of the CPU table
  * each has (cohere2's, gpt-oss's, llama4's, glm4moe's, mamba2's,
  * granitehybrid's, lfm2's, gemma3n's, ernie4_5's and the later ones'
@@ -288,7 +290,8 @@ static const struct {
 	{ "granitemoe", 30 }, { "minimax-m2", 30 }, { "ernie4_5-moe", 30 },
 	{ "qwen3vl", 30 }, { "qwen3vlmoe", 30 }, { "hunyuan-moe", 30 },
 	{ "lfm2moe", 30 }, { "bailingmoe2", 30 }, { "dots1", 30 },
-	{ "exaone-moe", 30 }, { "bailingmoe", 30 }, { "dbrx", 30 } };
+	{ "exaone-moe", 30 }, { "bailingmoe", 30 }, { "dbrx", 30 },
+	{ "hy_v3", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

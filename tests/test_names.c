@@ -84,7 +84,8 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen3next", "nemotron_h", "nemotron_h_moe", "falcon-h1",
 		"kimi-linear", "gemma4", "lfm2moe", "bailingmoe2", "dots1",
 		"exaone-moe", "cohere2moe", "afmoe", "bailingmoe", "dbrx",
-		"arctic", "smallthinker", "grovemoe", "mimo2", NULL
+		"arctic", "smallthinker", "grovemoe", "mimo2",
+		"hy_v3", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1509,7 +1510,8 @@ static const char *const afmoe_keys[] = {
 };
 static const char *const afmoe_tensors[] = {
 	"G token_embd.weight 16 16", "G output_norm.weight 16",
-	"L blk.%u.attn_norm.weight 16", "L blk.%u.post_attention_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16",
+	"L blk.%u.post_attention_norm.weight 16",
 	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
 	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
 	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
@@ -1667,6 +1669,32 @@ static const char *const mimo2_tensors[] = {
 	"L2-2 blk.%u.nextn.eh_proj.weight 32 16",
 	"L2-2 blk.%u.nextn.enorm.weight 16",
 	"L2-2 blk.%u.nextn.hnorm.weight 16", NULL
+};
+
+/* hy_v3: Q's and K's norms, block 0 dense, block 1 experts (gate and
+ * up fused, the routing bias without a suffix) and a shared expert. */
+static const char *const hy_v3_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const hy_v3_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_q_norm.weight 8",
+	"L blk.%u.attn_k_norm.weight 8", "L blk.%u.ffn_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4", "L1-1 blk.%u.exp_probs_b 4",
+	"L1-1 blk.%u.ffn_gate_up_exps.weight 16 16 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
 };
 
 static const char *const mamba2_keys[] = {
@@ -2137,6 +2165,8 @@ static const struct {
 	  "blk.%u.ffn_up_chexps.weight" },
 	{ { "mimo2", 3, mimo2_keys, mimo2_tensors },
 	  "blk.%u.attn_sinks.weight" },
+	{ { "hy_v3", 2, hy_v3_keys, hy_v3_tensors },
+	  "blk.%u.exp_probs_b" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

@@ -119,6 +119,8 @@ enum gb_extra {
 				* kept (dbrx) */
 	GB_FFN_NORM_AO = 65536, /* the FFN's norm is attn_output_norm
 				 * (dbrx) */
+	GB_ROWS_NORMED = 131072, /* the output rows taken after the output
+				  * norm (hy_v3) */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */

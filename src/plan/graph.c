@@ -128,6 +128,14 @@ gb_router(struct sc_graph *b, const struct shape *s, struct weights *w,
 	sel = l4 ? p : probs;
 	if (kind == GB_MOE_GLM)
 		sel = gb_bias(b, w, il, "exp_probs_b", probs, rows2(n, t));
+	if (kind == GB_MOE_GLM && sel == probs) { /* hy_v3's: no suffix */
+		struct rows r = rows2(n, t);
+		int32_t bias = gb_tensor(b, w, il, "exp_probs_b", true);
+
+		if (bias != GA_NONE)
+			sel = gb_op(b, SC_ADD, r.bytes, r.layout, GA_INPLACE,
+			    r.n, probs, bias);
+	}
 	*top = gb_op(b, SC_ARGSORT, F32(n, t), lay(4, n, t, 1, 1, 7), 0, t, sel,
 	    GA_NONE);
 	*top = gb_view(b, SC_VIEW, *top, smul(4, k + (t - 1) * n));
@@ -330,7 +338,7 @@ gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 	bool pre = w->a->norms != GB_NORM_POST;
 	bool post = w->a->norms != GB_NORM_PRE;
 	bool last = (uint64_t)il + 1 == w->n_layer &&
-	    !(w->a->extra & GB_ROWS_LATE);
+	    !(w->a->extra & (GB_ROWS_LATE | GB_ROWS_NORMED));
 	const char *fnorm = w->a->extra & GB_FFN_NORM_PA ?
 	    "post_attention_norm" :
 	    w->a->extra & GB_FFN_NORM_AO ? "attn_output_norm" :
@@ -595,6 +603,8 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 	x = gb_norm(b, w, -1,
 	    w->a->extra & GB_OUT_NORM_EMBD ? "token_embd_norm" : "output_norm",
 	    x, rows2(s->e, s->t));
+	if (w->a->extra & GB_ROWS_NORMED)
+		x = gb_out_rows(b, s, &in, x);
 	if (!b->full)
 		b->t[b->n - 1].flags |= GA_OUTPUT; /* result_norm */
 	x = gb_linear(b, s, w, -1, "output", x, pn->g->n_vocab);
