@@ -269,6 +269,9 @@ check_table(const char *name, const char *arch, const char *wtype,
  * attn_output_norm, experts alone (dbrx);
  * glm4moe's experts after Q's and K's norms, a routing bias without a
  * suffix, the output rows taken after the output norm (hy_v3);
+ * cohere2's parallel layers with experts, roped in the windowed and
+ * the leading dense layers, the shared expert's sum halved, the rows
+ * after the output norm (cohere2moe);
  * and how many rows of the CPU table
  * each has (cohere2's, gpt-oss's, llama4's, glm4moe's, mamba2's,
  * granitehybrid's, lfm2's, gemma3n's, ernie4_5's and the later ones'
@@ -291,7 +294,7 @@ static const struct {
 	{ "qwen3vl", 30 }, { "qwen3vlmoe", 30 }, { "hunyuan-moe", 30 },
 	{ "lfm2moe", 30 }, { "bailingmoe2", 30 }, { "dots1", 30 },
 	{ "exaone-moe", 30 }, { "bailingmoe", 30 }, { "dbrx", 30 },
-	{ "hy_v3", 30 } };
+	{ "hy_v3", 30 }, { "cohere2moe", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

@@ -121,6 +121,11 @@ enum gb_extra {
 				 * (dbrx) */
 	GB_ROWS_NORMED = 131072, /* the output rows taken after the output
 				  * norm (hy_v3) */
+	GB_SHEXP_HALF = 262144,	 /* GB_MOE_GLM: the experts' and the
+				  * shared expert's sum halved (cohere2moe) */
+	GB_LN_UNLESS_RMS = 524288, /* layer norms: not built where
+				    * attention.layer_norm_rms_epsilon says
+				    * RMS norms (cohere2moe) */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */
@@ -146,6 +151,8 @@ enum gb_pos {
 	GB_ROPE_SKIP4,	  /* every fourth layer not roped (smollm3) */
 	GB_ROPE_SWA_ALL,  /* roped in the sliding-window layers alone, in
 			   * every layer without a window (exaone4) */
+	GB_ROPE_SWA_LEAD, /* roped in the sliding-window layers and the
+			   * leading_dense_block_count first (cohere2moe) */
 };
 /* How a layer's attention, FFN and residuals meet. */
 enum gb_block {

@@ -253,6 +253,9 @@ roped(const struct shape *s, const struct weights *w, int64_t il)
 		return (il + 1) % 4 != 0;
 	if (w->a->pos == GB_ROPE_SWA_ALL)
 		return !w->g->swa || w->g->is_swa[il];
+	if (w->a->pos == GB_ROPE_SWA_LEAD)
+		return (w->g->swa && w->g->is_swa[il]) ||
+		    (uint64_t)il < s->lead;
 	return w->a->pos == GB_ROPE;
 }
 

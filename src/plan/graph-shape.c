@@ -345,6 +345,11 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	s->scale_embd = s->scale_embd || (a->scale & GB_SCALE_EMBD) != 0;
 	if (a->extra & GB_DEEPSTACK)
 		s->deep = arch_u32(pn, "n_deepstack_layers");
+	if (a->pos == GB_ROPE_SWA_LEAD)
+		s->lead = arch_u32(pn, "leading_dense_block_count");
+	if ((a->extra & GB_LN_UNLESS_RMS) &&
+	    arch_float_set(pn, "attention.layer_norm_rms_epsilon", false))
+		return false;
 	if (ub == 0 || (block != GB_ENCODER && ub % pl->n_stream != 0) ||
 	    (g->swa && pl->swa_cells == 0))
 		return false;

@@ -241,6 +241,9 @@ gb_moe(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 	if (l4 || (w->a->ffn == GB_MOE_GLM && fs > 0))
 		x = gb_op(b, SC_ADD, F32(e, t), L32(e, t), GA_INPLACE, t, x,
 		    gb_gated(b, s, w, il, cur, "_shexp", l4 ? s->ff_exp : fs));
+	if ((w->a->extra & GB_SHEXP_HALF) && fs > 0)
+		x = gb_op(b, SC_SCALE, F32(e, t), L32(e, t), GA_INPLACE, t, x,
+		    GA_NONE);
 	return x;
 }
 
@@ -301,7 +304,8 @@ static int32_t
 gb_parallel_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, int32_t x)
 {
-	bool last = (uint64_t)il + 1 == w->n_layer;
+	bool last = (uint64_t)il + 1 == w->n_layer &&
+	    !(w->a->extra & GB_ROWS_NORMED);
 	bool res = w->a->block == GB_PAR_RES;
 	struct gb_attn at;
 	int32_t n, a, f;
