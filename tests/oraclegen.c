@@ -473,6 +473,119 @@ static const struct og_spec og_specs[] = {
 	/* layer norms, up, GELU, down, every bias */
 	{ "codeshell", OG_ATTN OG_KV2 OG_LN,
 	    "token_embd.weight attn_q.bias attn_k.bias attn_v.bias" },
+	/* fused QKV, a dense layer, experts chosen by their sigmoid and a
+	 * bias beside a shared expert, an MTP layer (skipped) */
+	{ "bailingmoe2",
+	    OG_ATTN_L(5) OG_KV2 OG_RMS "u:nextn_predict_layers=1 "
+				       "u:leading_dense_block_count=1 "
+				       "u:expert_count=8 u:expert_used_count=2 "
+				       "u:expert_feed_forward_length=256 "
+				       "u:expert_shared_count=1 "
+				       "u:expert_gating_func=2 "
+				       "b:expert_weights_norm=true "
+				       "f:expert_weights_scale=2.5",
+	    "exp_probs_b.bias" },
+	/* multi-head attention (8 KV heads), a dense layer, experts chosen
+	 * by their sigmoid and a bias beside a shared expert */
+	{ "dots1",
+	    OG_ATTN OG_RMS "u:attention.head_count_kv=8 "
+			   "u:leading_dense_block_count=1 u:expert_count=8 "
+			   "u:expert_used_count=2 "
+			   "u:expert_feed_forward_length=256 "
+			   "u:expert_shared_count=1 u:expert_gating_func=2 "
+			   "b:expert_weights_norm=true",
+	    "exp_probs_b.bias" },
+	/* sliding windows as a per-layer array says, roped there alone, a
+	 * dense layer, experts beside a shared expert of its own width, an
+	 * MTP layer (dense, skipped) */
+	{ "exaone-moe",
+	    OG_ATTN_L(5) OG_KV2 OG_RMS
+	    "u:attention.sliding_window=128 "
+	    "a:attention.sliding_window_pattern=1,0,1,1,0 "
+	    "u:nextn_predict_layers=1 u:leading_dense_block_count=1 "
+	    "u:expert_count=8 u:expert_used_count=2 "
+	    "u:expert_feed_forward_length=256 u:expert_shared_count=1 "
+	    "u:expert_shared_feed_forward_length=384 "
+	    "u:expert_gating_func=2 b:expert_weights_norm=true "
+	    "f:expert_weights_scale=2.5",
+	    "exp_probs_b.bias" },
+	/* cohere2's parallel layers, the full-attention layer first in
+	 * each four (six blocks: four windowed, not five), a dense layer,
+	 * experts beside a shared expert */
+	{ "cohere2moe",
+	    OG_ATTN_L(6) OG_KV2 OG_LN "u:attention.sliding_window=256 "
+				      "f:logit_scale=0.25 "
+				      "u:leading_dense_block_count=1 "
+				      "u:expert_count=8 u:expert_used_count=2 "
+				      "u:expert_feed_forward_length=256 "
+				      "u:expert_shared_count=1",
+	    "" },
+	/* windows in three layers of four, a dense layer, experts with
+	 * their routing bias beside a shared expert */
+	{ "afmoe",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.sliding_window=256 "
+				  "u:leading_dense_block_count=1 "
+				  "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:expert_shared_count=1",
+	    "" },
+	/* experts chosen by a softmax beside a shared expert, in every
+	 * layer */
+	{ "bailingmoe",
+	    OG_ATTN OG_KV2 OG_RMS "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:expert_shared_count=1 "
+				  "b:expert_weights_norm=true",
+	    "" },
+	/* layer norms, a fused QKV clamped, experts alone */
+	{ "dbrx",
+	    OG_ATTN OG_KV2 OG_LN "f:attention.clamp_kqv=8 "
+				 "u:expert_count=8 u:expert_used_count=2",
+	    "" },
+	/* a dense FFN n_embd wide beside the experts */
+	{ "arctic",
+	    OG_ATTN OG_KV2 OG_RMS "u:expert_count=8 u:expert_used_count=2",
+	    "output.weight" },
+	/* windows of 4096 whatever the key says, the full-attention layer
+	 * first in each four (six blocks), experts alone */
+	{ "smallthinker",
+	    OG_ATTN_L(6) OG_KV2 OG_RMS "u:attention.sliding_window=256 "
+				       "u:expert_count=8 u:expert_used_count=2 "
+				       "u:expert_feed_forward_length=256 "
+				       "u:expert_gating_func=1",
+	    "" },
+	/* qwen3moe's experts and one chunk expert per group of four */
+	{ "grovemoe",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=128 "
+				  "u:attention.value_length=128 "
+				  "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:expert_chunk_feed_forward_length=128 "
+				  "f:expert_group_scale=0.05 "
+				  "u:experts_per_group=4",
+	    "" },
+	/* windows as a per-layer array marks them (with more KV heads),
+	 * sinks, experts, an MTP layer (skipped) */
+	{ "mimo2",
+	    OG_ATTN_L(5) OG_RMS "u:attention.sliding_window=128 "
+				"a:attention.sliding_window_pattern="
+				"0,1,1,1,0 "
+				"a:attention.head_count_kv=2,4,4,4,2 "
+				"u:nextn_predict_layers=1 "
+				"u:expert_count=8 u:expert_used_count=2 "
+				"u:expert_feed_forward_length=256",
+	    "attn_sinks.weight ffn_gate_inp.weight ffn_gate_exps.weight "
+	    "ffn_up_exps.weight ffn_down_exps.weight nextn.eh_proj.weight "
+	    "nextn.enorm.weight nextn.hnorm.weight" },
+	/* Q's and K's norms, experts with their routing bias beside a
+	 * shared expert of its own width */
+	{ "hy_v3",
+	    OG_ATTN OG_KV2 OG_RMS "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:expert_shared_feed_forward_length=384",
+	    "ffn_gate_inp.weight exp_probs_b ffn_gate_exps.weight "
+	    "ffn_up_exps.weight ffn_down_exps.weight ffn_gate_shexp.weight "
+	    "ffn_up_shexp.weight ffn_down_shexp.weight" },
 };
 
 /*

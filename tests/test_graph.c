@@ -278,7 +278,19 @@ check_table(const char *name, const char *arch, const char *wtype,
  * attention and a Mamba-2 layer side by side on one norm, summed
  * (falcon-h1); llama's
  * attention with deepseek2's softmax-chosen experts and shared experts
- * after a dense layer (deepseek, deepseek2-ocr);
+ * after a dense layer (deepseek, deepseek2-ocr); glm4moe's
+ * experts after Q's and K's norms on a fused QKV, an MTP layer loaded
+ * and skipped (bailingmoe2), or on separate Q, K and V of as many
+ * heads (dots1), or with sliding windows as a per-layer array marks
+ * them, roped there alone, a shared expert of its own width (exaone-moe);
+ * experts chosen by a softmax beside a shared expert, in every
+ * layer (bailingmoe); layer norms, a fused QKV clamped, the FFN normed
+ * by attn_output_norm, experts alone (dbrx); glm4moe's experts after Q's
+ * and K's norms, a routing bias without a suffix, the output rows taken
+ * after the output norm (hy_v3); cohere2's parallel layers with
+ * experts, roped in the windowed and the leading dense layers, the
+ * shared expert's sum halved, the rows after the output norm
+ * (cohere2moe);
  * and how many rows of the CPU table
  * each has (cohere2's, gpt-oss's, llama4's, glm4moe's, mamba2's,
  * granitehybrid's, lfm2's, gemma3n's, ernie4_5's and the later ones'
@@ -307,7 +319,10 @@ static const struct {
 	{ "orion", 30 }, { "minicpm", 30 }, { "nemotron", 30 },
 	{ "stablelm", 30 }, { "granite_swa", 30 }, { "phi2", 30 },
 	{ "gptneox", 30 }, { "starcoder", 30 }, { "bloom", 30 }, { "mpt", 30 },
-	{ "qwen", 30 }, { "refact", 30 }, { "codeshell", 30 } };
+	{ "qwen", 30 }, { "refact", 30 }, { "codeshell", 30 },
+	{ "bailingmoe2", 30 }, { "dots1", 30 }, { "exaone-moe", 30 },
+	{ "bailingmoe", 30 }, { "dbrx", 30 }, { "hy_v3", 30 },
+	{ "cohere2moe", 30 } };
 
 #define N_ARCHS (sizeof archs / sizeof archs[0])
 

@@ -87,7 +87,9 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"glm-dsa", "mistral4", "minicpm3", "kimi-k3", "deepseek",
 		"deepseek2-ocr", "orion", "minicpm", "nemotron", "stablelm",
 		"granite_swa", "phi2", "gptneox", "starcoder", "bloom", "mpt",
-		"qwen", "refact", "codeshell", NULL
+		"qwen", "refact", "codeshell", "bailingmoe2", "dots1",
+		"exaone-moe", "cohere2moe", "afmoe", "bailingmoe", "dbrx",
+		"arctic", "smallthinker", "grovemoe", "mimo2", "hy_v3", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -1375,6 +1377,333 @@ static const char *const glm4moe_tensors[] = {
 	"L2-2 blk.%u.nextn.enorm.weight 16",
 	"L2-2 blk.%u.nextn.hnorm.weight 16", NULL
 };
+/* bailingmoe2: one fused QKV, Q's and K's norms, block 0 dense, block 1
+ * experts (their routing bias) and a shared expert, block 2 multi-token
+ * prediction (loaded, skipped) with its own norms. */
+static const char *const bailingmoe2_keys[] = {
+	BASE_KEYS(16, 3), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "u32 ARCH.expert_gating_func 2",
+	"u32 ARCH.nextn_predict_layers 1", "str tokenizer.ggml.model llama",
+	NULL
+};
+static const char *const bailingmoe2_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_qkv.weight 16 32", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.ffn_norm.weight 16", "L0-0 blk.%u.ffn_gate.weight 16 32",
+	"L0-0 blk.%u.ffn_up.weight 16 32", "L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-2 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-2 blk.%u.exp_probs_b.bias 4",
+	"L1-2 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-2 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-2 blk.%u.ffn_down_shexp.weight 8 16",
+	"L2-2 blk.%u.nextn.eh_proj.weight 32 16",
+	"L2-2 blk.%u.nextn.enorm.weight 16",
+	"L2-2 blk.%u.nextn.hnorm.weight 16",
+	"L2-2 blk.%u.layer_output_norm.weight 16", NULL
+};
+
+/* dots1: K and V as wide as Q (as many heads), Q's and K's norms, block
+ * 0 dense, block 1 experts (no routing bias) and a shared expert. */
+static const char *const dots1_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 2",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "u32 ARCH.expert_gating_func 2",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const dots1_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 16",
+	"L blk.%u.attn_v.weight 16 16", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.ffn_norm.weight 16", "L0-0 blk.%u.ffn_gate.weight 16 32",
+	"L0-0 blk.%u.ffn_up.weight 16 32", "L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
+/* exaone-moe: block 0 dense, block 1 experts and a shared expert of its
+ * own width, block 2 multi-token prediction: dense, nextn.*, its Q, K
+ * and V left out (llama.cpp skips them, not requiring them). */
+static const char *const exaone_moe_keys[] = {
+	BASE_KEYS(16, 3), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 8",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_feed_forward_length 12",
+	"u32 ARCH.expert_gating_func 2", "u32 ARCH.nextn_predict_layers 1",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const exaone_moe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L0-1 blk.%u.attn_q.weight 16 16", "L0-1 blk.%u.attn_k.weight 16 8",
+	"L0-1 blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.ffn_norm.weight 16", "L0-0 blk.%u.ffn_gate.weight 16 32",
+	"L0-0 blk.%u.ffn_up.weight 16 32", "L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 16 12",
+	"L1-1 blk.%u.ffn_up_shexp.weight 16 12",
+	"L1-1 blk.%u.ffn_down_shexp.weight 12 16",
+	"L2-2 blk.%u.ffn_gate.weight 16 32", "L2-2 blk.%u.ffn_up.weight 16 32",
+	"L2-2 blk.%u.ffn_down.weight 32 16",
+	"L2-2 blk.%u.nextn.eh_proj.weight 32 16",
+	"L2-2 blk.%u.nextn.enorm.weight 16",
+	"L2-2 blk.%u.nextn.hnorm.weight 16", NULL
+};
+
+/* cohere2moe: cohere2's layers (no ffn_norm), block 0 dense, block 1
+ * experts with gate and up fused, a shared expert; output tied. */
+static const char *const cohere2moe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 8", "f32 ARCH.logit_scale 0.25",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "str tokenizer.ggml.model llama",
+	NULL
+};
+static const char *const cohere2moe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-1 blk.%u.ffn_gate_up_exps.weight 16 16 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
+/* afmoe: norms before and after attention and FFN, Q's and K's norms,
+ * the attention's gate, block 0 dense, block 1 experts with their
+ * routing bias and a shared expert; output tied. */
+static const char *const afmoe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 8",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "str tokenizer.ggml.model llama",
+	NULL
+};
+static const char *const afmoe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16",
+	"L blk.%u.post_attention_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.attn_gate.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.post_ffw_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-1 blk.%u.exp_probs_b.bias 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
+/* bailingmoe: a fused QKV of heads rope.dimension_count wide, experts
+ * and a shared expert in every block. */
+static const char *const bailingmoe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.rope.dimension_count 8", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "str tokenizer.ggml.model llama",
+	NULL
+};
+static const char *const bailingmoe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_qkv.weight 16 32", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L blk.%u.ffn_up_exps.weight 16 8 4",
+	"L blk.%u.ffn_down_exps.weight 8 16 4",
+	"L blk.%u.ffn_gate_shexp.weight 16 8",
+	"L blk.%u.ffn_up_shexp.weight 16 8",
+	"L blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
+/* dbrx: a fused QKV (Q n_embd wide), the attention output's norm,
+ * experts as wide as the FFN. */
+static const char *const dbrx_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"f32 ARCH.attention.clamp_kqv 8", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const dbrx_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_qkv.weight 16 32", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_output_norm.weight 16",
+	"L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 32 4",
+	"L blk.%u.ffn_up_exps.weight 16 32 4",
+	"L blk.%u.ffn_down_exps.weight 32 16 4", NULL
+};
+
+/* arctic: a dense FFN n_embd wide and experts as wide as the FFN with
+ * a norm of their own; output tied. */
+static const char *const arctic_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const arctic_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate.weight 16 16", "L blk.%u.ffn_up.weight 16 16",
+	"L blk.%u.ffn_down.weight 16 16", "L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_norm_exps.weight 16",
+	"L blk.%u.ffn_gate_exps.weight 16 32 4",
+	"L blk.%u.ffn_up_exps.weight 16 32 4",
+	"L blk.%u.ffn_down_exps.weight 32 16 4", NULL
+};
+
+/* smallthinker: a fused QKV, experts alone. */
+static const char *const smallthinker_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 8", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_gating_func 1", "str tokenizer.ggml.model llama",
+	NULL
+};
+static const char *const smallthinker_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_qkv.weight 16 32",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L blk.%u.ffn_up_exps.weight 16 8 4",
+	"L blk.%u.ffn_down_exps.weight 8 16 4", NULL
+};
+
+/* grovemoe: Q's and K's norms, experts and one chunk expert per two. */
+static const char *const grovemoe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_chunk_feed_forward_length 4",
+	"f32 ARCH.expert_group_scale 0.05", "u32 ARCH.experts_per_group 2",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const grovemoe_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_q_norm.weight 8",
+	"L blk.%u.attn_k_norm.weight 8", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L blk.%u.ffn_up_exps.weight 16 8 4",
+	"L blk.%u.ffn_down_exps.weight 8 16 4",
+	"L blk.%u.ffn_gate_chexps.weight 16 4 2",
+	"L blk.%u.ffn_up_chexps.weight 16 4 2",
+	"L blk.%u.ffn_down_chexps.weight 4 16 2", NULL
+};
+
+/* mimo2: block 1 windowed, blocks 0 dense and 1 experts, block 2
+ * multi-token prediction without Q, K and V. */
+static const char *const mimo2_keys[] = {
+	BASE_KEYS(16, 3), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 4",
+	"a32 ARCH.attention.sliding_window_pattern 0,1,0",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.nextn_predict_layers 1", "str tokenizer.ggml.model gpt2",
+	NULL
+};
+static const char *const mimo2_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L0-1 blk.%u.attn_q.weight 16 16",
+	"L0-1 blk.%u.attn_k.weight 16 8", "L0-1 blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_sinks.weight 2", "L blk.%u.ffn_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-2 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-2 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-2 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L2-2 blk.%u.nextn.eh_proj.weight 32 16",
+	"L2-2 blk.%u.nextn.enorm.weight 16",
+	"L2-2 blk.%u.nextn.hnorm.weight 16", NULL
+};
+
+/* hy_v3: Q's and K's norms, block 0 dense, block 1 experts (gate and
+ * up fused, the routing bias without a suffix) and a shared expert. */
+static const char *const hy_v3_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const hy_v3_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_q_norm.weight 8",
+	"L blk.%u.attn_k_norm.weight 8", "L blk.%u.ffn_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4", "L1-1 blk.%u.exp_probs_b 4",
+	"L1-1 blk.%u.ffn_gate_up_exps.weight 16 16 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
 
 static const char *const mamba2_keys[] = {
 	BASE_KEYS(8, 2), "u32 ARCH.ssm.conv_kernel 4",
@@ -2212,6 +2541,30 @@ static const struct {
 	  "blk.%u.ffn_down.weight" },
 	{ { "codeshell", 2, orion_keys, codeshell_tensors },
 	  "blk.%u.ffn_down.bias" },
+	{ { "bailingmoe2", 3, bailingmoe2_keys, bailingmoe2_tensors },
+	  "blk.%u.attn_qkv.weight" },
+	{ { "dots1", 2, dots1_keys, dots1_tensors },
+	  "blk.%u.attn_k.weight" },
+	{ { "exaone-moe", 3, exaone_moe_keys, exaone_moe_tensors },
+	  "blk.%u.ffn_up_shexp.weight" },
+	{ { "cohere2moe", 2, cohere2moe_keys, cohere2moe_tensors },
+	  "blk.%u.ffn_gate_up_exps.weight" },
+	{ { "afmoe", 2, afmoe_keys, afmoe_tensors },
+	  "blk.%u.attn_gate.weight" },
+	{ { "bailingmoe", 2, bailingmoe_keys, bailingmoe_tensors },
+	  "blk.%u.attn_qkv.weight" },
+	{ { "dbrx", 2, dbrx_keys, dbrx_tensors },
+	  "blk.%u.attn_output_norm.weight" },
+	{ { "arctic", 2, arctic_keys, arctic_tensors },
+	  "blk.%u.ffn_norm_exps.weight" },
+	{ { "smallthinker", 2, smallthinker_keys, smallthinker_tensors },
+	  "blk.%u.attn_qkv.weight" },
+	{ { "grovemoe", 2, grovemoe_keys, grovemoe_tensors },
+	  "blk.%u.ffn_up_chexps.weight" },
+	{ { "mimo2", 3, mimo2_keys, mimo2_tensors },
+	  "blk.%u.attn_sinks.weight" },
+	{ { "hy_v3", 2, hy_v3_keys, hy_v3_tensors },
+	  "blk.%u.exp_probs_b" },
 };
 
 Test(names, every_mapped_architecture_round_trips)

@@ -322,14 +322,33 @@ report_missing_layers(struct nm *s, size_t e, int64_t n_all)
 	strbuf_free(&sb);
 }
 
+/* Whether the file has the MTP head llama.cpp probes for
+ * (blk.{n_layer - nextn}.nextn.eh_proj.weight): its MTP blocks are then
+ * checked as any other, even where the map says mtp_layers: optional. */
+static bool
+has_mtp_head(const struct nm *s, int64_t n_main)
+{
+	size_t e;
+
+	for (e = 0; e < s->map->n_tensors; e++)
+		if (s->map->tensors[e].id != NULL &&
+		    strcmp(s->map->tensors[e].id, "nextn.eh_proj.weight") == 0)
+			return found_at(s, e, n_main);
+	return false;
+}
+
 static void
 report_missing(struct nm *s)
 {
 	/* every block, MTP layers included unless the map makes them
-	 * optional (its when says which tensors one may leave out) */
+	 * optional and the file has no MTP head (a map's when says which
+	 * tensors an MTP layer may leave out) */
 	const struct model_geom *g = s->env.geom;
+	int64_t n_main = (int64_t)g->n_layer - g->n_layer_nextn;
 	int64_t n_all = (int64_t)g->n_layer -
-	    (s->map->mtp_optional ? g->n_layer_nextn : 0);
+	    (s->map->mtp_optional && !has_mtp_head(s, n_main) ?
+		    g->n_layer_nextn :
+		    0);
 	size_t e;
 
 	for (e = 0; e < s->map->n_tensors; e++) {

@@ -282,14 +282,17 @@ read_attention(struct rd *r)
 	return true;
 }
 
-/* is_swa(il) = (n == 0) || (il % n < n - 1); MTP layers never are. */
+/* is_swa(il) = (n == 0) || (il % n < n - 1), or with the dense layer
+ * first (ARCH_SWA_DENSE_FIRST) il % n != 0; MTP layers never are. */
 static void
 set_swa_pattern(struct model_geom *g, uint32_t n)
 {
 	uint32_t il, main = g->n_layer - g->n_layer_nextn;
+	bool first = arch_row(g)->quirks & ARCH_SWA_DENSE_FIRST;
 
 	for (il = 0; il < g->n_layer; il++)
-		g->is_swa[il] = il < main && (n == 0 || il % n < n - 1);
+		g->is_swa[il] = il < main &&
+		    (n == 0 || (first ? il % n != 0 : il % n < n - 1));
 }
 
 /* The sliding-window pattern llama.cpp assumes for g's architecture
@@ -305,7 +308,8 @@ swa_pattern_default(const struct model_geom *g)
 /*
  * The window of kind: SWA_ALWAYS's and SWA_64's default to 4096 (gemma2,
  * exaone4); a chunked one's is 8192 (llama4's chunk) whatever the key
- * says, unless the key says 0 (no chunks).
+ * says, unless the key says 0 (no chunks); ARCH_SWA_4096's is 4096
+ * whatever the key says, unless it says 0.
  */
 static uint32_t
 swa_window(struct rd *r, enum arch_kind kind)
@@ -318,6 +322,8 @@ swa_window(struct rd *r, enum arch_kind kind)
 		return 4096;
 	if (kind == ARCH_KIND_SWA_CHUNKED)
 		return have && window == 0 ? 0 : 8192;
+	if (window > 0 && (arch_row(r->g)->quirks & ARCH_SWA_4096))
+		return 4096;
 	return window;
 }
 
@@ -377,7 +383,10 @@ read_swa(struct rd *r, enum arch_kind kind)
 	g->swa = true;
 	g->n_swa = window;
 	set_swa_pattern(g, pattern);
-	if (arch_row(g)->quirks & ARCH_SWA_LAYERS)
+	/* load_swa_pattern reads a per-layer array first (exaone-moe's
+	 * files) */
+	if ((arch_row(g)->quirks & ARCH_SWA_LAYERS) ||
+	    (pk != NULL && pk->type == GGUF_ARRAY))
 		swa_layers(r);
 	for (il = 0; il < g->n_layer; il++)
 		if (g->is_swa[il])

@@ -146,6 +146,19 @@ enum gb_extra {
 				* attention.clamp_kqv is set (mpt) */
 	GB_FF_HALF = 8388608,   /* the FFN half as wide as
 				* feed_forward_length (qwen) */
+	GB_ROWS_AFTER_NORM = 268435456, /* the output rows taken after
+					 * the output norm, which is not
+					 * kept (hy_v3) */
+	GB_CLAMP_KQV = 16777216, /* Q, K and V clamped where
+				* attention.clamp_kqv is set, the norms
+				* kept (dbrx) */
+	GB_FFN_NORM_AO = 33554432, /* the FFN's norm is attn_output_norm
+				 * (dbrx) */
+	GB_SHEXP_HALF = 67108864, /* GB_MOE_GLM: the experts' and the
+				  * shared expert's sum halved (cohere2moe) */
+	GB_LN_UNLESS_RMS = 134217728, /* layer norms: not built where
+				    * attention.layer_norm_rms_epsilon says
+				    * RMS norms (cohere2moe) */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */
@@ -179,6 +192,8 @@ enum gb_pos {
 	GB_ALIBI,	  /* no RoPE (ALiBi's bias, in the soft max); the
 			   * learned positions added where the file has
 			   * position_embd (bloom, mpt) */
+	GB_ROPE_SWA_LEAD, /* roped in the sliding-window layers and the
+			   * leading_dense_block_count first (cohere2moe) */
 };
 /* How a layer's attention, FFN and residuals meet. */
 enum gb_block {
@@ -313,6 +328,12 @@ enum arch_quirk {
 				    * (created without the layer's skip
 				    * flag), the rest of the layer not
 				    * (deepseek32, glm-dsa) */
+	ARCH_SWA_DENSE_FIRST = 512, /* the window pattern's full-attention
+				    * layer is the first of each group, not
+				    * the last (cohere2moe) */
+	ARCH_SWA_4096 = 1024,	   /* the window 4096 wherever
+				    * attention.sliding_window is set and not
+				    * 0 (smallthinker) */
 };
 
 /*

@@ -87,9 +87,10 @@ struct names_map {
 					 * the architectures) */
 	bool mtp_optional;		/* mtp_layers: optional: the last
 					 * nextn_predict_layers blocks may
-					 * lack any tensor (llama.cpp loads
-					 * them skipped, as optional, when
-					 * the file has no MTP head) */
+					 * lack any tensor where the file
+					 * has no MTP head (its first one's
+					 * nextn.eh_proj), as llama.cpp
+					 * loads them then */
 };
 
 struct names_lazy;			/* a built-in map not read yet */

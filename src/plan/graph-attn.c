@@ -259,6 +259,9 @@ roped(const struct shape *s, const struct weights *w, int64_t il)
 		return w->g->n_layer == 32;
 	if (w->a->pos == GB_ROPE_LAYERS)
 		return il >= ARCH_MAX_LAYERS || !s->nope_l[il];
+	if (w->a->pos == GB_ROPE_SWA_LEAD)
+		return (w->g->swa && w->g->is_swa[il]) ||
+		    (uint64_t)il < s->lead;
 	return w->a->pos == GB_ROPE;
 }
 
@@ -319,11 +322,17 @@ gb_head(struct sc_graph *b, const struct shape *s, struct weights *w,
 	snprintf(norm, sizeof norm, "attn_%s_norm.weight", name);
 	if (qk == GB_QK_HEAD_OPT)
 		qk = gb_has(w, il, norm) ? GB_QK_HEAD : GB_QK_NONE;
-	if (qkv != GA_NONE && qk != GB_QK_NONE)
-		w->missing = true; /* norms of a fused product: not built */
-	if (qkv != GA_NONE)
+	/* norms of a fused product: per head after its view alone */
+	if (qkv != GA_NONE && qk != GB_QK_NONE && qk != GB_QK_HEAD)
+		w->missing = true;
+	if (qkv != GA_NONE) {
 		h.x = gb_view(b, SC_VIEW, qkv, head_bytes(s, width, false));
-	else if (gate) { /* Q, every other head of the product */
+		snprintf(base, sizeof base, "attn_%s_norm", name);
+		if (qk == GB_QK_HEAD) { /* a new, contiguous tensor */
+			h.x = gb_norm(b, w, il, base, h.x, heads);
+			h.contig = true;
+		}
+	} else if (gate) { /* Q, every other head of the product */
 		h.full = gb_linear(b, s, w, il, "attn_q", cur, smul(2, width));
 		if (w->a->extra & GB_GDN_NEXT) /* reshaped first */
 			h.full = gb_view(b, SC_RESHAPE, h.full,

@@ -97,6 +97,14 @@ gb_router(struct sc_graph *b, const struct shape *s, struct weights *w,
 	sel = l4 ? p : probs;
 	if (kind == GB_MOE_GLM)
 		sel = gb_bias(b, w, il, "exp_probs_b", probs, rows2(n, t));
+	if (kind == GB_MOE_GLM && sel == probs) { /* hy_v3's: no suffix */
+		struct rows r = rows2(n, t);
+		int32_t bias = gb_tensor(b, w, il, "exp_probs_b", true);
+
+		if (bias != GA_NONE)
+			sel = gb_op(b, SC_ADD, r.bytes, r.layout, GA_INPLACE,
+			    r.n, probs, bias);
+	}
 	*top = gb_op(b, SC_ARGSORT, F32(n, t), lay(4, n, t, 1, 1, 7), 0, t, sel,
 	    GA_NONE);
 	*top = gb_view(b, SC_VIEW, *top, smul(4, k + (t - 1) * n));
@@ -215,11 +223,17 @@ gb_moe_shared(struct sc_graph *b, const struct shape *s, struct weights *w,
     int64_t il, int32_t cur, int32_t x)
 {
 	uint64_t t = s->t, e = s->e, fs = s->ff_shared;
+	uint64_t dim = gb_dim(w, il, "ffn_up_shexp.weight", 1);
 	bool l4 = w->a->ffn == GB_MOE_L4;
 	int32_t y = GA_NONE;
 
-	if (fs == 0 || (w->a->extra & GB_EXP_RELU_SQR)) /* its tensors' */
-		fs = gb_dim(w, il, "ffn_up_shexp.weight", 1);
+	/* the shared expert as wide as its tensors where the keys do not
+	 * say, or say otherwise (llama.cpp checked the tensors against
+	 * them: exaone-moe's are one expert wide whatever
+	 * expert_shared_count says) */
+	if (fs == 0 || (w->a->extra & GB_EXP_RELU_SQR) ||
+	    (w->a->ffn == GB_MOE_GLM && dim > 0))
+		fs = dim;
 	if (w->a->ffn == GB_MOE_SHARED ||
 	    (w->a->ffn == GB_MOE_SIG_SHEXP &&
 		gb_has(w, il, "ffn_up_shexp.weight")))
@@ -232,7 +246,11 @@ gb_moe_shared(struct sc_graph *b, const struct shape *s, struct weights *w,
 		y = gb_gated(b, s, w, il, cur, "_shexp", l4 ? s->ff_exp : fs);
 	if (y == GA_NONE)
 		return x;
-	return gb_op(b, SC_ADD, F32(e, t), L32(e, t), GA_INPLACE, t, x, y);
+	x = gb_op(b, SC_ADD, F32(e, t), L32(e, t), GA_INPLACE, t, x, y);
+	if (w->a->extra & GB_SHEXP_HALF) /* the sum halved (cohere2moe) */
+		x = gb_op(b, SC_SCALE, F32(e, t), L32(e, t), GA_INPLACE, t, x,
+		    GA_NONE);
+	return x;
 }
 
 static int32_t

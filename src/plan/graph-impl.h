@@ -65,6 +65,8 @@ struct shape {
 	uint64_t n_exp, n_used, ff_exp; /* experts, used a token, their FFN */
 	uint64_t ff_shared;		/* the shared expert's FFN */
 	uint64_t deep;			/* GB_DEEPSTACK: its layers */
+	uint64_t lead;			/* GB_ROPE_SWA_LEAD: the dense
+					 * layers first */
 	uint64_t n_pos;			/* positions a token (M-RoPE: 4) */
 	bool sigmoid;			/* GB_MOE_GLM: sigmoid gating */
 	bool norm_w;			/* GB_MOE_GLM: weights normalized */

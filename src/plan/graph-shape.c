@@ -364,6 +364,30 @@ rope_layers(const struct planner *pn, struct shape *s)
 							     v.v.u == 0;
 }
 
+/* The switches of s the file's keys turn on for a; false where the
+ * graph is not built for those keys. */
+static bool
+key_switches(const struct planner *pn, const struct arch_graph *a,
+    uint8_t block, struct shape *s)
+{
+	s->scale_logits = ((a->scale & GB_SCALE_LOGITS) &&
+			      (block != GB_HYBRID || s->scale_logits)) ||
+	    ((a->scale & GB_SCALE_LOGITS_KEY) &&
+		arch_float_set(pn, "logit_scale", false));
+	s->attn_temp = (a->extra & GB_ATTN_TEMP) &&
+	    arch_float_set(pn, "attention.temperature_scale", false);
+	s->clamp = (a->extra & (GB_OLMO | GB_CLAMP | GB_CLAMP_KQV)) &&
+	    arch_float_set(pn, "attention.clamp_kqv", false);
+	s->scale_embd = s->scale_embd || (a->scale & GB_SCALE_EMBD) != 0;
+	if (a->extra & GB_DEEPSTACK)
+		s->deep = arch_u32(pn, "n_deepstack_layers");
+	if (a->pos == GB_ROPE_SWA_LEAD)
+		s->lead = arch_u32(pn, "leading_dense_block_count");
+	/* layer norms not built where the keys say RMS norms */
+	return !((a->extra & GB_LN_UNLESS_RMS) &&
+	    arch_float_set(pn, "attention.layer_norm_rms_epsilon", false));
+}
+
 /* The row's switches of the residuals and the RoPE: GB_RES_SCALE,
  * GB_ROPE_LAYERS, GB_PAR_NORM2. */
 static void
@@ -408,17 +432,8 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	if (block == GB_HYBRID || (a->extra & GB_GRANITE))
 		granite_keys(pn, s);
 	row_switches(pn, a, s);
-	s->scale_logits = ((a->scale & GB_SCALE_LOGITS) &&
-			      (block != GB_HYBRID || s->scale_logits)) ||
-	    ((a->scale & GB_SCALE_LOGITS_KEY) &&
-		arch_float_set(pn, "logit_scale", false));
-	s->attn_temp = (a->extra & GB_ATTN_TEMP) &&
-	    arch_float_set(pn, "attention.temperature_scale", false);
-	s->clamp = (a->extra & (GB_OLMO | GB_CLAMP)) &&
-	    arch_float_set(pn, "attention.clamp_kqv", false);
-	s->scale_embd = s->scale_embd || (a->scale & GB_SCALE_EMBD) != 0;
-	if (a->extra & GB_DEEPSTACK)
-		s->deep = arch_u32(pn, "n_deepstack_layers");
+	if (!key_switches(pn, a, block, s))
+		return false;
 	if (ub == 0 || (block != GB_ENCODER && ub % pl->n_stream != 0) ||
 	    (g->swa && pl->swa_cells == 0))
 		return false;

@@ -93,7 +93,8 @@ static int32_t
 gb_parallel_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, int32_t x)
 {
-	bool last = (uint64_t)il + 1 == w->n_layer;
+	bool last = (uint64_t)il + 1 == w->n_layer &&
+	    !(w->a->extra & GB_ROWS_AFTER_NORM);
 	bool res = w->a->block == GB_PAR_RES;
 	struct gb_attn at;
 	int32_t n, a, f;
@@ -158,10 +159,11 @@ gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 	bool pre = w->a->norms != GB_NORM_POST;
 	bool post = w->a->norms != GB_NORM_PRE;
 	bool last = (uint64_t)il + 1 == w->n_layer &&
-	    !(w->a->extra & GB_ROWS_LATE);
+	    !(w->a->extra & (GB_ROWS_LATE | GB_ROWS_AFTER_NORM));
 	const char *fnorm = w->a->extra & GB_FFN_NORM_PA ?
 	    "post_attention_norm" :
-	    "ffn_norm";
+	    w->a->extra & GB_FFN_NORM_AO ? "attn_output_norm" :
+					   "ffn_norm";
 	struct gb_attn at;
 	int32_t a, ffn;
 
@@ -511,6 +513,27 @@ skip_mtp(struct weights *w)
 	}
 }
 
+/* The embeddings x with the learned positions added (where the file has
+ * them) and layer-normed (GB_EMBD_NORM). */
+static int32_t
+gb_embd_pos(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int32_t x)
+{
+	int32_t pos;
+
+	if (w->a->pos == GB_LEARNED ||
+	    (w->a->pos == GB_ALIBI && gb_has(w, -1, "position_embd.weight"))) {
+		pos = gb_in_pos(b, s, in);
+		pos = gb_op(b, SC_GET_ROWS, F32(s->e, s->t), L32(s->e, s->t), 0,
+		    s->t, gb_weight(b, w, -1, "position_embd.weight"), pos);
+		x = gb_op(b, SC_ADD, F32(s->e, s->t), L32(s->e, s->t),
+		    GA_INPLACE, s->t, x, pos);
+	}
+	if (w->a->extra & GB_EMBD_NORM)
+		x = gb_norm(b, w, -1, "token_embd_norm", x, rows2(s->e, s->t));
+	return x;
+}
+
 /* The graph; false when it is not the file's (a tensor left unread, or
  * one it needs missing). */
 static bool
@@ -519,7 +542,7 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 {
 	uint64_t ei = smul(s->e, s->deep + 1);
 	struct inputs in;
-	int32_t x, pos;
+	int32_t x;
 	uint32_t il;
 
 	gb_inputs_init(&in);
@@ -543,16 +566,7 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 			b->t[b->n - 1].flags |= GA_OUTPUT; /* result_embd */
 		return !b->full && !w->missing && w->n_seen == w->f->tensors_n;
 	}
-	if (w->a->pos == GB_LEARNED ||
-	    (w->a->pos == GB_ALIBI && gb_has(w, -1, "position_embd.weight"))) {
-		pos = gb_in_pos(b, s, &in);
-		pos = gb_op(b, SC_GET_ROWS, F32(s->e, s->t), L32(s->e, s->t), 0,
-		    s->t, gb_weight(b, w, -1, "position_embd.weight"), pos);
-		x = gb_op(b, SC_ADD, F32(s->e, s->t), L32(s->e, s->t),
-		    GA_INPLACE, s->t, x, pos);
-	}
-	if (w->a->extra & GB_EMBD_NORM)
-		x = gb_norm(b, w, -1, "token_embd_norm", x, rows2(s->e, s->t));
+	x = gb_embd_pos(b, s, w, &in, x);
 	if (w->a->block == GB_ALTUP)
 		x = gb_altup(b, s, w, &in, x);
 	else if (w->a->extra & GB_MIXER_ONLY)
@@ -578,7 +592,9 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 	x = gb_norm(b, w, -1,
 	    w->a->extra & GB_OUT_NORM_EMBD ? "token_embd_norm" : "output_norm",
 	    x, rows2(s->e, s->t));
-	if (!b->full)
+	if (w->a->extra & GB_ROWS_AFTER_NORM) /* the norm not kept */
+		x = gb_out_rows(b, s, &in, x);
+	else if (!b->full)
 		b->t[b->n - 1].flags |= GA_OUTPUT; /* result_norm, h_nextn */
 	if (gb_rows_normed(w))			   /* the rows after the norm */
 		x = gb_out_rows(b, s, &in, x);

@@ -81,7 +81,9 @@ plan_tensor_repacked(const struct gguf_tensor *t, uint32_t features)
 
 	memcpy(name, t->name.p, n);
 	name[n] = '\0';
-	experts = strstr(name, "_exps.") != NULL;
+	/* the MUL_MAT_ID weights: experts, grovemoe's chunk experts */
+	experts = strstr(name, "_exps.") != NULL ||
+	    strstr(name, "_chexps.") != NULL;
 	if (!t->size_ok || read_by_rows(name) || t->ne[3] != 1 ||
 	    (t->ne[2] != 1 && !experts) || t->ne[1] < 2)
 		return false;
