@@ -121,6 +121,31 @@ expect_entry(const struct jsonnode *root, const char *name, bool known,
 	cr_expect_eq(jsontree_get(e, "measured_on")->n, backends, "%s", name);
 }
 
+/* An entry's compute_worst_ratio: null where the graph is placed or no
+ * ratio was measured, else each backend's, in thousandths of the row. */
+static void
+expect_worst(const struct jsonnode *w, const struct arch_info *a)
+{
+	const struct jsonnode *c = jsontree_get(w, "cpu");
+	const struct jsonnode *v = jsontree_get(w, "vulkan");
+
+	cr_assert(w != NULL, "%s: no compute_worst_ratio", a->name);
+	if (a->graph.built ||
+	    (a->fit.worst_cpu == 0 && a->fit.worst_vulkan == 0)) {
+		cr_expect(w->type == JSONTREE_NULL, "%s", a->name);
+		return;
+	}
+	cr_assert(c != NULL && v != NULL, "%s", a->name);
+	cr_expect(a->fit.worst_cpu == 0 ? c->type == JSONTREE_NULL :
+					  c->type == JSONTREE_NUMBER &&
+		    (long)(c->number * 1000.0 + 0.5) == a->fit.worst_cpu,
+	    "%s", a->name);
+	cr_expect(a->fit.worst_vulkan == 0 ? v->type == JSONTREE_NULL :
+					     v->type == JSONTREE_NUMBER &&
+		    (long)(v->number * 1000.0 + 0.5) == a->fit.worst_vulkan,
+	    "%s", a->name);
+}
+
 Test(archs, list_says_what_the_rows_say)
 {
 	struct jsonnode *root = list_json();
@@ -157,6 +182,7 @@ Test(archs, list_says_what_the_rows_say)
 		    a->mapped, "%s", a->name);
 		cr_expect_str_eq(jsontree_str(jsontree_get(e, "compute_basis")),
 		    arch_compute_word(a), "%s", a->name);
+		expect_worst(jsontree_get(e, "compute_worst_ratio"), a);
 		/* a placed graph is measured on both tables' backends */
 		if (a->graph.built)
 			cr_expect_eq(a->measured_on,
@@ -169,9 +195,9 @@ Test(archs, list_text_counts_match)
 {
 	const char *argv[] = { "--list-archs", NULL };
 	struct jsonnode *root = list_json();
-	size_t i, names = 0, exact = 0, placed = 0;
+	size_t i, names = 0, exact = 0, placed = 0, fitted = 0;
 	struct test_run r;
-	char want[160];
+	char want[192];
 
 	for (i = 0; i < root->n; i++) {
 		const struct jsonnode *e = jsontree_at(root, i);
@@ -181,19 +207,21 @@ Test(archs, list_text_counts_match)
 			     "exact") == 0;
 		placed += strcmp(jsontree_str(jsontree_get(e, "compute_basis")),
 			      "placed") == 0;
+		fitted += strcmp(jsontree_str(jsontree_get(e, "compute_basis")),
+			      "fitted") == 0;
 	}
 	test_run_bin(&r, argv, NULL, 0);
 	cr_assert_eq(r.status, 0);
 	cr_expect(strncmp(r.out, "ARCHITECTURE ", 13) == 0, "%s", r.out);
 	cr_expect(strstr(r.out,
 		      "\nllama                checked exact    "
-		      "placed    cpu,vulkan b1041\n") != NULL,
+		      "placed    -           cpu,vulkan b1041\n") != NULL,
 	    "%s", r.out);
 	snprintf(want, sizeof want,
 	    "\n%zu architectures: tensor names "
 	    "checked for %zu, memory exact for %zu, compute placed for "
-	    "%zu\n",
-	    root->n, names, exact, placed);
+	    "%zu, fitted for %zu\n",
+	    root->n, names, exact, placed, fitted);
 	cr_expect(strstr(r.out, want) != NULL, "no '%s' in %s", want, r.out);
 	cr_expect(strstr(r.out,
 		      "\nnot measured alone: eagle3, an EAGLE-3 "

@@ -101,6 +101,7 @@ write_profile(const char *backend)
 struct planned {
 	int64_t compute, host, dev; /* dev: -1 without a second device */
 	char basis[32];
+	long worst; /* compute_worst_ratio in thousandths, 0: null */
 };
 
 static int64_t
@@ -124,7 +125,7 @@ plan_row(const char *model, const char *profile, const struct row *r,
 		r->ngl, "--no-mmap", model, NULL };
 	struct test_run run;
 	struct jsonnode *root;
-	const struct jsonnode *plan;
+	const struct jsonnode *plan, *w;
 	const char *basis;
 	char *err = NULL;
 
@@ -139,6 +140,11 @@ plan_row(const char *model, const char *profile, const struct row *r,
 	basis = jsontree_str(jsontree_get(plan, "compute_basis"));
 	cr_assert(basis != NULL, "no compute_basis in the plan");
 	snprintf(p->basis, sizeof p->basis, "%s", basis);
+	w = jsontree_get(plan, "compute_worst_ratio");
+	cr_assert(w != NULL, "no compute_worst_ratio in the plan");
+	p->worst = w->type == JSONTREE_NUMBER ?
+	    (long)(w->number * 1000.0 + 0.5) :
+	    0;
 	p->host = device_compute(plan, 0);
 	p->dev = device_compute(plan, 1);
 	jsontree_free(root);
@@ -273,6 +279,114 @@ Test(graph, placed_graph_of_other_weights_beside_vulkan, .timeout = 300)
 		for (k = 0; k < sizeof wtypes / sizeof wtypes[0]; k++)
 			check_table("measured-vulkan.tsv", a->name, wtypes[k],
 			    "vulkan", VULKAN_ROWS);
+	}
+}
+
+/* The ratio of planned to measured in thousandths, at least 1 (0 is
+ * "not measured"), at most 65535; equal buffers are 1000. */
+static unsigned
+thousandths(int64_t planned, int64_t measured)
+{
+	double r;
+
+	if (planned == measured)
+		return 1000;
+	if (measured <= 0)
+		return 65535;
+	r = (double)planned / (double)measured * 1000.0 + 0.5;
+	return r < 1.0 ? 1 : r > 65535.0 ? 65535 : (unsigned)r;
+}
+
+/* Of two ratios (thousandths), the one farther from 1. */
+static unsigned
+farther(unsigned a, unsigned b)
+{
+	double la = a > 1000 ? (double)a / 1000.0 : 1000.0 / a;
+	double lb = b > 1000 ? (double)b / 1000.0 : 1000.0 / b;
+
+	return lb > la ? b : a;
+}
+
+/* The worst ratio of the plans of arch's rows of table (every buffer,
+ * the host's and the device's), and that each plan says basis; under
+ * make check-valgrind, of a sample. 0 when the table has none. */
+static unsigned
+table_worst(const char *name, const char *arch, const char *backend,
+    unsigned stated)
+{
+	const char *basis = arch_worst_within(stated) ? "fitted" : "estimated";
+	unsigned step = test_valgrind_step(VALGRIND_STEP), w = 0;
+	char *table = xasprintf("%s/tests/oracle/%s", test_srcdir(), name);
+	char *profile = write_profile(backend);
+	char *model = test_tmpfile("", 0);
+	char why[256], line[4096];
+	FILE *fp = fopen(table, "r");
+	struct planned p;
+	struct row r;
+
+	cr_assert(fp != NULL, "cannot open %s", table);
+	cr_assert(oraclegen_write(arch, "q4_0", model, why, sizeof why) == 0,
+	    "oraclegen: %s", why);
+	while (fgets(line, sizeof line, fp) != NULL) {
+		if (!parse_row(line, arch, "q4_0", backend, &r) ||
+		    rows_seen++ % step != 0)
+			continue;
+		plan_row(model, profile, &r, &p);
+		cr_expect_str_eq(p.basis, basis, "%s ctx %s -fa %s -ngl %s",
+		    arch, r.ctx, r.fa, r.ngl);
+		cr_expect_eq(p.worst, (long)stated,
+		    "%s: the plan's worst ratio %ld, its row's %u", arch,
+		    p.worst, stated);
+		w = farther(w ? w : 1000, thousandths(p.compute, r.compute));
+		if (r.dev >= 0)
+			w = farther(farther(w, thousandths(p.host, r.host)),
+			    thousandths(p.dev, r.dev));
+	}
+	fclose(fp);
+	unlink(model);
+	unlink(profile);
+	free(model);
+	free(profile);
+	free(table);
+	return w;
+}
+
+/* A worst ratio the row states against the one measured: equal, or
+ * under make check-valgrind's sample, no farther from 1. */
+static void
+check_worst(const char *arch, const char *backend, unsigned stated,
+    unsigned got)
+{
+	if (test_valgrind_step(VALGRIND_STEP) == 1)
+		cr_expect_eq(stated, got,
+		    "%s on %s: the row says %u thousandths at worst, the "
+		    "table's rows give %u",
+		    arch, backend, stated, got);
+	else
+		cr_expect(got == 0 || farther(stated, got) == stated,
+		    "%s on %s: %u thousandths beyond the row's %u", arch,
+		    backend, got, stated);
+}
+
+/* Every measured architecture whose graph is not built: its row states
+ * the worst ratio of the plan's compute to llama.cpp's over each
+ * table's rows (fit.worst_cpu, fit.worst_vulkan), and the plan says
+ * "fitted" within 10 %, else "estimated". */
+Test(graph, unplaced_compute_is_as_far_as_its_row_says, .timeout = 300)
+{
+	const struct arch_info *a;
+	size_t i;
+
+	for (i = 0; (a = arch_at(i)) != NULL; i++) {
+		if (a->graph.built || a->measured_on == 0 ||
+		    a->unmeasured != NULL)
+			continue;
+		check_worst(a->name, "cpu", a->fit.worst_cpu,
+		    table_worst("measured-cpu.tsv", a->name, "cpu",
+			a->fit.worst_cpu));
+		check_worst(a->name, "vulkan", a->fit.worst_vulkan,
+		    table_worst("measured-vulkan.tsv", a->name, "vulkan",
+			a->fit.worst_vulkan));
 	}
 }
 

@@ -55,6 +55,10 @@ const struct arch_info *arch_row(const struct model_geom *g);
  */
 struct arch_split arch_split_of(const struct arch_info *a);
 
+/* Whether a worst ratio of the row's fit (worst_cpu, worst_vulkan) was
+ * measured and is within 10 % of llama.cpp's. */
+bool arch_worst_within(uint16_t worst);
+
 struct model_geom {
 	char arch[64];			/* general.architecture; "" when
 					 * absent or too long (unusable) */

@@ -24,7 +24,15 @@ arch_compute_word(const struct arch_info *a)
 {
 	if (a != NULL && a->graph.built)
 		return "placed";
-	return a != NULL && a->fit.cpu ? "fitted" : "estimated";
+	if (a == NULL || a->measured_on == 0)
+		return "estimated";
+	if ((a->measured_on & ARCH_ON_CPU) &&
+	    !arch_worst_within(a->fit.worst_cpu))
+		return "estimated";
+	if ((a->measured_on & ARCH_ON_VULKAN) &&
+	    !arch_worst_within(a->fit.worst_vulkan))
+		return "estimated";
+	return "fitted";
 }
 
 static void

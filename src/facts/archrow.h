@@ -276,7 +276,11 @@ enum arch_fit_compute {
 
 /*
  * The numbers fitted to llama.cpp's CPU measurements: the compute
- * formula; whether it is within 10 % of the CPU table (cpu); whether the
+ * formula; whether it is within 10 % of the CPU table (cpu); where the
+ * graph is not placed, the worst ratio of the plan's compute to
+ * llama.cpp's over each table's rows (worst_cpu, worst_vulkan: the one
+ * farthest from 1, in thousandths; 0: not measured; tests/test_graph.c
+ * holds them to the tables; within 10 %, the compute is fitted); whether the
  * attention on the host (its KQ beyond the device's largest tensor) and
  * the experts' FFN on the host were measured; and the layout shift of a
  * quantized cache (shift: measured; fa_k, fa_v, nofa_k as plan-llama.c's
@@ -289,6 +293,7 @@ struct arch_fit {
 	bool experts_host;
 	bool shift;
 	signed char fa_k, fa_v, nofa_k;
+	uint16_t worst_cpu, worst_vulkan;
 };
 
 /* The backends an architecture's oracle rows were measured on. */

@@ -477,13 +477,15 @@ static const struct arch_info arch_table[] = {
 	    .kind = ARCH_KIND_HYBRID_KDA,
 	    .mapped = true,
 	    .quirks = ARCH_SSM_A_MUL,
-	    .measured_on = BOTH },
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 907, .worst_vulkan = 7485 } },
 	{ .name = "gemma4",
 	    .kind = ARCH_KIND_SWA,
 	    .mapped = true,
 	    .quirks = ARCH_OUTPUT_FIRST | ARCH_SWA_LAYERS | ARCH_KV_SHARED |
 		ARCH_ROPE_FULL,
-	    .measured_on = BOTH },
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1119, .worst_vulkan = 805 } },
 	{ .name = "lfm2moe",
 	    .kind = ARCH_KIND_HYBRID_CONV,
 	    .mapped = true,
@@ -517,12 +519,14 @@ static const struct arch_info arch_table[] = {
 	    .kind = ARCH_KIND_MLA,
 	    .mapped = true,
 	    .quirks = ARCH_DSA | ARCH_MTP_PROBS_B,
-	    .measured_on = BOTH },
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 322, .worst_vulkan = 3342 } },
 	{ .name = "glm-dsa",
 	    .kind = ARCH_KIND_MLA,
 	    .mapped = true,
 	    .quirks = ARCH_DSA | ARCH_DSA_TYPES | ARCH_MTP_PROBS_B,
-	    .measured_on = BOTH },
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 321, .worst_vulkan = 333 } },
 	/* deepseek2's loader and graph (src/models/mistral4.cpp), but for
 	 * the experts' down projection at F32 precision, which ggml-vulkan
 	 * leaves to the CPU (with a copy of the weights in the host's compute
@@ -530,7 +534,8 @@ static const struct arch_info arch_table[] = {
 	{ .name = "mistral4",
 	    .kind = ARCH_KIND_MLA,
 	    .mapped = true,
-	    .measured_on = BOTH },
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 902, .worst_vulkan = 495 } },
 	/* drafts for speculative decoding: llama.cpp builds them beside their
 	 * target model, whose hidden states they read */
 	{ .name = "eagle3",
@@ -547,13 +552,15 @@ static const struct arch_info arch_table[] = {
 	{ .name = "minicpm3",
 	    .kind = ARCH_KIND_ATTN,
 	    .mapped = true,
-	    .measured_on = BOTH },
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1077, .worst_vulkan = 1342 } },
 	/* kimi-linear's memory (KDA states and MLA caches) */
 	{ .name = "kimi-k3",
 	    .kind = ARCH_KIND_HYBRID_KDA,
 	    .mapped = true,
 	    .quirks = ARCH_SSM_A_MUL,
-	    .measured_on = BOTH },
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 811, .worst_vulkan = 6807 } },
 	/* deepseek2's graph without MLA: llama's attention, its experts */
 	{ .name = "deepseek2-ocr",
 	    .kind = ARCH_KIND_ATTN,
@@ -646,7 +653,8 @@ static const struct arch_info arch_table[] = {
 	    .kind = ARCH_KIND_SWA,
 	    .swa_pattern = 4,
 	    .mapped = true,
-	    .measured_on = BOTH },
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 909, .worst_vulkan = 1363 } },
 	{ .name = "bailingmoe",
 	    .mapped = true,
 	    .measured_on = BOTH,
@@ -660,19 +668,27 @@ static const struct arch_info arch_table[] = {
 		.norm = GB_LAYER,
 		.ffn = GB_MIXED,
 		.extra = GB_CLAMP_KQV | GB_FFN_NORM_AO } },
-	{ .name = "arctic", .mapped = true, .measured_on = BOTH },
+	{ .name = "arctic",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 977, .worst_vulkan = 890 } },
 	{ .name = "smallthinker",
 	    .kind = ARCH_KIND_SWA,
 	    .swa_pattern = 4,
 	    .mapped = true,
 	    .measured_on = BOTH,
-	    .quirks = ARCH_SWA_DENSE_FIRST | ARCH_SWA_4096 },
-	{ .name = "grovemoe", .mapped = true, .measured_on = BOTH },
+	    .quirks = ARCH_SWA_DENSE_FIRST | ARCH_SWA_4096,
+	    .fit = { .worst_cpu = 1276, .worst_vulkan = 845 } },
+	{ .name = "grovemoe",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1189, .worst_vulkan = 725 } },
 	{ .name = "mimo2",
 	    .kind = ARCH_KIND_SWA,
 	    .mapped = true,
 	    .measured_on = BOTH,
-	    .quirks = ARCH_SWA_LAYERS },
+	    .quirks = ARCH_SWA_LAYERS,
+	    .fit = { .worst_cpu = 1327, .worst_vulkan = 1329 } },
 	{ .name = "hy_v3",
 	    .mapped = true,
 	    .measured_on = BOTH,
@@ -718,4 +734,10 @@ arch_split_of(const struct arch_info *a)
 		SPLIT_FULL_GRAPH };
 
 	return a->split.fitted ? a->split : def;
+}
+
+bool
+arch_worst_within(uint16_t worst)
+{
+	return worst >= 900 && worst <= 1100;
 }

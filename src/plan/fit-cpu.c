@@ -218,9 +218,23 @@ plan_compute_bytes(const struct model_geom *g, uint64_t ub, uint64_t n_kv,
 bool
 plan_fit_measured(const struct model_geom *g, const struct plan *pl)
 {
+	const struct arch_fit *fit = &arch_row(g)->fit;
+
 	if (pl->n_dev > 1)
-		return plan_gpu_measured(g);
-	return arch_row(g)->fit.cpu;
+		return plan_gpu_measured(g) ||
+		    arch_worst_within(fit->worst_vulkan);
+	return fit->cpu || arch_worst_within(fit->worst_cpu);
+}
+
+void
+plan_fit_worst(const struct model_geom *g, struct plan *pl)
+{
+	const struct arch_info *a = arch_row(g);
+
+	pl->compute_worst = 0;
+	if (!a->graph.built)
+		pl->compute_worst = pl->n_dev > 1 ? a->fit.worst_vulkan :
+		    a->fit.worst_cpu;
 }
 
 /*
@@ -348,6 +362,7 @@ plan_fit_compute(const struct planner *pn, struct plan *pl, uint64_t ub)
 
 	pl->compute_estimated = !plan_fit_measured(pn->g, pl);
 	pl->compute_why = NULL;
+	plan_fit_worst(pn->g, pl);
 	if (pl->n_dev > 1)
 		plan_llama_gpu_compute(pn, pl, c, ub);
 	else

@@ -55,10 +55,13 @@ struct graph_phases {
  * split between the host and it; sets compute_estimated (and
  * compute_why) when the fit was not measured for the model or the split.
  * plan_fit_measured: whether g's fit holds at pl's backends (its row's
- * fit.cpu, or split.measured beside a GPU).
+ * fit.cpu, or split.measured beside a GPU, or the worst ratio measured
+ * there within 10 %). plan_fit_worst: pl's compute_worst, the row's worst
+ * ratio at pl's backends when its graph is not built.
  */
 void plan_fit_compute(const struct planner *pn, struct plan *pl, uint64_t ub);
 bool plan_fit_measured(const struct model_geom *g, const struct plan *pl);
+void plan_fit_worst(const struct model_geom *g, struct plan *pl);
 
 /* fit-cpu.c: s, the graph's shape from f's tensors. */
 void plan_graph_scan(const struct model_geom *g, const struct gguf_file *f,

@@ -516,6 +516,7 @@ take_measured(const struct planner *pn, struct plan *pl)
 	pl->compute_placed = false;
 	pl->compute_estimated = false;
 	pl->compute_why = NULL;
+	pl->compute_worst = 0;
 	snprintf(pl->measured_by, sizeof pl->measured_by, "llama.cpp %s",
 	    m->by != NULL ? m->by : "");
 	pl->measured_cached = m->cached;
@@ -538,6 +539,7 @@ plan_llama_buffers(const struct planner *pn, struct plan *pl)
 	    plan_graph_compute(pn, pl, ub, &host, &dev);
 	pl->compute_estimated = false;
 	pl->compute_why = NULL;
+	pl->compute_worst = 0;
 	if (pl->compute_placed) {
 		pl->dev[0].compute_bytes = host;
 		if (pl->n_dev > 1)
@@ -546,6 +548,7 @@ plan_llama_buffers(const struct planner *pn, struct plan *pl)
 		plan_fit_compute(pn, pl, ub);
 	} else {
 		pl->compute_estimated = !plan_fit_measured(g, pl);
+		plan_fit_worst(g, pl);
 	}
 	pl->output_bytes = smul(smul(4, g->n_vocab), pl->n_seq);
 	pl->dev[0].output_bytes = pl->output_bytes;

@@ -181,6 +181,10 @@ struct plan {
 					 * split it does not model */
 	const char *compute_why;	/* why (static), or NULL: not
 					 * measured for this architecture */
+	uint16_t compute_worst;		/* the fitted or estimated compute's
+					 * worst ratio to llama.cpp's on the
+					 * tests' table of this backend, in
+					 * thousandths (0: none) */
 	bool device_over;		/* a discrete device is over */
 	bool probed;			/* a probed GPU's verdicts were given */
 	char probed_dev[16];		/* that device's name */

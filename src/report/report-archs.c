@@ -25,6 +25,45 @@ backends(const struct arch_entry *e, char *buf, size_t size)
 	return buf;
 }
 
+/* A worst ratio (thousandths) as "1.07", or "-" when there is none. */
+static const char *
+ratio(uint16_t w, char *buf, size_t size)
+{
+	if (w == 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%u.%02u", (w + 5u) / 1000u,
+		    (w + 5u) % 1000u / 10u);
+	return buf;
+}
+
+/* The worst ratios of e's compute to llama.cpp's, "CPU/VULKAN", or "-"
+ * where the graph is placed or nothing was measured. */
+static const char *
+worst(const struct arch_entry *e, char *buf, size_t size)
+{
+	char c[16], v[16];
+
+	if (e->row == NULL || e->row->graph.built ||
+	    (e->row->fit.worst_cpu == 0 && e->row->fit.worst_vulkan == 0))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%s/%s",
+		    ratio(e->row->fit.worst_cpu, c, sizeof c),
+		    ratio(e->row->fit.worst_vulkan, v, sizeof v));
+	return buf;
+}
+
+/* A worst ratio (thousandths) as a JSON number, or null. */
+static void
+json_ratio(struct strbuf *out, uint16_t w)
+{
+	if (w == 0)
+		strbuf_adds(out, "null");
+	else
+		strbuf_addf(out, "%u.%03u", w / 1000u, w % 1000u);
+}
+
 /* The first build that loads e, "b1041", "v0.5.0" when the data knows it
  * undated, or "-". */
 static const char *
@@ -43,29 +82,52 @@ void
 report_text_archs(struct report_ctx *ctx, struct strbuf *out,
     const struct arch_entry *e, size_t n, const char *release)
 {
-	size_t i, names = 0, exact = 0, placed = 0;
-	char on[16], since[32];
+	size_t i, names = 0, exact = 0, placed = 0, fitted = 0;
+	char on[16], since[32], w[40];
 
 	(void)ctx;
-	strbuf_addf(out, "%-20s %-7s %-8s %-9s %-10s %s\n", "ARCHITECTURE",
-	    "NAMES", "MEMORY", "COMPUTE", "MEASURED", "SINCE");
+	strbuf_addf(out, "%-20s %-7s %-8s %-9s %-11s %-10s %s\n",
+	    "ARCHITECTURE", "NAMES", "MEMORY", "COMPUTE", "WORST", "MEASURED",
+	    "SINCE");
 	for (i = 0; i < n; i++) {
-		strbuf_addf(out, "%-20s %-7s %-8s %-9s %-10s %s\n", e[i].name,
-		    e[i].names_checked ? "checked" : "-", e[i].memory,
-		    e[i].compute, backends(&e[i], on, sizeof on),
+		strbuf_addf(out, "%-20s %-7s %-8s %-9s %-11s %-10s %s\n",
+		    e[i].name, e[i].names_checked ? "checked" : "-",
+		    e[i].memory, e[i].compute, worst(&e[i], w, sizeof w),
+		    backends(&e[i], on, sizeof on),
 		    first_build(&e[i], release, since, sizeof since));
 		names += e[i].names_checked;
 		exact += e[i].memory[0] == 'e';
 		placed += e[i].compute[0] == 'p';
+		fitted += e[i].compute[0] == 'f';
 	}
 	strbuf_addf(out,
 	    "%zu architectures: tensor names checked for %zu, "
-	    "memory exact for %zu, compute placed for %zu\n",
-	    n, names, exact, placed);
+	    "memory exact for %zu, compute placed for %zu, fitted for %zu\n",
+	    n, names, exact, placed, fitted);
 	for (i = 0; i < n; i++)
 		if (e[i].row != NULL && e[i].row->unmeasured != NULL)
 			strbuf_addf(out, "not measured alone: %s, %s\n",
 			    e[i].name, e[i].row->unmeasured);
+}
+
+/* ", \"compute_worst_ratio\": {cpu, vulkan}" (each null when not
+ * measured), or null where the graph is placed or nothing was. */
+static void
+json_worst(struct strbuf *out, const struct arch_entry *e)
+{
+	const struct arch_info *a = e->row;
+
+	strbuf_adds(out, ", \"compute_worst_ratio\": ");
+	if (a == NULL || a->graph.built ||
+	    (a->fit.worst_cpu == 0 && a->fit.worst_vulkan == 0)) {
+		strbuf_adds(out, "null");
+		return;
+	}
+	strbuf_adds(out, "{\"cpu\": ");
+	json_ratio(out, a->fit.worst_cpu);
+	strbuf_adds(out, ", \"vulkan\": ");
+	json_ratio(out, a->fit.worst_vulkan);
+	strbuf_adds(out, "}");
 }
 
 /* One entry's JSON object. */
@@ -91,6 +153,7 @@ json_arch(struct strbuf *out, const struct arch_entry *e, const char *release)
 		    first_build(e, release, since, sizeof since));
 	else
 		strbuf_adds(out, "null");
+	json_worst(out, e);
 	strbuf_adds(out, ", \"unmeasured\": ");
 	if (e->row != NULL && e->row->unmeasured != NULL)
 		enc_json_cstr(out, e->row->unmeasured);

@@ -166,13 +166,21 @@ cpu_moe_line(struct strbuf *out, const struct plan *pl)
 	line(out, "cpu moe", d, pl->cpu_moe_bytes, f);
 }
 
+/* A ratio in thousandths as "1.07x". */
+static const char *
+times(char *buf, size_t size, unsigned w)
+{
+	snprintf(buf, size, "%u.%02ux", (w + 5) / 1000, (w + 5) % 1000 / 10);
+	return buf;
+}
+
 /* The note of device v's compute line: measured (--measure, with the
  * model's figure), estimated (and why), or none. */
 static void
 compute_note(char *f, size_t n, const struct plan *pl,
     const struct plan_device *v)
 {
-	char m[32];
+	char m[32], w[16];
 
 	f[0] = '\0';
 	if (pl->compute_measured)
@@ -181,9 +189,17 @@ compute_note(char *f, size_t n, const struct plan *pl,
 		    format_size(v->compute_modeled, m, sizeof m));
 	else if (pl->compute_placed)
 		snprintf(f, n, "llama.cpp's graph, placed tensor by tensor");
+	else if (pl->compute_estimated && pl->compute_worst != 0)
+		snprintf(f, n, "estimated (%s; %s llama.cpp's at worst)",
+		    pl->compute_why ? pl->compute_why :
+		    "not built for this architecture", times(w, sizeof w,
+		    pl->compute_worst));
 	else if (pl->compute_estimated)
 		snprintf(f, n, "estimated (%s)", pl->compute_why ?
 		    pl->compute_why : "not measured for this architecture");
+	else if (pl->compute_worst != 0)
+		snprintf(f, n, "fitted (%s llama.cpp's at worst)",
+		    times(w, sizeof w, pl->compute_worst));
 }
 
 /* How the compute buffers were found, for the JSON plan. */
@@ -194,7 +210,7 @@ compute_basis(const struct plan *pl)
 		return "measured";
 	if (pl->compute_placed)
 		return "placed";
-	return pl->compute_estimated ? "estimated" : "model";
+	return pl->compute_estimated ? "estimated" : "fitted";
 }
 
 /* One line per buffer of a llama.cpp plan, host first. */
@@ -518,6 +534,12 @@ json_llama(struct strbuf *out, const struct plan *pl)
 	strbuf_addf(out, ", \"compute_estimated\": %s, \"compute_basis\": "
 	    "\"%s\"", pl->compute_estimated ? "true" : "false",
 	    compute_basis(pl));
+	strbuf_adds(out, ", \"compute_worst_ratio\": ");
+	if (pl->compute_worst != 0)
+		strbuf_addf(out, "%u.%03u", pl->compute_worst / 1000u,
+		    pl->compute_worst % 1000u);
+	else
+		strbuf_adds(out, "null");
 	if (pl->compute_measured) {	/* --measure */
 		strbuf_adds(out, ", \"compute_measured_by\": ");
 		enc_json_cstr(out, pl->measured_by);
