@@ -8,6 +8,8 @@
 #endif
 
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,4 +164,46 @@ lint_refuses(const struct test_run *r, bool companion)
 
 	return r->status == 1 &&
 	    (companion ? strstr(codes, "M022") != NULL : codes[0] != '\0');
+}
+
+/*
+ * loader_run (loader.h): run argv (argv[0] a path) with GGML_VK_VISIBLE_DEVICES=0, its
+ * stdout captured, killed after timeout seconds. Returns the
+ * output (NUL-terminated, the caller frees it) and *status (the exit
+ * status, or 128+signal).
+ */
+char *
+loader_run(const char *const argv[], unsigned timeout, int *status)
+{
+	struct strbuf out = STRBUF_INIT;
+	char buf[4096];
+	int fds[2], st;
+	ssize_t n;
+	pid_t pid;
+
+	cr_assert(pipe(fds) == 0, "pipe: %s", strerror(errno));
+	pid = fork();
+	cr_assert(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(fds[1], 1);
+		if (null >= 0 && getenv("LLAMA_ORACLE_LOG") == NULL)
+			dup2(null, 2);
+		close(fds[0]);
+		setenv("GGML_VK_VISIBLE_DEVICES", "0", 1);
+		alarm(timeout);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], buf, sizeof buf)) > 0 ||
+	    (n < 0 && errno == EINTR))
+		if (n > 0)
+			strbuf_add(&out, buf, (size_t)n);
+	close(fds[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	strbuf_add(&out, "", 1);
+	return strbuf_detach(&out);
 }

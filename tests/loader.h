@@ -39,4 +39,9 @@ bool lint_as_model(const char *path, struct test_run *r);
 /* Whether gguflint's verdict r refuses the file as llama.cpp does. */
 bool lint_refuses(const struct test_run *r, bool companion);
 
+/* Run argv (argv[0] a path), its stdout captured and returned
+ * (NUL-terminated; the caller frees it), *status its exit status or
+ * 128+signal; killed after timeout seconds. */
+char *loader_run(const char *const argv[], unsigned timeout, int *status);
+
 #endif

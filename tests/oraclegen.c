@@ -178,8 +178,8 @@ og_keeps_f32(const char *name, size_t n_dims, int64_t ne0, uint32_t blck)
 	return ne0 % blck != 0;
 }
 
-static bool
-og_in_words(const char *words, const char *id)
+bool
+oraclegen_word_in(const char *words, const char *id)
 {
 	size_t n = strlen(id);
 
@@ -202,13 +202,13 @@ og_wanted(const struct names_map *map, const struct names_tensor *t,
 		if (!v.known || v.v == 0)
 			return 0;
 	}
-	if (t->id != NULL && og_in_words(s->extra, t->id))
+	if (t->id != NULL && oraclegen_word_in(s->extra, t->id))
 		return 1;
 	if (t->optional)
 		return 0;
 	for (size_t i = 0; i < t->n_unless; i++) {
 		const struct names_tensor *u = &map->tensors[t->unless[i]];
-		if (u->id != NULL && og_in_words(s->extra, u->id))
+		if (u->id != NULL && oraclegen_word_in(s->extra, u->id))
 			return 0;
 	}
 	return t->id != NULL && t->n_dims > 0 ? 1 : -1;

@@ -11,6 +11,7 @@
 #ifndef GGUFLINT_ORACLEGEN_H
 #define GGUFLINT_ORACLEGEN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* oraclegen_arch: the i-th architecture the generator has a geometry of,
@@ -52,5 +53,8 @@ enum oraclegen_mutation {
 int oraclegen_mutant(const char *arch, const char *wtype, const char *path,
     enum oraclegen_mutation kind, size_t k, char *what, size_t whatlen,
     char *why, size_t whylen);
+
+/* Whether w is one of the space-separated words of words. */
+bool oraclegen_word_in(const char *words, const char *w);
 
 #endif

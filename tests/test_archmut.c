@@ -156,18 +156,6 @@ static const struct {
 	    "every trunk tensor as optional; gguflint lints a model" },
 };
 
-static bool
-am_word_in(const char *words, const char *w)
-{
-	size_t n = strlen(w);
-
-	for (const char *p = words; (p = strstr(p, w)) != NULL; p += n)
-		if ((p == words || p[-1] == ' ') &&
-		    (p[n] == '\0' || p[n] == ' '))
-			return true;
-	return false;
-}
-
 /* The reason gguflint may refuse f where llama.cpp loads it, or NULL. */
 static const char *
 am_stricter_why(const struct am_file *f)
@@ -178,7 +166,8 @@ am_stricter_why(const struct am_file *f)
 	     i++) {
 		size_t k = strlen(am_stricter[i].tail);
 		if (f->kind == OG_MUT_DROP &&
-		    am_word_in(am_stricter[i].archs, f->arch) && n >= k &&
+		    oraclegen_word_in(am_stricter[i].archs, f->arch) &&
+		    n >= k &&
 		    strncmp(f->what + n - k, am_stricter[i].tail, k) == 0)
 			return am_stricter[i].why;
 	}
@@ -204,24 +193,20 @@ am_reserves(const char *path)
 {
 	const char *bin = getenv("GGUFLINT_BIN");
 	const char *slash = bin != NULL ? strrchr(bin, '/') : NULL;
-	char *client, *dir;
+	char *client, *dir, *out;
 	int st = 0;
-	pid_t pid;
 
 	if (slash == NULL)
 		return true;
 	client = xasprintf("%.*s/tests/oracle/llama-oracle-cpu",
 	    (int)(slash - bin), bin);
 	dir = xasprintf("dir=%s/cpu", getenv("GGUFLINT_LLAMA"));
-	if (access(client, X_OK) == 0 && (pid = fork()) == 0) {
-		freopen("/dev/null", "w", stdout);
-		freopen("/dev/null", "w", stderr);
-		alarm(60);
-		execl(client, client, path, dir, "ctx=512", "mmap=off",
-		    "alloc=off", (char *)NULL);
-		_exit(127);
-	} else if (access(client, X_OK) == 0) {
-		cr_assert(pid > 0 && waitpid(pid, &st, 0) == pid);
+	if (access(client, X_OK) == 0) {
+		const char *const argv[] = { client, path, dir, "ctx=512",
+			"mmap=off", "alloc=off", NULL };
+
+		out = loader_run(argv, 60, &st);
+		free(out);
 	}
 	free(client);
 	free(dir);

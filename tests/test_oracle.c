@@ -30,6 +30,7 @@
 
 #include "base/util.h"
 #include "jsontree.h"
+#include "loader.h"
 #include "oraclegen.h"
 #include "testutil.h"
 
@@ -179,48 +180,6 @@ oenv_model(struct oenv *e, const struct ocase *c, char *path, size_t n)
 }
 
 /*
- * run_child: run argv (argv[0] a path) with GGML_VK_VISIBLE_DEVICES=0, its
- * stdout captured, killed after ORACLE_TIMEOUT seconds. Returns the
- * output (NUL-terminated, the caller frees it) and *status (the exit
- * status, or 128+signal).
- */
-static char *
-run_child(const char *const argv[], int *status)
-{
-	struct strbuf out = STRBUF_INIT;
-	char buf[4096];
-	int fds[2], st;
-	ssize_t n;
-	pid_t pid;
-
-	cr_assert(pipe(fds) == 0, "pipe: %s", strerror(errno));
-	pid = fork();
-	cr_assert(pid >= 0, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-		dup2(fds[1], 1);
-		if (null >= 0 && getenv("LLAMA_ORACLE_LOG") == NULL)
-			dup2(null, 2);
-		close(fds[0]);
-		setenv("GGML_VK_VISIBLE_DEVICES", "0", 1);
-		alarm(ORACLE_TIMEOUT);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	while ((n = read(fds[0], buf, sizeof buf)) > 0 ||
-	    (n < 0 && errno == EINTR))
-		if (n > 0)
-			strbuf_add(&out, buf, (size_t)n);
-	close(fds[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	strbuf_add(&out, "", 1);
-	return strbuf_detach(&out);
-}
-
-/*
  * ocase_variant: the CPU library case c runs. zen4's is built for
  * AVX-512 (F, VL, BW, DQ, VBMI, VNNI, BF16) and does not load on a CPU
  * without it: there the case runs haswell's, the tests' other variant,
@@ -286,7 +245,7 @@ run_llama(struct oenv *e, const struct ocase *c, char **why)
 	snprintf(np, sizeof np, "np=%u", c->np);
 	snprintf(ngl, sizeof ngl, "ngl=%d", c->ngl);
 	snprintf(cm, sizeof cm, "cpumoe=%d", c->cpu_moe);
-	out = run_child(argv, &status);
+	out = loader_run(argv, ORACLE_TIMEOUT, &status);
 	cr_assert(status <= 1,
 	    "%s: llama.cpp's client exited %d (crash or "
 	    "time limit of %d s)",
