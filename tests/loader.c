@@ -167,10 +167,10 @@ lint_refuses(const struct test_run *r, bool companion)
 }
 
 /*
- * loader_run (loader.h): run argv (argv[0] a path) with GGML_VK_VISIBLE_DEVICES=0, its
- * stdout captured, killed after timeout seconds. Returns the
- * output (NUL-terminated, the caller frees it) and *status (the exit
- * status, or 128+signal).
+ * loader_run (loader.h): run argv (argv[0] a path) with
+ * GGML_VK_VISIBLE_DEVICES=0, its stdout captured, killed after timeout
+ * seconds. Returns the output (NUL-terminated, the caller frees it) and
+ * *status (the exit status, or 128+signal).
  */
 char *
 loader_run(const char *const argv[], unsigned timeout, int *status)

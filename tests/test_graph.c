@@ -182,9 +182,9 @@ check_row(const char *model, const char *profile, const struct row *r)
  * a plan under memcheck takes over a second, every VALGRIND_STEP-th of
  * them is planned (each test runs in a process of its own, so the
  * sample moves on from one architecture's rows to the next's): one or
- * two an architecture: 37 plans for the CPU table's 870 rows (130 plans
- * took 176 s here). */
-#define VALGRIND_STEP 24
+ * two an architecture of a part (PARTS below; 130 plans took 176 s
+ * here). */
+#define VALGRIND_STEP 72
 static unsigned rows_seen;
 
 /* Every row of table for arch, weights wtype and backend, at least want
@@ -229,37 +229,53 @@ check_table(const char *name, const char *arch, const char *wtype,
 #define CPU_ROWS_MIN 18
 #define VULKAN_ROWS 36
 
+/* The tables' rows are checked in PARTS tests of their own, each of
+ * every PARTS-th architecture whose graph is built, so that --jobs runs
+ * them side by side and each stays within its time limit. */
+#define PARTS 3
+
+/* The next architecture from *i on whose graph is built and which is
+ * part's (the n-th built one, n % PARTS == part), or NULL. */
 static const struct arch_info *
-built_at(size_t *i)
+built_at(size_t *i, unsigned part)
 {
 	const struct arch_info *a;
+	size_t k, n;
 
-	while ((a = arch_at(*i)) != NULL && !a->graph.built)
-		(*i)++;
-	return a;
+	for (; (a = arch_at(*i)) != NULL; (*i)++) {
+		if (!a->graph.built)
+			continue;
+		for (k = 0, n = 0; k < *i; k++)
+			n += arch_at(k)->graph.built;
+		if (n % PARTS == part)
+			return a;
+	}
+	return NULL;
 }
 
-Test(graph, placed_graph_is_llamas_own_compute_buffer, .timeout = 300)
+static void
+placed_cpu(unsigned part)
 {
 	const struct arch_info *a;
 	size_t i = 0;
 
-	for (; (a = built_at(&i)) != NULL; i++)
+	for (; (a = built_at(&i, part)) != NULL; i++)
 		check_table("measured-cpu.tsv", a->name, "q4_0", "cpu",
 		    CPU_ROWS_MIN);
 }
 
-Test(graph, placed_graph_beside_vulkan_is_llamas_own, .timeout = 300)
+static void
+placed_vulkan(unsigned part)
 {
 	static const char *const wtypes[] = { "q8_0", "f16" };
 	const struct arch_info *a;
 	size_t i = 0;
 
-	for (; (a = built_at(&i)) != NULL; i++)
+	for (; (a = built_at(&i, part)) != NULL; i++)
 		check_table("measured-vulkan.tsv", a->name, "q4_0", "vulkan",
 		    VULKAN_ROWS);
 	/* the weights' types change the copies of the host's layers */
-	for (i = 0; i < sizeof wtypes / sizeof wtypes[0]; i++)
+	for (i = 0; part == 0 && i < sizeof wtypes / sizeof wtypes[0]; i++)
 		check_table("measured-vulkan.tsv", "llama", wtypes[i], "vulkan",
 		    VULKAN_ROWS);
 }
@@ -267,13 +283,14 @@ Test(graph, placed_graph_beside_vulkan_is_llamas_own, .timeout = 300)
 /* Every architecture's q8_0 and f16 weights beside Vulkan but llama's
  * (under valgrind every third architecture's: the rows above cover the
  * rest). */
-Test(graph, placed_graph_of_other_weights_beside_vulkan, .timeout = 300)
+static void
+placed_other_weights(unsigned part)
 {
 	static const char *const wtypes[] = { "q8_0", "f16" };
 	const struct arch_info *a;
 	size_t i = 1, k, n = 0, step = test_valgrind_step(2) > 1 ? 3 : 1;
 
-	for (; (a = built_at(&i)) != NULL; i++) {
+	for (; (a = built_at(&i, part)) != NULL; i++) {
 		if (n++ % step != 0)
 			continue;
 		for (k = 0; k < sizeof wtypes / sizeof wtypes[0]; k++)
@@ -281,6 +298,19 @@ Test(graph, placed_graph_of_other_weights_beside_vulkan, .timeout = 300)
 			    "vulkan", VULKAN_ROWS);
 	}
 }
+
+/* clang-format off */
+#define PLACED_PART(p)							\
+	Test(graph, placed_graph_is_llamas_own_on_the_cpu_##p,		\
+	    .timeout = 300) { placed_cpu(p); }				\
+	Test(graph, placed_graph_beside_vulkan_is_llamas_own_##p,	\
+	    .timeout = 300) { placed_vulkan(p); }			\
+	Test(graph, placed_graph_of_other_weights_beside_vulkan_##p,	\
+	    .timeout = 300) { placed_other_weights(p); }
+/* clang-format on */
+PLACED_PART(0)
+PLACED_PART(1)
+PLACED_PART(2)
 
 /* The ratio of planned to measured in thousandths, at least 1 (0 is
  * "not measured"), at most 65535; equal buffers are 1000. */
