@@ -958,6 +958,45 @@ static const char *const hy_v3_tensors[] = {
 	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
 };
 
+/* minimax-m3: Q's and K's norms per head, block 0 dense, block 1
+ * experts with their selection bias, a shared expert and MSA's
+ * indexer. */
+static const char *const minimax_m3_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "u32 ARCH.expert_gating_func 2",
+	"u32 ARCH.attention.indexer.head_count 1",
+	"u32 ARCH.attention.indexer.key_length 4",
+	"u32 ARCH.attention.indexer.top_k 2",
+	"u32 ARCH.attention.indexer.block_size 16",
+	"u32 ARCH.attention.indexer.local_blocks 1",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const minimax_m3_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.ffn_norm.weight 16", "L0-0 blk.%u.ffn_gate.weight 16 32",
+	"L0-0 blk.%u.ffn_up.weight 16 32", "L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-1 blk.%u.exp_probs_b.bias 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 16",
+	"L1-1 blk.%u.indexer.q_proj.weight 16 4",
+	"L1-1 blk.%u.indexer.k_proj.weight 16 4",
+	"L1-1 blk.%u.indexer.q_norm.weight 4",
+	"L1-1 blk.%u.indexer.k_norm.weight 4", NULL
+};
+
 
 static const char *const mamba2_keys[] = {
 	BASE_KEYS(8, 2), "u32 ARCH.ssm.conv_kernel 4",
@@ -1819,6 +1858,8 @@ static const struct {
 	  "blk.%u.attn_sinks.weight" },
 	{ { "hy_v3", 2, hy_v3_keys, hy_v3_tensors },
 	  "blk.%u.exp_probs_b" },
+	{ { "minimax-m3", 2, minimax_m3_keys, minimax_m3_tensors },
+	  "blk.%u.indexer.k_proj.weight" },
 };
 
 #endif

@@ -573,6 +573,22 @@ static const struct og_spec og_specs[] = {
 	    "ffn_gate_inp.weight exp_probs_b ffn_gate_exps.weight "
 	    "ffn_up_exps.weight ffn_down_exps.weight ffn_gate_shexp.weight "
 	    "ffn_up_shexp.weight ffn_down_shexp.weight" },
+	/* Q's and K's norms per head, RoPE on half of each head, a dense
+	 * block, then experts, a shared expert and MSA's indexer (one head
+	 * of 64 per KV head) */
+	{ "minimax-m3",
+	    OG_ATTN OG_KV2 OG_RMS "u:rope.dimension_count=32 "
+				  "u:leading_dense_block_count=1 "
+				  "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:expert_shared_count=1 "
+				  "u:expert_gating_func=2 "
+				  "u:attention.indexer.head_count=2 "
+				  "u:attention.indexer.key_length=64 "
+				  "u:attention.indexer.top_k=2 "
+				  "u:attention.indexer.block_size=64 "
+				  "u:attention.indexer.local_blocks=1",
+	    "" },
 };
 
 /*

@@ -89,7 +89,8 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"granite_swa", "phi2", "gptneox", "starcoder", "bloom", "mpt",
 		"qwen", "refact", "codeshell", "bailingmoe2", "dots1",
 		"exaone-moe", "cohere2moe", "afmoe", "bailingmoe", "dbrx",
-		"arctic", "smallthinker", "grovemoe", "mimo2", "hy_v3", NULL
+		"arctic", "smallthinker", "grovemoe", "mimo2", "hy_v3",
+		"minimax-m3", NULL
 	};
 	const char *const *a;
 	struct names_db db;

@@ -439,6 +439,25 @@ dsa_types(struct rd *r, uint32_t main)
 			    s.v.u != 0;
 }
 
+/*
+ * MSA (ARCH_MSA, minimax-m3): the indexer's cache of one K head of
+ * indexer.key_length and one V head, in every layer from
+ * leading_dense_block_count (0 when unset).
+ */
+static void
+read_msa(struct rd *r, uint32_t main)
+{
+	struct model_geom *g = r->g;
+	uint32_t il, lead = 0;
+
+	if (!geom_u32(r, "attention.indexer.key_length", &g->indexer_k))
+		missing(g, "%s.attention.indexer.key_length", g->arch);
+	geom_u32(r, "leading_dense_block_count", &lead);
+	g->indexer_v = true;
+	for (il = lead; il < main; il++)
+		g->indexer[il] = true;
+}
+
 /* DSA (ARCH_DSA): the indexer's key cache, in which trunk layers. */
 static void
 read_dsa(struct rd *r)
@@ -447,6 +466,10 @@ read_dsa(struct rd *r)
 	uint32_t il, main = g->n_layer - g->n_layer_nextn;
 	uint16_t q = arch_row(g)->quirks;
 
+	if (q & ARCH_MSA) {
+		read_msa(r, main);
+		return;
+	}
 	if (!(q & ARCH_DSA))
 		return;
 	if (!geom_u32(r, "attention.indexer.key_length", &g->indexer_k))

@@ -94,6 +94,8 @@ struct model_geom {
 	uint32_t indexer_k;		/* DSA: the indexer's cached key
 					 * width; 0: no indexer cache */
 	bool indexer[ARCH_MAX_LAYERS];	/* DSA: a layer with that cache */
+	bool indexer_v;			/* MSA: that cache keeps one head of
+					 * V beside its key */
 	/* recurrent state (mamba; the recurrent layers of a hybrid) */
 	uint32_t ssm_d_conv, ssm_d_inner, ssm_d_state, ssm_n_group;
 	uint32_t shortconv_l_cache;	/* lfm2's convolution window */

@@ -339,6 +339,12 @@ enum arch_quirk {
 	ARCH_SWA_4096 = 1024,	   /* the window 4096 wherever
 				    * attention.sliding_window is set and not
 				    * 0 (smallthinker) */
+	ARCH_MSA = 2048,	   /* MiniMax Sparse Attention: a second
+				    * cache, one head of K
+				    * (attention.indexer.key_length) and one
+				    * of V (the head's width), in the layers
+				    * from leading_dense_block_count
+				    * (minimax-m3) */
 };
 
 /*

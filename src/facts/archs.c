@@ -696,6 +696,14 @@ static const struct arch_info arch_table[] = {
 		.qk_norm = GB_QK_HEAD,
 		.ffn = GB_MOE_GLM,
 		.extra = GB_ROWS_AFTER_NORM } },
+	/* minimax-m2's attention (Q's and K's norms per head), deepseek's
+	 * leading dense layers, experts and shared expert, and MSA's
+	 * indexer cache beside the KV cache: not built */
+	{ .name = "minimax-m3",
+	    .mapped = true,
+	    .quirks = ARCH_MSA,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 126, .worst_vulkan = 295 } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

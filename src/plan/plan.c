@@ -90,6 +90,8 @@ plan_kv_split_bytes(const struct model_geom *g, enum kv_type kt,
 		k = sadd(k, smul(kv_row_bytes(kt, kw), c));
 		if (g->indexer[il])	/* DSA's indexer keys, no V */
 			k = sadd(k, smul(kv_row_bytes(kt, g->indexer_k), c));
+		if (g->indexer[il] && g->indexer_v) /* MSA's, one V head */
+			v = sadd(v, smul(kv_row_bytes(vt, g->head_v), c));
 		if (!g->mla)	/* MLA allocates no V */
 			v = sadd(v, smul(kv_row_bytes(vt, vw), c));
 	}
