@@ -515,18 +515,22 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .graph = { .built = true } },
+	/* deepseek2's MLA and experts (sigmoid-chosen), the attention masked
+	 * but for the top k cells DSA's lightning indexer scores
+	 * (graph-dsa.c); glm-dsa's layers without an indexer take the last
+	 * indexer's choice */
 	{ .name = "deepseek32",
 	    .kind = ARCH_KIND_MLA,
 	    .mapped = true,
 	    .quirks = ARCH_DSA | ARCH_MTP_PROBS_B,
 	    .measured_on = BOTH,
-	    .fit = { .worst_cpu = 322, .worst_vulkan = 3342 } },
+	    .graph = { .built = true, .ffn = GB_MOE_GLM, .extra = GB_MLA } },
 	{ .name = "glm-dsa",
 	    .kind = ARCH_KIND_MLA,
 	    .mapped = true,
 	    .quirks = ARCH_DSA | ARCH_DSA_TYPES | ARCH_MTP_PROBS_B,
 	    .measured_on = BOTH,
-	    .fit = { .worst_cpu = 321, .worst_vulkan = 333 } },
+	    .graph = { .built = true, .ffn = GB_MOE_GLM, .extra = GB_MLA } },
 	/* deepseek2's loader and graph (src/models/mistral4.cpp), but for
 	 * the experts' down projection at F32 precision, which ggml-vulkan
 	 * leaves to the CPU (with a copy of the weights in the host's compute

@@ -27,6 +27,7 @@ gb_inputs_init(struct inputs *in)
 
 	in->pos = in->out = in->attn_scale = in->embd = GB_UNSET;
 	in->rs = in->rs_main = in->rs_extra = GB_UNSET;
+	in->dsa_top = GA_NONE;
 	for (c = 0; c < GB_N_CACHES; c++)
 		in->krot[c] = in->vrot[c] = in->kidx[c] = in->vidx[c] =
 		    in->mask[c] = GB_UNSET;
@@ -55,12 +56,12 @@ gb_in_out(struct sc_graph *b, const struct shape *s, struct inputs *in)
 	return gb_in(b, &in->out, smul(4, s->t), lay(4, s->t, 1, 1, 1, 3));
 }
 
-/* Cache c's rotation of K (k) or of V: GA_NONE without one. */
-static int32_t
+/* The indexer's keys (GB_LID) are always rotated (its head's width). */
+int32_t
 gb_in_rot(struct sc_graph *b, const struct shape *s, struct inputs *in, int c,
     bool k)
 {
-	uint64_t n = k ? s->krot : s->vrot;
+	uint64_t n = c == GB_LID ? s->dsa.nrot : k ? s->krot : s->vrot;
 
 	if (n == 0)
 		return GA_NONE;
@@ -80,11 +81,12 @@ gb_in_idx(struct sc_graph *b, const struct shape *s, struct inputs *in, int c,
 	    lay(8, n, 1, 1, 1, k ? 1 : 2));
 }
 
-/* Cache c's mask: f16 for flash attention, f32 without. */
+/* Cache c's mask: f16 for flash attention, f32 without; the indexer's
+ * (GB_LID) f16, for its fused op. */
 int32_t
 gb_in_mask(struct sc_graph *b, const struct shape *s, struct inputs *in, int c)
 {
-	uint64_t ts = s->fa ? 2 : 4, cells = s->cache[c].cells;
+	uint64_t ts = s->fa || c == GB_LID ? 2 : 4, cells = s->cache[c].cells;
 
 	return gb_in(b, &in->mask[c], smul(smul(ts, cells), s->t),
 	    lay(ts, cells, s->ts, 1, s->s, 1));

@@ -3,10 +3,10 @@
  * architectures, the layers and the driver; graph-ops.c: tensors,
  * weights, norms and products; graph-attn.c: the attention, its cache
  * and its inputs; graph-ffn.c: the FFN and the experts; graph-ssm.c,
- * graph-gdn.c, graph-altup.c, graph-mla.c: the recurrent, Gated
- * DeltaNet, AltUp and MLA layers). A tensor is an index into the
- * sc_graph being built; GA_NONE is none (and what every call returns
- * once the graph is full: build() then gives up).
+ * graph-gdn.c, graph-altup.c, graph-mla.c, graph-dsa.c: the recurrent,
+ * Gated DeltaNet, AltUp and MLA layers, DSA's indexer). A tensor is an
+ * index into the sc_graph being built; GA_NONE is none (and what every
+ * call returns once the graph is full: build() then gives up).
  */
 #ifndef GGUFLINT_PLAN_GRAPH_IMPL_H
 #define GGUFLINT_PLAN_GRAPH_IMPL_H
@@ -22,11 +22,13 @@
 #define smul plan_smul
 #define sadd plan_sadd
 
-/* The caches: the model's, and the sliding-window layers' when it has
- * them (llama_kv_cache_iswa's base and swa). */
+/* The caches: the model's, the sliding-window layers' when it has them
+ * (llama_kv_cache_iswa's base and swa), and DSA's indexer keys
+ * (llama_kv_cache_dsa's lid beside its MLA cache, the base). */
 enum gb_cache_kind {
 	GB_BASE,
 	GB_SWA,
+	GB_LID,
 	GB_N_CACHES
 };
 
@@ -54,11 +56,22 @@ struct gb_ssm {
  * product). */
 struct gb_mla {
 	uint64_t kvl, rope, nope, vdim, qlr;
+	uint64_t vgap; /* a cache row's bytes past V's (K's RoPE part) */
+};
+
+/* DSA's lightning indexer (ARCH_DSA): its heads, their width (the
+ * indexer's one cached key too), the keys it keeps a token (of the
+ * cells: ggml_top_k's k), the Hadamard rotation's width (the head's) and
+ * whether ggml-vulkan runs the indexer (a head of 128). hd 0: no DSA. */
+struct gb_dsa {
+	uint64_t nh, hd, top, nrot;
+	bool vk;
 };
 
 struct shape {
 	uint64_t e, q, kv, hd, ff, t, ts, s;
 	struct gb_mla mla; /* kvl 0: not MLA */
+	struct gb_dsa dsa; /* hd 0: not DSA */
 	struct gb_ssm ssm;
 	struct gb_cache cache[GB_N_CACHES];
 	uint64_t krot, vrot;		/* the rotations' widths, 0 without */
@@ -98,6 +111,7 @@ struct inputs {
 					* sequences' view, the others' */
 	int32_t krot[GB_N_CACHES], vrot[GB_N_CACHES];
 	int32_t kidx[GB_N_CACHES], vidx[GB_N_CACHES], mask[GB_N_CACHES];
+	int32_t dsa_top; /* DSA: the last indexer's top k (GA_NONE) */
 };
 
 /* The model's weights, where -ngl puts them, and which the graph read:
@@ -204,6 +218,7 @@ struct gb_attn {
 	int32_t q, kc, vc, o;
 	int32_t sinks; /* the attention's sinks (a weight), or GA_NONE */
 	int32_t qg;    /* GB_Q_GATE: Q's product, its gate beside Q */
+	int32_t qr, x; /* DSA: Q's LoRA normed, the layer's normed input */
 	int c;	       /* enum gb_cache_kind */
 };
 
@@ -229,6 +244,9 @@ int32_t gb_in_idx(struct sc_graph *b, const struct shape *s, struct inputs *in,
     int c, bool k);
 int32_t gb_in_mask(struct sc_graph *b, const struct shape *s, struct inputs *in,
     int c);
+/* Cache c's rotation of K (k) or of V: GA_NONE without one. */
+int32_t gb_in_rot(struct sc_graph *b, const struct shape *s, struct inputs *in,
+    int c, bool k);
 void gb_set_rows(struct sc_graph *b, const struct shape *s, int32_t x,
     int32_t idxs, int32_t cache, bool merge);
 
@@ -244,6 +262,17 @@ void gb_enc_attn_begin(struct sc_graph *b, const struct shape *s,
 void gb_mla_begin(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, int32_t cur, struct gb_attn *at);
 int32_t gb_attn_end(struct sc_graph *b, const struct shape *s,
+    struct weights *w, struct inputs *in, int64_t il, const struct gb_attn *at);
+
+/* graph-dsa.c: DSA's lightning indexer in layer il (deepseek32,
+ * glm-dsa). gb_dsa_keys: the indexer's key of cur (the layer's normed
+ * input), rotated, into its cache (where the layer has an indexer);
+ * gb_dsa_mask: the MLA attention's mask, every cell masked but the top
+ * k the indexer scores highest (a later layer without an indexer takes
+ * the last one's). */
+void gb_dsa_keys(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int64_t il, int32_t cur);
+int32_t gb_dsa_mask(struct sc_graph *b, const struct shape *s,
     struct weights *w, struct inputs *in, int64_t il, const struct gb_attn *at);
 
 /* graph-altup.c */

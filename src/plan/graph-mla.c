@@ -11,7 +11,9 @@
  * The order is llama.cpp's (v0.5.0, src/models/deepseek2.cpp and
  * build_attn_mha): Q's chain, K's, K's rows into the cache, then the
  * attention as build_attn expands it; the output projection is
- * gb_attn_end's.
+ * gb_attn_end's. With DSA (deepseek32, glm-dsa: graph-dsa.c) the
+ * indexer's key comes first, Q is not reshaped before its views, and
+ * the attention's mask is the indexer's.
  */
 #include "config.h"
 
@@ -27,10 +29,11 @@ rope(struct sc_graph *b, const struct shape *s, struct inputs *in, int32_t x,
 	return gb_op4(b, SC_ROPE, a, GA_INPLACE, s->t, x, gb_in_pos(b, s, in));
 }
 
-/* Q [kvl + rope, heads, t]: the absorbed un-roped part, the roped one. */
+/* Q [kvl + rope, heads, t]: the absorbed un-roped part, the roped one;
+ * *qr its LoRA's normed product (GA_NONE without). */
 static int32_t
 mla_q(struct sc_graph *b, const struct shape *s, struct weights *w,
-    struct inputs *in, int64_t il, int32_t cur)
+    struct inputs *in, int64_t il, int32_t cur, int32_t *qr)
 {
 	const struct gb_mla *m = &s->mla;
 	uint64_t nh = s->q / s->hd, t = s->t, row = m->nope + m->rope;
@@ -38,13 +41,16 @@ mla_q(struct sc_graph *b, const struct shape *s, struct weights *w,
 	const uint64_t qc[4] = { m->kvl + m->rope, nh, t, 1 };
 	int32_t q, n, p;
 
+	*qr = GA_NONE;
 	if (m->qlr != 0) {
 		q = gb_linear(b, s, w, il, "attn_q_a", cur, m->qlr);
 		q = gb_norm(b, w, il, "attn_q_a_norm", q, rows2(m->qlr, t));
+		*qr = q;
 		q = gb_linear(b, s, w, il, "attn_q_b", q, smul(nh, row));
 	} else
 		q = gb_linear(b, s, w, il, "attn_q", cur, smul(nh, row));
-	q = gb_view(b, SC_RESHAPE, q, gb_bytes(b, q));
+	if (s->dsa.hd == 0) /* deepseek2 reshapes Q first, DSA does not */
+		q = gb_view(b, SC_RESHAPE, q, gb_bytes(b, q));
 	n = gb_view(b, SC_VIEW, q, gb_span(m->nope, smul(nh, t), row));
 	n = gb_view(b, SC_PERMUTE, n, gb_bytes(b, n));
 	n = gb_op4(b, SC_MUL_MAT, qa, 0, t,
@@ -74,6 +80,16 @@ mla_k(struct sc_graph *b, const struct shape *s, struct weights *w,
 	return gb_op4(b, SC_CONCAT, kc, 0, t, c, p);
 }
 
+/* The attention's mask: the cache's, or DSA's of the indexer's top k. */
+static int32_t
+mla_mask(struct sc_graph *b, const struct shape *s, struct inputs *in,
+    struct weights *w, int64_t il, const struct gb_attn *at)
+{
+	if (s->dsa.hd != 0)
+		return gb_dsa_mask(b, s, w, in, il, at);
+	return gb_in_mask(b, s, in, at->c);
+}
+
 /* The attention of q over the K cache: [vdim * heads, t] (before the
  * output projection). */
 static int32_t
@@ -83,6 +99,7 @@ mla_attend(struct sc_graph *b, const struct shape *s, struct inputs *in,
 	const struct gb_mla *m = &s->mla;
 	uint64_t nh = s->q / s->hd, cells = s->cache[at->c].cells;
 	uint64_t kb = gb_bytes(b, at->kc), qb = gb_bytes(b, at->q);
+	uint64_t vb = kb - m->vgap; /* ggml_nbytes of V's view */
 	const uint64_t fa[4] = { m->kvl, nh, s->ts, s->s };
 	const uint64_t kq[4] = { cells, s->ts, nh, s->s };
 	const uint64_t kqv[4] = { m->kvl, s->ts, nh, s->s };
@@ -93,9 +110,9 @@ mla_attend(struct sc_graph *b, const struct shape *s, struct inputs *in,
 	if (s->fa) {
 		q = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, at->q, qb), qb);
 		k = gb_view(b, SC_VIEW, at->kc, kb);
-		v = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, k, kb), kb);
+		v = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, k, vb), vb);
 		k = gb_view(b, SC_PERMUTE, k, kb);
-		mask = gb_in_mask(b, s, in, at->c);
+		mask = mla_mask(b, s, in, w, il, at);
 		x = gb_add(b, SC_FLASH_ATTN, smul(F32(m->kvl, nh), s->t),
 		    lay(4, fa[0], fa[1], fa[2], fa[3], 0), 0, q, k, v);
 		if (x != GA_NONE)
@@ -103,8 +120,8 @@ mla_attend(struct sc_graph *b, const struct shape *s, struct inputs *in,
 		x = gb_view(b, SC_PERMUTE, x, gb_bytes(b, x));
 	} else {
 		k = gb_view(b, SC_VIEW, at->kc, kb);
-		v = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, k, kb), kb);
-		v = gb_view(b, SC_TRANSPOSE, v, kb);
+		v = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, k, vb), vb);
+		v = gb_view(b, SC_TRANSPOSE, v, vb);
 		/* V's contiguous copy keeps the cache's type (f16) */
 		v = gb_op(b, SC_CONT, smul(smul(2, cells), smul(m->kvl, s->s)),
 		    lay(2, cells, m->kvl, 1, s->s, 0), 0, smul(m->kvl, s->s), v,
@@ -112,7 +129,7 @@ mla_attend(struct sc_graph *b, const struct shape *s, struct inputs *in,
 		k = gb_view(b, SC_PERMUTE, k, kb);
 		q = gb_view(b, SC_PERMUTE, gb_view(b, SC_VIEW, at->q, qb), qb);
 		x = gb_op4(b, SC_MUL_MAT, kq, 0, s->ts, k, q);
-		mask = gb_in_mask(b, s, in, at->c);
+		mask = mla_mask(b, s, in, w, il, at);
 		x = gb_op4(b, SC_SOFT_MAX, kq, GA_INPLACE, s->t, x, mask);
 		x = gb_op4(b, SC_MUL_MAT, kqv, 0, s->ts, v, x);
 	}
@@ -138,7 +155,10 @@ gb_mla_begin(struct sc_graph *b, const struct shape *s, struct weights *w,
 						     SC_CACHE_HOST;
 	int32_t k;
 
-	at->q = mla_q(b, s, w, in, il, cur);
+	if (s->dsa.hd != 0 && w->g->indexer[il])
+		gb_dsa_keys(b, s, w, in, il, cur);
+	at->x = cur;
+	at->q = mla_q(b, s, w, in, il, cur, &at->qr);
 	k = mla_k(b, s, w, in, il, cur);
 	at->kc = gb_leaf(b, home, s->cache[at->c].k_bytes);
 	at->vc = GA_NONE;

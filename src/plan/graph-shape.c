@@ -333,6 +333,37 @@ mla_of(const struct planner *pn, struct shape *s)
 	    s->hd == m->kvl + m->rope && s->kv == s->hd;
 }
 
+/* DSA's indexer (struct gb_dsa) from its keys, where the row says
+ * ARCH_DSA, and its cache of keys (GB_LID: a layer's, every stream's);
+ * false when a key is missing, or when the rotation llama.cpp makes for
+ * the indexer (the largest power of two from 64 dividing the head) is
+ * not the head's width: its product with Q and K would not fit. */
+static bool
+dsa_of(const struct planner *pn, const struct plan *pl, struct shape *s)
+{
+	struct gb_dsa *d = &s->dsa;
+	uint64_t n = 64, cells = pl->ctx_seq;
+
+	memset(d, 0, sizeof *d);
+	if (!(arch_row(pn->g)->quirks & ARCH_DSA))
+		return true;
+	d->nh = arch_u32(pn, "attention.indexer.head_count");
+	d->hd = pn->g->indexer_k;
+	d->top = arch_u32(pn, "attention.indexer.top_k");
+	while (d->hd != 0 && d->hd % (n * 2) == 0 && n < 1 << 24)
+		n *= 2;
+	d->nrot = n;
+	/* ggml-vulkan's lightning indexer: heads of 128 alone */
+	d->vk = d->hd == 128;
+	if (d->top > cells)
+		d->top = cells;
+	s->cache[GB_LID].cells = cells;
+	s->cache[GB_LID].k_bytes =
+	    smul(smul(kv_row_bytes(pl->kv_k, d->hd), cells), s->s);
+	s->cache[GB_LID].v_bytes = 0;
+	return d->nh != 0 && d->hd == n && d->top != 0 && s->mla.qlr != 0;
+}
+
 /* Granite's switches: RoPE unless rope.scaling.finetuned is false; the
  * residual, the logits and the embeddings scaled where their keys are
  * set. */
@@ -458,6 +489,7 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	s->softcap = (a->scale & GB_SOFTCAP_ATTN) != 0;
 	s->cache[GB_BASE].cells = pl->ctx_seq;
 	s->cache[GB_SWA].cells = g->swa ? pl->swa_cells : 0;
+	s->cache[GB_LID].cells = 0; /* dsa_of's */
 	for (c = 0; c < GB_N_CACHES; c++) {
 		cells = s->cache[c].cells;
 		s->cache[c].k_bytes =
@@ -465,8 +497,11 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 		s->cache[c].v_bytes =
 		    smul(smul(kv_row_bytes(pl->kv_v, s->kv), cells), s->s);
 	}
-	if (g->mla && !mla_of(pn, s))
+	if ((g->mla && !mla_of(pn, s)) || !dsa_of(pn, pl, s))
 		return false;
+	if (g->mla) /* V: a narrower view of K's rows */
+		s->mla.vgap = kv_row_bytes(pl->kv_k, s->hd) -
+		    kv_row_bytes(pl->kv_k, s->mla.kvl);
 	s->krot = rotation(pl->kv_k, s->hd, true);
 	s->vrot = rotation(pl->kv_v, s->hd, false);
 	if (block == GB_ENCODER) { /* the ubatch attends to itself */

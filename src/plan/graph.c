@@ -21,7 +21,8 @@
  * convolutions among attention layers, its residuals the other way, and
  * gemma3n's AltUp layers (graph-altup.c), the last reading earlier
  * layers' caches, deepseek2's latent attention (graph-mla.c) with its
- * softmax-chosen experts, and the encoders bert and nomic-bert (the
+ * softmax-chosen experts, deepseek32's and glm-dsa's beside DSA's
+ * lightning indexer (graph-dsa.c), and the encoders bert and nomic-bert (the
  * ubatch attending to itself, no cache, norms after each part), issue
  * 36's dense llama-likes (mistral3's attention temperature, smollm3's
  * unroped fourth layers, hunyuan-dense's Q and K norms after the RoPE,

@@ -45,6 +45,7 @@ struct sc_run {
 	int32_t *copy;	     /* per tensor: its copy, or GA_NONE */
 	int32_t *uses;	     /* per tensor: its readers' sources that are it */
 	struct sc_deps deps; /* the GPU's reordering's */
+	size_t n_built;	     /* the graph's tensors before the copies */
 };
 
 static bool
@@ -460,6 +461,18 @@ ga_add_node(const struct sc_run *r, struct ga_graph *ga, int32_t *map,
 	return true;
 }
 
+/* A leaf of the compute buffer that is not an input: what ggml-alloc
+ * allocates with the inputs, on its reader's backend. */
+static bool
+compute_leaf(const struct sc_run *r, size_t i)
+{
+	const struct sc_graph *g = r->g;
+
+	return i < r->n_built && g->t[i].op == SC_NONE &&
+	    g->t[i].home == SC_COMPUTE && g->t[i].view_src == GA_NONE &&
+	    !(g->t[i].flags & GA_INPUT);
+}
+
 /* The graph copy (inputs, then each split's copies and nodes) as
  * ggml-alloc's graph. */
 static bool
@@ -471,9 +484,12 @@ to_ga(const struct sc_run *r, struct ga_graph *ga, int32_t *map,
 
 	for (i = 0; i < g->n; i++)
 		map[i] = GA_NONE;
+	/* ggml-alloc places the graph's leaves first: its inputs, and a
+	 * tensor of the compute buffer that no node makes (DSA's zeros) */
 	for (i = 0; i < g->n; i++)
-		if (g->t[i].op == SC_NONE && (g->t[i].flags & GA_INPUT) &&
-		    !ga_add(ga, map, g, (int32_t)i, 0))
+		if (g->t[i].op == SC_NONE &&
+		    ((g->t[i].flags & GA_INPUT) || compute_leaf(r, i)) &&
+		    !ga_add(ga, map, g, (int32_t)i, GA_INPUT))
 			return false;
 	for (i = 0; i < r->n_sp; i++) {
 		const struct sc_split *sp = &r->sp[i];
@@ -509,6 +525,7 @@ run_init(struct sc_run *r, struct sc_graph *g, bool gpu, uint64_t max_tensor)
 
 	memset(r, 0, sizeof *r);
 	r->g = g;
+	r->n_built = g->n;
 	r->gpu = gpu;
 	r->max_tensor = max_tensor;
 	r->order = calloc(cap, sizeof *r->order);

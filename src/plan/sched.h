@@ -56,7 +56,10 @@ enum sc_op {
 	SC_SUB,
 	SC_MEAN,
 	SC_PAD,
-	SC_GDN, /* GATED_DELTA_NET */
+	SC_GDN,	  /* GATED_DELTA_NET */
+	SC_FILL,  /* a tensor filled with a constant */
+	SC_TOP_K, /* ggml_top_k's indices */
+	SC_LID,	  /* LIGHTNING_INDEXER (DSA's scores) */
 };
 
 /* Where a leaf's bytes are: a weights buffer or a cache buffer, on the
