@@ -997,6 +997,102 @@ static const char *const minimax_m3_tensors[] = {
 	"L1-1 blk.%u.indexer.k_norm.weight 4", NULL
 };
 
+/* minimax-01: block 0 lightning attention (an interval of 2), block 1
+ * softmax attention, experts without their gate product. */
+static const char *const minimax_01_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"f32 ARCH.residual_scale 1", "u32 ARCH.full_attention_interval 2",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const minimax_01_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16",
+	"L0-0 blk.%u.attn_norm_2.weight 16",
+	"L0-0 blk.%u.attn_qkv.weight 16 48",
+	"L0-0 blk.%u.attn_gate.weight 16 16",
+	"L1-1 blk.%u.attn_q.weight 16 16", "L1-1 blk.%u.attn_k.weight 16 8",
+	"L1-1 blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_up_exps.weight 16 32 4",
+	"L blk.%u.ffn_down_exps.weight 32 16 4", NULL
+};
+
+/* plm: a compressed KV decompressed before the cache (2 heads of 8 + 4
+ * of K, 8 of V), a squared-ReLU FFN, the output tied. */
+static const char *const plm_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.key_length 12",
+	"u32 ARCH.attention.value_length 8", "u32 ARCH.rope.dimension_count 4",
+	"u32 ARCH.attention.kv_lora_rank 8",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const plm_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 24",
+	"L blk.%u.attn_kv_a_mqa.weight 16 12",
+	"L blk.%u.attn_kv_a_norm.weight 8", "L blk.%u.attn_kv_b.weight 8 32",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16", NULL
+};
+
+/* talkie: no norm weights, Q's gain a head, a scale a layer. */
+static const char *const talkie_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"f32 ARCH.logit_scale 1", "str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const talkie_tensors[] = {
+	"G token_embd.weight 16 16", "G output.weight 16 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_q_norm.weight 1 2", "L blk.%u.ffn_gate.weight 16 32",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16",
+	"L blk.%u.layer_output_scale.weight 1", NULL
+};
+
+/* maincoder: hunyuan-dense's layout. */
+static const char *const maincoder_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const maincoder_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_q_norm.weight 8",
+	"L blk.%u.attn_k_norm.weight 8", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL
+};
+
+/* mellum: qwen3moe's layout, windows in three layers of four. */
+static const char *const mellum_keys[] = {
+	BASE_KEYS(16, 4), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 8", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const mellum_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L blk.%u.ffn_up_exps.weight 16 8 4",
+	"L blk.%u.ffn_down_exps.weight 8 16 4", NULL
+};
+
 
 static const char *const mamba2_keys[] = {
 	BASE_KEYS(8, 2), "u32 ARCH.ssm.conv_kernel 4",
@@ -1860,6 +1956,16 @@ static const struct {
 	  "blk.%u.exp_probs_b" },
 	{ { "minimax-m3", 2, minimax_m3_keys, minimax_m3_tensors },
 	  "blk.%u.indexer.k_proj.weight" },
+	{ { "minimax-01", 2, minimax_01_keys, minimax_01_tensors },
+	  "blk.%u.attn_norm_2.weight" },
+	{ { "plm", 2, plm_keys, plm_tensors },
+	  "blk.%u.attn_kv_a_norm.weight" },
+	{ { "talkie", 2, talkie_keys, talkie_tensors },
+	  "blk.%u.layer_output_scale.weight" },
+	{ { "maincoder", 2, maincoder_keys, maincoder_tensors },
+	  "blk.%u.attn_k_norm.weight" },
+	{ { "mellum", 4, mellum_keys, mellum_tensors },
+	  "blk.%u.ffn_gate_inp.weight" },
 };
 
 #endif

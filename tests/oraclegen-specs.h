@@ -589,6 +589,32 @@ static const struct og_spec og_specs[] = {
 				  "u:attention.indexer.block_size=64 "
 				  "u:attention.indexer.local_blocks=1",
 	    "" },
+	/* lightning (linear) attention in blocks 0 and 2, softmax
+	 * attention in 1 and 3 (an interval of 2), experts in every block */
+	{ "minimax-01",
+	    "u:context_length=8192 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=256 u:attention.head_count=8 " OG_KV2 OG_RMS
+	    "u:full_attention_interval=2 f:residual_scale=1 "
+	    "u:expert_count=8 u:expert_used_count=2",
+	    "ffn_gate_exps.weight" },
+	/* a compressed KV decompressed into 8 heads of 96 (K) and 64 (V)
+	 * before the cache, a full-rank Q */
+	{ "plm",
+	    OG_ATTN OG_RMS "u:attention.key_length=96 "
+			   "u:attention.value_length=64 "
+			   "u:rope.dimension_count=32 "
+			   "u:attention.kv_lora_rank=128",
+	    "" },
+	/* norms without weights, Q's gain a head, a scale a layer */
+	{ "talkie", OG_ATTN OG_KV2 OG_RMS "f:logit_scale=1", "" },
+	/* hunyuan-dense's shape */
+	{ "maincoder", OG_ATTN OG_KV2 OG_RMS, "" },
+	/* qwen3moe's, windows of 256 in three layers of four */
+	{ "mellum",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.sliding_window=256 "
+				  "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256",
+	    "" },
 };
 
 /*

@@ -516,6 +516,10 @@ mark_recurrent(struct rd *r)
 	uint32_t marks[ARCH_MAX_LAYERS];
 	enum arch_recr how = arch_row(g)->recr;
 
+	if (how == RECR_INTERVAL8) {
+		how = RECR_INTERVAL;
+		every = 8;
+	}
 	if (how == RECR_INTERVAL &&
 	    geom_layers(r, "attention.recurrent_layers", marks, 0)) {
 		for (il = 0; il < main; il++)
@@ -572,6 +576,8 @@ read_hybrid(struct rd *r, enum arch_kind kind)
 		ok = read_ssm(r) && ok;
 	} else if (kind == ARCH_KIND_HYBRID_KDA) {
 		ok = read_kda(r) && ok;
+	} else if (kind == ARCH_KIND_HYBRID_LA) {
+		g->la_head_dim = g->head_k;	/* its state's squares */
 	} else if (!geom_u32(r, "shortconv.l_cache",
 	    &g->shortconv_l_cache) || g->shortconv_l_cache == 0) {
 		missing(g, "%s.shortconv.l_cache", g->arch);
@@ -631,6 +637,7 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 	case ARCH_KIND_HYBRID_SSM:
 	case ARCH_KIND_HYBRID_CONV:
 	case ARCH_KIND_HYBRID_KDA:
+	case ARCH_KIND_HYBRID_LA:
 		g->memory = ARCH_MEM_HYBRID;
 		g->plannable = read_hybrid(&r, kind);
 		break;

@@ -33,6 +33,9 @@ enum arch_kind {
 				   convolutions (lfm2) */
 	ARCH_KIND_HYBRID_KDA,	/* recurrent layers keep Kimi's delta
 				   attention state (kda.head_dim) */
+	ARCH_KIND_HYBRID_LA,	/* recurrent layers keep lightning
+				   attention's state: n_head F32 squares
+				   of the head's width (minimax-01) */
 	ARCH_KIND_ENCODER,	/* no cache */
 	ARCH_KIND_UNPLANNED	/* no memory model: planned as standard
 				   attention, and the plan says so (P005) */
@@ -50,6 +53,8 @@ enum arch_recr {
 			 * full_attention_interval-th (default 4) (qwen35) */
 	RECR_KV0_FF0,	/* 0 KV heads and a feed-forward of 0 (nemotron_h) */
 	RECR_EVERY,	/* every layer, beside its attention (falcon-h1) */
+	RECR_INTERVAL8,	/* RECR_INTERVAL, every 8th layer attention by
+			 * default (minimax-01) */
 };
 
 /* How an architecture's graph differs from llama's (llama.cpp's

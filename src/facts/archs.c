@@ -708,6 +708,44 @@ static const struct arch_info arch_table[] = {
 	    .quirks = ARCH_MSA,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 126, .worst_vulkan = 295 } },
+	/* lightning attention's recurrent layers among softmax ones,
+	 * experts, residuals scaled: not built */
+	{ .name = "minimax-01",
+	    .kind = ARCH_KIND_HYBRID_LA,
+	    .recr = RECR_INTERVAL8,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 237, .worst_vulkan = 177 } },
+	/* deepseek2's compressed KV decompressed before an ordinary cache,
+	 * a squared-ReLU FFN: not built. With flash attention llama.cpp
+	 * v0.5.0 aborts making the context (the graph's V of two
+	 * dimensions, which cpy_v reads as one token: GGML_ASSERT in
+	 * ggml_set_rows); without it, it runs */
+	{ .name = "plm",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1080, .worst_vulkan = 1392 } },
+	/* norms without weights, Q's gain a head after its RoPE, the
+	 * normed embeddings added to each layer by its scale: not built */
+	{ .name = "talkie",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 900, .worst_vulkan = 790 } },
+	/* hunyuan-dense's graph: Q's and K's norms after the RoPE */
+	{ .name = "maincoder",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true, .qk_norm = GB_QK_HEAD_LATE } },
+	/* qwen3moe's graph, windows in three layers of four where
+	 * sliding_window is set */
+	{ .name = "mellum",
+	    .kind = ARCH_KIND_SWA,
+	    .swa_pattern = 4,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.qk_norm = GB_QK_HEAD,
+		.ffn = GB_MOE_NORM } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

@@ -134,6 +134,9 @@ plan_state_bytes(const struct model_geom *g)
 		r = smul(g->shortconv_l_cache - 1, g->n_embd);
 	else if (g->kda_head_dim > 0)
 		return smul(smul(4, plan_kda_state(g)), n);
+	else if (g->la_head_dim > 0)	/* no convolution: a square a head */
+		return smul(smul(4, smul(smul(g->la_head_dim, g->la_head_dim),
+		    g->n_head[0])), n);
 	else if (g->ssm_d_conv > 0)
 		r = smul(g->ssm_d_conv - 1, sadd(g->ssm_d_inner,
 		    smul(smul(2, g->ssm_n_group), g->ssm_d_state)));

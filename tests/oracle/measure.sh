@@ -57,6 +57,9 @@ row() {
 	    cpu="$variant" ctx="$ctx" ubatch=512 batch=2048 fa="$fa" \
 	    ctk="$ctk" ctv="$ctv" np="$np" ngl="$ngl" $io 2>/dev/null) ||
 	    json=${json:-'{"error": "crashed or timed out"}'}
+	# a crash's backtrace (ggml's, through gdb) goes to stdout
+	printf '%s\n' "$json" | jq -e . >/dev/null 2>&1 ||
+	    json='{"error": "crashed or timed out"}'
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t512\t%s\t%s\t%s\t%s\t%s\t' \
 	    "$arch" "$wtype" "$mode" "$backend" "$variant" "$ctx" "$fa" \
 	    "$ctk" "$ctv" "$np" "$ngl"
