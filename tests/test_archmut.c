@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "facts/arch.h"
 #include "loader.h"
 #include "oraclegen.h"
 #include "testutil.h"
@@ -189,8 +190,13 @@ nmf_error(const char *codes)
  * the model loaded and its graph reserved); true when the client is
  * absent, so that gguflint's error stays unexplained. */
 static bool
-am_reserves(const char *path)
+am_reserves(const char *path, const char *arch)
 {
+	const struct arch_info *a = arch_find(arch);
+	/* a row that says llama.cpp aborts with flash attention: without */
+	const char *fa = a != NULL && (a->quirks & ARCH_FA_ABORTS) != 0 ?
+	    "fa=off" :
+	    "fa=auto";
 	const char *bin = getenv("GGUFLINT_BIN");
 	const char *slash = bin != NULL ? strrchr(bin, '/') : NULL;
 	char *client, *dir, *out;
@@ -203,7 +209,7 @@ am_reserves(const char *path)
 	dir = xasprintf("dir=%s/cpu", getenv("GGUFLINT_LLAMA"));
 	if (access(client, X_OK) == 0) {
 		const char *const argv[] = { client, path, dir, "ctx=512",
-			"mmap=off", "alloc=off", NULL };
+			"mmap=off", "alloc=off", fa, NULL };
 
 		out = loader_run(argv, 60, &st);
 		free(out);
@@ -227,7 +233,8 @@ am_judge(const struct am_file *f, char v, const char *reason)
 	codes = error_codes(r.out);
 	if (v != 'A')
 		ok = f->kind >= 0 && lint_refuses(&r, comp);
-	else if (nmf_error(codes) && f->kind >= 0 && !am_reserves(f->path))
+	else if (nmf_error(codes) && f->kind >= 0 &&
+	    !am_reserves(f->path, f->arch))
 		ok = lint_refuses(&r, comp), v = 'G';
 	else if (nmf_error(codes) && am_stricter_why(f) != NULL)
 		cr_log_info("stricter on purpose: %s", am_stricter_why(f));

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "facts/arch.h"
 #include "jsontree.h"
 #include "loader.h"
 #include "oraclegen.h"
@@ -571,6 +572,17 @@ compare_plan(struct strbuf *bad, struct strbuf *est, const struct ocase *c,
 	compare_devices(bad, est, c, ll, plan);
 }
 
+/* A case with flash attention of a row that says llama.cpp aborts
+ * there (ARCH_FA_ABORTS: plm): not run. */
+static bool
+fa_aborts(const struct ocase *c)
+{
+	const struct arch_info *a = arch_find(c->arch);
+
+	return a != NULL && (a->quirks & ARCH_FA_ABORTS) != 0 &&
+	    strcmp(c->fa, "on") == 0;
+}
+
 /*
  * run_cases: each case of cs through llama.cpp and the plan (today's or
  * the llama.cpp one), every mismatch collected and reported at the end.
@@ -596,6 +608,13 @@ run_cases(const struct ocase *cs, size_t n, bool today)
 		const struct jsonnode *plan;
 		char *why = NULL;
 
+		if (fa_aborts(&cs[i])) {
+			strbuf_addf(&refused,
+			    "  %s: aborts with flash "
+			    "attention (ARCH_FA_ABORTS)\n",
+			    ocase_name(&cs[i]));
+			continue;
+		}
 		ll = run_llama(e, &cs[i], &why);
 		if (ll == NULL) {
 			strbuf_addf(&refused, "  %s: %s\n", ocase_name(&cs[i]),

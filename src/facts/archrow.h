@@ -350,6 +350,10 @@ enum arch_quirk {
 				    * of V (the head's width), in the layers
 				    * from leading_dense_block_count
 				    * (minimax-m3) */
+	ARCH_FA_ABORTS = 4096,	   /* llama.cpp aborts making a context
+				    * with flash attention (plm: its graph's
+				    * V of two dimensions); the tests run it
+				    * without */
 };
 
 /*

@@ -723,6 +723,7 @@ static const struct arch_info arch_table[] = {
 	 * ggml_set_rows); without it, it runs */
 	{ .name = "plm",
 	    .mapped = true,
+	    .quirks = ARCH_FA_ABORTS,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 1080, .worst_vulkan = 1392 } },
 	/* norms without weights, Q's gain a head after its RoPE, the
