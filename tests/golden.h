@@ -6,8 +6,8 @@
  * M,N,S` (an F case's: `--select F`) prints for it. golden_run() checks
  * that the committed file is byte for byte what the builder makes, that
  * gguflint's output is the expected one, and, in process, how many
- * diagnostics of the case's rule there are. With GGUFLINT_REGEN=1 it rewrites both files
- * instead (review the diff before committing).
+ * diagnostics of the case's rule there are. With GGUFLINT_REGEN=1 it
+ * rewrites both files instead (review the diff before committing).
  */
 #ifndef GGUFLINT_GOLDEN_H
 #define GGUFLINT_GOLDEN_H
