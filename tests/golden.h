@@ -1,12 +1,13 @@
 /*
- * golden.h - golden cases for the M, N and S rules. Each case is a tiny
- * model built with the GGUF writer (a clean two-block llama, changed in one
- * way), committed as tests/cases/NAME.gguf beside NAME.expected: what
- * `gguflint --select M,N,S` prints for it. golden_run() checks that the
- * committed file is byte for byte what the builder makes, that gguflint's
- * output is the expected one, and, in process, how many diagnostics of the
- * case's rule there are. With GGUFLINT_REGEN=1 it rewrites both files
- * instead (review the diff before committing).
+ * golden.h - golden cases for the M, N and S rules, and the F rules of
+ * what follows the data. Each case is a tiny model built with the GGUF
+ * writer (a clean two-block llama, changed in one way), committed as
+ * tests/cases/NAME.gguf beside NAME.expected: what `gguflint --select
+ * M,N,S` (an F case's: `--select F`) prints for it. golden_run() checks
+ * that the committed file is byte for byte what the builder makes, that
+ * gguflint's output is the expected one, and, in process, how many
+ * diagnostics of the case's rule there are. With GGUFLINT_REGEN=1 it
+ * rewrites both files instead (review the diff before committing).
  */
 #ifndef GGUFLINT_GOLDEN_H
 #define GGUFLINT_GOLDEN_H
@@ -64,6 +65,9 @@ struct tiny {
 	const char *arr_key;		/* an extra UINT8 array of arr_len */
 	uint64_t arr_len;
 	uint16_t split_no, split_count;	/* split.* (u16) when count > 0 */
+	/* after the file */
+	const char *trailing;		/* trailing_n bytes appended */
+	size_t trailing_n;
 };
 
 /* tiny_init: the clean model (no M, N or S finding). */

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "golden.h"
 #include "ggufw.h"
 #include "testutil.h"
 
@@ -54,10 +55,14 @@
 	cr_assert(strcmp(test_codes(t), want) == 0,			\
 	    "expected \"%s\", got \"%s\"", want, test_codes(t))
 /* The same for the F family alone: small_model() is a valid file but not
- * a complete llama, which the M and N families say. */
+ * a complete llama, and a file without general.architecture is M001
+ * (llama.cpp refuses it), which the M and N families say. */
 #define ASSERT_F_CODES(t, want)						\
 	cr_assert(strcmp(f_codes(t), want) == 0,			\
 	    "expected \"%s\", got \"%s\"", want, test_codes(t))
+#define ASSERT_NO_F_ERROR(t)						\
+	cr_assert(f_errors(t) == 0, "expected no F error, got: %s",	\
+	    test_codes(t))
 
 static const char *
 f_codes(const struct test_lint *t)
@@ -72,6 +77,17 @@ f_codes(const struct test_lint *t)
 			    "%s%s", len ? " " : "",
 			    t->res.diags.v[i].rule->code);
 	return buf;
+}
+
+static size_t
+f_errors(const struct test_lint *t)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->res.diags.n; i++)
+		n += t->res.diags.v[i].rule->family == 'F' &&
+		    t->res.diags.v[i].severity >= SEV_ERROR;
+	return n;
 }
 
 static void
@@ -411,7 +427,7 @@ Test(hostile, version_1_parsed_and_reported)
 
 	v1_file(&w, false);
 	lint_w(&t, &w);
-	ASSERT_CODES(&t, "F002");
+	ASSERT_F_CODES(&t, "F002");
 	ASSERT_ERROR(&t);
 	assert_offset(test_find(&t, "F002"), 4);
 	cr_assert(t.res.file.header_complete);
@@ -490,8 +506,8 @@ Test(hostile, big_endian_v3)
 	ggufw_model_tensor(&m, "w", 2, ne, GGUFW_GGML_F32, 1, 4);
 	ggufw_model_finish(&m, &out, GGUFW_DATA_ZERO);
 	test_lint_bytes(&t, out.buf, out.len);
-	ASSERT_CODES(&t, "F005");
-	ASSERT_NO_ERROR(&t);
+	ASSERT_F_CODES(&t, "F005");
+	ASSERT_NO_F_ERROR(&t);
 	assert_offset(test_find(&t, "F005"), 4);
 	cr_assert(t.res.file.big_endian);
 	cr_assert_eq(t.res.file.version, 3);
@@ -1003,7 +1019,7 @@ Test(hostile, nested_array_depth_2)
 	ggufw_pad(&w, 32);
 	zeros(&w, 32);
 	lint_w(&t, &w);
-	ASSERT_CODES(&t, "F011");
+	ASSERT_F_CODES(&t, "F011");
 	ASSERT_ERROR(&t);
 	assert_offset(test_find(&t, "F011"), off);
 	assert_subject(test_find(&t, "F011"), SUBJECT_KEY, "test.nested");
@@ -1249,7 +1265,7 @@ Test(hostile, empty_tensor_name)
 	struct test_lint t;
 
 	lint_one_tensor(&t, "", 1, ne, GGUFW_GGML_F32, 0, 32);
-	ASSERT_CODES(&t, "F016");
+	ASSERT_F_CODES(&t, "F016");
 	ASSERT_ERROR(&t);
 	assert_offset(test_find(&t, "F016"), 24);
 	test_lint_free(&t);
@@ -1283,7 +1299,7 @@ Test(hostile, duplicate_tensor_name)
 	two_tensors(&w, "blk.0.attn_q.weight", 0, "blk.0.attn_q.weight", 32,
 	    64, &info2);
 	lint_w(&t, &w);
-	ASSERT_CODES(&t, "F017");
+	ASSERT_F_CODES(&t, "F017");
 	ASSERT_ERROR(&t);
 	assert_subject(test_find(&t, "F017"), SUBJECT_TENSOR,
 	    "blk.0.attn_q.weight");
@@ -1334,7 +1350,7 @@ Test(hostile, tensor_name_64_bytes)
 	memset(name, 'n', 64);
 	name[64] = '\0';
 	lint_one_tensor(&t, name, 1, ne, GGUFW_GGML_F32, 0, 32);
-	ASSERT_CODES(&t, "F018");
+	ASSERT_F_CODES(&t, "F018");
 	ASSERT_ERROR(&t);
 	assert_subject(test_find(&t, "F018"), SUBJECT_TENSOR, name);
 	assert_msg(test_find(&t, "F018"), "64 bytes");
@@ -1342,7 +1358,7 @@ Test(hostile, tensor_name_64_bytes)
 
 	name[63] = '\0';
 	lint_one_tensor(&t, name, 1, ne, GGUFW_GGML_F32, 0, 32);
-	ASSERT_CODES(&t, "");
+	ASSERT_F_CODES(&t, "");
 	test_lint_free(&t);
 }
 
@@ -1404,7 +1420,7 @@ Test(hostile, negative_dimension)
 	struct test_lint t;
 
 	lint_one_tensor(&t, "w", 2, ne, GGUFW_GGML_F32, 0, 32);
-	ASSERT_CODES(&t, "F020");
+	ASSERT_F_CODES(&t, "F020");
 	ASSERT_ERROR(&t);
 	assert_subject(test_find(&t, "F020"), SUBJECT_TENSOR, "w");
 	assert_msg(test_find(&t, "F020"), "-1");
@@ -1421,7 +1437,7 @@ Test(hostile, ne_too_big)
 	struct test_lint t;
 
 	lint_one_tensor(&t, "w", 4, ne, GGUFW_GGML_F32, 0, 32);
-	ASSERT_CODES(&t, "F021");
+	ASSERT_F_CODES(&t, "F021");
 	ASSERT_ERROR(&t);
 	assert_subject(test_find(&t, "F021"), SUBJECT_TENSOR, "w");
 	test_lint_free(&t);
@@ -1440,7 +1456,7 @@ Test(hostile, element_count_2_96_wraps_to_0)
 	struct test_lint t;
 
 	lint_one_tensor(&t, "w", 3, ne, GGUFW_GGML_F32, 0, 32);
-	ASSERT_CODES(&t, "F021");
+	ASSERT_F_CODES(&t, "F021");
 	ASSERT_ERROR(&t);
 	assert_subject(test_find(&t, "F021"), SUBJECT_TENSOR, "w");
 	assert_msg(test_find(&t, "F021"), "element count 4294967296 x "
@@ -1456,7 +1472,7 @@ Test(hostile, nbytes_too_big_i64)
 	struct test_lint t;
 
 	lint_one_tensor(&t, "w", 1, ne, T_I64, 0, 32);
-	ASSERT_CODES(&t, "F021");
+	ASSERT_F_CODES(&t, "F021");
 	ASSERT_ERROR(&t);
 	test_lint_free(&t);
 }
@@ -1469,7 +1485,7 @@ Test(hostile, ggml_pad_wrap_f32)
 	struct test_lint t;
 
 	lint_one_tensor(&t, "w", 1, ne, GGUFW_GGML_F32, 0, 32);
-	ASSERT_CODES(&t, "F021");
+	ASSERT_F_CODES(&t, "F021");
 	ASSERT_ERROR(&t);
 	test_lint_free(&t);
 }
@@ -1483,7 +1499,7 @@ Test(hostile, ggml_nbytes_intermediate_q4_0)
 	struct test_lint t;
 
 	lint_one_tensor(&t, "w", 1, ne, GGUFW_GGML_Q4_0, 0, 32);
-	ASSERT_CODES(&t, "F010");
+	ASSERT_F_CODES(&t, "F010");
 	ASSERT_ERROR(&t);
 	cr_assert_eq(t.res.file.tensors[0].nbytes, UINT64_C(18) << 55);
 	test_lint_free(&t);
@@ -1577,7 +1593,7 @@ Test(hostile, tensor_type_43)
 	struct test_lint t;
 
 	lint_one_tensor(&t, "w", 1, ne, 43, 0, 32);
-	ASSERT_CODES(&t, "F022");
+	ASSERT_F_CODES(&t, "F022");
 	ASSERT_ERROR(&t);
 	assert_subject(test_find(&t, "F022"), SUBJECT_TENSOR, "w");
 	assert_msg(test_find(&t, "F022"), "43");
@@ -1591,7 +1607,7 @@ Test(hostile, tensor_type_134_ik_llama)
 	struct test_lint t;
 
 	lint_one_tensor(&t, "w", 1, ne, 134, 0, 32);
-	ASSERT_CODES(&t, "F022");
+	ASSERT_F_CODES(&t, "F022");
 	ASSERT_ERROR(&t);
 	assert_msg(test_find(&t, "F022"), "ik_llama.cpp");
 	test_lint_free(&t);
@@ -1604,12 +1620,12 @@ Test(hostile, tensor_type_negative_and_huge)
 	struct test_lint t;
 
 	lint_one_tensor(&t, "w", 1, ne, -1, 0, 32);
-	ASSERT_CODES(&t, "F022");
+	ASSERT_F_CODES(&t, "F022");
 	ASSERT_ERROR(&t);
 	assert_msg(test_find(&t, "F022"), "-1");
 	test_lint_free(&t);
 	lint_one_tensor(&t, "w", 1, ne, INT32_MAX, 0, 32);
-	ASSERT_CODES(&t, "F022");
+	ASSERT_F_CODES(&t, "F022");
 	ASSERT_ERROR(&t);
 	test_lint_free(&t);
 }
@@ -1621,7 +1637,7 @@ Test(hostile, tensor_type_4_removed)
 	struct test_lint t;
 
 	lint_one_tensor(&t, "w", 1, ne, 4, 0, 32);
-	ASSERT_CODES(&t, "F023");
+	ASSERT_F_CODES(&t, "F023");
 	ASSERT_ERROR(&t);
 	assert_msg(test_find(&t, "F023"), "Q4_2");
 	test_lint_free(&t);
@@ -1634,7 +1650,7 @@ Test(hostile, tensor_type_36_removed)
 	struct test_lint t;
 
 	lint_one_tensor(&t, "w", 1, ne, 36, 0, 32);
-	ASSERT_CODES(&t, "F023");
+	ASSERT_F_CODES(&t, "F023");
 	ASSERT_ERROR(&t);
 	assert_msg(test_find(&t, "F023"), "I2_S");
 	test_lint_free(&t);
@@ -1647,7 +1663,7 @@ Test(hostile, block_size_mismatch)
 	struct test_lint t;
 
 	lint_one_tensor(&t, "w", 1, ne, GGUFW_GGML_Q4_0, 0, 32);
-	ASSERT_CODES(&t, "F024");
+	ASSERT_F_CODES(&t, "F024");
 	ASSERT_ERROR(&t);
 	assert_msg(test_find(&t, "F024"), "33");
 	test_lint_free(&t);
@@ -1660,8 +1676,8 @@ Test(hostile, q8_k_tensor)
 	struct test_lint t;
 
 	lint_one_tensor(&t, "w", 1, ne, T_Q8_K, 0, 292);
-	ASSERT_CODES(&t, "F030");
-	ASSERT_NO_ERROR(&t);
+	ASSERT_F_CODES(&t, "F030");
+	ASSERT_NO_F_ERROR(&t);
 	test_lint_free(&t);
 }
 
@@ -1672,8 +1688,8 @@ Test(hostile, q8_1_tensor)
 	struct test_lint t;
 
 	lint_one_tensor(&t, "w", 1, ne, T_Q8_1, 0, 36);
-	ASSERT_CODES(&t, "F030");
-	ASSERT_NO_ERROR(&t);
+	ASSERT_F_CODES(&t, "F030");
+	ASSERT_NO_F_ERROR(&t);
 	test_lint_free(&t);
 }
 
@@ -1684,8 +1700,8 @@ Test(hostile, nvfp4_tensor)
 	struct test_lint t;
 
 	lint_one_tensor(&t, "w", 1, ne, T_NVFP4, 0, 36);
-	ASSERT_CODES(&t, "F031");
-	ASSERT_NO_ERROR(&t);
+	ASSERT_F_CODES(&t, "F031");
+	ASSERT_NO_F_ERROR(&t);
 	cr_assert_eq(test_find(&t, "F031")->severity, SEV_INFO);
 	test_lint_free(&t);
 }
@@ -1727,7 +1743,7 @@ Test(hostile, offsets_gap)
 
 	two_tensors(&w, "a", 0, "b", 64, 96, NULL);
 	lint_w(&t, &w);
-	ASSERT_CODES(&t, "F026");
+	ASSERT_F_CODES(&t, "F026");
 	ASSERT_ERROR(&t);
 	assert_subject(test_find(&t, "F026"), SUBJECT_TENSOR, "b");
 	assert_msg(test_find(&t, "F026"), "gap");
@@ -1750,7 +1766,7 @@ Test(hostile, offsets_overlap)
 	ggufw_pad(&w, 32);
 	zeros(&w, 64);
 	lint_w(&t, &w);
-	ASSERT_CODES(&t, "F026");
+	ASSERT_F_CODES(&t, "F026");
 	ASSERT_ERROR(&t);
 	assert_subject(test_find(&t, "F026"), SUBJECT_TENSOR, "b");
 	assert_msg(test_find(&t, "F026"), "overlaps");
@@ -1779,8 +1795,8 @@ Test(hostile, zero_dimension)
 	struct test_lint t;
 
 	lint_one_tensor(&t, "w", 2, ne, GGUFW_GGML_F32, 0, 0);
-	ASSERT_CODES(&t, "F027");
-	ASSERT_NO_ERROR(&t);
+	ASSERT_F_CODES(&t, "F027");
+	ASSERT_NO_F_ERROR(&t);
 	assert_subject(test_find(&t, "F027"), SUBJECT_TENSOR, "w");
 	test_lint_free(&t);
 }
@@ -1840,7 +1856,7 @@ Test(hostile, nonzero_padding)
 	ggufw_pad(&w, 32);
 	zeros(&w, 32);
 	lint_w(&t, &w);
-	ASSERT_CODES(&t, "F029");
+	ASSERT_F_CODES(&t, "F029");
 	ASSERT_ERROR(&t);
 	assert_offset(test_find(&t, "F029"), pad_at);
 	assert_msg(test_find(&t, "F029"), "0x5a");
@@ -2110,4 +2126,73 @@ Test(hostile, e2e_big_endian_exits_0)
 {
 	run_big_endian("desktop", 0, "warning");
 	run_big_endian("laptop_16gb", 1, "error");
+}
+
+/* ---- what follows the data (issue 38) ------------------------------------ */
+
+#define TAIL(t, s) ((t)->trailing = (s), (t)->trailing_n = sizeof(s) - 1)
+
+static void set_tail_text(struct tiny *t) { TAIL(t, "appended by a tool\n"); }
+static void set_tail_zip(struct tiny *t) { TAIL(t, "PK\003\004\024\0\0\0"); }
+static void set_tail_script(struct tiny *t) { TAIL(t, "#!/bin/sh\necho\n"); }
+static void set_tail_pickle(struct tiny *t) { TAIL(t, "\200\004\225\0"); }
+
+/* a ZIP's end record (22 bytes, no comment) after ten other bytes */
+static void
+set_tail_zip_end(struct tiny *t)
+{
+	TAIL(t, "0123456789PK\005\006\0\0\0\0\0\0\0\0\0\0\0\0"
+		"\0\0\0\0\0\0");
+}
+
+static const struct golden_case tail_cases[] = {
+	{ "F035-trailing-text", "F035", 1, set_tail_text },
+	{ "F035-ok", "F035", 0, NULL },
+	{ "F036-zip-after-data", "F036", 1, set_tail_zip },
+	{ "F036-script-after-data", "F036", 1, set_tail_script },
+	{ "F036-pickle-after-data", "F036", 1, set_tail_pickle },
+	{ "F036-zip-end-record", "F036", 1, set_tail_zip_end },
+	{ "F036-ok-text", "F036", 0, set_tail_text },
+};
+
+/* Bytes after the data: F035 a warning, another format there F036 an
+ * error (a polyglot); the golden cases, which the differential test also
+ * gives llama.cpp's loader (it loads them all). */
+Test(hostile, what_follows_the_data)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct test_lint t;
+	struct tiny m;
+	size_t i;
+
+	for (i = 0; i < sizeof tail_cases / sizeof tail_cases[0]; i++)
+		golden_run(&tail_cases[i]);
+	tiny_init(&m);
+	set_tail_text(&m);
+	tiny_build(&m, &sb);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_assert_eq(test_find(&t, "F035")->severity, SEV_WARNING);
+	assert_offset(test_find(&t, "F035"), sb.len - m.trailing_n);
+	assert_msg(test_find(&t, "F035"), "19 bytes");
+	test_lint_free(&t);
+	strbuf_free(&sb);
+}
+
+/* A file that begins as another format and holds a GGUF later: F001
+ * names both and where the GGUF begins. */
+Test(hostile, gguf_inside_another_format)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct test_lint t;
+	struct tiny m;
+
+	strbuf_add(&sb, "PK\003\004\024\0\0\0", 8);
+	tiny_init(&m);
+	tiny_build(&m, &sb);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	ASSERT_CODES(&t, "F001");
+	assert_msg(test_find(&t, "F001"), "ZIP archive");
+	assert_msg(test_find(&t, "F001"), "GGUF header begins at offset 8");
+	test_lint_free(&t);
+	strbuf_free(&sb);
 }

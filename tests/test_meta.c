@@ -17,6 +17,7 @@
 #include "target/profile.h"
 #include "testutil.h"
 
+static void set_no_arch(struct tiny *t) { t->arch = NULL; }
 static void set_no_eps(struct tiny *t) { t->eps = TINY_EPS_NONE; }
 static void set_eps_f64(struct tiny *t) { t->eps = TINY_EPS_F64; }
 static void set_rope_foo(struct tiny *t) { t->rope_scaling = "foo"; }
@@ -71,6 +72,7 @@ set_q8_no_qver(struct tiny *t)
 
 static const struct golden_case cases[] = {
 	{ "M001-missing-eps", "M001", 1, set_no_eps },
+	{ "M001-no-architecture", "M001", 1, set_no_arch },
 	{ "M001-ok-vocab-only", "M001", 0, set_vocab_only_no_eps },
 	{ "M002-eps-as-f64", "M002", 1, set_eps_f64 },
 	{ "M002-ok", "M002", 0, NULL },
@@ -173,8 +175,6 @@ lint_tiny(struct test_lint *t, void (*setup)(struct tiny *))
 	strbuf_free(&sb);
 }
 
-static void set_no_arch(struct tiny *t) { t->arch = NULL; }
-
 Test(meta, missing_architecture_with_tensors)
 {
 	struct test_lint t;
@@ -185,6 +185,32 @@ Test(meta, missing_architecture_with_tensors)
 	    "general.architecture") != NULL);
 	cr_assert_eq(test_count(&t, "N001"), 0, "no map, no N001");
 	test_lint_free(&t);
+}
+
+/* Without a tokenizer too: the spec requires general.architecture, and
+ * llama.cpp refuses the file by its empty name (issue 38). */
+Test(meta, missing_architecture_without_tokenizer)
+{
+	static const int64_t ne[] = { 8 };
+	struct test_lint t;
+	const struct diag *d;
+	struct ggufw w;
+
+	ggufw_init(&w, false);
+	ggufw_header(&w, "GGUF", 3, 1, 1);
+	ggufw_kv_str(&w, "general.name", "no architecture");
+	ggufw_tensor_info(&w, "w", 1, ne, GGUFW_GGML_F32, 0);
+	ggufw_pad(&w, 32);
+	ggufw_bytes(&w, (const unsigned char[32]){ 0 }, 32);
+	test_lint_bytes(&t, w.out.buf, w.out.len);
+	d = test_find(&t, "M001");
+	cr_assert_not_null(d, "%s", test_codes(&t));
+	cr_assert_eq(d->severity, SEV_ERROR);
+	cr_assert(strstr(d->message, "general.architecture") != NULL);
+	cr_assert(strstr(d->note, "unknown model architecture") != NULL,
+	    "%s", d->note);
+	test_lint_free(&t);
+	ggufw_free(&w);
 }
 
 static void

@@ -1,8 +1,8 @@
 /*
  * check-file.c - F family checks on the parsed header's layout: the data
  * section and each tensor's data lie inside the file, offsets are aligned,
- * contiguous and in order (as llama.cpp has required since 2025-01), and
- * the padding before the data is zero.
+ * contiguous and in order (as llama.cpp has required since 2025-01), the
+ * padding before the data is zero, and nothing follows the data.
  */
 #include "config.h"
 
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "checks/checks.h"
+#include "reader/magic.h"
 #include "findings/severity.h"
 #include "target/profile.h"
 
@@ -109,6 +110,39 @@ check_bounds(const struct gguf_file *f, struct diag_list *dl)
 }
 
 /*
+ * What follows the tensor data: a container there (an archive, an
+ * executable, a script, a pickle, another GGUF; or a ZIP's end record
+ * as the file's last bytes) is F036, other bytes F035.
+ */
+static void
+check_trailing(const struct gguf_file *f, struct diag_list *dl)
+{
+	uint64_t n = f->size - f->data_end;
+	bool container = false;
+	const char *what = magic_name(f->tail, f->tail_n, &container);
+
+	if (f->data_end == 0 || f->data_end >= f->size)
+		return;
+	if (!container && magic_zip_end(f->tail_last, f->tail_last_n)) {
+		what = "a ZIP archive (its end record closes the file)";
+		container = true;
+	}
+	if (container) {
+		diag_add(dl, "F036", f->data_end, SUBJECT_NONE, NULL, 0,
+		    "%" PRIu64 " bytes follow the tensor data from offset %"
+		    PRIu64 " and hold %s: the file is a GGUF and something "
+		    "else at once", n, f->data_end, what);
+		return;
+	}
+	diag_add(dl, "F035", f->data_end, SUBJECT_NONE, NULL, 0, "%" PRIu64
+	    " bytes follow the tensor data from offset %" PRIu64 "%s%s: no "
+	    "tensor refers to them%s", n, f->data_end,
+	    what != NULL ? ", beginning as " : "", what != NULL ? what : "",
+	    f->tail_n == 0 ? " (gguflint did not read them: a pipe or a "
+	    "remote file)" : "");
+}
+
+/*
  * F005 follows the profile: a big-endian file is an error on a llama.cpp
  * device of the other byte order, which refuses it. Every device a
  * built-in llama.cpp profile describes is little-endian; the host profile
@@ -139,4 +173,5 @@ check_file_layout(const struct check_ctx *ctx, struct diag_list *dl)
 	check_padding(f, dl);
 	check_offsets(f, dl);
 	check_bounds(f, dl);
+	check_trailing(f, dl);
 }

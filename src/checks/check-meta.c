@@ -92,21 +92,30 @@ meta_str_in(struct gguf_str s, const char *const list[])
 
 /* ---- required keys ----------------------------------------------------- */
 
+/*
+ * general.architecture, in a file with tensors (of a model: check_meta):
+ * the spec requires it, and llama.cpp, which finds no architecture by an
+ * empty name, refuses the file.
+ */
 static void
 check_arch_name(struct mt *s)
 {
-	const struct gguf_kv *kv = gguf_find_kv(s->f, "general.architecture");
+	static const char key[] = "general.architecture";
+	static const char says[] = "llama.cpp says \"unknown model "
+	    "architecture: ''\"";
+	const struct gguf_kv *kv = gguf_find_kv(s->f, key);
 
 	if (kv == NULL) {
-		meta_missing_key(s, "general.architecture", GGUF_STRING,
-		    " in a file with tensors");
+		diag_note(diag_add(s->dl, "M001", 0, SUBJECT_KEY, key,
+		    sizeof key - 1, "%s (STRING) is missing in a file with "
+		    "tensors: the GGUF spec requires it and llama.cpp refuses "
+		    "the file", key), says);
 		return;
 	}
 	if (meta_check_type(s, kv, GGUF_STRING))
 		diag_note(diag_add(s->dl, "M001", kv->offset, SUBJECT_KEY,
-		    kv->key.p, kv->key.n, "general.architecture is empty, too "
-		    "long or holds a NUL: llama.cpp refuses the file"),
-		    "llama.cpp says \"unknown model architecture\"");
+		    kv->key.p, kv->key.n, "%s is empty, too long or holds a "
+		    "NUL: llama.cpp refuses the file", key), says);
 }
 
 static void
@@ -463,23 +472,6 @@ check_quant_version(struct mt *s)
 
 /* ---- the check --------------------------------------------------------- */
 
-/*
- * Whether the file carries a llama.cpp tokenizer: without one, a GGUF with
- * tensors and no architecture is not recognisably a model (GGUF also
- * carries other programs' weights).
- */
-static bool
-has_tokenizer_keys(const struct gguf_file *f)
-{
-	size_t i;
-
-	for (i = 0; i < f->kv_n; i++)
-		if (f->kv[i].key.n > 15 &&
-		    memcmp(f->kv[i].key.p, "tokenizer.ggml.", 15) == 0)
-			return true;
-	return false;
-}
-
 /* A file llama.cpp would load a tokenizer from. */
 static bool
 has_tokenizer(const struct mt *s)
@@ -511,7 +503,7 @@ check_meta(const struct check_ctx *c, struct diag_list *dl)
 		s.map = NULL;
 	}
 	s.arch = c->geom->arch;
-	if (s.kind == NAMES_NO_ARCH && has_tokenizer_keys(c->file))
+	if (s.kind == NAMES_NO_ARCH)
 		check_arch_name(&s);
 	if (s.kind == NAMES_MODEL) {
 		check_map_keys(&s);

@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,23 +146,36 @@ fail:
 
 static const char lfs_prefix[] = "version https://git-lfs.github.com/spec/";
 
+/*
+ * F001 for a file that is not a GGUF: what its first bytes are, where a
+ * table knows them, and a GGUF inside it, where its window holds one (a
+ * polyglot, or an archive that stores the model).
+ */
 static void
 report_not_gguf(struct rd *r)
 {
 	const uint8_t *m = r->f->map;
-	const char *what = "";
+	const char *what = magic_name(m, (size_t)r->f->avail, NULL);
+	int64_t inner = magic_find_gguf(m, (size_t)r->f->avail, 1);
+	char later[128] = "";
 
 	if (memcmp(m, "lmgg", 4) == 0 || memcmp(m, "fmgg", 4) == 0 ||
 	    memcmp(m, "tjgg", 4) == 0 || memcmp(m, "algg", 4) == 0)
-		what = "; it looks like a pre-GGUF GGML/GGJT file "
-		    "(convert it with a 2023 llama.cpp)";
+		what = "a pre-GGUF GGML/GGJT file (convert it with a 2023 "
+		    "llama.cpp)";
 	else if (memcmp(m, "PK\003\004", 4) == 0)
-		what = "; it looks like a ZIP archive (a PyTorch checkpoint?)";
-	else if (r->f->avail > 8 && m[8] == '{')
-		what = "; it looks like a safetensors file";
+		what = "a ZIP archive (a PyTorch checkpoint?)";
+	else if (what == NULL && r->f->avail > 8 && m[8] == '{')
+		what = "a safetensors file";
+	if (inner >= 0)
+		snprintf(later, sizeof later, "; a GGUF header begins at "
+		    "offset %" PRId64 ": a GGUF inside another file (a "
+		    "polyglot, or an archive)", inner);
 	ADD(r, "F001", 0, SUBJECT_NONE, NULL, 0, "file starts with "
 	    "bytes %02x %02x %02x %02x, not the GGUF magic 47 47 55 46 "
-	    "(\"GGUF\")%s", m[0], m[1], m[2], m[3], what);
+	    "(\"GGUF\")%s%s%s", m[0], m[1], m[2], m[3],
+	    what != NULL ? "; it looks like " : "", what != NULL ? what : "",
+	    later);
 }
 
 static void
@@ -312,7 +326,8 @@ records_reset(struct gguf_file *f)
 	f->header_complete = f->is_gguf = f->big_endian = false;
 	f->version = 0;
 	f->n_tensors = f->n_kv = 0;
-	f->infos_end = f->data_offset = 0;
+	f->infos_end = f->data_offset = f->data_end = 0;
+	f->tail_n = f->tail_last_n = 0;
 	f->alignment = GGUF_DEFAULT_ALIGNMENT;
 }
 
@@ -351,10 +366,60 @@ parse_window(struct gguf_file *f, struct diag_list *dl, struct gl_error *err)
 	return r.failed ? -1 : 0;
 }
 
+/*
+ * Where the tensor data ends: the farthest tensor's end, padded to the
+ * alignment as writers pad every tensor's data; 0 when a size is unknown
+ * or overflows (F010 and F021 say so).
+ */
+static uint64_t
+data_end(const struct gguf_file *f)
+{
+	uint64_t end = f->data_offset, e;
+	size_t i;
+
+	for (i = 0; i < f->tensors_n; i++) {
+		const struct gguf_tensor *t = &f->tensors[i];
+
+		if (!t->size_ok || u64_pad_overflow(t->nbytes, f->alignment,
+		    &e) || u64_add_overflow(e, t->offset, &e) ||
+		    u64_add_overflow(e, f->data_offset, &e))
+			return 0;
+		if (e > end)
+			end = e;
+	}
+	return end;
+}
+
+/*
+ * A look past the data (check-file's F035, F036): its first bytes and the
+ * file's last, where the source can give them without a request.
+ */
+static void
+peek_tail(struct gguf_file *f)
+{
+	uint64_t last;
+
+	f->tail_n = f->tail_last_n = 0;
+	f->data_end = 0;
+	if (f->header_complete && f->kv_n == f->n_kv &&
+	    f->tensors_n == f->n_tensors)
+		f->data_end = data_end(f);
+	if (f->data_end == 0 || f->data_end >= f->size)
+		return;
+	f->tail_n = source_peek(&f->src, f->data_end, f->tail,
+	    f->size - f->data_end < sizeof f->tail ?
+	    (size_t)(f->size - f->data_end) : sizeof f->tail);
+	last = f->size - MAGIC_ZIP_END_BYTES;
+	if (f->size - f->data_end >= MAGIC_ZIP_END_BYTES)
+		f->tail_last_n = source_peek(&f->src, last, f->tail_last,
+		    MAGIC_ZIP_END_BYTES);
+}
+
 void
 gguf_parse(struct gguf_file *f, struct diag_list *dl)
 {
 	parse_window(f, dl, NULL);
+	peek_tail(f);
 	source_settle(&f->src);	/* a remote file: nothing more to read */
 	source_test_stop("parsed");
 }

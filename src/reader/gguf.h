@@ -19,6 +19,7 @@
 
 #include "findings/diag.h"
 #include "base/error.h"
+#include "reader/magic.h"
 #include "source/source.h"
 
 enum gguf_vtype {
@@ -117,6 +118,14 @@ struct gguf_file {
 	bool header_complete;		/* all KVs and tensor infos parsed */
 	uint64_t infos_end;		/* offset just after the tensor infos */
 	uint64_t data_offset;		/* PAD(infos_end, alignment) */
+	uint64_t data_end;		/* where the tensor data ends, its
+					 * last padding included; 0 when
+					 * unknown (a size overflows) */
+	uint8_t tail[16];		/* the first bytes after data_end */
+	uint8_t tail_last[MAGIC_ZIP_END_BYTES];	/* the file's last */
+	size_t tail_n, tail_last_n;	/* bytes of each read: none where
+					 * the source cannot peek (a pipe,
+					 * a remote file) */
 };
 
 /*

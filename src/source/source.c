@@ -226,6 +226,30 @@ source_avail(const struct source *s)
 	return s->kind == SOURCE_MEM ? s->size : s->head_len;
 }
 
+size_t
+source_peek(const struct source *s, uint64_t off, void *buf, size_t n)
+{
+	const uint8_t *win = source_bytes(s);
+	uint64_t avail = source_avail(s);
+	size_t done = 0;
+	ssize_t got;
+
+	if (win != NULL && off < avail) {
+		done = avail - off < n ? (size_t)(avail - off) : n;
+		memcpy(buf, win + off, done);
+	}
+	while (done < n && s->kind == SOURCE_FILE && off + done < INT64_MAX) {
+		got = pread(s->fd, (uint8_t *)buf + done, n - done,
+		    (off_t)(off + done));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		done += (size_t)got;
+	}
+	return done;
+}
+
 /*
  * Move up to DRAIN_CHUNK bytes from the stream to /dev/null with Linux's
  * splice, which copies nothing; -1 where there is none (macOS, the BSDs:

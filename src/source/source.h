@@ -115,6 +115,17 @@ const uint8_t *source_bytes(const struct source *s);
 uint64_t source_avail(const struct source *s);
 
 /*
+ * source_peek: copy up to n bytes of the file at off into buf, for a
+ * look at a few bytes past the header (what follows the tensor data).
+ * The window and a buffer are copied, a file is read with pread; a
+ * pipe's bytes are gone and a remote file's would cost a request, so
+ * both give none. Returns the bytes copied (fewer near the end, or after
+ * a short or failed read).
+ */
+size_t source_peek(const struct source *s, uint64_t off, void *buf,
+    size_t n);
+
+/*
  * source_drain: a stream whose size is not known yet is read to its end
  * and counted, its bytes past the window discarded; anything else is left
  * alone. Returns 0, or -1 with err (GL_ERR_IO).
