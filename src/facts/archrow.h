@@ -164,6 +164,9 @@ enum gb_extra {
 	GB_LN_UNLESS_RMS = 134217728, /* layer norms: not built where
 				    * attention.layer_norm_rms_epsilon says
 				    * RMS norms (cohere2moe) */
+	GB_DOWN_F32 = 536870912, /* the experts' down product at F32
+				  * precision, which ggml-vulkan does not
+				  * run: on the CPU (mistral4) */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */

@@ -534,12 +534,14 @@ static const struct arch_info arch_table[] = {
 	/* deepseek2's loader and graph (src/models/mistral4.cpp), but for
 	 * the experts' down projection at F32 precision, which ggml-vulkan
 	 * leaves to the CPU (with a copy of the weights in the host's compute
-	 * buffer): not built */
+	 * buffer: GB_DOWN_F32) */
 	{ .name = "mistral4",
 	    .kind = ARCH_KIND_MLA,
 	    .mapped = true,
 	    .measured_on = BOTH,
-	    .fit = { .worst_cpu = 902, .worst_vulkan = 495 } },
+	    .graph = { .built = true,
+		.ffn = GB_MOE_GLM,
+		.extra = GB_MLA | GB_GATE_SOFTMAX | GB_DOWN_F32 } },
 	/* drafts for speculative decoding: llama.cpp builds them beside their
 	 * target model, whose hidden states they read */
 	{ .name = "eagle3",

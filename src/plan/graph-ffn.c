@@ -201,6 +201,9 @@ gb_moe_sum(struct sc_graph *b, const struct shape *s, struct weights *w,
 	}
 	x = gb_experts(b, s, w, il, "ffn_down",
 	    gb_expert_act(b, s, w, il, x, top), top, e);
+	if ((w->a->extra & GB_DOWN_F32) && x != GA_NONE &&
+	    b->t[x].op == SC_MUL_MAT_ID)
+		b->t[x].host_only = true;
 	if (!l4)
 		x = gb_op(b, SC_MUL, eb, le, GA_INPLACE, t, x, wt);
 	/* each expert's rows, a view of x; then their sum */
