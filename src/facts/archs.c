@@ -562,6 +562,11 @@ static const struct arch_info arch_table[] = {
 	    .kind = ARCH_KIND_UNPLANNED,
 	    .unmeasured = "a DFlash draft: it reads layers of its target "
 			  "model (target_layers)" },
+	{ .name = "gemma4-assistant",
+	    .kind = ARCH_KIND_UNPLANNED,
+	    .unmeasured = "a Gemma 4 assistant (an MTP draft): it reads its "
+			  "target model's token embeddings and attends over "
+			  "its target's KV cache (ctx_other)" },
 	/* deepseek2's low-rank query and compressed KV, decompressed into a
 	 * plain cache; its graph (embeddings, residuals and logits scaled by
 	 * constants, MLA's split heads) is not built */
