@@ -589,6 +589,15 @@ static const struct og_spec og_specs[] = {
 				  "u:attention.indexer.block_size=64 "
 				  "u:attention.indexer.local_blocks=1",
 	    "" },
+	/* gemma3's layers as an encoder (no cache): a window of 256 in
+	 * two layers of three */
+	{ "gemma-embedding",
+	    "u:context_length=2048 u:embedding_length=512 u:block_count=6 "
+	    "u:feed_forward_length=1536 u:attention.head_count=8 " OG_KV2 OG_RMS
+	    "u:attention.key_length=64 u:attention.value_length=64 "
+	    "u:attention.sliding_window=256 "
+	    "u:attention.sliding_window_pattern=3 u:pooling_type=1",
+	    "" },
 };
 
 /*

@@ -345,6 +345,11 @@ enum arch_quirk {
 				    * of V (the head's width), in the layers
 				    * from leading_dense_block_count
 				    * (minimax-m3) */
+	ARCH_ENCODER_OUTPUT = 4096, /* an encoder whose loader creates the
+				    * output matrix all the same (a copy of
+				    * token_embd where the file has no
+				    * output.weight), which its graph does
+				    * not read (gemma-embedding) */
 };
 
 /*

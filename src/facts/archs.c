@@ -562,6 +562,15 @@ static const struct arch_info arch_table[] = {
 	    .kind = ARCH_KIND_UNPLANNED,
 	    .unmeasured = "a DFlash draft: it reads layers of its target "
 			  "model (target_layers)" },
+	/* gemma3's layers as an encoder without a cache (a symmetric
+	 * window in its sliding-window layers, a mask each); its graph
+	 * (gemma3's norms around each part, not bert's) is not built */
+	{ .name = "gemma-embedding",
+	    .kind = ARCH_KIND_ENCODER,
+	    .mapped = true,
+	    .quirks = ARCH_ENCODER_OUTPUT,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 822, .worst_vulkan = 733 } },
 	{ .name = "gemma4-assistant",
 	    .kind = ARCH_KIND_UNPLANNED,
 	    .unmeasured = "a Gemma 4 assistant (an MTP draft): it reads its "
