@@ -1563,6 +1563,28 @@ static const char *const gemma4_tensors[] = {
 	"L2-2 blk.%u.attn_q_norm.weight 2", NULL
 };
 
+/* gemma3's layers as an encoder: a window in every layer, no cache */
+static const char *const gemma_embedding_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"u32 ARCH.attention.key_length 16",
+	"u32 ARCH.attention.value_length 16",
+	"u32 ARCH.attention.sliding_window 4",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const gemma_embedding_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 32",
+	"L blk.%u.attn_k.weight 16 16", "L blk.%u.attn_v.weight 16 16",
+	"L blk.%u.attn_q_norm.weight 16", "L blk.%u.attn_k_norm.weight 16",
+	"L blk.%u.attn_output.weight 32 16",
+	"L blk.%u.post_attention_norm.weight 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate.weight 16 32",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16",
+	"L blk.%u.post_ffw_norm.weight 16", NULL
+};
+
 static const char *const gemma3n_keys[] = {
 	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
 	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
@@ -1966,6 +1988,9 @@ static const struct {
 	  "blk.%u.attn_k_norm.weight" },
 	{ { "mellum", 4, mellum_keys, mellum_tensors },
 	  "blk.%u.ffn_gate_inp.weight" },
+	{ { "gemma-embedding", 2, gemma_embedding_keys,
+	      gemma_embedding_tensors },
+	  "blk.%u.attn_q_norm.weight" },
 };
 
 #endif

@@ -614,6 +614,14 @@ static const struct og_spec og_specs[] = {
 	    OG_ATTN OG_KV2 OG_RMS "u:attention.sliding_window=256 "
 				  "u:expert_count=8 u:expert_used_count=2 "
 				  "u:expert_feed_forward_length=256",
+	/* gemma3's layers as an encoder (no cache): a window of 256 in
+	 * two layers of three */
+	{ "gemma-embedding",
+	    "u:context_length=2048 u:embedding_length=512 u:block_count=6 "
+	    "u:feed_forward_length=1536 u:attention.head_count=8 " OG_KV2 OG_RMS
+	    "u:attention.key_length=64 u:attention.value_length=64 "
+	    "u:attention.sliding_window=256 "
+	    "u:attention.sliding_window_pattern=3 u:pooling_type=1",
 	    "" },
 };
 

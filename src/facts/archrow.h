@@ -357,6 +357,11 @@ enum arch_quirk {
 				    * with flash attention (plm: its graph's
 				    * V of two dimensions); the tests run it
 				    * without */
+	ARCH_ENCODER_OUTPUT = 8192, /* an encoder whose loader creates the
+				    * output matrix all the same (a copy of
+				    * token_embd where the file has no
+				    * output.weight), which its graph does
+				    * not read (gemma-embedding) */
 };
 
 /*

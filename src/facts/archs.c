@@ -479,13 +479,25 @@ static const struct arch_info arch_table[] = {
 	    .quirks = ARCH_SSM_A_MUL,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 907, .worst_vulkan = 7485 } },
+	/* gemma3's layers (the embeddings scaled, Q's and K's norms,
+	 * norms before and after each part) with V RMS-normed, the
+	 * window's layers' heads of their own width, the RoPE's factors
+	 * in the full layers alone, the last layers over earlier caches, a
+	 * scalar a layer where the file has one, the output rows after the
+	 * output norm; its experts and per-layer inputs are not built (a
+	 * file with them keeps the estimate), nor its final soft cap (in
+	 * place at the graph's end: it moves nothing) */
 	{ .name = "gemma4",
 	    .kind = ARCH_KIND_SWA,
 	    .mapped = true,
 	    .quirks = ARCH_OUTPUT_FIRST | ARCH_SWA_LAYERS | ARCH_KV_SHARED |
 		ARCH_ROPE_FULL,
 	    .measured_on = BOTH,
-	    .fit = { .worst_cpu = 1119, .worst_vulkan = 805 } },
+	    .graph = { .built = true,
+		.qk_norm = GB_QK_HEAD,
+		.norms = GB_NORM_BOTH,
+		.scale = GB_SCALE_EMBD,
+		.extra = GB_V_NORM | GB_ROWS_NORMED } },
 	{ .name = "lfm2moe",
 	    .kind = ARCH_KIND_HYBRID_CONV,
 	    .mapped = true,
@@ -552,6 +564,20 @@ static const struct arch_info arch_table[] = {
 	    .kind = ARCH_KIND_UNPLANNED,
 	    .unmeasured = "a DFlash draft: it reads layers of its target "
 			  "model (target_layers)" },
+	/* gemma3's layers as an encoder without a cache (a symmetric
+	 * window in its sliding-window layers, a mask each); its graph
+	 * (gemma3's norms around each part, not bert's) is not built */
+	{ .name = "gemma-embedding",
+	    .kind = ARCH_KIND_ENCODER,
+	    .mapped = true,
+	    .quirks = ARCH_ENCODER_OUTPUT,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 822, .worst_vulkan = 733 } },
+	{ .name = "gemma4-assistant",
+	    .kind = ARCH_KIND_UNPLANNED,
+	    .unmeasured = "a Gemma 4 assistant (an MTP draft): it reads its "
+			  "target model's token embeddings and attends over "
+			  "its target's KV cache (ctx_other)" },
 	/* deepseek2's low-rank query and compressed KV, decompressed into a
 	 * plain cache; its graph (embeddings, residuals and logits scaled by
 	 * constants, MLA's split heads) is not built */

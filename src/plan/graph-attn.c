@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "facts/arch.h"
 #include "plan/graph-impl.h"
 
 void
@@ -75,7 +76,7 @@ int32_t
 gb_in_idx(struct sc_graph *b, const struct shape *s, struct inputs *in, int c,
     bool k)
 {
-	uint64_t n = k || s->fa ? s->t : smul(s->t, s->kv);
+	uint64_t n = k || s->fa ? s->t : smul(s->t, s->kv_max);
 
 	return gb_in(b, k ? &in->kidx[c] : &in->vidx[c], smul(8, n),
 	    lay(8, n, 1, 1, 1, k ? 1 : 2));
@@ -149,6 +150,11 @@ gb_cache_writes(struct sc_graph *b, const struct shape *s, struct inputs *in,
 	x = v->contig ?
 	    gb_view(b, SC_RESHAPE, v->x, kvb) :
 	    gb_op(b, SC_CONT, kvb, L32(s->kv, s->t), 0, s->t, v->x, GA_NONE);
+	if (s->kv_max > s->kv) { /* padded to the cache's rows */
+		kvb = F32(s->kv_max, s->t);
+		x = gb_op(b, SC_PAD, kvb, L32(s->kv_max, s->t), 0, s->t, x,
+		    GA_NONE);
+	}
 	x = gb_view(b, SC_RESHAPE, x, kvb);
 	idx = gb_in_idx(b, s, in, at->c, false);
 	gb_set_rows(b, s, x, idx,
@@ -220,19 +226,25 @@ gb_rotate(struct sc_graph *b, struct head *h, int32_t rot, uint64_t n,
 }
 
 /* Layer il's RoPE of x (width columns), with the model's frequency
- * factors where the file has them (llama.cpp's copy in every layer). */
+ * factors where the file has them (llama.cpp's copy in every layer; an
+ * ARCH_ROPE_FULL architecture's in its full-attention layers alone). */
 static int32_t
 gb_rope(struct sc_graph *b, const struct shape *s, struct weights *w,
     struct inputs *in, int64_t il, int32_t x, uint64_t width)
 {
 	uint64_t bytes = 0;
 	int32_t r, f = GA_NONE, pos;
+	bool full = !(arch_row(w->g)->quirks & ARCH_ROPE_FULL) ||
+	    !(w->g->swa && w->g->is_swa[il]);
+	bool dev = (uint64_t)il >= w->dev_from;
 
-	if (gb_find(w, -1, "rope_freqs.weight", &bytes))
-		f = gb_leaf(b,
-		    (uint64_t)il >= w->dev_from ? SC_WEIGHT_DEV :
-						  SC_WEIGHT_HOST,
-		    bytes);
+	if (full && gb_find(w, -1, "rope_freqs.weight", &bytes)) {
+		if (w->rope_freqs[dev] == 0)
+			w->rope_freqs[dev] = 1 +
+			    gb_leaf(b, dev ? SC_WEIGHT_DEV : SC_WEIGHT_HOST,
+				bytes);
+		f = w->rope_freqs[dev] - 1;
+	}
 	pos = gb_in_pos(b, s, in);
 	r = gb_op(b, SC_ROPE, F32(width, s->t),
 	    lay(4, s->hd, width / s->hd, s->t, 1, 0), GA_INPLACE, s->t, x, pos);

@@ -68,8 +68,19 @@ struct gb_dsa {
 	bool vk;
 };
 
+/* The heads of the sliding-window layers where their width is not the
+ * others' (gemma4's attention.key_length_swa): head width, Q's and K's
+ * (V's) rows, the rotations of their cache; hd 0: the others'. */
+struct gb_heads {
+	uint64_t hd, q, kv, krot, vrot;
+};
+
 struct shape {
 	uint64_t e, q, kv, hd, ff, t, ts, s;
+	struct gb_heads swa;
+	/* the widest layer's V rows: a transposed V cache's rows (no
+	 * flash attention), V padded to them */
+	uint64_t kv_max;
 	struct gb_mla mla; /* kvl 0: not MLA */
 	struct gb_dsa dsa; /* hd 0: not DSA */
 	struct gb_ssm ssm;
@@ -135,6 +146,9 @@ struct weights {
 	size_t *start;
 	size_t n_buckets;
 	bool missing; /* or a part of the graph not built */
+	/* rope_freqs's leaves, on the host and on the device: 1 + the
+	 * leaf once made, 0 before (llama.cpp's copy a buffer type) */
+	int32_t rope_freqs[2];
 };
 
 /* What a row-wise node over x makes: its bytes, layout and rows. */
@@ -157,6 +171,10 @@ const struct arch_graph *gb_arch_of(const struct model_geom *g);
 bool gb_known(const struct planner *pn, const struct plan *pl);
 bool gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
     struct shape *s);
+/* gb_at_layer: s as layer il's attention sees it (its own heads, in a
+ * sliding-window layer whose width is not the others': a copy in *tmp). */
+const struct shape *gb_at_layer(const struct shape *s,
+    const struct model_geom *g, int64_t il, struct shape *tmp);
 
 /* graph-ops.c */
 /* gb_index: w's tensors by layer, for gb_find and gb_has (false when

@@ -47,6 +47,20 @@ rotation(enum kv_type t, uint64_t hd, bool k)
 	return n;
 }
 
+/* Whether the sliding-window layers' heads are built: as wide as the
+ * others, or (gemma4's) of their own width, K's as V's, a multiple of 64
+ * as the others' (the rotations then each cache's own). */
+static bool
+swa_heads_known(const struct model_geom *g)
+{
+	uint64_t k = g->head_k_swa ? g->head_k_swa : g->head_k;
+	uint64_t v = g->head_v_swa ? g->head_v_swa : g->head_v;
+
+	if (!g->swa || (k == g->head_k && v == g->head_v))
+		return true;
+	return k == v && k != 0 && k % 64 == 0 && g->head_k % 64 == 0;
+}
+
 /* Whether a companion changes the model's graph: a LoRA adapter's
  * products beside every adapted weight's, a control vector's addition to
  * every layer's output (a projector or a draft model has a graph of its
@@ -174,13 +188,10 @@ gb_known(const struct planner *pn, const struct plan *pl)
 	if (g->mla && (!(a->extra & GB_MLA) || pl->kv_k != pl->kv_v))
 		return false;
 	if (g->memory != (hybrid ? ARCH_MEM_HYBRID : ARCH_MEM_KV) ||
-	    (hybrid && g->swa) ||
-	    (g->swa &&
-		((g->head_k_swa && g->head_k_swa != g->head_k) ||
-		    (g->head_v_swa && g->head_v_swa != g->head_v))) ||
-	    !cache_known(pl) || g->n_head[0] == 0 ||
-	    (g->head_k != g->head_v && !g->mla) || pl->n_stream == 0 ||
-	    pl->n_ubatch % pl->n_stream != 0 || attn_kv_heads(g) == 0)
+	    (hybrid && g->swa) || !swa_heads_known(g) || !cache_known(pl) ||
+	    g->n_head[0] == 0 || (g->head_k != g->head_v && !g->mla) ||
+	    pl->n_stream == 0 || pl->n_ubatch % pl->n_stream != 0 ||
+	    attn_kv_heads(g) == 0)
 		return false;
 	/* a hybrid's recurrent layers have no KV heads */
 	for (il = 0; il < g->n_layer; il++)
@@ -435,6 +446,45 @@ row_switches(const struct planner *pn, const struct arch_graph *a,
 		s->par_res = arch_int(pn, "use_parallel_residual", &v) && v;
 }
 
+/* The sliding-window layers' heads where they are not as wide as the
+ * others (struct gb_heads), before the caches are sized; their cache's
+ * rotations, which llama.cpp decides by the others' width, K's as wide
+ * as its own allows (gb_known: a multiple of 64). */
+static void
+swa_width(const struct model_geom *g, const struct plan *pl, struct shape *s)
+{
+	uint64_t hd = g->head_k_swa;
+
+	memset(&s->swa, 0, sizeof s->swa);
+	s->kv_max = s->kv;
+	if (!g->swa || hd == 0 || hd == s->hd)
+		return;
+	s->swa.hd = hd;
+	s->swa.q = smul(hd, g->n_head[0]);
+	s->swa.kv = smul(hd, attn_kv_heads(g));
+	if (rotation(pl->kv_k, s->hd, true) != 0)
+		s->swa.krot = rotation(pl->kv_k, hd, true);
+	if (rotation(pl->kv_v, s->hd, false) != 0)
+		s->swa.vrot = rotation(pl->kv_v, hd, false);
+	if (s->swa.kv > s->kv_max)
+		s->kv_max = s->swa.kv;
+}
+
+const struct shape *
+gb_at_layer(const struct shape *s, const struct model_geom *g, int64_t il,
+    struct shape *tmp)
+{
+	if (s->swa.hd == 0 || il < 0 || il >= ARCH_MAX_LAYERS || !g->is_swa[il])
+		return s;
+	*tmp = *s;
+	tmp->hd = s->swa.hd;
+	tmp->q = s->swa.q;
+	tmp->kv = s->swa.kv;
+	tmp->krot = s->swa.krot;
+	tmp->vrot = s->swa.vrot;
+	return tmp;
+}
+
 bool
 gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
     struct shape *s)
@@ -442,7 +492,7 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	const struct model_geom *g = pn->g;
 	const struct arch_graph *a = gb_arch_of(g);
 	uint8_t block = a->block;
-	uint64_t cells;
+	uint64_t cells, kv;
 	int c;
 
 	memset(s, 0, sizeof *s);
@@ -487,15 +537,18 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	s->fa = pl->flash_attention;
 	s->iswa = g->swa;
 	s->softcap = (a->scale & GB_SOFTCAP_ATTN) != 0;
+	swa_width(g, pl, s);
 	s->cache[GB_BASE].cells = pl->ctx_seq;
 	s->cache[GB_SWA].cells = g->swa ? pl->swa_cells : 0;
 	s->cache[GB_LID].cells = 0; /* dsa_of's */
 	for (c = 0; c < GB_N_CACHES; c++) {
 		cells = s->cache[c].cells;
+		kv = c == GB_SWA && s->swa.hd ? s->swa.kv : s->kv;
 		s->cache[c].k_bytes =
-		    smul(smul(kv_row_bytes(pl->kv_k, s->kv), cells), s->s);
+		    smul(smul(kv_row_bytes(pl->kv_k, kv), cells), s->s);
+		kv = s->fa ? kv : s->kv_max;
 		s->cache[c].v_bytes =
-		    smul(smul(kv_row_bytes(pl->kv_v, s->kv), cells), s->s);
+		    smul(smul(kv_row_bytes(pl->kv_v, kv), cells), s->s);
 	}
 	if ((g->mla && !mla_of(pn, s)) || !dsa_of(pn, pl, s))
 		return false;

@@ -32,7 +32,8 @@
  * among attention layers with Q's gate (graph-gdn.c), nemotron_h's and
  * nemotron_h_moe's layers of one part each (Mamba-2, attention without
  * RoPE, an FFN of ReLU squared or experts), falcon-h1's attention and
- * Mamba-2 side by side, with
+ * Mamba-2 side by side, gemma4's dense layers (the window's heads of
+ * their own width, V normed, the last layers over earlier caches), with
  * every bias the file has, a fused QKV product where the file has one
  * (graph-attn.c), an f16 or a q8_0 cache (the q8_0 one rotated), a
  * sliding-window cache beside the model's, in any number of streams,
@@ -152,15 +153,32 @@ gb_res_scale(struct sc_graph *b, const struct shape *s, int32_t x)
 	    GA_NONE);
 }
 
+/* x times layer il's scalar, where the file has one (gemma4's
+ * layer_output_scale). */
 static int32_t
-gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
+gb_out_scale(struct sc_graph *b, const struct shape *s, struct weights *w,
+    int64_t il, int32_t x)
+{
+	struct rows r = rows2(s->e, s->t);
+	int32_t k = gb_tensor(b, w, il, "layer_output_scale.weight", true);
+
+	if (k == GA_NONE)
+		return x;
+	return gb_op(b, SC_MUL, r.bytes, r.layout, GA_INPLACE, s->t, x, k);
+}
+
+static int32_t
+gb_layer(struct sc_graph *b, const struct shape *s0, struct weights *w,
     struct inputs *in, int64_t il, int32_t x)
 {
+	struct shape own;
+	const struct shape *s = gb_at_layer(s0, w->g, il, &own);
 	struct rows r = rows2(s->e, s->t);
 	bool pre = w->a->norms != GB_NORM_POST;
 	bool post = w->a->norms != GB_NORM_PRE;
 	bool last = (uint64_t)il + 1 == w->n_layer &&
-	    !(w->a->extra & (GB_ROWS_LATE | GB_ROWS_AFTER_NORM));
+	    !(w->a->extra &
+		(GB_ROWS_LATE | GB_ROWS_AFTER_NORM | GB_ROWS_NORMED));
 	const char *fnorm = w->a->extra & GB_FFN_NORM_PA ?
 	    "post_attention_norm" :
 	    w->a->extra & GB_FFN_NORM_AO ? "attn_output_norm" :
@@ -191,7 +209,7 @@ gb_layer(struct sc_graph *b, const struct shape *s, struct weights *w,
 	a = gb_res_scale(b, s, a);
 	if (w->a->block == GB_SEQ_RES)
 		return gb_add_rows(b, s, ffn, a);
-	return gb_add_rows(b, s, a, ffn);
+	return gb_out_scale(b, s, w, il, gb_add_rows(b, s, a, ffn));
 }
 
 /* A layer begun whose end waits for the next layer to reach it: its
