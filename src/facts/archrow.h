@@ -219,6 +219,11 @@ enum gb_block {
 		       * the one norm (computed twice), summed, x added;
 		       * the FFN of that, normed (ffn_norm), added
 		       * (falcon-h1) */
+	GB_KDA,	      /* a Kimi delta attention layer or an MLA layer
+		       * (hparams' is_recr) on the norm, x added; the
+		       * FFN of that normed (ffn_norm), added; the output
+		       * rows taken in the last layer (kimi-linear,
+		       * graph-kda.c) */
 	GB_PAR_FIRST, /* one norm for both: (attention + FFN) + x, the
 		       * attention reached first (phi2) */
 	GB_PAR_NORM2, /* where use_parallel_residual is set, a norm each:
