@@ -90,7 +90,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen", "refact", "codeshell", "bailingmoe2", "dots1",
 		"exaone-moe", "cohere2moe", "afmoe", "bailingmoe", "dbrx",
 		"arctic", "smallthinker", "grovemoe", "mimo2", "hy_v3",
-		"minimax-m3", NULL
+		"minimax-m3", "rwkv6", "rwkv6qwen2", "rwkv7", "arwkv7", NULL
 	};
 	const char *const *a;
 	struct names_db db;

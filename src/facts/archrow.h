@@ -33,6 +33,10 @@ enum arch_kind {
 				   convolutions (lfm2) */
 	ARCH_KIND_HYBRID_KDA,	/* recurrent layers keep Kimi's delta
 				   attention state (kda.head_dim) */
+	ARCH_KIND_RWKV,		/* recurrent state in every layer: the
+				   token shifts (token_shift_count rows
+				   of n_embd) and the wkv state (n_embd x
+				   wkv.head_size) (rwkv6, rwkv7) */
 	ARCH_KIND_ENCODER,	/* no cache */
 	ARCH_KIND_UNPLANNED	/* no memory model: planned as standard
 				   attention, and the plan says so (P005) */
