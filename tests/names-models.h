@@ -1794,6 +1794,93 @@ static const char *const codeshell_tensors[] = { "G token_embd.weight 16 16",
 	"L blk.%u.ffn_up.bias 32", "L blk.%u.ffn_down.weight 32 16",
 	"L blk.%u.ffn_down.bias 16", NULL };
 
+/* RWKV: 8 wide, heads of 4; the time mix's low ranks 2 and 4 */
+#define RWKV_KEYS BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 16", \
+	"u32 ARCH.wkv.head_size 4", "str tokenizer.ggml.model gpt2"
+#define RWKV6_KEYS RWKV_KEYS, "u32 ARCH.time_mix_extra_dim 2", \
+	"u32 ARCH.time_decay_extra_dim 4"
+#define RWKV6_MIX \
+	"L blk.%u.time_mix_w1.weight 8 10", \
+	"L blk.%u.time_mix_w2.weight 2 8 5", \
+	"L blk.%u.time_mix_lerp_x.weight 8 1 1", \
+	"L blk.%u.time_mix_lerp_fused.weight 8 1 1 5", \
+	"L blk.%u.time_mix_decay.weight 8", \
+	"L blk.%u.time_mix_decay_w1.weight 8 4", \
+	"L blk.%u.time_mix_decay_w2.weight 4 8", \
+	"L blk.%u.time_mix_key.weight 8 8", \
+	"L blk.%u.time_mix_value.weight 8 8", \
+	"L blk.%u.time_mix_receptance.weight 8 8", \
+	"L blk.%u.time_mix_gate.weight 8 8", \
+	"L blk.%u.time_mix_output.weight 8 8"
+#define RWKV_LN_NORMS \
+	"G token_embd.weight 8 16", "G token_embd_norm.weight 8", \
+	"G token_embd_norm.bias 8", "G output_norm.weight 8", \
+	"G output_norm.bias 8", "G output.weight 8 16", \
+	"L blk.%u.attn_norm.weight 8", "L blk.%u.attn_norm.bias 8", \
+	"L blk.%u.attn_norm_2.weight 8", "L blk.%u.attn_norm_2.bias 8", \
+	"L blk.%u.time_mix_ln.weight 8", "L blk.%u.time_mix_ln.bias 8"
+#define RWKV_QWEN2_BODY \
+	"G token_embd.weight 8 16", "G output_norm.weight 8", \
+	"G output.weight 8 16", "L blk.%u.attn_norm.weight 8", \
+	"L blk.%u.ffn_norm.weight 8", "L blk.%u.ffn_gate.weight 8 16", \
+	"L blk.%u.ffn_up.weight 8 16", "L blk.%u.ffn_down.weight 16 8"
+static const char *const rwkv6_keys[] = {
+	RWKV6_KEYS, "f32 ARCH.attention.layer_norm_epsilon 1e-5", NULL
+};
+static const char *const rwkv6_tensors[] = {
+	RWKV_LN_NORMS, RWKV6_MIX, "L blk.%u.time_mix_first.weight 4 2",
+	"L blk.%u.channel_mix_lerp_k.weight 8 1 1",
+	"L blk.%u.channel_mix_lerp_r.weight 8 1 1",
+	"L blk.%u.channel_mix_key.weight 8 16",
+	"L blk.%u.channel_mix_value.weight 16 8",
+	"L blk.%u.channel_mix_receptance.weight 8 8", NULL
+};
+static const char *const rwkv6qwen2_keys[] = {
+	RWKV6_KEYS, "u32 ARCH.token_shift_count 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5", NULL
+};
+static const char *const rwkv6qwen2_tensors[] = {
+	RWKV_QWEN2_BODY, RWKV6_MIX, NULL
+};
+#define RWKV7_KEYS RWKV_KEYS, "u32 ARCH.attention.decay_lora_rank 4", \
+	"u32 ARCH.attention.iclr_lora_rank 4", \
+	"u32 ARCH.attention.value_residual_mix_lora_rank 2", \
+	"u32 ARCH.attention.gate_lora_rank 4"
+/* layer 0's value pair is iclr_lora_rank wide, the others' the value
+ * residual's */
+#define RWKV7_MIX \
+	"L blk.%u.time_mix_w0.weight 8", "L blk.%u.time_mix_w1.weight 8 4", \
+	"L blk.%u.time_mix_w2.weight 4 8", "L blk.%u.time_mix_a0.weight 8", \
+	"L blk.%u.time_mix_a1.weight 8 4", "L blk.%u.time_mix_a2.weight 4 8", \
+	"L blk.%u.time_mix_v0.weight 8", \
+	"L0-0 blk.%u.time_mix_v1.weight 8 4", \
+	"L0-0 blk.%u.time_mix_v2.weight 4 8", \
+	"L1-1 blk.%u.time_mix_v1.weight 8 2", \
+	"L1-1 blk.%u.time_mix_v2.weight 2 8", \
+	"L blk.%u.time_mix_g1.weight 8 4", "L blk.%u.time_mix_g2.weight 4 8", \
+	"L blk.%u.time_mix_lerp_fused.weight 8 1 1 6", \
+	"L blk.%u.time_mix_k_k.weight 8", "L blk.%u.time_mix_k_a.weight 8", \
+	"L blk.%u.time_mix_r_k.weight 8", \
+	"L blk.%u.time_mix_key.weight 8 8", \
+	"L blk.%u.time_mix_value.weight 8 8", \
+	"L blk.%u.time_mix_receptance.weight 8 8", \
+	"L blk.%u.time_mix_output.weight 8 8"
+static const char *const rwkv7_keys[] = {
+	RWKV7_KEYS, "f32 ARCH.attention.layer_norm_epsilon 1e-5", NULL
+};
+static const char *const rwkv7_tensors[] = {
+	RWKV_LN_NORMS, RWKV7_MIX, "L blk.%u.channel_mix_lerp_k.weight 8 1 1",
+	"L blk.%u.channel_mix_key.weight 8 16",
+	"L blk.%u.channel_mix_value.weight 16 8", NULL
+};
+static const char *const arwkv7_keys[] = {
+	RWKV7_KEYS, "u32 ARCH.token_shift_count 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5", NULL
+};
+static const char *const arwkv7_tensors[] = {
+	RWKV_QWEN2_BODY, RWKV7_MIX, NULL
+};
+
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
 static const struct {
@@ -1991,6 +2078,14 @@ static const struct {
 	{ { "gemma-embedding", 2, gemma_embedding_keys,
 	      gemma_embedding_tensors },
 	  "blk.%u.attn_q_norm.weight" },
+	{ { "rwkv6", 2, rwkv6_keys, rwkv6_tensors },
+	  "blk.%u.time_mix_key.weight" },
+	{ { "rwkv6qwen2", 2, rwkv6qwen2_keys, rwkv6qwen2_tensors },
+	  "blk.%u.time_mix_value.weight" },
+	{ { "rwkv7", 2, rwkv7_keys, rwkv7_tensors },
+	  "blk.%u.time_mix_a1.weight" },
+	{ { "arwkv7", 2, arwkv7_keys, arwkv7_tensors },
+	  "blk.%u.time_mix_g1.weight" },
 };
 
 #endif

@@ -55,6 +55,17 @@ struct og_spec {
 	"u:expert_used_count=2 u:expert_feed_forward_length=256 " \
 	"u:expert_shared_count=1 u:expert_gating_func=2 "
 
+/* RWKV-6's and RWKV-7's: 8 wkv heads of 64, their low ranks */
+#define OG_RWKV \
+	"u:context_length=8192 u:embedding_length=512 u:block_count=4 " \
+	"u:feed_forward_length=1536 u:wkv.head_size=64 "
+#define OG_RWKV6 OG_RWKV "u:time_mix_extra_dim=32 u:time_decay_extra_dim=64 "
+#define OG_RWKV7 \
+	OG_RWKV "u:attention.decay_lora_rank=64 " \
+		"u:attention.iclr_lora_rank=64 " \
+		"u:attention.value_residual_mix_lora_rank=32 " \
+		"u:attention.gate_lora_rank=128 "
+
 /* deepseek2's MLA (a low-rank query), a dense block, then experts */
 #define OG_DS2 \
 	OG_ATTN OG_RMS \
@@ -623,6 +634,13 @@ static const struct og_spec og_specs[] = {
 	    "u:attention.sliding_window=256 "
 	    "u:attention.sliding_window_pattern=3 u:pooling_type=1",
 	    "" },
+	/* RWKV: 8 wkv heads of 64, the time mix's interpolations fused;
+	 * the Qwen2 bodies' one token shift (llama.cpp asserts it) */
+	{ "rwkv6", OG_RWKV6 OG_LN, "time_mix_lerp_fused.weight" },
+	{ "rwkv6qwen2", OG_RWKV6 OG_RMS "u:token_shift_count=1", "" },
+	{ "rwkv7", OG_RWKV7 OG_LN, "" },
+	{ "arwkv7", OG_RWKV7 OG_RMS "u:token_shift_count=1",
+	    "time_mix_g1.weight time_mix_g2.weight" },
 };
 
 /*

@@ -558,6 +558,23 @@ read_kda(struct rd *r)
 	return true;
 }
 
+/* RWKV (rwkv6, rwkv7): its wkv heads' width (required) and its token
+ * shifts (2 where unset, as llama.cpp's default). */
+static bool
+read_rwkv(struct rd *r)
+{
+	struct model_geom *g = r->g;
+
+	if (!geom_u32(r, "wkv.head_size", &g->wkv_head_size) ||
+	    g->wkv_head_size == 0) {
+		missing(g, "%s.wkv.head_size", g->arch);
+		return false;
+	}
+	if (!geom_u32(r, "token_shift_count", &g->token_shift_count))
+		g->token_shift_count = 2;
+	return true;
+}
+
 /*
  * A hybrid: attention layers and recurrent ones (mamba2's state, lfm2's
  * short convolution, KDA's); a window makes every attention layer a
@@ -634,6 +651,10 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 		g->memory = ARCH_MEM_RECURRENT;
 		g->plannable = read_ssm(&r);
 		return;		/* no attention, no FFN keys */
+	case ARCH_KIND_RWKV:
+		g->memory = ARCH_MEM_RECURRENT;
+		g->plannable = read_rwkv(&r);
+		break;		/* no attention; the FFN's width */
 	case ARCH_KIND_HYBRID_SSM:
 	case ARCH_KIND_HYBRID_CONV:
 	case ARCH_KIND_HYBRID_KDA:

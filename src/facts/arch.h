@@ -101,6 +101,8 @@ struct model_geom {
 	uint32_t shortconv_l_cache;	/* lfm2's convolution window */
 	uint32_t kda_head_dim;		/* kimi-linear's KDA heads */
 	uint32_t la_head_dim;		/* minimax-01's lightning heads */
+	uint32_t wkv_head_size;		/* RWKV's wkv heads */
+	uint32_t token_shift_count;	/* RWKV's token shifts (2 unset) */
 	bool is_recr[ARCH_MAX_LAYERS];	/* hybrid: a recurrent layer (no
 					 * KV cache but with recr_kv) */
 	bool recr_kv;			/* recurrent layers keep a KV cache

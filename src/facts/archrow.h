@@ -36,6 +36,10 @@ enum arch_kind {
 	ARCH_KIND_HYBRID_LA,	/* recurrent layers keep lightning
 				   attention's state: n_head F32 squares
 				   of the head's width (minimax-01) */
+	ARCH_KIND_RWKV,		/* recurrent state in every layer: the
+				   token shifts (token_shift_count rows
+				   of n_embd) and the wkv state (n_embd x
+				   wkv.head_size) (rwkv6, rwkv7) */
 	ARCH_KIND_ENCODER,	/* no cache */
 	ARCH_KIND_UNPLANNED	/* no memory model: planned as standard
 				   attention, and the plan says so (P005) */
@@ -227,6 +231,11 @@ enum gb_block {
 		       * the one norm (computed twice), summed, x added;
 		       * the FFN of that, normed (ffn_norm), added
 		       * (falcon-h1) */
+	GB_KDA,	      /* a Kimi delta attention layer or an MLA layer
+		       * (hparams' is_recr) on the norm, x added; the
+		       * FFN of that normed (ffn_norm), added; the output
+		       * rows taken in the last layer (kimi-linear,
+		       * graph-kda.c) */
 	GB_PAR_FIRST, /* one norm for both: (attention + FFN) + x, the
 		       * attention reached first (phi2) */
 	GB_PAR_NORM2, /* where use_parallel_residual is set, a norm each:

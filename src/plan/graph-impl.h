@@ -3,10 +3,11 @@
  * architectures, the layers and the driver; graph-ops.c: tensors,
  * weights, norms and products; graph-attn.c: the attention, its cache
  * and its inputs; graph-ffn.c: the FFN and the experts; graph-ssm.c,
- * graph-gdn.c, graph-altup.c, graph-mla.c, graph-dsa.c: the recurrent,
- * Gated DeltaNet, AltUp and MLA layers, DSA's indexer). A tensor is an
- * index into the sc_graph being built; GA_NONE is none (and what every
- * call returns once the graph is full: build() then gives up).
+ * graph-gdn.c, graph-kda.c, graph-altup.c, graph-mla.c, graph-dsa.c: the
+ * recurrent, Gated DeltaNet, Kimi delta attention, AltUp and MLA layers,
+ * DSA's indexer). A tensor is an index into the sc_graph being built;
+ * GA_NONE is none (and what every call returns once the graph is full:
+ * build() then gives up).
  */
 #ifndef GGUFLINT_PLAN_GRAPH_IMPL_H
 #define GGUFLINT_PLAN_GRAPH_IMPL_H
@@ -343,6 +344,11 @@ int32_t gb_ssm_tail(struct sc_graph *b, const struct shape *s,
 /* graph-gdn.c: the layers of a Gated DeltaNet hybrid (GB_GDN) from the
  * embeddings x: their output, before the output norm. */
 int32_t gb_gdn_layers(struct sc_graph *b, const struct shape *s,
+    struct weights *w, struct inputs *in, int32_t x);
+
+/* graph-kda.c: the layers of kimi-linear (GB_KDA) from the embeddings x:
+ * their output, before the output norm. */
+int32_t gb_kda_layers(struct sc_graph *b, const struct shape *s,
     struct weights *w, struct inputs *in, int32_t x);
 
 #endif

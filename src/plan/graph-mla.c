@@ -8,6 +8,9 @@
  * attention over it, with flash attention or without (V then made
  * contiguous transposed), and the heads' V up-projection by attn_v_b.
  *
+ * kimi-linear's MLA layers (src/models/kimi-linear.cpp) are the same
+ * without RoPE, Q's views reading its product unreshaped.
+ *
  * The order is llama.cpp's (v0.5.0, src/models/deepseek2.cpp and
  * build_attn_mha): Q's chain, K's, K's rows into the cache, then the
  * attention as build_attn expands it; the output projection is
@@ -19,13 +22,16 @@
 
 #include "plan/graph-impl.h"
 
-/* The RoPE of x [a0, a1, a2] (a strided view: a new tensor). */
+/* The RoPE of x [a0, a1, a2] (a strided view: a new tensor); x itself
+ * where the row ropes nothing (kimi-linear's MLA). */
 static int32_t
-rope(struct sc_graph *b, const struct shape *s, struct inputs *in, int32_t x,
-    uint64_t a0, uint64_t a1)
+rope(struct sc_graph *b, const struct shape *s, const struct weights *w,
+    struct inputs *in, int32_t x, uint64_t a0, uint64_t a1)
 {
 	const uint64_t a[4] = { a0, a1, s->t, 1 };
 
+	if (w->a->pos == GB_NO_ROPE)
+		return x;
 	return gb_op4(b, SC_ROPE, a, GA_INPLACE, s->t, x, gb_in_pos(b, s, in));
 }
 
@@ -49,7 +55,9 @@ mla_q(struct sc_graph *b, const struct shape *s, struct weights *w,
 		q = gb_linear(b, s, w, il, "attn_q_b", q, smul(nh, row));
 	} else
 		q = gb_linear(b, s, w, il, "attn_q", cur, smul(nh, row));
-	if (s->dsa.hd == 0) /* deepseek2 reshapes Q first, DSA does not */
+	/* deepseek2 reshapes Q first; DSA and kimi-linear's views read
+	 * the product */
+	if (s->dsa.hd == 0 && w->a->block != GB_KDA)
 		q = gb_view(b, SC_RESHAPE, q, gb_bytes(b, q));
 	n = gb_view(b, SC_VIEW, q, gb_span(m->nope, smul(nh, t), row));
 	n = gb_view(b, SC_PERMUTE, n, gb_bytes(b, n));
@@ -57,7 +65,7 @@ mla_q(struct sc_graph *b, const struct shape *s, struct weights *w,
 	    gb_weight(b, w, il, "attn_k_b.weight"), n);
 	n = gb_view(b, SC_PERMUTE, n, gb_bytes(b, n));
 	p = gb_view(b, SC_VIEW, q, gb_span(m->rope, smul(nh, t), row));
-	p = rope(b, s, in, p, m->rope, nh);
+	p = rope(b, s, w, in, p, m->rope, nh);
 	return gb_op4(b, SC_CONCAT, qc, 0, smul(nh, t), n, p);
 }
 
@@ -76,7 +84,7 @@ mla_k(struct sc_graph *b, const struct shape *s, struct weights *w,
 	c = gb_norm(b, w, il, "attn_kv_a_norm", c, rows2(m->kvl, t));
 	c = gb_view(b, SC_RESHAPE, c, gb_bytes(b, c));
 	p = gb_view(b, SC_VIEW, kv, gb_span(m->rope, t, row));
-	p = rope(b, s, in, p, m->rope, 1);
+	p = rope(b, s, w, in, p, m->rope, 1);
 	return gb_op4(b, SC_CONCAT, kc, 0, t, c, p);
 }
 

@@ -168,7 +168,7 @@ gb_known(const struct planner *pn, const struct plan *pl)
 	const struct arch_graph *a = gb_arch_of(g);
 	bool hybrid = a != NULL &&
 	    (a->block == GB_HYBRID || a->block == GB_GDN ||
-		a->block == GB_PAR_SSM);
+		a->block == GB_PAR_SSM || a->block == GB_KDA);
 	uint32_t il;
 
 	if (a == NULL || graph_changed(pn) ||
@@ -250,6 +250,33 @@ ssm_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	m->rw = smul(m->dc - 1, m->xw);
 	m->sw = smul(m->ds, m->di);
 	return m->tok > 0;
+}
+
+/* kimi-linear's KDA layers (struct gb_ssm) from its keys, for a ubatch
+ * of ub tokens over pl's sequences: n_head heads of kda.head_dim, the
+ * convolutions of Q, K and V (ssm.conv_kernel wide) each of their
+ * heads' width, one state of the three convolutions' columns and one
+ * of the heads' squares; false for one out of range. */
+static bool
+kda_of(const struct planner *pn, const struct plan *pl, uint64_t ub,
+    struct gb_ssm *m)
+{
+	const struct model_geom *g = pn->g;
+
+	memset(m, 0, sizeof *m);
+	m->ns = pl->n_seq ? pl->n_seq : 1;
+	m->cells = m->ns;
+	m->tok = (ub + m->ns - 1) / m->ns;
+	m->nh = g->n_head[0];
+	m->hd = g->kda_head_dim;
+	m->dc = g->ssm_d_conv;
+	if (m->nh == 0 || m->hd == 0 || m->hd > 1 << 16 || m->dc < 2 ||
+	    m->dc > 1 << 16 || m->tok == 0)
+		return false;
+	m->di = m->xw = smul(m->nh, m->hd);
+	m->rw = smul(smul(3, m->dc - 1), m->di);
+	m->sw = smul(m->hd, m->di);
+	return true;
 }
 
 /* glm4moe's gating (expert_gating_func: none or 2 sigmoid, 1 softmax),
@@ -498,8 +525,10 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	memset(s, 0, sizeof *s);
 	s->n_pos = a->extra & GB_MROPE ? 4 : 1;
 	if (block == GB_RECURRENT || block == GB_HYBRID || block == GB_GDN ||
-	    block == GB_PAR_SSM) {
-		if (g->n_embd == 0 || !ssm_of(pn, pl, ub, &s->ssm) ||
+	    block == GB_PAR_SSM || block == GB_KDA) {
+		if (g->n_embd == 0 ||
+		    !(block == GB_KDA ? kda_of(pn, pl, ub, &s->ssm) :
+					ssm_of(pn, pl, ub, &s->ssm)) ||
 		    (block == GB_GDN &&
 			(s->ssm.hd != s->ssm.ds || s->ssm.nh % s->ssm.ng)))
 			return false;

@@ -596,6 +596,8 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 		x = gb_deferred(b, s, w, &in, x);
 	else if (w->a->block == GB_GDN)
 		x = gb_gdn_layers(b, s, w, &in, x);
+	else if (w->a->block == GB_KDA)
+		x = gb_kda_layers(b, s, w, &in, x);
 	for (il = 0; il < w->n_layer &&
 	     (w->a->block < GB_RECURRENT || w->a->block >= GB_PAR_FIRST);
 	     il++) {

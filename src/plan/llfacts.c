@@ -84,8 +84,10 @@ plan_tensor_repacked(const struct gguf_tensor *t, uint32_t features)
 	/* the MUL_MAT_ID weights: experts, grovemoe's chunk experts */
 	experts = strstr(name, "_exps.") != NULL ||
 	    strstr(name, "_chexps.") != NULL;
+	/* RWKV-6's time_mix_first is its wkv op's, not a product's */
 	if (!t->size_ok || read_by_rows(name) || t->ne[3] != 1 ||
-	    (t->ne[2] != 1 && !experts) || t->ne[1] < 2)
+	    (t->ne[2] != 1 && !experts) || t->ne[1] < 2 ||
+	    strstr(name, ".time_mix_first.") != NULL)
 		return false;
 	/* Only weights: a quantized bias or norm does not exist. */
 	return plan_repacks(t->type, t->ne[1], features) != 0;

@@ -117,7 +117,8 @@ plan_kda_state(const struct model_geom *g)
 /*
  * Per recurrent layer: F32 [n_embd_r + n_embd_s] for one sequence. r is
  * the convolution's history: (d_conv - 1) x (d_inner + 2 n_group d_state)
- * for mamba, (l_cache - 1) x n_embd for lfm2; s is d_state x d_inner.
+ * for mamba, (l_cache - 1) x n_embd for lfm2, token_shift_count x n_embd
+ * for RWKV; s is d_state x d_inner (RWKV: n_embd x wkv.head_size).
  */
 uint64_t
 plan_state_bytes(const struct model_geom *g)
@@ -130,6 +131,9 @@ plan_state_bytes(const struct model_geom *g)
 	else if (g->memory == ARCH_MEM_HYBRID)
 		for (il = 0; il < g->n_layer; il++)
 			n += g->is_recr[il];
+	if (g->wkv_head_size > 0) /* RWKV: token shifts, wkv state */
+		return smul(smul(4, sadd(smul(g->token_shift_count, g->n_embd),
+		    smul(g->n_embd, g->wkv_head_size))), n);
 	if (g->shortconv_l_cache > 0)
 		r = smul(g->shortconv_l_cache - 1, g->n_embd);
 	else if (g->kda_head_dim > 0)
