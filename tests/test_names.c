@@ -91,7 +91,8 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"exaone-moe", "cohere2moe", "afmoe", "bailingmoe", "dbrx",
 		"arctic", "smallthinker", "grovemoe", "mimo2", "hy_v3",
 		"minimax-m3", "minimax-01", "plm", "talkie", "maincoder",
-		"mellum", NULL
+		"mellum", "pangu-embedded", "spark2_5", "maple",
+		"muse-glimmer", NULL
 	};
 	const char *const *a;
 	struct names_db db;
