@@ -1093,6 +1093,77 @@ static const char *const mellum_tensors[] = {
 	"L blk.%u.ffn_down_exps.weight 8 16 4", NULL
 };
 
+/* pangu-embedded: llama's, the attention's output bias. */
+static const char *const pangu_embedded_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_output.bias 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate.weight 16 32",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16", NULL
+};
+
+/* spark2_5: block 0 windowed, block 1 not, a gate a head. */
+static const char *const spark2_5_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 4",
+	"a32 ARCH.attention.sliding_window_pattern 1,0",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const spark2_5_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_gate.weight 16 2", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate.weight 16 32",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16", NULL
+};
+
+/* maple: block 0 windowed and roped, block 1 not, experts. */
+static const char *const maple_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 4",
+	"a32 ARCH.attention.sliding_window_pattern 1,0",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"f32 ARCH.swiglu_clamp_exp 7", "str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const maple_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L blk.%u.ffn_up_exps.weight 16 8 4",
+	"L blk.%u.ffn_down_exps.weight 8 16 4", NULL
+};
+
+/* muse-glimmer: four norms a layer, a gate on the attention. */
+static const char *const muse_glimmer_keys[] = {
+	BASE_KEYS(16, 4), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 4", "f32 ARCH.logit_scale 1",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const muse_glimmer_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.post_attention_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.attn_gate.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.post_ffw_norm.weight 16", "L blk.%u.ffn_gate.weight 16 32",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16", NULL
+};
+
 
 static const char *const mamba2_keys[] = {
 	BASE_KEYS(8, 2), "u32 ARCH.ssm.conv_kernel 4",
@@ -2086,6 +2157,14 @@ static const struct {
 	  "blk.%u.time_mix_a1.weight" },
 	{ { "arwkv7", 2, arwkv7_keys, arwkv7_tensors },
 	  "blk.%u.time_mix_g1.weight" },
+	{ { "pangu-embedded", 2, maincoder_keys, pangu_embedded_tensors },
+	  "blk.%u.attn_output.bias" },
+	{ { "spark2_5", 2, spark2_5_keys, spark2_5_tensors },
+	  "blk.%u.attn_gate.weight" },
+	{ { "maple", 2, maple_keys, maple_tensors },
+	  "blk.%u.attn_k_norm.weight" },
+	{ { "muse-glimmer", 4, muse_glimmer_keys, muse_glimmer_tensors },
+	  "blk.%u.post_ffw_norm.weight" },
 };
 
 #endif

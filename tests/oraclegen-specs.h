@@ -641,6 +641,29 @@ static const struct og_spec og_specs[] = {
 	{ "rwkv7", OG_RWKV7 OG_LN, "" },
 	{ "arwkv7", OG_RWKV7 OG_RMS "u:token_shift_count=1",
 	    "time_mix_g1.weight time_mix_g2.weight" },
+	/* llama's, the attention's output bias */
+	{ "pangu-embedded", OG_ATTN OG_KV2 OG_RMS, "" },
+	/* windows of 256 in blocks 0 to 2 by the array, a gate a head */
+	{ "spark2_5",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.sliding_window=256 "
+				  "a:attention.sliding_window_pattern="
+				  "1,1,1,0",
+	    "" },
+	/* windows of 256 in blocks 0 to 2 by the array, roped there alone,
+	 * qwen3moe's experts, their SwiGLU clamped */
+	{ "maple",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.sliding_window=256 "
+				  "a:attention.sliding_window_pattern="
+				  "1,1,1,0 "
+				  "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256 "
+				  "f:swiglu_clamp_exp=7",
+	    "" },
+	/* gemma2's norms, a gate on the attention, windows of 256 */
+	{ "muse-glimmer",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.sliding_window=256 "
+				  "f:logit_scale=1",
+	    "" },
 };
 
 /*

@@ -92,7 +92,8 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"arctic", "smallthinker", "grovemoe", "mimo2", "hy_v3",
 		"minimax-m3", "minimax-01", "plm", "talkie", "maincoder",
 		"mellum", "gemma-embedding", "rwkv6", "rwkv6qwen2", "rwkv7",
-		"arwkv7", NULL
+		"arwkv7", "pangu-embedded", "spark2_5", "maple",
+		"muse-glimmer", NULL
 	};
 	const char *const *a;
 	struct names_db db;

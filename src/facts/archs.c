@@ -800,6 +800,39 @@ static const struct arch_info arch_table[] = {
 	    .graph = { .built = true,
 		.qk_norm = GB_QK_HEAD,
 		.ffn = GB_MOE_NORM } },
+	/* llama's graph, the attention's output bias required */
+	{ .name = "pangu-embedded",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true } },
+	/* windows by the required per-layer array, per-layer head counts,
+	 * a gate a head on the attention's output: not built */
+	{ .name = "spark2_5",
+	    .kind = ARCH_KIND_SWA,
+	    .mapped = true,
+	    .quirks = ARCH_SWA_LAYERS,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1111, .worst_vulkan = 1289 } },
+	/* qwen3moe's graph, windows by the required per-layer array, RoPE
+	 * in those layers alone (the experts' clamped SwiGLU one node as
+	 * the SwiGLU is) */
+	{ .name = "maple",
+	    .kind = ARCH_KIND_SWA,
+	    .mapped = true,
+	    .quirks = ARCH_SWA_LAYERS,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.qk_norm = GB_QK_HEAD,
+		.ffn = GB_MOE_NORM,
+		.pos = GB_ROPE_SWA } },
+	/* gemma2's four norms, Q's and K's norms, a gate on the attention,
+	 * windows in three layers of four: not built */
+	{ .name = "muse-glimmer",
+	    .kind = ARCH_KIND_SWA,
+	    .swa_pattern = 4,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1111, .worst_vulkan = 1427 } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
