@@ -90,7 +90,9 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen", "refact", "codeshell", "bailingmoe2", "dots1",
 		"exaone-moe", "cohere2moe", "afmoe", "bailingmoe", "dbrx",
 		"arctic", "smallthinker", "grovemoe", "mimo2", "hy_v3",
-		"minimax-m3", NULL
+		"minimax-m3", "t5encoder", "t5", "jina-bert-v3",
+		"nomic-bert-moe", "neo-bert", "eurobert", "modern-bert",
+		"dream", "llada", "llada-moe", "rnd1", NULL
 	};
 	const char *const *a;
 	struct names_db db;

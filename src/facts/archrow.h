@@ -345,6 +345,13 @@ enum arch_quirk {
 				    * of V (the head's width), in the layers
 				    * from leading_dense_block_count
 				    * (minimax-m3) */
+	ARCH_ENC_OUTPUT = 4096,	   /* ARCH_KIND_ENCODER with an output
+				    * matrix: token_embd's copy where the file
+				    * has none (the diffusion LMs: dream,
+				    * llada, rnd1) */
+	ARCH_ENC_GRAPH = 8192,	   /* the graph attends the ubatch alone, an
+				    * encoder's, though llama.cpp makes a
+				    * cache it never reads (t5encoder) */
 };
 
 /*

@@ -147,8 +147,9 @@ output_created_first(const struct model_geom *g)
 /*
  * Tied embeddings: without output.weight llama.cpp loads token_embd a
  * second time as the output matrix, multiplied by mul_mat, so the CPU
- * repacks that copy (an encoder has no output matrix); beside a GPU
- * backend the copy is the device's when the output layer is offloaded.
+ * repacks that copy (an encoder has no output matrix, but for
+ * ARCH_ENC_OUTPUT's); beside a GPU backend the copy is the device's when
+ * the output layer is offloaded.
  */
 static void
 tied_output(const struct planner *pn, struct plan *pl)
@@ -156,7 +157,8 @@ tied_output(const struct planner *pn, struct plan *pl)
 	const struct gguf_tensor *emb = NULL;
 	size_t i;
 
-	if (pn->g->memory == ARCH_MEM_NONE)
+	if (pn->g->memory == ARCH_MEM_NONE &&
+	    !(arch_row(pn->g)->quirks & ARCH_ENC_OUTPUT))
 		return;
 	for (i = 0; i < pn->f->tensors_n; i++) {
 		const struct gguf_tensor *t = &pn->f->tensors[i];
