@@ -1818,6 +1818,50 @@ static const char *const diff_moe_tensors[] = { "G token_embd.weight 16 16",
 	"L blk.%u.ffn_up_exps.weight 16 8 4",
 	"L blk.%u.ffn_down_exps.weight 8 16 4", NULL };
 
+/* qwen2vl: qwen2's layers, Q, K and V with biases, M-RoPE. */
+static const char *const qwen2vl_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"a32 ARCH.rope.dimension_sections 2,1,1,0",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const qwen2vl_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_q.bias 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_k.bias 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_v.bias 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL };
+
+/* chameleon: Q's and K's norms of head_k x heads. */
+static const char *const chameleon_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q_norm.weight 8 2", "L blk.%u.attn_k_norm.weight 8 1",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate.weight 16 32",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16",
+	NULL };
+
+/* cogvlm: a fused QKV of every head, the visual expert's weights. */
+static const char *const cogvlm_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 2",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const cogvlm_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_qkv.weight 16 48", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.vis_attn_qkv.weight 16 48",
+	"L blk.%u.vis_attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.vis_gate.weight 16 32",
+	"L blk.%u.vis_up.weight 16 32", "L blk.%u.vis_down.weight 32 16",
+	NULL };
+
 static const struct {
 	struct arch_model m;
 	const char *widen;
@@ -2020,6 +2064,16 @@ static const struct {
 	  "blk.%u.attn_q_norm.weight" },
 	{ { "rnd1", 2, diff_moe_keys, diff_moe_tensors },
 	  "blk.%u.ffn_down_exps.weight" },
+	{ { "qwen2vl", 2, qwen2vl_keys, qwen2vl_tensors },
+	  "blk.%u.attn_k.bias" },
+	{ { "paddleocr", 2, ernie4_5_keys, ernie4_5_tensors },
+	  "blk.%u.attn_qkv.weight" },
+	{ { "hunyuan_vl", 2, ernie4_5_keys, hunyuan_tensors },
+	  "blk.%u.attn_q_norm.weight" },
+	{ { "chameleon", 2, ernie4_5_keys, chameleon_tensors },
+	  "blk.%u.attn_k_norm.weight" },
+	{ { "cogvlm", 2, cogvlm_keys, cogvlm_tensors },
+	  "blk.%u.vis_attn_qkv.weight" },
 };
 
 #endif

@@ -659,6 +659,19 @@ static const struct og_spec og_specs[] = {
 				  "u:expert_count=8 u:expert_used_count=2 "
 				  "u:expert_feed_forward_length=256",
 	    "" },
+	/* qwen2's layers with M-RoPE (sections of a 64-wide head) */
+	{ "qwen2vl",
+	    OG_ATTN OG_KV2 OG_RMS "a:rope.dimension_sections=8,12,12,0",
+	    "attn_q.bias attn_k.bias attn_v.bias" },
+	/* ernie4_5's tensors, qwen2vl's M-RoPE */
+	{ "paddleocr",
+	    OG_ATTN OG_KV2 OG_RMS "a:rope.dimension_sections=8,12,12,0",
+	    "output.weight" },
+	/* hunyuan-dense with M-RoPE's sections set */
+	{ "hunyuan_vl",
+	    OG_ATTN OG_KV2 OG_RMS "a:rope.dimension_sections=8,12,12,0", "" },
+	/* a fused QKV of every head and the visual expert's weights */
+	{ "cogvlm", OG_ATTN "u:attention.head_count_kv=8 " OG_RMS, "" },
 };
 
 /*

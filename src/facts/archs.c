@@ -300,6 +300,16 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .graph = { .built = true } },
+	/* ernie4_5's loader, qwen2vl's graph (M-RoPE) */
+	{ .name = "paddleocr",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true, .extra = GB_MROPE } },
+	/* qwen2's layers with M-RoPE */
+	{ .name = "qwen2vl",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true, .extra = GB_MROPE } },
 	{ .name = "exaone",
 	    .mapped = true,
 	    .measured_on = BOTH,
@@ -435,6 +445,21 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .graph = { .built = true, .qk_norm = GB_QK_HEAD_LATE } },
+	/* hunyuan-dense with M-RoPE where rope.dimension_sections is set (its
+	 * positions four a token then): not built; a visual expert's second
+	 * weights (cogvlm) */
+	{ .name = "hunyuan_vl",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1076, .worst_vulkan = 859 } },
+	{ .name = "cogvlm",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 872, .worst_vulkan = 1325 } },
+	/* Q's and K's norms per head and layer; its graph masks the logits
+	 * of image tokens 4 to 8196, so a model of a smaller vocabulary (the
+	 * oracle's 512) aborts there: not measured */
+	{ .name = "chameleon", .mapped = true },
 	{ .name = "exaone4",
 	    .kind = ARCH_KIND_SWA_64,
 	    .swa_pattern = 4,
