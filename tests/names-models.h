@@ -1954,6 +1954,190 @@ static const char *const arwkv7_tensors[] = {
 
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
+/* t5encoder: the encoder's RMS norms, the first block's position bias. */
+static const char *const t5_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 2",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"u32 ARCH.attention.relative_buckets_count 32",
+	"str tokenizer.ggml.model t5", NULL
+};
+#define T5_ENCODER_TENSORS \
+	"G token_embd.weight 16 16", "G enc.output_norm.weight 16", \
+	    "L enc.blk.%u.attn_norm.weight 16", \
+	    "L0-0 enc.blk.%u.attn_rel_b.weight 2 32", \
+	    "L enc.blk.%u.attn_q.weight 16 16", \
+	    "L enc.blk.%u.attn_k.weight 16 16", \
+	    "L enc.blk.%u.attn_v.weight 16 16", \
+	    "L enc.blk.%u.attn_o.weight 16 16", \
+	    "L enc.blk.%u.ffn_norm.weight 16", \
+	    "L enc.blk.%u.ffn_gate.weight 16 32", \
+	    "L enc.blk.%u.ffn_up.weight 16 32", \
+	    "L enc.blk.%u.ffn_down.weight 32 16"
+static const char *const t5encoder_tensors[] = { T5_ENCODER_TENSORS, NULL };
+
+/* t5: the encoder, then a decoder with self- and cross-attention. */
+static const char *const t5_tensors[] = { T5_ENCODER_TENSORS,
+	"G dec.output_norm.weight 16", "L dec.blk.%u.attn_norm.weight 16",
+	"L0-0 dec.blk.%u.attn_rel_b.weight 2 32",
+	"L dec.blk.%u.attn_q.weight 16 16", "L dec.blk.%u.attn_k.weight 16 16",
+	"L dec.blk.%u.attn_v.weight 16 16", "L dec.blk.%u.attn_o.weight 16 16",
+	"L dec.blk.%u.cross_attn_norm.weight 16",
+	"L dec.blk.%u.cross_attn_q.weight 16 16",
+	"L dec.blk.%u.cross_attn_k.weight 16 16",
+	"L dec.blk.%u.cross_attn_v.weight 16 16",
+	"L dec.blk.%u.cross_attn_o.weight 16 16",
+	"L dec.blk.%u.ffn_norm.weight 16", "L dec.blk.%u.ffn_up.weight 16 32",
+	"L dec.blk.%u.ffn_down.weight 32 16", NULL };
+
+/* jina-bert-v3: bert's layers with a fused QKV and rotary positions. */
+static const char *const jina_bert_v3_tensors[] = {
+	"G token_embd.weight 16 16", "G token_types.weight 16 2",
+	"G token_embd_norm.weight 16", "G token_embd_norm.bias 16",
+	"L blk.%u.attn_qkv.weight 16 48", "L blk.%u.attn_qkv.bias 48",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_output.bias 16",
+	"L blk.%u.attn_output_norm.weight 16",
+	"L blk.%u.attn_output_norm.bias 16", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_up.bias 32", "L blk.%u.ffn_down.weight 32 16",
+	"L blk.%u.ffn_down.bias 16", "L blk.%u.layer_output_norm.weight 16",
+	"L blk.%u.layer_output_norm.bias 16", NULL
+};
+
+/* nomic-bert-moe: experts in block 1 of 2 (every second block). */
+static const char *const nomic_bert_moe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-12",
+	"u32 ARCH.moe_every_n_layers 2", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2",
+	"u32 tokenizer.ggml.token_type_count 1",
+	"str tokenizer.ggml.model bert", NULL
+};
+static const char *const nomic_bert_moe_tensors[] = {
+	"G token_embd.weight 16 16", "G token_types.weight 16 1",
+	"G token_embd_norm.weight 16", "G token_embd_norm.bias 16",
+	"L blk.%u.attn_qkv.weight 16 48", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_output_norm.weight 16",
+	"L blk.%u.attn_output_norm.bias 16",
+	"L0-0 blk.%u.ffn_up.weight 16 32", "L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 16 32 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 32 16 4",
+	"L blk.%u.layer_output_norm.weight 16",
+	"L blk.%u.layer_output_norm.bias 16", NULL
+};
+
+/* neo-bert: pre-normed, a fused QKV, SwiGLU's gate in ffn_up. */
+static const char *const rms_enc_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 2",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"str tokenizer.ggml.model bert", NULL
+};
+static const char *const neo_bert_tensors[] = { "G token_embd.weight 16 16",
+	"G enc.output_norm.weight 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_qkv.weight 16 48", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_up.weight 16 64",
+	"L blk.%u.ffn_down.weight 32 16", NULL };
+
+/* eurobert: llama's layers without an output matrix. */
+static const char *const eurobert_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 16",
+	"L blk.%u.attn_v.weight 16 16", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate.weight 16 32",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16",
+	NULL };
+
+/* modern-bert: block 0 without its attention norm. */
+static const char *const modern_bert_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"str tokenizer.ggml.model bert", NULL
+};
+static const char *const modern_bert_tensors[] = {
+	"G token_embd.weight 16 16", "G token_embd_norm.weight 16",
+	"G output_norm.weight 16", "L1-1 blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_qkv.weight 16 48", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_up.weight 16 64",
+	"L blk.%u.ffn_down.weight 32 16", NULL
+};
+
+/* dream: qwen2's layers, Q, K and V with biases, the output tied. */
+static const char *const dream_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_q.bias 16",
+	"L blk.%u.attn_k.weight 16 16", "L blk.%u.attn_k.bias 16",
+	"L blk.%u.attn_v.weight 16 16", "L blk.%u.attn_v.bias 16",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL };
+
+/* llada-moe and rnd1: Q's and K's norms, experts. */
+static const char *const diff_moe_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const diff_moe_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "G output.weight 16 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_q_norm.weight 8",
+	"L blk.%u.attn_k_norm.weight 8", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L blk.%u.ffn_up_exps.weight 16 8 4",
+	"L blk.%u.ffn_down_exps.weight 8 16 4", NULL };
+
+/* qwen2vl: qwen2's layers, Q, K and V with biases, M-RoPE. */
+static const char *const qwen2vl_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"a32 ARCH.rope.dimension_sections 2,1,1,0",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const qwen2vl_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_q.bias 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_k.bias 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_v.bias 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL };
+
+/* chameleon: Q's and K's norms of head_k x heads. */
+static const char *const chameleon_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q_norm.weight 8 2", "L blk.%u.attn_k_norm.weight 8 1",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate.weight 16 32",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16",
+	NULL };
+
+/* cogvlm: a fused QKV of every head, the visual expert's weights. */
+static const char *const cogvlm_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 2",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const cogvlm_tensors[] = { "G token_embd.weight 16 16",
+	"G output_norm.weight 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_qkv.weight 16 48", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.vis_attn_qkv.weight 16 48",
+	"L blk.%u.vis_attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.vis_gate.weight 16 32",
+	"L blk.%u.vis_up.weight 16 32", "L blk.%u.vis_down.weight 32 16",
+	NULL };
+
 static const struct {
 	struct arch_model m;
 	const char *widen;
@@ -2165,6 +2349,36 @@ static const struct {
 	  "blk.%u.attn_k_norm.weight" },
 	{ { "muse-glimmer", 4, muse_glimmer_keys, muse_glimmer_tensors },
 	  "blk.%u.post_ffw_norm.weight" },
+	{ { "t5encoder", 2, t5_keys, t5encoder_tensors },
+	  "enc.blk.%u.attn_k.weight" },
+	{ { "t5", 2, t5_keys, t5_tensors }, "dec.blk.%u.cross_attn_v.weight" },
+	{ { "jina-bert-v3", 2, nomic_bert_keys, jina_bert_v3_tensors },
+	  "blk.%u.attn_qkv.bias" },
+	{ { "nomic-bert-moe", 2, nomic_bert_moe_keys, nomic_bert_moe_tensors },
+	  "blk.%u.ffn_up_exps.weight" },
+	{ { "neo-bert", 2, rms_enc_keys, neo_bert_tensors },
+	  "blk.%u.ffn_up.weight" },
+	{ { "eurobert", 2, rms_enc_keys, eurobert_tensors },
+	  "blk.%u.attn_k.weight" },
+	{ { "modern-bert", 2, modern_bert_keys, modern_bert_tensors },
+	  "blk.%u.attn_qkv.weight" },
+	{ { "dream", 2, rms_enc_keys, dream_tensors }, "blk.%u.attn_v.bias" },
+	{ { "llada", 2, rms_enc_keys, eurobert_tensors },
+	  "blk.%u.ffn_gate.weight" },
+	{ { "llada-moe", 2, diff_moe_keys, diff_moe_tensors },
+	  "blk.%u.attn_q_norm.weight" },
+	{ { "rnd1", 2, diff_moe_keys, diff_moe_tensors },
+	  "blk.%u.ffn_down_exps.weight" },
+	{ { "qwen2vl", 2, qwen2vl_keys, qwen2vl_tensors },
+	  "blk.%u.attn_k.bias" },
+	{ { "paddleocr", 2, ernie4_5_keys, ernie4_5_tensors },
+	  "blk.%u.attn_qkv.weight" },
+	{ { "hunyuan_vl", 2, ernie4_5_keys, hunyuan_tensors },
+	  "blk.%u.attn_q_norm.weight" },
+	{ { "chameleon", 2, ernie4_5_keys, chameleon_tensors },
+	  "blk.%u.attn_k_norm.weight" },
+	{ { "cogvlm", 2, cogvlm_keys, cogvlm_tensors },
+	  "blk.%u.vis_attn_qkv.weight" },
 };
 
 #endif

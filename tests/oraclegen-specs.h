@@ -664,6 +664,89 @@ static const struct og_spec og_specs[] = {
 	    OG_ATTN OG_KV2 OG_RMS "u:attention.sliding_window=256 "
 				  "f:logit_scale=1",
 	    "" },
+	/* t5's encoder: RMS norms, a relative position bias (the first
+	 * layer's), a GELU-gated feed-forward (flan-t5) */
+	{ "t5encoder",
+	    "u:context_length=512 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=1536 u:attention.head_count=8 "
+	    "u:attention.head_count_kv=8 " OG_RMS
+	    "u:attention.relative_buckets_count=32",
+	    "enc.ffn_gate.weight" },
+	/* t5encoder's encoder and a decoder of fewer layers (the cache is
+	 * still block_count layers) */
+	{ "t5",
+	    "u:context_length=512 u:embedding_length=512 u:block_count=4 "
+	    "u:decoder_block_count=2 u:feed_forward_length=1536 "
+	    "u:attention.head_count=8 u:attention.head_count_kv=8 " OG_RMS
+	    "u:attention.relative_buckets_count=32 "
+	    "u:decoder_start_token_id=0",
+	    "enc.ffn_gate.weight dec.ffn_gate.weight" },
+	/* bert's layers with rotary positions, a fused QKV with its bias */
+	{ "jina-bert-v3",
+	    "u:context_length=8192 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=1536 u:attention.head_count=8 "
+	    "u:attention.head_count_kv=8 b:attention.causal=0 " OG_LN
+	    "u:pooling_type=1 u:tokenizer.ggml.token_type_count=1",
+	    "token_types.weight attn_qkv.weight attn_qkv.bias "
+	    "attn_output.bias ffn_up.bias ffn_down.bias" },
+	/* pre-normed encoder layers, a fused QKV, SwiGLU in one product */
+	{ "neo-bert",
+	    "u:context_length=4096 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=1536 u:attention.head_count=8 "
+	    "u:attention.head_count_kv=8 b:attention.causal=0 " OG_RMS
+	    "u:pooling_type=1",
+	    "" },
+	/* llama's layers without a cache, two KV heads */
+	{ "eurobert",
+	    "u:context_length=8192 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=1536 u:attention.head_count=8 " OG_KV2
+	    "b:attention.causal=0 " OG_RMS "u:pooling_type=1",
+	    "" },
+	/* windows in two layers of three, GeGLU in one product */
+	{ "modern-bert",
+	    "u:context_length=8192 u:embedding_length=512 u:block_count=6 "
+	    "u:feed_forward_length=1536 u:attention.head_count=8 "
+	    "u:attention.head_count_kv=8 b:attention.causal=0 " OG_LN
+	    "u:attention.sliding_window=128 u:pooling_type=1",
+	    "" },
+	/* nomic-bert's layers, experts in every second one */
+	{ "nomic-bert-moe",
+	    "u:context_length=2048 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=1536 u:attention.head_count=8 "
+	    "u:attention.head_count_kv=8 b:attention.causal=0 " OG_LN
+	    "u:pooling_type=1 u:tokenizer.ggml.token_type_count=1 "
+	    "u:moe_every_n_layers=2 u:expert_count=8 u:expert_used_count=2",
+	    "token_types.weight attn_output.bias ffn_up.bias ffn_down.bias" },
+	/* diffusion LMs: qwen2's layers, the output tied */
+	{ "dream", OG_ATTN OG_KV2 OG_RMS,
+	    "attn_q.bias attn_k.bias attn_v.bias" },
+	/* llama's layers, the output its own */
+	{ "llada", OG_ATTN OG_KV2 OG_RMS, "output.weight" },
+	/* Q's and K's norms, experts (the output required) */
+	{ "llada-moe",
+	    OG_ATTN OG_KV2 OG_RMS "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256",
+	    "" },
+	/* qwen3moe's layers, the output tied */
+	{ "rnd1",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=128 "
+				  "u:attention.value_length=128 "
+				  "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256",
+	    "" },
+	/* qwen2's layers with M-RoPE (sections of a 64-wide head) */
+	{ "qwen2vl",
+	    OG_ATTN OG_KV2 OG_RMS "a:rope.dimension_sections=8,12,12,0",
+	    "attn_q.bias attn_k.bias attn_v.bias" },
+	/* ernie4_5's tensors, qwen2vl's M-RoPE */
+	{ "paddleocr",
+	    OG_ATTN OG_KV2 OG_RMS "a:rope.dimension_sections=8,12,12,0",
+	    "output.weight" },
+	/* hunyuan-dense with M-RoPE's sections set */
+	{ "hunyuan_vl",
+	    OG_ATTN OG_KV2 OG_RMS "a:rope.dimension_sections=8,12,12,0", "" },
+	/* a fused QKV of every head and the visual expert's weights */
+	{ "cogvlm", OG_ATTN "u:attention.head_count_kv=8 " OG_RMS, "" },
 };
 
 /*

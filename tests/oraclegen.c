@@ -211,7 +211,9 @@ og_wanted(const struct names_map *map, const struct names_tensor *t,
 		if (u->id != NULL && oraclegen_word_in(s->extra, u->id))
 			return 0;
 	}
-	return t->id != NULL && t->n_dims > 0 ? 1 : -1;
+	/* a per-layer name literal but for its layer (enc.blk.N.) is
+	 * written from its literal parts */
+	return (t->id != NULL || t->lit[0] != NULL) && t->n_dims > 0 ? 1 : -1;
 }
 
 /* A name with a suffix before its last dot (".weight"): into out. */
@@ -264,7 +266,10 @@ og_tensor(struct ggufw_model *m, const struct names_tensor *t,
 	int64_t ne[NAMES_MAX_DIMS];
 	const struct og_type *ty;
 
-	if (t->per_layer)
+	if (t->per_layer && t->lit[0] != NULL)
+		snprintf(name, sizeof name, "%s%lld%s", t->lit[0],
+		    (long long)env->layer, t->lit[1]);
+	else if (t->per_layer)
 		snprintf(name, sizeof name, "blk.%lld.%s",
 		    (long long)env->layer, t->id);
 	else

@@ -93,7 +93,10 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"minimax-m3", "minimax-01", "plm", "talkie", "maincoder",
 		"mellum", "gemma-embedding", "rwkv6", "rwkv6qwen2", "rwkv7",
 		"arwkv7", "pangu-embedded", "spark2_5", "maple",
-		"muse-glimmer", NULL
+		"muse-glimmer", "t5encoder", "t5", "jina-bert-v3",
+		"nomic-bert-moe", "neo-bert", "eurobert", "modern-bert",
+		"dream", "llada", "llada-moe", "rnd1", "qwen2vl", "paddleocr",
+		"hunyuan_vl", "chameleon", "cogvlm", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -766,6 +769,28 @@ Test(names, every_mapped_architecture_round_trips)
 
 	for (i = 0; i < sizeof round_trips / sizeof round_trips[0]; i++)
 		check_arch(&round_trips[i].m, round_trips[i].widen);
+}
+
+/* A key of type any (qwen2vl's rope.dimension_sections, a scalar or an
+ * array to llama.cpp): M001 where it is missing, nothing where it is an
+ * array (the round trip above). */
+Test(names, key_of_any_type_is_required)
+{
+	const struct arch_model a = { "qwen2vl", 2, ernie4_5_keys,
+	    qwen2vl_tensors };
+	struct strbuf sb = STRBUF_INIT;
+	struct test_lint t;
+
+	build_arch(&a, NULL, &sb);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_expect_eq(test_count(&t, "M001"), 1, "%s", test_codes(&t));
+	cr_expect(t.res.diags.n > 0 &&
+		strstr(t.res.diags.v[0].message,
+		    "qwen2vl.rope.dimension_sections (a scalar or an array)") !=
+		    NULL,
+	    "%s", t.res.diags.n ? t.res.diags.v[0].message : "");
+	test_lint_free(&t);
+	strbuf_free(&sb);
 }
 
 /* deepseek2: the dense block needs its FFN, the expert blocks theirs. */

@@ -135,7 +135,13 @@ check_map_keys(struct mt *s)
 			required = v.known && v.v != 0;
 		}
 		snprintf(key, sizeof key, "%s.%s", s->arch, k->key);
-		meta_require_key(s, key, k->type, required, "");
+		if (k->type != NAMES_KEY_ANY)
+			meta_require_key(s, key, k->type, required, "");
+		else if (required && gguf_find_kv(s->f, key) == NULL)
+			diag_note(diag_add(s->dl, "M001", 0, SUBJECT_KEY, key,
+			    strlen(key), "%s (a scalar or an array) is "
+			    "missing: llama.cpp refuses the file", key),
+			    "llama.cpp says \"key not found in model\"");
 	}
 }
 

@@ -369,8 +369,12 @@ enum arch_quirk {
 	ARCH_ENCODER_OUTPUT = 8192, /* an encoder whose loader creates the
 				    * output matrix all the same (a copy of
 				    * token_embd where the file has no
-				    * output.weight), which its graph does
-				    * not read (gemma-embedding) */
+				    * output.weight), whether or not its
+				    * graph reads it (gemma-embedding; the
+				    * diffusion LMs: dream, llada, rnd1) */
+	ARCH_ENC_GRAPH = 16384,	   /* the graph attends the ubatch alone, an
+				    * encoder's, though llama.cpp makes a
+				    * cache it never reads (t5encoder) */
 };
 
 /*

@@ -198,6 +198,7 @@ static const struct {
 	{ "float32", GGUF_FLOAT32 }, { "bool", GGUF_BOOL },
 	{ "string", GGUF_STRING }, { "uint64", GGUF_UINT64 },
 	{ "int64", GGUF_INT64 }, { "float64", GGUF_FLOAT64 },
+	{ "any", NAMES_KEY_ANY },
 };
 
 static int

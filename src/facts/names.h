@@ -38,10 +38,15 @@
 
 struct names_expr;
 
+/* A key's type "any" in a map: llama.cpp takes a scalar or an array
+ * (get_key_or_arr: qwen2vl's rope.dimension_sections); only whether it
+ * is there is checked. */
+#define NAMES_KEY_ANY 0xffffffffu
+
 /* A required metadata key: <arch>.<key>, stored as type. */
 struct names_key {
 	char *key;			/* suffix after "<arch>." */
-	uint32_t type;			/* enum gguf_vtype */
+	uint32_t type;			/* enum gguf_vtype, or NAMES_KEY_ANY */
 	struct names_expr *when;	/* NULL: always required */
 	char *when_text;
 };

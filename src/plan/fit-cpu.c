@@ -145,7 +145,8 @@ cohere2_attn(const struct model_geom *g, uint64_t attn, uint64_t u,
  * outputs; KQ and its softmax unless flash attention) and the FFN (s's
  * intermediates and the residuals), each beside the masks (f16 with flash
  * attention, else f32; a second one over the sliding window's cells). An
- * encoder attends the ubatch itself and has no logits.
+ * encoder (or ARCH_ENC_GRAPH's graph) attends the ubatch itself and has
+ * no logits.
  */
 uint64_t
 plan_compute_graph(const struct model_geom *g, const struct graph_shape *s,
@@ -156,7 +157,8 @@ plan_compute_graph(const struct model_geom *g, const struct graph_shape *s,
 	uint64_t hk = g->head_k ? g->head_k : g->n_head[0] ? emb /
 	    g->n_head[0] : 0;	/* an encoder's geometry has no KV widths */
 	uint64_t qd = smul(hk, g->n_head[0]), gqa = smul(hk, g->n_head_kv[0]);
-	bool enc = g->memory == ARCH_MEM_NONE;
+	bool enc = g->memory == ARCH_MEM_NONE ||
+	    (arch_row(g)->quirks & ARCH_ENC_GRAPH);
 
 	if (enc)
 		n_kv = ub, n_swa = 0;

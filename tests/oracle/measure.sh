@@ -57,9 +57,10 @@ row() {
 	    cpu="$variant" ctx="$ctx" ubatch=512 batch=2048 fa="$fa" \
 	    ctk="$ctk" ctv="$ctv" np="$np" ngl="$ngl" $io 2>/dev/null) ||
 	    json=${json:-'{"error": "crashed or timed out"}'}
-	# a crash's backtrace (ggml's, through gdb) goes to stdout
-	printf '%s\n' "$json" | jq -e . >/dev/null 2>&1 ||
-	    json='{"error": "crashed or timed out"}'
+	# a client that aborts (a GGML_ASSERT) may leave ggml's backtrace
+	# on stdout, and no JSON line
+	json=$(printf '%s\n' "$json" | grep '^{' | tail -n 1) || true
+	json=${json:-'{"error": "crashed (no answer)"}'}
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t512\t%s\t%s\t%s\t%s\t%s\t' \
 	    "$arch" "$wtype" "$mode" "$backend" "$variant" "$ctx" "$fa" \
 	    "$ctk" "$ctv" "$np" "$ngl"
