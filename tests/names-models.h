@@ -1676,6 +1676,31 @@ static const char *const codeshell_tensors[] = { "G token_embd.weight 16 16",
 	"L blk.%u.ffn_up.bias 32", "L blk.%u.ffn_down.weight 32 16",
 	"L blk.%u.ffn_down.bias 16", NULL };
 
+/* jamba: block 0 Mamba with its dt, B and C norms, block 1 attention */
+static const char *const jamba_keys[] = {
+	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2",
+	"a32 ARCH.attention.head_count_kv 0,1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.ssm.conv_kernel 4", "u32 ARCH.ssm.inner_size 16",
+	"u32 ARCH.ssm.state_size 4", "u32 ARCH.ssm.time_step_rank 2",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const jamba_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"L blk.%u.attn_norm.weight 8", "L blk.%u.ffn_norm.weight 8",
+	"L blk.%u.ffn_gate.weight 8 32", "L blk.%u.ffn_up.weight 8 32",
+	"L blk.%u.ffn_down.weight 32 8", "L0-0 blk.%u.ssm_in.weight 8 32",
+	"L0-0 blk.%u.ssm_conv1d.weight 4 16", "L0-0 blk.%u.ssm_conv1d.bias 16",
+	"L0-0 blk.%u.ssm_x.weight 16 10", "L0-0 blk.%u.ssm_dt_norm.weight 2",
+	"L0-0 blk.%u.ssm_dt.weight 2 16", "L0-0 blk.%u.ssm_dt.bias 16",
+	"L0-0 blk.%u.ssm_b_norm.weight 4", "L0-0 blk.%u.ssm_c_norm.weight 4",
+	"L0-0 blk.%u.ssm_a 4 16", "L0-0 blk.%u.ssm_d 16",
+	"L0-0 blk.%u.ssm_out.weight 16 8", "L1-1 blk.%u.attn_q.weight 8 8",
+	"L1-1 blk.%u.attn_k.weight 8 4", "L1-1 blk.%u.attn_v.weight 8 4",
+	"L1-1 blk.%u.attn_output.weight 8 8", NULL
+};
+
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
 static const struct {
@@ -1860,6 +1885,8 @@ static const struct {
 	  "blk.%u.exp_probs_b" },
 	{ { "minimax-m3", 2, minimax_m3_keys, minimax_m3_tensors },
 	  "blk.%u.indexer.k_proj.weight" },
+	{ { "jamba", 2, jamba_keys, jamba_tensors },
+	  "blk.%u.ssm_b_norm.weight" },
 };
 
 #endif

@@ -589,6 +589,13 @@ static const struct og_spec og_specs[] = {
 				  "u:attention.indexer.block_size=64 "
 				  "u:attention.indexer.local_blocks=1",
 	    "" },
+	/* Mamba (v1) layers with their dt, B and C norms, attention in
+	 * the second; a dense FFN in each */
+	{ "jamba",
+	    OG_ATTN OG_RMS "a:attention.head_count_kv=0,2,0,0 "
+			   "u:ssm.conv_kernel=4 u:ssm.inner_size=1024 "
+			   "u:ssm.state_size=16 u:ssm.time_step_rank=32",
+	    "output.weight" },
 };
 
 /*

@@ -90,7 +90,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"qwen", "refact", "codeshell", "bailingmoe2", "dots1",
 		"exaone-moe", "cohere2moe", "afmoe", "bailingmoe", "dbrx",
 		"arctic", "smallthinker", "grovemoe", "mimo2", "hy_v3",
-		"minimax-m3", NULL
+		"minimax-m3", "jamba", NULL
 	};
 	const char *const *a;
 	struct names_db db;

@@ -708,6 +708,13 @@ static const struct arch_info arch_table[] = {
 	    .quirks = ARCH_MSA,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 126, .worst_vulkan = 295 } },
+	/* Mamba (v1) layers, dt, B and C RMS-normed, where a layer has 0 KV
+	 * heads, attention without RoPE in the rest; dense or expert FFNs */
+	{ .name = "jamba",
+	    .kind = ARCH_KIND_HYBRID_SSM,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 941, .worst_vulkan = 748 } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
