@@ -345,6 +345,10 @@ enum arch_quirk {
 				    * of V (the head's width), in the layers
 				    * from leading_dense_block_count
 				    * (minimax-m3) */
+	ARCH_EMBD_OUTPUT = 4096,   /* no output matrix and no tied copy:
+				    * the graph multiplies token_embd itself,
+				    * in the input layer's buffer (neither
+				    * repacked nor offloaded) (bitnet) */
 };
 
 /*
