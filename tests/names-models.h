@@ -1844,6 +1844,33 @@ static const char *const bitnet_tensors[] = {
 	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16", NULL
 };
 
+/* plamo2: block 0 Mamba (dt 64 wide, 2 heads), block 1 attention */
+static const char *const plamo2_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2",
+	"a32 ARCH.attention.head_count_kv 0,1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.ssm.conv_kernel 4", "u32 ARCH.ssm.inner_size 32",
+	"u32 ARCH.ssm.state_size 4", "u32 ARCH.ssm.time_step_rank 2",
+	"u32 ARCH.ssm.group_count 0", "str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const plamo2_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.post_attention_norm 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_up.weight 16 64",
+	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.post_ffw_norm 16",
+	"L0-0 blk.%u.ssm_in.weight 16 64", "L0-0 blk.%u.ssm_conv1d.weight 4 32",
+	"L0-0 blk.%u.ssm_x.weight 32 72", "L0-0 blk.%u.ssm_dt.weight 64 2",
+	"L0-0 blk.%u.ssm_dt.bias 2", "L0-0 blk.%u.ssm_a 2",
+	"L0-0 blk.%u.ssm_d 2", "L0-0 blk.%u.ssm_out.weight 32 16",
+	"L0-0 blk.%u.ssm_dt_norm 64",
+	"L0-0 blk.%u.ssm_b_norm 4", "L0-0 blk.%u.ssm_c_norm 4",
+	"L1-1 blk.%u.attn_qkv.weight 16 32",
+	"L1-1 blk.%u.attn_q_norm.weight 8 2",
+	"L1-1 blk.%u.attn_k_norm.weight 8 1",
+	"L1-1 blk.%u.attn_output.weight 16 16", NULL
+};
+
 /* A model of each mapped architecture, and the tensor whose widening
  * must be the model's one finding. */
 static const struct {
@@ -2045,6 +2072,8 @@ static const struct {
 	  "blk.%u.post_ffw_norm" },
 	{ { "bitnet", 2, ernie4_5_keys, bitnet_tensors },
 	  "blk.%u.ffn_sub_norm.weight" },
+	{ { "plamo2", 2, plamo2_keys, plamo2_tensors },
+	  "blk.%u.post_attention_norm" },
 };
 
 #endif

@@ -637,6 +637,14 @@ static const struct og_spec og_specs[] = {
 	    "" },
 	/* llama's layers with the norms inside the attention and the FFN */
 	{ "bitnet", OG_ATTN OG_KV2 OG_RMS, "" },
+	/* Mamba, attention, Mamba, attention; 16 Mamba heads, dt 64 wide */
+	{ "plamo2",
+	    OG_ATTN OG_RMS "a:attention.head_count_kv=0,2,0,2 "
+			   "u:attention.key_length=64 "
+			   "u:attention.value_length=64 u:ssm.conv_kernel=4 "
+			   "u:ssm.inner_size=1024 u:ssm.state_size=64 "
+			   "u:ssm.time_step_rank=16 u:ssm.group_count=0",
+	    "" },
 };
 
 /*

@@ -91,7 +91,8 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"exaone-moe", "cohere2moe", "afmoe", "bailingmoe", "dbrx",
 		"arctic", "smallthinker", "grovemoe", "mimo2", "hy_v3",
 		"minimax-m3", "jamba", "deci", "chatglm", "grok", "jais",
-		"jais2", "openelm", "plamo", "plamo3", "bitnet", NULL
+		"jais2", "openelm", "plamo", "plamo3", "bitnet",
+		"plamo2", NULL
 	};
 	const char *const *a;
 	struct names_db db;

@@ -299,6 +299,7 @@ static const struct arch_info arch_table[] = {
 	 * and one before the FFN's down product; the output token_embd */
 	{ .name = "bitnet",
 	    .mapped = true,
+	    .quirks = ARCH_EMBD_OUTPUT,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 1077, .worst_vulkan = 889 } },
 	{ .name = "ernie4_5",
@@ -768,6 +769,14 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 1163, .worst_vulkan = 1386 } },
+	/* Mamba layers (dt, B and C normed) where a layer has 0 KV heads,
+	 * attention with a fused QKV and Q's and K's norms in the rest;
+	 * norms after the mixer and the FFN, up twice the FFN's width */
+	{ .name = "plamo2",
+	    .kind = ARCH_KIND_HYBRID_SSM,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 897, .worst_vulkan = 632 } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
