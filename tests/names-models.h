@@ -1950,6 +1950,199 @@ static const char *const arwkv7_keys[] = {
 };
 static const char *const arwkv7_tensors[] = {
 	RWKV_QWEN2_BODY, RWKV7_MIX, NULL
+/* jamba: block 0 Mamba with its dt, B and C norms, block 1 attention */
+static const char *const jamba_keys[] = {
+	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2",
+	"a32 ARCH.attention.head_count_kv 0,1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.ssm.conv_kernel 4", "u32 ARCH.ssm.inner_size 16",
+	"u32 ARCH.ssm.state_size 4", "u32 ARCH.ssm.time_step_rank 2",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const jamba_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"L blk.%u.attn_norm.weight 8", "L blk.%u.ffn_norm.weight 8",
+	"L blk.%u.ffn_gate.weight 8 32", "L blk.%u.ffn_up.weight 8 32",
+	"L blk.%u.ffn_down.weight 32 8", "L0-0 blk.%u.ssm_in.weight 8 32",
+	"L0-0 blk.%u.ssm_conv1d.weight 4 16", "L0-0 blk.%u.ssm_conv1d.bias 16",
+	"L0-0 blk.%u.ssm_x.weight 16 10", "L0-0 blk.%u.ssm_dt_norm.weight 2",
+	"L0-0 blk.%u.ssm_dt.weight 2 16", "L0-0 blk.%u.ssm_dt.bias 16",
+	"L0-0 blk.%u.ssm_b_norm.weight 4", "L0-0 blk.%u.ssm_c_norm.weight 4",
+	"L0-0 blk.%u.ssm_a 4 16", "L0-0 blk.%u.ssm_d 16",
+	"L0-0 blk.%u.ssm_out.weight 16 8", "L1-1 blk.%u.attn_q.weight 8 8",
+	"L1-1 blk.%u.attn_k.weight 8 4", "L1-1 blk.%u.attn_v.weight 8 4",
+	"L1-1 blk.%u.attn_output.weight 8 8", NULL
+};
+
+/* deci: block 0 attention and an FFN, block 1 a linear attention
+ * without an FFN */
+static const char *const deci_keys[] = {
+	BASE_KEYS(16, 2), "a32 ARCH.feed_forward_length 32,0",
+	"a32 ARCH.attention.head_count 2,2",
+	"a32 ARCH.attention.head_count_kv 1,0",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const deci_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_output.weight 16 16",
+	"L0-0 blk.%u.attn_q.weight 16 16", "L0-0 blk.%u.attn_k.weight 16 8",
+	"L0-0 blk.%u.attn_v.weight 16 8", "L0-0 blk.%u.ffn_norm.weight 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16", NULL
+};
+
+/* chatglm: a fused QKV with its bias, up twice the FFN's width */
+static const char *const chatglm_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_qkv.weight 16 32",
+	"L blk.%u.attn_qkv.bias 32", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_up.weight 16 64",
+	"L blk.%u.ffn_down.weight 32 16", NULL
+};
+
+/* grok: norms after the attention and the FFN, experts */
+static const char *const grok_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const grok_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_output_norm.weight 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L blk.%u.ffn_up_exps.weight 16 8 4",
+	"L blk.%u.ffn_down_exps.weight 8 16 4",
+	"L blk.%u.post_ffw_norm.weight 16", NULL
+};
+
+/* jais: layer norms, a fused QKV, a gated FFN, every bias */
+static const char *const jais_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const jais_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output_norm.bias 16", "G output.weight 16 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_norm.bias 16",
+	"L blk.%u.attn_qkv.weight 16 32", "L blk.%u.attn_qkv.bias 32",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_output.bias 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_norm.bias 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_gate.bias 32",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_up.bias 32",
+	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.ffn_down.bias 16", NULL
+};
+
+/* jais2: layer norms, separate Q, K and V, up and down with biases */
+static const char *const jais2_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output_norm.bias 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_norm.bias 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_output.bias 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_norm.bias 16",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_up.bias 32",
+	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.ffn_down.bias 16", NULL
+};
+
+/* openelm: 2 and 4 heads of 4, 1 and 2 KV heads, FFNs 32 and 48 */
+static const char *const openelm_keys[] = {
+	BASE_KEYS(16, 2), "a32 ARCH.feed_forward_length 32,48",
+	"a32 ARCH.attention.head_count 2,4",
+	"a32 ARCH.attention.head_count_kv 1,2",
+	"u32 ARCH.attention.key_length 4", "u32 ARCH.attention.value_length 4",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const openelm_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q_norm.weight 4",
+	"L blk.%u.attn_k_norm.weight 4", "L blk.%u.ffn_norm.weight 16",
+	"L0-0 blk.%u.attn_qkv.weight 16 16",
+	"L0-0 blk.%u.attn_output.weight 8 16",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.attn_qkv.weight 16 32",
+	"L1-1 blk.%u.attn_output.weight 16 16",
+	"L1-1 blk.%u.ffn_gate.weight 16 48", "L1-1 blk.%u.ffn_up.weight 16 48",
+	"L1-1 blk.%u.ffn_down.weight 48 16", NULL
+};
+
+/* plamo: attention and FFN on one norm, an output of its own */
+static const char *const plamo_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL
+};
+
+/* plamo3: a fused QKV, Q's and K's norms, the norms after without a
+ * suffix, up of twice the FFN's width; a window in block 0 of 2 */
+static const char *const plamo3_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"u32 ARCH.attention.sliding_window 8",
+	"u32 ARCH.attention.sliding_window_pattern 2",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"str tokenizer.ggml.model llama", NULL
+};
+static const char *const plamo3_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_qkv.weight 16 32",
+	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.post_attention_norm 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.post_ffw_norm 16",
+	"L blk.%u.ffn_up.weight 16 64", "L blk.%u.ffn_down.weight 32 16", NULL
+};
+
+/* bitnet: the sub-norms, a scale beside one product, no output */
+static const char *const bitnet_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_sub_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_output.scale 1", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_sub_norm.weight 32", "L blk.%u.ffn_gate.weight 16 32",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16", NULL
+};
+
+/* plamo2: block 0 Mamba (dt 64 wide, 2 heads), block 1 attention */
+static const char *const plamo2_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2",
+	"a32 ARCH.attention.head_count_kv 0,1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.ssm.conv_kernel 4", "u32 ARCH.ssm.inner_size 32",
+	"u32 ARCH.ssm.state_size 4", "u32 ARCH.ssm.time_step_rank 2",
+	"u32 ARCH.ssm.group_count 0", "str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const plamo2_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.post_attention_norm 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_up.weight 16 64",
+	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.post_ffw_norm 16",
+	"L0-0 blk.%u.ssm_in.weight 16 64", "L0-0 blk.%u.ssm_conv1d.weight 4 32",
+	"L0-0 blk.%u.ssm_x.weight 32 72", "L0-0 blk.%u.ssm_dt.weight 64 2",
+	"L0-0 blk.%u.ssm_dt.bias 2", "L0-0 blk.%u.ssm_a 2",
+	"L0-0 blk.%u.ssm_d 2", "L0-0 blk.%u.ssm_out.weight 32 16",
+	"L0-0 blk.%u.ssm_dt_norm 64",
+	"L0-0 blk.%u.ssm_b_norm 4", "L0-0 blk.%u.ssm_c_norm 4",
+	"L1-1 blk.%u.attn_qkv.weight 16 32",
+	"L1-1 blk.%u.attn_q_norm.weight 8 2",
+	"L1-1 blk.%u.attn_k_norm.weight 8 1",
+	"L1-1 blk.%u.attn_output.weight 16 16", NULL
 };
 
 /* A model of each mapped architecture, and the tensor whose widening
@@ -2379,6 +2572,25 @@ static const struct {
 	  "blk.%u.attn_k_norm.weight" },
 	{ { "cogvlm", 2, cogvlm_keys, cogvlm_tensors },
 	  "blk.%u.vis_attn_qkv.weight" },
+	{ { "jamba", 2, jamba_keys, jamba_tensors },
+	  "blk.%u.ssm_b_norm.weight" },
+	{ { "deci", 2, deci_keys, deci_tensors }, "blk.%u.attn_output.weight" },
+	{ { "chatglm", 2, ernie4_5_keys, chatglm_tensors },
+	  "blk.%u.ffn_up.weight" },
+	{ { "grok", 2, grok_keys, grok_tensors },
+	  "blk.%u.attn_output_norm.weight" },
+	{ { "jais", 2, jais_keys, jais_tensors }, "blk.%u.attn_qkv.bias" },
+	{ { "jais2", 2, jais_keys, jais2_tensors }, "blk.%u.ffn_up.bias" },
+	{ { "openelm", 2, openelm_keys, openelm_tensors },
+	  "blk.%u.attn_q_norm.weight" },
+	{ { "plamo", 2, ernie4_5_keys, plamo_tensors },
+	  "blk.%u.ffn_gate.weight" },
+	{ { "plamo3", 2, plamo3_keys, plamo3_tensors },
+	  "blk.%u.post_ffw_norm" },
+	{ { "bitnet", 2, ernie4_5_keys, bitnet_tensors },
+	  "blk.%u.ffn_sub_norm.weight" },
+	{ { "plamo2", 2, plamo2_keys, plamo2_tensors },
+	  "blk.%u.post_attention_norm" },
 };
 
 #endif

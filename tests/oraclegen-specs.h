@@ -747,6 +747,62 @@ static const struct og_spec og_specs[] = {
 	    OG_ATTN OG_KV2 OG_RMS "a:rope.dimension_sections=8,12,12,0", "" },
 	/* a fused QKV of every head and the visual expert's weights */
 	{ "cogvlm", OG_ATTN "u:attention.head_count_kv=8 " OG_RMS, "" },
+	/* Mamba (v1) layers with their dt, B and C norms, attention in
+	 * the second; a dense FFN in each */
+	{ "jamba",
+	    OG_ATTN OG_RMS "a:attention.head_count_kv=0,2,0,0 "
+			   "u:ssm.conv_kernel=4 u:ssm.inner_size=1024 "
+			   "u:ssm.state_size=16 u:ssm.time_step_rank=32",
+	    "output.weight" },
+	/* per-layer heads and FFN widths: attention, a linear attention,
+	 * no attention, attention without an FFN */
+	{ "deci",
+	    "u:context_length=8192 u:embedding_length=512 u:block_count=4 "
+	    "a:feed_forward_length=1536,1536,1536,0 "
+	    "a:attention.head_count=8,8,0,8 "
+	    "a:attention.head_count_kv=2,0,0,2 " OG_RMS,
+	    "output.weight" },
+	/* a fused QKV with its bias, half the head roped, up of twice the
+	 * FFN's width */
+	{ "chatglm", OG_ATTN OG_KV2 OG_RMS "u:rope.dimension_count=32",
+	    "output.weight attn_qkv.weight attn_qkv.bias" },
+	/* Grok-1's: experts in every layer, the norms after the attention
+	 * and the FFN */
+	{ "grok",
+	    OG_ATTN OG_KV2 OG_RMS "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256",
+	    "output.weight ffn_gate_exps.weight" },
+	/* ALiBi, a fused QKV, a gated FFN, biases */
+	{ "jais", OG_ATTN OG_KV2 OG_LN "f:attention.max_alibi_bias=8", "" },
+	/* RoPE, separate Q, K and V, up, ReLU squared, down, biases */
+	{ "jais2", OG_ATTN OG_KV2 OG_LN, "output.weight" },
+	/* heads, KV heads and FFN widths growing layer by layer */
+	{ "openelm",
+	    "u:context_length=8192 u:embedding_length=512 u:block_count=4 "
+	    "a:feed_forward_length=768,1024,1536,1536 "
+	    "a:attention.head_count=4,6,8,8 "
+	    "a:attention.head_count_kv=1,2,2,2 u:attention.key_length=64 "
+	    "u:attention.value_length=64 " OG_RMS,
+	    "" },
+	/* attention and FFN side by side on one norm */
+	{ "plamo", OG_ATTN OG_KV2 OG_RMS, "" },
+	/* 8 layers, windows of 128 in all but the last; the norms after
+	 * named without a suffix */
+	{ "plamo3",
+	    OG_ATTN_L(8) OG_KV2 OG_RMS "u:attention.key_length=64 "
+				       "u:attention.value_length=64 "
+				       "u:attention.sliding_window=128",
+	    "" },
+	/* llama's layers with the norms inside the attention and the FFN */
+	{ "bitnet", OG_ATTN OG_KV2 OG_RMS, "" },
+	/* Mamba, attention, Mamba, attention; 16 Mamba heads, dt 64 wide */
+	{ "plamo2",
+	    OG_ATTN OG_RMS "a:attention.head_count_kv=0,2,0,2 "
+			   "u:attention.key_length=64 "
+			   "u:attention.value_length=64 u:ssm.conv_kernel=4 "
+			   "u:ssm.inner_size=1024 u:ssm.state_size=64 "
+			   "u:ssm.time_step_rank=16 u:ssm.group_count=0",
+	    "" },
 };
 
 /*

@@ -375,6 +375,10 @@ enum arch_quirk {
 	ARCH_ENC_GRAPH = 16384,	   /* the graph attends the ubatch alone, an
 				    * encoder's, though llama.cpp makes a
 				    * cache it never reads (t5encoder) */
+	ARCH_EMBD_OUTPUT = 32768,  /* no output matrix and no tied copy:
+				    * the graph multiplies token_embd itself,
+				    * in the input layer's buffer (neither
+				    * repacked nor offloaded) (bitnet) */
 };
 
 /*

@@ -295,7 +295,13 @@ static const struct arch_info arch_table[] = {
 		.norms = GB_NORM_POST },
 	    .split = SPLIT2,
 	    .fit = { .cpu = true, SHIFT(-1, 0, -1) } },
-	{ .name = "bitnet" },
+	/* llama's layers with a norm before the attention's output product
+	 * and one before the FFN's down product; the output token_embd */
+	{ .name = "bitnet",
+	    .mapped = true,
+	    .quirks = ARCH_EMBD_OUTPUT,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1077, .worst_vulkan = 889 } },
 	{ .name = "ernie4_5",
 	    .mapped = true,
 	    .measured_on = BOTH,
@@ -931,6 +937,69 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 1111, .worst_vulkan = 1427 } },
+	/* Mamba (v1) layers, dt, B and C RMS-normed, where a layer has 0 KV
+	 * heads, attention without RoPE in the rest; dense or expert FFNs */
+	{ .name = "jamba",
+	    .kind = ARCH_KIND_HYBRID_SSM,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 941, .worst_vulkan = 748 } },
+	/* llama's layers with per-layer heads and FFN widths: a layer with
+	 * heads but no KV heads a linear attention (its output product
+	 * alone), with no heads no attention, with an FFN of 0 no FFN */
+	{ .name = "deci",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1044, .worst_vulkan = 859 } },
+	/* llama's attention, one up product of twice the FFN's width */
+	{ .name = "chatglm",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true, .ffn = GB_UP_GLU } },
+	/* a norm after the attention, GELU experts beside an optional
+	 * dense FFN, a norm after the FFN, soft caps and scales */
+	{ .name = "grok",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 67, .worst_vulkan = 119 } },
+	/* layer norms, ALiBi, a gated FFN, biases */
+	{ .name = "jais",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true, .norm = GB_LAYER, .pos = GB_ALIBI } },
+	/* layer norms, RoPE, up, ReLU squared, down, biases */
+	{ .name = "jais2",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true, .norm = GB_LAYER, .ffn = GB_RELU_SQR } },
+	/* per-layer heads and FFN widths, a fused QKV, Q's and K's norms
+	 * per head, the output token_embd */
+	{ .name = "openelm",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 557, .worst_vulkan = 560 } },
+	/* llama's attention and FFN side by side on one norm */
+	{ .name = "plamo",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true, .block = GB_PAR_ATTN } },
+	/* windows in 7 layers of 8 where sliding_window is set; a fused
+	 * QKV, Q's and K's norms, norms before and after, up of twice the
+	 * FFN's width */
+	{ .name = "plamo3",
+	    .kind = ARCH_KIND_SWA,
+	    .swa_pattern = 8,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1163, .worst_vulkan = 1386 } },
+	/* Mamba layers (dt, B and C normed) where a layer has 0 KV heads,
+	 * attention with a fused QKV and Q's and K's norms in the rest;
+	 * norms after the mixer and the FFN, up twice the FFN's width */
+	{ .name = "plamo2",
+	    .kind = ARCH_KIND_HYBRID_SSM,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 897, .worst_vulkan = 632 } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

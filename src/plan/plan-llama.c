@@ -148,8 +148,9 @@ output_created_first(const struct model_geom *g)
  * Tied embeddings: without output.weight llama.cpp loads token_embd a
  * second time as the output matrix, multiplied by mul_mat, so the CPU
  * repacks that copy (an encoder has no output matrix, unless its row
- * says ARCH_ENCODER_OUTPUT); beside a GPU backend the copy is the
- * device's when the output layer is offloaded.
+ * says ARCH_ENCODER_OUTPUT, and an ARCH_EMBD_OUTPUT one multiplies
+ * token_embd itself); beside a GPU backend the copy is the device's when
+ * the output layer is offloaded.
  */
 static void
 tied_output(const struct planner *pn, struct plan *pl)
@@ -157,8 +158,9 @@ tied_output(const struct planner *pn, struct plan *pl)
 	const struct gguf_tensor *emb = NULL;
 	size_t i;
 
-	if (pn->g->memory == ARCH_MEM_NONE &&
-	    !(arch_row(pn->g)->quirks & ARCH_ENCODER_OUTPUT))
+	if ((pn->g->memory == ARCH_MEM_NONE &&
+	    !(arch_row(pn->g)->quirks & ARCH_ENCODER_OUTPUT)) ||
+	    (arch_row(pn->g)->quirks & ARCH_EMBD_OUTPUT))
 		return;
 	for (i = 0; i < pn->f->tensors_n; i++) {
 		const struct gguf_tensor *t = &pn->f->tensors[i];
