@@ -1950,6 +1950,7 @@ static const char *const arwkv7_keys[] = {
 };
 static const char *const arwkv7_tensors[] = {
 	RWKV_QWEN2_BODY, RWKV7_MIX, NULL
+};
 /* jamba: block 0 Mamba with its dt, B and C norms, block 1 attention */
 static const char *const jamba_keys[] = {
 	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",

@@ -625,6 +625,7 @@ static const struct og_spec og_specs[] = {
 	    OG_ATTN OG_KV2 OG_RMS "u:attention.sliding_window=256 "
 				  "u:expert_count=8 u:expert_used_count=2 "
 				  "u:expert_feed_forward_length=256",
+	    "" },
 	/* gemma3's layers as an encoder (no cache): a window of 256 in
 	 * two layers of three */
 	{ "gemma-embedding",
