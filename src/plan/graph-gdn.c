@@ -127,6 +127,26 @@ beta(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
  * the convolution's output c, the normed input n and the states' rows
  * st; the device does not run it at head widths other than 16, 32, 64
  * and 128. */
+/* graph-impl.h: the GATED_DELTA_NET op of n floats (its output, then
+ * the new states) over src; the device does not run it at head widths
+ * other than 16, 32, 64 and 128. */
+int32_t
+gb_delta_net_op(struct sc_graph *b, const struct gb_ssm *m, uint64_t n,
+    const int32_t src[6])
+{
+	int32_t i = gb_op(b, SC_GDN, smul(4, n), lay(4, n, 1, 1, 1, 0), 0, 1,
+	    src[0], src[1]);
+	int k;
+
+	if (i == GA_NONE)
+		return i;
+	for (k = 2; k < 6; k++)
+		b->t[i].src[k] = src[k];
+	b->t[i].host_only = m->hd != 16 && m->hd != 32 && m->hd != 64 &&
+	    m->hd != 128;
+	return i;
+}
+
 static int32_t
 delta_net(struct sc_graph *b, const struct shape *s, struct weights *w,
     int64_t il, const int32_t cns[3])
@@ -135,8 +155,7 @@ delta_net(struct sc_graph *b, const struct shape *s, struct weights *w,
 	uint64_t t = smul(m->tok, m->ns);
 	uint64_t n = sadd(smul(t, m->di), smul(m->sw, m->ns));
 	bool next = (w->a->extra & GB_GDN_NEXT) != 0;
-	int32_t src[6], i, ba = GA_NONE;
-	int k;
+	int32_t src[6], ba = GA_NONE;
 
 	src[0] = l2_heads(b, m, cns[0], next);
 	src[1] = l2_heads(b, m, cns[0], next);
@@ -144,15 +163,7 @@ delta_net(struct sc_graph *b, const struct shape *s, struct weights *w,
 	src[3] = gate(b, s, w, il, cns[1], &ba);
 	src[4] = beta(b, s, w, il, cns[1], &ba);
 	src[5] = gb_view(b, SC_RESHAPE, cns[2], gb_bytes(b, cns[2]));
-	i = gb_op(b, SC_GDN, smul(4, n), lay(4, n, 1, 1, 1, 0), 0, 1, src[0],
-	    src[1]);
-	if (i == GA_NONE)
-		return i;
-	for (k = 2; k < 6; k++)
-		b->t[i].src[k] = src[k];
-	b->t[i].host_only = m->hd != 16 && m->hd != 32 && m->hd != 64 &&
-	    m->hd != 128;
-	return i;
+	return gb_delta_net_op(b, m, n, src);
 }
 
 /* Layer il's Gated DeltaNet up to its states' write, from its normed

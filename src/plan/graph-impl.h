@@ -346,6 +346,12 @@ int32_t gb_ssm_tail(struct sc_graph *b, const struct shape *s,
 int32_t gb_gdn_layers(struct sc_graph *b, const struct shape *s,
     struct weights *w, struct inputs *in, int32_t x);
 
+/* graph-gdn.c: the GATED_DELTA_NET op of n floats over src (q, k, v,
+ * gate, beta, states), on the host where the device does not run it;
+ * Gated DeltaNet's and Kimi delta attention's. */
+int32_t gb_delta_net_op(struct sc_graph *b, const struct gb_ssm *m, uint64_t n,
+    const int32_t src[6]);
+
 /* graph-kda.c: the layers of kimi-linear (GB_KDA) from the embeddings x:
  * their output, before the output norm. */
 int32_t gb_kda_layers(struct sc_graph *b, const struct shape *s,

@@ -141,10 +141,8 @@ beta(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 	    lay(4, 1, m->nh, m->tok, m->ns, 0), GA_INPLACE, t, x, GA_NONE);
 }
 
-/* The delta net (GATED_DELTA_NET: its output, then the new states) of
- * the convolutions' inputs cx, the normed input n and the states' rows
- * st; the device does not run it at head widths other than 16, 32, 64
- * and 128. */
+/* The delta net (gb_delta_net_op) of the convolutions' inputs cx, the
+ * normed input n and the states' rows st. */
 static int32_t
 delta_net(struct sc_graph *b, const struct shape *s, struct weights *w,
     int64_t il, const int32_t cx[3], int32_t n, int32_t st)
@@ -152,7 +150,7 @@ delta_net(struct sc_graph *b, const struct shape *s, struct weights *w,
 	const struct gb_ssm *m = &s->ssm;
 	uint64_t t = tokens(m);
 	uint64_t nf = sadd(smul(t, m->di), smul(m->sw, m->ns));
-	int32_t src[6], i;
+	int32_t src[6];
 	int k;
 
 	for (k = 0; k < 3; k++)
@@ -160,15 +158,7 @@ delta_net(struct sc_graph *b, const struct shape *s, struct weights *w,
 	src[3] = gate(b, s, w, il, n);
 	src[4] = beta(b, s, w, il, n);
 	src[5] = gb_view(b, SC_RESHAPE, st, gb_bytes(b, st));
-	i = gb_op(b, SC_GDN, smul(4, nf), lay(4, nf, 1, 1, 1, 0), 0, 1, src[0],
-	    src[1]);
-	if (i == GA_NONE)
-		return i;
-	for (k = 2; k < 6; k++)
-		b->t[i].src[k] = src[k];
-	b->t[i].host_only = m->hd != 16 && m->hd != 32 && m->hd != 64 &&
-	    m->hd != 128;
-	return i;
+	return gb_delta_net_op(b, m, nf, src);
 }
 
 /* Layer il's KDA up to its states' write, from its normed input n: the
