@@ -64,7 +64,8 @@ add_hparams(struct ggufw_model *m, const struct tiny *t)
 	kv_arch_u32(m, t, "context_length", 256);
 	kv_arch_u32(m, t, "embedding_length", t->n_embd);
 	kv_arch_u32(m, t, "block_count", t->n_layer);
-	kv_arch_u32(m, t, "feed_forward_length", t->n_ff);
+	if (!t->no_ff_key)
+		kv_arch_u32(m, t, "feed_forward_length", t->n_ff);
 	kv_arch_u32(m, t, "attention.head_count", t->zero_heads ? 0 :
 	    t->n_head);
 	kv_arch_u32(m, t, "attention.head_count_kv", t->zero_heads_kv ? 0 :

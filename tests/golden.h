@@ -49,6 +49,8 @@ struct tiny {
 	const char *template_name;	/* tokenizer.chat_template.NAME */
 	const char *rope_scaling;	/* ARCH.rope.scaling.type */
 	uint32_t n_expert, n_expert_used;	/* written when non-zero */
+	bool no_ff_key;			/* feed_forward_length omitted (the
+					 * tensors keep n_ff's shapes) */
 	bool zero_heads, zero_heads_kv;	/* head_count, head_count_kv
 					 * written as 0 (the tensors keep
 					 * n_head's, n_head_kv's shapes) */

@@ -40,6 +40,7 @@ static void set_drop_gate(struct tiny *t) { t->drop = "blk.1.ffn_gate.weight"; }
 static void set_drop_output(struct tiny *t) { t->drop = "output.weight"; }
 static void set_bad_k(struct tiny *t) { t->bad_shape = "blk.0.attn_k.weight"; }
 static void set_extra_block(struct tiny *t) { t->extra_block = true; }
+static void set_no_ff_key(struct tiny *t) { t->no_ff_key = true; }
 static void set_arch_unmapped(struct tiny *t) { t->arch = "nanbeige"; }
 static void set_adapter(struct tiny *t) { t->general_type = "adapter"; }
 static void set_type_model(struct tiny *t) { t->general_type = "model"; }
@@ -51,6 +52,9 @@ static const struct golden_case cases[] = {
 	{ "N002-ok-tied-output", "N002", 0, set_drop_output },
 	{ "N003-attn-k-shape", "N003", 1, set_bad_k },
 	{ "N003-ok", "N003", 0, NULL },
+	/* llama.cpp's FFN of width 0 without the key: gate, up and down
+	 * of both blocks refused */
+	{ "N003-no-ff-key", "N003", 6, set_no_ff_key },
 	{ "N004-block-beyond-count", "N004", 1, set_extra_block },
 	{ "N004-ok", "N004", 0, NULL },
 	{ "N005-no-map", "N005", 1, set_arch_unmapped },
@@ -866,8 +870,11 @@ Test(names, leading_zero_block_index_is_unmapped)
 	strbuf_free(&sb);
 }
 
-/* An unknown value is not compared: no feed_forward_length, no FFN check. */
-Test(names, unknown_geometry_is_not_checked)
+/* No feed_forward_length: llama.cpp's FFN width is 0 (its per-layer
+ * widths start as zeros), not the 4 x n_embd the plan assumes, so it
+ * refuses the FFN's three tensors of width 99: N003 each, and nothing
+ * else of the N family. */
+Test(names, absent_ffn_width_is_llamas_zero)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct ggufw_model m;
@@ -901,7 +908,10 @@ Test(names, unknown_geometry_is_not_checked)
 	ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
 	ggufw_model_free(&m);
 	test_lint_bytes(&t, sb.buf, sb.len);
-	cr_assert_eq(count_family(&t, 'N'), 0, "%s", test_codes(&t));
+	cr_assert_eq(test_count(&t, "N003"), 3, "%s", test_codes(&t));
+	cr_assert_eq(count_family(&t, 'N'), 3, "%s", test_codes(&t));
+	cr_assert(strstr(test_find(&t, "N003")->message, "[8, 0]") != NULL,
+	    "%s", test_find(&t, "N003")->message);
 	test_lint_free(&t);
 	strbuf_free(&sb);
 }

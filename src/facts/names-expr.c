@@ -348,21 +348,27 @@ nx_layer_value(const struct names_env *env, const uint32_t *v)
 	return nx_known(v[il]);
 }
 
+/*
+ * The FFN's width. Without the key llama.cpp takes 0 in every layer (its
+ * per-layer widths start as zeros), so a dense FFN's tensor of any width
+ * is refused ("wrong shape; expected N, 0"): a known 0 here, which a
+ * shape of n_ff alone compares, and an expression over it leaves unknown
+ * (arch.c's 4 x n_embd is the plan's assumption, not llama.cpp's). A
+ * per-layer array is arch.c's (nemotron_h's).
+ */
 static struct names_val
 nx_ff(const struct names_env *env)
 {
+	static const struct names_val absent = { 0, true };
 	int64_t v;
-
 	char key[256];
 
-	/* arch.c assumes 4 x n_embd when the key is absent: no guessing
-	 * (a per-layer array is arch.c's too: nemotron_h's). */
 	if (env->geom == NULL || !env->geom->has_arch)
 		return nx_unknown;
 	snprintf(key, sizeof key, "%s.feed_forward_length", env->geom->arch);
 	if (!nx_key_value(env, "feed_forward_length", &v) &&
 	    gguf_find_kv(env->file, key) == NULL)
-		return nx_unknown;
+		return absent;
 	return nx_layer_value(env, env->geom->n_ff);
 }
 
