@@ -397,8 +397,6 @@ data_end(const struct gguf_file *f)
 static void
 peek_tail(struct gguf_file *f)
 {
-	uint64_t last;
-
 	f->tail_n = f->tail_last_n = 0;
 	f->data_end = 0;
 	if (f->header_complete && f->kv_n == f->n_kv &&
@@ -409,9 +407,9 @@ peek_tail(struct gguf_file *f)
 	f->tail_n = source_peek(&f->src, f->data_end, f->tail,
 	    f->size - f->data_end < sizeof f->tail ?
 	    (size_t)(f->size - f->data_end) : sizeof f->tail);
-	last = f->size - MAGIC_ZIP_END_BYTES;
 	if (f->size - f->data_end >= MAGIC_ZIP_END_BYTES)
-		f->tail_last_n = source_peek(&f->src, last, f->tail_last,
+		f->tail_last_n = source_peek(&f->src,
+		    f->size - MAGIC_ZIP_END_BYTES, f->tail_last,
 		    MAGIC_ZIP_END_BYTES);
 }
 
