@@ -5,8 +5,10 @@
  * driven by the real pre-commit: `pre-commit try-repo SRCDIR gguflint
  * --files FILE` in a scratch git repository, with the build directory
  * first on PATH so that the hook runs the gguflint just built. A good
- * model passes (0), a truncated one fails (1). README's pre-commit
- * snippet names a commit of the history that has the hook.
+ * model passes (0), a truncated one fails (1). The gguflint-system hook
+ * runs the installed gguflint, and without one says how to install it.
+ * README's pre-commit snippet names a commit of the history that has the
+ * hook.
  *
  * bootstrap, the hook's fallback build, on machines without dpkg-query or
  * apt-get, and missing a tool or a module (a PATH of links to the test's
@@ -218,7 +220,8 @@ head(void)
  * is stored in *out.
  */
 static int
-try_repo(const char *dir, const char *path, const char *file, char **out)
+try_hook(const char *dir, const char *hook, const char *path,
+    const char *file, char **out)
 {
 	struct strbuf cmd = STRBUF_INIT;
 	char *log = xasprintf("%s/try-repo.log", dir);
@@ -233,7 +236,7 @@ try_repo(const char *dir, const char *path, const char *file, char **out)
 	sh_quote(&cmd, path);
 	strbuf_adds(&cmd, " pre-commit try-repo ");
 	sh_quote(&cmd, test_srcdir());
-	strbuf_addf(&cmd, " gguflint --ref %s --verbose --files ", ref);
+	strbuf_addf(&cmd, " %s --ref %s --verbose --files ", hook, ref);
 	sh_quote(&cmd, file);
 	strbuf_adds(&cmd, " > ");
 	sh_quote(&cmd, log);
@@ -244,6 +247,13 @@ try_repo(const char *dir, const char *path, const char *file, char **out)
 	free(ref);
 	free(log);
 	return status;
+}
+
+/* try_repo: try_hook of the hook that builds gguflint when needed. */
+static int
+try_repo(const char *dir, const char *path, const char *file, char **out)
+{
+	return try_hook(dir, "gguflint", path, file, out);
 }
 
 /* PATH with the directory of $GGUFLINT_BIN first. */
@@ -305,6 +315,76 @@ Test(precommit, truncated_model_fails)
 	    strstr(out, "F010 tensor-data-out-of-bounds") != NULL, "%s", out);
 	free(out);
 	free(path);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* Skip unless HEAD's .pre-commit-hooks.yaml has the gguflint-system
+ * hook (besides require_precommit's conditions). */
+static void
+require_system_hook(void)
+{
+	struct strbuf cmd = STRBUF_INIT;
+
+	require_precommit();
+	strbuf_adds(&cmd, "git -C ");
+	sh_quote(&cmd, test_srcdir());
+	strbuf_adds(&cmd, " show HEAD:.pre-commit-hooks.yaml | "
+	    "grep -q '^- id: gguflint-system$'");
+	if (sh(strbuf_cstr(&cmd)) != 0) {
+		strbuf_free(&cmd);
+		cr_skip_test("HEAD's .pre-commit-hooks.yaml has no "
+		    "gguflint-system hook yet (commit it to test it)");
+	}
+	strbuf_free(&cmd);
+}
+
+/* The gguflint-system hook runs the gguflint on PATH, as it is: the
+ * findings of a truncated model fail the commit. */
+Test(precommit, system_hook_runs_the_installed_gguflint)
+{
+	char *dir, *out, *path;
+	int status;
+
+	require_system_hook();
+	dir = scratch_repo();
+	path = path_with_build_dir();
+	status = try_hook(dir, "gguflint-system", path, "bad.gguf", &out);
+	cr_assert_eq(status, 1, "pre-commit exited %d:\n%s", status, out);
+	cr_assert(strstr(out, "F010 tensor-data-out-of-bounds") != NULL,
+	    "%s", out);
+	cr_assert(strstr(out, "pre-commit-build.log") == NULL, "%s", out);
+	free(out);
+	status = try_hook(dir, "gguflint-system", path, "good.gguf", &out);
+	cr_assert_eq(status, 0, "pre-commit exited %d:\n%s", status, out);
+	free(out);
+	free(path);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* Without gguflint on PATH, the gguflint-system hook builds nothing: it
+ * fails the commit and says how to install gguflint. */
+Test(precommit, system_hook_says_how_to_install)
+{
+	const char *path = "/usr/local/bin:/usr/bin:/bin";
+	char *dir, *out, *cmd;
+	int status;
+
+	require_system_hook();
+	cmd = xasprintf("PATH=%s command -v gguflint >/dev/null", path);
+	if (sh(cmd) == 0) {
+		free(cmd);
+		cr_skip_test("gguflint is installed in %s", path);
+	}
+	free(cmd);
+	dir = scratch_repo();
+	status = try_hook(dir, "gguflint-system", path, "good.gguf", &out);
+	cr_assert_eq(status, 1, "pre-commit exited %d:\n%s", status, out);
+	cr_assert(strstr(out, "gguflint: not installed on PATH") != NULL &&
+	    strstr(out, "apt-get install") != NULL &&
+	    strstr(out, "hook id gguflint") != NULL, "%s", out);
+	free(out);
 	rm_rf(dir);
 	free(dir);
 }

@@ -326,6 +326,22 @@ test_srcdir(void)
 	return s != NULL ? s : ".";
 }
 
+char *
+test_slurp(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[8192];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (f == NULL)
+		return NULL;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		strbuf_add(&sb, buf, n);
+	fclose(f);
+	return strbuf_detach(&sb);
+}
+
 unsigned
 test_valgrind_step(unsigned n)
 {

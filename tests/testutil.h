@@ -72,6 +72,10 @@ void test_tree_files_free(char **paths, size_t n);
 char *test_llama_profile(const char *name, const char *description,
     const char *backend, const char *features);
 
+/* test_slurp: the whole file at path, NUL-terminated (the caller frees
+ * it), or NULL when it cannot be read. */
+char *test_slurp(const char *path);
+
 /* test_srcdir: $GGUFLINT_SRCDIR or "." */
 const char *test_srcdir(void);
 

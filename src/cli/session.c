@@ -18,6 +18,7 @@
 #include "base/error.h"
 #include "base/suggest.h"
 #include "base/util.h"
+#include "base/version.h"
 #include "checks/declrule.h"
 #include "cli/configfile.h"
 #include "cli/models.h"
@@ -702,6 +703,9 @@ session_main(const struct options *o)
 	if (o->mode == CLI_MODE_HELP || o->mode == CLI_MODE_VERSION) {
 		if (o->mode == CLI_MODE_HELP)
 			options_usage(stdout);
+		else if (gguflint_commit[0] != '\0')
+			printf("gguflint %s (commit %s)\n", PACKAGE_VERSION,
+			    gguflint_commit);
 		else
 			printf("gguflint %s\n", PACKAGE_VERSION);
 		if (fflush(stdout) != 0 || ferror(stdout))

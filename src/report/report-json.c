@@ -1,7 +1,9 @@
 /*
  * report-json.c - the JSON reporter: one object,
- *   {"version": 1, "files": [{"path", "profile", "role", "diagnostics":
- *    [...], "plan": null, "forms": []}]}
+ *   {"version": 1, "gguflint": {"version", "commit"}, "files": [{"path",
+ *    "profile", "role", "diagnostics": [...], "plan": null, "forms": []}]}
+ * "version" is the format's (1), "gguflint" the program's release and the
+ * commit it was built from (null for a release tarball's build).
  * A companion of the model (--mmproj, --lora, ...) has "companion": {"of":
  * the model's path, "as": "mmproj", "lora", "control-vector" or "draft"}.
  * With a baseline, each diagnostic has "baselined" (true or false) and
@@ -17,6 +19,7 @@
 
 #include "base/enc.h"
 #include "base/util.h"
+#include "base/version.h"
 #include "facts/role.h"
 #include "findings/catalog.h"
 #include "findings/diag.h"
@@ -43,7 +46,14 @@ void
 report_json_begin(struct report_ctx *ctx, struct strbuf *out)
 {
 	(void)ctx;
-	strbuf_adds(out, "{\"version\": 1, \"files\": [");
+	strbuf_adds(out, "{\"version\": 1, \"gguflint\": {\"version\": ");
+	enc_json_cstr(out, PACKAGE_VERSION);
+	strbuf_adds(out, ", \"commit\": ");
+	if (gguflint_commit[0] != '\0')
+		enc_json_cstr(out, gguflint_commit);
+	else
+		strbuf_adds(out, "null");
+	strbuf_adds(out, "}, \"files\": [");
 }
 
 static const char *

@@ -36,6 +36,7 @@
 
 #include "base/enc.h"
 #include "base/util.h"
+#include "base/version.h"
 #include "findings/catalog.h"
 #include "findings/diag.h"
 #include "findings/severity.h"
@@ -498,6 +499,13 @@ report_sarif_begin(struct report_ctx *ctx, struct strbuf *out)
 	    "    \"tool\": {\"driver\": {\"name\": \"gguflint\", "
 	    "\"version\": ");
 	enc_json_cstr(out, PACKAGE_VERSION);
+	strbuf_adds(out, ", \"semanticVersion\": ");
+	enc_json_cstr(out, PACKAGE_VERSION);
+	if (gguflint_commit[0] != '\0') {
+		strbuf_adds(out, ", \"properties\": {\"commit\": ");
+		enc_json_cstr(out, gguflint_commit);
+		strbuf_adds(out, "}");
+	}
 #ifdef PACKAGE_URL
 	/* Set by AC_INIT's fifth argument; none is known yet. */
 	if (PACKAGE_URL[0] != '\0') {
