@@ -1056,6 +1056,141 @@ Test(action, failed_build_is_2)
 	free(dir);
 }
 
+/*
+ * action_tree: a scratch source tree (scratch_src) with tools/action-run,
+ * and dir/repo holding the example as good.gguf and its first 100 000
+ * bytes as bad.gguf; a PATH of a machine without gguflint, dpkg-buildpackage,
+ * apt-get and sudo, whose fakes log their calls to dir/calls: the package
+ * build writes a .deb beside its tree, apt-get "installs" it as a gguflint
+ * that runs $GGUFLINT_BIN, and sudo runs its command.
+ */
+static char *
+action_tree(char **path)
+{
+	struct strbuf cmd = STRBUF_INIT, body = STRBUF_INIT;
+	char *dir = scratch_src(NULL);
+	const char *bin = getenv("GGUFLINT_BIN");
+
+	cr_assert(bin != NULL, "GGUFLINT_BIN is not set");
+	strbuf_adds(&cmd, "cd ");
+	sh_quote(&cmd, dir);
+	strbuf_adds(&cmd, " && mkdir repo src/tools && cp ");
+	sh_quote(&cmd, test_srcdir());
+	strbuf_adds(&cmd, "/tools/action-run src/tools/ && cp ");
+	sh_quote(&cmd, test_srcdir());
+	strbuf_adds(&cmd, "/examples/stories260K.gguf repo/good.gguf && "
+	    "head -c 100000 repo/good.gguf > repo/bad.gguf");
+	cr_assert(sh(strbuf_cstr(&cmd)) == 0, "%s", strbuf_cstr(&cmd));
+	*path = machine(dir, "gguflint|dpkg-buildpackage|apt-get|sudo");
+	strbuf_addf(&body, "echo built >> '%s/calls' && "
+	    "echo deb > ../gguflint_0.1.0_amd64.deb", dir);
+	fake(dir, "dpkg-buildpackage", strbuf_cstr(&body));
+	strbuf_reset(&body);
+	strbuf_addf(&body, "case \"$*\" in\n*.deb) echo installed >> "
+	    "'%s/calls' && printf '#!/bin/sh\\nexec %%s \"$@\"\\n' '%s' > "
+	    "'%s/fake/gguflint' && chmod +x '%s/fake/gguflint' ;;\n"
+	    "*) echo deps >> '%s/calls' ;;\nesac", dir, bin, dir, dir, dir);
+	fake(dir, "apt-get", strbuf_cstr(&body));
+	fake(dir, "sudo", "[ \"$1\" = -n ] && shift; exec \"$@\"");
+	strbuf_free(&body);
+	strbuf_free(&cmd);
+	return dir;
+}
+
+/* The calls the fakes logged (dir/calls), then forgotten, and the
+ * "installed" gguflint removed: the next run is a new job's. */
+static char *
+calls(const char *dir)
+{
+	char *f = xasprintf("%s/calls", dir), *got = slurp(f);
+	char *g = xasprintf("%s/fake/gguflint", dir);
+
+	unlink(f);
+	unlink(g);
+	free(f);
+	free(g);
+	return got;
+}
+
+/* On Debian: the package is built once, installed, and kept in the cache;
+ * a later job installs the cached package and builds nothing. */
+Test(action, package_is_built_once_and_cached)
+{
+	char *path, *dir = action_tree(&path), *got, *deb;
+	char *script = xasprintf("%s/src/tools/action-run", dir);
+	struct action_run r;
+
+	run_action(dir, script, path, "INPUT_PATHS=bad.gguf", &r);
+	cr_assert_eq(r.status, 1, "exited %d:\n%s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.sarif, "\"ruleId\": \"F010\"") != NULL, "%s%s",
+	    r.out, r.err);
+	got = calls(dir);
+	cr_assert_str_eq(got, "deps\nbuilt\ninstalled\n");
+	free(got);
+	deb = xasprintf("%s/gguflint-cache/gguflint_0.1.0_amd64.deb", dir);
+	cr_assert(access(deb, F_OK) == 0, "no %s", deb);
+	action_run_free(&r);
+	run_action(dir, script, path, "INPUT_PATHS=good.gguf", &r);
+	cr_assert_eq(r.status, 0, "exited %d:\n%s%s", r.status, r.out, r.err);
+	got = calls(dir);
+	cr_assert_str_eq(got, "installed\n");
+	cr_assert(strstr(r.err, "installing gguflint_0.1.0_amd64.deb") !=
+	    NULL, "%s", r.err);
+	free(got);
+	action_run_free(&r);
+	free(deb);
+	free(script);
+	free(path);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* build: source keeps the program in the cache, and a later job runs it
+ * from there without building; an unknown build is status 2. */
+Test(action, source_build_is_cached)
+{
+	char *path, *dir = action_tree(&path), *got, *cached;
+	char *script = xasprintf("%s/src/tools/action-run", dir);
+	struct action_run r;
+	struct strbuf cmd = STRBUF_INIT;
+
+	/* the tree's own gguflint stands for a build that succeeded */
+	strbuf_adds(&cmd, "cp \"$GGUFLINT_BIN\" ");
+	sh_quote(&cmd, dir);
+	strbuf_adds(&cmd, "/src/gguflint");
+	cr_assert(sh(strbuf_cstr(&cmd)) == 0);
+	run_action(dir, script, path, "INPUT_BUILD=source INPUT_PATHS=bad.gguf",
+	    &r);
+	cr_assert_eq(r.status, 1, "exited %d:\n%s%s", r.status, r.out, r.err);
+	action_run_free(&r);
+	cached = xasprintf("%s/gguflint-cache/bin/gguflint", dir);
+	cr_assert(access(cached, X_OK) == 0, "no %s", cached);
+	strbuf_reset(&cmd);
+	strbuf_adds(&cmd, "rm ");
+	sh_quote(&cmd, dir);
+	strbuf_adds(&cmd, "/src/gguflint");
+	cr_assert(sh(strbuf_cstr(&cmd)) == 0);
+	run_action(dir, script, path, "INPUT_BUILD=source INPUT_PATHS=bad.gguf",
+	    &r);
+	cr_assert_eq(r.status, 1, "exited %d:\n%s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.err, "building") == NULL, "%s", r.err);
+	got = calls(dir);
+	cr_assert(got == NULL || got[0] == '\0', "calls: %s", got);
+	free(got);
+	action_run_free(&r);
+	run_action(dir, script, path, "INPUT_BUILD=always", &r);
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.out, "::error title=gguflint::build: expected auto, "
+	    "package or source, not 'always'") != NULL, "%s", r.out);
+	action_run_free(&r);
+	strbuf_free(&cmd);
+	free(cached);
+	free(script);
+	free(path);
+	rm_rf(dir);
+	free(dir);
+}
+
 /* README's workflow uses the action with inputs action.yml declares, and
  * action.yml passes each input to tools/action-run or a step. */
 Test(action, readme_workflow_matches_action_yml)

@@ -593,10 +593,10 @@ Test(runtime, vulkan_backend_on_llvmpipe, .timeout = 600)
 
 /*
  * IQ2_XS on llvmpipe is slow, not hung: its matrix-matrix shader compiles
- * at its first dispatch for minutes (about 40 s of one core's time, README
- * has the figures), then runs in under a second. With an empty Mesa shader
- * cache and a 10 s limit the case must come out busy computing, never idle
- * nor dead (or verified, on a machine fast enough).
+ * at its first dispatch for minutes (about 40 s of one core's time;
+ * doc/kernels.md has the figures), then runs in under a second. With an
+ * empty Mesa shader cache and a 10 s limit the case must come out busy
+ * computing, never idle nor dead (or verified, on a machine fast enough).
  */
 Test(runtime, vulkan_iq2_xs_is_slow_not_hung, .timeout = 120)
 {
@@ -642,7 +642,7 @@ Test(runtime, vulkan_iq2_xs_is_slow_not_hung, .timeout = 120)
  * the row length --list-kernels probes: opt-in (make check-vulkan sets
  * GGUFLINT_VULKAN_ALL, and GALLIVM_PERF=nopt: six minutes on 2 cores),
  * because llvmpipe compiles each shader at its first dispatch and the
- * grid i-quants' take a minute or more (README's table).
+ * grid i-quants' take a minute or more (doc/kernels.md's table).
  * Each case is verified within the tolerance or a fallback the device
  * does not claim; none is unsafe. Mesa's own shader cache
  * (MESA_SHADER_CACHE_DIR) is left as the caller has it.
