@@ -348,12 +348,10 @@ test_valgrind_step(unsigned n)
 	return getenv("GGUFLINT_VALGRIND") != NULL && n > 1 ? n : 1;
 }
 
-int
-test_have_asan(void)
+/* 1 when this program was built with AddressSanitizer. */
+static int
+built_with_asan(void)
 {
-	/* Under valgrind an address-space limit fails the same way. */
-	if (getenv("GGUFLINT_VALGRIND") != NULL)
-		return 1;
 #if defined(__SANITIZE_ADDRESS__)
 	return 1;
 #elif defined(__has_feature)
@@ -365,4 +363,23 @@ test_have_asan(void)
 #else
 	return 0;
 #endif
+}
+
+unsigned
+test_sample_step(unsigned valgrind, unsigned asan)
+{
+	if (getenv("GGUFLINT_VALGRIND") != NULL)
+		return valgrind > 1 ? valgrind : 1;
+	if (built_with_asan() && getenv("GGUFLINT_SAMPLE_ALL") == NULL)
+		return asan > 1 ? asan : 1;
+	return 1;
+}
+
+int
+test_have_asan(void)
+{
+	/* Under valgrind an address-space limit fails the same way. */
+	if (getenv("GGUFLINT_VALGRIND") != NULL)
+		return 1;
+	return built_with_asan();
 }

@@ -92,6 +92,15 @@ int test_have_asan(void);
 unsigned test_valgrind_step(unsigned n);
 
 /*
+ * test_sample_step: the same for lists that the sanitizer build samples
+ * too: valgrind under make check-valgrind, asan in a build with
+ * AddressSanitizer (unless $GGUFLINT_SAMPLE_ALL is set), 1 elsewhere.
+ * make check holds every case; the sanitizer's and valgrind's stages
+ * hold the code that every case runs to memory safety.
+ */
+unsigned test_sample_step(unsigned valgrind, unsigned asan);
+
+/*
  * TEST_SKIP_UNDER_VALGRIND: skip a test that runs no gguflint (it calls
  * the library in-process or a runtime in a child), under make
  * check-valgrind: memcheck watches only gguflint's runs, so it would see
