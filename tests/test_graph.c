@@ -218,8 +218,10 @@ check_table(const char *name, const char *arch, const char *wtype,
 		}
 	}
 	fclose(fp);
-	cr_expect_geq(n_rows, step == 1 ? want : first, "%s: only %zu rows "
-	    "in %s", arch, n_rows, table);
+	cr_expect_geq(n_rows, step == 1 ? want : first,
+	    "%s: only %zu rows "
+	    "in %s",
+	    arch, n_rows, table);
 	unlink(model);
 	unlink(profile);
 	free(model);
