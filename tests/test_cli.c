@@ -881,7 +881,7 @@ Test(cli, did_you_mean)
 		{ "--profile=zz", NULL, "unknown profile 'zz' (see "
 		    "--list-profiles, or give a path to a YAML file)\n" },
 		{ "--format=sarf", NULL, "format 'sarf' is unknown (text, "
-		    "json, sarif, github, gitlab, junit); did you mean "
+		    "json, jsonl, sarif, github, gitlab, junit); did you mean "
 		    "'sarif'?\n" },
 	};
 	char *ex = example();

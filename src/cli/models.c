@@ -10,14 +10,17 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <ftw.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "base/error.h"
 #include "base/splitname.h"
 #include "base/util.h"
 #include "cli/models.h"
@@ -25,9 +28,8 @@
 
 static struct file_list *walk_list; /* nftw has no user pointer */
 
-/* push_file: append a copy of path to fl. */
-static void
-push_file(struct file_list *fl, const char *path)
+void
+models_push_file(struct file_list *fl, const char *path)
 {
 	if (fl->n == fl->cap) {
 		fl->cap = fl->cap ? fl->cap * 2 : 16;
@@ -48,7 +50,7 @@ walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 	if (type == FTW_D && base[0] == '.' && ftw->level > 0)
 		return FTW_SKIP_SUBTREE; /* .git and the like */
 	if (type == FTW_F && n > 5 && strcasecmp(base + n - 5, ".gguf") == 0)
-		push_file(walk_list, path);
+		models_push_file(walk_list, path);
 	return FTW_CONTINUE;
 }
 
@@ -80,7 +82,7 @@ models_expand(char *const *paths, size_t n, struct file_list *fl)
 				    paths[i]);
 			continue;
 		}
-		push_file(fl, paths[i]); /* whatever its name */
+		models_push_file(fl, paths[i]); /* whatever its name */
 	}
 }
 
@@ -187,4 +189,59 @@ models_free(struct model_list *ml)
 	}
 	free(ml->v);
 	memset(ml, 0, sizeof *ml);
+}
+
+int
+models_read_list(const char *path, struct file_list *fl, struct gl_error *err)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0, no = 0;
+	ssize_t len;
+	int rc = 0;
+
+	if (f == NULL)
+		return gl_error_setk(err, GL_ERR_IO, "--files-from %s: %s",
+		    path, strerror(errno));
+	while (rc == 0 && (len = getline(&line, &cap, f)) >= 0) {
+		no++;
+		while (
+		    len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (memchr(line, '\0', (size_t)len) != NULL)
+			rc = gl_error_setk(err, GL_ERR_PARSE,
+			    "--files-from "
+			    "%s:%zu: a NUL byte in the path",
+			    path, no);
+		else if (len > 0 && line[0] != '#')
+			models_push_file(fl, line);
+	}
+	if (rc == 0 && ferror(f))
+		rc = gl_error_setk(err, GL_ERR_IO, "--files-from %s: %s", path,
+		    strerror(errno));
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}
+
+/* FNV-1a, 64 bits, of the n bytes at p. */
+static uint64_t
+fnv1a(const char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (n-- > 0) {
+		h ^= (unsigned char)*p++;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+bool
+models_in_shard(const struct model_input *in, unsigned i, unsigned n)
+{
+	if (n <= 1)
+		return true;
+	return fnv1a(in->path[0], strlen(in->path[0])) % n == i - 1;
 }

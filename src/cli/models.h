@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/error.h"
 #include "lint.h"
 
 /* The files to lint: each argument, or the *.gguf below a directory. */
@@ -26,6 +27,8 @@ struct file_list {
  * models_files_free().
  */
 void models_expand(char *const *paths, size_t n, struct file_list *fl);
+/* models_push_file: append a copy of path to fl. */
+void models_push_file(struct file_list *fl, const char *path);
 /* models_files_free: release what fl holds. */
 void models_files_free(struct file_list *fl);
 
@@ -46,5 +49,23 @@ void models_group(char *const *paths, size_t n, struct model_list *ml);
 
 /* models_free: release what ml holds; ml is zeroed. */
 void models_free(struct model_list *ml);
+
+/*
+ * models_read_list: append to fl the paths listed in the file at path
+ * ("-": standard input), one a line; empty lines and lines that begin
+ * with '#' are skipped, and a line's CR LF or LF is not part of it.
+ * Returns 0, or -1 with err set (the file cannot be read; a NUL byte in a
+ * line, with its number).
+ */
+int models_read_list(const char *path, struct file_list *fl,
+    struct gl_error *err);
+
+/*
+ * models_in_shard: whether model in is in shard i (1 to n) of n: by a
+ * hash (FNV-1a) of its first file's path or URL as given, so that a
+ * model's shard does not change when the list is reordered, and every
+ * model is in exactly one shard. Every model is in the one shard of 1.
+ */
+bool models_in_shard(const struct model_input *in, unsigned i, unsigned n);
 
 #endif

@@ -65,7 +65,9 @@ enum {
 	OPT_DRAFT,
 	OPT_TIMEOUT,
 	OPT_CONNECT_TIMEOUT,
-	OPT_CACERT
+	OPT_CACERT,
+	OPT_FILES_FROM,
+	OPT_SHARD
 };
 
 static const struct option long_options[] = {
@@ -101,6 +103,8 @@ static const struct option long_options[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
 	{ "cacert", required_argument, NULL, OPT_CACERT },
+	{ "files-from", required_argument, NULL, OPT_FILES_FROM },
+	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "write-kernels", required_argument, NULL, OPT_WRITE_KERNELS },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
@@ -141,6 +145,12 @@ static const char usage_lint[] =
 	"A directory FILE stands for every *.gguf below it; - is standard "
 	"input.\n"
 	"\n"
+	"      --files-from LIST  also the paths and URLs listed in LIST, one "
+	"a line\n"
+	"                      (- is standard input; # begins a comment)\n"
+	"      --shard I/N     only the I-th of N parts of the models (1 to "
+	"N), by a\n"
+	"                      hash of each model's path or URL\n"
 	"  -p, --profile NAME  device profile, built-in name or YAML file "
 	"(default host)\n"
 	"  -c, --ctx N         context length to plan for (default: the "
@@ -186,9 +196,11 @@ static const char usage_lint[] =
 	"profile's)\n";
 
 static const char usage_report[] =
-	"  -f, --format FMT    output format: text (default), json, sarif, "
-	"github,\n"
-	"                      gitlab (Code Quality), junit (JUnit XML)\n"
+	"  -f, --format FMT    output format: text (default), json, jsonl "
+	"(JSON\n"
+	"                      Lines, a line per file), sarif, github, gitlab "
+	"(Code\n"
+	"                      Quality), junit (JUnit XML)\n"
 	"      --select LIST   only these codes, slugs or families "
 	"(comma-separated)\n"
 	"      --ignore LIST   not these codes, slugs or families\n"
@@ -418,6 +430,44 @@ rewrite_llama_names(int argc, char **argv)
 
 /* --output --baseline --write-baseline --max-per-rule. Returns 0, or -1
  * with err set. */
+/* parse_shard: "I/N" with 1 <= I <= N <= 1000000 into *i and *n. */
+static int
+parse_shard(const char *s, unsigned *i, unsigned *n)
+{
+	uint64_t a, b;
+	const char *slash = strchr(s, '/');
+	char head[16];
+
+	if (slash == NULL || (size_t)(slash - s) >= sizeof head)
+		return -1;
+	memcpy(head, s, (size_t)(slash - s));
+	head[slash - s] = '\0';
+	if (parse_pos(head, 1000000, &a) < 0 ||
+	    parse_pos(slash + 1, 1000000, &b) < 0 || a > b)
+		return -1;
+	*i = (unsigned)a;
+	*n = (unsigned)b;
+	return 0;
+}
+
+/* set_inputs: --files-from LIST, --shard I/N. */
+static int
+set_inputs(struct options *o, int c, const char *arg, struct gl_error *err)
+{
+	if (c == OPT_SHARD) {
+		if (parse_shard(arg, &o->shard_i, &o->shard_n) < 0)
+			return gl_error_setk(err, GL_ERR_USAGE, "--shard: "
+			    "expected I/N with 1 <= I <= N <= 1000000, not "
+			    "'%s'", arg);
+		return 0;
+	}
+	if (*arg == '\0')
+		return gl_error_setk(err, GL_ERR_USAGE, "--files-from: "
+		    "expected a file name");
+	o->files_from = arg;
+	return 0;
+}
+
 static int
 set_report(struct options *o, int c, const char *arg, struct gl_error *err)
 {
@@ -557,6 +607,9 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 	case OPT_CONNECT_TIMEOUT:
 	case OPT_CACERT:
 		return set_remote(o, c, arg, err);
+	case OPT_FILES_FROM:
+	case OPT_SHARD:
+		return set_inputs(o, c, arg, err);
 	case 'o':
 	case OPT_BASELINE:
 	case OPT_WRITE_BASELINE:
@@ -726,8 +779,14 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 	o->files = argv + optind;
 	o->n_files = (size_t)(argc - optind);
 	if ((o->mode == CLI_MODE_LINT || o->mode == CLI_MODE_DUMP) &&
-	    o->n_files == 0)
+	    o->n_files == 0 && o->files_from == NULL)
 		return gl_error_setk(err, GL_ERR_USAGE, "no input file");
+	if (o->files_from != NULL && strcmp(o->files_from, "-") == 0)
+		for (size_t i = 0; i < o->n_files; i++)
+			if (strcmp(o->files[i], "-") == 0)
+				return gl_error_setk(err, GL_ERR_USAGE,
+				    "--files-from - and the input - both "
+				    "read standard input");
 	if ((o->mode == CLI_MODE_LIST_RULES || o->mode == CLI_MODE_EXPLAIN ||
 	    o->mode == CLI_MODE_LIST_PROFILES ||
 	    o->mode == CLI_MODE_LIST_KERNELS ||

@@ -82,6 +82,8 @@ struct options {
 	size_t n_companions;
 	char **files;			/* borrowed from argv */
 	size_t n_files;
+	const char *files_from;		/* --files-from LIST, or NULL */
+	unsigned shard_i, shard_n;	/* --shard I/N; 0/0: every model */
 };
 
 /*

@@ -536,6 +536,32 @@ companion_input(const struct options *o, const struct model_list *ml,
 }
 
 /*
+ * session_models: the models of o's inputs: the files given and those
+ * --files-from lists, directories expanded, the shards of a split model
+ * grouped. Returns 0, or -1 with err set (the list cannot be read).
+ */
+static int
+session_models(const struct options *o, struct model_list *ml,
+    struct gl_error *err)
+{
+	struct file_list given = { 0 }, fl;
+	size_t i;
+
+	for (i = 0; i < o->n_files; i++)
+		models_push_file(&given, o->files[i]);
+	if (o->files_from != NULL &&
+	    models_read_list(o->files_from, &given, err) < 0) {
+		models_files_free(&given);
+		return -1;
+	}
+	models_expand(given.v, given.n, &fl);
+	models_files_free(&given);
+	models_group(fl.v, fl.n, ml);
+	models_files_free(&fl);
+	return 0;
+}
+
+/*
  * session_lint_inputs: lint every input of o (directories expanded, the
  * shards of a split model grouped into one model) and report each file
  * with rep; then --statistics, --max-warnings and the summary. Returns the
@@ -546,22 +572,23 @@ session_lint_inputs(const struct options *o, struct session *s,
     const struct reporter *rep, struct strbuf *out)
 {
 	struct tally t;
-	struct file_list fl;
 	struct model_list ml;
 	struct lint_model m;
 	struct gl_error err;
 	int status = 0, rc;
 	size_t i, k;
 
+	if (session_models(o, &ml, &err) < 0) {
+		session_fail(&err);
+		return 2;
+	}
 	memset(&t, 0, sizeof t);
 	t.count = xcalloc(s->cat.n + 1, sizeof *t.count);
-	models_expand(o->files, o->n_files, &fl);
-	models_group(fl.v, fl.n, &ml);
-	models_files_free(&fl);
 	rep->begin(&s->report, out);
 	for (i = 0; i < ml.n && status >= 0; i++) {
-		if (companion_input(o, &ml, &ml.v[i]))
-			continue;	/* linted beside each model */
+		if (companion_input(o, &ml, &ml.v[i]) ||
+		    !models_in_shard(&ml.v[i], o->shard_i, o->shard_n))
+			continue;	/* beside each model; another shard's */
 		t.sum.models++;
 		progress_begin(&s->progress, ml.v[i].path[0]);
 		rc = lint_input(&ml.v[i], &s->lo, &m, &err);

@@ -44,6 +44,18 @@ struct report_opts {
 /* SARIF's state across one log (report-sarif.c). */
 struct report_sarif;
 
+/* What jsonl counts: files, inputs not read, baselined findings, and the
+ * others by severity (JSONL_INFOS + enum severity). */
+enum jsonl_count {
+	JSONL_FILES,
+	JSONL_UNREAD,
+	JSONL_BASELINED,
+	JSONL_INFOS,
+	JSONL_WARNINGS,
+	JSONL_ERRORS,
+	JSONL_N
+};
+
 /* What a reporter is handed at every call; see report_ctx_init. */
 struct report_ctx {
 	/* The rules in force (with the user's), borrowed: what --list-rules
@@ -67,6 +79,8 @@ struct report_ctx {
 	const struct diag_filter *filter;
 	/* Items a streaming format wrote so far (gitlab's issues). */
 	size_t n_items;
+	/* jsonl's counts for its summary line (enum jsonl_count). */
+	size_t jsonl[JSONL_N];
 };
 
 /*
@@ -245,6 +259,18 @@ void report_json_kernels(struct report_ctx *ctx, struct strbuf *out,
     const struct captable *t, size_t n);
 void report_json_devices(struct report_ctx *ctx, struct strbuf *out,
     const struct rt_info *info);
+
+/*
+ * jsonl: JSON Lines, for scans: a line per file as it is reported (the
+ * json format's file object with "type": "file"), one per input not read
+ * ("type": "error"), and a summary line at the end (report-jsonl.c).
+ */
+void report_jsonl_begin(struct report_ctx *ctx, struct strbuf *out);
+void report_jsonl_file(struct report_ctx *ctx, struct strbuf *out,
+    const struct lint_result *res);
+void report_jsonl_end(struct report_ctx *ctx, struct strbuf *out);
+void report_jsonl_error(struct report_ctx *ctx, struct strbuf *out,
+    const char *path, const char *why, bool read);
 
 /*
  * sarif: one SARIF 2.1.0 log whose rules are ctx->cat (so ctx->cat must
