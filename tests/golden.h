@@ -39,6 +39,7 @@ struct tiny {
 	bool dup_token;			/* token 5 repeats token 4 */
 	uint32_t n_scores, n_types;	/* array lengths (n_vocab) */
 	bool scores_u8;			/* scores as UINT8[] */
+	bool types_u32;			/* token_type as UINT32[] */
 	int32_t bad_type;		/* token_type of token 3; 0: normal */
 	const char *tok3;		/* the text of token 3; NULL: "t3" */
 	int64_t bos;			/* bos_token_id; -1: omit */
@@ -49,6 +50,10 @@ struct tiny {
 	const char *template_name;	/* tokenizer.chat_template.NAME */
 	const char *rope_scaling;	/* ARCH.rope.scaling.type */
 	uint32_t n_expert, n_expert_used;	/* written when non-zero */
+	uint32_t block_count_key;	/* ARCH.block_count as written (the
+					 * tensors keep n_layer's); 0: n_layer */
+	const char *layer_key;		/* ARCH.<layer_key> written as ... */
+	uint32_t layer_len;		/* ... a UINT32 array of this many 1s */
 	bool no_ff_key;			/* feed_forward_length omitted (the
 					 * tensors keep n_ff's shapes) */
 	bool zero_heads, zero_heads_kv;	/* head_count, head_count_kv

@@ -39,6 +39,39 @@ set_type_byte(struct tiny *t)
 	t->tok3 = "<0x41>";
 }
 static void set_dup(struct tiny *t) { t->dup_token = true; }
+static void set_types_u32(struct tiny *t) { t->types_u32 = true; }
+static void
+set_merges_u8(struct tiny *t)
+{
+	t->arr_key = "tokenizer.ggml.merges";
+	t->arr_len = 4;
+}
+static void
+set_byte_minus(struct tiny *t)
+{
+	t->bad_type = 6;
+	t->tok3 = "<0x-1>";
+}
+static void set_layers_513(struct tiny *t) { t->block_count_key = 513; }
+static void set_layers_512(struct tiny *t) { t->block_count_key = 512; }
+static void
+set_used_arr_513(struct tiny *t)
+{
+	t->layer_key = "expert_used_count";
+	t->layer_len = 513;
+}
+static void
+set_ffexp_arr_513(struct tiny *t)
+{
+	t->layer_key = "expert_feed_forward_length";
+	t->layer_len = 513;
+}
+static void
+set_heads_arr_513(struct tiny *t)
+{
+	t->layer_key = "attention.head_count_kv";
+	t->layer_len = 513;
+}
 static void set_tok_unknown(struct tiny *t) { t->tok_model = "sentencepiece"; }
 static void set_tok_t5(struct tiny *t) { t->tok_model = "t5"; }
 static void set_ftype_q4km(struct tiny *t) { t->file_type = 15; }
@@ -105,6 +138,11 @@ static const struct golden_case cases[] = {
 	{ "M016-ok", "M016", 0, NULL },
 	{ "M017-byte-token-text", "M017", 1, set_byte_t3 },
 	{ "M017-ok", "M017", 0, set_type_byte },
+	{ "M017-byte-token-minus", "M017", 1, set_byte_minus },
+	{ "M007-token-type-u32", "M007", 1, set_types_u32 },
+	{ "M007-merges-u8", "M007", 1, set_merges_u8 },
+	{ "M003-expert-used-count-513", "M003", 1, set_used_arr_513 },
+	{ "M003-expert-ff-length-513", "M003", 1, set_ffexp_arr_513 },
 };
 
 Test(meta, golden_cases)
@@ -118,7 +156,8 @@ Test(meta, golden_cases)
 static void set_arch_zwsp(struct tiny *t) { t->arch = "llama\xe2\x80\x8b"; }
 static void set_arch_mistral3(struct tiny *t) { t->arch = "mistral3"; }
 
-/* M018-M020, without and under a runtime_version: the golden cases. */
+/* M018-M020, without and under a runtime_version: the golden cases; and
+ * M003/M004 of arch.c, which need a profile. */
 Test(meta, golden_runtime_version_cases)
 {
 	static const struct {
@@ -139,6 +178,13 @@ Test(meta, golden_runtime_version_cases)
 		{ { "M020-unknown-arch-b99999", "M020", 1, set_arch_zwsp },
 		    "b99999" },
 		{ { "M020-ok-b99999", "M020", 0, NULL }, "b99999" },
+		/* arch.c's findings, the plan's: with a profile only */
+		{ { "M004-block-count-513", "M004", 1, set_layers_513 },
+		    "v0.5.0" },
+		{ { "M004-ok-block-count-512", "M004", 0, set_layers_512 },
+		    "v0.5.0" },
+		{ { "M003-head-count-kv-513", "M003", 1, set_heads_arr_513 },
+		    "v0.5.0" },
 	};
 	size_t i;
 

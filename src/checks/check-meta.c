@@ -334,6 +334,83 @@ check_experts(struct mt *s)
 	    PRId64 ": %s; llama.cpp aborts", n, used, why), "a GGML_ASSERT");
 }
 
+/* ---- per-layer arrays arch.c does not read ----------------------------- */
+
+/*
+ * Per-layer keys llama.cpp reads into arrays of LLAMA_MAX_LAYERS (512)
+ * entries: expert_used_count for every architecture (its length must be
+ * block_count), the others for the architectures that have them (more
+ * than 512 entries is refused: "array length ... exceeds max 512", or
+ * "wrong array length" where the length must be block_count). arch.c's
+ * geom_layers reports feed_forward_length, the head counts, the
+ * sliding-window pattern and the recurrent layers (M003 there).
+ */
+static const char *const layer_keys[] = {
+	"expert_used_count", "expert_feed_forward_length",
+	"attention.rope_pattern", "attention.indexer.types",
+	"attention.compress_ratios", "deepstack_mapping", "swiglu_clamp_exp",
+	"swiglu_clamp_shexp", "attention.sliding_window_pattern",
+	"attention.recurrent_layers", NULL
+};
+
+static bool
+has_m003(const struct diag_list *dl, uint64_t offset)
+{
+	size_t i;
+
+	for (i = 0; i < dl->n; i++)
+		if (dl->v[i].offset == offset &&
+		    strcmp(dl->v[i].rule->code, "M003") == 0)
+			return true;
+	return false;
+}
+
+static void
+layer_array(struct mt *s, const char *key, bool all)
+{
+	const struct gguf_kv *kv = gguf_find_kv(s->f, key);
+	uint32_t n = s->c->geom->n_layer;
+
+	if (kv == NULL || kv->type != GGUF_ARRAY || has_m003(s->dl, kv->offset))
+		return;
+	if (kv->count > ARCH_MAX_LAYERS)
+		diag_note(diag_add(s->dl, "M003", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "per-layer array has %" PRIu64
+		    " entries; llama.cpp holds at most %d layers (%s)",
+		    kv->count, ARCH_MAX_LAYERS, all ? "and refuses the file" :
+		    "an architecture that reads it refuses the file"),
+		    "llama.cpp says \"wrong array length\" where it reads "
+		    "one entry per layer, \"array length %" PRIu64 " for key "
+		    "%.*s exceeds max %d\" elsewhere; builds before those "
+		    "checks wrote past the array", kv->count, (int)kv->key.n,
+		    kv->key.p, ARCH_MAX_LAYERS);
+	else if (all && n > 0 && kv->count != n)
+		diag_note(diag_add(s->dl, "M003", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "per-layer array has %" PRIu64
+		    " entries; block_count is %" PRIu32 " (llama.cpp refuses "
+		    "it)", kv->count, n), "llama.cpp says \"key %.*s has wrong "
+		    "array length; expected %" PRIu32 ", got %" PRIu64 "\"",
+		    (int)kv->key.n, kv->key.p, n, kv->count);
+}
+
+static void
+check_layer_arrays(struct mt *s)
+{
+	static const char *const xielu[] = {
+		"xielu.alpha_n", "xielu.alpha_p", "xielu.beta", "xielu.eps",
+		NULL
+	};
+	char key[160];
+	size_t i;
+
+	for (i = 0; layer_keys[i] != NULL; i++) {
+		snprintf(key, sizeof key, "%s.%s", s->arch, layer_keys[i]);
+		layer_array(s, key, i == 0);
+	}
+	for (i = 0; xielu[i] != NULL; i++)
+		layer_array(s, xielu[i], false);
+}
+
 /* ---- file type and quantization version ------------------------------- */
 
 /*
@@ -523,6 +600,7 @@ check_meta(const struct check_ctx *c, struct diag_list *dl)
 	if (s.arch[0] != '\0') {
 		check_rope_scaling(&s);
 		check_experts(&s);
+		check_layer_arrays(&s);
 	}
 	check_file_type(&s);
 	if (s.kind == NAMES_MODEL)

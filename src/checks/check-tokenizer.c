@@ -24,17 +24,37 @@ static const char *const tokenizer_models[] = {
 	NULL
 };
 
+/* The tokenizer models whose merges llama.cpp v0.5.0 reads (and checks). */
+static const char *const bpe_models[] = {
+	"gpt2", "hybriddna", "whitespace", "gemma4", NULL
+};
+
+/* Whether llama.cpp reads key (a vocab_array) of s's tokenizer. */
+static bool
+vocab_array_read(const struct mt *s, const char *key)
+{
+	const struct gguf_kv *m;
+
+	if (strcmp(key, "tokenizer.ggml.merges") != 0)
+		return true;
+	m = gguf_find_kv(s->f, "tokenizer.ggml.model");
+	return m == NULL || m->type != GGUF_STRING ||
+	    meta_str_in(m->val.v.s, bpe_models);
+}
+
 /*
  * An array of elem (M007 when it is not); NULL when absent or wrong.
  * llama.cpp v0.5.0 checks the type of each tokenizer array and refuses
  * the file on another; its scores may be INT32[] too (read as whole
  * numbers), which the spec does not name: accepted as llama.cpp does.
+ * Merges it reads for the BPE tokenizers only; elsewhere a wrong type
+ * breaks the spec alone.
  */
 static const struct gguf_kv *
 vocab_array(struct mt *s, const char *key, uint32_t elem, bool *present)
 {
 	const struct gguf_kv *kv = gguf_find_kv(s->f, key);
-	bool scores = strcmp(key, "tokenizer.ggml.scores") == 0;
+	bool scores = strcmp(key, "tokenizer.ggml.scores") == 0, read;
 
 	*present = kv != NULL;
 	if (kv == NULL)
@@ -42,13 +62,16 @@ vocab_array(struct mt *s, const char *key, uint32_t elem, bool *present)
 	if (kv->type == GGUF_ARRAY && (kv->elem_type == elem ||
 	    (scores && kv->elem_type == GGUF_INT32)))
 		return kv;
+	read = vocab_array_read(s, key);
 	diag_note(diag_add(s->dl, "M007", kv->offset, SUBJECT_KEY, kv->key.p,
-	    kv->key.n, "stored as %s%s%s; llama.cpp requires %s[]%s and "
-	    "refuses the file", kv->type == GGUF_ARRAY ? "an array of " : "",
-	    gguf_vtype_name(kv->type == GGUF_ARRAY ? kv->elem_type : kv->type),
-	    kv->type == GGUF_ARRAY ? "" : " (not an array)",
-	    gguf_vtype_name(elem), scores ? " (or INT32[])" : ""),
-	    "llama.cpp says \"invalid gguf type for %s\"", key);
+	    kv->key.n, "stored as %s%s%s; %s %s[]%s%s", kv->type == GGUF_ARRAY ?
+	    "an array of " : "", gguf_vtype_name(kv->type == GGUF_ARRAY ?
+	    kv->elem_type : kv->type), kv->type == GGUF_ARRAY ? "" :
+	    " (not an array)", read ? "llama.cpp requires" : "the GGUF spec "
+	    "requires", gguf_vtype_name(elem), scores ? " (or INT32[])" : "",
+	    read ? " and refuses the file" : ""), read ? "llama.cpp says "
+	    "\"invalid gguf type for %s\"" : "llama.cpp reads %s for BPE "
+	    "tokenizers only", key);
 	return NULL;
 }
 
