@@ -67,6 +67,13 @@ set_ffexp_arr_513(struct tiny *t)
 	t->layer_len = 513;
 }
 static void
+set_moe_ffexp_arr_513(struct tiny *t)
+{
+	t->arch = "deepseek";
+	t->layer_key = "expert_feed_forward_length";
+	t->layer_len = 513;
+}
+static void
 set_heads_arr_513(struct tiny *t)
 {
 	t->layer_key = "attention.head_count_kv";
@@ -143,6 +150,8 @@ static const struct golden_case cases[] = {
 	{ "M007-merges-u8", "M007", 1, set_merges_u8 },
 	{ "M003-expert-used-count-513", "M003", 1, set_used_arr_513 },
 	{ "M003-expert-ff-length-513", "M003", 1, set_ffexp_arr_513 },
+	{ "M003-deepseek-expert-ff-length-513", "M003", 1,
+	    set_moe_ffexp_arr_513 },
 };
 
 Test(meta, golden_cases)

@@ -343,7 +343,9 @@ check_experts(struct mt *s)
  * than 512 entries is refused: "array length ... exceeds max 512", or
  * "wrong array length" where the length must be block_count). arch.c's
  * geom_layers reports feed_forward_length, the head counts, the
- * sliding-window pattern and the recurrent layers (M003 there).
+ * sliding-window pattern and the recurrent layers where the architecture
+ * reads them (M003 there, with a profile); here they are checked for
+ * their length alone.
  */
 static const char *const layer_keys[] = {
 	"expert_used_count", "expert_feed_forward_length",
@@ -365,8 +367,74 @@ has_m003(const struct diag_list *dl, uint64_t offset)
 	return false;
 }
 
+/* Whether text names suffix as a whole word (a key in an expression). */
+static bool
+names_word(const char *text, const char *suffix)
+{
+	size_t n = strlen(suffix);
+	const char *p;
+
+	for (p = text; p != NULL && (p = strstr(p, suffix)) != NULL; p += n)
+		if ((p == text || (p[-1] != '_' && p[-1] != '.' &&
+		    !(p[-1] >= 'a' && p[-1] <= 'z'))) && p[n] != '_' &&
+		    !(p[n] >= 'a' && p[n] <= 'z'))
+			return true;
+	return false;
+}
+
+/* Whether the architecture's name map reads <arch>.suffix: a key it
+ * requires, or one its tensors' shapes or conditions name. */
+static bool
+map_reads(const struct names_map *m, const char *suffix)
+{
+	size_t i, j;
+
+	if (m == NULL)
+		return false;
+	for (i = 0; i < m->n_keys; i++)
+		if (strcmp(m->keys[i].key, suffix) == 0)
+			return true;
+	for (i = 0; i < m->n_tensors; i++) {
+		const struct names_tensor *t = &m->tensors[i];
+
+		if (t->when_text != NULL && names_word(t->when_text, suffix))
+			return true;
+		for (j = 0; j < t->n_dims; j++)
+			if (t->shape_text[j] != NULL &&
+			    names_word(t->shape_text[j], suffix))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * An array over LLAMA_MAX_LAYERS entries: an error where the architecture
+ * reads the key (all: every one reads expert_used_count, apertus the xielu
+ * keys; the others where its name map names them), a warning where
+ * llama.cpp ignores it.
+ */
 static void
-layer_array(struct mt *s, const char *key, bool all)
+layer_array_long(struct mt *s, const struct gguf_kv *kv, const char *suffix,
+    bool all)
+{
+	bool read = all || map_reads(s->map, suffix);
+	struct diag *d;
+
+	d = diag_note(diag_add(s->dl, "M003", kv->offset, SUBJECT_KEY,
+	    kv->key.p, kv->key.n, "per-layer array has %" PRIu64 " entries; "
+	    "llama.cpp holds at most %d layers (%s)", kv->count,
+	    ARCH_MAX_LAYERS, read ? "and refuses the file" : "it ignores the "
+	    "key for this architecture and refuses it where it reads it"),
+	    "llama.cpp says \"wrong array length\" where it reads one entry "
+	    "per layer, \"array length %" PRIu64 " for key %.*s exceeds max "
+	    "%d\" elsewhere; builds before those checks wrote past the "
+	    "array", kv->count, (int)kv->key.n, kv->key.p, ARCH_MAX_LAYERS);
+	if (d != NULL && !read && d->severity > SEV_WARNING)
+		d->severity = SEV_WARNING;
+}
+
+static void
+layer_array(struct mt *s, const char *key, const char *suffix, bool all)
 {
 	const struct gguf_kv *kv = gguf_find_kv(s->f, key);
 	uint32_t n = s->c->geom->n_layer;
@@ -374,16 +442,7 @@ layer_array(struct mt *s, const char *key, bool all)
 	if (kv == NULL || kv->type != GGUF_ARRAY || has_m003(s->dl, kv->offset))
 		return;
 	if (kv->count > ARCH_MAX_LAYERS)
-		diag_note(diag_add(s->dl, "M003", kv->offset, SUBJECT_KEY,
-		    kv->key.p, kv->key.n, "per-layer array has %" PRIu64
-		    " entries; llama.cpp holds at most %d layers (%s)",
-		    kv->count, ARCH_MAX_LAYERS, all ? "and refuses the file" :
-		    "an architecture that reads it refuses the file"),
-		    "llama.cpp says \"wrong array length\" where it reads "
-		    "one entry per layer, \"array length %" PRIu64 " for key "
-		    "%.*s exceeds max %d\" elsewhere; builds before those "
-		    "checks wrote past the array", kv->count, (int)kv->key.n,
-		    kv->key.p, ARCH_MAX_LAYERS);
+		layer_array_long(s, kv, suffix, all);
 	else if (all && n > 0 && kv->count != n)
 		diag_note(diag_add(s->dl, "M003", kv->offset, SUBJECT_KEY,
 		    kv->key.p, kv->key.n, "per-layer array has %" PRIu64
@@ -405,10 +464,11 @@ check_layer_arrays(struct mt *s)
 
 	for (i = 0; layer_keys[i] != NULL; i++) {
 		snprintf(key, sizeof key, "%s.%s", s->arch, layer_keys[i]);
-		layer_array(s, key, i == 0);
+		layer_array(s, key, layer_keys[i], i == 0);
 	}
-	for (i = 0; xielu[i] != NULL; i++)
-		layer_array(s, xielu[i], false);
+	for (i = 0; xielu[i] != NULL; i++)	/* apertus reads them */
+		layer_array(s, xielu[i], xielu[i],
+		    strcmp(s->arch, "apertus") == 0);
 }
 
 /* ---- file type and quantization version ------------------------------- */
