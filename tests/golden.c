@@ -303,6 +303,10 @@ tiny_build(const struct tiny *t, struct strbuf *out)
 {
 	struct ggufw_model m;
 
+	if (t->raw != NULL) {
+		t->raw(out);
+		return;
+	}
 	tiny_model(t, &m);
 	ggufw_model_finish(&m, out, GGUFW_DATA_ZERO);
 	ggufw_model_free(&m);

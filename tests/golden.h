@@ -72,6 +72,9 @@ struct tiny {
 	const char *arr_key;		/* an extra UINT8 array of arr_len */
 	uint64_t arr_len;
 	uint16_t split_no, split_count;	/* split.* (u16) when count > 0 */
+	/* instead of the model */
+	void (*raw)(struct strbuf *out);	/* builds the whole file (a
+					 * hostile header) when set */
 	/* after the file */
 	const char *trailing;		/* trailing_n bytes appended */
 	size_t trailing_n;

@@ -2276,6 +2276,73 @@ static const struct golden_case tail_cases[] = {
 	{ "F036-ok-text", "F036", 0, set_tail_text },
 };
 
+/*
+ * Issue 38's header classes as golden cases (tests/cases), which the
+ * differential test gives ggml's and llama.cpp's loaders: one tensor of
+ * ne = (INT64_MAX, 2, 1, 1), which ggml refuses; a Q4_0 tensor whose
+ * ggml_nbytes wraps to 2 bytes, which ggml v0.5.0 accepts; general.alignment
+ * as INT32 beside a tensor, which ggml refuses.
+ */
+static void
+raw_out(struct ggufw *w, struct strbuf *out)
+{
+	strbuf_add(out, w->out.buf, w->out.len);
+	ggufw_free(w);
+}
+
+static void
+raw_int64_max_x2(struct strbuf *out)
+{
+	static const int64_t ne[] = { INT64_MAX, 2, 1, 1 };
+	struct ggufw w;
+
+	one_tensor(&w, "w", 4, ne, GGUFW_GGML_F32, 0, 32);
+	raw_out(&w, out);
+}
+
+static void
+raw_nbytes_2(struct strbuf *out)
+{
+	static const int64_t ne[] = { INT64_C(5124095576030431008), 1 };
+	struct ggufw w;
+
+	one_tensor(&w, "w", 2, ne, GGUFW_GGML_Q4_0, 0, 32);
+	raw_out(&w, out);
+}
+
+static void
+raw_align_i32(struct strbuf *out)
+{
+	static const int64_t ne[] = { 8 };
+	struct ggufw w;
+
+	ggufw_init(&w, false);
+	ggufw_header(&w, "GGUF", 3, 1, 1);
+	ggufw_kv_i32(&w, "general.alignment", 64);
+	ggufw_tensor_info(&w, "w", 1, ne, GGUFW_GGML_F32, 0);
+	ggufw_pad(&w, 32);
+	zeros(&w, 32);
+	raw_out(&w, out);
+}
+
+static void set_int64_max_x2(struct tiny *t) { t->raw = raw_int64_max_x2; }
+static void set_nbytes_2(struct tiny *t) { t->raw = raw_nbytes_2; }
+static void set_align_i32(struct tiny *t) { t->raw = raw_align_i32; }
+
+static const struct golden_case header_cases[] = {
+	{ "F021-element-count-int64-max-x2", "F021", 1, set_int64_max_x2 },
+	{ "F021-q4_0-nbytes-wraps-to-2", "F021", 1, set_nbytes_2 },
+	{ "F014-alignment-int32", "F014", 1, set_align_i32 },
+};
+
+Test(hostile, issue_38_header_golden_cases)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof header_cases / sizeof header_cases[0]; i++)
+		golden_run(&header_cases[i]);
+}
+
 /* Bytes after the data: F035 a warning, another format there F036 an
  * error (a polyglot); the golden cases, which the differential test also
  * gives llama.cpp's loader (it loads them all). */
