@@ -51,7 +51,8 @@ struct tiny {
 	const char *rope_scaling;	/* ARCH.rope.scaling.type */
 	uint32_t n_expert, n_expert_used;	/* written when non-zero */
 	uint32_t block_count_key;	/* ARCH.block_count as written (the
-					 * tensors keep n_layer's); 0: n_layer */
+					 * tensors keep n_layer's); 0: the
+					 * n_layer */
 	const char *layer_key;		/* ARCH.<layer_key> written as ... */
 	uint32_t layer_len;		/* ... a UINT32 array of this many 1s */
 	bool no_ff_key;			/* feed_forward_length omitted (the

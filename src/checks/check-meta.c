@@ -427,8 +427,8 @@ layer_array_long(struct mt *s, const struct gguf_kv *kv, const char *suffix,
 	    "key for this architecture and refuses it where it reads it"),
 	    "llama.cpp says \"wrong array length\" where it reads one entry "
 	    "per layer, \"array length %" PRIu64 " for key %.*s exceeds max "
-	    "%d\" elsewhere; builds before those checks wrote past the "
-	    "array", kv->count, (int)kv->key.n, kv->key.p, ARCH_MAX_LAYERS);
+	    "%d\" elsewhere", kv->count, (int)kv->key.n, kv->key.p,
+	    ARCH_MAX_LAYERS);
 	if (d != NULL && !read && d->severity > SEV_WARNING)
 		d->severity = SEV_WARNING;
 }
