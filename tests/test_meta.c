@@ -41,6 +41,20 @@ set_type_byte(struct tiny *t)
 static void set_dup(struct tiny *t) { t->dup_token = true; }
 static void set_types_u32(struct tiny *t) { t->types_u32 = true; }
 static void
+set_suppress_u8(struct tiny *t)
+{
+	t->arr_key = "tokenizer.ggml.suppress_tokens";
+	t->arr_len = 2;
+}
+static void
+set_t5_charsmap_str(struct tiny *t)
+{
+	t->tok_model = "t5";
+	t->str_key = "tokenizer.ggml.precompiled_charsmap";
+	t->str_val = "abcdefgh";
+	t->str_len = 8;
+}
+static void
 set_merges_u8(struct tiny *t)
 {
 	t->arr_key = "tokenizer.ggml.merges";
@@ -148,6 +162,8 @@ static const struct golden_case cases[] = {
 	{ "M017-byte-token-minus", "M017", 1, set_byte_minus },
 	{ "M007-token-type-u32", "M007", 1, set_types_u32 },
 	{ "M007-merges-u8", "M007", 1, set_merges_u8 },
+	{ "M007-suppress-tokens-u8", "M007", 1, set_suppress_u8 },
+	{ "M007-t5-charsmap-string", "M007", 1, set_t5_charsmap_str },
 	{ "M003-expert-used-count-513", "M003", 1, set_used_arr_513 },
 	{ "M003-expert-ff-length-513", "M003", 1, set_ffexp_arr_513 },
 	{ "M003-deepseek-expert-ff-length-513", "M003", 1,

@@ -42,33 +42,49 @@ vocab_array_read(const struct mt *s, const char *key)
 	    meta_str_in(m->val.v.s, bpe_models);
 }
 
+/* The other element type llama.cpp accepts for key, or UINT32_MAX. */
+static uint32_t
+vocab_array_alt(const char *key)
+{
+	if (strcmp(key, "tokenizer.ggml.scores") == 0)
+		return GGUF_INT32;	/* read as whole numbers */
+	if (strcmp(key, "tokenizer.ggml.precompiled_charsmap") == 0)
+		return GGUF_INT8;	/* bytes either way */
+	return UINT32_MAX;
+}
+
 /*
  * An array of elem (M007 when it is not); NULL when absent or wrong.
  * llama.cpp v0.5.0 checks the type of each tokenizer array and refuses
  * the file on another; its scores may be INT32[] too (read as whole
- * numbers), which the spec does not name: accepted as llama.cpp does.
- * Merges it reads for the BPE tokenizers only; elsewhere a wrong type
- * breaks the spec alone.
+ * numbers), which the spec does not name, and its precompiled charsmap
+ * INT8[] as well as UINT8[]: accepted as llama.cpp does. Merges it reads
+ * for the BPE tokenizers only; elsewhere a wrong type breaks the spec
+ * alone.
  */
 static const struct gguf_kv *
 vocab_array(struct mt *s, const char *key, uint32_t elem, bool *present)
 {
 	const struct gguf_kv *kv = gguf_find_kv(s->f, key);
-	bool scores = strcmp(key, "tokenizer.ggml.scores") == 0, read;
+	uint32_t alt = vocab_array_alt(key);
+	char also[32] = "";
+	bool read;
 
 	*present = kv != NULL;
 	if (kv == NULL)
 		return NULL;
 	if (kv->type == GGUF_ARRAY && (kv->elem_type == elem ||
-	    (scores && kv->elem_type == GGUF_INT32)))
+	    kv->elem_type == alt))
 		return kv;
+	if (alt != UINT32_MAX)
+		snprintf(also, sizeof also, " (or %s[])", gguf_vtype_name(alt));
 	read = vocab_array_read(s, key);
 	diag_note(diag_add(s->dl, "M007", kv->offset, SUBJECT_KEY, kv->key.p,
 	    kv->key.n, "stored as %s%s%s; %s %s[]%s%s", kv->type == GGUF_ARRAY ?
 	    "an array of " : "", gguf_vtype_name(kv->type == GGUF_ARRAY ?
 	    kv->elem_type : kv->type), kv->type == GGUF_ARRAY ? "" :
 	    " (not an array)", read ? "llama.cpp requires" : "the GGUF spec "
-	    "requires", gguf_vtype_name(elem), scores ? " (or INT32[])" : "",
+	    "requires", gguf_vtype_name(elem), also,
 	    read ? " and refuses the file" : ""), read ? "llama.cpp says "
 	    "\"invalid gguf type for %s\"" : "llama.cpp reads %s for BPE "
 	    "tokenizers only", key);
@@ -103,6 +119,15 @@ check_tokenizer_keys(struct mt *s)
 	    (pre == NULL || !gguf_str_eq(pre->val.v.s, "kimi-k2")))
 		meta_missing_key(s, "tokenizer.ggml.merges", GGUF_ARRAY, " (a "
 		    "gpt2/BPE tokenizer needs its merges)");
+	/* read by every tokenizer (suppress_tokens), by t5's (the
+	 * charsmap); a no_vocab model is not read past its name */
+	if (model == NULL || (!gguf_str_eq(ms, "no_vocab") &&
+	    !gguf_str_eq(ms, "none")))
+		vocab_array(s, "tokenizer.ggml.suppress_tokens", GGUF_INT32,
+		    &present);
+	if (model != NULL && gguf_str_eq(ms, "t5"))
+		vocab_array(s, "tokenizer.ggml.precompiled_charsmap",
+		    GGUF_UINT8, &present);
 }
 
 /* scores and token_type: element type, then length against the tokens. */
