@@ -88,6 +88,13 @@ set_moe_ffexp_arr_513(struct tiny *t)
 	t->layer_len = 513;
 }
 static void
+set_used_per_layer(struct tiny *t)
+{
+	t->n_expert = 8;
+	t->layer_key = "expert_used_count";
+	t->layer_len = 2;
+}
+static void
 set_heads_arr_513(struct tiny *t)
 {
 	t->layer_key = "attention.head_count_kv";
@@ -165,6 +172,7 @@ static const struct golden_case cases[] = {
 	{ "M007-suppress-tokens-u8", "M007", 1, set_suppress_u8 },
 	{ "M007-t5-charsmap-string", "M007", 1, set_t5_charsmap_str },
 	{ "M003-expert-used-count-513", "M003", 1, set_used_arr_513 },
+	{ "M004-ok-expert-used-per-layer", "M004", 0, set_used_per_layer },
 	{ "M003-expert-ff-length-513", "M003", 1, set_ffexp_arr_513 },
 	{ "M003-deepseek-expert-ff-length-513", "M003", 1,
 	    set_moe_ffexp_arr_513 },

@@ -306,6 +306,37 @@ check_rope_scaling(struct mt *s)
 	    kv->val.v.s.n), kv->val.v.s.p), "a GGML_ASSERT");
 }
 
+/*
+ * key as llama.cpp's largest per-layer value: a scalar, or the largest of
+ * a per-layer array of INT32, UINT32 or BOOL (at most 512 entries, read
+ * as UINT32), as n_expert_used_max() takes it. False when absent or not
+ * such.
+ */
+static bool
+layer_max(const struct gguf_file *f, const char *key, int64_t *out)
+{
+	const struct gguf_kv *kv = gguf_find_kv(f, key);
+	struct gguf_scalar v;
+	int64_t x, max = 0;
+	uint64_t i;
+
+	if (kv == NULL || kv->type != GGUF_ARRAY)
+		return gguf_find_int(f, key, out);
+	if ((kv->elem_type != GGUF_INT32 && kv->elem_type != GGUF_UINT32 &&
+	    kv->elem_type != GGUF_BOOL) || kv->count > ARCH_MAX_LAYERS)
+		return false;
+	for (i = 0; i < kv->count; i++) {
+		if (gguf_arr_get(f, kv, i, &v) < 0)
+			return false;
+		x = v.type == GGUF_BOOL ? (v.v.b != 0) : v.type == GGUF_INT32 ?
+		    (int64_t)(uint32_t)v.v.i : (int64_t)(uint32_t)v.v.u;
+		if (i == 0 || x > max)
+			max = x;
+	}
+	*out = max;
+	return true;
+}
+
 static void
 check_experts(struct mt *s)
 {
@@ -317,7 +348,8 @@ check_experts(struct mt *s)
 	snprintf(key, sizeof key, "%s.expert_count", s->arch);
 	gguf_find_int(s->f, key, &n);
 	snprintf(key, sizeof key, "%s.expert_used_count", s->arch);
-	gguf_find_int(s->f, key, &used);
+	if (!layer_max(s->f, key, &used) && gguf_find_kv(s->f, key) != NULL)
+		return;		/* M002 or M003 says what is wrong with it */
 	if (n > 512)
 		why = "more than 512 experts (LLAMA_MAX_EXPERTS)";
 	else if (used > n)
