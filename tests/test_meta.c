@@ -88,6 +88,20 @@ set_moe_ffexp_arr_513(struct tiny *t)
 	t->layer_len = 513;
 }
 static void
+set_moe_ffexp_per_layer(struct tiny *t)
+{
+	t->arch = "deepseek";
+	t->layer_key = "expert_feed_forward_length";
+	t->layer_len = 2;
+}
+static void
+set_moe_ffexp_arr_3(struct tiny *t)
+{
+	t->arch = "deepseek";
+	t->layer_key = "expert_feed_forward_length";
+	t->layer_len = 3;
+}
+static void
 set_used_per_layer(struct tiny *t)
 {
 	t->n_expert = 8;
@@ -173,6 +187,11 @@ static const struct golden_case cases[] = {
 	{ "M007-t5-charsmap-string", "M007", 1, set_t5_charsmap_str },
 	{ "M003-expert-used-count-513", "M003", 1, set_used_arr_513 },
 	{ "M004-ok-expert-used-per-layer", "M004", 0, set_used_per_layer },
+	{ "M002-ok-expert-ff-length-per-layer", "M002", 0,
+	    set_moe_ffexp_per_layer },
+	{ "M003-ok-expert-ff-length-per-layer", "M003", 0,
+	    set_moe_ffexp_per_layer },
+	{ "M003-deepseek-expert-ff-length-3", "M003", 1, set_moe_ffexp_arr_3 },
 	{ "M003-expert-ff-length-513", "M003", 1, set_ffexp_arr_513 },
 	{ "M003-deepseek-expert-ff-length-513", "M003", 1,
 	    set_moe_ffexp_arr_513 },

@@ -118,6 +118,51 @@ check_arch_name(struct mt *s)
 		    "NUL: llama.cpp refuses the file", key), says);
 }
 
+/*
+ * The per-layer keys llama.cpp reads as a scalar or an array of one entry
+ * a layer (get_key_or_arr): a name map that declares one as UINT32 means
+ * the scalar, and an array of INT32, UINT32 or BOOL elements is as good
+ * (its length is check_layer_arrays'). The first two are the ones maps
+ * declare.
+ */
+static const char *const or_arr_keys[] = {
+	"expert_used_count", "expert_feed_forward_length", "swiglu_clamp_exp",
+	"swiglu_clamp_shexp", NULL
+};
+
+static bool
+is_or_arr_key(const char *suffix)
+{
+	const char *const *p;
+
+	for (p = or_arr_keys; *p != NULL; p++)
+		if (strcmp(*p, suffix) == 0)
+			return true;
+	return false;
+}
+
+/* Whether key (k's) is such a per-layer array; M002 for its elements
+ * when they are not INT32, UINT32 or BOOL. */
+static bool
+layer_array_typed(struct mt *s, const struct names_key *k, const char *key)
+{
+	const struct gguf_kv *kv = gguf_find_kv(s->f, key);
+
+	if (kv == NULL || kv->type != GGUF_ARRAY || k->type != GGUF_UINT32 ||
+	    !is_or_arr_key(k->key))
+		return false;
+	if (kv->elem_type != GGUF_INT32 && kv->elem_type != GGUF_UINT32 &&
+	    kv->elem_type != GGUF_BOOL && !has_m002(s->dl, kv->offset))
+		diag_note(diag_add(s->dl, "M002", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "per-layer array of %s; llama.cpp "
+		    "accepts only INT32, UINT32 or BOOL elements and refuses "
+		    "the file", gguf_vtype_name(kv->elem_type)), "llama.cpp "
+		    "says \"%.*s has wrong array element type %s\"",
+		    (int)kv->key.n, kv->key.p,
+		    gguf_vtype_llama_name(kv->elem_type));
+	return true;
+}
+
 static void
 check_map_keys(struct mt *s)
 {
@@ -135,8 +180,11 @@ check_map_keys(struct mt *s)
 			required = v.known && v.v != 0;
 		}
 		snprintf(key, sizeof key, "%s.%s", s->arch, k->key);
-		if (k->type != NAMES_KEY_ANY)
-			meta_require_key(s, key, k->type, required, "");
+		if (k->type != NAMES_KEY_ANY) {
+			if (!layer_array_typed(s, k, key))
+				meta_require_key(s, key, k->type, required,
+				    "");
+		}
 		else if (required && gguf_find_kv(s->f, key) == NULL)
 			diag_note(diag_add(s->dl, "M001", 0, SUBJECT_KEY, key,
 			    strlen(key), "%s (a scalar or an array) is "
@@ -441,9 +489,10 @@ map_reads(const struct names_map *m, const char *suffix)
 
 /*
  * An array over LLAMA_MAX_LAYERS entries: an error where the architecture
- * reads the key (all: every one reads expert_used_count, apertus the xielu
- * keys; the others where its name map names them), a warning where
- * llama.cpp ignores it.
+ * reads the key (all: it reads it as one entry a layer, as every one reads
+ * expert_used_count, apertus the xielu keys, and an architecture whose
+ * name map names expert_feed_forward_length that key; the others where
+ * its name map names them), a warning where llama.cpp ignores it.
  */
 static void
 layer_array_long(struct mt *s, const struct gguf_kv *kv, const char *suffix,
@@ -496,7 +545,9 @@ check_layer_arrays(struct mt *s)
 
 	for (i = 0; layer_keys[i] != NULL; i++) {
 		snprintf(key, sizeof key, "%s.%s", s->arch, layer_keys[i]);
-		layer_array(s, key, layer_keys[i], i == 0);
+		layer_array(s, key, layer_keys[i], i == 0 ||
+		    (is_or_arr_key(layer_keys[i]) &&
+		    map_reads(s->map, layer_keys[i])));
 	}
 	for (i = 0; xielu[i] != NULL; i++)	/* apertus reads them */
 		layer_array(s, xielu[i], xielu[i],
