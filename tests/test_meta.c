@@ -116,6 +116,7 @@ set_heads_arr_513(struct tiny *t)
 }
 static void set_tok_unknown(struct tiny *t) { t->tok_model = "sentencepiece"; }
 static void set_tok_t5(struct tiny *t) { t->tok_model = "t5"; }
+static void set_tok_gemma4(struct tiny *t) { t->tok_model = "gemma4"; }
 static void set_ftype_q4km(struct tiny *t) { t->file_type = 15; }
 static void set_zero_heads(struct tiny *t) { t->zero_heads = true; }
 static void set_zero_heads_kv(struct tiny *t) { t->zero_heads_kv = true; }
@@ -171,6 +172,8 @@ static const struct golden_case cases[] = {
 	{ "M012-ok", "M012", 0, NULL },
 	{ "M013-unknown-tokenizer", "M013", 1, set_tok_unknown },
 	{ "M013-ok-t5", "M013", 0, set_tok_t5 },
+	{ "M013-ok-gemma4", "M013", 0, set_tok_gemma4 },
+	{ "M001-gemma4-merges", "M001", 1, set_tok_gemma4 },
 	{ "M014-file-type-q4km", "M014", 1, set_ftype_q4km },
 	{ "M014-ok-q8_0", "M014", 0, set_q8 },
 	{ "M015-no-quant-version", "M015", 1, set_q8_no_qver },

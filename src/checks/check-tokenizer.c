@@ -19,9 +19,10 @@
 
 /* ---- the tokenizer ----------------------------------------------------- */
 
+/* The tokenizer models llama.cpp v0.5.0 knows (llama_vocab::load). */
 static const char *const tokenizer_models[] = {
-	"no_vocab", "none", "llama", "bert", "gpt2", "t5", "rwkv", "plamo2",
-	NULL
+	"no_vocab", "none", "llama", "bert", "gpt2", "hybriddna", "whitespace",
+	"t5", "rwkv", "test", "plamo2", "gemma4", NULL
 };
 
 /* The tokenizer models whose merges llama.cpp v0.5.0 reads (and checks). */
@@ -115,10 +116,11 @@ check_tokenizer_keys(struct mt *s)
 	    !gguf_str_eq(ms, "none"))
 		meta_missing_key(s, "tokenizer.ggml.tokens", GGUF_ARRAY, "");
 	vocab_array(s, "tokenizer.ggml.merges", GGUF_STRING, &present);
-	if (!present && model != NULL && gguf_str_eq(ms, "gpt2") &&
-	    (pre == NULL || !gguf_str_eq(pre->val.v.s, "kimi-k2")))
+	if (!present && model != NULL && meta_str_in(ms, bpe_models) &&
+	    (gguf_str_eq(ms, "gemma4") || pre == NULL ||
+	    !gguf_str_eq(pre->val.v.s, "kimi-k2")))
 		meta_missing_key(s, "tokenizer.ggml.merges", GGUF_ARRAY, " (a "
-		    "gpt2/BPE tokenizer needs its merges)");
+		    "BPE tokenizer needs its merges)");
 	/* read by every tokenizer (suppress_tokens), by t5's (the
 	 * charsmap); a no_vocab model is not read past its name */
 	if (model == NULL || (!gguf_str_eq(ms, "no_vocab") &&
