@@ -105,6 +105,8 @@ add_hparams(struct ggufw_model *m, const struct tiny *t)
 	}
 	if (t->layer_key != NULL)
 		add_layer_array(m, t);
+	if (t->nextn)
+		kv_arch_u32(m, t, "nextn_predict_layers", t->nextn);
 }
 
 static void

@@ -55,6 +55,7 @@ struct tiny {
 					 * n_layer */
 	const char *layer_key;		/* ARCH.<layer_key> written as ... */
 	uint32_t layer_len;		/* ... a UINT32 array of this many 1s */
+	uint32_t nextn;			/* ARCH.nextn_predict_layers; 0: omit */
 	bool no_ff_key;			/* feed_forward_length omitted (the
 					 * tensors keep n_ff's shapes) */
 	bool zero_heads, zero_heads_kv;	/* head_count, head_count_kv

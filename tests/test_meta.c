@@ -67,6 +67,7 @@ set_byte_minus(struct tiny *t)
 	t->tok3 = "<0x-1>";
 }
 static void set_layers_513(struct tiny *t) { t->block_count_key = 513; }
+static void set_nextn_3(struct tiny *t) { t->nextn = 3; }
 static void set_layers_512(struct tiny *t) { t->block_count_key = 512; }
 static void
 set_used_arr_513(struct tiny *t)
@@ -190,6 +191,7 @@ static const struct golden_case cases[] = {
 	{ "M007-t5-charsmap-string", "M007", 1, set_t5_charsmap_str },
 	{ "M003-expert-used-count-513", "M003", 1, set_used_arr_513 },
 	{ "M004-ok-expert-used-per-layer", "M004", 0, set_used_per_layer },
+	{ "M004-nextn-above-block-count", "M004", 1, set_nextn_3 },
 	{ "M002-ok-expert-ff-length-per-layer", "M002", 0,
 	    set_moe_ffexp_per_layer },
 	{ "M003-ok-expert-ff-length-per-layer", "M003", 0,

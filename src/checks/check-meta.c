@@ -414,6 +414,28 @@ check_experts(struct mt *s)
 	    PRId64 ": %s; llama.cpp aborts", n, used, why), "a GGML_ASSERT");
 }
 
+/* nextn_predict_layers above block_count: llama.cpp asserts it is not. */
+static void
+check_nextn(struct mt *s)
+{
+	const struct gguf_kv *kv;
+	int64_t layers = 0, nextn = 0;
+	char key[160];
+
+	snprintf(key, sizeof key, "%s.block_count", s->arch);
+	if (!gguf_find_int(s->f, key, &layers) || layers <= 0 ||
+	    layers > ARCH_MAX_LAYERS)
+		return;		/* M001 or M004 already */
+	snprintf(key, sizeof key, "%s.nextn_predict_layers", s->arch);
+	if (!gguf_find_int(s->f, key, &nextn) || nextn <= layers)
+		return;
+	kv = gguf_find_kv(s->f, key);
+	diag_note(diag_add(s->dl, "M004", kv->offset, SUBJECT_KEY, kv->key.p,
+	    kv->key.n, "nextn_predict_layers %" PRId64 " is more than "
+	    "block_count %" PRId64 ": llama.cpp aborts", nextn, layers),
+	    "a GGML_ASSERT");
+}
+
 /* ---- per-layer arrays arch.c does not read ----------------------------- */
 
 /*
@@ -743,6 +765,7 @@ check_meta(const struct check_ctx *c, struct diag_list *dl)
 	if (s.arch[0] != '\0') {
 		check_rope_scaling(&s);
 		check_experts(&s);
+		check_nextn(&s);
 		check_layer_arrays(&s);
 	}
 	check_file_type(&s);
