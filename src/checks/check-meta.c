@@ -3,7 +3,9 @@
  * the geometry arch.c reads (M002-M004 come from there): the required keys
  * of each mapped architecture, their types, attention weights in layers
  * with no heads, values llama.cpp aborts on (rope scaling type, expert
- * counts), general.file_type against the tensors, and
+ * counts, nextn_predict_layers), the per-layer arrays arch.c does not
+ * read (their length against block_count and LLAMA_MAX_LAYERS),
+ * general.file_type against the tensors, and
  * general.quantization_version. The tokenizer's keys and its internal
  * consistency are check-tokenizer.c's, over the state and helpers shared
  * through check-meta-impl.h.
