@@ -133,7 +133,8 @@ add_general(struct ggufw_model *m, const struct tiny *t)
 		w = ggufw_model_kv_raw(m);
 		ggufw_kv_arr_begin(w, t->arr_key, GGUFW_UINT8, t->arr_len);
 		for (i = 0; i < t->arr_len; i++)
-			ggufw_u8(w, (uint8_t)i);
+			ggufw_u8(w, t->arr_bytes ? t->arr_bytes[i] :
+			    (uint8_t)i);
 	}
 }
 

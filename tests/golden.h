@@ -73,6 +73,7 @@ struct tiny {
 	size_t str_len;
 	const char *arr_key;		/* an extra UINT8 array of arr_len */
 	uint64_t arr_len;
+	const uint8_t *arr_bytes;	/* its bytes; NULL: 0, 1, 2, ... */
 	uint16_t split_no, split_count;	/* split.* (u16) when count > 0 */
 	/* instead of the model */
 	void (*raw)(struct strbuf *out);	/* builds the whole file (a

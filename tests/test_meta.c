@@ -46,6 +46,33 @@ set_suppress_u8(struct tiny *t)
 	t->arr_key = "tokenizer.ggml.suppress_tokens";
 	t->arr_len = 2;
 }
+/*
+ * A t5 charsmap: its size (1024), a trie of 256 empty nodes (no input
+ * byte matches: llama.cpp's walk from the root stays in bounds), then
+ * one string.
+ */
+static uint8_t charsmap[4 + 1024 + 2];
+static void
+set_t5_charsmap(struct tiny *t, uint64_t len)
+{
+	charsmap[1] = 4;		/* 1024, little-endian */
+	charsmap[4 + 1024] = 'a';
+	t->tok_model = "t5";
+	t->arr_key = "tokenizer.ggml.precompiled_charsmap";
+	t->arr_len = len;
+	t->arr_bytes = charsmap;
+}
+static void
+set_charsmap_ok(struct tiny *t)
+{
+	set_t5_charsmap(t, sizeof charsmap);
+}
+static void
+set_charsmap_no_strings(struct tiny *t)
+{
+	set_t5_charsmap(t, 4 + 1024);
+}
+static void set_charsmap_3(struct tiny *t) { set_t5_charsmap(t, 3); }
 static void
 set_t5_charsmap_str(struct tiny *t)
 {
@@ -189,6 +216,9 @@ static const struct golden_case cases[] = {
 	{ "M007-merges-u8", "M007", 1, set_merges_u8 },
 	{ "M007-suppress-tokens-u8", "M007", 1, set_suppress_u8 },
 	{ "M007-t5-charsmap-string", "M007", 1, set_t5_charsmap_str },
+	{ "M033-charsmap-no-strings", "M033", 1, set_charsmap_no_strings },
+	{ "M033-charsmap-3-bytes", "M033", 1, set_charsmap_3 },
+	{ "M033-ok", "M033", 0, set_charsmap_ok },
 	{ "M003-expert-used-count-513", "M003", 1, set_used_arr_513 },
 	{ "M004-ok-expert-used-per-layer", "M004", 0, set_used_per_layer },
 	{ "M004-nextn-above-block-count", "M004", 1, set_nextn_3 },

@@ -92,6 +92,40 @@ vocab_array(struct mt *s, const char *key, uint32_t elem, bool *present)
 	return NULL;
 }
 
+/*
+ * M033: a t5 charsmap (kv: UINT8[] or INT8[], or NULL) whose leading
+ * 32-bit size (little-endian whatever the file's order: llama.cpp reads
+ * the blob as SentencePiece wrote it) leaves no room for the strings
+ * after the trie, as llama.cpp v0.5.0 checks.
+ */
+static void
+check_charsmap(struct mt *s, const struct gguf_kv *kv)
+{
+	const uint8_t *p;
+	uint64_t blob;
+
+	if (kv == NULL)
+		return;
+	if (kv->count < 4) {
+		diag_note(diag_add(s->dl, "M033", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "%" PRIu64 " bytes: less than its "
+		    "4-byte size", kv->count), "llama.cpp says "
+		    "\"precompiled_charsmap too small for xcda_blob_size "
+		    "header!\"");
+		return;
+	}
+	p = s->f->map + kv->arr_offset;
+	blob = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+	    (uint64_t)p[3] << 24;
+	if (blob + 4 < kv->count)
+		return;
+	diag_note(diag_add(s->dl, "M033", kv->offset, SUBJECT_KEY, kv->key.p,
+	    kv->key.n, "its trie is %" PRIu64 " bytes; %" PRIu64 " follow "
+	    "its size: no room for its strings", blob, kv->count - 4),
+	    "llama.cpp says \"Index out of array bounds in precompiled "
+	    "charsmap!\"");
+}
+
 static void
 check_tokenizer_keys(struct mt *s)
 {
@@ -128,8 +162,9 @@ check_tokenizer_keys(struct mt *s)
 		vocab_array(s, "tokenizer.ggml.suppress_tokens", GGUF_INT32,
 		    &present);
 	if (model != NULL && gguf_str_eq(ms, "t5"))
-		vocab_array(s, "tokenizer.ggml.precompiled_charsmap",
-		    GGUF_UINT8, &present);
+		check_charsmap(s, vocab_array(s,
+		    "tokenizer.ggml.precompiled_charsmap", GGUF_UINT8,
+		    &present));
 }
 
 /* scores and token_type: element type, then length against the tokens. */
