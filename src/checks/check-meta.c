@@ -186,8 +186,7 @@ check_map_keys(struct mt *s)
 			if (!layer_array_typed(s, k, key))
 				meta_require_key(s, key, k->type, required,
 				    "");
-		}
-		else if (required && gguf_find_kv(s->f, key) == NULL)
+		} else if (required && gguf_find_kv(s->f, key) == NULL)
 			diag_note(diag_add(s->dl, "M001", 0, SUBJECT_KEY, key,
 			    strlen(key), "%s (a scalar or an array) is "
 			    "missing: llama.cpp refuses the file", key),
