@@ -150,6 +150,12 @@ static void set_zero_heads(struct tiny *t) { t->zero_heads = true; }
 static void set_zero_heads_kv(struct tiny *t) { t->zero_heads_kv = true; }
 
 static void
+set_vocab_only_no_arch(struct tiny *t)
+{
+	t->no_tensors = true;
+	t->arch = NULL;
+}
+static void
 set_vocab_only_no_eps(struct tiny *t)
 {
 	t->no_tensors = true;
@@ -178,6 +184,7 @@ static const struct golden_case cases[] = {
 	{ "M001-missing-eps", "M001", 1, set_no_eps },
 	{ "M001-no-architecture", "M001", 1, set_no_arch },
 	{ "M001-ok-vocab-only", "M001", 0, set_vocab_only_no_eps },
+	{ "M001-vocab-only-no-arch", "M001", 1, set_vocab_only_no_arch },
 	{ "M002-eps-as-f64", "M002", 1, set_eps_f64 },
 	{ "M002-ok", "M002", 0, NULL },
 	{ "M004-rope-scaling-foo", "M004", 1, set_rope_foo },

@@ -95,9 +95,10 @@ meta_str_in(struct gguf_str s, const char *const list[])
 /* ---- required keys ----------------------------------------------------- */
 
 /*
- * general.architecture, in a file with tensors (of a model: check_meta):
- * the spec requires it, and llama.cpp, which finds no architecture by an
- * empty name, refuses the file.
+ * general.architecture, in a file with tensors (of a model: check_meta)
+ * or a vocabulary (llama.cpp reads the architecture before it loads a
+ * vocabulary): the spec requires it, and llama.cpp, which finds no
+ * architecture by an empty name, refuses the file.
  */
 static void
 check_arch_name(struct mt *s)
@@ -110,8 +111,9 @@ check_arch_name(struct mt *s)
 	if (kv == NULL) {
 		diag_note(diag_add(s->dl, "M001", 0, SUBJECT_KEY, key,
 		    sizeof key - 1, "%s (STRING) is missing in a file with "
-		    "tensors: the GGUF spec requires it and llama.cpp refuses "
-		    "the file", key), says);
+		    "%s: the GGUF spec requires it and llama.cpp refuses the "
+		    "file", key, s->f->tensors_n > 0 ? "tensors" :
+		    "a vocabulary"), says);
 		return;
 	}
 	if (meta_check_type(s, kv, GGUF_STRING))
@@ -752,7 +754,8 @@ check_meta(const struct check_ctx *c, struct diag_list *dl)
 		s.map = NULL;
 	}
 	s.arch = c->geom->arch;
-	if (s.kind == NAMES_NO_ARCH)
+	if (s.kind == NAMES_NO_ARCH || (s.kind == NAMES_NO_TENSORS &&
+	    has_tokenizer(&s) && s.arch[0] == '\0'))
 		check_arch_name(&s);
 	if (s.kind == NAMES_MODEL) {
 		check_map_keys(&s);
