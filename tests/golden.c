@@ -47,8 +47,24 @@ kv_arch_u32(struct ggufw_model *m, const struct tiny *t, const char *name,
 {
 	char key[128];
 
+	if (t->layer_key != NULL && strcmp(name, t->layer_key) == 0)
+		return;		/* add_layer_array writes it */
 	snprintf(key, sizeof key, "%s.%s", t->arch, name);
 	ggufw_model_kv_u32(m, key, v);
+}
+
+/* ARCH.<layer_key>: a per-layer UINT32 array of layer_len ones. */
+static void
+add_layer_array(struct ggufw_model *m, const struct tiny *t)
+{
+	struct ggufw *w = ggufw_model_kv_raw(m);
+	char key[128];
+	uint32_t i;
+
+	snprintf(key, sizeof key, "%s.%s", t->arch, t->layer_key);
+	ggufw_kv_arr_begin(w, key, GGUFW_UINT32, t->layer_len);
+	for (i = 0; i < t->layer_len; i++)
+		ggufw_u32(w, 1);
 }
 
 static void
@@ -63,7 +79,8 @@ add_hparams(struct ggufw_model *m, const struct tiny *t)
 	ggufw_model_kv_str(m, "general.architecture", t->arch);
 	kv_arch_u32(m, t, "context_length", 256);
 	kv_arch_u32(m, t, "embedding_length", t->n_embd);
-	kv_arch_u32(m, t, "block_count", t->n_layer);
+	kv_arch_u32(m, t, "block_count", t->block_count_key ?
+	    t->block_count_key : t->n_layer);
 	if (!t->no_ff_key)
 		kv_arch_u32(m, t, "feed_forward_length", t->n_ff);
 	kv_arch_u32(m, t, "attention.head_count", t->zero_heads ? 0 :
@@ -86,6 +103,10 @@ add_hparams(struct ggufw_model *m, const struct tiny *t)
 		snprintf(key, sizeof key, "%s.rope.scaling.type", t->arch);
 		ggufw_model_kv_str(m, key, t->rope_scaling);
 	}
+	if (t->layer_key != NULL)
+		add_layer_array(m, t);
+	if (t->nextn)
+		kv_arch_u32(m, t, "nextn_predict_layers", t->nextn);
 }
 
 static void
@@ -112,7 +133,8 @@ add_general(struct ggufw_model *m, const struct tiny *t)
 		w = ggufw_model_kv_raw(m);
 		ggufw_kv_arr_begin(w, t->arr_key, GGUFW_UINT8, t->arr_len);
 		for (i = 0; i < t->arr_len; i++)
-			ggufw_u8(w, (uint8_t)i);
+			ggufw_u8(w, t->arr_bytes ? t->arr_bytes[i] :
+			    (uint8_t)i);
 	}
 }
 
@@ -159,11 +181,22 @@ add_types(struct ggufw_model *m, const struct tiny *t)
 	int32_t *v = xcalloc(t->n_types + 1, sizeof *v);
 	uint32_t i;
 
+	struct ggufw *w;
+
 	for (i = 0; i < t->n_types; i++)
 		v[i] = i == 0 ? 2 : i < 3 ? 3 : 1;
 	if (t->bad_type != 0 && t->n_types > 3)
 		v[3] = t->bad_type;
-	ggufw_model_kv_arr_i32(m, "tokenizer.ggml.token_type", v, t->n_types);
+	if (t->types_u32) {
+		w = ggufw_model_kv_raw(m);
+		ggufw_kv_arr_begin(w, "tokenizer.ggml.token_type",
+		    GGUFW_UINT32, t->n_types);
+		for (i = 0; i < t->n_types; i++)
+			ggufw_u32(w, (uint32_t)v[i]);
+	} else {
+		ggufw_model_kv_arr_i32(m, "tokenizer.ggml.token_type", v,
+		    t->n_types);
+	}
 	free(v);
 }
 
@@ -273,6 +306,10 @@ tiny_build(const struct tiny *t, struct strbuf *out)
 {
 	struct ggufw_model m;
 
+	if (t->raw != NULL) {
+		t->raw(out);
+		return;
+	}
 	tiny_model(t, &m);
 	ggufw_model_finish(&m, out, GGUFW_DATA_ZERO);
 	ggufw_model_free(&m);

@@ -39,6 +39,7 @@ struct tiny {
 	bool dup_token;			/* token 5 repeats token 4 */
 	uint32_t n_scores, n_types;	/* array lengths (n_vocab) */
 	bool scores_u8;			/* scores as UINT8[] */
+	bool types_u32;			/* token_type as UINT32[] */
 	int32_t bad_type;		/* token_type of token 3; 0: normal */
 	const char *tok3;		/* the text of token 3; NULL: "t3" */
 	int64_t bos;			/* bos_token_id; -1: omit */
@@ -49,6 +50,12 @@ struct tiny {
 	const char *template_name;	/* tokenizer.chat_template.NAME */
 	const char *rope_scaling;	/* ARCH.rope.scaling.type */
 	uint32_t n_expert, n_expert_used;	/* written when non-zero */
+	uint32_t block_count_key;	/* ARCH.block_count as written (the
+					 * tensors keep n_layer's); 0: the
+					 * n_layer */
+	const char *layer_key;		/* ARCH.<layer_key> written as ... */
+	uint32_t layer_len;		/* ... a UINT32 array of this many 1s */
+	uint32_t nextn;			/* ARCH.nextn_predict_layers; 0: omit */
 	bool no_ff_key;			/* feed_forward_length omitted (the
 					 * tensors keep n_ff's shapes) */
 	bool zero_heads, zero_heads_kv;	/* head_count, head_count_kv
@@ -66,7 +73,11 @@ struct tiny {
 	size_t str_len;
 	const char *arr_key;		/* an extra UINT8 array of arr_len */
 	uint64_t arr_len;
+	const uint8_t *arr_bytes;	/* its bytes; NULL: 0, 1, 2, ... */
 	uint16_t split_no, split_count;	/* split.* (u16) when count > 0 */
+	/* instead of the model */
+	void (*raw)(struct strbuf *out);	/* builds the whole file (a
+					 * hostile header) when set */
 	/* after the file */
 	const char *trailing;		/* trailing_n bytes appended */
 	size_t trailing_n;

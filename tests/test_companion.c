@@ -31,6 +31,7 @@ struct lora {
 	const char *pair;		/* an extra pair, for X [8, 8] */
 	int64_t pair_out;		/* its lora_b's n_out (8: fits) */
 	bool embd_unflipped;		/* token_embd's pair as the others */
+	size_t cut;			/* bytes cut off the file's end */
 };
 
 static void
@@ -93,6 +94,8 @@ lora_build(const struct lora *l, struct strbuf *out)
 	}
 	hdr = ggufw_model_finish(&m, out, GGUFW_DATA_RANDOM);
 	ggufw_model_free(&m);
+	if (l->cut > 0 && l->cut < out->len - hdr)
+		out->len -= l->cut;	/* a truncated adapter */
 	return hdr;
 }
 
@@ -459,6 +462,7 @@ static void untyped(struct lora *l) { l->general_type = NULL; }
 static void other_arch(struct lora *l) { l->arch = "qwen2"; }
 static void wide_in(struct lora *l) { l->n_in = 16; }
 static void foreign(struct lora *l) { l->extra = "blk.7.attn_q.weight.lora_a"; }
+static void truncated(struct lora *l) { l->cut = 16; }
 
 /* A LoRA alone: the loader's own checks of its keys and pairs (M025-M029),
  * no model's (N001, M001, N002). */
@@ -472,6 +476,7 @@ Test(companion, lora_alone)
 	lora_alone(drop_b, "M027", 1);
 	lora_alone(rank_b, "M028", 2);	/* not token_embd's, flipped */
 	lora_alone(ia3, "M025", 1);
+	lora_alone(truncated, "F010", 1);	/* issue 38: past its end */
 }
 
 /* A LoRA beside its base: the architecture, each adapted tensor in the
@@ -487,6 +492,7 @@ Test(companion, lora_with_base)
 	lora_with(untyped, "M025", 1);	/* --lora: must say adapter */
 	lora_with(untyped, "N001", 0);	/* and is still no model */
 	lora_with(no_alpha, "M029", 1);
+	lora_with(truncated, "F010", 1);
 }
 
 static void
@@ -743,7 +749,7 @@ Test(companion, llama_refuses_lora_implies_error, .timeout = 120)
 {
 	static void (*const changes[])(struct lora *) = { NULL, no_alpha,
 		odd_suffix, norm_extra, drop_b, rank_b, ia3, untyped,
-		other_arch, wide_in, foreign, absent, unflipped };
+		other_arch, wide_in, foreign, absent, unflipped, truncated };
 	char *prog = llama_loader(), *base, *path, reason[512];
 	struct strbuf sb = STRBUF_INIT;
 	size_t i, refused = 0;

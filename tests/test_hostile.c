@@ -1205,6 +1205,45 @@ Test(hostile, alignment_string)
 	ggufw_free(&w);
 }
 
+/* Issue 38: general.alignment as UINT64 (ggml requires UINT32 exactly:
+ * "general.alignment has wrong type"). */
+Test(hostile, alignment_uint64)
+{
+	struct test_lint t;
+	struct ggufw w;
+
+	kv_file_begin(&w, 1);
+	ggufw_kv_u64(&w, "general.alignment", 32);
+	lint_w(&t, &w);
+	ASSERT_CODES(&t, "F014");
+	ASSERT_ERROR(&t);
+	assert_msg(test_find(&t, "F014"), "UINT64");
+	test_lint_free(&t);
+	ggufw_free(&w);
+}
+
+/* Issue 38: general.alignment as INT32 in a file with a tensor: the data
+ * is then located at the default alignment, and the finding is F014. */
+Test(hostile, alignment_int32_with_tensor)
+{
+	static const int64_t ne[] = { 8 };
+	struct test_lint t;
+	struct ggufw w;
+
+	ggufw_init(&w, false);
+	ggufw_header(&w, "GGUF", 3, 1, 1);
+	ggufw_kv_i32(&w, "general.alignment", 64);
+	ggufw_tensor_info(&w, "w", 1, ne, GGUFW_GGML_F32, 0);
+	ggufw_pad(&w, 32);
+	zeros(&w, 32);
+	lint_w(&t, &w);
+	ASSERT_F_CODES(&t, "F014");
+	ASSERT_ERROR(&t);
+	cr_assert_eq(t.res.file.alignment, 32);
+	test_lint_free(&t);
+	ggufw_free(&w);
+}
+
 /* Row 29, CVE-2025-0317 (Ollama divide by zero): alignment 0. */
 Test(hostile, alignment_0)
 {
@@ -1252,6 +1291,30 @@ Test(hostile, alignment_2_31)
 	ASSERT_NO_ERROR(&t);
 	assert_msg(test_find(&t, "F034"), "2147483648");
 	test_lint_free(&t);
+}
+
+/* Issue 38: alignment 2^31 beside a tensor. ggml (64-bit) pads the data
+ * start to 2 GiB without wrapping, and the data is then past the end of
+ * the file: F034 (the warning) and F010 (the error). */
+Test(hostile, alignment_2_31_with_tensor)
+{
+	static const int64_t ne[] = { 8 };
+	struct test_lint t;
+	struct ggufw w;
+
+	ggufw_init(&w, false);
+	ggufw_header(&w, "GGUF", 3, 1, 1);
+	ggufw_kv_u32(&w, "general.alignment", UINT32_C(1) << 31);
+	ggufw_tensor_info(&w, "w", 1, ne, GGUFW_GGML_F32, 0);
+	ggufw_pad(&w, 32);
+	zeros(&w, 32);
+	lint_w(&t, &w);
+	ASSERT_HAS(&t, "F034");
+	ASSERT_HAS(&t, "F010");
+	ASSERT_ERROR(&t);
+	cr_assert_eq(test_find(&t, "F034")->severity, SEV_WARNING);
+	test_lint_free(&t);
+	ggufw_free(&w);
 }
 
 /*
@@ -1491,17 +1554,99 @@ Test(hostile, ggml_pad_wrap_f32)
 }
 
 /* Row 13 (ggml_nbytes multiplies before dividing): Q4_0 with ne0 = 2^60.
- * The byte count itself (18 * 2^55) fits, so this is not F021; the data
- * is simply not in the file. */
+ * The byte count itself (18 * 2^55) fits, but ggml_nbytes computes
+ * ne0 * 18 first, which wraps: llama.cpp would size it at 2^56 bytes.
+ * F021 says both; the data is not in the file either (F010). */
 Test(hostile, ggml_nbytes_intermediate_q4_0)
 {
 	static const int64_t ne[] = { INT64_C(1) << 60 };
 	struct test_lint t;
 
 	lint_one_tensor(&t, "w", 1, ne, GGUFW_GGML_Q4_0, 0, 32);
-	ASSERT_F_CODES(&t, "F010");
+	ASSERT_F_CODES(&t, "F010 F021");
 	ASSERT_ERROR(&t);
 	cr_assert_eq(t.res.file.tensors[0].nbytes, UINT64_C(18) << 55);
+	assert_msg(test_find(&t, "F021"), "sizes it at 72057594037927936 "
+	    "bytes, not 648518346341351424");
+	test_lint_free(&t);
+}
+
+/*
+ * Issue 38: a Q4_0 tensor whose ggml_nbytes wraps to 2 bytes. ne0 =
+ * 32 * k with 9k = 1 (mod 2^58), so ne0 * 18 = 64 (mod 2^64): llama.cpp
+ * v0.5.0's header checks pass (the true size, about 2^62 bytes, fits in
+ * size_t), and its loader would size the tensor at 2 bytes, which any
+ * file holds. gguflint flags the wrap (F021) and the true size (F010).
+ */
+Test(hostile, ggml_nbytes_wraps_to_2_q4_0)
+{
+	static const int64_t ne[] = { INT64_C(5124095576030431008), 1 };
+	struct test_lint t;
+	const struct diag *d;
+
+	lint_one_tensor(&t, "w", 2, ne, GGUFW_GGML_Q4_0, 0, 32);
+	ASSERT_F_CODES(&t, "F010 F021");
+	ASSERT_ERROR(&t);
+	d = test_find(&t, "F021");
+	assert_subject(d, SUBJECT_TENSOR, "w");
+	assert_offset(d, 24);
+	assert_msg(d, "wraps in ggml_nbytes: ne[0] x 18 overflows 64 bits, so "
+	    "llama.cpp sizes it at 2 bytes");
+	test_lint_free(&t);
+}
+
+/* The same shape as Q8_0 (34 bytes a block) does not wrap to 2, but wraps
+ * all the same: every block type is checked, not one size. */
+Test(hostile, ggml_nbytes_wraps_q8_0)
+{
+	static const int64_t ne[] = { INT64_C(5124095576030431008) };
+	struct test_lint t;
+
+	lint_one_tensor(&t, "w", 1, ne, GGUFW_GGML_Q8_0, 0, 32);
+	ASSERT_HAS(&t, "F021");
+	ASSERT_ERROR(&t);
+	assert_msg(test_find(&t, "F021"), "ne[0] x 34 overflows");
+	test_lint_free(&t);
+}
+
+/* An F32 (block size 1) tensor of 2^59 elements: ne0 * 4 fits, no wrap;
+ * only the data is missing (F010). */
+Test(hostile, ggml_nbytes_no_wrap_f32)
+{
+	static const int64_t ne[] = { INT64_C(1) << 59 };
+	struct test_lint t;
+
+	lint_one_tensor(&t, "w", 1, ne, GGUFW_GGML_F32, 0, 32);
+	ASSERT_F_CODES(&t, "F010");
+	test_lint_free(&t);
+}
+
+/* Issue 38: ne = (INT64_MAX, 2, 1, 1), whose element count 2^64 - 2
+ * slips past an unsigned 64-bit product; ggml refuses it ("total number
+ * of elements ... is >= INT64_MAX"), and so does gguflint (F021). */
+Test(hostile, element_count_int64_max_x2)
+{
+	static const int64_t ne[] = { INT64_MAX, 2, 1, 1 };
+	struct test_lint t;
+
+	lint_one_tensor(&t, "w", 4, ne, GGUFW_GGML_F32, 0, 32);
+	ASSERT_F_CODES(&t, "F021");
+	ASSERT_ERROR(&t);
+	assert_subject(test_find(&t, "F021"), SUBJECT_TENSOR, "w");
+	assert_msg(test_find(&t, "F021"), "element count 9223372036854775807 "
+	    "x 2 x 1 x 1 does not fit in int64");
+	test_lint_free(&t);
+}
+
+/* The same as I8 over two dimensions the other way round: (2, INT64_MAX). */
+Test(hostile, element_count_2_x_int64_max)
+{
+	static const int64_t ne[] = { 2, INT64_MAX };
+	struct test_lint t;
+
+	lint_one_tensor(&t, "w", 2, ne, T_I8, 0, 32);
+	ASSERT_F_CODES(&t, "F021");
+	ASSERT_ERROR(&t);
 	test_lint_free(&t);
 }
 
@@ -2154,6 +2299,73 @@ static const struct golden_case tail_cases[] = {
 	{ "F036-zip-end-record", "F036", 1, set_tail_zip_end },
 	{ "F036-ok-text", "F036", 0, set_tail_text },
 };
+
+/*
+ * Issue 38's header classes as golden cases (tests/cases), which the
+ * differential test gives ggml's and llama.cpp's loaders: one tensor of
+ * ne = (INT64_MAX, 2, 1, 1), which ggml refuses; a Q4_0 tensor whose
+ * ggml_nbytes wraps to 2 bytes, which ggml v0.5.0 accepts; general.alignment
+ * as INT32 beside a tensor, which ggml refuses.
+ */
+static void
+raw_out(struct ggufw *w, struct strbuf *out)
+{
+	strbuf_add(out, w->out.buf, w->out.len);
+	ggufw_free(w);
+}
+
+static void
+raw_int64_max_x2(struct strbuf *out)
+{
+	static const int64_t ne[] = { INT64_MAX, 2, 1, 1 };
+	struct ggufw w;
+
+	one_tensor(&w, "w", 4, ne, GGUFW_GGML_F32, 0, 32);
+	raw_out(&w, out);
+}
+
+static void
+raw_nbytes_2(struct strbuf *out)
+{
+	static const int64_t ne[] = { INT64_C(5124095576030431008), 1 };
+	struct ggufw w;
+
+	one_tensor(&w, "w", 2, ne, GGUFW_GGML_Q4_0, 0, 32);
+	raw_out(&w, out);
+}
+
+static void
+raw_align_i32(struct strbuf *out)
+{
+	static const int64_t ne[] = { 8 };
+	struct ggufw w;
+
+	ggufw_init(&w, false);
+	ggufw_header(&w, "GGUF", 3, 1, 1);
+	ggufw_kv_i32(&w, "general.alignment", 64);
+	ggufw_tensor_info(&w, "w", 1, ne, GGUFW_GGML_F32, 0);
+	ggufw_pad(&w, 32);
+	zeros(&w, 32);
+	raw_out(&w, out);
+}
+
+static void set_int64_max_x2(struct tiny *t) { t->raw = raw_int64_max_x2; }
+static void set_nbytes_2(struct tiny *t) { t->raw = raw_nbytes_2; }
+static void set_align_i32(struct tiny *t) { t->raw = raw_align_i32; }
+
+static const struct golden_case header_cases[] = {
+	{ "F021-element-count-int64-max-x2", "F021", 1, set_int64_max_x2 },
+	{ "F021-q4_0-nbytes-wraps-to-2", "F021", 1, set_nbytes_2 },
+	{ "F014-alignment-int32", "F014", 1, set_align_i32 },
+};
+
+Test(hostile, header_golden_cases)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof header_cases / sizeof header_cases[0]; i++)
+		golden_run(&header_cases[i]);
+}
 
 /* Bytes after the data: F035 a warning, another format there F036 an
  * error (a polyglot); the golden cases, which the differential test also

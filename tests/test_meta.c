@@ -39,12 +39,122 @@ set_type_byte(struct tiny *t)
 	t->tok3 = "<0x41>";
 }
 static void set_dup(struct tiny *t) { t->dup_token = true; }
+static void set_types_u32(struct tiny *t) { t->types_u32 = true; }
+static void
+set_suppress_u8(struct tiny *t)
+{
+	t->arr_key = "tokenizer.ggml.suppress_tokens";
+	t->arr_len = 2;
+}
+/*
+ * A t5 charsmap: its size (1024), a trie of 256 empty nodes (no input
+ * byte matches: llama.cpp's walk from the root stays in bounds), then
+ * one string.
+ */
+static uint8_t charsmap[4 + 1024 + 2];
+static void
+set_t5_charsmap(struct tiny *t, uint64_t len)
+{
+	charsmap[1] = 4;		/* 1024, little-endian */
+	charsmap[4 + 1024] = 'a';
+	t->tok_model = "t5";
+	t->arr_key = "tokenizer.ggml.precompiled_charsmap";
+	t->arr_len = len;
+	t->arr_bytes = charsmap;
+}
+static void
+set_charsmap_ok(struct tiny *t)
+{
+	set_t5_charsmap(t, sizeof charsmap);
+}
+static void
+set_charsmap_no_strings(struct tiny *t)
+{
+	set_t5_charsmap(t, 4 + 1024);
+}
+static void set_charsmap_3(struct tiny *t) { set_t5_charsmap(t, 3); }
+static void
+set_t5_charsmap_str(struct tiny *t)
+{
+	t->tok_model = "t5";
+	t->str_key = "tokenizer.ggml.precompiled_charsmap";
+	t->str_val = "abcdefgh";
+	t->str_len = 8;
+}
+static void
+set_merges_u8(struct tiny *t)
+{
+	t->arr_key = "tokenizer.ggml.merges";
+	t->arr_len = 4;
+}
+static void
+set_byte_minus(struct tiny *t)
+{
+	t->bad_type = 6;
+	t->tok3 = "<0x-1>";
+}
+static void set_layers_513(struct tiny *t) { t->block_count_key = 513; }
+static void set_nextn_3(struct tiny *t) { t->nextn = 3; }
+static void set_layers_512(struct tiny *t) { t->block_count_key = 512; }
+static void
+set_used_arr_513(struct tiny *t)
+{
+	t->layer_key = "expert_used_count";
+	t->layer_len = 513;
+}
+static void
+set_ffexp_arr_513(struct tiny *t)
+{
+	t->layer_key = "expert_feed_forward_length";
+	t->layer_len = 513;
+}
+static void
+set_moe_ffexp_arr_513(struct tiny *t)
+{
+	t->arch = "deepseek";
+	t->layer_key = "expert_feed_forward_length";
+	t->layer_len = 513;
+}
+static void
+set_moe_ffexp_per_layer(struct tiny *t)
+{
+	t->arch = "deepseek";
+	t->layer_key = "expert_feed_forward_length";
+	t->layer_len = 2;
+}
+static void
+set_moe_ffexp_arr_3(struct tiny *t)
+{
+	t->arch = "deepseek";
+	t->layer_key = "expert_feed_forward_length";
+	t->layer_len = 3;
+}
+static void
+set_used_per_layer(struct tiny *t)
+{
+	t->n_expert = 8;
+	t->layer_key = "expert_used_count";
+	t->layer_len = 2;
+}
+static void
+set_heads_arr_513(struct tiny *t)
+{
+	t->layer_key = "attention.head_count_kv";
+	t->layer_len = 513;
+}
 static void set_tok_unknown(struct tiny *t) { t->tok_model = "sentencepiece"; }
 static void set_tok_t5(struct tiny *t) { t->tok_model = "t5"; }
+static void set_tok_gemma4(struct tiny *t) { t->tok_model = "gemma4"; }
 static void set_ftype_q4km(struct tiny *t) { t->file_type = 15; }
 static void set_zero_heads(struct tiny *t) { t->zero_heads = true; }
 static void set_zero_heads_kv(struct tiny *t) { t->zero_heads_kv = true; }
 
+static void
+set_vocab_only_no_arch(struct tiny *t)
+{
+	t->no_tensors = true;
+	t->arch = NULL;
+}
 static void
 set_vocab_only_no_eps(struct tiny *t)
 {
@@ -74,6 +184,7 @@ static const struct golden_case cases[] = {
 	{ "M001-missing-eps", "M001", 1, set_no_eps },
 	{ "M001-no-architecture", "M001", 1, set_no_arch },
 	{ "M001-ok-vocab-only", "M001", 0, set_vocab_only_no_eps },
+	{ "M001-vocab-only-no-arch", "M001", 1, set_vocab_only_no_arch },
 	{ "M002-eps-as-f64", "M002", 1, set_eps_f64 },
 	{ "M002-ok", "M002", 0, NULL },
 	{ "M004-rope-scaling-foo", "M004", 1, set_rope_foo },
@@ -96,6 +207,8 @@ static const struct golden_case cases[] = {
 	{ "M012-ok", "M012", 0, NULL },
 	{ "M013-unknown-tokenizer", "M013", 1, set_tok_unknown },
 	{ "M013-ok-t5", "M013", 0, set_tok_t5 },
+	{ "M013-ok-gemma4", "M013", 0, set_tok_gemma4 },
+	{ "M001-gemma4-merges", "M001", 1, set_tok_gemma4 },
 	{ "M014-file-type-q4km", "M014", 1, set_ftype_q4km },
 	{ "M014-ok-q8_0", "M014", 0, set_q8 },
 	{ "M015-no-quant-version", "M015", 1, set_q8_no_qver },
@@ -105,6 +218,25 @@ static const struct golden_case cases[] = {
 	{ "M016-ok", "M016", 0, NULL },
 	{ "M017-byte-token-text", "M017", 1, set_byte_t3 },
 	{ "M017-ok", "M017", 0, set_type_byte },
+	{ "M017-byte-token-minus", "M017", 1, set_byte_minus },
+	{ "M007-token-type-u32", "M007", 1, set_types_u32 },
+	{ "M007-merges-u8", "M007", 1, set_merges_u8 },
+	{ "M007-suppress-tokens-u8", "M007", 1, set_suppress_u8 },
+	{ "M007-t5-charsmap-string", "M007", 1, set_t5_charsmap_str },
+	{ "M033-charsmap-no-strings", "M033", 1, set_charsmap_no_strings },
+	{ "M033-charsmap-3-bytes", "M033", 1, set_charsmap_3 },
+	{ "M033-ok", "M033", 0, set_charsmap_ok },
+	{ "M003-expert-used-count-513", "M003", 1, set_used_arr_513 },
+	{ "M004-ok-expert-used-per-layer", "M004", 0, set_used_per_layer },
+	{ "M004-nextn-above-block-count", "M004", 1, set_nextn_3 },
+	{ "M002-ok-expert-ff-length-per-layer", "M002", 0,
+	    set_moe_ffexp_per_layer },
+	{ "M003-ok-expert-ff-length-per-layer", "M003", 0,
+	    set_moe_ffexp_per_layer },
+	{ "M003-deepseek-expert-ff-length-3", "M003", 1, set_moe_ffexp_arr_3 },
+	{ "M003-expert-ff-length-513", "M003", 1, set_ffexp_arr_513 },
+	{ "M003-deepseek-expert-ff-length-513", "M003", 1,
+	    set_moe_ffexp_arr_513 },
 };
 
 Test(meta, golden_cases)
@@ -118,7 +250,8 @@ Test(meta, golden_cases)
 static void set_arch_zwsp(struct tiny *t) { t->arch = "llama\xe2\x80\x8b"; }
 static void set_arch_mistral3(struct tiny *t) { t->arch = "mistral3"; }
 
-/* M018-M020, without and under a runtime_version: the golden cases. */
+/* M018-M020, without and under a runtime_version: the golden cases; and
+ * M003/M004 of arch.c, which need a profile. */
 Test(meta, golden_runtime_version_cases)
 {
 	static const struct {
@@ -139,6 +272,13 @@ Test(meta, golden_runtime_version_cases)
 		{ { "M020-unknown-arch-b99999", "M020", 1, set_arch_zwsp },
 		    "b99999" },
 		{ { "M020-ok-b99999", "M020", 0, NULL }, "b99999" },
+		/* arch.c's findings, the plan's: with a profile only */
+		{ { "M004-block-count-513", "M004", 1, set_layers_513 },
+		    "v0.5.0" },
+		{ { "M004-ok-block-count-512", "M004", 0, set_layers_512 },
+		    "v0.5.0" },
+		{ { "M003-head-count-kv-513", "M003", 1, set_heads_arr_513 },
+		    "v0.5.0" },
 	};
 	size_t i;
 

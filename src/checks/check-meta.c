@@ -3,7 +3,9 @@
  * the geometry arch.c reads (M002-M004 come from there): the required keys
  * of each mapped architecture, their types, attention weights in layers
  * with no heads, values llama.cpp aborts on (rope scaling type, expert
- * counts), general.file_type against the tensors, and
+ * counts, nextn_predict_layers), the per-layer arrays arch.c does not
+ * read (their length against block_count and LLAMA_MAX_LAYERS),
+ * general.file_type against the tensors, and
  * general.quantization_version. The tokenizer's keys and its internal
  * consistency are check-tokenizer.c's, over the state and helpers shared
  * through check-meta-impl.h.
@@ -93,9 +95,10 @@ meta_str_in(struct gguf_str s, const char *const list[])
 /* ---- required keys ----------------------------------------------------- */
 
 /*
- * general.architecture, in a file with tensors (of a model: check_meta):
- * the spec requires it, and llama.cpp, which finds no architecture by an
- * empty name, refuses the file.
+ * general.architecture, in a file with tensors (of a model: check_meta)
+ * or a vocabulary (llama.cpp reads the architecture before it loads a
+ * vocabulary): the spec requires it, and llama.cpp, which finds no
+ * architecture by an empty name, refuses the file.
  */
 static void
 check_arch_name(struct mt *s)
@@ -108,14 +111,60 @@ check_arch_name(struct mt *s)
 	if (kv == NULL) {
 		diag_note(diag_add(s->dl, "M001", 0, SUBJECT_KEY, key,
 		    sizeof key - 1, "%s (STRING) is missing in a file with "
-		    "tensors: the GGUF spec requires it and llama.cpp refuses "
-		    "the file", key), says);
+		    "%s: the GGUF spec requires it and llama.cpp refuses the "
+		    "file", key, s->f->tensors_n > 0 ? "tensors" :
+		    "a vocabulary"), says);
 		return;
 	}
 	if (meta_check_type(s, kv, GGUF_STRING))
 		diag_note(diag_add(s->dl, "M001", kv->offset, SUBJECT_KEY,
 		    kv->key.p, kv->key.n, "%s is empty, too long or holds a "
 		    "NUL: llama.cpp refuses the file", key), says);
+}
+
+/*
+ * The per-layer keys llama.cpp reads as a scalar or an array of one entry
+ * a layer (get_key_or_arr): a name map that declares one as UINT32 means
+ * the scalar, and an array of INT32, UINT32 or BOOL elements is as good
+ * (its length is check_layer_arrays'). The first two are the ones maps
+ * declare.
+ */
+static const char *const or_arr_keys[] = {
+	"expert_used_count", "expert_feed_forward_length", "swiglu_clamp_exp",
+	"swiglu_clamp_shexp", NULL
+};
+
+static bool
+is_or_arr_key(const char *suffix)
+{
+	const char *const *p;
+
+	for (p = or_arr_keys; *p != NULL; p++)
+		if (strcmp(*p, suffix) == 0)
+			return true;
+	return false;
+}
+
+/* Whether key (k's) is such a per-layer array; M002 for its elements
+ * when they are not INT32, UINT32 or BOOL. */
+static bool
+layer_array_typed(struct mt *s, const struct names_key *k, const char *key)
+{
+	const struct gguf_kv *kv = gguf_find_kv(s->f, key);
+
+	if (kv == NULL || kv->type != GGUF_ARRAY || k->type != GGUF_UINT32 ||
+	    !is_or_arr_key(k->key))
+		return false;
+	if (kv->elem_type != GGUF_INT32 && kv->elem_type != GGUF_UINT32 &&
+	    kv->elem_type != GGUF_BOOL && !has_m002(s->dl, kv->offset))
+		diag_note(diag_add(s->dl, "M002", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "per-layer array of %s; llama.cpp "
+		    "accepts only INT32, UINT32 or BOOL elements and refuses "
+		    "the file", gguf_vtype_name(kv->elem_type)), "llama.cpp "
+		    "says \"%.*s has wrong array element type %s\"",
+		    (int)kv->key.n, kv->key.p,
+		    gguf_vtype_llama_name(kv->elem_type));
+	return true;
 }
 
 static void
@@ -135,9 +184,11 @@ check_map_keys(struct mt *s)
 			required = v.known && v.v != 0;
 		}
 		snprintf(key, sizeof key, "%s.%s", s->arch, k->key);
-		if (k->type != NAMES_KEY_ANY)
-			meta_require_key(s, key, k->type, required, "");
-		else if (required && gguf_find_kv(s->f, key) == NULL)
+		if (k->type != NAMES_KEY_ANY) {
+			if (!layer_array_typed(s, k, key))
+				meta_require_key(s, key, k->type, required,
+				    "");
+		} else if (required && gguf_find_kv(s->f, key) == NULL)
 			diag_note(diag_add(s->dl, "M001", 0, SUBJECT_KEY, key,
 			    strlen(key), "%s (a scalar or an array) is "
 			    "missing: llama.cpp refuses the file", key),
@@ -306,6 +357,37 @@ check_rope_scaling(struct mt *s)
 	    kv->val.v.s.n), kv->val.v.s.p), "a GGML_ASSERT");
 }
 
+/*
+ * key as llama.cpp's largest per-layer value: a scalar, or the largest of
+ * a per-layer array of INT32, UINT32 or BOOL (at most 512 entries, read
+ * as UINT32), as n_expert_used_max() takes it. False when absent or not
+ * such.
+ */
+static bool
+layer_max(const struct gguf_file *f, const char *key, int64_t *out)
+{
+	const struct gguf_kv *kv = gguf_find_kv(f, key);
+	struct gguf_scalar v;
+	int64_t x, max = 0;
+	uint64_t i;
+
+	if (kv == NULL || kv->type != GGUF_ARRAY)
+		return gguf_find_int(f, key, out);
+	if ((kv->elem_type != GGUF_INT32 && kv->elem_type != GGUF_UINT32 &&
+	    kv->elem_type != GGUF_BOOL) || kv->count > ARCH_MAX_LAYERS)
+		return false;
+	for (i = 0; i < kv->count; i++) {
+		if (gguf_arr_get(f, kv, i, &v) < 0)
+			return false;
+		x = v.type == GGUF_BOOL ? (v.v.b != 0) : v.type == GGUF_INT32 ?
+		    (int64_t)(uint32_t)v.v.i : (int64_t)(uint32_t)v.v.u;
+		if (i == 0 || x > max)
+			max = x;
+	}
+	*out = max;
+	return true;
+}
+
 static void
 check_experts(struct mt *s)
 {
@@ -317,7 +399,8 @@ check_experts(struct mt *s)
 	snprintf(key, sizeof key, "%s.expert_count", s->arch);
 	gguf_find_int(s->f, key, &n);
 	snprintf(key, sizeof key, "%s.expert_used_count", s->arch);
-	gguf_find_int(s->f, key, &used);
+	if (!layer_max(s->f, key, &used) && gguf_find_kv(s->f, key) != NULL)
+		return;		/* M002 or M003 says what is wrong with it */
 	if (n > 512)
 		why = "more than 512 experts (LLAMA_MAX_EXPERTS)";
 	else if (used > n)
@@ -332,6 +415,168 @@ check_experts(struct mt *s)
 	diag_note(diag_add(s->dl, "M004", kv ? kv->offset : 0, SUBJECT_KEY,
 	    key, strlen(key), "expert_count %" PRId64 ", expert_used_count %"
 	    PRId64 ": %s; llama.cpp aborts", n, used, why), "a GGML_ASSERT");
+}
+
+/* nextn_predict_layers above block_count: llama.cpp asserts it is not. */
+static void
+check_nextn(struct mt *s)
+{
+	const struct gguf_kv *kv;
+	int64_t layers = 0, nextn = 0;
+	char key[160];
+
+	snprintf(key, sizeof key, "%s.block_count", s->arch);
+	if (!gguf_find_int(s->f, key, &layers) || layers <= 0 ||
+	    layers > ARCH_MAX_LAYERS)
+		return;		/* M001 or M004 already */
+	snprintf(key, sizeof key, "%s.nextn_predict_layers", s->arch);
+	if (!gguf_find_int(s->f, key, &nextn) || nextn <= layers)
+		return;
+	kv = gguf_find_kv(s->f, key);
+	diag_note(diag_add(s->dl, "M004", kv->offset, SUBJECT_KEY, kv->key.p,
+	    kv->key.n, "nextn_predict_layers %" PRId64 " is more than "
+	    "block_count %" PRId64 ": llama.cpp aborts", nextn, layers),
+	    "a GGML_ASSERT");
+}
+
+/* ---- per-layer arrays arch.c does not read ----------------------------- */
+
+/*
+ * Per-layer keys llama.cpp reads into arrays of LLAMA_MAX_LAYERS (512)
+ * entries: expert_used_count for every architecture (its length must be
+ * block_count), the others for the architectures that have them (more
+ * than 512 entries is refused: "array length ... exceeds max 512", or
+ * "wrong array length" where the length must be block_count). arch.c's
+ * geom_layers reports feed_forward_length, the head counts, the
+ * sliding-window pattern and the recurrent layers where the architecture
+ * reads them (M003 there, with a profile); here they are checked for
+ * their length alone.
+ */
+static const char *const layer_keys[] = {
+	"expert_used_count", "expert_feed_forward_length",
+	"attention.rope_pattern", "attention.indexer.types",
+	"attention.compress_ratios", "deepstack_mapping", "swiglu_clamp_exp",
+	"swiglu_clamp_shexp", "attention.sliding_window_pattern",
+	"attention.recurrent_layers", NULL
+};
+
+static bool
+has_m003(const struct diag_list *dl, uint64_t offset)
+{
+	size_t i;
+
+	for (i = 0; i < dl->n; i++)
+		if (dl->v[i].offset == offset &&
+		    strcmp(dl->v[i].rule->code, "M003") == 0)
+			return true;
+	return false;
+}
+
+/* Whether text names suffix as a whole word (a key in an expression). */
+static bool
+names_word(const char *text, const char *suffix)
+{
+	size_t n = strlen(suffix);
+	const char *p;
+
+	for (p = text; p != NULL && (p = strstr(p, suffix)) != NULL; p += n)
+		if ((p == text || (p[-1] != '_' && p[-1] != '.' &&
+		    !(p[-1] >= 'a' && p[-1] <= 'z'))) && p[n] != '_' &&
+		    !(p[n] >= 'a' && p[n] <= 'z'))
+			return true;
+	return false;
+}
+
+/* Whether the architecture's name map reads <arch>.suffix: a key it
+ * requires, or one its tensors' shapes or conditions name. */
+static bool
+map_reads(const struct names_map *m, const char *suffix)
+{
+	size_t i, j;
+
+	if (m == NULL)
+		return false;
+	for (i = 0; i < m->n_keys; i++)
+		if (strcmp(m->keys[i].key, suffix) == 0)
+			return true;
+	for (i = 0; i < m->n_tensors; i++) {
+		const struct names_tensor *t = &m->tensors[i];
+
+		if (t->when_text != NULL && names_word(t->when_text, suffix))
+			return true;
+		for (j = 0; j < t->n_dims; j++)
+			if (t->shape_text[j] != NULL &&
+			    names_word(t->shape_text[j], suffix))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * An array over LLAMA_MAX_LAYERS entries: an error where the architecture
+ * reads the key (all: it reads it as one entry a layer, as every one reads
+ * expert_used_count, apertus the xielu keys, and an architecture whose
+ * name map names expert_feed_forward_length that key; the others where
+ * its name map names them), a warning where llama.cpp ignores it.
+ */
+static void
+layer_array_long(struct mt *s, const struct gguf_kv *kv, const char *suffix,
+    bool all)
+{
+	bool read = all || map_reads(s->map, suffix);
+	struct diag *d;
+
+	d = diag_note(diag_add(s->dl, "M003", kv->offset, SUBJECT_KEY,
+	    kv->key.p, kv->key.n, "per-layer array has %" PRIu64 " entries; "
+	    "llama.cpp holds at most %d layers (%s)", kv->count,
+	    ARCH_MAX_LAYERS, read ? "and refuses the file" : "it ignores the "
+	    "key for this architecture and refuses it where it reads it"),
+	    "llama.cpp says \"wrong array length\" where it reads one entry "
+	    "per layer, \"array length %" PRIu64 " for key %.*s exceeds max "
+	    "%d\" elsewhere", kv->count, (int)kv->key.n, kv->key.p,
+	    ARCH_MAX_LAYERS);
+	if (d != NULL && !read && d->severity > SEV_WARNING)
+		d->severity = SEV_WARNING;
+}
+
+static void
+layer_array(struct mt *s, const char *key, const char *suffix, bool all)
+{
+	const struct gguf_kv *kv = gguf_find_kv(s->f, key);
+	uint32_t n = s->c->geom->n_layer;
+
+	if (kv == NULL || kv->type != GGUF_ARRAY || has_m003(s->dl, kv->offset))
+		return;
+	if (kv->count > ARCH_MAX_LAYERS)
+		layer_array_long(s, kv, suffix, all);
+	else if (all && n > 0 && kv->count != n)
+		diag_note(diag_add(s->dl, "M003", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "per-layer array has %" PRIu64
+		    " entries; block_count is %" PRIu32 " (llama.cpp refuses "
+		    "it)", kv->count, n), "llama.cpp says \"key %.*s has wrong "
+		    "array length; expected %" PRIu32 ", got %" PRIu64 "\"",
+		    (int)kv->key.n, kv->key.p, n, kv->count);
+}
+
+static void
+check_layer_arrays(struct mt *s)
+{
+	static const char *const xielu[] = {
+		"xielu.alpha_n", "xielu.alpha_p", "xielu.beta", "xielu.eps",
+		NULL
+	};
+	char key[160];
+	size_t i;
+
+	for (i = 0; layer_keys[i] != NULL; i++) {
+		snprintf(key, sizeof key, "%s.%s", s->arch, layer_keys[i]);
+		layer_array(s, key, layer_keys[i], i == 0 ||
+		    (is_or_arr_key(layer_keys[i]) &&
+		    map_reads(s->map, layer_keys[i])));
+	}
+	for (i = 0; xielu[i] != NULL; i++)	/* apertus reads them */
+		layer_array(s, xielu[i], xielu[i],
+		    strcmp(s->arch, "apertus") == 0);
 }
 
 /* ---- file type and quantization version ------------------------------- */
@@ -509,7 +754,8 @@ check_meta(const struct check_ctx *c, struct diag_list *dl)
 		s.map = NULL;
 	}
 	s.arch = c->geom->arch;
-	if (s.kind == NAMES_NO_ARCH)
+	if (s.kind == NAMES_NO_ARCH || (s.kind == NAMES_NO_TENSORS &&
+	    has_tokenizer(&s) && s.arch[0] == '\0'))
 		check_arch_name(&s);
 	if (s.kind == NAMES_MODEL) {
 		check_map_keys(&s);
@@ -523,6 +769,8 @@ check_meta(const struct check_ctx *c, struct diag_list *dl)
 	if (s.arch[0] != '\0') {
 		check_rope_scaling(&s);
 		check_experts(&s);
+		check_nextn(&s);
+		check_layer_arrays(&s);
 	}
 	check_file_type(&s);
 	if (s.kind == NAMES_MODEL)

@@ -19,37 +19,111 @@
 
 /* ---- the tokenizer ----------------------------------------------------- */
 
+/* The tokenizer models llama.cpp v0.5.0 knows (llama_vocab::load). */
 static const char *const tokenizer_models[] = {
-	"no_vocab", "none", "llama", "bert", "gpt2", "t5", "rwkv", "plamo2",
-	NULL
+	"no_vocab", "none", "llama", "bert", "gpt2", "hybriddna", "whitespace",
+	"t5", "rwkv", "test", "plamo2", "gemma4", NULL
 };
+
+/* The tokenizer models whose merges llama.cpp v0.5.0 reads (and checks). */
+static const char *const bpe_models[] = {
+	"gpt2", "hybriddna", "whitespace", "gemma4", NULL
+};
+
+/* Whether llama.cpp reads key (a vocab_array) of s's tokenizer. */
+static bool
+vocab_array_read(const struct mt *s, const char *key)
+{
+	const struct gguf_kv *m;
+
+	if (strcmp(key, "tokenizer.ggml.merges") != 0)
+		return true;
+	m = gguf_find_kv(s->f, "tokenizer.ggml.model");
+	return m == NULL || m->type != GGUF_STRING ||
+	    meta_str_in(m->val.v.s, bpe_models);
+}
+
+/* The other element type llama.cpp accepts for key, or UINT32_MAX. */
+static uint32_t
+vocab_array_alt(const char *key)
+{
+	if (strcmp(key, "tokenizer.ggml.scores") == 0)
+		return GGUF_INT32;	/* read as whole numbers */
+	if (strcmp(key, "tokenizer.ggml.precompiled_charsmap") == 0)
+		return GGUF_INT8;	/* bytes either way */
+	return UINT32_MAX;
+}
 
 /*
  * An array of elem (M007 when it is not); NULL when absent or wrong.
  * llama.cpp v0.5.0 checks the type of each tokenizer array and refuses
  * the file on another; its scores may be INT32[] too (read as whole
- * numbers), which the spec does not name: accepted as llama.cpp does.
+ * numbers), which the spec does not name, and its precompiled charsmap
+ * INT8[] as well as UINT8[]: accepted as llama.cpp does. Merges it reads
+ * for the BPE tokenizers only; elsewhere a wrong type breaks the spec
+ * alone.
  */
 static const struct gguf_kv *
 vocab_array(struct mt *s, const char *key, uint32_t elem, bool *present)
 {
 	const struct gguf_kv *kv = gguf_find_kv(s->f, key);
-	bool scores = strcmp(key, "tokenizer.ggml.scores") == 0;
+	uint32_t alt = vocab_array_alt(key);
+	char also[32] = "";
+	bool read;
 
 	*present = kv != NULL;
 	if (kv == NULL)
 		return NULL;
 	if (kv->type == GGUF_ARRAY && (kv->elem_type == elem ||
-	    (scores && kv->elem_type == GGUF_INT32)))
+	    kv->elem_type == alt))
 		return kv;
+	if (alt != UINT32_MAX)
+		snprintf(also, sizeof also, " (or %s[])", gguf_vtype_name(alt));
+	read = vocab_array_read(s, key);
 	diag_note(diag_add(s->dl, "M007", kv->offset, SUBJECT_KEY, kv->key.p,
-	    kv->key.n, "stored as %s%s%s; llama.cpp requires %s[]%s and "
-	    "refuses the file", kv->type == GGUF_ARRAY ? "an array of " : "",
-	    gguf_vtype_name(kv->type == GGUF_ARRAY ? kv->elem_type : kv->type),
-	    kv->type == GGUF_ARRAY ? "" : " (not an array)",
-	    gguf_vtype_name(elem), scores ? " (or INT32[])" : ""),
-	    "llama.cpp says \"invalid gguf type for %s\"", key);
+	    kv->key.n, "stored as %s%s%s; %s %s[]%s%s", kv->type == GGUF_ARRAY ?
+	    "an array of " : "", gguf_vtype_name(kv->type == GGUF_ARRAY ?
+	    kv->elem_type : kv->type), kv->type == GGUF_ARRAY ? "" :
+	    " (not an array)", read ? "llama.cpp requires" : "the GGUF spec "
+	    "requires", gguf_vtype_name(elem), also,
+	    read ? " and refuses the file" : ""), read ? "llama.cpp says "
+	    "\"invalid gguf type for %s\"" : "llama.cpp reads %s for BPE "
+	    "tokenizers only", key);
 	return NULL;
+}
+
+/*
+ * M033: a t5 charsmap (kv: UINT8[] or INT8[], or NULL) whose leading
+ * 32-bit size (little-endian whatever the file's order: llama.cpp reads
+ * the blob as SentencePiece wrote it) leaves no room for the strings
+ * after the trie, as llama.cpp v0.5.0 checks.
+ */
+static void
+check_charsmap(struct mt *s, const struct gguf_kv *kv)
+{
+	const uint8_t *p;
+	uint64_t blob;
+
+	if (kv == NULL)
+		return;
+	if (kv->count < 4) {
+		diag_note(diag_add(s->dl, "M033", kv->offset, SUBJECT_KEY,
+		    kv->key.p, kv->key.n, "%" PRIu64 " bytes: less than its "
+		    "4-byte size", kv->count), "llama.cpp says "
+		    "\"precompiled_charsmap too small for xcda_blob_size "
+		    "header!\"");
+		return;
+	}
+	p = s->f->map + kv->arr_offset;
+	blob = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+	    (uint64_t)p[3] << 24;
+	if (blob + 4 < kv->count)
+		return;
+	diag_note(diag_add(s->dl, "M033", kv->offset, SUBJECT_KEY, kv->key.p,
+	    kv->key.n, "its trie is %" PRIu64 " bytes; %" PRIu64 " follow "
+	    "its size: no room for its strings", blob, kv->count - 4),
+	    "llama.cpp says \"Index out of array bounds in precompiled "
+	    "charsmap!\"");
 }
 
 static void
@@ -76,10 +150,21 @@ check_tokenizer_keys(struct mt *s)
 	    !gguf_str_eq(ms, "none"))
 		meta_missing_key(s, "tokenizer.ggml.tokens", GGUF_ARRAY, "");
 	vocab_array(s, "tokenizer.ggml.merges", GGUF_STRING, &present);
-	if (!present && model != NULL && gguf_str_eq(ms, "gpt2") &&
-	    (pre == NULL || !gguf_str_eq(pre->val.v.s, "kimi-k2")))
+	if (!present && model != NULL && meta_str_in(ms, bpe_models) &&
+	    (gguf_str_eq(ms, "gemma4") || pre == NULL ||
+	    !gguf_str_eq(pre->val.v.s, "kimi-k2")))
 		meta_missing_key(s, "tokenizer.ggml.merges", GGUF_ARRAY, " (a "
-		    "gpt2/BPE tokenizer needs its merges)");
+		    "BPE tokenizer needs its merges)");
+	/* read by every tokenizer (suppress_tokens), by t5's (the
+	 * charsmap); a no_vocab model is not read past its name */
+	if (model == NULL || (!gguf_str_eq(ms, "no_vocab") &&
+	    !gguf_str_eq(ms, "none")))
+		vocab_array(s, "tokenizer.ggml.suppress_tokens", GGUF_INT32,
+		    &present);
+	if (model != NULL && gguf_str_eq(ms, "t5"))
+		check_charsmap(s, vocab_array(s,
+		    "tokenizer.ggml.precompiled_charsmap", GGUF_UINT8,
+		    &present));
 }
 
 /* scores and token_type: element type, then length against the tokens. */

@@ -56,6 +56,29 @@ check_tensor_type(struct rd *r, struct gguf_tensor *t)
 	}
 }
 
+/*
+ * ggml_nbytes multiplies ne[0] by a block's bytes before it divides by the
+ * block size: for a block type that product can wrap 64 bits while the
+ * true size fits, and llama.cpp (which checks the true size when it reads
+ * the header) then sizes the tensor at the wrapped value, a few bytes,
+ * which its bounds checks pass. F021, with both sizes.
+ */
+static void
+nbytes_wrap(struct rd *r, const struct gguf_tensor *t,
+    const struct ggml_type_info *ti)
+{
+	uint64_t ne0 = (uint64_t)t->ne[0], head, ggml;
+
+	if (ti->blck <= 1 || !u64_mul_overflow(ne0, ti->size, &head))
+		return;
+	ggml = head / ti->blck + (t->nbytes - ne0 / ti->blck * ti->size);
+	FINDING(r, "F021", t->offset_info, "byte size of %s [%" PRId64 ", %"
+	    PRId64 ", %" PRId64 ", %" PRId64 "] wraps in ggml_nbytes: ne[0] x "
+	    "%" PRIu32 " overflows 64 bits, so llama.cpp sizes it at %" PRIu64
+	    " bytes, not %" PRIu64, ti->name, t->ne[0], t->ne[1], t->ne[2],
+	    t->ne[3], ti->size, ggml, t->nbytes);
+}
+
 /* Compute nbytes with checked arithmetic; findings for what is wrong. */
 static void
 tensor_size(struct rd *r, struct gguf_tensor *t, bool dims_ok)
@@ -107,6 +130,7 @@ tensor_size(struct rd *r, struct gguf_tensor *t, bool dims_ok)
 	}
 	t->nbytes = bytes;
 	t->size_ok = true;
+	nbytes_wrap(r, t, ti);
 }
 
 static bool
