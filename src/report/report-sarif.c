@@ -303,6 +303,7 @@ add_rule(struct strbuf *out, const struct rule *r)
 	add_prose(out, r->basis);
 	if (r->family == 'S')
 		strbuf_addf(out, ", \"security-severity\": \"%s\"",
+		    r->security_severity != NULL ? r->security_severity :
 		    security_severity(r->severity));
 	strbuf_adds(out, "}}");
 }
