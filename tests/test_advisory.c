@@ -21,6 +21,7 @@
 #include "facts/advisory.h"
 #include "findings/catalog.h"
 #include "findings/diag.h"
+#include "ggufw.h"
 #include "golden.h"
 #include "runtime/runtime.h"
 #include "target/profile.h"
@@ -490,4 +491,89 @@ Test(advisory, security_severity_is_a_score)
 		      "a score") != NULL,
 	    "%s", err.msg);
 	catalog_free(&cat);
+}
+
+/* A hostile header of kind k: 0 a key/value count the file cannot hold
+ * (F006), 1 a token of 2 GiB (F007 on tokenizer.ggml.tokens), 2 a name
+ * of 2 GiB (F007 elsewhere), 3 a value type of 99 (F009). */
+static void
+hostile(struct ggufw *w, int k)
+{
+	static const char pad[64];
+
+	ggufw_init(w, false);
+	ggufw_header(w, "GGUF", 3, 0, k == 0 ? (uint64_t)1 << 40 : 1);
+	if (k == 1) {
+		ggufw_kv_head(w, "tokenizer.ggml.tokens", 9);
+		ggufw_u32(w, 8);
+		ggufw_u64(w, 1);
+	} else if (k == 2) {
+		ggufw_kv_head(w, "general.name", 8);
+	} else if (k == 3) {
+		ggufw_kv_head(w, "general.name", 99);
+	}
+	if (k == 1 || k == 2)
+		ggufw_strlen(w, (uint64_t)1 << 31, pad, sizeof pad);
+	else
+		ggufw_bytes(w, pad, sizeof pad);
+}
+
+/* How many rows judged against builds a build predates. */
+static size_t
+judged_above(uint32_t build)
+{
+	const struct adv_db *d = db();
+	size_t i, n = 0;
+
+	for (i = 0; i < d->n; i++)
+		n += d->rows[i].component != ADV_OLLAMA &&
+		    d->rows[i].fixed_build > build;
+	return n;
+}
+
+/* Each row's pattern, from the header: under b2000 the advisories whose
+ * rules the file's findings match are errors, the others warnings. */
+Test(advisory, each_pattern_escalates_its_advisories)
+{
+	static const struct {
+		const char *code, *errors;
+	} cases[] = {
+		{ "F006", " CVE-2024-32878 CVE-2026-27940" },
+		{ "F007", " CVE-2025-49847 CVE-2026-27940" },
+		{ "F007", " CVE-2026-27940" },
+		{ "F009", " CVE-2024-32878" },
+	};
+	struct gl_error err;
+	struct profile p;
+	int k;
+
+	cr_assert(profile_load(PROFILE_DEFAULT, &p, &err) == 0, "%s", err.msg);
+	p.runtime_version = xstrdup("b2000");
+	cr_assert(runtime_version_parse("b2000", &p.runtime_build) == 0);
+	for (k = 0; k < 4; k++) {
+		char errors[512] = "";
+		struct test_lint t;
+		struct ggufw w;
+		size_t i, n = 0;
+
+		hostile(&w, k);
+		test_lint_bytes_profile(&t, w.out.buf, w.out.len, &p);
+		cr_assert(test_find(&t, cases[k].code) != NULL, "%d: %s", k,
+		    test_codes(&t));
+		for (i = 0; i < t.res.diags.n; i++) {
+			const struct diag *g = &t.res.diags.v[i];
+
+			if (strcmp(g->rule->code, "S006") != 0 ||
+			    g->severity != SEV_ERROR)
+				continue;
+			n += (size_t)snprintf(errors + n, sizeof errors - n,
+			    " %s", g->items[0]);
+		}
+		cr_expect_str_eq(errors, cases[k].errors, "%d", k);
+		cr_expect_eq(test_count(&t, "S006"), judged_above(2000),
+		    "%d: %s", k, test_codes(&t));
+		test_lint_free(&t);
+		ggufw_free(&w);
+	}
+	profile_free(&p);
 }
