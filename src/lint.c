@@ -20,6 +20,7 @@
 #include "checks/checks.h"
 #include "base/guard.h"
 #include "data/builtin.h"
+#include "facts/advisory.h"
 #include "facts/llversions.h"
 #include "lint-impl.h"
 #include "lint.h"
@@ -515,6 +516,7 @@ void
 lint_cleanup(void)
 {
 	names_db_cleanup();
+	adv_db_cleanup();
 	check_security_cleanup();
 	builtin_names_cleanup();
 	source_cleanup();

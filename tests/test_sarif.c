@@ -1169,13 +1169,14 @@ Test(sarif, microsoft_validator_accepts_the_logs)
 	write_file(none, empty.buf, empty.len);
 	cr_assert(chdir(dir) == 0);
 	write_baseline("broken.gguf");
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < 9; i++) {
 		/* The clean example (an absolute path with dot segments), the
 		 * broken model (a relative path), the info finding, all three
 		 * in one run, one file named twice, a baseline holding the
 		 * broken model's findings (unchanged ones and new ones), the
-		 * plans in the run's properties, and a file not read (a
-		 * notification). */
+		 * plans in the run's properties, a file not read (a
+		 * notification), and advisories' findings (S006) under an old
+		 * build. */
 		const char *argv[][6] = {
 			{ "--format", "sarif", dotted, NULL, NULL, NULL },
 			{ "--format", "sarif", "broken.gguf", NULL, NULL,
@@ -1192,6 +1193,8 @@ Test(sarif, microsoft_validator_accepts_the_logs)
 			    NULL },
 			{ "--format", "sarif", "broken.gguf", "missing.gguf",
 			    NULL, NULL },
+			{ "--format", "sarif", "--runtime-version", "b5000",
+			    "broken.gguf", NULL },
 		};
 		const char *args[7] = { 0 };
 		struct test_run r;

@@ -20,5 +20,7 @@ const struct check checks[] = {
 	{ "security", 'S', false, false, true, check_security },
 	{ "declared", 0, true, false, false, check_declared },
 	{ "deep", 'D', true, false, true, check_deep },
+	/* last: it reads the findings of the others */
+	{ "advisory", 'S', false, false, true, check_advisory },
 	{ NULL, 0, false, false, false, NULL }
 };

@@ -99,6 +99,13 @@ void check_forms(const struct check_ctx *ctx, struct diag_list *dl);
 /* check_kernels: K, the table's entries the probe did not verify
  * (nothing without ctx->table). */
 void check_kernels(const struct check_ctx *ctx, struct diag_list *dl);
+/*
+ * check_advisory: S006, a llama.cpp build (the profile's runtime_version,
+ * or the runtime's own) older than the fix of a published advisory on
+ * loading GGUF files (facts/advisory.h); an error when the findings
+ * recorded before it show the advisory's pattern. Run last.
+ */
+void check_advisory(const struct check_ctx *ctx, struct diag_list *dl);
 /* check_version: M018-M020, the llama.cpp build a file needs against the
  * profile's runtime_version (nothing for a SKaiNET profile). */
 void check_version(const struct check_ctx *ctx, struct diag_list *dl);

@@ -4,6 +4,8 @@
  * A catalogue file is a sequence of mappings, each with exactly the keys
  * code, slug, family, severity, summary, rationale, basis and fix, all
  * scalars: a built-in rule must say what decides its severity (basis).
+ * One more key is optional: security_severity, the CVSS-like score SARIF
+ * gives the rule (see catalog.h).
  */
 #include "config.h"
 
@@ -19,9 +21,21 @@
 
 static const char *const rule_fields[] = {
 	"code", "slug", "family", "severity", "summary", "rationale", "basis",
-	"fix"
+	"fix", "security_severity"
 };
 #define N_RULE_FIELDS (sizeof rule_fields / sizeof rule_fields[0])
+/* The required ones: all but the last. */
+#define N_REQUIRED (N_RULE_FIELDS - 1)
+
+/* A score "D.D" from 0.0 to 10.0, as GitHub's security-severity is. */
+static bool
+valid_score(const char *v)
+{
+	if (strcmp(v, "10.0") == 0)
+		return true;
+	return isdigit((unsigned char)v[0]) && v[1] == '.' &&
+	    isdigit((unsigned char)v[2]) && v[3] == '\0';
+}
 
 static int
 mark_error(struct gl_error *err, const char *origin, yaml_mark_t m,
@@ -87,6 +101,9 @@ check_field(size_t field, const char *v)
 	case 3:
 		return severity_parse(v, &sev) == 0 ? NULL :
 		    "a severity: error, warning or info";
+	case 8:
+		return valid_score(v) ? NULL :
+		    "a score from 0.0 to 10.0 such as \"7.8\"";
 	default:
 		return *v != '\0' ? NULL : "a non-empty text";
 	}
@@ -119,7 +136,8 @@ rule_from_node(struct catalog *cat, yaml_document_t *doc, yaml_node_t *map,
 		if (f == N_RULE_FIELDS)
 			return mark_error(err, origin, k->start_mark,
 			    "unknown key; expected one of code, slug, family, "
-			    "severity, summary, rationale, basis, fix");
+			    "severity, summary, rationale, basis, fix, "
+			    "security_severity");
 		if (val[f] != NULL)
 			return mark_error(err, origin, k->start_mark,
 			    "duplicate key");
@@ -135,7 +153,7 @@ rule_from_node(struct catalog *cat, yaml_document_t *doc, yaml_node_t *map,
 		}
 		val[f] = scalar(v);
 	}
-	for (f = 0; f < N_RULE_FIELDS; f++) {
+	for (f = 0; f < N_REQUIRED; f++) {
 		if (val[f] == NULL) {
 			char what[96];
 
@@ -161,6 +179,7 @@ rule_from_node(struct catalog *cat, yaml_document_t *doc, yaml_node_t *map,
 	r->rationale = xstrdup(val[5]);
 	r->basis = xstrdup(val[6]);
 	r->fix = xstrdup(val[7]);
+	r->security_severity = val[8] != NULL ? xstrdup(val[8]) : NULL;
 	r->origin = xasprintf("%s:%zu", origin, map->start_mark.line + 1);
 	return 0;
 }
@@ -231,6 +250,7 @@ catalog_rule_free(struct rule *r)
 	free(r->rationale);
 	free(r->basis);
 	free(r->fix);
+	free(r->security_severity);
 	free(r->origin);
 }
 

@@ -27,6 +27,8 @@ struct rule {
 	char *basis;		/* what decides the severity: the spec's
 				 * clause or the runtime's behaviour */
 	char *fix;
+	char *security_severity; /* SARIF's score ("7.8"), or NULL: the
+				  * severity's */
 	char *origin;		/* file:line where it was declared */
 };
 

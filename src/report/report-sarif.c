@@ -126,7 +126,9 @@ family_tag(char family)
 
 /*
  * GitHub ranks security findings by properties.security-severity (a CVSS-
- * like score as a string); only rules tagged "security" may carry it.
+ * like score as a string); only rules tagged "security" may carry it. A
+ * rule's catalogue entry may give it (security_severity: S006's is the
+ * CVSS of the advisories it reports); else it follows the severity.
  */
 static const char *
 security_severity(enum severity s)
@@ -303,6 +305,7 @@ add_rule(struct strbuf *out, const struct rule *r)
 	add_prose(out, r->basis);
 	if (r->family == 'S')
 		strbuf_addf(out, ", \"security-severity\": \"%s\"",
+		    r->security_severity != NULL ? r->security_severity :
 		    security_severity(r->severity));
 	strbuf_adds(out, "}}");
 }
