@@ -143,8 +143,9 @@ bool kernel_screen_has(uint32_t type);
  *  - hidden: such blocks whose bytes under d hold anything else: data no
  *    inference sees.
  * Returns false, leaving *z alone, when type has no such layout (only
- * q4_0, q4_1, q5_0, q5_1, q8_0, q8_1, q2_K to q6_K and iq4_nl have) or n
- * is not a multiple of its block size. row holds kernel_row_bytes(type,
+ * q4_0, q4_1, q5_0, q5_1, q8_0, q8_1, q1_0, q2_0, q2_K to q6_K, iq4_nl,
+ * iq4_xs, tq1_0 and tq2_0 have) or n is not a multiple of its block
+ * size. row holds kernel_row_bytes(type,
  * n) bytes, little-endian (the layout every kernel reads).
  */
 struct kernel_zero_scale {

@@ -13,9 +13,11 @@
  * vanish. A block is benign when those bytes are all zero, or all at the
  * pattern ggml's reference quantizer writes for a block of zeros (q4_0:
  * every nibble 8, for 8 - 8 = 0; q5_0: every fifth bit set, for 16 - 16;
- * iq4_nl: every nibble 8, the level nearest zero). The rest of the types
- * write all zeros (ggml_quantize_chunk, with and without an importance
- * matrix, checked on libggml-base).
+ * iq4_nl: every nibble 8, the level nearest zero; iq4_xs: that, under
+ * sub-block scales of 32, for 32 - 32; q1_0: every bit set, for +d; q2_0
+ * and tq2_0: every quant 1, for 1 - 1; tq1_0: every trit 1). The rest of
+ * the types write all zeros (ggml_quantize_chunk, with and without an
+ * importance matrix, checked on libggml-base).
  */
 #include "kernels-impl.h"
 
@@ -37,7 +39,9 @@ struct zs_layout {
  * hmask[32], qs[64], scales[12], d. q4_K and q5_K: d, dmin, scales[12]
  * (d's six bits: the whole of bytes 0-3, whose top two bits are the high
  * bits of sub-blocks 4-7, and the low nibbles of bytes 8-11), then qh[32]
- * (q5_K) and qs[128]. q6_K: ql[128], qh[64], scales[16], d.
+ * (q5_K) and qs[128]. q6_K: ql[128], qh[64], scales[16], d. iq4_xs: d,
+ * scales_h[2], scales_l[4], qs[128]. tq1_0: qs[48], qh[4], d. tq2_0:
+ * qs[64], d. q1_0 and q2_0: d, qs[16].
  */
 static const struct zs_layout zs_layouts[] = {
 	{ GGML_TYPE_Q4_0, 0, { { 2, 16, 0xff, 0x88 } } },
@@ -54,6 +58,14 @@ static const struct zs_layout zs_layouts[] = {
 	    { { 4, 4, 0xff, 0 }, { 12, 4, 0x0f, 0 }, { 16, 160, 0xff, 0 } } },
 	{ GGML_TYPE_Q6_K, 208, { { 0, 208, 0xff, 0 } } },
 	{ GGML_TYPE_IQ4_NL, 0, { { 2, 16, 0xff, 0x88 } } },
+	{ GGML_TYPE_IQ4_XS, 0,
+	    { { 2, 2, 0xff, 0xaa }, { 4, 4, 0xff, 0 },
+		{ 8, 128, 0xff, 0x88 } } },
+	{ GGML_TYPE_TQ1_0, 52,
+	    { { 0, 48, 0xff, 0x80 }, { 48, 4, 0xff, 0x7f } } },
+	{ GGML_TYPE_TQ2_0, 64, { { 0, 64, 0xff, 0x55 } } },
+	{ GGML_TYPE_Q1_0, 0, { { 2, 16, 0xff, 0xff } } },
+	{ GGML_TYPE_Q2_0, 0, { { 2, 16, 0xff, 0x55 } } },
 };
 
 #define N_ZS_LAYOUTS (sizeof zs_layouts / sizeof zs_layouts[0])
@@ -64,7 +76,10 @@ _Static_assert(2 + 16 == GGML_SIZE_Q4_0 && 4 + 16 == GGML_SIZE_Q4_1 &&
 	2 + 32 == GGML_SIZE_Q8_0 && 4 + 32 == GGML_SIZE_Q8_1 &&
 	80 + 4 == GGML_SIZE_Q2_K && 108 + 2 == GGML_SIZE_Q3_K &&
 	16 + 128 == GGML_SIZE_Q4_K && 16 + 160 == GGML_SIZE_Q5_K &&
-	208 + 2 == GGML_SIZE_Q6_K && 2 + 16 == GGML_SIZE_IQ4_NL,
+	208 + 2 == GGML_SIZE_Q6_K && 2 + 16 == GGML_SIZE_IQ4_NL &&
+	8 + 128 == GGML_SIZE_IQ4_XS && 52 + 2 == GGML_SIZE_TQ1_0 &&
+	64 + 2 == GGML_SIZE_TQ2_0 && 2 + 16 == GGML_SIZE_Q1_0 &&
+	2 + 16 == GGML_SIZE_Q2_0,
     "zero-scale layouts");
 
 static const struct zs_layout *

@@ -995,6 +995,9 @@ Test(deep, zero_scale_layouts)
 		{ 10, 84, 256, 80, 15, 83 }, { 11, 110, 256, 108, 100, 0 },
 		{ 12, 144, 256, 0, 12, 9 }, { 13, 176, 256, 0, 20, 10 },
 		{ 14, 210, 256, 208, 193, 0 }, { 20, 18, 32, 0, 3, 0 },
+		{ 23, 136, 256, 0, 3, 0 }, { 34, 54, 256, 52, 49, 0 },
+		{ 35, 66, 256, 64, 63, 0 }, { 41, 18, 128, 0, 2, 0 },
+		{ 42, 18, 64, 0, 17, 0 },
 	};
 	uint8_t b[256];
 	size_t i;
@@ -1061,4 +1064,55 @@ Test(deep, no_zero_scale_alarm_on_generated_models)
 			free(path);
 		}
 	cr_assert(files >= 2 && benign > 0);
+}
+
+/*
+ * The blocks ggml's quantizers write for a row of zeros, and for a row of
+ * -0.5 in the types with a minimum (ggml_quantize_chunk of libggml-base,
+ * with and without an importance matrix, gave the same bytes): a zero
+ * scale over quants at the level nearest zero, or over zeros, is benign.
+ */
+Test(deep, zero_scale_blocks_as_quantizers_write_them)
+{
+	static const struct {
+		uint32_t type;
+		unsigned size, blck;
+		struct {
+			unsigned at, n;
+			uint8_t v;
+		} fill[4];
+	} q[] = {
+		{ 2, 18, 32, { { 1, 1, 0x80 }, { 2, 16, 0x88 } } },
+		{ 6, 22, 32, { { 1, 1, 0x80 }, { 2, 4, 0xff } } },
+		{ 20, 18, 32, { { 2, 16, 0x88 } } },
+		{ 23, 136, 256, { { 1, 1, 0x80 }, { 2, 2, 0xaa },
+		    { 8, 128, 0x88 } } },
+		{ 34, 54, 256, { { 0, 48, 0x80 }, { 48, 4, 0x7f } } },
+		{ 35, 66, 256, { { 0, 64, 0x55 } } },
+		{ 41, 18, 128, { { 2, 16, 0xff } } },
+		{ 42, 18, 64, { { 2, 16, 0x55 } } },
+		/* -0.5: the minimum is 0.5, every quant 0 */
+		{ 3, 20, 32, { { 3, 1, 0xb8 } } },
+		{ 7, 24, 32, { { 3, 1, 0xb8 } } },
+		{ 10, 84, 256, { { 0, 16, 0xf0 }, { 82, 1, 0x80 },
+		    { 83, 1, 0x38 } } },
+		{ 12, 144, 256, { { 2, 1, 0x10 }, { 3, 1, 0x20 },
+		    { 8, 4, 0xff }, { 12, 4, 0xf0 } } },
+		{ 13, 176, 256, { { 2, 1, 0x10 }, { 3, 1, 0x20 },
+		    { 8, 4, 0xff }, { 12, 4, 0xf0 } } },
+	};
+	uint8_t b[256];
+	size_t i, k;
+
+	for (i = 0; i < sizeof q / sizeof q[0]; i++) {
+		struct kernel_zero_scale z = { 0, 0 };
+
+		memset(b, 0, sizeof b);
+		for (k = 0; k < 4 && q[i].fill[k].n > 0; k++)
+			memset(b + q[i].fill[k].at, q[i].fill[k].v,
+			    q[i].fill[k].n);
+		cr_assert(kernel_zero_scale(q[i].type, b, q[i].blck, &z));
+		cr_assert(z.benign == 1 && z.hidden == 0, "type %u",
+		    q[i].type);
+	}
 }
