@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -53,6 +54,17 @@ add_name(struct strbuf *sb, struct gguf_str s)
 		strbuf_adds(sb, "...");
 }
 
+/* *acc += a * b, saturating (tensors may share their bytes: the sums of a
+ * hostile file can pass any size). */
+static void
+add_sat(uint64_t *acc, uint64_t a, uint64_t b)
+{
+	uint64_t p;
+
+	if (u64_mul_overflow(a, b, &p) || u64_add_overflow(*acc, p, acc))
+		*acc = UINT64_MAX;
+}
+
 /*
  * D004: one finding for the tensors whose zero-scale blocks hide non-zero
  * quants, with the blocks and their bytes; the benign ones (zeros under a
@@ -72,7 +84,7 @@ check_zero_scale(const struct check_ctx *c, struct diag_list *dl)
 		const struct deep_stats *s = &c->deep[i];
 		const struct ggml_type_info *ti;
 
-		benign += s->zs_benign;
+		add_sat(&benign, s->zs_benign, 1);
 		if (!s->scanned || s->zs_hidden == 0)
 			continue;
 		ti = ggml_type_get(f->tensors[i].type);
@@ -85,8 +97,8 @@ check_zero_scale(const struct check_ctx *c, struct diag_list *dl)
 			    (unsigned long long)s->zs_hidden);
 		}
 		n++;
-		blocks += s->zs_hidden;
-		bytes += s->zs_hidden * (ti != NULL ? ti->size : 0);
+		add_sat(&blocks, s->zs_hidden, 1);
+		add_sat(&bytes, s->zs_hidden, ti != NULL ? ti->size : 0);
 	}
 	if (n == 0)
 		goto out;
