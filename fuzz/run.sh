@@ -33,6 +33,19 @@ printf '' > "$work/seeds-gguf/empty"
 printf 'GGUF' > "$work/seeds-gguf/magic"
 printf 'GGUF\003\000\000\000\377\377\377\377\377\377\377\177\001\000\000\000\000\000\000\000' \
     > "$work/seeds-gguf/counts"
+# quants under zero scales (D004): a q8_0 tensor with a hidden block and a
+# benign one, a q4_K block with d zero over quants
+base64 -d > "$work/seeds-gguf/zero-scale" <<'SEED'
+R0dVRgMAAAACAAAAAAAAAAEAAAAAAAAAFAAAAAAAAABnZW5lcmFsLmFyY2hpdGVj
+dHVyZQgAAAAFAAAAAAAAAGxsYW1hCAAAAAAAAABhLndlaWdodAEAAABAAAAAAAAA
+AAgAAAAAAAAAAAAAAAgAAAAAAAAAYi53ZWlnaHQBAAAAAAEAAAAAAAAMAAAAYAAA
+AAAAAAAAAAAAAAAAAAAAAAAAAQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0e
+HyAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+AAAAAAAAAAAAAAAAAAAAAAAAADwAAAAAAAAAAAAAAABaW1hZXl9cXVJTUFFWV1RV
+SktISU5PTE1CQ0BBRkdERXp7eHl+f3x9cnNwcXZ3dHVqa2hpbm9sbWJjYGFmZ2Rl
+GhsYGR4fHB0SExARFhcUFQoLCAkODwwNAgMAAQYHBAU6Ozg5Pj88PTIzMDE2NzQ1
+KisoKS4vLC0iIyAhJickJQ==
+SEED
 seed profile "$srcdir"/profiles/*.yaml
 seed captable "$srcdir"/kernels/*.yaml
 seed rules "$srcdir"/examples/team-rules.yaml

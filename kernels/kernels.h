@@ -134,6 +134,31 @@ bool kernel_screen(uint32_t type, const void *row, size_t n,
 bool kernel_screen_has(uint32_t type);
 
 /*
+ * The zero-scale blocks: blocks whose fp16 scale d is zero (plus or
+ * minus), so that the bytes it multiplies (the quants, and a k-quant's
+ * sub-block scales) reach no value. kernel_zero_scale adds to *z (start
+ * from a zeroed one), for a row of n elements of type:
+ *  - benign: such blocks whose bytes under d are all zero, or all at the
+ *    level nearest zero (what ggml's quantizers write for zeros);
+ *  - hidden: such blocks whose bytes under d hold anything else: data no
+ *    inference sees.
+ * Returns false, leaving *z alone, when type has no such layout (only
+ * q4_0, q4_1, q5_0, q5_1, q8_0, q8_1, q1_0, q2_0, q2_K to q6_K, iq4_nl,
+ * iq4_xs, tq1_0 and tq2_0 have) or n is not a multiple of its block
+ * size. row holds kernel_row_bytes(type,
+ * n) bytes, little-endian (the layout every kernel reads).
+ */
+struct kernel_zero_scale {
+	uint64_t hidden, benign;	/* blocks */
+};
+
+bool kernel_zero_scale(uint32_t type, const void *row, size_t n,
+    struct kernel_zero_scale *z);
+
+/* kernel_zero_scale_has: whether kernel_zero_scale reads rows of type. */
+bool kernel_zero_scale_has(uint32_t type);
+
+/*
  * kernel_fp16_factors: where a block of type keeps its fp16 factors, the
  * ones the screens read: the byte offset of the scale d in off[0] and, for
  * a type with a minimum m, of m in off[1]. Returns how many it has (1 or

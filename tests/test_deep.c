@@ -2,8 +2,9 @@
  * test_deep.c - --deep: per-tensor statistics agree with gguf-py's
  * dequantization of the corpus (values.json), the SHA-256 is of the stored
  * bytes, one thread and several agree, and the D rules fire on NaN/Inf
- * values, invalid block scales, all-zero tensors and absurd magnitudes,
- * and not on normal weights.
+ * values, invalid block scales, all-zero tensors, absurd magnitudes and
+ * quants hidden under zero scales, and not on normal weights (the corpus,
+ * the bundled example, the oracle's generated models).
  */
 #include "config.h"
 
@@ -18,6 +19,7 @@
 #include "checks/checks.h"
 #include "ggufw.h"
 #include "jsontree.h"
+#include "oraclegen.h"
 #include "kernels/ggml-types.h"
 #include "kernels/kernels.h"
 #include "base/sha256.h"
@@ -173,6 +175,8 @@ light_matches_full(const struct test_lint *a, const struct test_lint *b,
 			cr_assert(x->min == y->min && x->max == y->max &&
 			    x->zeros == y->zeros, "%s: tensor %zu", what, i);
 		cr_assert(y->sum == 0 && y->sum_sq == 0, "%s", what);
+		cr_assert(x->zs_hidden == y->zs_hidden &&
+		    x->zs_benign == y->zs_benign, "%s: tensor %zu", what, i);
 	}
 	cr_assert_str_eq(fa, fb, "%s", what);
 	free(fa);
@@ -201,7 +205,10 @@ light_scan_agrees(void)
 		cr_assert(a.res.deep[i].sum_sq > 0);
 		/* stories260K is F32: screened, not decoded */
 		cr_assert(!b.res.deep[i].exact, "tensor %zu", i);
+		cr_assert(a.res.deep[i].zs_hidden == 0 &&
+		    a.res.deep[i].zs_benign == 0, "tensor %zu", i);
 	}
+	cr_assert_eq(test_count(&a, "D004"), 0, "%s", test_codes(&a));
 	test_lint_free(&a);
 	test_lint_free(&b);
 	lint_deep(&a, bad, 1);
@@ -291,6 +298,13 @@ Test(deep, screens_find_what_decoding_finds)
 	cr_assert(d != NULL && strstr(d->message, "256 of 512") != NULL);
 	cr_assert_eq(test_count(&b, "D001"), 1, "%s", test_codes(&b));
 	cr_assert_eq(test_count(&b, "D002"), 3, "%s", test_codes(&b));
+	/* zs.weight and negzero.weight: random bytes under zero factors */
+	d = about(&b, "D004", "zs.weight");
+	cr_assert(d != NULL && d->n_items == 2 && strcmp(d->items[1],
+	    "negzero.weight") == 0, "%s", test_codes(&b));
+	cr_assert(strstr(d->message, "2 blocks (354 B) in 2 tensors") !=
+	    NULL, "%s", d->message);
+	cr_assert_eq(test_count(&b, "D004"), 1);
 	test_lint_free(&a);
 	test_lint_free(&b);
 	unlink(path);
@@ -298,7 +312,8 @@ Test(deep, screens_find_what_decoding_finds)
 }
 
 /* Every corpus file (real writers' output: F32, F16, BF16, legacy and
- * k-quants): the screens and the full decoding agree. */
+ * k-quants): the screens and the full decoding agree, and no block hides
+ * quants under a zero scale (D004). */
 Test(deep, light_scan_agrees_on_the_corpus)
 {
 	struct corpus c;
@@ -312,6 +327,9 @@ Test(deep, light_scan_agrees_on_the_corpus)
 		lint_deep_full(&b, c.files[i], 2, false);
 		if (a.res.deep != NULL)
 			light_matches_full(&a, &b, c.files[i]);
+		/* no false alarm on real writers' output */
+		cr_assert(test_count(&a, "D004") == 0 && test_count(&b,
+		    "D004") == 0, "%s: %s", c.files[i], test_codes(&a));
 		test_lint_free(&a);
 		test_lint_free(&b);
 	}
@@ -577,12 +595,30 @@ Test(deep, a_file_that_shrinks_is_truncated_not_zero)
 	catalog_free(&cat);
 }
 
+/* The statistics of a tensor of twins x (little-endian) and y; quantized,
+ * its first block hides its quants under a zero scale. */
+static void
+twins_agree(const struct deep_stats *x, const struct deep_stats *y,
+    bool quantized, int full)
+{
+	cr_assert(y->dequantized && x->count == 512 && x->count == y->count &&
+	    x->finite == 512 && x->finite == y->finite && x->min == y->min &&
+	    x->max == y->max && x->zeros == y->zeros && x->sum == y->sum &&
+	    x->sum_sq == y->sum_sq && x->bound == y->bound &&
+	    x->all_zero == y->all_zero, "full %d", full);
+	if (full)
+		cr_assert_str_neq(x->sha256, y->sha256);
+	cr_assert(x->zs_hidden == quantized && x->zs_hidden == y->zs_hidden &&
+	    x->zs_benign == 0 && y->zs_benign == 0, "full %d", full);
+}
+
 /*
  * A big-endian file and its little-endian twin (the same values; the data
  * swapped as gguf-py swaps it) have the same statistics, with the full
  * decoding and with the screens, and different hashes of their stored
  * bytes. A type whose big-endian layout nobody defines (Q5_K) is hashed
- * but not decoded.
+ * but not decoded. The first block of each quantized tensor has a zero
+ * scale over its random quants: D004 counts it in both.
  */
 Test(deep, a_big_endian_file_reads_as_its_little_endian_twin)
 {
@@ -614,11 +650,13 @@ Test(deep, a_big_endian_file_reads_as_its_little_endian_twin)
 	ld = ggufw_model_finish(&le, &lb, GGUFW_DATA_RANDOM);
 	bd = ggufw_model_finish(&be, &bb, GGUFW_DATA_ZERO);
 	for (i = 0; i < n; i++) {
-		const uint8_t *src = (uint8_t *)lb.buf + ld +
-		    le.tensors[i].offset;
+		uint8_t *src = (uint8_t *)lb.buf + ld + le.tensors[i].offset;
 		uint8_t *dst = (uint8_t *)bb.buf + bd + be.tensors[i].offset;
+		unsigned off[2];
 
 		cr_assert_eq(le.tensors[i].offset, be.tensors[i].offset);
+		if (kernel_fp16_factors(ty[i].type, off) > 0)
+			src[off[0]] = src[off[0] + 1] = 0;
 		/* the conversion is its own inverse: it makes the twin */
 		if (!kernel_from_be(ty[i].type, src, dst, 512))
 			memcpy(dst, src, 512 / ty[i].blck * ty[i].size);
@@ -630,25 +668,16 @@ Test(deep, a_big_endian_file_reads_as_its_little_endian_twin)
 		lint_deep_full(&b, bpath, 2, full);
 		cr_assert_eq(b.res.file.tensors_n, n);
 		for (i = 0; i < n; i++) {
-			const struct deep_stats *x = &a.res.deep[i];
-			const struct deep_stats *y = &b.res.deep[i];
-
-			cr_assert(x->dequantized, "t%zu", i);
-			if (ty[i].type == 13) {
-				cr_assert(!y->dequantized &&
-				    y->scanned == full);
-				continue;
-			}
-			cr_assert(y->dequantized && x->count == 512 &&
-			    x->count == y->count && x->finite == 512 &&
-			    x->finite == y->finite && x->min == y->min &&
-			    x->max == y->max && x->zeros == y->zeros &&
-			    x->sum == y->sum && x->sum_sq == y->sum_sq &&
-			    x->bound == y->bound && x->all_zero == y->all_zero,
-			    "t%zu, full %d", i, full);
-			if (full)
-				cr_assert_str_neq(x->sha256, y->sha256);
+			cr_assert(a.res.deep[i].dequantized, "t%zu", i);
+			if (ty[i].type == 13)
+				cr_assert(!b.res.deep[i].dequantized &&
+				    b.res.deep[i].scanned == full);
+			else
+				twins_agree(&a.res.deep[i], &b.res.deep[i],
+				    ty[i].blck > 1, full);
 		}
+		cr_assert(test_count(&a, "D004") == 1 && test_count(&b,
+		    "D004") == 1, "%s", test_codes(&b));
 		cr_assert_eq(test_count(&a, "D001") + test_count(&a, "D003"), 0,
 		    "%s", test_codes(&a));
 		cr_assert_eq(test_count(&b, "D001") + test_count(&b, "D003"), 0,
@@ -802,4 +831,299 @@ Test(deep, grid_iquants_have_statistics_and_screens)
 	test_lint_free(&b);
 	unlink(path);
 	free(path);
+}
+
+/*
+ * Zero-scale blocks: q8_0 blocks with a zero (and a minus zero) scale over
+ * non-zero quants, and one over zeros; a q4_K super-block with d zero over
+ * a non-zero quant, and one whose d is zero but whose minimum (visible)
+ * is not; q4_0, q5_0 and iq4_nl blocks of zeros as ggml's quantizers write
+ * them (quants at the level nearest zero, or all zero); a q8_1 block (no
+ * kernel decodes it) hiding a quant; and a normal q8_0 tensor.
+ */
+static char *
+zero_scale_file(void)
+{
+	static const int64_t n32[] = { 32 }, n64[] = { 64 }, n128[] = { 128 };
+	static const int64_t n768[] = { 768 };
+	struct ggufw_model m;
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t data;
+	uint8_t *p, *t;
+	char *path;
+	size_t i;
+
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	ggufw_model_tensor(&m, "hid8.weight", 1, n128, 8, 32, 34);
+	ggufw_model_tensor(&m, "hid4k.weight", 1, n768, 12, 256, 144);
+	ggufw_model_tensor(&m, "zero4.weight", 1, n64, 2, 32, 18);
+	ggufw_model_tensor(&m, "zero5.weight", 1, n32, 6, 32, 22);
+	ggufw_model_tensor(&m, "zeronl.weight", 1, n32, 20, 32, 18);
+	ggufw_model_tensor(&m, "q81.weight", 1, n32, 9, 32, 36);
+	ggufw_model_tensor(&m, "fine8.weight", 1, n64, 8, 32, 34);
+	data = ggufw_model_finish(&m, &sb, GGUFW_DATA_ZERO);
+	p = (uint8_t *)sb.buf + data;
+	t = p + m.tensors[0].offset;	/* hid8: 1.0, hidden, zeros, hidden */
+	t[1] = 0x3c;
+	for (i = 0; i < 32; i++)
+		t[2 + i] = (uint8_t)(i + 1);
+	t[34 + 2 + 5] = 0x41;
+	t[3 * 34 + 1] = 0x80;
+	memset(t + 3 * 34 + 2, 0x7f, 32);
+	t = p + m.tensors[1].offset;	/* hid4k: min only, hidden, normal */
+	t[3] = 0x3c;
+	memset(t + 8, 0x3f, 4);
+	t[144 + 16 + 17] = 0x10;
+	for (i = 0; i < 144; i++)
+		t[288 + i] = (uint8_t)(0x11 * i + 7);
+	t[288] = 0, t[289] = 0x3c, t[290] = 0, t[291] = 0x38;
+	t = p + m.tensors[2].offset;	/* zero4: -0 over 8s, 0 over 0s */
+	t[1] = 0x80;
+	memset(t + 2, 0x88, 16);
+	t = p + m.tensors[3].offset;	/* zero5: -0, every fifth bit set */
+	t[1] = 0x80;
+	memset(t + 2, 0xff, 4);
+	memset(p + m.tensors[4].offset + 2, 0x88, 16);	/* zeronl */
+	p[m.tensors[5].offset + 4] = 3;			/* q81 */
+	t = p + m.tensors[6].offset;	/* fine8: d = 0.5, quants -16..15 */
+	for (i = 0; i < 2; i++) {
+		size_t j;
+
+		t[34 * i + 1] = 0x38;
+		for (j = 0; j < 32; j++)
+			t[34 * i + 2 + j] = (uint8_t)(j - 16);
+	}
+	path = test_tmpfile(sb.buf, sb.len);
+	strbuf_free(&sb);
+	ggufw_model_free(&m);
+	return path;
+}
+
+static const struct deep_stats *
+stats_of(const struct test_lint *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->res.file.tensors_n; i++)
+		if (gguf_str_eq(t->res.file.tensors[i].name, name))
+			return &t->res.deep[i];
+	cr_assert_fail("no tensor %s", name);
+	return NULL;
+}
+
+/* The counts of zero_scale_file's tensors, hidden and benign blocks. */
+static void
+zero_scale_counts(const struct test_lint *t)
+{
+	static const struct {
+		const char *name;
+		uint64_t hidden, benign;
+	} want[] = {
+		{ "hid8.weight", 2, 1 }, { "hid4k.weight", 1, 1 },
+		{ "zero4.weight", 0, 2 }, { "zero5.weight", 0, 1 },
+		{ "zeronl.weight", 0, 1 }, { "q81.weight", 1, 0 },
+		{ "fine8.weight", 0, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const struct deep_stats *s = stats_of(t, want[i].name);
+
+		cr_assert(s->scanned, "%s", want[i].name);
+		cr_assert(s->zs_hidden == want[i].hidden && s->zs_benign ==
+		    want[i].benign, "%s: %llu hidden, %llu benign",
+		    want[i].name, (unsigned long long)s->zs_hidden,
+		    (unsigned long long)s->zs_benign);
+	}
+}
+
+Test(deep, zero_scale_blocks_hiding_quants_are_d004)
+{
+	char *path = zero_scale_file();
+	struct test_lint a, b;
+	const struct diag *d;
+
+	lint_deep(&a, path, 2);
+	lint_deep_full(&b, path, 1, false);
+	zero_scale_counts(&a);
+	zero_scale_counts(&b);
+	cr_assert_eq(test_count(&a, "D004"), 1, "%s", test_codes(&a));
+	cr_assert_str_eq(test_codes(&a), test_codes(&b));
+	d = about(&a, "D004", "hid8.weight");
+	cr_assert(d != NULL && d->severity == SEV_WARNING);
+	/* 2 q8_0 blocks, a q4_K one and a q8_1 one: 68 + 144 + 36 bytes */
+	cr_assert(strstr(d->message, "4 blocks (248 B) in 3 tensors") !=
+	    NULL, "%s", d->message);
+	cr_assert(d->n_items == 3 && strcmp(d->items[0], "hid8.weight") ==
+	    0 && strcmp(d->items[1], "hid4k.weight") == 0 &&
+	    strcmp(d->items[2], "q81.weight") == 0);
+	cr_assert(strstr(d->note, "hid8.weight (2), hid4k.weight (1), "
+	    "q81.weight (1)") != NULL, "%s", d->note);
+	cr_assert(strstr(d->note, "6 blocks of zeros") != NULL, "%s",
+	    d->note);
+	/* the benign tensors are all zero, which is D002's, not D004's */
+	cr_assert(about(&a, "D002", "zero4.weight") != NULL);
+	cr_assert(about(&a, "D002", "fine8.weight") == NULL);
+	test_lint_free(&a);
+	test_lint_free(&b);
+	unlink(path);
+	free(path);
+}
+
+/* JSON's --deep statistics carry the counts. */
+Test(deep, zero_scale_counts_in_json)
+{
+	char *path = zero_scale_file();
+	const char *argv[] = { "--no-config", "--deep", "--format=json",
+	    path, NULL };
+	struct test_run r;
+
+	test_run_bin(&r, argv, NULL, 0);
+	cr_assert_eq(r.status, 1, "%s", r.err);	/* M001: no geometry */
+	cr_assert(strstr(r.out, "\"zero_scale_hidden\": 2, "
+	    "\"zero_scale_benign\": 1") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "\"D004\"") != NULL);
+	test_run_free(&r);
+	unlink(path);
+	free(path);
+}
+
+/*
+ * kernel_zero_scale on one block of each type it reads: zeros under a
+ * zero scale are benign; a byte d multiplies makes the block hidden, a
+ * byte it does not (a minimum) leaves it benign; a nonzero d, neither.
+ */
+Test(deep, zero_scale_layouts)
+{
+	static const struct {
+		uint32_t type;
+		unsigned size, blck, d_off, under_d, beside_d;
+	} ty[] = {	/* beside_d 0: none (a byte d multiplies at 0) */
+		{ 2, 18, 32, 0, 17, 0 }, { 3, 20, 32, 0, 19, 2 },
+		{ 6, 22, 32, 0, 2, 0 }, { 7, 24, 32, 0, 5, 3 },
+		{ 8, 34, 32, 0, 33, 0 }, { 9, 36, 32, 0, 35, 2 },
+		{ 10, 84, 256, 80, 15, 83 }, { 11, 110, 256, 108, 100, 0 },
+		{ 12, 144, 256, 0, 12, 9 }, { 13, 176, 256, 0, 20, 10 },
+		{ 14, 210, 256, 208, 193, 0 }, { 20, 18, 32, 0, 3, 0 },
+		{ 23, 136, 256, 0, 3, 0 }, { 34, 54, 256, 52, 49, 0 },
+		{ 35, 66, 256, 64, 63, 0 }, { 41, 18, 128, 0, 2, 0 },
+		{ 42, 18, 64, 0, 17, 0 },
+	};
+	uint8_t b[256];
+	size_t i;
+
+	for (i = 0; i < sizeof ty / sizeof ty[0]; i++) {
+		struct kernel_zero_scale z = { 0, 0 };
+
+		cr_assert(kernel_zero_scale_has(ty[i].type));
+		memset(b, 0, sizeof b);
+		cr_assert(kernel_zero_scale(ty[i].type, b, ty[i].blck, &z));
+		if (ty[i].beside_d != 0) {
+			b[ty[i].beside_d] = 0x11;
+			cr_assert(kernel_zero_scale(ty[i].type, b, ty[i].blck,
+			    &z));
+		}
+		b[ty[i].under_d] = 0x01;
+		cr_assert(kernel_zero_scale(ty[i].type, b, ty[i].blck, &z));
+		b[ty[i].d_off + 1] = 0x80;	/* minus zero: still zero */
+		cr_assert(kernel_zero_scale(ty[i].type, b, ty[i].blck, &z));
+		b[ty[i].d_off] = 0x01;		/* the least subnormal */
+		cr_assert(kernel_zero_scale(ty[i].type, b, ty[i].blck, &z));
+		cr_assert(z.benign == 1 + (ty[i].beside_d != 0) &&
+		    z.hidden == 2, "type %u: %llu benign, %llu hidden",
+		    ty[i].type, (unsigned long long)z.benign,
+		    (unsigned long long)z.hidden);
+		cr_assert(!kernel_zero_scale(ty[i].type, b, ty[i].blck + 1,
+		    &z));
+	}
+	cr_assert(!kernel_zero_scale_has(GGML_TYPE_F32));
+	cr_assert(!kernel_zero_scale_has(GGML_TYPE_IQ2_XXS));
+}
+
+/*
+ * The oracle's generated models (q4_0 and q8_0 matrices over zeros, every
+ * architecture it has a geometry of): every quantized block is zeros under
+ * a zero scale, counted benign, and D004 finds nothing.
+ */
+Test(deep, no_zero_scale_alarm_on_generated_models)
+{
+	static const char *const wtypes[] = { "q4_0", "q8_0" };
+	unsigned step = test_valgrind_step(16);
+	uint64_t benign = 0;
+	char why[256];
+	size_t i, k, j, files = 0;
+
+	for (i = 0; oraclegen_arch(i) != NULL; i += step)
+		for (k = 0; k < 2; k++) {
+			char *path = test_tmpfile("", 0);
+			struct test_lint t;
+
+			cr_assert(oraclegen_write(oraclegen_arch(i), wtypes[k],
+			    path, why, sizeof why) == 0, "%s", why);
+			lint_deep_full(&t, path, 2, false);
+			cr_assert(t.res.deep != NULL);
+			cr_assert_eq(test_count(&t, "D004"), 0, "%s %s: %s",
+			    oraclegen_arch(i), wtypes[k], test_codes(&t));
+			for (j = 0; j < t.res.file.tensors_n; j++) {
+				cr_assert_eq(t.res.deep[j].zs_hidden, 0);
+				benign += t.res.deep[j].zs_benign;
+			}
+			files++;
+			test_lint_free(&t);
+			unlink(path);
+			free(path);
+		}
+	cr_assert(files >= 2 && benign > 0);
+}
+
+/*
+ * The blocks ggml's quantizers write for a row of zeros, and for a row of
+ * -0.5 in the types with a minimum (ggml_quantize_chunk of libggml-base,
+ * with and without an importance matrix, gave the same bytes): a zero
+ * scale over quants at the level nearest zero, or over zeros, is benign.
+ */
+Test(deep, zero_scale_blocks_as_quantizers_write_them)
+{
+	static const struct {
+		uint32_t type;
+		unsigned size, blck;
+		struct {
+			unsigned at, n;
+			uint8_t v;
+		} fill[4];
+	} q[] = {
+		{ 2, 18, 32, { { 1, 1, 0x80 }, { 2, 16, 0x88 } } },
+		{ 6, 22, 32, { { 1, 1, 0x80 }, { 2, 4, 0xff } } },
+		{ 20, 18, 32, { { 2, 16, 0x88 } } },
+		{ 23, 136, 256, { { 1, 1, 0x80 }, { 2, 2, 0xaa },
+		    { 8, 128, 0x88 } } },
+		{ 34, 54, 256, { { 0, 48, 0x80 }, { 48, 4, 0x7f } } },
+		{ 35, 66, 256, { { 0, 64, 0x55 } } },
+		{ 41, 18, 128, { { 2, 16, 0xff } } },
+		{ 42, 18, 64, { { 2, 16, 0x55 } } },
+		/* -0.5: the minimum is 0.5, every quant 0 */
+		{ 3, 20, 32, { { 3, 1, 0xb8 } } },
+		{ 7, 24, 32, { { 3, 1, 0xb8 } } },
+		{ 10, 84, 256, { { 0, 16, 0xf0 }, { 82, 1, 0x80 },
+		    { 83, 1, 0x38 } } },
+		{ 12, 144, 256, { { 2, 1, 0x10 }, { 3, 1, 0x20 },
+		    { 8, 4, 0xff }, { 12, 4, 0xf0 } } },
+		{ 13, 176, 256, { { 2, 1, 0x10 }, { 3, 1, 0x20 },
+		    { 8, 4, 0xff }, { 12, 4, 0xf0 } } },
+	};
+	uint8_t b[256];
+	size_t i, k;
+
+	for (i = 0; i < sizeof q / sizeof q[0]; i++) {
+		struct kernel_zero_scale z = { 0, 0 };
+
+		memset(b, 0, sizeof b);
+		for (k = 0; k < 4 && q[i].fill[k].n > 0; k++)
+			memset(b + q[i].fill[k].at, q[i].fill[k].v,
+			    q[i].fill[k].n);
+		cr_assert(kernel_zero_scale(q[i].type, b, q[i].blck, &z));
+		cr_assert(z.benign == 1 && z.hidden == 0, "type %u",
+		    q[i].type);
+	}
 }

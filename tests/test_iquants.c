@@ -6,7 +6,8 @@
  * that a crash or a hang in the library is a failure, not ours; and the
  * screens' verdict on NaN and infinite values against ggml's own row
  * validation (ggml_validate_row_data, what llama.cpp's --check-tensors
- * runs), on rows with and without a bad factor. Then the
+ * runs), on rows with and without a bad factor; the blocks ggml's
+ * quantizers write for zeros, which D004 must count benign. Then the
  * grid i-quants (IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS, IQ3_S, IQ1_S, IQ1_M):
  * known values from blocks built by hand (the grid points written as
  * ggml-common.h writes them, not as iq-grids.c packs them), and the
@@ -487,6 +488,114 @@ Test(iquants, screens_agree_with_ggml_validation)
 		free(c[i].rows);
 	}
 	cr_assert(n > 0 && bad == 0);
+	munmap(reply, sizeof *reply);
+}
+
+/* ---- zero-scale blocks as ggml's quantizers write them (D004) ---- */
+
+#define ZS_COLS 256
+#define ZS_ROWS 8
+#define ZS_ROW_MAX 512		/* bytes of a row of 256, at most (q8_0: 272) */
+
+/* The types kernel_zero_scale reads that ggml_quantize_chunk writes. */
+static const uint32_t zs_types[] = {
+	GGML_TYPE_Q4_0, GGML_TYPE_Q4_1, GGML_TYPE_Q5_0, GGML_TYPE_Q5_1,
+	GGML_TYPE_Q8_0, GGML_TYPE_Q1_0, GGML_TYPE_Q2_0, GGML_TYPE_Q2_K,
+	GGML_TYPE_Q3_K, GGML_TYPE_Q4_K, GGML_TYPE_Q5_K, GGML_TYPE_Q6_K,
+	GGML_TYPE_IQ4_NL, GGML_TYPE_IQ4_XS, GGML_TYPE_TQ1_0, GGML_TYPE_TQ2_0,
+};
+
+#define N_ZS (sizeof zs_types / sizeof zs_types[0])
+
+/* What the child writes back: each type's rows, without and with an
+ * importance matrix. */
+struct zs_reply {
+	char error[256];
+	size_t done;
+	size_t bytes[N_ZS][2];
+	uint8_t rows[N_ZS][2][ZS_ROWS * ZS_ROW_MAX];
+};
+
+/* Rows 1 and 5 zeros, row 2 all -0.5, the others weights of about 0.05. */
+static void
+zs_source(float *x)
+{
+	uint64_t s = 0x2e50ull;
+	size_t r, i;
+
+	for (r = 0; r < ZS_ROWS; r++)
+		for (i = 0; i < ZS_COLS; i++)
+			x[r * ZS_COLS + i] = r % 4 == 1 ? 0.0f : r == 2 ?
+			    -0.5f : (float)((double)(rng_next(&s) >> 11) *
+			    0x1p-53 - 0.5) * 0.1f;
+}
+
+static void
+zs_child(const char *lib, struct zs_reply *reply)
+{
+	size_t (*quantize)(int, const float *, void *, int64_t, int64_t,
+	    int64_t, const float *);
+	static float x[ZS_ROWS * ZS_COLS], im[ZS_COLS];
+	size_t i, k;
+
+	*(void **)&quantize = oracle_symbol(lib, "ggml_quantize_chunk",
+	    reply->error, sizeof reply->error);
+	zs_source(x);
+	for (i = 0; i < ZS_COLS; i++)
+		im[i] = 1.0f;
+	for (i = 0; i < N_ZS; i++, reply->done++)
+		for (k = 0; k < 2; k++)
+			reply->bytes[i][k] = quantize((int)zs_types[i], x,
+			    reply->rows[i][k], 0, ZS_ROWS, ZS_COLS,
+			    k ? im : NULL);
+	_exit(0);
+}
+
+/*
+ * ggml's quantizers, with and without an importance matrix, on rows of
+ * weights, of zeros and of a constant: the zeros come out as blocks with
+ * a zero scale that kernel_zero_scale counts benign, and no block is ever
+ * counted hidden. This is what keeps D004 quiet on real models.
+ */
+Test(iquants, zero_scale_blocks_of_ggml_quantizers_are_benign)
+{
+	struct zs_reply *reply;
+	char lib[4096];
+	size_t i, k;
+	pid_t pid;
+
+	oracle_lib(lib, sizeof lib);
+	reply = mmap(NULL, sizeof *reply, PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	cr_assert(reply != MAP_FAILED);
+	pid = fork();
+	if (pid == 0)
+		zs_child(lib, reply);
+	oracle_wait(pid, lib, reply->error, &reply->done, N_ZS);
+	for (i = 0; i < N_ZS; i++) {
+		const struct ggml_type_info *t = ggml_type_get(zs_types[i]);
+		uint64_t zero_blocks = 2 * ZS_COLS / t->blck;
+
+		for (k = 0; k < 2; k++) {
+			struct kernel_zero_scale z = { 0, 0 };
+
+			cr_assert_eq(reply->bytes[i][k], ZS_ROWS *
+			    kernel_row_bytes(zs_types[i], ZS_COLS), "%s",
+			    t->name);
+			cr_assert(kernel_zero_scale(zs_types[i],
+			    reply->rows[i][k], ZS_ROWS * ZS_COLS, &z));
+			cr_log_info("%-7s %s: %llu benign, %llu hidden",
+			    t->name, k ? "imatrix" : "plain  ",
+			    (unsigned long long)z.benign,
+			    (unsigned long long)z.hidden);
+			cr_expect(z.hidden == 0 && z.benign >= zero_blocks,
+			    "%s%s: %llu hidden, %llu benign of %llu zero "
+			    "blocks", t->name, k ? " (imatrix)" : "",
+			    (unsigned long long)z.hidden,
+			    (unsigned long long)z.benign,
+			    (unsigned long long)zero_blocks);
+		}
+	}
 	munmap(reply, sizeof *reply);
 }
 

@@ -29,7 +29,9 @@
 enum item_kind {
 	ITEM_HASH,		/* SHA-256 of the tensor's bytes */
 	ITEM_DECODE,		/* decode a range of rows */
-	ITEM_SCREEN		/* screen a range of rows (kernel_screen) */
+	ITEM_SCREEN,		/* screen a range of rows (kernel_screen) */
+	ITEM_ZERO_SCALE		/* count the zero-scale blocks of a range of
+				 * rows, of a type no kernel decodes */
 };
 
 struct item {
@@ -70,6 +72,7 @@ struct part {
 	double min, max, sum, sum_sq;
 	double bound;		/* screening: kernel_screen's */
 	bool nonzero;		/* screening: a value is not zero */
+	uint64_t zs_hidden, zs_benign;	/* kernel_zero_scale's */
 };
 
 /* The careful path: one value at a time, skipping NaN and infinities. */
@@ -400,6 +403,28 @@ item_view(struct work *w, struct item_view *v)
 	v->rows = item_rows(w, v->row_bytes);
 }
 
+/* The zero-scale blocks of the item's rows (none for most types). */
+static void
+count_zero_scale(struct work *w, const struct item_view *v)
+{
+	struct kernel_zero_scale z = { 0, 0 };
+
+	if (kernel_zero_scale(v->type, v->rows, (size_t)(w->it->rows *
+	    v->ne0), &z)) {
+		w->part.zs_hidden = z.hidden;
+		w->part.zs_benign = z.benign;
+	}
+}
+
+static void
+zero_scale_item(struct work *w)
+{
+	struct item_view v;
+
+	item_view(w, &v);
+	count_zero_scale(w, &v);
+}
+
 static void
 decode_item(struct work *w)
 {
@@ -407,6 +432,7 @@ decode_item(struct work *w)
 	uint64_t r;
 
 	item_view(w, &v);
+	count_zero_scale(w, &v);
 	for (r = 0; r < w->it->rows; r++) {
 		const uint8_t *row = v.rows + r * v.row_bytes;
 
@@ -430,6 +456,7 @@ screen_item(struct work *w)
 	uint64_t r;
 
 	item_view(w, &v);
+	count_zero_scale(w, &v);
 	if (!kernel_screen(v.type, v.rows, (size_t)(w->it->rows * v.ne0),
 	    &s)) {
 		decode_item(w);	/* not reached: plan_items checked the type */
@@ -480,6 +507,9 @@ run_item(void *arg)
 	case ITEM_SCREEN:
 		screen_item(w);
 		break;
+	case ITEM_ZERO_SCALE:
+		zero_scale_item(w);
+		break;
 	}
 }
 
@@ -498,6 +528,8 @@ merge(struct deep_stats *s, const struct part *p)
 	s->sum += p->sum;
 	s->sum_sq += p->sum_sq;
 	s->bound = fmax(s->bound, p->bound);
+	s->zs_hidden += p->zs_hidden;
+	s->zs_benign += p->zs_benign;
 	if (p->nonzero)
 		s->all_zero = false;
 }
@@ -600,7 +632,9 @@ add_row_items(struct deep_job *job, size_t *cap, size_t i,
 /*
  * The first round: one hashing item per readable tensor (for the full
  * statistics), and screening items (without them, where the type has a
- * screen) or decoding items where a kernel can dequantize it.
+ * screen) or decoding items where a kernel can dequantize it; both count
+ * the zero-scale blocks, which a type no kernel decodes (q8_1) has items
+ * of its own for.
  */
 static void
 plan_items(struct deep_job *job)
@@ -622,10 +656,17 @@ plan_items(struct deep_job *job)
 			s->scanned = true;
 			add_item(job, &cap, it);
 		}
-		if (kernel_find(KERNEL_DEQUANT, t->type,
-		    KERNEL_ORDER_AS_STORED) == NULL || t->nbytes == 0 ||
-		    (f->big_endian && !kernel_be_known(t->type)))
+		if (t->nbytes == 0 || (f->big_endian &&
+		    !kernel_be_known(t->type)))
 			continue;
+		if (kernel_find(KERNEL_DEQUANT, t->type,
+		    KERNEL_ORDER_AS_STORED) == NULL) {
+			if (!kernel_zero_scale_has(t->type))
+				continue;
+			s->scanned = true;	/* q8_1: its blocks only */
+			add_row_items(job, &cap, i, ITEM_ZERO_SCALE);
+			continue;
+		}
 		s->scanned = s->dequantized = true;
 		s->exact = job->full || !kernel_screen_has(t->type);
 		s->all_zero = !s->exact;	/* until a value is not */
@@ -650,6 +691,7 @@ plan_exact(struct deep_job *job)
 			continue;
 		s->nonfinite = 0;
 		s->bound = 0;
+		s->zs_hidden = s->zs_benign = 0;	/* counted again */
 		s->exact = true;
 		add_row_items(job, &cap, i, ITEM_DECODE);
 	}

@@ -34,6 +34,9 @@ struct deep_stats {
 	double min, max;	/* over the finite values (exact only) */
 	double bound;		/* no finite value's magnitude exceeds it */
 	double sum, sum_sq;	/* full only */
+	uint64_t zs_hidden;	/* blocks whose zero scale hides non-zero
+				 * quants (kernel_zero_scale) */
+	uint64_t zs_benign;	/* blocks whose zero scale covers zeros */
 	char sha256[65];	/* of the stored bytes, lowercase hex (full) */
 };
 
@@ -54,7 +57,11 @@ struct deep_stats {
  *    that may hold a nonzero value is decoded until one does. A tensor
  *    whose bound passes DEEP_RANGE_LIMIT, or whose type has no screen, is
  *    then decoded (exact). sum, sum_sq and sha256 stay empty, and a tensor
- *    no kernel decodes is not read.
+ *    no kernel decodes is not read (but for the zero-scale blocks).
+ * Either way, every block of a type kernel_zero_scale reads (q8_1 too,
+ * which no kernel decodes) is counted in zs_hidden or zs_benign when its
+ * scale is zero (not for a big-endian file's types kernel_from_be does
+ * not convert).
  */
 void deep_scan(const struct gguf_file *f, struct deep_stats *stats,
     unsigned threads, bool full);

@@ -407,7 +407,9 @@ report_json_deep(struct strbuf *out, const struct lint_result *res)
 		strbuf_adds(out, ", \"rms\": ");
 		add_double(out, rms);
 		strbuf_addf(out, ", \"nonfinite\": %" PRIu64 ", \"zeros\": %"
-		    PRIu64 ", \"sha256\": \"%s\"}", s->nonfinite, s->zeros,
+		    PRIu64 ", \"zero_scale_hidden\": %" PRIu64 ", "
+		    "\"zero_scale_benign\": %" PRIu64 ", \"sha256\": \"%s\"}",
+		    s->nonfinite, s->zeros, s->zs_hidden, s->zs_benign,
 		    s->truncated ? "" : s->sha256);
 	}
 	strbuf_adds(out, n ? "\n  ]" : "]");
