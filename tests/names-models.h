@@ -1275,6 +1275,67 @@ static const char *const deepseek32_tensors[] = {
 	"L1-2 blk.%u.ffn_down_shexp.weight 8 16", NULL
 };
 
+/* deepseek4: blocks without compression, at 4 (the indexer) and at
+ * 128; 2 hyper-connections, 2 output groups; the first block's experts
+ * routed by token id */
+static const char *const deepseek4_keys[] = {
+	BASE_KEYS(16, 3), "u32 ARCH.attention.head_count 2",
+	"u32 ARCH.attention.head_count_kv 1", "u32 ARCH.attention.key_length 8",
+	"u32 ARCH.attention.value_length 8", "u32 ARCH.rope.dimension_count 4",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-6",
+	"u32 ARCH.attention.q_lora_rank 8",
+	"u32 ARCH.attention.sliding_window 4",
+	"a32 ARCH.attention.compress_ratios 0,4,128",
+	"f32 ARCH.attention.compress_rope_freq_base 160000",
+	"u32 ARCH.attention.output_group_count 2",
+	"u32 ARCH.attention.output_lora_rank 4",
+	"u32 ARCH.attention.indexer.head_count 2",
+	"u32 ARCH.attention.indexer.key_length 4",
+	"u32 ARCH.attention.indexer.top_k 8", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "f32 ARCH.expert_weights_scale 1.5",
+	"bool ARCH.expert_weights_norm 1", "u32 ARCH.expert_gating_func 4",
+	"f32 ARCH.swiglu_clamp_exp 10", "u32 ARCH.hyper_connection.count 2",
+	"u32 ARCH.hyper_connection.sinkhorn_iterations 20",
+	"f32 ARCH.hyper_connection.epsilon 1e-6", "u32 ARCH.hash_layer_count 1",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const deepseek4_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "G output_hc_fn.weight 32 2",
+	"G output_hc_base.weight 2", "G output_hc_scale.weight 1",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_sinks.weight 2",
+	"L blk.%u.attn_q_a.weight 16 8", "L blk.%u.attn_q_a_norm.weight 8",
+	"L blk.%u.attn_q_b.weight 8 16", "L blk.%u.attn_kv.weight 16 8",
+	"L blk.%u.attn_kv_a_norm.weight 8", "L blk.%u.attn_output_a.weight 8 8",
+	"L blk.%u.attn_output_b.weight 8 16", "L blk.%u.hc_attn_fn.weight 32 8",
+	"L blk.%u.hc_attn_base.weight 8", "L blk.%u.hc_attn_scale.weight 3",
+	"L blk.%u.hc_ffn_fn.weight 32 8", "L blk.%u.hc_ffn_base.weight 8",
+	"L blk.%u.hc_ffn_scale.weight 3",
+	"L1-1 blk.%u.attn_compressor_kv.weight 16 16",
+	"L1-1 blk.%u.attn_compressor_gate.weight 16 16",
+	"L1-1 blk.%u.attn_compressor_ape.weight 16 4",
+	"L1-2 blk.%u.attn_compressor_norm.weight 8",
+	"L1-1 blk.%u.indexer.proj.weight 16 2",
+	"L1-1 blk.%u.indexer.attn_q_b.weight 8 8",
+	"L1-1 blk.%u.indexer_compressor_kv.weight 16 8",
+	"L1-1 blk.%u.indexer_compressor_gate.weight 16 8",
+	"L1-1 blk.%u.indexer_compressor_ape.weight 8 4",
+	"L1-1 blk.%u.indexer_compressor_norm.weight 4",
+	"L2-2 blk.%u.attn_compressor_kv.weight 16 8",
+	"L2-2 blk.%u.attn_compressor_gate.weight 16 8",
+	"L2-2 blk.%u.attn_compressor_ape.weight 8 128",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate_inp.weight 16 4",
+	"L0-0 blk.%u.ffn_gate_tid2eid.weight 2 16",
+	"L1-2 blk.%u.exp_probs_b.bias 4",
+	"L blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L blk.%u.ffn_up_exps.weight 16 8 4",
+	"L blk.%u.ffn_down_exps.weight 8 16 4",
+	"L blk.%u.ffn_gate_shexp.weight 16 8",
+	"L blk.%u.ffn_up_shexp.weight 16 8",
+	"L blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
 /* minicpm3: a low-rank query, a compressed KV and its one decompression
  * (2 heads: K 12 wide, its RoPE part 4, V 8) */
 static const char *const minicpm3_keys[] = {
@@ -2458,6 +2519,8 @@ static const struct {
 	/* mistral4: deepseek2's loader */
 	{ { "mistral4", 3, deepseek2_keys, deepseek2_tensors },
 	  "blk.%u.attn_v_b.weight" },
+	{ { "deepseek4", 3, deepseek4_keys, deepseek4_tensors },
+	  "blk.%u.indexer_compressor_ape.weight" },
 	{ { "minicpm3", 2, minicpm3_keys, minicpm3_tensors },
 	  "blk.%u.attn_kv_b.weight" },
 	{ { "kimi-k3", 2, kimi_k3_keys, kimi_k3_tensors },

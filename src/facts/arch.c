@@ -480,6 +480,91 @@ read_dsa(struct rd *r)
 		dsa_types(r, main);
 }
 
+/* Whether f has a tensor of that name. */
+static bool
+has_tensor(const struct gguf_file *f, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < f->tensors_n; i++)
+		if (gguf_str_eq(f->tensors[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * DSV4's compression ratios: an array of at least block_count integers
+ * (llama.cpp reads the first, and refuses a shorter one), each 0, 4 or
+ * 128 (it refuses another where the layer has a compressor).
+ */
+static bool
+dsv4_ratios(struct rd *r)
+{
+	struct model_geom *g = r->g;
+	const struct gguf_kv *kv = arch_kv(r, "attention.compress_ratios");
+	struct gguf_scalar s;
+	uint32_t il, x;
+
+	if (kv == NULL || kv->type != GGUF_ARRAY) {
+		missing(g, "%s.attention.compress_ratios", g->arch);
+		return false;
+	}
+	if (kv->count < g->n_layer) {
+		diag_add(r->dl, "M004", kv->offset, SUBJECT_KEY, kv->key.p,
+		    kv->key.n, "compress_ratios has %" PRIu64 " entries, fewer "
+		    "than block_count (%" PRIu32 "): llama.cpp refuses the "
+		    "file", kv->count, g->n_layer);
+		return false;
+	}
+	for (il = 0; il < g->n_layer; il++) {
+		if (gguf_arr_get(r->f, kv, il, &s) < 0)
+			return false;
+		x = s.type == GGUF_INT32 && s.v.i < 0 ? 1 : (uint32_t)s.v.u;
+		if (x != 0 && x != 4 && x != 128) {
+			diag_add(r->dl, "M004", kv->offset, SUBJECT_KEY,
+			    kv->key.p, kv->key.n, "compress_ratios[%" PRIu32
+			    "] is %" PRIu32 "; llama.cpp loads 0, 4 and 128 "
+			    "alone", il, x);
+			return false;
+		}
+		g->compress[il] = x;
+	}
+	return true;
+}
+
+/*
+ * DSV4 (deepseek4): one K row a cell (head_count_kv x key_length, no V)
+ * in a window cache of every layer, the MTP layers' too; the blocks past
+ * nextn_predict_layers are MTP layers only where the file has the first
+ * one's nextn.eh_proj (else llama.cpp loads them as trunk blocks).
+ */
+static bool
+read_dsv4(struct rd *r)
+{
+	struct model_geom *g = r->g;
+	char probe[64];
+	uint32_t il;
+	bool ok = read_attention(r);
+
+	snprintf(probe, sizeof probe, "blk.%" PRIu32 ".nextn.eh_proj.weight",
+	    g->n_layer - g->n_layer_nextn);
+	if (g->n_layer_nextn > 0 && !has_tensor(r->f, probe))
+		g->n_layer_nextn = 0;
+	g->mla = true;
+	g->dsv4 = dsv4_ratios(r);
+	ok = ok && g->dsv4;
+	if (!geom_u32(r, "attention.sliding_window", &g->n_swa)) {
+		missing(g, "%s.attention.sliding_window", g->arch);
+		ok = false;
+	}
+	g->swa = true;
+	for (il = 0; il < g->n_layer; il++)
+		g->is_swa[il] = true;
+	if (!geom_u32(r, "attention.indexer.key_length", &g->indexer_k))
+		missing(g, "%s.attention.indexer.key_length", g->arch);
+	return ok;
+}
+
 static bool
 read_ssm(struct rd *r)
 {
@@ -655,6 +740,9 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 		g->memory = ARCH_MEM_RECURRENT;
 		g->plannable = read_rwkv(&r);
 		break;		/* no attention; the FFN's width */
+	case ARCH_KIND_DSV4:
+		g->plannable = read_dsv4(&r);
+		break;
 	case ARCH_KIND_HYBRID_SSM:
 	case ARCH_KIND_HYBRID_CONV:
 	case ARCH_KIND_HYBRID_KDA:

@@ -96,6 +96,11 @@ struct model_geom {
 	bool indexer[ARCH_MAX_LAYERS];	/* DSA: a layer with that cache */
 	bool indexer_v;			/* MSA: that cache keeps one head of
 					 * V beside its key */
+	/* DSV4 (deepseek4): K rows alone, in a window cache in every
+	 * layer, and compressed ones where the layer's ratio says */
+	bool dsv4;			/* attention.compress_ratios read */
+	uint32_t compress[ARCH_MAX_LAYERS]; /* 0, 4 (CSA, with the
+					 * indexer's keys) or 128 (HCA) */
 	/* recurrent state (mamba; the recurrent layers of a hybrid) */
 	uint32_t ssm_d_conv, ssm_d_inner, ssm_d_state, ssm_n_group;
 	uint32_t shortconv_l_cache;	/* lfm2's convolution window */

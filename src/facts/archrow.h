@@ -40,6 +40,12 @@ enum arch_kind {
 				   token shifts (token_shift_count rows
 				   of n_embd) and the wkv state (n_embd x
 				   wkv.head_size) (rwkv6, rwkv7) */
+	ARCH_KIND_DSV4,		/* DeepSeek V4's: K rows alone, a window
+				   cache in every layer, compressed ones
+				   (one in 4 or 128 tokens) where
+				   attention.compress_ratios says, the
+				   compressors' F32 states, the
+				   indexer's keys (deepseek4) */
 	ARCH_KIND_ENCODER,	/* no cache */
 	ARCH_KIND_UNPLANNED	/* no memory model: planned as standard
 				   attention, and the plan says so (P005) */

@@ -1000,6 +1000,15 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 897, .worst_vulkan = 632 } },
+	/* DeepSeek V4: its DSV4 cache (a window of K rows in every layer,
+	 * compressed ones and their compressors' states where the layer's
+	 * ratio says); hyper-connections, a grouped low-rank output,
+	 * experts in every layer */
+	{ .name = "deepseek4",
+	    .kind = ARCH_KIND_DSV4,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 2546, .worst_vulkan = 230 } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

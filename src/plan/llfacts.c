@@ -68,7 +68,11 @@ read_by_rows(const char *name)
 	for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
 		if (strncmp(name, rows[i], strlen(rows[i])) == 0)
 			return true;
-	return strstr(name, "nextn.embed_tokens") != NULL;
+	/* DSV4's position tables of its compressors, its token-id
+	 * routing */
+	return strstr(name, "nextn.embed_tokens") != NULL ||
+	    strstr(name, "compressor_ape.") != NULL ||
+	    strstr(name, ".ffn_gate_tid2eid.") != NULL;
 }
 
 bool
@@ -84,10 +88,13 @@ plan_tensor_repacked(const struct gguf_tensor *t, uint32_t features)
 	/* the MUL_MAT_ID weights: experts, grovemoe's chunk experts */
 	experts = strstr(name, "_exps.") != NULL ||
 	    strstr(name, "_chexps.") != NULL;
-	/* RWKV-6's time_mix_first is its wkv op's, not a product's */
+	/* RWKV-6's time_mix_first is its wkv op's, not a product's;
+	 * DSV4's attn_output_a is loaded as a stack of one matrix an
+	 * output group (its real models' 8; one group would repack) */
 	if (!t->size_ok || read_by_rows(name) || t->ne[3] != 1 ||
 	    (t->ne[2] != 1 && !experts) || t->ne[1] < 2 ||
-	    strstr(name, ".time_mix_first.") != NULL)
+	    strstr(name, ".time_mix_first.") != NULL ||
+	    strstr(name, ".attn_output_a.") != NULL)
 		return false;
 	/* Only weights: a quantized bias or norm does not exist. */
 	return plan_repacks(t->type, t->ne[1], features) != 0;
@@ -402,6 +409,11 @@ plan_layer_kv(const struct model_geom *g, const struct plan *pl, uint32_t il)
 	uint64_t cells = swa ? pl->swa_cells : pl->ctx_seq;
 	uint64_t row = sadd(kv_row_bytes(pl->kv_k, smul(hk, g->n_head_kv[il])),
 	    kv_row_bytes(pl->kv_v, smul(hv, g->n_head_kv[il])));
+
+	if (g->dsv4)	/* its K rows, its compressors' state */
+		return sadd(smul(plan_dsv4_layer_kv(g, pl->kv_k, pl->ctx_seq,
+		    pl->swa_cells, il), pl->n_stream),
+		    smul(plan_dsv4_layer_state(g, il), pl->n_seq));
 
 	return smul(smul(row, cells), pl->n_stream);
 }

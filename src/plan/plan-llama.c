@@ -385,8 +385,11 @@ device_kv(const struct model_geom *g, const struct plan *pl, uint64_t dl,
 	for (il = 0; hybrid && il < trunk && il < ARCH_MAX_LAYERS; il++)
 		n_rec += g->is_recr[il];
 	rec = n_rec ? pl->state_bytes / n_rec : 0;
-	for (il = 0; (g->memory == ARCH_MEM_KV || hybrid) && !g->mla &&
-	    il < trunk && il < ARCH_MAX_LAYERS; il++) {
+	if (g->dsv4)	/* every layer keeps a cache */
+		trunk = g->n_layer;
+	for (il = 0; (g->memory == ARCH_MEM_KV || hybrid) &&
+	    (!g->mla || g->dsv4) && il < trunk && il < ARCH_MAX_LAYERS;
+	    il++) {
 		uint64_t n = plan_layer_kv(g, pl, il);
 
 		if (hybrid && g->is_recr[il])	/* falcon-h1: both */

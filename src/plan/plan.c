@@ -51,6 +51,61 @@ plan_kv_bytes(const struct model_geom *g, enum kv_type kv, uint64_t cells,
 	    v_bytes);
 }
 
+/* DSV4's compressed cells: one a ratio of a stream's cells, at least
+ * one, padded to 256. */
+static uint64_t
+dsv4_cells(uint64_t cells, uint32_t ratio)
+{
+	return plan_pad_ctx(cells / ratio + (cells % ratio != 0));
+}
+
+uint64_t
+plan_dsv4_layer_kv(const struct model_geom *g, enum kv_type kt,
+    uint64_t cells, uint64_t swa_cells, uint32_t il)
+{
+	uint64_t row = kv_row_bytes(kt, smul(g->head_k_swa, g->n_head_kv[il]));
+	uint64_t n = smul(row, swa_cells);	/* the window's */
+	uint32_t ratio = g->compress[il];
+
+	if (ratio == 0)
+		return n;
+	n = sadd(n, smul(row, dsv4_cells(cells, ratio)));
+	if (ratio == 4)		/* the indexer's keys, one head */
+		n = sadd(n, smul(kv_row_bytes(kt, g->indexer_k),
+		    dsv4_cells(cells, ratio)));
+	return n;
+}
+
+/*
+ * A compressor's state: its K and its scores, F32, of 2 x ratio rows of
+ * twice the width at ratio 4 (CSA, and the indexer's), ratio rows of the
+ * width at 128 (HCA); in the trunk layers.
+ */
+uint64_t
+plan_dsv4_layer_state(const struct model_geom *g, uint32_t il)
+{
+	uint64_t hk = g->head_k_swa;
+
+	if (il >= g->n_layer - g->n_layer_nextn || g->compress[il] == 0)
+		return 0;
+	if (g->compress[il] == 128)
+		return smul(smul(2 * 4, hk), 128);
+	return smul(2 * 4 * 2 * 8, sadd(hk, g->indexer_k));
+}
+
+/* DSV4's cache: every layer's (the MTP layers' too), K alone. */
+static uint64_t
+dsv4_kv(const struct model_geom *g, enum kv_type kt, uint64_t cells,
+    uint64_t swa_cells)
+{
+	uint64_t k = 0;
+	uint32_t il;
+
+	for (il = 0; il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
+		k = sadd(k, plan_dsv4_layer_kv(g, kt, cells, swa_cells, il));
+	return k;
+}
+
 uint64_t
 plan_kv_split_bytes(const struct model_geom *g, enum kv_type kt,
     enum kv_type vt, uint64_t cells, uint64_t swa_cells, bool fa,
@@ -64,6 +119,11 @@ plan_kv_split_bytes(const struct model_geom *g, enum kv_type kt,
 	if (g->memory != ARCH_MEM_KV && g->memory != ARCH_MEM_HYBRID) {
 		*k_bytes = *v_bytes = 0;
 		return 0;
+	}
+	if (g->dsv4) {
+		*k_bytes = dsv4_kv(g, kt, cells, swa_cells);
+		*v_bytes = 0;
+		return *k_bytes;
 	}
 	/* Without flash attention V is stored transposed, every layer as
 	 * wide as the widest (llama.cpp's v_trans). */
@@ -126,6 +186,10 @@ plan_state_bytes(const struct model_geom *g)
 	uint64_t r, s, n = 0;
 	uint32_t il;
 
+	for (il = 0; g->dsv4 && il < g->n_layer && il < ARCH_MAX_LAYERS; il++)
+		n = sadd(n, plan_dsv4_layer_state(g, il));
+	if (g->dsv4)
+		return n;
 	if (g->memory == ARCH_MEM_RECURRENT)
 		n = g->n_layer - g->n_layer_nextn;
 	else if (g->memory == ARCH_MEM_HYBRID)

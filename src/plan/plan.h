@@ -357,6 +357,15 @@ uint64_t plan_kv_bytes(const struct model_geom *g, enum kv_type kv,
 uint64_t plan_swa_cells(const struct model_geom *g, uint64_t ctx,
     uint64_t ubatch);
 uint64_t plan_state_bytes(const struct model_geom *g);
+/*
+ * DSV4 (g->dsv4): layer il's K rows of type kt, one stream, its window
+ * cache at swa_cells and its compressed ones at cells (a stream's
+ * context) over the layer's ratio; and its compressors' F32 state, one
+ * sequence (0 in an MTP layer).
+ */
+uint64_t plan_dsv4_layer_kv(const struct model_geom *g, enum kv_type kt,
+    uint64_t cells, uint64_t swa_cells, uint32_t il);
+uint64_t plan_dsv4_layer_state(const struct model_geom *g, uint32_t il);
 uint64_t plan_forward_bytes(const struct model_geom *g, uint64_t ctx,
     uint64_t chunk);
 
