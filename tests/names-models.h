@@ -1336,6 +1336,32 @@ static const char *const deepseek4_tensors[] = {
 	"L blk.%u.ffn_down_shexp.weight 8 16", NULL
 };
 
+/* graniteswitch: granite's keys, 2 adapters of rank 4 (3 LoRA slots a
+ * product); the router's layer has no tensors */
+static const char *const graniteswitch_keys[] = { BASE_KEYS(16, 2),
+	"u32 ARCH.feed_forward_length 32", "u32 ARCH.attention.head_count 2",
+	"u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"f32 ARCH.logit_scale 8", "u32 ARCH.adapters.count 2",
+	"u32 ARCH.adapters.lora_rank 4",
+	"a32 ARCH.adapters.token_ids_activate 14,15",
+	"a32 ARCH.adapters.token_ids_substitute 1,2",
+	"str tokenizer.ggml.model llama", NULL };
+static const char *const graniteswitch_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_qkv.weight 16 32",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	DENSE_FFN, "L blk.%u.attn_q.lora_a 16 4 3",
+	"L blk.%u.attn_q.lora_b 4 16 3", "L blk.%u.attn_k.lora_a 16 4 3",
+	"L blk.%u.attn_k.lora_b 4 8 3", "L blk.%u.attn_v.lora_a 16 4 3",
+	"L blk.%u.attn_v.lora_b 4 8 3", "L blk.%u.attn_output.lora_a 16 4 3",
+	"L blk.%u.attn_output.lora_b 4 16 3",
+	"L blk.%u.ffn_gate.lora_a 16 4 3", "L blk.%u.ffn_gate.lora_b 4 32 3",
+	"L blk.%u.ffn_up.lora_a 16 4 3", "L blk.%u.ffn_up.lora_b 4 32 3",
+	"L blk.%u.ffn_down.lora_a 32 4 3", "L blk.%u.ffn_down.lora_b 4 16 3",
+	NULL
+};
+
 /* minicpm3: a low-rank query, a compressed KV and its one decompression
  * (2 heads: K 12 wide, its RoPE part 4, V 8) */
 static const char *const minicpm3_keys[] = {
@@ -2521,6 +2547,8 @@ static const struct {
 	  "blk.%u.attn_v_b.weight" },
 	{ { "deepseek4", 3, deepseek4_keys, deepseek4_tensors },
 	  "blk.%u.indexer_compressor_ape.weight" },
+	{ { "graniteswitch", 2, graniteswitch_keys, graniteswitch_tensors },
+	  "blk.%u.ffn_down.lora_b" },
 	{ { "minicpm3", 2, minicpm3_keys, minicpm3_tensors },
 	  "blk.%u.attn_kv_b.weight" },
 	{ { "kimi-k3", 2, kimi_k3_keys, kimi_k3_tensors },

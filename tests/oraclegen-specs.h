@@ -833,6 +833,16 @@ static const struct og_spec og_specs[] = {
 			   "f:hyper_connection.epsilon=1e-6 "
 			   "u:hash_layer_count=0",
 	    "" },
+	/* granite's scales, 2 adapters of rank 16 (3 LoRA slots a product);
+	 * the router's cache a fifth layer */
+	{ "graniteswitch",
+	    OG_ATTN OG_KV2 OG_RMS "f:logit_scale=8 f:residual_scale=0.22 "
+				  "f:embedding_scale=12 "
+				  "f:attention.scale=0.0078125 "
+				  "u:adapters.count=2 u:adapters.lora_rank=16 "
+				  "a:adapters.token_ids_activate=500,501 "
+				  "a:adapters.token_ids_substitute=1,2",
+	    "" },
 };
 
 /*

@@ -300,7 +300,7 @@ static int
 og_tensors(struct ggufw_model *m, const struct names_map *map,
     const struct og_spec *s, struct names_env *env, struct og_out *o)
 {
-	for (int64_t il = -1; il < (int64_t)env->geom->n_layer; il++) {
+	for (int64_t il = -1; il < (int64_t)arch_blocks(env->geom); il++) {
 		env->layer = il;
 		for (size_t i = 0; i < map->n_tensors; i++) {
 			const struct names_tensor *t = &map->tensors[i];

@@ -156,7 +156,7 @@ static void
 match_all(struct nm *s)
 {
 	const struct gguf_file *f = s->c->file;
-	uint32_t n_layer = s->env.geom->n_layer;
+	uint32_t n_layer = arch_blocks(s->env.geom);
 	int64_t il;
 	size_t i;
 
@@ -345,7 +345,7 @@ report_missing(struct nm *s)
 	 * tensors an MTP layer may leave out) */
 	const struct model_geom *g = s->env.geom;
 	int64_t n_main = (int64_t)g->n_layer - g->n_layer_nextn;
-	int64_t n_all = (int64_t)g->n_layer -
+	int64_t n_all = (int64_t)arch_blocks(g) -
 	    (s->map->mtp_optional && !has_mtp_head(s, n_main) ?
 		    g->n_layer_nextn :
 		    0);

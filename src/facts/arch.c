@@ -464,7 +464,7 @@ read_dsa(struct rd *r)
 {
 	struct model_geom *g = r->g;
 	uint32_t il, main = g->n_layer - g->n_layer_nextn;
-	uint16_t q = arch_row(g)->quirks;
+	uint32_t q = arch_row(g)->quirks;
 
 	if (q & ARCH_MSA) {
 		read_msa(r, main);
@@ -695,6 +695,27 @@ read_hybrid(struct rd *r, enum arch_kind kind)
 	return ok;
 }
 
+/*
+ * graniteswitch's router: llama.cpp appends a layer to the blocks, of
+ * one query and one KV head and no FFN, and counts it as the one MTP
+ * layer (n_layer_nextn 1), though it is no MTP layer: the trunk attends
+ * its cache. Read once the per-layer keys are, whose arrays are of
+ * block_count entries.
+ */
+static void
+add_router(struct model_geom *g)
+{
+	uint32_t il = g->n_layer;
+
+	if (il == 0 || il >= ARCH_MAX_LAYERS)
+		return;
+	g->n_layer = il + 1;
+	g->n_layer_nextn = 1;
+	g->n_head[il] = g->n_head_kv[il] = 1;
+	g->n_ff[il] = 0;
+	g->router_kv = true;
+}
+
 void
 arch_read(const struct gguf_file *f, struct model_geom *g,
     struct diag_list *dl)
@@ -766,4 +787,12 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 		    "assumed)", g->arch);
 	if (g->memory == ARCH_MEM_HYBRID)
 		mark_recurrent(&r);
+	if (arch_row(g)->quirks & ARCH_ROUTER_KV)
+		add_router(g);
+}
+
+uint32_t
+arch_blocks(const struct model_geom *g)
+{
+	return g->n_layer - (g->router_kv ? 1 : 0);
 }

@@ -99,6 +99,10 @@ struct model_geom {
 	/* DSV4 (deepseek4): K rows alone, in a window cache in every
 	 * layer, and compressed ones where the layer's ratio says */
 	bool dsv4;			/* attention.compress_ratios read */
+	bool router_kv;			/* ARCH_ROUTER_KV: the last layer
+					 * is the router's, past
+					 * block_count (n_layer counts it,
+					 * n_layer_nextn is 1) */
 	uint32_t compress[ARCH_MAX_LAYERS]; /* 0, 4 (CSA, with the
 					 * indexer's keys) or 128 (HCA) */
 	/* recurrent state (mamba; the recurrent layers of a hybrid) */
@@ -128,5 +132,9 @@ struct model_geom {
  */
 void arch_read(const struct gguf_file *f, struct model_geom *g,
     struct diag_list *dl);
+
+/* arch_blocks: the blocks of the file, block_count: g's layers less the
+ * one a router adds (ARCH_ROUTER_KV). */
+uint32_t arch_blocks(const struct model_geom *g);
 
 #endif

@@ -385,6 +385,11 @@ enum arch_quirk {
 				    * the graph multiplies token_embd itself,
 				    * in the input layer's buffer (neither
 				    * repacked nor offloaded) (bitnet) */
+	ARCH_ROUTER_KV = 65536,	   /* one layer more than block_count, at
+				    * the end, without weights: the router's
+				    * cache, one head of K and V (placed
+				    * as an MTP layer, offloaded first)
+				    * (graniteswitch) */
 };
 
 /*
@@ -405,7 +410,7 @@ struct arch_info {
 	uint8_t recr;		/* enum arch_recr: a hybrid's recurrent
 				   layers */
 	bool mapped;		/* a name map of rules/arch/ names it */
-	uint16_t quirks;	/* enum arch_quirk, or'ed */
+	uint32_t quirks;	/* enum arch_quirk, or'ed */
 	uint8_t measured_on;	/* enum arch_backend, or'ed */
 	struct arch_graph graph;
 	struct arch_split split;

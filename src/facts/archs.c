@@ -1009,6 +1009,14 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 2546, .worst_vulkan = 230 } },
+	/* granite's attention with one fused QKV, its gated FFN, each
+	 * product with a stack of LoRA pairs a token switches on; the
+	 * router's cache in one layer past the blocks */
+	{ .name = "graniteswitch",
+	    .mapped = true,
+	    .quirks = ARCH_ROUTER_KV,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1154, .worst_vulkan = 3689 } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

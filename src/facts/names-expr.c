@@ -413,7 +413,7 @@ nx_builtin(const struct names_env *env, int b)
 
 	switch (b) {
 	case NB_N_EMBD: return nx_known(g->n_embd);
-	case NB_N_LAYER: return nx_known(g->n_layer);
+	case NB_N_LAYER: return nx_known(arch_blocks(g));
 	case NB_N_VOCAB: return nx_opt(env->n_vocab >= 0, env->n_vocab);
 	case NB_N_CTX_TRAIN: return nx_known(g->n_ctx_train);
 	case NB_N_HEAD: return nx_layer_value(env, g->n_head);

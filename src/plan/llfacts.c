@@ -75,6 +75,18 @@ read_by_rows(const char *name)
 	    strstr(name, ".ffn_gate_tid2eid.") != NULL;
 }
 
+/* An embedded adapter's stack of LoRA matrices: blk.N.NAME.lora_a or
+ * .lora_b, a product's name without .weight. */
+static bool
+embedded_lora(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 7 && (strcmp(name + n - 7, ".lora_a") == 0 ||
+	    strcmp(name + n - 7, ".lora_b") == 0) &&
+	    strstr(name, ".weight.") == NULL;
+}
+
 bool
 plan_tensor_repacked(const struct gguf_tensor *t, uint32_t features)
 {
@@ -85,9 +97,11 @@ plan_tensor_repacked(const struct gguf_tensor *t, uint32_t features)
 
 	memcpy(name, t->name.p, n);
 	name[n] = '\0';
-	/* the MUL_MAT_ID weights: experts, grovemoe's chunk experts */
+	/* the MUL_MAT_ID weights: experts, grovemoe's chunk experts,
+	 * graniteswitch's embedded LoRA stacks (NAME.lora_a, not an
+	 * adapter file's NAME.weight.lora_a) */
 	experts = strstr(name, "_exps.") != NULL ||
-	    strstr(name, "_chexps.") != NULL;
+	    strstr(name, "_chexps.") != NULL || embedded_lora(name);
 	/* RWKV-6's time_mix_first is its wkv op's, not a product's;
 	 * DSV4's attn_output_a is loaded as a stack of one matrix an
 	 * output group (its real models' 8; one group would repack) */

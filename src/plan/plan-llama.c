@@ -374,11 +374,12 @@ device_kv(const struct model_geom *g, const struct plan *pl, uint64_t dl,
 {
 	uint64_t sum = 0, on = 0, trunk = g->n_layer - g->n_layer_nextn;
 	uint64_t rec = 0, n_rec = 0;
-	bool hybrid = g->memory == ARCH_MEM_HYBRID;
+	bool hybrid = g->memory == ARCH_MEM_HYBRID, router;
 	uint32_t il;
 
 	if (dl >= g->n_layer)
 		return all;
+	router = g->router_kv && dl > 0;	/* offloaded first */
 	/* the MTP layers are offloaded first and keep no cache */
 	dl = dl > g->n_layer_nextn ? dl - g->n_layer_nextn : 0;
 	/* a hybrid's recurrent layers: one layer's state each */
@@ -401,6 +402,10 @@ device_kv(const struct model_geom *g, const struct plan *pl, uint64_t dl,
 		sum = sadd(sum, n);
 		if (il >= trunk - dl)
 			on = sadd(on, n);
+	}
+	if (g->router_kv && sum <= all) {	/* the rest is the router's */
+		on = router ? sadd(on, all - sum) : on;
+		sum = all;
 	}
 	return sum == all ? on : trunk ? all / trunk * dl : 0;
 }

@@ -155,6 +155,11 @@ plan_kv_split_bytes(const struct model_geom *g, enum kv_type kt,
 		if (!g->mla)	/* MLA allocates no V */
 			v = sadd(v, smul(kv_row_bytes(vt, vw), c));
 	}
+	if (g->router_kv) {	/* the router's one head, past the blocks */
+		k = sadd(k, smul(kv_row_bytes(kt, g->head_k), cells));
+		v = sadd(v, smul(kv_row_bytes(vt, fa ? g->head_v : vmax),
+		    cells));
+	}
 	*k_bytes = k;
 	*v_bytes = v;
 	return sadd(k, v);
