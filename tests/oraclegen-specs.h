@@ -805,33 +805,36 @@ static const struct og_spec og_specs[] = {
 			   "u:ssm.time_step_rank=16 u:ssm.group_count=0",
 	    "" },
 	/* DeepSeek V4: one K head of 128 over a window of 128; blocks of
-	 * each compression (none, 4 with the indexer, 128, 4); 4
+	 * each compression (none, 4 with the indexer, 128, 4), then an
+	 * MTP block (its window cache kept, its weights skipped); 4
 	 * hyper-connections; 2 output groups; experts in every block,
 	 * none routed by token id */
 	{ "deepseek4",
-	    OG_ATTN OG_RMS "u:attention.head_count_kv=1 "
-			   "u:attention.key_length=128 "
-			   "u:attention.value_length=128 "
-			   "u:rope.dimension_count=64 "
-			   "u:attention.q_lora_rank=192 "
-			   "u:attention.sliding_window=128 "
-			   "a:attention.compress_ratios=0,4,128,4 "
-			   "f:attention.compress_rope_freq_base=160000 "
-			   "u:attention.output_group_count=2 "
-			   "u:attention.output_lora_rank=128 "
-			   "u:attention.indexer.head_count=4 "
-			   "u:attention.indexer.key_length=64 "
-			   "u:attention.indexer.top_k=256 "
-			   "u:expert_count=8 u:expert_used_count=2 "
-			   "u:expert_feed_forward_length=256 "
-			   "u:expert_shared_count=1 "
-			   "f:expert_weights_scale=1.5 "
-			   "b:expert_weights_norm=1 u:expert_gating_func=4 "
-			   "f:swiglu_clamp_exp=10 "
-			   "u:hyper_connection.count=4 "
-			   "u:hyper_connection.sinkhorn_iterations=20 "
-			   "f:hyper_connection.epsilon=1e-6 "
-			   "u:hash_layer_count=0",
+	    OG_ATTN_L(5) OG_RMS
+	    "u:attention.head_count_kv=1 "
+	    "u:nextn_predict_layers=1 "
+	    "u:attention.key_length=128 "
+	    "u:attention.value_length=128 "
+	    "u:rope.dimension_count=64 "
+	    "u:attention.q_lora_rank=192 "
+	    "u:attention.sliding_window=128 "
+	    "a:attention.compress_ratios=0,4,128,4,0 "
+	    "f:attention.compress_rope_freq_base=160000 "
+	    "u:attention.output_group_count=2 "
+	    "u:attention.output_lora_rank=128 "
+	    "u:attention.indexer.head_count=4 "
+	    "u:attention.indexer.key_length=64 "
+	    "u:attention.indexer.top_k=256 "
+	    "u:expert_count=8 u:expert_used_count=2 "
+	    "u:expert_feed_forward_length=256 "
+	    "u:expert_shared_count=1 "
+	    "f:expert_weights_scale=1.5 "
+	    "b:expert_weights_norm=1 u:expert_gating_func=4 "
+	    "f:swiglu_clamp_exp=10 "
+	    "u:hyper_connection.count=4 "
+	    "u:hyper_connection.sinkhorn_iterations=20 "
+	    "f:hyper_connection.epsilon=1e-6 "
+	    "u:hash_layer_count=0",
 	    "" },
 	/* granite's scales, 2 adapters of rank 16 (3 LoRA slots a product);
 	 * the router's cache a fifth layer */

@@ -249,7 +249,8 @@ plan_rope_layer(const struct model_geom *g, uint32_t from)
  * projection and its norm (PER_LAYER_MODEL_PROJ, PER_LAYER_PROJ_NORM:
  * repeating-layer tensors too) with layer 0, its AltUp projections
  * (ALTUP_PROJ, ALTUP_UNEMBD_PROJ: output-layer tensors) with the output
- * layer (measured: exact on Vulkan at -ngl 99, 2 and 0).
+ * layer, and so DSV4's hyper-connections' head (HC_HEAD_*: output_hc_*)
+ * (measured: exact on Vulkan at -ngl 99, 2 and 0).
  */
 int64_t
 plan_weight_layer(const struct planner *pn, const struct gguf_tensor *t)
@@ -260,7 +261,7 @@ plan_weight_layer(const struct planner *pn, const struct gguf_tensor *t)
 		bool output;
 	} outside[] = { { "per_layer_model_proj.", false },
 	    { "per_layer_proj_norm.", false }, { "altup_proj.", true },
-	    { "altup_unembd_proj.", true } };
+	    { "altup_unembd_proj.", true }, { "output_hc_", true } };
 	size_t i, n;
 
 	if ((arch_row(pn->g)->quirks & ARCH_ROPE_FULL) &&

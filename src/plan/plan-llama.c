@@ -380,8 +380,10 @@ device_kv(const struct model_geom *g, const struct plan *pl, uint64_t dl,
 	if (dl >= g->n_layer)
 		return all;
 	router = g->router_kv && dl > 0;	/* offloaded first */
-	/* the MTP layers are offloaded first and keep no cache */
-	dl = dl > g->n_layer_nextn ? dl - g->n_layer_nextn : 0;
+	/* the MTP layers are offloaded first and keep no cache (DSV4's
+	 * keep their window's: counted among the layers below) */
+	if (!g->dsv4)
+		dl = dl > g->n_layer_nextn ? dl - g->n_layer_nextn : 0;
 	/* a hybrid's recurrent layers: one layer's state each */
 	for (il = 0; hybrid && il < trunk && il < ARCH_MAX_LAYERS; il++)
 		n_rec += g->is_recr[il];
