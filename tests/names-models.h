@@ -1277,7 +1277,8 @@ static const char *const deepseek32_tensors[] = {
 
 /* deepseek4: blocks without compression, at 4 (the indexer) and at
  * 128; 2 hyper-connections, 2 output groups; the first block's experts
- * routed by token id */
+ * routed by token id; an MTP layer by its key, but without its head, so
+ * that llama.cpp loads the last block as a trunk block */
 static const char *const deepseek4_keys[] = {
 	BASE_KEYS(16, 3), "u32 ARCH.attention.head_count 2",
 	"u32 ARCH.attention.head_count_kv 1", "u32 ARCH.attention.key_length 8",
@@ -1298,7 +1299,8 @@ static const char *const deepseek4_keys[] = {
 	"f32 ARCH.swiglu_clamp_exp 10", "u32 ARCH.hyper_connection.count 2",
 	"u32 ARCH.hyper_connection.sinkhorn_iterations 20",
 	"f32 ARCH.hyper_connection.epsilon 1e-6", "u32 ARCH.hash_layer_count 1",
-	"str tokenizer.ggml.model gpt2", NULL
+	"u32 ARCH.nextn_predict_layers 1", "str tokenizer.ggml.model gpt2",
+	NULL
 };
 static const char *const deepseek4_tensors[] = {
 	"G token_embd.weight 16 16", "G output_norm.weight 16",

@@ -548,7 +548,10 @@ read_dsv4(struct rd *r)
 
 	snprintf(probe, sizeof probe, "blk.%" PRIu32 ".nextn.eh_proj.weight",
 	    g->n_layer - g->n_layer_nextn);
-	if (g->n_layer_nextn > 0 && !has_tensor(r->f, probe))
+	/* a header without tensors (the oracle's generator reads its
+	 * metadata back before any) keeps the key's */
+	if (g->n_layer_nextn > 0 && r->f->tensors_n > 0 &&
+	    !has_tensor(r->f, probe))
 		g->n_layer_nextn = 0;
 	g->mla = true;
 	g->dsv4 = dsv4_ratios(r);

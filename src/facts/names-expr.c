@@ -36,13 +36,14 @@ struct names_expr {
 enum nx_builtin {
 	NB_N_EMBD = 0, NB_N_LAYER, NB_N_VOCAB, NB_N_CTX_TRAIN, NB_N_HEAD,
 	NB_N_HEAD_KV, NB_N_FF, NB_HEAD_K, NB_HEAD_V, NB_N_ROT, NB_N_EXPERT,
-	NB_N_EXPERT_USED, NB_LAYER, NB_RECURRENT, NB_SWA, NB_COMPRESS
+	NB_N_EXPERT_USED, NB_LAYER, NB_RECURRENT, NB_SWA, NB_COMPRESS,
+	NB_N_MTP
 };
 
 static const char *const nx_builtins[] = {
 	"n_embd", "n_layer", "n_vocab", "n_ctx_train", "n_head", "n_head_kv",
 	"n_ff", "head_k", "head_v", "n_rot", "n_expert", "n_expert_used",
-	"layer", "recurrent", "swa", "compress_ratio", NULL
+	"layer", "recurrent", "swa", "compress_ratio", "n_mtp", NULL
 };
 
 /* ---- parsing ----------------------------------------------------------- */
@@ -433,6 +434,9 @@ nx_builtin(const struct names_env *env, int b)
 	case NB_N_EXPERT_USED:
 		return nx_opt(true, nx_key_value(env, "expert_used_count",
 		    &v) ? v : 0);
+	case NB_N_MTP:		/* the MTP layers llama.cpp loads as such
+				 * (deepseek4: 0 without the MTP head) */
+		return nx_opt(true, g->n_layer_nextn - (g->router_kv ? 1 : 0));
 	case NB_COMPRESS:	/* DSV4: the layer's compression ratio */
 		return nx_opt(g->dsv4 && env->layer >= 0 &&
 		    env->layer < g->n_layer && env->layer < ARCH_MAX_LAYERS,
