@@ -1339,13 +1339,14 @@ static const char *const deepseek4_tensors[] = {
 };
 
 /* graniteswitch: granite's keys, 2 adapters of rank 4 (3 LoRA slots a
- * product); the router's layer has no tensors */
+ * product); the router's layer has no tensors, and a per-layer array
+ * has block_count entries, not the router's one more */
 static const char *const graniteswitch_keys[] = { BASE_KEYS(16, 2),
 	"u32 ARCH.feed_forward_length 32", "u32 ARCH.attention.head_count 2",
 	"u32 ARCH.attention.head_count_kv 1",
 	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
 	"f32 ARCH.logit_scale 8", "u32 ARCH.adapters.count 2",
-	"u32 ARCH.adapters.lora_rank 4",
+	"u32 ARCH.adapters.lora_rank 4", "a32 ARCH.expert_used_count 0,0",
 	"a32 ARCH.adapters.token_ids_activate 14,15",
 	"a32 ARCH.adapters.token_ids_substitute 1,2",
 	"str tokenizer.ggml.model llama", NULL };

@@ -543,7 +543,7 @@ static void
 layer_array(struct mt *s, const char *key, const char *suffix, bool all)
 {
 	const struct gguf_kv *kv = gguf_find_kv(s->f, key);
-	uint32_t n = s->c->geom->n_layer;
+	uint32_t n = arch_blocks(s->c->geom);
 
 	if (kv == NULL || kv->type != GGUF_ARRAY || has_m003(s->dl, kv->offset))
 		return;
