@@ -631,13 +631,13 @@ run_cases(const struct ocase *cs, size_t n, bool today)
 	struct strbuf bad = STRBUF_INIT, refused = STRBUF_INIT;
 	struct strbuf est = STRBUF_INIT;
 	struct oenv *e = &g_oenv;
-	size_t ran = 0, step = 1;
+	size_t ran = 0, step;
 
-	/* Under make check-valgrind, every fifth case: gguflint's plan code
-	 * under memcheck, not llama.cpp again (the plain and sanitizer runs
-	 * hold every case against it). */
-	if (getenv("GGUFLINT_VALGRIND") != NULL)
-		step = 5;
+	/* Under make check-valgrind every twentieth case, in the sanitizer
+	 * build every fifth: gguflint's plan code under memcheck or ASan, not
+	 * llama.cpp again (make check holds every case against it, and
+	 * test_graph plans each architecture's first row under both). */
+	step = test_sample_step(20, 5);
 	oenv_need(e, cs[0].backend);
 	for (size_t i = 0; i < n; i += step) {
 		struct jsonnode *ll, *root;

@@ -183,7 +183,9 @@ shard_paths(const char *l, unsigned i, unsigned n, char *p[N_MODELS],
  * list is reversed. */
 Test(scan, shards_partition_the_models_in_any_order)
 {
-	static const unsigned ns[] = { 1, 2, 3, 5 };
+	static const unsigned ns[] = { 3, 1, 2, 5 };
+	/* under valgrind, 3 parts alone: the lists are the same code */
+	size_t n_ns = test_valgrind_step(4) > 1 ? 1 : sizeof ns / sizeof ns[0];
 	size_t rev[N_MODELS];
 	char *p[N_MODELS], *fwd, *bwd;
 
@@ -192,7 +194,7 @@ Test(scan, shards_partition_the_models_in_any_order)
 		rev[i] = N_MODELS - 1 - i;
 	fwd = list(p, NULL);
 	bwd = list(p, rev);
-	for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+	for (size_t k = 0; k < n_ns; k++) {
 		for (unsigned i = 1; i <= ns[k]; i++) {
 			unsigned a[N_MODELS] = { 0 }, b[N_MODELS] = { 0 };
 
@@ -204,7 +206,7 @@ Test(scan, shards_partition_the_models_in_any_order)
 			    i, ns[k]);
 		}
 	}
-	for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+	for (size_t k = 0; k < n_ns; k++) {
 		unsigned seen[N_MODELS] = { 0 };
 
 		for (unsigned i = 1; i <= ns[k]; i++)
