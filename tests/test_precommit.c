@@ -1089,7 +1089,9 @@ action_tree(char **path)
 	strbuf_addf(&body, "case \"$*\" in\n*.deb) echo installed >> "
 	    "'%s/calls' && printf '#!/bin/sh\\nexec %%s \"$@\"\\n' '%s' > "
 	    "'%s/fake/gguflint' && chmod +x '%s/fake/gguflint' ;;\n"
-	    "*) echo deps >> '%s/calls' ;;\nesac", dir, bin, dir, dir, dir);
+	    "update*) echo update >> '%s/calls' ;;\n"
+	    "*) echo deps >> '%s/calls' ;;\nesac", dir, bin, dir, dir, dir,
+	    dir);
 	fake(dir, "apt-get", strbuf_cstr(&body));
 	fake(dir, "sudo", "[ \"$1\" = -n ] && shift; exec \"$@\"");
 	strbuf_free(&body);
@@ -1125,7 +1127,7 @@ Test(action, package_is_built_once_and_cached)
 	cr_assert(strstr(r.sarif, "\"ruleId\": \"F010\"") != NULL, "%s%s",
 	    r.out, r.err);
 	got = calls(dir);
-	cr_assert_str_eq(got, "deps\nbuilt\ninstalled\n");
+	cr_assert_str_eq(got, "update\ndeps\nbuilt\ninstalled\n");
 	free(got);
 	deb = xasprintf("%s/gguflint-cache/gguflint_0.1.0_amd64.deb", dir);
 	cr_assert(access(deb, F_OK) == 0, "no %s", deb);
