@@ -19,7 +19,6 @@
 
 #include "base/enc.h"
 #include "base/util.h"
-#include "base/version.h"
 #include "facts/role.h"
 #include "findings/catalog.h"
 #include "findings/diag.h"
@@ -46,14 +45,9 @@ void
 report_json_begin(struct report_ctx *ctx, struct strbuf *out)
 {
 	(void)ctx;
-	strbuf_adds(out, "{\"version\": 1, \"gguflint\": {\"version\": ");
-	enc_json_cstr(out, PACKAGE_VERSION);
-	strbuf_adds(out, ", \"commit\": ");
-	if (gguflint_commit[0] != '\0')
-		enc_json_cstr(out, gguflint_commit);
-	else
-		strbuf_adds(out, "null");
-	strbuf_adds(out, "}, \"files\": [");
+	strbuf_adds(out, "{\"version\": 1, \"gguflint\": ");
+	report_json_tool(out);
+	strbuf_adds(out, ", \"files\": [");
 }
 
 static const char *

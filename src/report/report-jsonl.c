@@ -17,7 +17,6 @@
 
 #include "base/enc.h"
 #include "base/util.h"
-#include "base/version.h"
 #include "findings/diag.h"
 #include "findings/severity.h"
 #include "lint.h"
@@ -89,17 +88,10 @@ report_jsonl_end(struct report_ctx *ctx, struct strbuf *out)
 {
 	const size_t *n = ctx->jsonl;
 
-	strbuf_adds(out,
-	    "{\"type\": \"summary\", \"gguflint\": "
-	    "{\"version\": ");
-	enc_json_cstr(out, PACKAGE_VERSION);
-	strbuf_adds(out, ", \"commit\": ");
-	if (gguflint_commit[0] != '\0')
-		enc_json_cstr(out, gguflint_commit);
-	else
-		strbuf_adds(out, "null");
+	strbuf_adds(out, "{\"type\": \"summary\", \"gguflint\": ");
+	report_json_tool(out);
 	strbuf_addf(out,
-	    "}, \"files\": %zu, \"unread\": %zu, \"errors\": "
+	    ", \"files\": %zu, \"unread\": %zu, \"errors\": "
 	    "%zu, \"warnings\": %zu, \"infos\": %zu, \"baselined\": %zu",
 	    n[JSONL_FILES], n[JSONL_UNREAD], n[JSONL_INFOS + SEV_ERROR],
 	    n[JSONL_INFOS + SEV_WARNING], n[JSONL_INFOS + SEV_INFO],

@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/enc.h"
 #include "base/sha256.h"
 #include "base/util.h"
+#include "base/version.h"
 #include "findings/diag.h"
 #include "lint.h"
 #include "reader/gguf.h"
@@ -219,4 +221,17 @@ report_subject_extent(const struct lint_result *res, const struct diag *d,
 		return false;
 	*length = end - d->offset;
 	return true;
+}
+
+void
+report_json_tool(struct strbuf *out)
+{
+	strbuf_adds(out, "{\"version\": ");
+	enc_json_cstr(out, PACKAGE_VERSION);
+	strbuf_adds(out, ", \"commit\": ");
+	if (gguflint_commit[0] != '\0')
+		enc_json_cstr(out, gguflint_commit);
+	else
+		strbuf_adds(out, "null");
+	strbuf_adds(out, "}");
 }

@@ -173,6 +173,10 @@ void report_fingerprint(const struct lint_result *res, size_t i,
  */
 char *report_normalize_path(const char *path);
 
+/* report_json_tool: append {"version": the release, "commit": the
+ * checkout's commit or null}, which gguflint wrote a report (json, jsonl). */
+void report_json_tool(struct strbuf *out);
+
 /* report_is_url: whether path is an absolute URL, SCHEME://... (a remote
  * file's name). */
 bool report_is_url(const char *path);
