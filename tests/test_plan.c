@@ -2341,6 +2341,63 @@ vulkan_plan(struct test_lint *t, struct ggufw_model *m, int64_t ngl)
 	lint_model(t, m, &p, &rq);
 }
 
+/* Whether one of the plan's notes contains s. */
+static bool
+has_note(const struct plan *pl, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < pl->n_notes; i++)
+		if (strstr(pl->notes[i], s) != NULL)
+			return true;
+	return false;
+}
+
+/*
+ * device_overhead (issue 37): the GPU's own footprint is a line of the
+ * device, counted in its total and its verdict; unstated, the plan says
+ * it is not counted. A CUDA plan says it follows Vulkan's rules.
+ */
+Test(plan, llama_device_overhead_is_counted_or_noted, .init = plan_no_datadir)
+{
+	struct ggufw_model m;
+	struct test_lint t;
+	struct plan_request rq = { 0 };
+	struct profile p;
+	uint64_t base;
+
+	prof_llama(&p, 64ull << 30, CPU_FEAT_AVX2);
+	p.backend = (char *)"cuda";
+	p.device_memory = 8ull << 30;
+	p.device_overhead = PROFILE_UNKNOWN;
+	ggufw_model_init(&m, false, 32);
+	case_keys(&m, &compute_cases[0]);
+	case_tensors(&m, &compute_cases[0]);
+	rq.ctx = 4096;
+	lint_model(&t, &m, &p, &rq);
+	cr_assert_eq(t.res.plan.n_dev, 2);
+	cr_expect(t.res.plan.overhead_unknown);
+	cr_expect_eq(t.res.plan.dev[1].overhead_bytes, 0);
+	cr_expect(has_note(&t.res.plan, "no device_overhead"));
+	cr_expect(has_note(&t.res.plan, "not measured"), "Vulkan's rules");
+	base = t.res.plan.dev[1].total_bytes;
+	cr_expect(t.res.plan.fits);
+	test_lint_free(&t);
+
+	/* stated: counted, and a device just big enough without it is over */
+	p.device_overhead = 600ull << 20;
+	p.device_memory = base + (300ull << 20);
+	lint_model(&t, &m, &p, &rq);
+	cr_expect(!t.res.plan.overhead_unknown);
+	cr_expect(!has_note(&t.res.plan, "no device_overhead"));
+	cr_expect_eq(t.res.plan.dev[1].overhead_bytes, 600ull << 20);
+	cr_expect_eq(t.res.plan.dev[1].total_bytes, base + (600ull << 20));
+	cr_expect(t.res.plan.device_over);
+	cr_expect(!t.res.plan.fits);
+	test_lint_free(&t);
+	ggufw_model_free(&m);
+}
+
 Test(plan, llama_vulkan_host_and_device_compute, .init = plan_no_datadir)
 {
 	struct ggufw_model m;

@@ -400,7 +400,37 @@ Test(profile, minimal_profile_gets_the_defaults)
 	cr_expect_eq(p.ubatch, 512);
 	cr_expect(p.flash_attention);
 	cr_expect_str_eq(p.kernels, "cpu");
+	cr_expect_eq(p.device_overhead, PROFILE_UNKNOWN, "not stated");
 	profile_free(&p);
+}
+
+/* device_overhead: read as a size, zero allowed, and never more than
+ * the device keeps free of its reserve (the host's memory for a unified
+ * GPU without device_memory) */
+Test(profile, device_overhead_is_read_and_bounded)
+{
+	static const char gpu[] = BASE "runtime: llama.cpp\nbackend: cuda\n"
+	    "device_memory: 8 GiB\ndevice_reserve: 1 GiB\n";
+	static const char *const ok[] = { "device_overhead: 600 MiB\n",
+	    "device_overhead: 0\n", "device_overhead: 7 GiB\n" };
+	static const uint64_t want[] = { 600ull << 20, 0, 7ull << 30 };
+	char yaml[512];
+	struct profile p;
+	struct gl_error err;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(yaml, sizeof yaml, "%s%s", gpu, ok[i]);
+		cr_assert(profile_parse("t.yaml", yaml, strlen(yaml), &p,
+		    &err) == 0, "%s: %s", ok[i], err.msg);
+		cr_expect_eq(p.device_overhead, want[i], "%s", ok[i]);
+		profile_free(&p);
+	}
+	snprintf(yaml, sizeof yaml, "%sdevice_overhead: 7169 MiB\n", gpu);
+	expect_error(yaml, "t.yaml:1:1", "device_overhead");
+	expect_error(BASE "unified: true\ndevice_overhead: 2 GiB\n",
+	    "t.yaml:1:1", "device_overhead");
+	expect_error(BASE "device_overhead: lots\n", "t.yaml:6:18", "size");
 }
 
 Test(profile, every_key_is_read)

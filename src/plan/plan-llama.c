@@ -581,12 +581,17 @@ plan_llama_verdict(const struct planner *pn, struct plan *pl)
 	uint64_t host = 0, heap, mapped = pl->dev[0].mapped_bytes;
 	size_t i, k;
 
+	pl->overhead_unknown = pl->n_dev > 1 &&
+	    p->device_overhead == PROFILE_UNKNOWN;
+	if (pl->n_dev > 1)	/* the GPU's own, beside llama.cpp's */
+		pl->dev[1].overhead_bytes = pl->overhead_unknown ? 0 :
+		    p->device_overhead;
 	for (i = 0; i < pl->n_dev; i++) {
 		struct plan_device *d = &pl->dev[i];
 
-		d->total_bytes = sadd(sadd(sadd(sadd(d->model_bytes,
+		d->total_bytes = sadd(sadd(sadd(sadd(sadd(d->model_bytes,
 		    d->repack_bytes), d->kv_bytes), d->compute_bytes),
-		    d->output_bytes);
+		    d->output_bytes), d->overhead_bytes);
 		for (k = 0; k < pl->n_comp; k++)	/* --mmproj, --lora */
 			d->total_bytes = sadd(d->total_bytes,
 			    pl->comp[k].bytes[i]);

@@ -385,6 +385,29 @@ add_note(struct plan *pl, char *text)
 		free(text);
 }
 
+/*
+ * What a plan beside a GPU assumed: a backend measured nowhere but on
+ * Vulkan (CUDA, Metal, ...) takes Vulkan's rules, and a device whose
+ * own footprint (device_overhead) the profile does not state has only
+ * device_reserve's margin for it.
+ */
+static void
+gpu_notes(const struct planner *pn, struct plan *pl)
+{
+	const char *b = pn->p->backend;
+
+	if (pl->n_dev < 2)
+		return;
+	if (strcmp(b, "vulkan") != 0)
+		add_note(pl, xasprintf("%s is planned by the rules measured on "
+		    "Vulkan: llama.cpp's %s backend is not measured",
+		    pl->dev[1].name, b));
+	if (pl->overhead_unknown)
+		add_note(pl, xasprintf("%s's own memory (the %s runtime's "
+		    "context, workspace and pool) is not counted: the profile "
+		    "states no device_overhead", pl->dev[1].name, b));
+}
+
 static struct plan_suggestion *
 add_sugg(struct plan *pl, char *text, char *args, uint64_t saving)
 {
@@ -727,6 +750,7 @@ plan_make_probed(const struct model_geom *g, const struct gguf_file *f,
 		plan_llama_companions(&pn, pl);
 		plan_at(&pn, ctx, pl->kv_k, pl);
 		pl->valid = true;
+		gpu_notes(&pn, pl);
 		pl->kv_bad_type = pl->kv_k;
 		pl->kv_bad_width = kv_bad_width(g, pl->kv_k,
 		    pl->flash_attention);

@@ -102,6 +102,9 @@ struct plan_device {
 	uint64_t compute_modeled;	/* --measure: the model's figure for
 					 * the compute_bytes llama.cpp says */
 	uint64_t output_bytes;
+	uint64_t overhead_bytes;	/* a GPU's own: its runtime's context,
+					 * workspace and pool (the profile's
+					 * device_overhead) */
 	uint64_t total_bytes;
 	uint64_t memory_bytes;		/* what it offers, reserve kept */
 };
@@ -186,6 +189,8 @@ struct plan {
 					 * tests' table of this backend, in
 					 * thousandths (0: none) */
 	bool device_over;		/* a discrete device is over */
+	bool overhead_unknown;		/* a GPU whose device_overhead the
+					 * profile does not state */
 	bool probed;			/* a probed GPU's verdicts were given */
 	char probed_dev[16];		/* that device's name */
 	uint64_t fallback_bytes;	/* weights -ngl puts on the device that

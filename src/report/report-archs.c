@@ -108,6 +108,9 @@ report_text_archs(struct report_ctx *ctx, struct strbuf *out,
 		if (e[i].row != NULL && e[i].row->unmeasured != NULL)
 			strbuf_addf(out, "not measured alone: %s, %s\n",
 			    e[i].name, e[i].row->unmeasured);
+	strbuf_adds(out,
+	    "not measured on CUDA or Metal: a plan beside "
+	    "either follows the rules measured on Vulkan\n");
 }
 
 /* ", \"compute_worst_ratio\": {cpu, vulkan}" (each null when not

@@ -265,6 +265,11 @@ llama_table(struct strbuf *out, const struct plan *pl)
 		if (v->output_bytes > 0)
 			line(out, "output", "logits, f32", v->output_bytes,
 			    NULL);
+		if (v->overhead_bytes > 0) {
+			snprintf(d, sizeof d, "%s runtime", dev);
+			line(out, "overhead", d, v->overhead_bytes,
+			    "context, workspace, pool (device_overhead)");
+		}
 	}
 }
 
@@ -563,6 +568,11 @@ json_llama(struct strbuf *out, const struct plan *pl)
 			json_u64(out, "compute_modeled_bytes",
 			    d->compute_modeled);
 		json_u64(out, "output_bytes", d->output_bytes);
+		if (i > 0)
+			strbuf_addf(out, ", \"overhead_bytes\": %s",
+			    pl->overhead_unknown ? "null" : "");
+		if (i > 0 && !pl->overhead_unknown)
+			strbuf_addf(out, "%" PRIu64, d->overhead_bytes);
 		json_u64(out, "total_bytes", d->total_bytes);
 		json_u64(out, "memory_bytes", d->memory_bytes);
 		strbuf_adds(out, "}");

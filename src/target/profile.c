@@ -170,6 +170,7 @@ static const struct ydoc_field profile_fields[] = {
 	{ "backend", false, P(STRDUP, backend) },
 	{ "device_memory", false, P(SIZE, device_memory) },
 	{ "device_reserve", false, P(SIZE, device_reserve) },
+	{ "device_overhead", false, P(SIZE, device_overhead) },
 	{ "unified", false, P(BOOL, unified) },
 	{ "cpu_features", false, .set = set_features, .off = 0,
 	    .size = sizeof(struct profile) },
@@ -198,6 +199,7 @@ profile_defaults(struct profile *p)
 	p->prefill_chunk = 256;
 	p->ubatch = 512;
 	p->flash_attention = true;
+	p->device_overhead = PROFILE_UNKNOWN;
 	p->batch = 2048;
 	p->n_seq = 1;
 	p->gpu_layers = -1;
@@ -317,6 +319,11 @@ profile_parse(const char *origin, const char *text, size_t len,
 	if (rc == 0 && p->device_reserve > p->device_memory)
 		rc = ydoc_error(&d, ydoc_root(&d), err, "device_reserve is "
 		    "larger than device_memory");
+	if (rc == 0 && p->device_overhead != PROFILE_UNKNOWN &&
+	    p->device_overhead > (p->device_memory > 0 ? p->device_memory -
+	    p->device_reserve : p->memory - p->reserve))
+		rc = ydoc_error(&d, ydoc_root(&d), err, "device_overhead is "
+		    "larger than the device's memory less its reserve");
 	ydoc_free(&d);
 	if (rc < 0) {
 		profile_free(p);

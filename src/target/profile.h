@@ -40,6 +40,9 @@ enum profile_runtime {
 #define CPU_FEAT_OTHER (1u << 6)	/* a named feature that decides
 					 * nothing (fma, f16c, avx, ...) */
 
+/* A size the profile does not state. */
+#define PROFILE_UNKNOWN UINT64_MAX
+
 struct profile {
 	char *name;
 	char *description;
@@ -63,7 +66,12 @@ struct profile {
 	bool runtime_set;		/* named in the file */
 	char *backend;			/* llama.cpp's: cpu, cuda, metal, ... */
 	uint64_t device_memory;		/* a discrete GPU's; 0: none */
-	uint64_t device_reserve;	/* what its driver and display keep */
+	uint64_t device_reserve;	/* the free margin llama.cpp's --fit
+					 * leaves (--fit-target) */
+	uint64_t device_overhead;	/* what the device's runtime takes
+					 * beyond llama.cpp's buffers (its
+					 * context, BLAS workspace, pool);
+					 * PROFILE_UNKNOWN: not stated */
 	bool unified;			/* the GPU shares memory (RAM) */
 	uint32_t cpu_features;		/* CPU_FEAT_* */
 	bool cpu_features_host;		/* "host": detected on this machine */
