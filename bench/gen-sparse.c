@@ -6,12 +6,13 @@
  * sizes), and the tensor data is a hole made by ftruncate(), so a file of
  * tens of gigabytes takes a few megabytes of disk.
  *
- *	gen-sparse OUT.gguf [8b|70b|235b-moe|1b-data]
+ *	gen-sparse OUT.gguf [8b|70b|235b-moe|1b|1b-data]
  *	gen-sparse --split N PREFIX [8b|70b|235b-moe]
  *
  * Tensors are Q4_K (256 elements in 144 bytes), except token_embd and
  * output in Q6_K (256 in 210) and the norms in F32; alignment 32. 235b-moe
- * has 128 experts (8 used) in 3-D expert tensors. 1b-data is small and not
+ * has 128 experts (8 used) in 3-D expert tensors; 1b is a Llama-3.2-1B
+ * shape (tests/oracle/cuda-kit.sh's). 1b-data is small and not
  * sparse: its data is written, pseudo-random with finite scales, for the
  * --deep throughput benchmark. --split writes the model in N shards, as
  * gguf-split does (PREFIX-00001-of-0000N.gguf, ...).
@@ -46,6 +47,7 @@ static const struct gen_shape gen_shapes[] = {
 	    128, 8, 0 },
 	{ "1b-data", "Llama 1B with data", "1B", 16, 2048, 32, 8, 8192, 0, 0,
 	    1 },
+	{ "1b", "Sparse Llama 1B", "1B", 16, 2048, 32, 8, 8192, 0, 0, 0 },
 };
 
 #define GEN_VOCAB 128256u
@@ -215,7 +217,7 @@ add_tensors(struct ggufw_model *m, const struct gen_shape *s)
 static void
 usage(void)
 {
-	fputs("usage: gen-sparse OUT.gguf [8b|70b|235b-moe|1b-data]\n"
+	fputs("usage: gen-sparse OUT.gguf [8b|70b|235b-moe|1b|1b-data]\n"
 	    "       gen-sparse --split N PREFIX [8b|70b|235b-moe]\n",
 	    stderr);
 	exit(2);

@@ -12,7 +12,18 @@
  * cpumoe=N (the experts' weights of the first N layers on the CPU, as
  * llama-cli's --n-cpu-moe N overrides them) dir=BACKEND_DIR
  * cpu=VARIANT (loads DIR/libggml-cpu-VARIANT.so and, for a Vulkan dir,
- * libggml-vulkan.so, instead of every library in DIR).
+ * libggml-vulkan.so, instead of every library in DIR); dir=linked for
+ * a build whose backends are linked into libggml (no GGML_BACKEND_DL,
+ * tests/oracle/measure-cuda.sh's), which loads nothing.
+ * footprint=on (with alloc=on) reads each GPU's free memory
+ * (ggml_backend_dev_memory) at the start, after the model, after the
+ * context and after one decode of a full ubatch: what the device loses
+ * beyond llama.cpp's buffers (the CUDA context, cuBLAS's workspace,
+ * ggml-cuda's pool).
+ * --batch: the cases come on stdin, one a line (MODEL key=value ...),
+ * and each answer is one line on stdout, flushed, so that the libraries
+ * and the device start once for many cases; the backends are those of
+ * the first line's dir= and cpu=.
  * alloc=off is llama.cpp's no_alloc mode (sizes only; needs mmap=off).
  * graph=FILE (with alloc=on) also decodes worst-case ubatches (ubatch
  * tokens over np sequences, every one an output, as the reservation
@@ -41,7 +52,7 @@ struct oracle_opts {
 	int ngl = 0, cpumoe = 0;
 	llama_flash_attn_type fa = LLAMA_FLASH_ATTN_TYPE_AUTO;
 	ggml_type ctk = GGML_TYPE_F16, ctv = GGML_TYPE_F16;
-	bool mmap = false, alloc = false, swa_full = false;
+	bool mmap = false, alloc = false, swa_full = false, footprint = false;
 	std::string dir, cpu, graph;
 };
 
@@ -178,6 +189,8 @@ parse_arg(oracle_opts &o, const char *k, const char *v)
 		return parse_onoff(v, &o.alloc);
 	if (key == "swa_full")
 		return parse_onoff(v, &o.swa_full);
+	if (key == "footprint")
+		return parse_onoff(v, &o.footprint);
 	if (key == "dir")
 		return o.dir = v, true;
 	if (key == "cpu")
@@ -197,6 +210,8 @@ parse_arg(oracle_opts &o, const char *k, const char *v)
 static bool
 load_backends(const oracle_opts &o)
 {
+	if (o.dir == "linked")
+		return ggml_backend_dev_count() > 0;
 	if (o.cpu.empty()) {
 		ggml_backend_load_all_from_path(o.dir.c_str());
 		return ggml_backend_dev_count() > 0;
@@ -318,9 +333,83 @@ decode_worst(const oracle_opts &o, llama_context *c, graph_dump *gd)
 	return rc == 0;
 }
 
+/* footprint=on: each GPU's free bytes at the start, after the model,
+ * after the context and after one decode (the readings, in order) */
+struct footprint {
+	std::vector<ggml_backend_dev_t> devs;
+	std::vector<std::vector<size_t> > free;
+	std::vector<size_t> total;
+};
+
+static void
+footprint_read(footprint &fp)
+{
+	for (size_t i = 0; i < fp.devs.size(); i++) {
+		size_t fr = 0, tot = 0;
+		ggml_backend_dev_memory(fp.devs[i], &fr, &tot);
+		fp.free[i].push_back(fr);
+		fp.total[i] = tot;
+	}
+}
+
+static void
+footprint_init(footprint &fp)
+{
+	for (size_t i = 0; i < ggml_backend_dev_count(); i++) {
+		ggml_backend_dev_t d = ggml_backend_dev_get(i);
+		if (ggml_backend_dev_type(d) == GGML_BACKEND_DEVICE_TYPE_GPU)
+			fp.devs.push_back(d);
+	}
+	fp.free.resize(fp.devs.size());
+	fp.total.resize(fp.devs.size());
+	footprint_read(fp);
+}
+
+static void
+footprint_print(const footprint &fp)
+{
+	printf(", \"devices\": [");
+	for (size_t i = 0; i < fp.devs.size(); i++) {
+		printf("%s{\"name\": ", i ? ", " : "");
+		json_str(ggml_backend_dev_name(fp.devs[i]));
+		printf(", \"description\": ");
+		json_str(ggml_backend_dev_description(fp.devs[i]));
+		printf(", \"total\": %zu, \"free\": [", fp.total[i]);
+		for (size_t k = 0; k < fp.free[i].size(); k++)
+			printf("%s%zu", k ? ", " : "", fp.free[i][k]);
+		printf("]}");
+	}
+	printf("]");
+}
+
+/* One ubatch of one sequence, the last token an output: the first use
+ * of the products' workspace and of the backend's pool. */
+static bool
+decode_one(const oracle_opts &o, llama_context *c)
+{
+	llama_batch b = llama_batch_init((int32_t)o.ubatch, 0, 1);
+	for (unsigned i = 0; i < o.ubatch; i++) {
+		b.token[i] = 0;
+		b.pos[i] = (llama_pos)i;
+		b.n_seq_id[i] = 1;
+		b.seq_id[i][0] = 0;
+		b.logits[i] = i + 1 == o.ubatch;
+	}
+	b.n_tokens = (int32_t)o.ubatch;
+	int rc = llama_decode(c, b);
+	llama_batch_free(b);
+	return rc == 0;
+}
+
 static int
 run(const oracle_opts &o)
 {
+	footprint fp;
+	if (o.footprint) {
+		if (!o.alloc)
+			return fail("footprint= needs alloc=on");
+		footprint_init(fp);
+	}
 	llama_model_params mp = llama_model_default_params();
 	mp.load_mode = o.mmap ? LLAMA_LOAD_MODE_MMAP : LLAMA_LOAD_MODE_NONE;
 	mp.no_alloc = !o.alloc;
@@ -339,6 +428,8 @@ run(const oracle_opts &o)
 	llama_model *m = llama_model_load_from_file(o.model.c_str(), mp);
 	if (!m)
 		return fail("llama.cpp refused to load the model");
+	if (o.footprint)
+		footprint_read(fp);
 	llama_context_params cp = llama_context_default_params();
 	cp.n_ctx = o.ctx;
 	cp.n_batch = o.batch;
@@ -365,6 +456,15 @@ run(const oracle_opts &o)
 		llama_model_free(m);
 		return fail("llama.cpp refused the context");
 	}
+	if (o.footprint) {
+		footprint_read(fp);
+		if (!decode_one(o, c)) {
+			llama_free(c);
+			llama_model_free(m);
+			return fail("the footprint's ubatch did not decode");
+		}
+		footprint_read(fp);
+	}
 	if (gf != nullptr) {
 		bool ok = decode_worst(o, c, &gd);
 		fclose(gf);
@@ -390,9 +490,93 @@ run(const oracle_opts &o)
 	       g_log.k_mib, g_log.v_mib, g_log.r_mib, g_log.s_mib,
 	       g_log.out_mib, (unsigned long long)llama_model_size(m));
 	print_buffers(c);
+	if (o.footprint)
+		footprint_print(fp);
 	printf("}\n");
 	llama_free(c);
 	llama_model_free(m);
+	return 0;
+}
+
+/* A case's arguments: the model, then key=value pairs. */
+static bool
+parse_case(const std::vector<std::string> &args, oracle_opts &o)
+{
+	if (args.empty())
+		return false;
+	o.model = args[0];
+	for (size_t i = 1; i < args.size(); i++) {
+		const std::string &a = args[i];
+		size_t eq = a.find('=');
+		if (eq == std::string::npos ||
+		    !parse_arg(o, a.substr(0, eq).c_str(),
+			       a.c_str() + eq + 1)) {
+			fprintf(stderr, "llama-oracle: bad argument %s\n",
+				a.c_str());
+			return false;
+		}
+	}
+	if (o.dir.empty()) {
+		fprintf(stderr, "llama-oracle: dir= is required\n");
+		return false;
+	}
+	return true;
+}
+
+static std::vector<std::string>
+split_words(const char *line)
+{
+	std::vector<std::string> w;
+	std::string cur;
+	for (const char *p = line; *p; p++) {
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+			if (!cur.empty())
+				w.push_back(cur);
+			cur.clear();
+		} else {
+			cur += *p;
+		}
+	}
+	if (!cur.empty())
+		w.push_back(cur);
+	return w;
+}
+
+/* --batch: one case a line on stdin, one answer a line on stdout */
+static int
+batch_main(void)
+{
+	char buf[8192];
+	bool loaded = false;
+	std::string dir, cpu;
+	while (fgets(buf, sizeof buf, stdin) != nullptr) {
+		std::vector<std::string> args = split_words(buf);
+		oracle_opts o;
+		if (args.empty())
+			continue;
+		g_log = oracle_log();
+		if (!parse_case(args, o)) {
+			fail("bad case: " + std::string(buf));
+		} else if (!loaded) {
+			if (!load_backends(o)) {
+				fail("no backend could be loaded from " +
+				     o.dir);
+				return 1;
+			}
+			llama_backend_init();
+			loaded = true;
+			dir = o.dir;
+			cpu = o.cpu;
+			run(o);
+		} else if (o.dir != dir || o.cpu != cpu) {
+			fail("a batch keeps the first case's dir= and cpu=");
+		} else {
+			run(o);
+		}
+		fflush(stdout);
+	}
+	if (loaded)
+		llama_backend_free();
 	return 0;
 }
 
@@ -400,27 +584,16 @@ int
 main(int argc, char **argv)
 {
 	oracle_opts o;
-	if (argc < 2) {
-		fprintf(stderr, "usage: llama-oracle MODEL [key=value ...]\n");
-		return 2;
-	}
-	o.model = argv[1];
-	for (int i = 2; i < argc; i++) {
-		std::string a(argv[i]);
-		size_t eq = a.find('=');
-		if (eq == std::string::npos ||
-		    !parse_arg(o, a.substr(0, eq).c_str(),
-			       a.c_str() + eq + 1)) {
-			fprintf(stderr, "llama-oracle: bad argument %s\n",
-				argv[i]);
-			return 2;
-		}
-	}
-	if (o.dir.empty()) {
-		fprintf(stderr, "llama-oracle: dir= is required\n");
-		return 2;
-	}
 	llama_log_set(oracle_log_cb, nullptr);
+	if (argc == 2 && strcmp(argv[1], "--batch") == 0)
+		return batch_main();
+	if (argc < 2) {
+		fprintf(stderr, "usage: llama-oracle MODEL [key=value ...]\n"
+				"       llama-oracle --batch < CASES\n");
+		return 2;
+	}
+	if (!parse_case(std::vector<std::string>(argv + 1, argv + argc), o))
+		return 2;
 	if (!load_backends(o))
 		return fail("no backend could be loaded from " + o.dir);
 	llama_backend_init();

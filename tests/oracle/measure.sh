@@ -64,18 +64,7 @@ row() {
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t512\t%s\t%s\t%s\t%s\t%s\t' \
 	    "$arch" "$wtype" "$mode" "$backend" "$variant" "$ctx" "$fa" \
 	    "$ctk" "$ctv" "$np" "$ngl"
-	printf '%s\n' "$json" | jq -r '
-	  if .error then [("refused: " + .error | gsub("\t"; " ")),
-	      "", "", "", "", "", "", "", "", "", "", "", ""] | @tsv
-	  else [ "ok", .n_ctx, (if .flash_attn then "on" else "off" end),
-	    ([.buffers[] | select(.name | test("REPACK") | not) | .model]
-	      | add),
-	    ([.buffers[] | select(.name | test("REPACK")) | .model] | add
-	      // 0),
-	    ([.buffers[].context] | add), ([.buffers[].compute] | add),
-	    .k_mib, .v_mib, .r_mib, .s_mib, .output_mib,
-	    ([.buffers[] | "\(.name)=\(.model)/\(.context)/\(.compute)"]
-	      | join(";")) ] | @tsv end'
+	printf '%s\n' "$json" | jq -r -f "$here/row.jq"
 }
 
 cpu_table() {
