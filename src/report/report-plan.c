@@ -147,10 +147,14 @@ fallback_line(struct strbuf *out, const struct plan *pl)
 	if (big == 0)
 		snprintf(f, sizeof f, "of the host's weights above: %zu "
 		    "tensor%s -ngl would offload (K003)", n, n == 1 ? "" : "s");
-	else
+	else if (pl->probed)
 		snprintf(f, sizeof f, "of the host's weights above: %zu "
 		    "tensor%s -ngl would offload (%zu beyond its %s: K006%s)",
 		    n, n == 1 ? "" : "s", big, lim, big < n ? "; K003" : "");
+	else
+		snprintf(f, sizeof f, "of the host's weights above: %zu "
+		    "tensor%s -ngl would offload, beyond the profile's "
+		    "max_alloc %s", n, n == 1 ? "" : "s", lim);
 	line(out, "fallback", d, pl->fallback_bytes, f);
 }
 
@@ -661,9 +665,12 @@ json_llama(struct strbuf *out, const struct plan *pl)
 	}
 	if (pl->n_dev > 1)
 		json_limits(out, pl);
-	if (pl->probed) {	/* a runtime probed: its verdicts */
+	/* a runtime probed: its verdicts; else the weights beyond the
+	 * profile's max_alloc */
+	if (pl->probed || pl->n_fallback > 0) {
 		strbuf_adds(out, ", \"fallback\": {\"device\": ");
-		enc_json_cstr(out, pl->probed_dev);
+		enc_json_cstr(out, pl->probed ? pl->probed_dev :
+		    pl->dev[1].name);
 		strbuf_addf(out, ", \"tensors\": %zu", pl->n_fallback);
 		json_u64(out, "bytes", pl->fallback_bytes);
 		strbuf_addf(out, ", \"oversize_tensors\": %zu",
