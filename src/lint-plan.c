@@ -180,7 +180,8 @@ lint_make_plan(const struct lint_options *o, const struct gguf_file *f,
 	bool *fb = fallback_tensors(f, res);
 	struct plan_probe probe = { fb != NULL ? res->rt_info.device.name :
 					NULL, fb,
-		res->rt_info.device.max_tensor, NULL, 0 };
+		res->rt_info.device.max_tensor, NULL, 0,
+		fb != NULL && res->rt_info.device.max_tensor_known };
 	struct measures *ms = xcalloc(1, sizeof *ms);
 	int round;
 	size_t i;

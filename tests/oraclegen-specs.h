@@ -891,9 +891,40 @@ static const struct og_spec og_wide[] = {
 	    "output.weight" },
 };
 
+/*
+ * Real models' shapes with a tied output and their own vocabulary (the
+ * Vulkan table's off-grid block: a 128k-token output matrix and its
+ * copy of token_embd beyond llvmpipe's 128 MiB), whole: named, not
+ * listed by oraclegen_wide.
+ */
+static const struct og_spec og_tied[] = {
+	/* Llama-3.2-1B's shape (16 blocks of 2048, 32 heads of 64, 8 KV
+	 * heads, an 8192-wide FFN, llama3's rope_freqs), its 128256-token
+	 * vocabulary and its tied output (no output.weight) */
+	{ "llama",
+	    "u:context_length=131072 u:embedding_length=2048 "
+	    "u:block_count=16 u:feed_forward_length=8192 "
+	    "u:attention.head_count=32 u:attention.head_count_kv=8 "
+	    "u:rope.dimension_count=64 " OG_RMS,
+	    "rope_freqs.weight" },
+	/* Qwen2.5-0.5B's (24 blocks of 896, 14 heads of 64, 2 KV heads, a
+	 * 4864-wide FFN, Q, K and V biased), its 151936-token vocabulary
+	 * and its tied output */
+	{ "qwen2",
+	    "u:context_length=32768 u:embedding_length=896 "
+	    "u:block_count=24 u:feed_forward_length=4864 "
+	    "u:attention.head_count=14 u:attention.head_count_kv=2 " OG_RMS,
+	    "attn_q.bias attn_k.bias attn_v.bias" },
+};
+
 /* og_wide's names, in its order. */
 static const char *const og_wide_names[] = { "llama-wide", "qwen2-wide",
 	"gemma2-wide", "phi3-wide", "starcoder2-wide", "gpt2-wide",
 	"qwen3moe-wide" };
+
+/* og_tied's names and vocabularies' sizes, in its order. */
+static const char *const og_tied_names[] = { "llama-1b-tied",
+	"qwen2-0.5b-tied" };
+static const int og_tied_vocab[] = { 128256, 151936 };
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "facts/arch.h"
 #include "facts/names.h"
 #include "findings/catalog.h"
@@ -85,17 +86,28 @@ og_kvs(struct ggufw_model *m, const struct og_spec *s)
 	}
 }
 
-/* og_vocab: a SentencePiece ("llama") vocabulary of OG_N_VOCAB tokens:
- * <unk> <s> </s>, the 256 byte tokens, then plain pieces. */
-static void
-og_vocab(struct ggufw_model *m)
+/* The vocabulary's size of geometry s: a tied shape's own, else
+ * OG_N_VOCAB. */
+static int
+og_n_vocab(const struct og_spec *s)
 {
-	static char names[OG_N_VOCAB][16];
-	const char *toks[OG_N_VOCAB];
-	float scores[OG_N_VOCAB];
-	int32_t types[OG_N_VOCAB];
+	for (size_t i = 0; i < sizeof og_tied / sizeof og_tied[0]; i++)
+		if (s == &og_tied[i])
+			return og_tied_vocab[i];
+	return OG_N_VOCAB;
+}
 
-	for (int i = 0; i < OG_N_VOCAB; i++) {
+/* og_vocab: a SentencePiece ("llama") vocabulary of n tokens: <unk> <s>
+ * </s>, the 256 byte tokens, then plain pieces. */
+static void
+og_vocab(struct ggufw_model *m, int n)
+{
+	char(*names)[16] = xcalloc((size_t)n, sizeof *names);
+	const char **toks = xcalloc((size_t)n, sizeof *toks);
+	float *scores = xcalloc((size_t)n, sizeof *scores);
+	int32_t *types = xcalloc((size_t)n, sizeof *types);
+
+	for (int i = 0; i < n; i++) {
 		if (i < 3)
 			snprintf(names[i], sizeof names[i], "%s",
 			    i == 0     ? "<unk>" :
@@ -110,12 +122,16 @@ og_vocab(struct ggufw_model *m)
 		types[i] = i == 0 ? 2 : i < 3 ? 3 : i < 259 ? 6 : 1;
 	}
 	ggufw_model_kv_str(m, "tokenizer.ggml.model", "llama");
-	ggufw_model_kv_arr_str(m, "tokenizer.ggml.tokens", toks, OG_N_VOCAB);
-	ggufw_model_kv_arr_f32(m, "tokenizer.ggml.scores", scores, OG_N_VOCAB);
+	ggufw_model_kv_arr_str(m, "tokenizer.ggml.tokens", toks, (size_t)n);
+	ggufw_model_kv_arr_f32(m, "tokenizer.ggml.scores", scores, (size_t)n);
 	ggufw_model_kv_arr_i32(m, "tokenizer.ggml.token_type", types,
-	    OG_N_VOCAB);
+	    (size_t)n);
 	ggufw_model_kv_u32(m, "tokenizer.ggml.bos_token_id", 1);
 	ggufw_model_kv_u32(m, "tokenizer.ggml.eos_token_id", 2);
+	free(names);
+	free(toks);
+	free(scores);
+	free(types);
 }
 
 struct og_type {
@@ -322,16 +338,23 @@ og_tensors(struct ggufw_model *m, const struct names_map *map,
 	return 0;
 }
 
-/* The geometry named name: an architecture's, or ARCH-wide (og_wide). */
+/* The geometry named name: an architecture's, ARCH-wide (og_wide) or a
+ * tied real shape's (og_tied). */
 static const struct og_spec *
 og_spec_find(const char *name)
 {
+	_Static_assert(sizeof og_tied / sizeof og_tied[0] ==
+		sizeof og_tied_names / sizeof og_tied_names[0],
+	    "one name a tied geometry");
 	for (size_t i = 0; i < sizeof og_specs / sizeof og_specs[0]; i++)
 		if (strcmp(og_specs[i].arch, name) == 0)
 			return &og_specs[i];
 	for (size_t i = 0; i < sizeof og_wide / sizeof og_wide[0]; i++)
 		if (strcmp(og_wide_names[i], name) == 0)
 			return &og_wide[i];
+	for (size_t i = 0; i < sizeof og_tied / sizeof og_tied[0]; i++)
+		if (strcmp(og_tied_names[i], name) == 0)
+			return &og_tied[i];
 	return NULL;
 }
 
@@ -379,7 +402,7 @@ og_build(struct ggufw_model *m, const struct og_spec *s, struct og_out *o)
 	env.file = &f;
 	env.geom = g;
 	env.layer = -1;
-	env.n_vocab = OG_N_VOCAB;
+	env.n_vocab = og_n_vocab(s);
 	rc = og_tensors(m, map, s, &env, o);
 	free(g);
 	diag_list_free(&dl);
@@ -401,7 +424,7 @@ og_write(const struct og_spec *s, const char *path, struct og_out *o)
 	ggufw_model_kv_str(&m, "general.name", "oracle test model");
 	ggufw_model_kv_u32(&m, "general.quantization_version", 2);
 	og_kvs(&m, s);
-	og_vocab(&m);
+	og_vocab(&m, og_n_vocab(s));
 	rc = og_build(&m, s, o);
 	if (rc == 0 && path != NULL &&
 	    ggufw_model_finish_sparse(&m, path) != 0) {

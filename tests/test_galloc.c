@@ -409,3 +409,46 @@ Test(galloc, equal_blocks_take_the_later)
 	cr_expect_eq(n[5].offset, 128, "the later of two equal blocks");
 	cr_expect_eq(g.peak[0], 320);
 }
+
+/* A buffer type's largest buffer (max_size): ggml-alloc's chunks. A
+ * tensor goes where a free block of any chunk but its last holds it,
+ * else to the last block that grows its chunk least (or, none growing
+ * it, wastes least), else to a new chunk (as large as the tensor when
+ * that is larger); no tensor spans two, and the buffer is the chunks'
+ * sum. */
+Test(galloc, chunks_of_the_largest_buffer)
+{
+	struct ga_node n[4];
+	struct ga_graph g;
+	int i;
+
+	blank_nodes(n, 4);
+	for (i = 0; i < 4; i++)
+		n[i].layout = (uint64_t)i + 1; /* nothing in place */
+	n[0].bytes = 600;		       /* chunk 0 at 0 */
+	n[0].flags = GA_INPUT;
+	n[1].bytes = 600;  /* 400 left in chunk 0: chunk 1; then the */
+	n[1].src[0] = 0;   /* input is freed: chunk 0 is free whole */
+	n[2].bytes = 300;  /* chunk 0 within its 600 (chunk 1 would */
+	n[2].src[0] = 1;   /* grow by 300) */
+	n[3].bytes = 1500; /* larger than a chunk: one of its own */
+	n[3].src[0] = 2;
+	memset(&g, 0, sizeof g);
+	g.nodes = n;
+	g.n = 4;
+	g.align[0] = 1;
+	g.max_size[0] = 1000;
+	cr_assert(ga_place(&g));
+	cr_expect(n[0].chunk == 0 && n[0].offset == 0);
+	cr_expect(n[1].chunk == 1 && n[1].offset == 0);
+	cr_expect(n[2].chunk == 0 && n[2].offset == 0);
+	cr_expect(n[3].chunk == 2 && n[3].offset == 0);
+	cr_expect_eq(g.chunks[0], 3);
+	cr_expect_eq(g.peak[0], 600 + 600 + 1500);
+	/* no limit: one buffer, the last tensor after the second's room */
+	g.max_size[0] = 0;
+	cr_assert(ga_place(&g));
+	cr_expect_eq(g.chunks[0], 1);
+	cr_expect_eq(n[3].offset, 300);
+	cr_expect_eq(g.peak[0], 1800);
+}

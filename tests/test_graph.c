@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -552,4 +554,315 @@ Test(graph, unread_tensor_is_not_placed, .timeout = 60)
 	unlink(profile);
 	free(model);
 	free(profile);
+}
+
+/*
+ * The Vulkan table's off-grid block (mode "offgrid", measured on llvmpipe
+ * by llama.cpp v0.5.0 as the sim rows are: tests/oracle/measure.sh's
+ * offgrid_table): Llama-3.2-1B's and Qwen2.5-0.5B's shapes with their
+ * tied output and 128k and 152k vocabularies, the small llama and qwen2,
+ * at 8192 and 20000 cells, ubatch 256 and 1024, -ngl 5, 12 and 99, FA on
+ * and off, one and two sequences. There the device's limits decide: the
+ * attention scores without FA and the output matrix beyond llvmpipe's
+ * 128 MiB run on the host, the tied output stays there, and the host's
+ * compute buffer beyond 1 GiB is placed in chunks. Every buffer of every
+ * row must be llama.cpp's to the byte: each device's weights, cache and
+ * compute.
+ */
+struct offrow {
+	char arch[32], wtype[8];
+	struct row r;
+	int64_t model[2], kv[2], compute[2]; /* the host's, the device's */
+};
+
+/* Adds buffer "NAME=model/context/compute" to the host's or the
+ * device's figures of o. */
+static void
+offgrid_buffer(struct offrow *o, const char *b)
+{
+	long long m = 0, c = 0, k = 0;
+	const char *eq = strchr(b, '=');
+	int d;
+
+	if (eq == NULL || sscanf(eq + 1, "%lld/%lld/%lld", &m, &c, &k) != 3)
+		return;
+	d = strncmp(b, "Vulkan0=", 8) == 0;
+	o->model[d] += m;
+	o->kv[d] += c;
+	o->compute[d] += k;
+}
+
+/* An off-grid row that llama.cpp accepted, into o. */
+static bool
+parse_offgrid(char *line, struct offrow *o)
+{
+	char *f[32], *save = NULL, *t, *b;
+	int n = 0;
+
+	for (t = strtok_r(line, "\t\n", &save); t != NULL && n < 32;
+	     t = strtok_r(NULL, "\t\n", &save))
+		f[n++] = t;
+	if (n < 25 || strcmp(f[2], "offgrid") || strcmp(f[3], "vulkan") ||
+	    strcmp(f[12], "ok"))
+		return false;
+	memset(o, 0, sizeof *o);
+	snprintf(o->arch, sizeof o->arch, "%s", f[0]);
+	snprintf(o->wtype, sizeof o->wtype, "%s", f[1]);
+	snprintf(o->r.ctx, sizeof o->r.ctx, "%s", f[5]);
+	snprintf(o->r.ub, sizeof o->r.ub, "%s", f[6]);
+	snprintf(o->r.fa, sizeof o->r.fa, "%s", f[7]);
+	snprintf(o->r.ctk, sizeof o->r.ctk, "%s", f[8]);
+	snprintf(o->r.ctv, sizeof o->r.ctv, "%s", f[9]);
+	snprintf(o->r.np, sizeof o->r.np, "%s", f[10]);
+	snprintf(o->r.ngl, sizeof o->r.ngl, "%s", f[11]);
+	for (b = strtok_r(f[24], ";", &save); b != NULL;
+	     b = strtok_r(NULL, ";", &save))
+		offgrid_buffer(o, b);
+	return true;
+}
+
+/* A device's member of the plan, -1 when it has none. */
+static int64_t
+device_member(const struct jsonnode *plan, size_t i, const char *key)
+{
+	const struct jsonnode *d = jsontree_at(jsontree_get(plan, "devices"),
+	    i);
+	int64_t v;
+
+	return jsontree_int64(jsontree_get(d, key), &v) ? v : -1;
+}
+
+/* The plan of model at o's settings (with runtime probed when not NULL)
+ * against o, every buffer; the plan must say placed. */
+static void
+check_offgrid(const char *model, const char *profile, const char *runtime,
+    const struct offrow *o)
+{
+	const struct row *r = &o->r;
+	const char *argv[] = { "--no-config", "--format", "json", "--plan",
+		"-p", profile, "-c", r->ctx, "-ctk", r->ctk, "-ctv", r->ctv,
+		"-fa", r->fa, "-ub", r->ub, "-b", "2048", "-np", r->np, "-ngl",
+		r->ngl, "--no-mmap", model, NULL, NULL, NULL };
+	struct test_run run;
+	struct jsonnode *root;
+	const struct jsonnode *plan;
+	const char *basis;
+	char *err = NULL;
+	int64_t got;
+	size_t d;
+
+	if (runtime != NULL) { /* --runtime DIR before the model */
+		argv[23] = "--runtime";
+		argv[24] = runtime;
+		argv[25] = model;
+	}
+	test_run_bin(&run, argv, NULL, 0);
+	root = jsontree_parse(run.out, run.out_len, &err);
+	cr_assert(root != NULL, "gguflint's JSON: %s (stderr: %s)", err,
+	    run.err);
+	plan = jsontree_pointer(root, "/files/0/plan");
+	basis = jsontree_str(jsontree_get(plan, "compute_basis"));
+	cr_expect(basis != NULL && strcmp(basis, "placed") == 0,
+	    "%s/%s ctx %s ub %s -fa %s -np %s -ngl %s: compute_basis %s",
+	    o->arch, o->wtype, r->ctx, r->ub, r->fa, r->np, r->ngl,
+	    basis ? basis : "(none)");
+	for (d = 0; d < 2; d++) {
+		static const char *const who[] = { "host", "device" };
+
+		got = device_member(plan, d, "model_bytes") +
+		    (d == 0 ? device_member(plan, d, "repack_bytes") : 0);
+		cr_expect_eq(got, o->model[d],
+		    "%s/%s ctx %s ub %s -fa %s -np %s -ngl %s%s: %s weights "
+		    "%" PRId64 ", llama.cpp %" PRId64,
+		    o->arch, o->wtype, r->ctx, r->ub, r->fa, r->np, r->ngl,
+		    runtime ? " probed" : "", who[d], got, o->model[d]);
+		got = device_member(plan, d, "kv_bytes");
+		cr_expect_eq(got, o->kv[d],
+		    "%s/%s ctx %s ub %s -fa %s -np %s -ngl %s%s: %s cache "
+		    "%" PRId64 ", llama.cpp %" PRId64,
+		    o->arch, o->wtype, r->ctx, r->ub, r->fa, r->np, r->ngl,
+		    runtime ? " probed" : "", who[d], got, o->kv[d]);
+		got = device_member(plan, d, "compute_bytes");
+		cr_expect_eq(got, o->compute[d],
+		    "%s/%s ctx %s ub %s -fa %s -np %s -ngl %s%s: %s compute "
+		    "%" PRId64 ", llama.cpp %" PRId64,
+		    o->arch, o->wtype, r->ctx, r->ub, r->fa, r->np, r->ngl,
+		    runtime ? " probed" : "", who[d], got, o->compute[d]);
+	}
+	jsontree_free(root);
+	test_run_free(&run);
+}
+
+/* Every step-th off-grid row (from the first), each model written once,
+ * planned with profile (and runtime probed when not NULL); the rows
+ * checked. */
+static size_t
+offgrid_rows(const char *profile, const char *runtime, unsigned step)
+{
+	char *table = xasprintf("%s/tests/oracle/measured-vulkan.tsv",
+	    test_srcdir());
+	char *model = NULL, have[48] = "", key[48], why[256], line[4096];
+	FILE *fp = fopen(table, "r");
+	struct offrow o;
+	size_t seen = 0, n = 0;
+
+	cr_assert(fp != NULL, "cannot open %s", table);
+	while (fgets(line, sizeof line, fp) != NULL) {
+		if (!parse_offgrid(line, &o) || seen++ % step != 0)
+			continue;
+		snprintf(key, sizeof key, "%s/%s", o.arch, o.wtype);
+		if (strcmp(key, have) != 0) {
+			if (model != NULL) {
+				unlink(model);
+				free(model);
+			}
+			model = test_tmpfile("", 0);
+			cr_assert(oraclegen_write(o.arch, o.wtype, model, why,
+				      sizeof why) == 0,
+			    "oraclegen: %s", why);
+			snprintf(have, sizeof have, "%s", key);
+		}
+		check_offgrid(model, profile, runtime, &o);
+		n++;
+	}
+	fclose(fp);
+	if (model != NULL) {
+		unlink(model);
+		free(model);
+	}
+	free(table);
+	return n;
+}
+
+/* The off-grid block's rows: 240 (five models, 48 settings each). */
+#define OFFGRID_ROWS 240
+
+/* With the limits from the profile (llvmpipe's: write_profile), no
+ * runtime: every row (under valgrind and the sanitizer a sample). */
+Test(graph, offgrid_block_is_llamas_own, .timeout = 300)
+{
+	unsigned step = test_sample_step(VALGRIND_STEP, ASAN_STEP);
+	char *profile = write_profile("vulkan");
+	size_t n = offgrid_rows(profile, NULL, step);
+
+	cr_expect_geq(n, (OFFGRID_ROWS + step - 1) / step,
+	    "only %zu off-grid rows", n);
+	unlink(profile);
+	free(profile);
+}
+
+/* nftw's callback: removes each entry, the folders after their
+ * contents. */
+static int
+rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* With the largest tensor probed on llvmpipe (the profile states only
+ * host_max_alloc, which a probe does not measure): every fourth row (in
+ * the sanitizer build every sixteenth). */
+Test(graph, offgrid_block_probed_is_llamas_own, .timeout = 300)
+{
+	static const char yaml[] = "name: graph_probed\n"
+				   "description: llvmpipe, probed\n"
+				   "runtime: llama.cpp\nbackend: vulkan\n"
+				   "cpu_features: [avx2, f16c, fma]\n"
+				   "memory: 64 GiB\ndevice_memory: 8 GiB\n"
+				   "host_max_alloc: 1 GiB\nreserve: 1 GiB\n"
+				   "weights: mapped\nstrict: false\n"
+				   "context: 4096\nkv_cache: f16\n"
+				   "ubatch: 512\nflash_attention: true\n";
+	const char *llama = getenv("GGUFLINT_LLAMA");
+	char *tmp, *profile, *rt, *lib, *cache;
+	size_t n;
+
+	if (test_valgrind_step(2) > 1)
+		cr_skip_test("make check-valgrind: gguflint's probe would run "
+			     "ggml-vulkan under memcheck (make check runs "
+			     "it)");
+	rt = xasprintf("%s/vulkan",
+	    llama != NULL ? llama : "/opt/gguflint-ci/llama");
+	lib = xasprintf("%s/libggml-vulkan.so", rt);
+	if (access(lib, R_OK) != 0) {
+		free(lib);
+		free(rt);
+		cr_skip_test("no llama.cpp Vulkan backend in "
+			     "$GGUFLINT_LLAMA");
+	}
+	tmp = test_tmpfile(yaml, sizeof yaml - 1);
+	profile = xasprintf("%s.yaml", tmp);
+	cr_assert(rename(tmp, profile) == 0);
+	cache = test_tmpfile("", 0);
+	unlink(cache);
+	cr_assert(mkdir(cache, 0700) == 0);
+	setenv("XDG_CACHE_HOME", cache, 1);
+	setenv("GGML_VK_VISIBLE_DEVICES", "0", 1);
+	n = offgrid_rows(profile, rt, 4 * test_sample_step(1, 4));
+	cr_expect_geq(n, 1, "no off-grid rows");
+	nftw(cache, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	unlink(profile);
+	free(cache);
+	free(profile);
+	free(tmp);
+	free(lib);
+	free(rt);
+}
+
+/* A Vulkan profile that states no limit, with no probe: the plan says
+ * placed_no_limits, and what it did not know. */
+Test(graph, plan_without_limits_says_so, .timeout = 60)
+{
+	static const char yaml[] = "name: nolimits\ndescription: no limits\n"
+				   "runtime: llama.cpp\nbackend: vulkan\n"
+				   "memory: 64 GiB\ndevice_memory: 8 GiB\n"
+				   "reserve: 1 GiB\nweights: mapped\n";
+	char *tmp = test_tmpfile(yaml, sizeof yaml - 1);
+	char *profile = xasprintf("%s.yaml", tmp);
+	char *model = test_tmpfile("", 0);
+	char why[256];
+	const char *argv[] = { "--no-config", "--format", "json", "--plan",
+		"-p", profile, "-ngl", "3", "--no-mmap", model, NULL };
+	const char *text[] = { "--no-config", "--plan", "-p", profile, "-ngl",
+		"3", "--no-mmap", model, NULL };
+	struct test_run run;
+	struct jsonnode *root;
+	const struct jsonnode *plan, *lim;
+	char *err = NULL;
+
+	cr_assert(rename(tmp, profile) == 0);
+	cr_assert(oraclegen_write("llama", "q8_0", model, why, sizeof why) == 0,
+	    "oraclegen: %s", why);
+	test_run_bin(&run, argv, NULL, 0);
+	root = jsontree_parse(run.out, run.out_len, &err);
+	cr_assert(root != NULL, "gguflint's JSON: %s", err);
+	plan = jsontree_pointer(root, "/files/0/plan");
+	cr_expect_str_eq(jsontree_str(jsontree_get(plan, "compute_basis")),
+	    "placed_no_limits");
+	lim = jsontree_get(plan, "device_limits");
+	cr_assert(lim != NULL, "no device_limits");
+	cr_expect(jsontree_get(lim, "known") != NULL &&
+	    jsontree_get(lim, "known")->type == JSONTREE_BOOL &&
+	    !jsontree_get(lim, "known")->boolean);
+	cr_expect_str_eq(jsontree_str(jsontree_get(lim, "max_alloc_from")),
+	    "unknown");
+	cr_expect_str_eq(jsontree_str(jsontree_get(lim, "host_max_alloc_from")),
+	    "unknown");
+	jsontree_free(root);
+	test_run_free(&run);
+	test_run_bin(&run, text, NULL, 0);
+	cr_expect(strstr(run.out,
+		      "limits: largest tensor on Vulkan0 not "
+		      "known") != NULL &&
+		strstr(run.out, "planned as if there were none") != NULL,
+	    "--plan's limits line: %s", run.out);
+	test_run_free(&run);
+	unlink(model);
+	unlink(profile);
+	free(model);
+	free(profile);
+	free(tmp);
 }

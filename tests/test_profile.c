@@ -809,3 +809,47 @@ Test(profile, runtime_dir_is_read)
 	profile_free(&p);
 	expect_error(BASE "runtime_dir: [a, b]\n", "t.yaml:6:", "string");
 }
+
+/* max_alloc and host_max_alloc: a size, or none (no limit), each noted
+ * as stated; unstated, not known. 0 is no size. */
+Test(profile, device_limits_are_read)
+{
+	static const char yaml[] = BASE "max_alloc: 128 MiB\n"
+					"host_max_alloc: none\n";
+	struct profile p;
+	struct gl_error err;
+
+	cr_assert(profile_parse("t.yaml", yaml, strlen(yaml), &p, &err) == 0,
+	    "%s", err.msg);
+	cr_expect(p.max_alloc_set && p.max_alloc == 134217728ull);
+	cr_expect(p.host_max_alloc_set && p.host_max_alloc == 0);
+	profile_free(&p);
+	cr_assert(profile_parse("t.yaml", BASE, strlen(BASE), &p, &err) == 0,
+	    "%s", err.msg);
+	cr_expect(!p.max_alloc_set && !p.host_max_alloc_set);
+	profile_free(&p);
+	expect_error(BASE "max_alloc: 0\n", "t.yaml:6:", "or none");
+	expect_error(BASE "host_max_alloc: lots\n", "t.yaml:6:", "or none");
+}
+
+/* Every built-in GPU profile states its device's limits (its comment
+ * says where they come from). */
+Test(profile, every_builtin_gpu_states_its_limits, .init = no_datadir)
+{
+	const char *const *names = profile_builtin_names();
+	size_t i, gpus = 0;
+
+	for (i = 0; names[i] != NULL; i++) {
+		struct profile p;
+
+		load_builtin(names[i], &p);
+		if (profile_gpu(&p)) {
+			gpus++;
+			cr_expect(p.max_alloc_set && p.host_max_alloc_set,
+			    "%s states no max_alloc or host_max_alloc",
+			    names[i]);
+		}
+		profile_free(&p);
+	}
+	cr_expect_geq(gpus, 1);
+}

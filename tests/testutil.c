@@ -315,6 +315,10 @@ test_llama_profile(const char *name, const char *description,
 			 "ubatch: 512\n"
 			 "flash_attention: true\n",
 	    name, description, backend, features,
+	    strcmp(backend, "vulkan") == 0 ? "device_memory: 8 GiB\n"
+	    /* llvmpipe's, the tables' device: its storage-buffer range
+	     * and ggml-vulkan's suballocation block */
+	    "max_alloc: 128 MiB\nhost_max_alloc: 1 GiB\n" :
 	    strcmp(backend, "cpu") != 0 ? "device_memory: 8 GiB\n" : "");
 }
 

@@ -66,8 +66,9 @@ void test_tree_files_free(char **paths, size_t n);
 /*
  * test_llama_profile: the YAML of a llama.cpp profile named name for the
  * oracle's host: backend ("cpu", "vulkan", ...; a device of 8 GiB beside
- * a GPU), cpu_features features (a YAML list), 64 GiB of memory, f16
- * cache, ubatch 512, FA on. The caller frees it.
+ * a GPU; beside Vulkan llvmpipe's limits, max_alloc 128 MiB and
+ * host_max_alloc 1 GiB), cpu_features features (a YAML list), 64 GiB of
+ * memory, f16 cache, ubatch 512, FA on. The caller frees it.
  */
 char *test_llama_profile(const char *name, const char *description,
     const char *backend, const char *features);

@@ -3,8 +3,10 @@
  * list is kept sorted by offset; a tensor takes the smallest free block
  * that holds it, the last block excepted, and the last block (which grows
  * the buffer) only when none does. A freed range merges with its
- * neighbours. One chunk a buffer: a compute buffer beyond the backend's
- * largest allocation is not split here.
+ * neighbours. A buffer whose type has a largest size (max_size) is
+ * placed in chunks of it, as ggml's dynamic allocator does: a tensor
+ * goes in one chunk, never across two, and the buffer is the sum of
+ * its chunks.
  */
 #include "config.h"
 
@@ -13,17 +15,28 @@
 
 #include "plan/galloc.h"
 
-#define GA_MAX_FREE 256 /* ggml's MAX_FREE_BLOCKS */
+#define GA_MAX_FREE 256	 /* ggml's MAX_FREE_BLOCKS */
+#define GA_MAX_CHUNKS 16 /* GGML_VBUFFER_MAX_CHUNKS */
+#define GA_ENDLESS (UINT64_MAX / 2)
 
 struct ga_block {
 	uint64_t offset, size;
 };
 
-struct ga_talloc {
+/* One chunk of a buffer: a backend buffer of its own, no tensor spans
+ * two. */
+struct ga_chunk {
 	struct ga_block free[GA_MAX_FREE];
 	int n_free;
-	uint64_t align, max_size;
-	bool full; /* more free blocks than ggml holds */
+	uint64_t max_size; /* its size: the end of its last tensor */
+};
+
+struct ga_talloc {
+	struct ga_chunk *chunk[GA_MAX_CHUNKS];
+	int n_chunks;
+	uint64_t align, max_chunk; /* a chunk's room, GA_ENDLESS: none */
+	bool full; /* more free blocks or chunks than ggml holds, or no
+		    * memory */
 };
 
 struct ga_state {
@@ -42,70 +55,144 @@ ga_round(uint64_t n, uint64_t align)
 }
 
 static void
-ga_remove(struct ga_talloc *a, int i)
+ga_remove(struct ga_chunk *c, int i)
 {
-	memmove(&a->free[i], &a->free[i + 1],
-	    (size_t)(a->n_free - i - 1) * sizeof a->free[0]);
-	a->n_free--;
+	memmove(&c->free[i], &c->free[i + 1],
+	    (size_t)(c->n_free - i - 1) * sizeof c->free[0]);
+	c->n_free--;
+}
+
+/* A new chunk with room for size at least: the chunk size, or the whole
+ * rest when it is the last ggml allows. -1 when none is left. */
+static int
+ga_new_chunk(struct ga_talloc *a, uint64_t size)
+{
+	struct ga_chunk *c;
+
+	if (a->n_chunks >= GA_MAX_CHUNKS ||
+	    (c = calloc(1, sizeof *c)) == NULL) {
+		a->full = true;
+		return -1;
+	}
+	c->n_free = 1;
+	c->free[0].size = size > a->max_chunk ? size : a->max_chunk;
+	if (a->n_chunks == GA_MAX_CHUNKS - 1)
+		c->free[0].size = GA_ENDLESS;
+	a->chunk[a->n_chunks] = c;
+	return a->n_chunks++;
+}
+
+/* The best fit among every chunk's free blocks but its last (the later
+ * chunk's when two fit: ggml's search restarts its best size in each
+ * chunk), else the last block that grows its chunk least (or wastes
+ * least), else a new chunk. Returns the chunk (-1: none) and its block. */
+static int
+ga_find(struct ga_talloc *a, uint64_t size, int *block)
+{
+	int c, i, best_c = -1, best_b = -1;
+	int64_t best_reuse = INT64_MIN;
+
+	for (c = 0; c < a->n_chunks; c++) {
+		const struct ga_chunk *k = a->chunk[c];
+		uint64_t best_size = UINT64_MAX;
+
+		for (i = 0; i < k->n_free - 1; i++)
+			if (k->free[i].size >= size &&
+			    k->free[i].size <= best_size) {
+				best_c = c;
+				best_b = i;
+				best_size = k->free[i].size;
+			}
+	}
+	for (c = 0; best_b < 0 && c < a->n_chunks; c++) {
+		const struct ga_chunk *k = a->chunk[c];
+		const struct ga_block *b;
+		int64_t reuse;
+
+		if (k->n_free == 0)
+			continue;
+		b = &k->free[k->n_free - 1];
+		reuse = (int64_t)(k->max_size - b->offset - size);
+		if (b->size >= size &&
+		    ((best_reuse < 0 && reuse > best_reuse) ||
+			(reuse >= 0 && reuse < best_reuse))) {
+			best_c = c;
+			best_reuse = reuse;
+		}
+	}
+	if (best_b < 0 && best_c >= 0)
+		best_b = a->chunk[best_c]->n_free - 1;
+	if (best_b < 0) {
+		best_c = ga_new_chunk(a, size);
+		best_b = 0;
+	}
+	*block = best_b;
+	return best_c;
 }
 
 static uint64_t
-ga_alloc(struct ga_talloc *a, uint64_t size)
+ga_alloc(struct ga_talloc *a, uint64_t size, uint8_t *chunk)
 {
-	int i, best = -1;
-	uint64_t best_size = UINT64_MAX, off;
+	struct ga_chunk *k;
+	struct ga_block *b;
+	uint64_t off;
+	int c, i;
 
 	size = ga_round(size, a->align);
-	for (i = 0; i < a->n_free - 1; i++)
-		if (a->free[i].size >= size && a->free[i].size <= best_size) {
-			best = i;
-			best_size = a->free[i].size;
-		}
-	if (best < 0)
-		best = a->n_free - 1; /* the last block: endless */
-	off = a->free[best].offset;
-	a->free[best].offset += size;
-	a->free[best].size -= size;
-	if (a->free[best].size == 0)
-		ga_remove(a, best);
-	if (off + size > a->max_size)
-		a->max_size = off + size;
+	c = ga_find(a, size, &i);
+	*chunk = 0;
+	if (c < 0)
+		return 0;
+	k = a->chunk[c];
+	b = &k->free[i];
+	off = b->offset;
+	b->offset += size;
+	b->size -= size;
+	if (b->size == 0)
+		ga_remove(k, i);
+	if (off + size > k->max_size)
+		k->max_size = off + size;
+	*chunk = (uint8_t)c;
 	return off;
 }
 
 static void
-ga_insert(struct ga_talloc *a, uint64_t off, uint64_t size)
+ga_insert(struct ga_talloc *a, struct ga_chunk *c, uint64_t off, uint64_t size)
 {
 	int i = 0;
 
-	if (a->n_free >= GA_MAX_FREE) {
+	if (c->n_free >= GA_MAX_FREE) {
 		a->full = true;
 		return;
 	}
-	while (i < a->n_free && a->free[i].offset < off)
+	while (i < c->n_free && c->free[i].offset < off)
 		i++;
-	memmove(&a->free[i + 1], &a->free[i],
-	    (size_t)(a->n_free - i) * sizeof a->free[0]);
-	a->free[i].offset = off;
-	a->free[i].size = size;
-	a->n_free++;
+	memmove(&c->free[i + 1], &c->free[i],
+	    (size_t)(c->n_free - i) * sizeof c->free[0]);
+	c->free[i].offset = off;
+	c->free[i].size = size;
+	c->n_free++;
 }
 
 static void
-ga_free(struct ga_talloc *a, uint64_t off, uint64_t size)
+ga_free(struct ga_talloc *a, uint8_t chunk, uint64_t off, uint64_t size)
 {
+	struct ga_chunk *c;
 	int i;
 
+	if (chunk >= a->n_chunks)
+		return; /* never placed: the allocator ran out */
+	c = a->chunk[chunk];
 	size = ga_round(size, a->align);
-	for (i = 0; i < a->n_free; i++) {
-		struct ga_block *b = &a->free[i];
+	for (i = 0; i < c->n_free; i++) {
+		struct ga_block *b = &c->free[i];
 
 		if (b->offset + b->size == off) {
 			b->size += size;
-			if (i < a->n_free - 1 &&
-			    b->offset + b->size == a->free[i + 1].offset) {
-				b->size += a->free[i + 1].size;
-				ga_remove(a, i + 1);
+			if (i < c->n_free - 1 &&
+			    b->offset + b->size == c->free[i + 1].offset) {
+				b->size += c->free[i + 1].size;
+				ga_remove(c, i + 1);
 			}
 			return;
 		}
@@ -113,15 +200,15 @@ ga_free(struct ga_talloc *a, uint64_t off, uint64_t size)
 			b->offset = off;
 			b->size += size;
 			if (i > 0 &&
-			    a->free[i - 1].offset + a->free[i - 1].size ==
+			    c->free[i - 1].offset + c->free[i - 1].size ==
 				b->offset) {
-				a->free[i - 1].size += b->size;
-				ga_remove(a, i);
+				c->free[i - 1].size += b->size;
+				ga_remove(c, i);
 			}
 			return;
 		}
 	}
-	ga_insert(a, off, size);
+	ga_insert(a, c, off, size);
 }
 
 struct ga_run {
@@ -140,7 +227,7 @@ ga_shrink(struct ga_run *r, const struct ga_node *node,
 	uint64_t ns = ga_round(node->bytes, a->align);
 
 	if (ps > ns)
-		ga_free(a, parent->offset + ns, ps - ns);
+		ga_free(a, parent->chunk, parent->offset + ns, ps - ns);
 }
 
 /* Whether node i may take over its parent p's bytes (in place): an
@@ -158,6 +245,7 @@ ga_reuse(struct ga_run *r, int32_t i, int32_t p)
 		return false;
 	n->offset = pn->offset;
 	n->buffer = pn->buffer;
+	n->chunk = pn->chunk;
 	ps->owned = false;
 	ga_shrink(r, n, pn);
 	return true;
@@ -180,7 +268,7 @@ ga_allocate(struct ga_run *r, int32_t i)
 		for (k = 0; k < GA_MAX_SRC; k++)
 			if (n->src[k] != GA_NONE && ga_reuse(r, i, n->src[k]))
 				return;
-	n->offset = ga_alloc(&r->ta[n->buffer], n->bytes);
+	n->offset = ga_alloc(&r->ta[n->buffer], n->bytes, &n->chunk);
 }
 
 static void
@@ -198,11 +286,12 @@ ga_release(struct ga_run *r, int32_t p)
 		if (--vs->views == 0 && vs->children == 0 && vs->owned &&
 		    !(r->g->nodes[v].flags & GA_OUTPUT)) {
 			ga_free(&r->ta[r->g->nodes[v].buffer],
-			    r->g->nodes[v].offset, r->g->nodes[v].bytes);
+			    r->g->nodes[v].chunk, r->g->nodes[v].offset,
+			    r->g->nodes[v].bytes);
 			vs->owned = false;
 		}
 	} else if (ps->owned && !(pn->flags & GA_OUTPUT)) {
-		ga_free(&r->ta[pn->buffer], pn->offset, pn->bytes);
+		ga_free(&r->ta[pn->buffer], pn->chunk, pn->offset, pn->bytes);
 		ps->owned = false;
 	}
 }
@@ -278,8 +367,10 @@ ga_place(struct ga_graph *g)
 	}
 	for (k = 0; k < GA_MAX_BUFFERS; k++) {
 		r.ta[k].align = g->align[k];
-		r.ta[k].n_free = 1;
-		r.ta[k].free[0].size = UINT64_MAX / 2;
+		r.ta[k].max_chunk = g->max_size[k] > 0 &&
+			g->max_size[k] < GA_ENDLESS ?
+		    g->max_size[k] :
+		    GA_ENDLESS;
 	}
 	ga_count(&r);
 	for (i = 0; i < g->n; i++) {
@@ -295,7 +386,14 @@ ga_place(struct ga_graph *g)
 	}
 	ok = true;
 	for (k = 0; k < GA_MAX_BUFFERS; k++) {
-		g->peak[k] = r.ta[k].max_size;
+		int c;
+
+		g->peak[k] = 0;
+		g->chunks[k] = (uint8_t)r.ta[k].n_chunks;
+		for (c = 0; c < r.ta[k].n_chunks; c++) {
+			g->peak[k] += r.ta[k].chunk[c]->max_size;
+			free(r.ta[k].chunk[c]);
+		}
 		ok = ok && !r.ta[k].full;
 	}
 	free(r.st);

@@ -39,14 +39,19 @@ struct ga_node {
 	uint8_t flags;		 /* enum ga_flag */
 	uint8_t buffer;		 /* < GA_MAX_BUFFERS; out: the parent's when
 				 * placed in its parent's bytes */
-	uint64_t offset; /* out: its offset in its buffer (not a view's) */
+	uint64_t offset; /* out: its offset in its chunk (not a view's) */
+	uint8_t chunk;	 /* out: its chunk of its buffer */
 };
 
 struct ga_graph {
 	struct ga_node *nodes;
 	size_t n;
-	uint64_t align[GA_MAX_BUFFERS]; /* each buffer's alignment */
-	uint64_t peak[GA_MAX_BUFFERS];	/* out: each buffer's size */
+	uint64_t align[GA_MAX_BUFFERS];	   /* each buffer's alignment */
+	uint64_t max_size[GA_MAX_BUFFERS]; /* each buffer type's largest
+					    * buffer (a chunk), 0: none */
+	uint64_t peak[GA_MAX_BUFFERS];	   /* out: each buffer's size, its
+					    * chunks' sum */
+	uint8_t chunks[GA_MAX_BUFFERS];	   /* out: its chunks */
 };
 
 /*

@@ -131,6 +131,7 @@ struct inputs {
  * file lacks, is not the file's. */
 struct weights {
 	const struct planner *pn;
+	const struct plan *pl;
 	const struct gguf_file *f;
 	const struct arch_graph *a; /* its row's graph (facts/archrow.h) */
 	const struct model_geom *g;

@@ -283,10 +283,14 @@ gb_tensor(struct sc_graph *b, struct weights *w, int64_t il, const char *name,
 	t = &w->f->tensors[i];
 	bytes = gb_mark(w, i);
 	l = copy ? (int64_t)w->g->n_layer : plan_weight_layer(w->pn, t);
+	/* a weight the device refuses stays on the host (K003, K006), and
+	 * so does a tied output beyond its largest tensor */
 	dev = l >= 0 &&
 	    (l >= (int64_t)w->g->n_layer ? w->output_dev :
 					   (uint64_t)l >= w->dev_from) &&
-	    !plan_host_only(w->pn, t);
+	    !plan_host_only(w->pn, t) &&
+	    !(copy ? plan_tied_oversize(w->pl, t) :
+		     plan_falls_back(w->pn, w->pl, i));
 	leaf = gb_leaf(b, dev ? SC_WEIGHT_DEV : SC_WEIGHT_HOST, bytes);
 	if (!copy && leaf != GA_NONE)
 		w->leaf[i] = leaf + 1;

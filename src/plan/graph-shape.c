@@ -173,7 +173,7 @@ gb_known(const struct planner *pn, const struct plan *pl)
 
 	if (a == NULL || graph_changed(pn) ||
 	    (pl->n_dev != 1 && !on_vulkan(pl)) || g->n_layer == 0 ||
-	    g->n_layer > ARCH_MAX_LAYERS || pl->n_fallback > 0 ||
+	    g->n_layer > ARCH_MAX_LAYERS || pl->n_fallback > pl->n_oversize ||
 	    pl->n_cpu_moe_tensors > 0)
 		return false;
 	/* the recurrent states are f32 whatever the cache's types */

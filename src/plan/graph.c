@@ -643,12 +643,18 @@ plan_graph_compute(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	struct sc_graph b = { NULL, 0, 0, false };
 	bool gpu = pl->n_dev == 2, ok, indexed;
 	uint64_t dl;
+	/* the host's buffer type beside Vulkan is Vulkan_Host (its block
+	 * the suballocation's); on the CPU alone the CPU's, no limit */
+	struct sc_buft dbt = { PLAN_VULKAN_ALIGN, pl->dev_block };
+	struct sc_buft hbt = { gpu ? PLAN_VULKAN_HOST_ALIGN : PLAN_TENSOR_ALIGN,
+		gpu ? pl->host_block : 0 };
 
 	if (pn->f == NULL || !gb_known(pn, pl) || !gb_shape(pn, pl, ub, &s))
 		return false;
 	dl = gpu ? plan_device_layers(g, pl->ngl) : 0;
 	memset(&w, 0, sizeof w);
 	w.pn = pn;
+	w.pl = pl;
 	w.f = pn->f;
 	w.a = gb_arch_of(g);
 	w.g = g;
@@ -667,8 +673,7 @@ plan_graph_compute(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	indexed = gb_index(&w);
 	ok = b.t != NULL && w.seen != NULL && w.leaf != NULL && indexed &&
 	    build(&b, pn, &s, &w) &&
-	    sc_place(&b, gpu, pl->max_tensor, PLAN_VULKAN_ALIGN,
-		gpu ? PLAN_VULKAN_HOST_ALIGN : PLAN_TENSOR_ALIGN, dev, host);
+	    sc_place(&b, gpu, pl->max_tensor, &dbt, &hbt, dev, host);
 	gb_index_free(&w);
 	free(w.seen);
 	free(w.leaf);

@@ -59,12 +59,16 @@ bool plan_name_ends(const struct gguf_tensor *t, const char *suffix);
 uint64_t plan_tensor_cols(const struct gguf_tensor *t);
 uint64_t plan_tensor_rows(const struct gguf_file *f, const char *suffix);
 /* plan_oversize: whether tensor t's claim test has a tensor beyond the
- * probed device's largest (K006). plan_falls_back: whether the probed GPU
- * leaves tensor i of the file on the host: it does not claim its
- * operation (K003) or plan_oversize. */
+ * device's largest (K006: the probe's, else the profile's max_alloc).
+ * plan_falls_back: whether the GPU leaves tensor i of the file on the
+ * host: the probed one does not claim its operation (K003), or
+ * plan_oversize. */
 bool plan_oversize(const struct planner *pn, const struct plan *pl,
     const struct gguf_tensor *t);
 bool plan_falls_back(const struct planner *pn, const struct plan *pl, size_t i);
+/* plan_tied_oversize: whether the tied output (token_embd emb's copy) is
+ * beyond the device's largest tensor: llama.cpp keeps it on the host. */
+bool plan_tied_oversize(const struct plan *pl, const struct gguf_tensor *emb);
 /* plan_experts_used: experts a token uses (expert_used_count), else 1. */
 uint64_t plan_experts_used(const struct model_geom *g,
     const struct gguf_file *f);

@@ -207,8 +207,26 @@ bool
 plan_oversize(const struct planner *pn, const struct plan *pl,
     const struct gguf_tensor *t)
 {
-	return pl->probed && pn->probe->max_tensor > 0 &&
-	    plan_claim_bytes(pn->g, pn->f, t) > pn->probe->max_tensor;
+	return pl->n_dev > 1 && pl->max_tensor > 0 &&
+	    plan_claim_bytes(pn->g, pn->f, t) > pl->max_tensor;
+}
+
+/*
+ * Whether the tied output, token_embd's copy llama.cpp multiplies as the
+ * output matrix, is beyond the device's largest tensor: its claim test
+ * is a matrix product's over 512 tokens (weight_buft_supported), whose
+ * result is a row of the vocabulary a token (a 128k vocabulary's, 256
+ * MiB).
+ */
+bool
+plan_tied_oversize(const struct plan *pl, const struct gguf_tensor *emb)
+{
+	uint64_t ne0 = emb->ne[0] > 0 ? (uint64_t)emb->ne[0] : 1;
+	uint64_t ne1 = emb->ne[1] > 0 ? (uint64_t)emb->ne[1] : 1;
+	uint64_t claim = plan_umax(emb->nbytes,
+	    plan_smul(4 * 512, plan_umax(ne0, ne1)));
+
+	return pl->n_dev > 1 && pl->max_tensor > 0 && claim > pl->max_tensor;
 }
 
 /*
@@ -220,9 +238,9 @@ plan_oversize(const struct planner *pn, const struct plan *pl,
 bool
 plan_falls_back(const struct planner *pn, const struct plan *pl, size_t i)
 {
-	return pl->probed && ((pn->probe->fallback != NULL &&
+	return (pl->probed && pn->probe->fallback != NULL &&
 	    pn->probe->fallback[i]) ||
-	    plan_oversize(pn, pl, &pn->f->tensors[i]));
+	    plan_oversize(pn, pl, &pn->f->tensors[i]);
 }
 
 /*
@@ -264,9 +282,12 @@ plan_weight_layer(const struct planner *pn, const struct gguf_tensor *t)
 	    { "altup_unembd_proj.", true }, { "output_hc_", true } };
 	size_t i, n;
 
-	if ((arch_row(pn->g)->quirks & ARCH_ROPE_FULL) &&
-	    gguf_str_eq(t->name, "rope_freqs.weight"))
-		return plan_rope_layer(pn->g, 0);
+	/* every layer creates rope_freqs (an ARCH_ROPE_FULL architecture's
+	 * full-attention layers alone), the first its own, the rest a
+	 * duplicate (plan-llama.c's rope_copy) */
+	if (gguf_str_eq(t->name, "rope_freqs.weight"))
+		return (arch_row(pn->g)->quirks & ARCH_ROPE_FULL) ?
+		    plan_rope_layer(pn->g, 0) : 0;
 	if (t->name.n >= sizeof norm - 1 &&
 	    memcmp(t->name.p, norm, sizeof norm - 1) == 0)
 		return arch_row(pn->g)->quirks & ARCH_EMBD_NORM_OUTPUT ?

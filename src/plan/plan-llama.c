@@ -157,6 +157,7 @@ tied_output(const struct planner *pn, struct plan *pl)
 {
 	const struct gguf_tensor *emb = NULL;
 	size_t i;
+	bool tied;
 
 	if ((pn->g->memory == ARCH_MEM_NONE &&
 	    !(arch_row(pn->g)->quirks & ARCH_ENCODER_OUTPUT)) ||
@@ -174,19 +175,79 @@ tied_output(const struct planner *pn, struct plan *pl)
 	}
 	if (emb == NULL || !emb->size_ok)
 		return;
-	if (pl->n_dev > 1 && pl->ngl >= 1) {
+	tied = pl->n_dev > 1 && pl->ngl >= 1;
+	if (tied && plan_tied_oversize(pl, emb)) {
+		/* the device refuses it (K006): the host's buffer types,
+		 * CPU_REPACK first, else the CPU's, where it shares
+		 * token_embd's bytes */
+		pl->fallback_bytes = sadd(pl->fallback_bytes,
+		    pad32(emb->nbytes));
+		pl->n_fallback++;
+		pl->n_oversize++;
+	}
+	if (tied && !plan_tied_oversize(pl, emb)) {
 		pl->dev[1].model_bytes = sadd(pl->dev[1].model_bytes,
 		    plan_pad(emb->nbytes, device_align(pn)));
-	} else if (pl->n_dev == 1 && emb->ne[2] == 1 && emb->ne[3] == 1 &&
-	    emb->ne[1] >= 2 &&
+	} else if ((pl->n_dev == 1 || tied) && emb->ne[2] == 1 &&
+	    emb->ne[3] == 1 && emb->ne[1] >= 2 &&
 	    plan_repacks(emb->type, emb->ne[1], pn->p->cpu_features)) {
 		pl->dev[0].repack_bytes = sadd(pl->dev[0].repack_bytes,
 		    pad32(emb->nbytes));
 		pl->n_repacked++;
-	} else if (output_created_first(pn->g) && !pl->mmap) {
+	} else if (output_created_first(pn->g) && !pl->mmap && !tied) {
 		pl->dev[0].model_bytes = sadd(pl->dev[0].model_bytes,
 		    plan_pad(emb->nbytes, host_align(pn, pl)));
 	}
+}
+
+/*
+ * The device's limits: its largest tensor (ggml-vulkan's supports_op
+ * refuses a larger source or result, and llama.cpp's buffer-type test a
+ * weight whose claim test has one) measured by the probe, else the
+ * profile's max_alloc; the largest buffer ggml-alloc gives a compute
+ * buffer (ggml_backend_buft_get_max_size: beyond it the buffer is placed
+ * in chunks no tensor spans), the profile's host_max_alloc for the host
+ * buffer type. Vulkan's device buffer type has the same limit as its host
+ * one (both are its suballocation block), Metal's its maxBufferLength,
+ * the device's largest tensor; CUDA's and the CPU's none. A limit
+ * neither stated nor probed is unknown: the plan assumes none and says
+ * so (limits_known).
+ */
+static void
+device_limits(const struct planner *pn, struct plan *pl)
+{
+	const struct profile *p = pn->p;
+
+	pl->max_tensor = pl->host_block = pl->dev_block = 0;
+	pl->max_tensor_from = pl->host_block_from = PLAN_LIMIT_NONE;
+	pl->limits_known = true;
+	if (pl->n_dev < 2)
+		return;
+	if (pl->probed && pn->probe->max_tensor_known) {
+		pl->max_tensor = pn->probe->max_tensor;
+		pl->max_tensor_from = PLAN_LIMIT_PROBE;
+	} else if (p->max_alloc_set) {
+		pl->max_tensor = p->max_alloc;
+		pl->max_tensor_from = PLAN_LIMIT_PROFILE;
+	} else if (pl->probed) {	/* probed before the L line */
+		pl->max_tensor = pn->probe->max_tensor;
+		pl->max_tensor_from = pl->max_tensor ? PLAN_LIMIT_PROBE :
+		    PLAN_LIMIT_UNKNOWN;
+	} else {
+		pl->max_tensor_from = PLAN_LIMIT_UNKNOWN;
+	}
+	if (p->host_max_alloc_set) {
+		pl->host_block = p->host_max_alloc;
+		pl->host_block_from = PLAN_LIMIT_PROFILE;
+	} else if (plan_backend_is(pn, "vulkan")) {
+		pl->host_block_from = PLAN_LIMIT_UNKNOWN;
+	}
+	if (plan_backend_is(pn, "vulkan"))
+		pl->dev_block = pl->host_block;
+	else if (plan_backend_is(pn, "metal"))
+		pl->dev_block = pl->max_tensor;
+	pl->limits_known = pl->max_tensor_from != PLAN_LIMIT_UNKNOWN &&
+	    pl->host_block_from != PLAN_LIMIT_UNKNOWN;
 }
 
 /* The probe's device in pl, and its counts zeroed (a plan again). */
@@ -198,11 +259,11 @@ probed_device(const struct planner *pn, struct plan *pl)
 	pl->fallback_bytes = 0;
 	pl->n_fallback = 0;
 	pl->n_oversize = 0;
-	pl->max_tensor = pl->probed ? pn->probe->max_tensor : 0;
 	memset(pl->probed_dev, 0, sizeof pl->probed_dev);
 	if (pl->probed)
 		snprintf(pl->probed_dev, sizeof pl->probed_dev, "%s",
 		    pn->probe->device);
+	device_limits(pn, pl);
 }
 
 /*
@@ -263,10 +324,12 @@ mtp_loaded(const struct model_geom *g, const struct gguf_tensor *t)
 }
 
 /*
- * An ARCH_ROPE_FULL architecture's rope_freqs once more on the device
- * where its first full-attention layer is on the host and a later one on
- * the device: llama.cpp shares a duplicated tensor only within one buffer
- * type (measured: gemma4 at -ngl 2 beside Vulkan).
+ * rope_freqs once more on the device where the first layer that creates
+ * it is on the host and a later one on the device (every layer creates
+ * it; an ARCH_ROPE_FULL architecture's full-attention layers alone):
+ * llama.cpp shares a duplicated tensor only within one buffer type
+ * (measured: gemma4 at -ngl 2 beside Vulkan, Llama-3.2-1B's shape at -ngl
+ * 5 and 12).
  */
 static void
 rope_copy(const struct planner *pn, struct plan *pl, int64_t gpu_start)
@@ -275,12 +338,15 @@ rope_copy(const struct planner *pn, struct plan *pl, int64_t gpu_start)
 	const struct gguf_tensor *t;
 	int64_t il = plan_rope_layer(g, 0);
 
-	if (!(arch_row(g)->quirks & ARCH_ROPE_FULL) || pl->n_dev < 2 ||
-	    il < 0 || il >= gpu_start ||
+	if (!(arch_row(g)->quirks & ARCH_ROPE_FULL))
+		il = 0;
+	if (pl->n_dev < 2 || il < 0 || il >= gpu_start ||
 	    (t = plan_tensor_named(pn->f, "rope_freqs.weight")) == NULL)
 		return;
 	while (il >= 0 && il < gpu_start)
-		il = plan_rope_layer(g, (uint32_t)il + 1);
+		il = (arch_row(g)->quirks & ARCH_ROPE_FULL) ?
+		    plan_rope_layer(g, (uint32_t)il + 1) :
+		    il + 1 < (int64_t)g->n_layer ? il + 1 : -1;
 	if (il >= 0)
 		pl->dev[1].model_bytes = sadd(pl->dev[1].model_bytes,
 		    plan_pad(t->nbytes, device_align(pn)));

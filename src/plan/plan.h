@@ -90,6 +90,15 @@ struct plan_suggestion {
 				 * reserved (--measure) */
 };
 
+/* Where a device limit of a llama.cpp plan came from. */
+enum plan_limit_from {
+	PLAN_LIMIT_UNKNOWN = 0,	/* neither the profile nor a probe states
+				 * it: planned as if there were none */
+	PLAN_LIMIT_PROFILE,	/* the profile's max_alloc, host_max_alloc */
+	PLAN_LIMIT_PROBE,	/* measured by the runtime probe */
+	PLAN_LIMIT_NONE		/* no device, or a backend without one */
+};
+
 /* One device's buffers in a llama.cpp plan (bytes). */
 struct plan_device {
 	char name[16];			/* "CPU", "CUDA0", "Metal", ... */
@@ -204,8 +213,18 @@ struct plan {
 	uint64_t cpu_moe_bytes;		/* those weights, that -ngl would
 					 * otherwise offload */
 	size_t n_cpu_moe_tensors;	/* tensors of cpu_moe_bytes */
-	uint64_t max_tensor;		/* the probed device's largest tensor
-					 * claimed (bytes), or 0: no limit */
+	uint64_t max_tensor;		/* the device's largest tensor (the
+					 * probe's, else the profile's
+					 * max_alloc), or 0: no limit */
+	uint64_t host_block;		/* the host compute buffer's largest
+					 * block (the profile's host_max_alloc:
+					 * ggml-alloc's chunks), 0: none */
+	uint64_t dev_block;		/* the device compute buffer's, 0:
+					 * none */
+	enum plan_limit_from max_tensor_from, host_block_from;
+	bool limits_known;		/* every limit above stated (a CPU
+					 * plan's: none), so the placement
+					 * assumed none that is not */
 	bool compute_placed;		/* compute_bytes are llama.cpp's graph
 					 * placed as ggml-alloc places it
 					 * (plan/graph.c), not the model's */
@@ -244,6 +263,7 @@ struct plan_probe {
 	uint64_t max_tensor;	/* bytes; 0: no limit */
 	const struct plan_measured *measured;	/* n_measured of them */
 	size_t n_measured;
+	bool max_tensor_known;	/* the probe measured max_tensor */
 };
 
 /* plan_params_of: pl's parameters; plan_params_eq: whether a and b are

@@ -567,8 +567,9 @@ reorder_gpu(struct sc_run *r)
 }
 
 bool
-sc_place(struct sc_graph *g, bool gpu, uint64_t max_tensor, uint64_t dev_align,
-    uint64_t host_align, uint64_t *dev_bytes, uint64_t *host_bytes)
+sc_place(struct sc_graph *g, bool gpu, uint64_t max_tensor,
+    const struct sc_buft *dev, const struct sc_buft *host, uint64_t *dev_bytes,
+    uint64_t *host_bytes)
 {
 	struct sc_run r;
 	struct ga_graph ga;
@@ -593,8 +594,10 @@ sc_place(struct sc_graph *g, bool gpu, uint64_t max_tensor, uint64_t dev_align,
 		ok = map != NULL && dep_of != NULL && ga.nodes != NULL &&
 		    to_ga(&r, &ga, map, dep_of);
 	}
-	ga.align[0] = dev_align;
-	ga.align[1] = host_align;
+	ga.align[0] = dev->align;
+	ga.align[1] = host->align;
+	ga.max_size[0] = dev->max_size;
+	ga.max_size[1] = host->max_size;
 	ga.align[2] = ga.align[3] = 1;
 	ok = ok && ga_place(&ga);
 	if (ok) {

@@ -98,16 +98,24 @@ struct sc_graph {
 	bool full; /* a tensor did not fit: the graph is not whole */
 };
 
+/* A compute buffer's type: its alignment and its largest buffer
+ * (ggml_backend_buft_get_max_size; 0: none), beyond which ggml-alloc
+ * places it in chunks. */
+struct sc_buft {
+	uint64_t align, max_size;
+};
+
 /*
  * sc_place: schedules g (both backends when gpu, else the CPU alone),
- * places every compute tensor as ggml-alloc does and gives each compute
- * buffer's size (dev_bytes is 0 without a GPU). max_tensor, when not 0,
- * is the largest tensor the GPU claims: it runs no node with a larger one
- * (the node or a source). Appends the scheduler's copies to g. False when
- * the graph cannot be scheduled or placed.
+ * places every compute tensor as ggml-alloc does, in the device's buffer
+ * type dev and the host's host, and gives each compute buffer's size
+ * (dev_bytes is 0 without a GPU). max_tensor, when not 0, is the largest
+ * tensor the GPU claims: it runs no node with a larger one (the node or a
+ * source). Appends the scheduler's copies to g. False when the graph
+ * cannot be scheduled or placed.
  */
 bool sc_place(struct sc_graph *g, bool gpu, uint64_t max_tensor,
-    uint64_t dev_align, uint64_t host_align, uint64_t *dev_bytes,
+    const struct sc_buft *dev, const struct sc_buft *host, uint64_t *dev_bytes,
     uint64_t *host_bytes);
 
 /* An allocation dependency ggml_vk_graph_optimize asks for: tensor keep

@@ -141,15 +141,20 @@ fallback_line(struct strbuf *out, const struct plan *pl)
 	char d[64], f[160], lim[32];
 	size_t n = pl->n_fallback, big = pl->n_oversize;
 
-	snprintf(d, sizeof d, "not claimed by %s", pl->probed_dev);
+	snprintf(d, sizeof d, "not claimed by %s", pl->probed ?
+	    pl->probed_dev : pl->dev[1].name);
 	format_size(pl->max_tensor, lim, sizeof lim);
 	if (big == 0)
 		snprintf(f, sizeof f, "of the host's weights above: %zu "
 		    "tensor%s -ngl would offload (K003)", n, n == 1 ? "" : "s");
-	else
+	else if (pl->probed)
 		snprintf(f, sizeof f, "of the host's weights above: %zu "
 		    "tensor%s -ngl would offload (%zu beyond its %s: K006%s)",
 		    n, n == 1 ? "" : "s", big, lim, big < n ? "; K003" : "");
+	else
+		snprintf(f, sizeof f, "of the host's weights above: %zu "
+		    "tensor%s -ngl would offload, beyond the profile's "
+		    "max_alloc %s", n, n == 1 ? "" : "s", lim);
 	line(out, "fallback", d, pl->fallback_bytes, f);
 }
 
@@ -187,6 +192,9 @@ compute_note(char *f, size_t n, const struct plan *pl,
 		snprintf(f, n, "measured by %s%s (the model: %s)",
 		    pl->measured_by, pl->measured_cached ? ", cached" : "",
 		    format_size(v->compute_modeled, m, sizeof m));
+	else if (pl->compute_placed && !pl->limits_known)
+		snprintf(f, n, "llama.cpp's graph, placed assuming no device "
+		    "limit");
 	else if (pl->compute_placed)
 		snprintf(f, n, "llama.cpp's graph, placed tensor by tensor");
 	else if (pl->compute_estimated && pl->compute_worst != 0)
@@ -209,7 +217,7 @@ compute_basis(const struct plan *pl)
 	if (pl->compute_measured)
 		return "measured";
 	if (pl->compute_placed)
-		return "placed";
+		return pl->limits_known ? "placed" : "placed_no_limits";
 	return pl->compute_estimated ? "estimated" : "fitted";
 }
 
@@ -271,6 +279,41 @@ llama_table(struct strbuf *out, const struct plan *pl)
 			    "context, workspace, pool (device_overhead)");
 		}
 	}
+}
+
+/* One limit of the limits line: "128 MiB (profile)", "none (backend)",
+ * "not known (KEY)". */
+static void
+limit_text(struct strbuf *out, uint64_t v, enum plan_limit_from from,
+    const char *key)
+{
+	char b[32];
+
+	if (from == PLAN_LIMIT_UNKNOWN)
+		strbuf_addf(out, "not known (no %s in the profile%s)", key,
+		    strcmp(key, "max_alloc") == 0 ? ", no probe" : "");
+	else if (v == 0)
+		strbuf_addf(out, "none (%s)", from == PLAN_LIMIT_NONE ?
+		    "backend" : from == PLAN_LIMIT_PROBE ? "probed" :
+		    "profile");
+	else
+		strbuf_addf(out, "%s (%s)", format_size(v, b, sizeof b),
+		    from == PLAN_LIMIT_PROBE ? "probed" : "profile");
+}
+
+/* The GPU's limits the plan applied, and whether it had to assume
+ * none. */
+static void
+limits_text(struct strbuf *out, const struct plan *pl)
+{
+	strbuf_addf(out, "  limits: largest tensor on %s ", pl->dev[1].name);
+	limit_text(out, pl->max_tensor, pl->max_tensor_from, "max_alloc");
+	strbuf_adds(out, " \xc2\xb7 host buffer block ");
+	limit_text(out, pl->host_block, pl->host_block_from,
+	    "host_max_alloc");
+	if (!pl->limits_known)
+		strbuf_adds(out, ": planned as if there were none");
+	strbuf_addc(out, '\n');
 }
 
 /* The last component of path. */
@@ -480,6 +523,8 @@ report_plan_text(struct strbuf *out, const struct lint_result *res)
 	min_runtime_text(out, res);
 	for (i = 0; i < pl->n_notes; i++)
 		strbuf_addf(out, "  note: %s\n", pl->notes[i]);
+	if (pl->runtime == RUNTIME_LLAMA_CPP && pl->n_dev > 1)
+		limits_text(out, pl);
 	if (pl->runtime == RUNTIME_LLAMA_CPP) {
 		llama_table(out, pl);
 		companion_lines(out, pl);
@@ -521,6 +566,49 @@ json_companions(struct strbuf *out, const struct plan *pl)
 		strbuf_adds(out, "]}");
 	}
 	strbuf_adds(out, "]");
+}
+
+static const char *
+limit_from(enum plan_limit_from from)
+{
+	switch (from) {
+	case PLAN_LIMIT_PROFILE:
+		return "profile";
+	case PLAN_LIMIT_PROBE:
+		return "probe";
+	case PLAN_LIMIT_NONE:
+		return "backend";
+	case PLAN_LIMIT_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}
+
+/* One limit: its bytes (null: none, or unknown) and where it came from. */
+static void
+json_limit(struct strbuf *out, const char *name, uint64_t v,
+    enum plan_limit_from from)
+{
+	strbuf_addf(out, "\"%s\": ", name);
+	if (v > 0)
+		strbuf_addf(out, "%" PRIu64, v);
+	else
+		strbuf_adds(out, "null");
+	strbuf_addf(out, ", \"%s_from\": \"%s\"", name, limit_from(from));
+}
+
+/* "device_limits": what the plan took for the GPU's limits. */
+static void
+json_limits(struct strbuf *out, const struct plan *pl)
+{
+	strbuf_addf(out, ", \"device_limits\": {\"known\": %s, ",
+	    pl->limits_known ? "true" : "false");
+	json_limit(out, "max_alloc", pl->max_tensor, pl->max_tensor_from);
+	strbuf_adds(out, ", ");
+	json_limit(out, "host_max_alloc", pl->host_block,
+	    pl->host_block_from);
+	json_u64(out, "device_block", pl->dev_block);
+	strbuf_adds(out, "}");
 }
 
 /* llama.cpp's buffers (zero in a SKaiNET plan, which has no devices). */
@@ -585,9 +673,14 @@ json_llama(struct strbuf *out, const struct plan *pl)
 		json_u64(out, "bytes", pl->cpu_moe_bytes);
 		strbuf_adds(out, "}");
 	}
-	if (pl->probed) {	/* a runtime probed: its verdicts */
+	if (pl->n_dev > 1)
+		json_limits(out, pl);
+	/* a runtime probed: its verdicts; else the weights beyond the
+	 * profile's max_alloc */
+	if (pl->probed || pl->n_fallback > 0) {
 		strbuf_adds(out, ", \"fallback\": {\"device\": ");
-		enc_json_cstr(out, pl->probed_dev);
+		enc_json_cstr(out, pl->probed ? pl->probed_dev :
+		    pl->dev[1].name);
 		strbuf_addf(out, ", \"tensors\": %zu", pl->n_fallback);
 		json_u64(out, "bytes", pl->fallback_bytes);
 		strbuf_addf(out, ", \"oversize_tensors\": %zu",

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,32 @@ set_memory(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
 	if (s == NULL || parse_size(s, dst) < 0)
 		return ydoc_error(d, n, err, "expected a size such as \"2 "
 		    "GiB\" or \"700 MiB\", or host");
+	return 0;
+}
+
+_Static_assert(offsetof(struct profile, max_alloc_set) ==
+    offsetof(struct profile, max_alloc) + sizeof(uint64_t) &&
+    offsetof(struct profile, host_max_alloc_set) ==
+    offsetof(struct profile, host_max_alloc) + sizeof(uint64_t),
+    "a limit's _set flag follows its size");
+
+/* max_alloc, host_max_alloc: a size, or none (no limit); either way
+ * noted as stated (the _set flag right after the size in struct
+ * profile). */
+static int
+set_limit(struct ydoc *d, yaml_node_t *n, void *dst, struct gl_error *err)
+{
+	const char *s = ydoc_scalar(n);
+	uint64_t *v = dst;
+	bool *set = (bool *)(v + 1);
+
+	if (s != NULL && strcmp(s, "none") == 0) {
+		*v = 0;
+	} else if (s == NULL || parse_size(s, v) < 0 || *v == 0) {
+		return ydoc_error(d, n, err, "expected a size such as \"128 "
+		    "MiB\" or \"4 GiB\", or none (no limit)");
+	}
+	*set = true;
 	return 0;
 }
 
@@ -182,6 +209,10 @@ static const struct ydoc_field profile_fields[] = {
 	{ "runtime_version", false, .set = set_version, .off = 0,
 	    .size = sizeof(struct profile) },
 	{ "runtime_dir", false, P(STRDUP, runtime_dir) },
+	{ "max_alloc", false, .set = set_limit,
+	    YDOC_AT(struct profile, max_alloc) },
+	{ "host_max_alloc", false, .set = set_limit,
+	    YDOC_AT(struct profile, host_max_alloc) },
 };
 
 #undef P

@@ -83,6 +83,18 @@ struct profile {
 					 * libraries to probe), or NULL */
 	uint32_t runtime_build;		/* its build number; 0: not named;
 					 * RUNTIME_BUILD_REPLICA */
+	/* The GPU's limits (a llama.cpp GPU profile's; a probe of the
+	 * device measures max_alloc and overrides it): */
+	uint64_t max_alloc;		/* the largest tensor the device takes
+					 * (ggml's supports_op and the weights'
+					 * buffer-type test); 0: none */
+	bool max_alloc_set;		/* named (a number, or none) */
+	uint64_t host_max_alloc;	/* the largest buffer of the host
+					 * buffer type beside the device
+					 * (ggml_backend_buft_get_max_size):
+					 * ggml-alloc places a compute buffer
+					 * in blocks of it; 0: none */
+	bool host_max_alloc_set;	/* named (a number, or none) */
 };
 
 /*

@@ -46,24 +46,24 @@ header='arch	wtype	mode	backend	variant	ctx	ubatch	fa	ctk	ctv	n_seq	ngl	status	n
 # CPU_Mapped); mmap: real allocation of the sparse file, mmap on.
 row() {
 	backend=$1 variant=$2 client=$3 arch=$4 ctx=$5 fa=$6 ctk=$7 ctv=$8
-	np=$9 ngl=${10} wtype=${11:-q4_0} mode=${12:-sim}
+	np=$9 ngl=${10} wtype=${11:-q4_0} mode=${12:-sim} ub=${13:-512}
 	dir=$llama/$backend
 	case $mode in
-	sim) io="mmap=off alloc=off" ;;
+	sim | offgrid) io="mmap=off alloc=off" ;;
 	*) io="mmap=on alloc=on" ;;
 	esac
 	# shellcheck disable=SC2086
 	json=$(timeout 60 "$client" "$models/$wtype/$arch.gguf" dir="$dir" \
-	    cpu="$variant" ctx="$ctx" ubatch=512 batch=2048 fa="$fa" \
+	    cpu="$variant" ctx="$ctx" ubatch="$ub" batch=2048 fa="$fa" \
 	    ctk="$ctk" ctv="$ctv" np="$np" ngl="$ngl" $io 2>/dev/null) ||
 	    json=${json:-'{"error": "crashed or timed out"}'}
 	# a client that aborts (a GGML_ASSERT) may leave ggml's backtrace
 	# on stdout, and no JSON line
 	json=$(printf '%s\n' "$json" | grep '^{' | tail -n 1) || true
 	json=${json:-'{"error": "crashed (no answer)"}'}
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t512\t%s\t%s\t%s\t%s\t%s\t' \
-	    "$arch" "$wtype" "$mode" "$backend" "$variant" "$ctx" "$fa" \
-	    "$ctk" "$ctv" "$np" "$ngl"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t' \
+	    "$arch" "$wtype" "$mode" "$backend" "$variant" "$ctx" "$ub" \
+	    "$fa" "$ctk" "$ctv" "$np" "$ngl"
 	printf '%s\n' "$json" | jq -r -f "$here/row.jq"
 }
 
@@ -106,6 +106,31 @@ vulkan_table() {
 	done
 }
 
+# The off-grid block (mode offgrid: no_alloc, mmap off, as sim), appended
+# to the Vulkan table: real shapes with a tied output and a 128k or 152k
+# vocabulary (whose output matrix and copy of token_embd are beyond
+# llvmpipe's 128 MiB), the small llama and qwen2, at contexts, ubatches,
+# -ngl and sequences off the grid, FA on and off.
+offgrid_table() {
+	for m in llama-1b-tied/q8_0 qwen2-0.5b-tied/q8_0 llama-1b-tied/q4_0 \
+	    llama/q8_0 qwen2/q4_0; do
+	  arch=${m%/*} wt=${m#*/}
+	  for ngl in 99 12 5; do
+	    for ctx in 8192 20000; do
+	      for ub in 256 1024; do
+	        for fa in on off; do
+	          for np in 1 2; do
+	            GGML_VK_VISIBLE_DEVICES=0 row vulkan "$vk_variant" \
+	                "$build/tests/oracle/llama-oracle-vulkan" "$arch" \
+	                "$ctx" "$fa" f16 f16 "$np" "$ngl" "$wt" offgrid "$ub"
+	          done
+	        done
+	      done
+	    done
+	  done
+	done
+}
+
 # the repack copy by weight type and CPU variant (and mmap's buffers)
 repack_table() {
 	echo "$header"
@@ -136,3 +161,18 @@ if [ "$vulkan" = yes ] && [ -e "$llama/vulkan/libggml-vulkan.so" ]; then
 	export GGML_VK_VISIBLE_DEVICES=0
 	vulkan_table >"$out/measured-vulkan.tsv"
 fi
+# TABLES="offgrid" (or with vulkan) appends the off-grid block.
+case " ${TABLES:-cpu repack vulkan offgrid} " in
+*" offgrid "*)
+	if [ -e "$llama/vulkan/libggml-vulkan.so" ]; then
+		for t in llama-1b-tied qwen2-0.5b-tied; do
+			for w in q8_0 q4_0; do
+				"$build/tests/oracle-gen" "$models/$w" "$w" "$t" \
+				    >/dev/null
+			done
+		done
+		export GGML_VK_VISIBLE_DEVICES=0
+		offgrid_table >>"$out/measured-vulkan.tsv"
+	fi
+	;;
+esac
