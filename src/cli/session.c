@@ -344,6 +344,7 @@ session_setup(const struct options *o, const struct reporter *rep,
 	s->src.timeout = o->timeout > 0 ? o->timeout :
 	    (double)s->cfg.timeout;
 	s->src.no_cache = o->no_cache;
+	s->src.max_per_host = o->max_per_host;
 	s->src.token = getenv("HF_TOKEN");
 	s->src.hf_endpoint = getenv("HF_ENDPOINT");
 	set_cacert(o, &s->cfg, &s->src);
@@ -728,6 +729,33 @@ lint_pooled(struct run *r, unsigned jobs)
 }
 
 /*
+ * http_counts: what the remote files asked, for the report's end; and,
+ * in a run of several models where a request was retried or
+ * rate-limited, a note on stderr saying so (not with --quiet; a model
+ * that could not be read says its tries in its error).
+ */
+static void
+http_counts(struct session *s, size_t models)
+{
+	struct report_http *h = &s->report.http;
+	struct source_stats st;
+
+	source_stats(&st);
+	h->requests = st.requests;
+	h->retries = st.retries;
+	h->rate_limited = st.rate_limited;
+	h->queued = st.queued;
+	h->waited_ms = st.waited_ms;
+	if ((st.retries > 0 || st.rate_limited > 0) && models > 1 &&
+	    !s->policy.quiet)
+		fprintf(stderr, "gguflint: note: %lu requests, %lu of them "
+		    "retries; %lu answered 429 (Too Many Requests); %lu "
+		    "waited for their host, %.1f s in all\n", st.requests,
+		    st.retries, st.rate_limited, st.queued,
+		    (double)st.waited_ms / 1e3);
+}
+
+/*
  * session_lint_inputs: lint every input of o (directories expanded, the
  * shards of a split model grouped into one model) and report each file
  * with rep, in the order given, with --jobs workers; then --statistics,
@@ -770,6 +798,7 @@ session_lint_inputs(const struct options *o, struct session *s,
 		r.status = 2;
 	if (r.status >= 0) {
 		s->report.exit_code = exit_code(o, s, &r.t, r.status);
+		http_counts(s, r.n);
 		rep->end(&s->report, out);
 		if (finish_run(o, s, &r.t, out) < 0)
 			r.status = -1;

@@ -77,6 +77,12 @@ http_cleanup(void)
 {
 }
 
+void
+http_stats(struct source_stats *st)
+{
+	(void)st;
+}
+
 #else
 
 /* libcurl's functions, bound by http_load (http-impl.h). */
@@ -188,6 +194,12 @@ http_cleanup(void)
 		http_cu.global_cleanup();
 	http_inited = false;
 	pthread_mutex_unlock(&http_lock);
+}
+
+void
+http_stats(struct source_stats *st)
+{
+	http_gate_stats(st);
 }
 
 /* ---- the window --------------------------------------------------------- */
@@ -325,6 +337,9 @@ http_head(struct source *s, uint64_t want, struct gl_error *err)
 			http_stop(h);	/* it ended early: ask again */
 		}
 	}
+	if (h->easy != NULL && (h->finished || h->off + h->body >= h->end))
+		http_stop(h);	/* all it was asked for: its host's turn
+				 * is another's (http-gate.c) */
 	return 0;
 }
 
@@ -348,6 +363,7 @@ http_close(struct source *s)
 		return;
 	http_settle(s);
 	free(h->rsp.location);
+	free(h->rsp.next);
 	if (h->multi != NULL)
 		http_cu.multi_cleanup(h->multi);
 	free(h->cached);
@@ -385,6 +401,7 @@ http_open(struct source *s, const char *name, const char *url,
 	    HTTP_CONNECT_S) * 1e3);
 	h->total_s = o->timeout > 0 ? o->timeout : HTTP_TOTAL_S;
 	h->no_cache = o->no_cache;
+	h->max_per_host = o->max_per_host;
 	if (o->cacert != NULL && *o->cacert != '\0') {
 		h->cacert = o->cacert;
 		h->cacert_from = o->cacert_from != NULL ? o->cacert_from :

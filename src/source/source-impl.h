@@ -42,4 +42,7 @@ void http_close(struct source *s);
 /* http_cleanup: source_cleanup's part: libcurl's global state freed. */
 void http_cleanup(void);
 
+/* http_stats: source_stats's counts (nothing without libcurl). */
+void http_stats(struct source_stats *st);
+
 #endif
