@@ -20,6 +20,7 @@
 #include "golden.h"
 #include "httpd.h"
 #include "jsontree.h"
+#include "kernels/ggml-types.h"
 #include "testutil.h"
 
 #define N_FILES 12
@@ -338,4 +339,212 @@ Test(scanremote, a_scan_again_fetches_nothing_cached)
 	unlink(l);
 	free(l);
 	strbuf_free(&f.out);
+}
+
+/* ---- whole repositories ------------------------------------------------ */
+
+/* Shard k of n of the tiny model, as gguf-split writes it, into out. */
+static void
+shard(unsigned k, unsigned n, struct strbuf *out)
+{
+	struct ggufw_model whole, s;
+	struct tiny t;
+	size_t lo, hi, i;
+
+	tiny_init(&t);
+	tiny_model(&t, &whole);
+	lo = k * whole.n_tensors / n;
+	hi = (k + 1) * whole.n_tensors / n;
+	ggufw_model_init(&s, false, whole.alignment);
+	if (k == 0) {
+		strbuf_add(&s.kv.out, whole.kv.out.buf, whole.kv.out.len);
+		s.n_kv = whole.n_kv;
+	}
+	ggufw_model_kv_u16(&s, "split.no", (uint16_t)k);
+	ggufw_model_kv_u16(&s, "split.count", (uint16_t)n);
+	ggufw_model_kv_i32(&s, "split.tensors.count", (int32_t)whole.n_tensors);
+	for (i = lo; i < hi; i++) {
+		const struct ggufw_model_tensor *x = &whole.tensors[i];
+		const struct ggml_type_info *ti = ggml_type_get(
+		    (uint32_t)x->type);
+
+		ggufw_model_tensor(&s, x->name, x->n_dims, x->ne, x->type,
+		    ti->blck, ti->size);
+	}
+	strbuf_reset(out);
+	ggufw_model_finish(&s, out, GGUFW_DATA_ZERO);
+	ggufw_model_free(&s);
+	ggufw_model_free(&whole);
+}
+
+/* The listing's two pages: a model, a split model's shards in a folder,
+ * files that are not GGUF; the first page links to the second. */
+static const char page1[] =
+    "[{\"type\":\"file\",\"oid\":\"1\",\"size\":1519,"
+    "\"path\":\".gitattributes\"},"
+    "{\"type\":\"file\",\"size\":10,\"lfs\":{\"oid\":\"ab\",\"size\":10,"
+    "\"pointerSize\":130},\"path\":\"sub/m-00002-of-00002.gguf\"},"
+    "{\"type\":\"directory\",\"oid\":\"2\",\"size\":0,\"path\":\"sub\"}]";
+static const char page2[] =
+    "[{\"type\":\"file\",\"size\":10,\"path\":\"README.md\"},"
+    "{\"type\":\"file\",\"size\":10,\"path\":\"a.gguf\"},"
+    "{\"type\":\"file\",\"size\":10,\"path\":\"sub/m-00001-of-00002.gguf\"}]";
+
+/* The repository org/repo of a Hub at h (h->port set): the listing's
+ * pages at the tree API, the files at resolve/main. */
+struct hub_farm {
+	struct httpd h;
+	struct strbuf model, sh[2];
+	char link[256];
+};
+
+static void
+hub_farm_init(struct hub_farm *f)
+{
+	struct httpd probe;
+	struct httpd_stats st;
+	const char *tree = "api/models/org/repo/tree/main";
+
+	memset(f, 0, sizeof *f);
+	memset(&probe, 0, sizeof probe); /* a port to take again */
+	cr_assert(httpd_start(&probe) == 0);
+	cr_assert(httpd_stop(&probe, &st) == 0);
+	f->h.port = probe.port;
+	snprintf(f->link, sizeof f->link,
+	    "Link: <http://127.0.0.1:%d/%s"
+	    "?recursive=true&cursor=Mg%%3D%%3D>; rel=\"next\"\r\n",
+	    probe.port, tree);
+	strbuf_init(&f->model);
+	tiny_file(&f->model);
+	for (unsigned k = 0; k < 2; k++) {
+		strbuf_init(&f->sh[k]);
+		shard(k, 2, &f->sh[k]);
+	}
+	f->h.threaded = true;
+	f->h.files[0] = (struct httpd_file){ .name = tree,
+		.data = page1,
+		.len = strlen(page1),
+		.size = strlen(page1),
+		.query = "recursive=true",
+		.headers = f->link };
+	f->h.files[1] = (struct httpd_file){ .name = tree,
+		.data = page2,
+		.len = strlen(page2),
+		.size = strlen(page2),
+		.query = "recursive=true&cursor=Mg%3D%3D" };
+	f->h.files[2] = (struct httpd_file){ .name = "org/repo/resolve/main/"
+						     "a.gguf",
+		.data = f->model.buf,
+		.len = f->model.len,
+		.size = f->model.len };
+	for (unsigned k = 0; k < 2; k++)
+		f->h.files[3 + k] = (struct httpd_file){ .name = k == 0 ?
+			    "org/repo/resolve/main/sub/"
+			    "m-00001-of-00002.gguf" :
+			    "org/repo/resolve/main/"
+			    "sub/m-00002-of-00002.gguf",
+			.data = f->sh[k].buf,
+			.len = f->sh[k].len,
+			.size = f->sh[k].len };
+}
+
+static void
+hub_farm_free(struct hub_farm *f)
+{
+	strbuf_free(&f->model);
+	strbuf_free(&f->sh[0]);
+	strbuf_free(&f->sh[1]);
+}
+
+/* hf://org/repo: both pages of the listing read, its GGUF files linted
+ * in path order, the split model's shards as one model; the token sent
+ * with the listing. */
+Test(scanremote, a_whole_repository)
+{
+	char p[N_FILES][128], *hub;
+	struct hub_farm f;
+	struct httpd_stats st;
+	struct test_run r;
+	struct jsonnode *sum;
+
+	hub_farm_init(&f);
+	cr_assert(httpd_start(&f.h) == 0);
+	hub = xasprintf("http://127.0.0.1:%d", f.h.port);
+	setenv("HF_ENDPOINT", hub, 1);
+	setenv("HF_TOKEN", "hf_secret", 1);
+	const char *argv[] = { "--no-config", "--format", "jsonl",
+		"hf://org/repo", NULL };
+	test_run_bin(&r, argv, NULL, 0);
+	cr_assert(httpd_stop(&f.h, &st) == 0);
+	cr_assert(r.status == 0, "%d: %s%s", r.status, r.out, r.err);
+	cr_assert_eq(paths(r.out, p, N_FILES, &sum), 3, "%s", r.out);
+	cr_assert_str_eq(p[0], "hf://org/repo/a.gguf");
+	cr_assert_str_eq(p[1], "hf://org/repo/sub/m-00001-of-00002.gguf");
+	cr_assert_str_eq(p[2], "hf://org/repo/sub/m-00002-of-00002.gguf");
+	cr_assert(strstr(r.out,
+		      "\"split\": {\"model\": "
+		      "\"hf://org/repo/sub/m-00001-of-00002.gguf\"") != NULL,
+	    "%s", r.out);
+	cr_assert_eq(st.requests, 5, "%u requests", st.requests);
+	cr_assert_eq(st.auth, 5);
+	cr_assert_eq(http_count(sum, "requests"), 5);
+	jsontree_free(sum);
+	test_run_free(&r);
+	free(hub);
+	hub_farm_free(&f);
+}
+
+/* A repository with no GGUF file: said, nothing linted, exit 0; a
+ * private one (401): an input that could not be read, exit 2, the other
+ * inputs linted all the same. */
+Test(scanremote, an_empty_and_a_private_repository)
+{
+	char p[N_FILES][128], *hub, *u;
+	struct httpd h;
+	struct hub_farm f;
+	struct httpd_stats st;
+	struct test_run r;
+	struct jsonnode *sum;
+
+	hub_farm_init(&f);
+	f.h.files[0].data = "[{\"type\":\"file\",\"path\":\"README.md\"}]";
+	f.h.files[0].len = f.h.files[0].size = strlen(f.h.files[0].data);
+	f.h.files[0].headers = NULL;
+	cr_assert(httpd_start(&f.h) == 0);
+	hub = xasprintf("http://127.0.0.1:%d", f.h.port);
+	setenv("HF_ENDPOINT", hub, 1);
+	const char *argv[] = { "--no-config", "hf://org/repo/", NULL };
+	test_run_bin(&r, argv, NULL, 0);
+	cr_assert(httpd_stop(&f.h, &st) == 0);
+	cr_assert(r.status == 0, "%d: %s", r.status, r.err);
+	cr_assert(strstr(r.err, "no .gguf file in hf://org/repo/") != NULL,
+	    "%s", r.err);
+	cr_assert_eq(st.requests, 1);
+	test_run_free(&r);
+	free(hub);
+	memset(&h, 0, sizeof h);
+	h.mode = HTTPD_STATUS;
+	h.status = 401;
+	cr_assert(httpd_start(&h) == 0);
+	hub = xasprintf("http://127.0.0.1:%d", h.port);
+	setenv("HF_ENDPOINT", hub, 1);
+	u = xasprintf("%s/examples/stories260K.gguf", test_srcdir());
+	const char *argv2[] = { "--no-config", "--format", "jsonl",
+		"hf://org/private@v2", u, NULL };
+	test_run_bin(&r, argv2, NULL, 0);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(r.status == 2, "%d: %s", r.status, r.err);
+	cr_assert(strstr(r.err,
+		      "hf://org/private@v2: HTTP 401 Unauthorized: "
+		      "it needs a token") != NULL,
+	    "%s", r.err);
+	cr_assert_eq(st.requests, 1);
+	cr_assert_eq(paths(r.out, p, N_FILES, &sum), 2, "%s", r.out);
+	cr_assert_str_eq(p[0], "hf://org/private@v2");
+	cr_assert_str_eq(p[1], u);
+	jsontree_free(sum);
+	test_run_free(&r);
+	free(u);
+	free(hub);
+	hub_farm_free(&f);
 }

@@ -37,7 +37,9 @@
 #include "lint.h"
 #include "report/report.h"
 #include "runtime/runtime.h"
+#include "source/hub.h"
 #include "source/source.h"
+#include "source/url.h"
 #include "target/captable.h"
 #include "target/kvtype.h"
 #include "target/profile.h"
@@ -543,32 +545,6 @@ companion_input(const struct options *o, const struct model_list *ml,
 	return false;
 }
 
-/*
- * session_models: the models of o's inputs: the files given and those
- * --files-from lists, directories expanded, the shards of a split model
- * grouped. Returns 0, or -1 with err set (the list cannot be read).
- */
-static int
-session_models(const struct options *o, struct model_list *ml,
-    struct gl_error *err)
-{
-	struct file_list given = { 0 }, fl;
-	size_t i;
-
-	for (i = 0; i < o->n_files; i++)
-		models_push_file(&given, o->files[i]);
-	if (o->files_from != NULL &&
-	    models_read_list(o->files_from, &given, err) < 0) {
-		models_files_free(&given);
-		return -1;
-	}
-	models_expand(given.v, given.n, &fl);
-	models_files_free(&given);
-	models_group(fl.v, fl.n, ml);
-	models_files_free(&fl);
-	return 0;
-}
-
 /* A lint run: what reporting a model needs, and how the run stands. */
 struct run {
 	const struct options *o;
@@ -584,7 +560,80 @@ struct run {
 	struct job_slot *slot;
 	size_t window;
 	struct lint_options lo;	/* the workers' (no progress line) */
+	/* the repositories whose listing failed, reported first */
+	char **unread_path;
+	struct gl_error *unread_err;
+	size_t n_unread;
 };
+
+/*
+ * expand_repos: each hf://ORG/REPO[@REV] of given (no file) replaced by
+ * the hf:// paths of its GGUF files (hub.c: the Hub's tree API); a
+ * repository with none is said on stderr, one whose listing fails is
+ * kept in r to be reported as an input that could not be read.
+ */
+static void
+expand_repos(const struct session *s, struct file_list *given,
+    struct run *r)
+{
+	struct file_list out = { 0 };
+	struct url_repo rp;
+	struct hub_files fl;
+	struct gl_error e;
+	size_t i, k;
+
+	for (i = 0; i < given->n; i++) {
+		if (!url_hf_repo(given->v[i], &rp)) {
+			models_push_file(&out, given->v[i]);
+			continue;
+		}
+		if (hub_list(given->v[i], &rp, &s->src, &fl, &e) < 0) {
+			r->unread_path = xreallocarray(r->unread_path,
+			    r->n_unread + 1, sizeof *r->unread_path);
+			r->unread_err = xreallocarray(r->unread_err,
+			    r->n_unread + 1, sizeof *r->unread_err);
+			r->unread_path[r->n_unread] = xstrdup(given->v[i]);
+			r->unread_err[r->n_unread++] = e;
+			continue;
+		}
+		if (fl.n == 0)
+			fprintf(stderr, "gguflint: no .gguf file in %s\n",
+			    given->v[i]);
+		for (k = 0; k < fl.n; k++)
+			models_push_file(&out, fl.v[k]);
+		hub_files_free(&fl);
+	}
+	models_files_free(given);
+	*given = out;
+}
+
+/*
+ * session_models: the models of o's inputs: the files given and those
+ * --files-from lists, repositories listed, directories expanded, the
+ * shards of a split model grouped. Returns 0, or -1 with err set (the
+ * list cannot be read).
+ */
+static int
+session_models(const struct options *o, const struct session *s,
+    struct model_list *ml, struct run *r, struct gl_error *err)
+{
+	struct file_list given = { 0 }, fl;
+	size_t i;
+
+	for (i = 0; i < o->n_files; i++)
+		models_push_file(&given, o->files[i]);
+	if (o->files_from != NULL &&
+	    models_read_list(o->files_from, &given, err) < 0) {
+		models_files_free(&given);
+		return -1;
+	}
+	expand_repos(s, &given, r);
+	models_expand(given.v, given.n, &fl);
+	models_files_free(&given);
+	models_group(fl.v, fl.n, ml);
+	models_files_free(&fl);
+	return 0;
+}
 
 /* One model's lint, as a worker leaves it for the report. */
 struct job_slot {
@@ -636,6 +685,26 @@ report_model(struct run *r, const struct model_input *in, int rc,
 		return 1;
 	}
 	return 0;
+}
+
+/* The repositories whose listing failed, as inputs that could not be
+ * read. */
+static void
+report_unlisted(struct run *r)
+{
+	struct model_input in;
+	size_t i;
+
+	for (i = 0; i < r->n_unread; i++) {
+		in.path = &r->unread_path[i];
+		in.n = 1;
+		if (r->status >= 0)
+			report_model(r, &in, -1, &(struct lint_model){ 0 },
+			    &r->unread_err[i]);
+		free(r->unread_path[i]);
+	}
+	free(r->unread_path);
+	free(r->unread_err);
 }
 
 /* The models to lint, one after another (--jobs 1). */
@@ -772,7 +841,7 @@ session_lint_inputs(const struct options *o, struct session *s,
 	unsigned jobs;
 	size_t i;
 
-	if (session_models(o, &ml, &err) < 0) {
+	if (session_models(o, s, &ml, &r, &err) < 0) {
 		session_fail(&err);
 		return 2;
 	}
@@ -783,8 +852,9 @@ session_lint_inputs(const struct options *o, struct session *s,
 		    models_in_shard(&ml.v[i], o->shard_i, o->shard_n))
 			r.todo[r.n++] = &ml.v[i]; /* else beside each model;
 						   * or another shard's */
-	r.t.sum.models = r.n;
+	r.t.sum.models = r.n + r.n_unread;
 	rep->begin(&s->report, out);
+	report_unlisted(&r);
 	jobs = session_jobs(o, &r);
 	if (jobs <= 1)
 		lint_serial(&r);

@@ -83,6 +83,18 @@ http_stats(struct source_stats *st)
 	(void)st;
 }
 
+int
+http_get(const char *url, const struct source_opts *o, uint64_t max,
+    char **body, size_t *len, char **next, struct gl_error *err)
+{
+	struct source s;
+
+	(void)max;
+	*body = *next = NULL;
+	*len = 0;
+	return http_open(&s, url, url, o, err);
+}
+
 #else
 
 /* libcurl's functions, bound by http_load (http-impl.h). */
@@ -374,6 +386,46 @@ http_close(struct source *s)
 	free(h);
 	s->http = NULL;
 }
+/* The body of a GET (source-impl.h): read as a remote file's window is,
+ * by one request (a range the server may ignore), never cached. */
+int
+http_get(const char *url, const struct source_opts *o, uint64_t max,
+    char **body, size_t *len, char **next, struct gl_error *err)
+{
+	static const struct source_opts none;
+	struct source_opts oo = o != NULL ? *o : none;
+	struct source s;
+	int rc;
+
+	*body = *next = NULL;
+	*len = 0;
+	memset(&s, 0, sizeof s);
+	s.fd = -1;
+	oo.no_cache = true;
+	if (http_open(&s, url, url, &oo, err) < 0)
+		return -1;
+	rc = http_head(&s, max, err);
+	if (rc < 0 && s.http->ignored)
+		rc = gl_error_setk(err, GL_ERR_LIMIT, "%s: an answer of over "
+		    "%llu bytes", url, (unsigned long long)max);
+	else if (rc == 0 && s.size > max)
+		rc = gl_error_setk(err, GL_ERR_LIMIT, "%s: an answer of %llu "
+		    "bytes, over %llu", url, (unsigned long long)s.size,
+		    (unsigned long long)max);
+	if (rc == 0) {
+		*len = (size_t)s.head_len;
+		*body = xmalloc(*len + 1);
+		memcpy(*body, s.head, *len);
+		(*body)[*len] = '\0';
+		*next = s.http->rsp.next;
+		s.http->rsp.next = NULL;
+	}
+	s.http->etag[0] = '\0';	/* not cached */
+	http_close(&s);
+	free(s.head);
+	return rc;
+}
+
 int
 http_open(struct source *s, const char *name, const char *url,
     const struct source_opts *o, struct gl_error *err)
