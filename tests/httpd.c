@@ -413,7 +413,9 @@ find_file_q(const struct httpd *h, const char *path, const char *query)
 	size_t i;
 
 	for (i = 0; i < HTTPD_FILES && h->files[i].name != NULL; i++)
-		if (path[0] == '/' && strcmp(path + 1, h->files[i].name) == 0) {
+		if (path[0] == '/' && (h->files[i].prefix ? strncmp(path + 1,
+		    h->files[i].name, strlen(h->files[i].name)) == 0 :
+		    strcmp(path + 1, h->files[i].name) == 0)) {
 			if (query != NULL && h->files[i].query != NULL &&
 			    strcmp(h->files[i].query, query) == 0)
 				return &h->files[i];

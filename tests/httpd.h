@@ -34,6 +34,8 @@ struct httpd_file {
 	const char *headers;		/* more header lines ("Link: ...\r\n")
 					 * sent with it, or NULL */
 	unsigned delay_ms;		/* before each answer of it */
+	bool prefix;			/* name is a prefix: it is served
+					 * at every path that starts so */
 };
 
 enum httpd_mode {

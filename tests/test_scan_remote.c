@@ -457,8 +457,8 @@ hub_farm_free(struct hub_farm *f)
 }
 
 /* hf://org/repo: both pages of the listing read, its GGUF files linted
- * in path order, the split model's shards as one model; the token sent
- * with the listing. */
+ * in path order, the split model's shards as one model (one request to
+ * the host at a time); the token sent with the listing. */
 Test(scanremote, a_whole_repository)
 {
 	char p[N_FILES][128], *hub;
@@ -472,8 +472,11 @@ Test(scanremote, a_whole_repository)
 	hub = xasprintf("http://127.0.0.1:%d", f.h.port);
 	setenv("HF_ENDPOINT", hub, 1);
 	setenv("HF_TOKEN", "hf_secret", 1);
+	/* one request at a time: the split model's shards, all opened
+	 * before any is parsed, hold none while they wait */
 	const char *argv[] = { "--no-config", "--format", "jsonl",
-		"hf://org/repo", NULL };
+		"--max-per-host", "1", "--timeout", "10", "hf://org/repo",
+		NULL };
 	test_run_bin(&r, argv, NULL, 0);
 	cr_assert(httpd_stop(&f.h, &st) == 0);
 	cr_assert(r.status == 0, "%d: %s%s", r.status, r.out, r.err);

@@ -349,9 +349,12 @@ http_head(struct source *s, uint64_t want, struct gl_error *err)
 			http_stop(h);	/* it ended early: ask again */
 		}
 	}
-	if (h->easy != NULL && (h->finished || h->off + h->body >= h->end))
-		http_stop(h);	/* all it was asked for: its host's turn
-				 * is another's (http-gate.c) */
+	if (h->easy != NULL && (h->finished || h->off + h->body >= h->end ||
+	    s->head_len >= s->size))
+		http_stop(h);	/* all it was asked for, or all there is:
+				 * its host's turn is another's (the shards
+				 * of a split model are all opened before
+				 * any is parsed: http-gate.c) */
 	return 0;
 }
 
