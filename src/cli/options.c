@@ -157,7 +157,7 @@ static const char usage_lint[] =
 	"                      hash of each model's path or URL\n"
 	"  -j, --jobs N        lint N models at once, reported in order "
 	"(default: the\n"
-	"                      CPUs for local files, 8 with a URL, 1 with "
+	"                      CPUs; with a URL --max-per-host's; 1 with "
 	"--deep)\n"
 	"      --max-per-host M  at most M requests in flight to one host "
 	"(default 8)\n"

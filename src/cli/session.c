@@ -751,10 +751,10 @@ job_done(size_t i, void *arg)
 
 /*
  * session_jobs: how many models to lint at once: --jobs, else 1 with
- * --deep (each model's scan has a thread per CPU already), else 8 when
- * an input is a URL (the requests, not the CPUs, are what it waits for:
- * as many as --max-per-host lets a host have in flight by default), else
- * the CPUs; never more than the models.
+ * --deep (each model's scan has a thread per CPU already), else
+ * --max-per-host (8) when an input is a URL (the requests, not the CPUs,
+ * are what it waits for: as many as a host may have in flight), else the
+ * CPUs; never more than the models.
  */
 static unsigned
 session_jobs(const struct options *o, const struct run *r)
@@ -767,7 +767,7 @@ session_jobs(const struct options *o, const struct run *r)
 	for (i = 0; n == 0 && i < r->n; i++)
 		for (k = 0; k < r->todo[i]->n; k++)
 			if (source_is_remote(r->todo[i]->path[k]))
-				n = 8;
+				n = o->max_per_host ? o->max_per_host : 8;
 	if (n == 0)
 		n = jobs_cpus();
 	return n > r->n ? (unsigned)(r->n > 0 ? r->n : 1) : n;
