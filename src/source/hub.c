@@ -462,7 +462,8 @@ hub_list(const char *path, const struct url_repo *r,
 		hub_files_free(&paths);
 		return -1;
 	}
-	qsort(paths.v, paths.n, sizeof *paths.v, cmp_str);
+	if (paths.n > 1)
+		qsort(paths.v, paths.n, sizeof *paths.v, cmp_str);
 	for (size_t i = 0; i < paths.n; i++) {
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "hf://%s%s%s/%s%s%s/",
