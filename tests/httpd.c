@@ -797,7 +797,7 @@ httpd_start(struct httpd *h)
 	    sizeof sa)) < 0 && errno == EADDRINUSE && h->port != 0 &&
 	    tries < 50; tries++)
 		usleep(20000);
-	if (bound < 0 || listen(lfd, 16) < 0 ||
+	if (bound < 0 || listen(lfd, 128) < 0 ||
 	    getsockname(lfd, (struct sockaddr *)&sa, &len) < 0 ||
 	    pipe2(ctl, O_CLOEXEC) < 0) {
 		close(lfd);
