@@ -15,7 +15,9 @@
  * that is not a shard's), and the ratios; beside curl reading the N
  * headers in one process, in turn with the lint, the ratio's median over
  * the pairs; and the lint of the same shards from the local files (the
- * lint's own work, no network). Figures printed, nothing asserted.
+ * lint's own work, no network). A scan of FILE's header at 32 URLs, at
+ * --jobs 1, 8 and 32, and of the last shard's (a small header). Figures
+ * printed, nothing asserted.
  * Exit status: 0, 1 when something could not be run, 2 usage.
  */
 #include "config.h"
@@ -27,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -323,6 +326,100 @@ split(const char *bin, struct httpd_file *f, unsigned n, const char *local)
 	return rc >= 0 && rc <= 1 ? 0 : -1;
 }
 
+/* gguflint --no-config --no-cache --format jsonl --jobs jobs
+ * --max-per-host jobs --files-from list, its output dropped; its exit
+ * status, its peak RSS in KiB into *rss. */
+static int
+scan_run(const char *bin, const char *list, unsigned jobs, long *rss)
+{
+	char j[16];
+	struct rusage ru;
+	pid_t pid;
+	int st, null;
+
+	snprintf(j, sizeof j, "%u", jobs);
+	if ((pid = fork()) == 0) {
+		null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(null, 2);
+		execl(bin, bin, "--no-config", "--no-cache", "--format",
+		    "jsonl", "--jobs", j, "--max-per-host", j, "--files-from",
+		    list, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || wait4(pid, &st, 0, &ru) != pid || !WIFEXITED(st))
+		return -1;
+	*rss = ru.ru_maxrss;
+	return WEXITSTATUS(st);
+}
+
+/*
+ * A scan of SCAN_MODELS URLs of the model f (each its own name), the
+ * server answering each request after 50 ms (a far CDN), each connection
+ * in a thread: at --jobs 1, 8 and 32 (as many --max-per-host), the
+ * models a second, the requests and bytes a model, the peak RSS.
+ */
+#define SCAN_MODELS 32
+static int
+scan(const char *bin, const struct httpd_file *f)
+{
+	static const unsigned jobs[] = { 1, 8, 32 };
+	struct httpd h;
+	struct httpd_stats st;
+	char *list, tmpl[] = "/tmp/gguflint-bench-XXXXXX";
+	double t, base = 0;
+	long rss;
+	int fd, rc = 0, r;
+	FILE *fp;
+
+	if ((fd = mkstemp(tmpl)) < 0 || (fp = fdopen(fd, "w")) == NULL)
+		return -1;
+	list = tmpl;
+	memset(&h, 0, sizeof h);
+	h.files[0] = *f;
+	h.files[0].name = "scan/";
+	h.files[0].prefix = true;
+	h.sndbuf = 65536;	/* as single()'s */
+	h.threaded = true;
+	h.delay_ms = 50;
+	h.max_requests = 100000;
+	h.seconds = 600;
+	if (httpd_start(&h) < 0) {
+		fclose(fp);
+		unlink(list);
+		return -1;
+	}
+	for (unsigned i = 0; i < SCAN_MODELS; i++)
+		fprintf(fp, "http://127.0.0.1:%d/scan/m%03u.gguf\n", h.port, i);
+	fclose(fp);
+	httpd_stop(&h, &st);
+	printf("remote scan of %u models (a %zu-byte header each, 50 ms a "
+	    "request):\n", SCAN_MODELS, f->len);
+	for (size_t k = 0; k < 3 && rc == 0; k++) {
+		if (httpd_start(&h) < 0) {
+			rc = -1;
+			break;
+		}
+		t = now_s();
+		r = scan_run(bin, list, jobs[k], &rss);
+		t = now_s() - t;
+		httpd_stop(&h, &st);
+		if (r < 0 || r > 1) {
+			rc = -1;
+			break;
+		}
+		if (k == 0)
+			base = t;
+		printf("  --jobs %2u: %.2f s, %.1f models/s (%.1fx), %.2f "
+		    "requests and %.0f bytes a model, peak RSS %ld MiB\n",
+		    jobs[k], t, SCAN_MODELS / t, base / t,
+		    (double)st.requests / SCAN_MODELS,
+		    (double)st.bytes / SCAN_MODELS, rss / 1024);
+	}
+	unlink(list);
+	return rc;
+}
+
 /* single() over TLS, when the server has it (else nothing); its CA in
  * $XDG_CACHE_HOME (the run's own folder). */
 static int
@@ -368,7 +465,7 @@ main(int argc, char **argv)
 	memset(shards, 0, sizeof shards);
 	if (load_header(argv[2], &one, "model.gguf") < 0 ||
 	    single(argv[1], &one, NULL, NULL) < 0 || tls_single(argv[1],
-	    &one) < 0)
+	    &one) < 0 || scan(argv[1], &one) < 0)
 		rc = 1;
 	for (k = 0; k < n && rc == 0; k++) {
 		path = xasprintf("%s-%05u-of-%05u.gguf", argv[3], k + 1, n);
@@ -380,6 +477,8 @@ main(int argc, char **argv)
 	path = xasprintf("%s-%05u-of-%05u.gguf", argv[3], 1, n);
 	if (rc == 0 && split(argv[1], shards, n, path) < 0)
 		rc = 1;
+	if (rc == 0 && scan(argv[1], &shards[n - 1]) < 0)
+		rc = 1;	/* a small header: the round trips' share */
 	free(path);
 	free((void *)one.data);
 	for (k = 0; k < n; k++) {

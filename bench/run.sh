@@ -5,7 +5,8 @@
 # of the sparse file that the run brought into the page cache (fincore):
 # proof that no tensor data is read; the peak address space of a
 # header-only lint, and a model on a pipe; --measure's cost with
-# llama.cpp's libraries. A script that prints figures, not a test.
+# llama.cpp's libraries; a scan of the corpus at --jobs 1 and one per
+# CPU. A script that prints figures, not a test.
 # Usage: run.sh GGUFLINT GEN-SPARSE
 set -eu
 gguflint=$1
@@ -180,3 +181,28 @@ awk -v s="$size" -v c="$c" -v g="$g" -v j="$j" -v r="$gr" -v n="$(nproc)" 'BEGIN
 	printf "  --deep %5.1f ms  %6.2f GB/s  (%.0f%% of cat; peak RSS %d KiB): the D rules\n", g / 1000, s / g / 1000, 100 * c / g, r
 	printf "  --deep --format json %5.1f ms  %6.2f GB/s  (%.0f%% of cat): and statistics, SHA-256\n", j / 1000, s / j / 1000, 100 * c / j
 }'
+
+# A scan: every corpus file 10 times (--files-from), --jobs 1 beside one
+# job per CPU, the same report (jsonl) either way.
+if [ -d "$shared/corpus" ]; then
+	list="$tmp/scan.txt"
+	i=0
+	while [ $i -lt 10 ]; do
+		find "$shared/corpus" -name '*.gguf' | sort
+		i=$((i + 1))
+	done >"$list"
+	n=$(wc -l <"$list")
+	runs=5
+	a=$(wall_us "$gguflint" --no-config --format jsonl --jobs 1 \
+	    --files-from "$list")
+	b=$(wall_us "$gguflint" --no-config --format jsonl --jobs "$(nproc)" \
+	    --files-from "$list")
+	ar=$(peak_kib "$gguflint" --no-config --format jsonl --jobs 1 \
+	    --files-from "$list")
+	br=$(peak_kib "$gguflint" --no-config --format jsonl \
+	    --jobs "$(nproc)" --files-from "$list")
+	awk -v n="$n" -v a="$a" -v b="$b" -v ar="$ar" -v br="$br" \
+	    -v j="$(nproc)" 'BEGIN {
+		printf "scan of %d corpus files: --jobs 1 %.0f ms (peak RSS %s KiB), --jobs %d %.0f ms (peak RSS %s KiB): %.2fx\n", n, a / 1000, ar, j, b / 1000, br, a / (b ? b : 1)
+	}'
+fi

@@ -24,10 +24,13 @@
  * pick one at load time (ifunc). The compiler vectorizes the simple loops
  * of the dequantizers for each; with -ffp-contract=off and no reassociation
  * both give the same bits. GCC on x86-64 Linux (glibc's ifuncs) only, and
- * not under ASan; clang would want the attribute on every declaration.
+ * not under ASan or TSan (an instrumented resolver runs before the
+ * sanitizer's runtime is up: TSan's crashes at load); clang would want
+ * the attribute on every declaration.
  */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-    defined(__linux__) && !defined(__SANITIZE_ADDRESS__)
+    defined(__linux__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(__SANITIZE_THREAD__)
 #define KERNEL_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define KERNEL_CLONES

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,13 @@
 #include "plan/resolve.h"
 #include "runtime/runtime.h"
 #include "target/kvtype.h"
+
+/*
+ * The runtime's children, one at a time: a session linting several models
+ * at once (--jobs) forks them from one worker at a time, and the probe's
+ * caches are read and written by one lint at a time.
+ */
+static pthread_mutex_t runtime_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static bool *fallback_tensors(const struct gguf_file *f,
     const struct lint_result *res);
@@ -113,7 +121,9 @@ measure_plan(const struct lint_options *o, const char *path,
 			"the plan's parameters are beyond llama.cpp's types");
 		return NULL;
 	}
+	pthread_mutex_lock(&runtime_lock);
 	runtime_llama_measure(o->runtime, path, &rq, &res->measure);
+	pthread_mutex_unlock(&runtime_lock);
 	if (res->measure.said.verdict != RT_LLAMA_LOADED)
 		return NULL;
 	take_measure(&res->measure, &at, pm);
@@ -154,7 +164,9 @@ measure_suggestions(const struct lint_options *o, const char *path,
 		    !measure_request(&s->at, plan, &rq))
 			continue;
 		ms->tried[ms->n_tried++] = s->at;
+		pthread_mutex_lock(&runtime_lock);
 		runtime_llama_measure(o->runtime, path, &rq, m);
+		pthread_mutex_unlock(&runtime_lock);
 		if (take_measure(m, &s->at, &ms->pm[ms->n])) {
 			ms->n++;
 			got++;
@@ -303,9 +315,11 @@ lint_probe_runtime(const struct lint_options *o, const struct gguf_file *f,
 		}
 		res->rt[k].count++;
 	}
+	pthread_mutex_lock(&runtime_lock);
 	if (res->n_rt > 0 && runtime_probe(o->runtime, res->rt, res->n_rt,
 	    &res->rt_info, &err) < 0)
 		res->rt_error = xstrdup(err.msg);
+	pthread_mutex_unlock(&runtime_lock);
 }
 
 /*
@@ -319,5 +333,7 @@ lint_ask_llama(const struct lint_options *o, const char *path,
 {
 	if (!regular_file(path))
 		return;
+	pthread_mutex_lock(&runtime_lock);
 	runtime_llama_vocab(o->runtime, path, &res->llama);
+	pthread_mutex_unlock(&runtime_lock);
 }

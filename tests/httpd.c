@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef HAVE_OPENSSL
@@ -368,7 +370,7 @@ reason(int status)
 static bool
 send_head(struct conn *c, int status, const char *extra, uint64_t length)
 {
-	char head[1024];
+	char head[2048];
 	int n;
 
 	n = snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\nConnection: close"
@@ -402,15 +404,51 @@ send_body(struct conn *c, const struct httpd_file *f, uint64_t a, uint64_t b,
 	}
 }
 
+/* The file at path: the one whose query is query's when there is one
+ * (pages of one path), else the first at path; NULL: none. */
 static const struct httpd_file *
-find_file(const struct httpd *h, const char *path)
+find_file_q(const struct httpd *h, const char *path, const char *query)
 {
+	const struct httpd_file *first = NULL;
 	size_t i;
 
 	for (i = 0; i < HTTPD_FILES && h->files[i].name != NULL; i++)
-		if (path[0] == '/' && strcmp(path + 1, h->files[i].name) == 0)
-			return &h->files[i];
-	return NULL;
+		if (path[0] == '/' && (h->files[i].prefix ? strncmp(path + 1,
+		    h->files[i].name, strlen(h->files[i].name)) == 0 :
+		    strcmp(path + 1, h->files[i].name) == 0)) {
+			if (query != NULL && h->files[i].query != NULL &&
+			    strcmp(h->files[i].query, query) == 0)
+				return &h->files[i];
+			if (first == NULL)
+				first = &h->files[i];
+		}
+	return first;
+}
+
+static const struct httpd_file *
+find_file(const struct httpd *h, const char *path)
+{
+	return find_file_q(h, path, NULL);
+}
+
+/* The monotonic clock in ms. */
+static double
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void
+sleep_ms(unsigned ms)
+{
+	struct timespec ts = { (time_t)(ms / 1000),
+		(long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
 }
 
 /* An answer of status alone (and Retry-After when set). */
@@ -430,8 +468,8 @@ static void
 serve_file(struct conn *c, struct httpd *h, const struct req *r,
     struct httpd_stats *st)
 {
-	const struct httpd_file *f = find_file(h, r->path);
-	char extra[512], etag[300] = "";
+	const struct httpd_file *f = find_file_q(h, r->path, r->query);
+	char extra[1024], etag[600] = "";
 	uint64_t b;
 
 	if (f == NULL) {
@@ -444,6 +482,11 @@ serve_file(struct conn *c, struct httpd *h, const struct req *r,
 	}
 	if (h->etag != NULL)
 		snprintf(etag, sizeof etag, "ETag: %s\r\n", h->etag);
+	if (f->headers != NULL)
+		snprintf(etag + strlen(etag), sizeof etag - strlen(etag), "%s",
+		    f->headers);
+	if (f->delay_ms > 0)
+		sleep_ms(f->delay_ms);
 	if (h->etag != NULL && strcmp(r->inm, h->etag) == 0) {
 		st->not_modified++;
 		send_head(c, 304, etag, 0);
@@ -498,6 +541,35 @@ handshake(struct conn *c, const struct httpd *h)
 	return true;
 }
 
+/* What the threads of a threaded server share: h's changes (fail_first,
+ * etag) and the time of the last fail_first answer. */
+static pthread_mutex_t httpd_mu = PTHREAD_MUTEX_INITIALIZER;
+static double httpd_failed_at;	/* ms, 0: none yet */
+static unsigned httpd_busy, httpd_max_busy; /* requests in their delay */
+
+/* Whether a fail_first answer is due (one fewer then); counts the
+ * requests read while the last one's Retry-After runs. */
+static bool
+fail_due(struct httpd *h, struct httpd_stats *st)
+{
+	double now = mono_ms(), ra = h->retry_after != NULL ?
+	    atof(h->retry_after) * 1e3 : 0;
+	bool due;
+
+	pthread_mutex_lock(&httpd_mu);
+	if (httpd_failed_at > 0 && now > httpd_failed_at + 150 &&
+	    now < httpd_failed_at + ra - 150)
+		st->early++;
+	due = h->fail_first > 0;
+	if (due) {
+		h->fail_first--;
+		st->failed++;
+		httpd_failed_at = now;
+	}
+	pthread_mutex_unlock(&httpd_mu);
+	return due;
+}
+
 static void
 serve(struct conn *c, struct httpd *h, int ctl, struct httpd_stats *st)
 {
@@ -517,10 +589,19 @@ serve(struct conn *c, struct httpd *h, int ctl, struct httpd_stats *st)
 	}
 	if (!handshake(c, h) || !read_req(c, &r, st))
 		return;
-	if (h->fail_first > 0) {
-		h->fail_first--;
+	if (fail_due(h, st)) {
 		send_status(c, h, h->status);
 		return;
+	}
+	if (h->delay_ms > 0) {	/* the client waits for its answer */
+		pthread_mutex_lock(&httpd_mu);
+		if (++httpd_busy > httpd_max_busy)
+			httpd_max_busy = httpd_busy;
+		pthread_mutex_unlock(&httpd_mu);
+		sleep_ms(h->delay_ms);
+		pthread_mutex_lock(&httpd_mu);
+		httpd_busy--;
+		pthread_mutex_unlock(&httpd_mu);
 	}
 	switch (h->mode) {
 	case HTTPD_REDIRECT:
@@ -541,8 +622,10 @@ serve(struct conn *c, struct httpd *h, int ctl, struct httpd_stats *st)
 	default:
 		serve_file(c, h, &r, st);
 	}
+	pthread_mutex_lock(&httpd_mu);
 	if (h->etag_after != NULL)
 		h->etag = h->etag_after;
+	pthread_mutex_unlock(&httpd_mu);
 }
 
 static void
@@ -558,6 +641,85 @@ conn_close(struct conn *c)
 	close(c->fd);
 }
 
+/* A threaded server's connection: served in a thread of its own, its
+ * counts added to the server's when it is done. */
+struct conn_job {
+	struct conn c;
+	struct httpd *h;
+	int ctl;
+	struct httpd_stats *st;		/* the server's (httpd_mu) */
+	unsigned *open;			/* connections open (httpd_mu) */
+};
+
+/* Add a connection's counts b into a. */
+static void
+stats_add(struct httpd_stats *a, const struct httpd_stats *b)
+{
+	a->requests += b->requests;
+	a->ranges += b->ranges;
+	a->auth += b->auth;
+	a->inm += b->inm;
+	a->not_modified += b->not_modified;
+	a->tls += b->tls;
+	a->plain_auth += b->plain_auth;
+	a->bytes += b->bytes;
+	a->queries += b->queries;
+	a->failed += b->failed;
+	a->early += b->early;
+	if (b->auth_value[0] != '\0')
+		memcpy(a->auth_value, b->auth_value, sizeof a->auth_value);
+	if (b->last_range[0] != '\0')
+		memcpy(a->last_range, b->last_range, sizeof a->last_range);
+	if (b->last_query[0] != '\0')
+		memcpy(a->last_query, b->last_query, sizeof a->last_query);
+}
+
+static void *
+conn_thread(void *arg)
+{
+	struct conn_job *j = arg;
+	struct httpd_stats mine;
+
+	memset(&mine, 0, sizeof mine);
+	serve(&j->c, j->h, j->ctl, &mine);
+	conn_close(&j->c);
+	pthread_mutex_lock(&httpd_mu);
+	stats_add(j->st, &mine);
+	(*j->open)--;
+	pthread_mutex_unlock(&httpd_mu);
+	free(j);
+	return NULL;
+}
+
+/* Serve c in a thread of its own (at most 64 at once: else here). */
+static void
+serve_threaded(struct conn c, struct httpd *h, int ctl,
+    struct httpd_stats *st, unsigned *open)
+{
+	struct conn_job *j = malloc(sizeof *j);
+	pthread_attr_t at;
+	pthread_t t;
+	bool started = false;
+
+	pthread_mutex_lock(&httpd_mu);
+	(*open)++;
+	if (*open > st->max_open)
+		st->max_open = *open;
+	pthread_mutex_unlock(&httpd_mu);
+	if (j != NULL) {
+		*j = (struct conn_job){ c, h, ctl, st, open };
+		pthread_attr_init(&at);
+		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+		started = *open <= 64 &&
+		    pthread_create(&t, &at, conn_thread, j) == 0;
+		pthread_attr_destroy(&at);
+	}
+	if (!started && j != NULL)
+		conn_thread(j);
+	else if (j == NULL)
+		conn_close(&c);
+}
+
 static void
 child(struct httpd *h, int lfd, int ctl, int rep)
 {
@@ -565,6 +727,7 @@ child(struct httpd *h, int lfd, int ctl, int rep)
 	struct sigaction sa;
 	struct pollfd p[2];
 	unsigned n = 0, max = h->max_requests ? h->max_requests : 64;
+	unsigned open = 0, left;
 	struct conn c;
 
 	memset(&st, 0, sizeof st);
@@ -586,11 +749,29 @@ child(struct httpd *h, int lfd, int ctl, int rep)
 		    NULL)) < 0)
 			continue;
 		c.ssl = NULL;
+		n++;
+		if (h->threaded) {
+			pthread_mutex_lock(&httpd_mu);
+			st.connections++;
+			pthread_mutex_unlock(&httpd_mu);
+			serve_threaded(c, h, ctl, &st, &open);
+			continue;
+		}
 		st.connections++;
+		st.max_open = 1;
 		serve(&c, h, ctl, &st);
 		conn_close(&c);
-		n++;
 	}
+	for (;;) {	/* the threads' connections end */
+		pthread_mutex_lock(&httpd_mu);
+		left = open;
+		pthread_mutex_unlock(&httpd_mu);
+		if (left == 0 || httpd_alarmed)
+			break;
+		sleep_ms(10);
+	}
+	pthread_mutex_lock(&httpd_mu);
+	st.max_busy = httpd_max_busy;
 	if (write(rep, &st, sizeof st) != (ssize_t)sizeof st)
 		_exit(1);
 	_exit(0);
@@ -616,7 +797,7 @@ httpd_start(struct httpd *h)
 	    sizeof sa)) < 0 && errno == EADDRINUSE && h->port != 0 &&
 	    tries < 50; tries++)
 		usleep(20000);
-	if (bound < 0 || listen(lfd, 16) < 0 ||
+	if (bound < 0 || listen(lfd, 128) < 0 ||
 	    getsockname(lfd, (struct sockaddr *)&sa, &len) < 0 ||
 	    pipe2(ctl, O_CLOEXEC) < 0) {
 		close(lfd);

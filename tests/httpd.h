@@ -1,15 +1,16 @@
 /*
  * httpd.h - a loopback HTTP/1.1 server for the remote-file tests and the
  * benchmark: a forked child listening on 127.0.0.1 at an ephemeral port,
- * answering one connection at a time (each answer closes it), serving
- * files from memory with Range, ETag and If-None-Match, or misbehaving as
+ * answering one connection at a time (each answer closes it), or each in
+ * a thread of its own (threaded), serving files from memory with Range,
+ * ETag and If-None-Match, after a delay when asked, or misbehaving as
  * asked (redirects, error statuses, Retry-After, a Range ignored, a
  * stall). It stops by itself after a number of requests or seconds
  * (alarm), or when told to; it then reports what it saw (requests, bytes,
- * headers) through a pipe. Given a throwaway certificate (httpd_tls_new,
- * when the tests are built with OpenSSL), it speaks TLS on a connection
- * that opens with a TLS record and plain HTTP on any other, on the same
- * port.
+ * headers, the most connections open at once) through a pipe. Given a
+ * throwaway certificate (httpd_tls_new, when the tests are built with
+ * OpenSSL), it speaks TLS on a connection that opens with a TLS record
+ * and plain HTTP on any other, on the same port.
  */
 #ifndef GGUFLINT_TESTS_HTTPD_H
 #define GGUFLINT_TESTS_HTTPD_H
@@ -19,7 +20,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define HTTPD_FILES 8
+#define HTTPD_FILES 16
 
 /* A file served at "/" name: len bytes of data, then zeros up to size
  * (a sparse model's data); with query set, only to a request whose URL
@@ -30,6 +31,11 @@ struct httpd_file {
 	size_t len;
 	uint64_t size;
 	const char *query;		/* without the '?', or NULL: any */
+	const char *headers;		/* more header lines ("Link: ...\r\n")
+					 * sent with it, or NULL */
+	unsigned delay_ms;		/* before each answer of it */
+	bool prefix;			/* name is a prefix: it is served
+					 * at every path that starts so */
 };
 
 enum httpd_mode {
@@ -61,6 +67,10 @@ struct httpd {
 	unsigned max_requests;		/* 0: 64 */
 	unsigned seconds;		/* alarm; 0: 20 */
 	size_t sndbuf;			/* the socket's send buffer, or 0 */
+	bool threaded;			/* a thread a connection (at most
+					 * 64 at once): connections served
+					 * concurrently */
+	unsigned delay_ms;		/* before every answer */
 	struct httpd_tls *tls;		/* TLS with its certificate, or
 					 * NULL: plain HTTP only */
 	/* set by httpd_start */
@@ -86,6 +96,17 @@ struct httpd_stats {
 	char last_range[64];		/* the last Range's */
 	unsigned queries;		/* requests with a query */
 	char last_query[128];		/* the last one, without the '?' */
+	unsigned max_open;		/* the most connections open at
+					 * once (threaded) */
+	unsigned max_busy;		/* the most requests answered at
+					 * once: read, and their answer
+					 * not begun (counted over the
+					 * delay_ms of the server) */
+	unsigned failed;		/* fail_first's answers sent */
+	unsigned early;			/* requests read while the last
+					 * fail_first answer's Retry-After
+					 * (whole seconds) ran, 150 ms of
+					 * slack either side */
 };
 
 /* httpd_start: start h's server at h->port (0: a free one); h->port is

@@ -2,7 +2,7 @@
  * test_scan.c - scans of many models: --format jsonl (a line per file,
  * per unread input, and a summary line), --files-from (a list of inputs)
  * and --shard I/N (every model in exactly one shard, whatever the order
- * of the list).
+ * of the list), --jobs N (the same report as one job).
  */
 #include "config.h"
 
@@ -236,6 +236,11 @@ Test(scan, bad_shards_and_lists_are_usage_errors)
 		{ { "--files-from", "/nonexistent/list", NULL },
 		    "--files-from /nonexistent/list: No such file" },
 		{ { "--files-from", "-", "-" }, "both read standard input" },
+		{ { "--jobs", "0", "m.gguf" }, "--jobs: expected a number" },
+		{ { "-j", "x", "m.gguf" }, "--jobs: expected a number" },
+		{ { "--jobs", "1025", "m.gguf" }, "--jobs: expected a number" },
+		{ { "--max-per-host", "0", "m.gguf" },
+		    "--max-per-host: expected a number" },
 	};
 	struct test_run r;
 
@@ -250,4 +255,50 @@ Test(scan, bad_shards_and_lists_are_usage_errors)
 		    cases[i].a[0], cases[i].a[1], r.err);
 		test_run_free(&r);
 	}
+}
+
+/* run_jobs: the run of the list l (and a missing file) in format fmt
+ * with --jobs jobs (NULL: the default), into r. */
+static void
+run_jobs(struct test_run *r, const char *l, const char *fmt, const char *jobs)
+{
+	const char *argv[] = { "--no-config", "--format", fmt, "--files-from",
+		l, "/nonexistent/m.gguf", "--jobs", jobs, NULL };
+
+	if (jobs == NULL)
+		argv[6] = NULL;
+	test_run_bin(r, argv, NULL, 0);
+}
+
+/* --jobs N writes what one job writes, in the order of the inputs, on
+ * stdout and on stderr, with the same exit status: in text, JSON and
+ * JSON Lines, with fewer, as many and more workers than models. */
+Test(scan, jobs_report_as_one_job_does)
+{
+	static const char *const fmts[] = { "text", "json", "jsonl" };
+	static const char *const jobs[] = { "2", "5", "12", "64", NULL };
+	size_t n_jobs = test_valgrind_step(4) > 1 ? 2 : 5;
+	char *p[N_MODELS], *l;
+	struct test_run one, r;
+
+	models(p);
+	l = list(p, NULL);
+	for (size_t f = 0; f < 3; f++) {
+		run_jobs(&one, l, fmts[f], "1");
+		cr_assert_eq(one.status, 2, "%s: %s", fmts[f], one.err);
+		for (size_t k = 0; k < n_jobs; k++) {
+			run_jobs(&r, l, fmts[f], jobs[k]);
+			cr_assert_eq(r.status, one.status, "%s -j %s", fmts[f],
+			    jobs[k] ? jobs[k] : "default");
+			cr_assert_str_eq(r.out, one.out, "%s -j %s", fmts[f],
+			    jobs[k] ? jobs[k] : "default");
+			cr_assert_str_eq(r.err, one.err, "%s -j %s", fmts[f],
+			    jobs[k] ? jobs[k] : "default");
+			test_run_free(&r);
+		}
+		test_run_free(&one);
+	}
+	unlink(l);
+	free(l);
+	models_free(p);
 }

@@ -270,6 +270,8 @@ Test(ship, bash_completion_asks_the_program)
 		{ "--format j", "json", "sarif" },
 		{ "--fail-on w", "warning", "error" },
 		{ "--color n", "never", "auto" },
+		{ "--jo", "--jobs", "--json" },
+		{ "--max-per-h", "--max-per-host", "--max-per-rule" },
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

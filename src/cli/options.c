@@ -67,7 +67,9 @@ enum {
 	OPT_CONNECT_TIMEOUT,
 	OPT_CACERT,
 	OPT_FILES_FROM,
-	OPT_SHARD
+	OPT_SHARD,
+	OPT_JOBS,
+	OPT_MAX_PER_HOST
 };
 
 static const struct option long_options[] = {
@@ -105,6 +107,8 @@ static const struct option long_options[] = {
 	{ "cacert", required_argument, NULL, OPT_CACERT },
 	{ "files-from", required_argument, NULL, OPT_FILES_FROM },
 	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "max-per-host", required_argument, NULL, OPT_MAX_PER_HOST },
 	{ "write-kernels", required_argument, NULL, OPT_WRITE_KERNELS },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
@@ -151,6 +155,12 @@ static const char usage_lint[] =
 	"      --shard I/N     only the I-th of N parts of the models (1 to "
 	"N), by a\n"
 	"                      hash of each model's path or URL\n"
+	"  -j, --jobs N        lint N models at once, reported in order "
+	"(default: the\n"
+	"                      CPUs; with a URL --max-per-host's; 1 with "
+	"--deep)\n"
+	"      --max-per-host M  at most M requests in flight to one host "
+	"(default 8)\n"
 	"  -p, --profile NAME  device profile, built-in name or YAML file "
 	"(default host)\n"
 	"  -c, --ctx N         context length to plan for (default: the "
@@ -450,10 +460,21 @@ parse_shard(const char *s, unsigned *i, unsigned *n)
 	return 0;
 }
 
-/* set_inputs: --files-from LIST, --shard I/N. */
+/* set_inputs: --files-from LIST, --shard I/N, --jobs N, --max-per-host
+ * M. */
 static int
 set_inputs(struct options *o, int c, const char *arg, struct gl_error *err)
 {
+	uint64_t v;
+
+	if (c == 'j' || c == OPT_MAX_PER_HOST) {
+		if (parse_pos(arg, 1024, &v) < 0)
+			return gl_error_setk(err, GL_ERR_USAGE, "%s: expected "
+			    "a number from 1 to 1024, not '%s'", c == 'j' ?
+			    "--jobs" : "--max-per-host", arg);
+		*(c == 'j' ? &o->jobs : &o->max_per_host) = (unsigned)v;
+		return 0;
+	}
 	if (c == OPT_SHARD) {
 		if (parse_shard(arg, &o->shard_i, &o->shard_n) < 0)
 			return gl_error_setk(err, GL_ERR_USAGE, "--shard: "
@@ -471,6 +492,12 @@ set_inputs(struct options *o, int c, const char *arg, struct gl_error *err)
 static int
 set_report(struct options *o, int c, const char *arg, struct gl_error *err)
 {
+	if (c == OPT_MAX_WARNINGS) {
+		if (parse_count(arg, &o->max_warnings) < 0)
+			return gl_error_setk(err, GL_ERR_USAGE,
+			    "--max-warnings: expected a number, not '%s'", arg);
+		return 0;
+	}
 	if (c == OPT_MAX_PER_RULE) {
 		if (parse_count(arg, &o->max_per_rule) < 0)
 			return gl_error_setk(err, GL_ERR_USAGE,
@@ -609,20 +636,18 @@ set_value(struct options *o, int c, const char *arg, struct gl_error *err)
 		return set_remote(o, c, arg, err);
 	case OPT_FILES_FROM:
 	case OPT_SHARD:
+	case 'j':
+	case OPT_MAX_PER_HOST:
 		return set_inputs(o, c, arg, err);
 	case 'o':
 	case OPT_BASELINE:
 	case OPT_WRITE_BASELINE:
 	case OPT_MAX_PER_RULE:
+	case OPT_MAX_WARNINGS:
 		return set_report(o, c, arg, err);
 	case OPT_FAIL_ON:
 	case OPT_COLOR:
 		return set_gate_value(o, c, arg, err);
-	case OPT_MAX_WARNINGS:
-		if (parse_count(arg, &o->max_warnings) < 0)
-			return gl_error_setk(err, GL_ERR_USAGE,
-			    "--max-warnings: expected a number, not '%s'", arg);
-		break;
 	case OPT_SELECT:
 		push(&o->select, &o->n_select, arg);
 		break;
@@ -767,7 +792,7 @@ options_parse(struct options *o, int argc, char **argv, struct gl_error *err)
 	opterr = 0;
 	optind = 1;
 	rewrite_llama_names(argc, argv);
-	while ((c = getopt_long(argc, argv, ":f:p:c:b:o:qhV", long_options,
+	while ((c = getopt_long(argc, argv, ":f:p:c:b:o:j:qhV", long_options,
 	    NULL)) != -1) {
 		rc = optarg != NULL && c != ':' && c != '?' ?
 		    set_value(o, c, optarg, err) : set_flag(o, c, argv, err);

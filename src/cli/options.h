@@ -84,6 +84,8 @@ struct options {
 	size_t n_files;
 	const char *files_from;		/* --files-from LIST, or NULL */
 	unsigned shard_i, shard_n;	/* --shard I/N; 0/0: every model */
+	unsigned jobs;			/* --jobs N; 0: the default */
+	unsigned max_per_host;		/* --max-per-host M; 0: 8 */
 };
 
 /*

@@ -21,6 +21,7 @@
 #include "base/version.h"
 #include "checks/declrule.h"
 #include "cli/configfile.h"
+#include "cli/jobs.h"
 #include "cli/models.h"
 #include "cli/options.h"
 #include "cli/output.h"
@@ -36,7 +37,9 @@
 #include "lint.h"
 #include "report/report.h"
 #include "runtime/runtime.h"
+#include "source/hub.h"
 #include "source/source.h"
+#include "source/url.h"
 #include "target/captable.h"
 #include "target/kvtype.h"
 #include "target/profile.h"
@@ -343,6 +346,7 @@ session_setup(const struct options *o, const struct reporter *rep,
 	s->src.timeout = o->timeout > 0 ? o->timeout :
 	    (double)s->cfg.timeout;
 	s->src.no_cache = o->no_cache;
+	s->src.max_per_host = o->max_per_host;
 	s->src.token = getenv("HF_TOKEN");
 	s->src.hf_endpoint = getenv("HF_ENDPOINT");
 	set_cacert(o, &s->cfg, &s->src);
@@ -541,14 +545,77 @@ companion_input(const struct options *o, const struct model_list *ml,
 	return false;
 }
 
+/* A lint run: what reporting a model needs, and how the run stands. */
+struct run {
+	const struct options *o;
+	struct session *s;
+	const struct reporter *rep;
+	struct strbuf *out;
+	struct tally t;
+	const struct model_input **todo;	/* the models to lint */
+	size_t n;
+	int status;		/* 0, 2: an input failed, -1: stdout */
+	/* --jobs: the results of the models taken and not yet reported,
+	 * each in slot i % window */
+	struct job_slot *slot;
+	size_t window;
+	struct lint_options lo;	/* the workers' (no progress line) */
+	/* the repositories whose listing failed, reported first */
+	char **unread_path;
+	struct gl_error *unread_err;
+	size_t n_unread;
+};
+
+/*
+ * expand_repos: each hf://ORG/REPO[@REV] of given (no file) replaced by
+ * the hf:// paths of its GGUF files (hub.c: the Hub's tree API); a
+ * repository with none is said on stderr, one whose listing fails is
+ * kept in r to be reported as an input that could not be read.
+ */
+static void
+expand_repos(const struct session *s, struct file_list *given,
+    struct run *r)
+{
+	struct file_list out = { 0 };
+	struct url_repo rp;
+	struct hub_files fl;
+	struct gl_error e;
+	size_t i, k;
+
+	for (i = 0; i < given->n; i++) {
+		if (!url_hf_repo(given->v[i], &rp)) {
+			models_push_file(&out, given->v[i]);
+			continue;
+		}
+		if (hub_list(given->v[i], &rp, &s->src, &fl, &e) < 0) {
+			r->unread_path = xreallocarray(r->unread_path,
+			    r->n_unread + 1, sizeof *r->unread_path);
+			r->unread_err = xreallocarray(r->unread_err,
+			    r->n_unread + 1, sizeof *r->unread_err);
+			r->unread_path[r->n_unread] = xstrdup(given->v[i]);
+			r->unread_err[r->n_unread++] = e;
+			continue;
+		}
+		if (fl.n == 0)
+			fprintf(stderr, "gguflint: no .gguf file in %s\n",
+			    given->v[i]);
+		for (k = 0; k < fl.n; k++)
+			models_push_file(&out, fl.v[k]);
+		hub_files_free(&fl);
+	}
+	models_files_free(given);
+	*given = out;
+}
+
 /*
  * session_models: the models of o's inputs: the files given and those
- * --files-from lists, directories expanded, the shards of a split model
- * grouped. Returns 0, or -1 with err set (the list cannot be read).
+ * --files-from lists, repositories listed, directories expanded, the
+ * shards of a split model grouped. Returns 0, or -1 with err set (the
+ * list cannot be read).
  */
 static int
-session_models(const struct options *o, struct model_list *ml,
-    struct gl_error *err)
+session_models(const struct options *o, const struct session *s,
+    struct model_list *ml, struct run *r, struct gl_error *err)
 {
 	struct file_list given = { 0 }, fl;
 	size_t i;
@@ -560,6 +627,7 @@ session_models(const struct options *o, struct model_list *ml,
 		models_files_free(&given);
 		return -1;
 	}
+	expand_repos(s, &given, r);
 	models_expand(given.v, given.n, &fl);
 	models_files_free(&given);
 	models_group(fl.v, fl.n, ml);
@@ -567,79 +635,246 @@ session_models(const struct options *o, struct model_list *ml,
 	return 0;
 }
 
+/* One model's lint, as a worker leaves it for the report. */
+struct job_slot {
+	int rc;
+	struct lint_model m;
+	struct gl_error err;
+};
+
+/*
+ * report_model: report the lint of in (rc, m, err as lint_input left
+ * them), tally it, free m and write the report out; 0, or 1 when stdout
+ * failed (r->status is then -1).
+ */
+static int
+report_model(struct run *r, const struct model_input *in, int rc,
+    struct lint_model *m, const struct gl_error *err)
+{
+	struct session *s = r->s;
+	const struct reporter *rep = r->rep;
+	size_t k;
+
+	if (rc < 0) {
+		session_fail(err);
+		r->status = 2;
+		r->t.sum.unread++;
+		if (rep->error != NULL)
+			rep->error(&s->report, r->out, in->path[0], err->msg,
+			    false);
+	} else {
+		for (k = 0; k < m->n; k++) {
+			if (m->res[k].rt_error != NULL) {
+				fprintf(stderr, "gguflint: %s\n",
+				    m->res[k].rt_error);
+				r->status = 2;
+				if (rep->error != NULL)
+					rep->error(&s->report, r->out,
+					    m->res[k].path,
+					    m->res[k].rt_error, true);
+			}
+			llama_note(&m->res[k]);
+			mark_baselined(s, &m->res[k]);
+			rep->file(&s->report, r->out, &m->res[k]);
+		}
+		tally_model(s, m, &r->t);
+	}
+	lint_model_free(m);
+	if (session_write_out(r->out) < 0) {
+		r->status = -1;
+		return 1;
+	}
+	return 0;
+}
+
+/* The repositories whose listing failed, as inputs that could not be
+ * read. */
+static void
+report_unlisted(struct run *r)
+{
+	struct model_input in;
+	size_t i;
+
+	for (i = 0; i < r->n_unread; i++) {
+		in.path = &r->unread_path[i];
+		in.n = 1;
+		if (r->status >= 0)
+			report_model(r, &in, -1, &(struct lint_model){ 0 },
+			    &r->unread_err[i]);
+		free(r->unread_path[i]);
+	}
+	free(r->unread_path);
+	free(r->unread_err);
+}
+
+/* The models to lint, one after another (--jobs 1). */
+static void
+lint_serial(struct run *r)
+{
+	struct session *s = r->s;
+	struct lint_model m;
+	struct gl_error err;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < r->n && r->status >= 0; i++) {
+		progress_begin(&s->progress, r->todo[i]->path[0]);
+		rc = lint_input(r->todo[i], &s->lo, &m, &err);
+		progress_end(&s->progress);
+		report_model(r, r->todo[i], rc, &m, &err);
+	}
+}
+
+/* --jobs: a worker's lint of model i, into its slot. */
+static void
+job_work(size_t i, void *arg)
+{
+	struct run *r = arg;
+	struct job_slot *js = &r->slot[i % r->window];
+
+	js->rc = lint_input(r->todo[i], &r->lo, &js->m, &js->err);
+}
+
+/* --jobs: model i's report, in order; nonzero when stdout failed. */
+static int
+job_done(size_t i, void *arg)
+{
+	struct run *r = arg;
+	struct job_slot *js = &r->slot[i % r->window];
+
+	if (r->status < 0) {	/* stdout failed: only free it */
+		lint_model_free(&js->m);
+		return 1;
+	}
+	return report_model(r, r->todo[i], js->rc, &js->m, &js->err);
+}
+
+/*
+ * session_jobs: how many models to lint at once: --jobs, else 1 with
+ * --deep (each model's scan has a thread per CPU already), else
+ * --max-per-host (8) when an input is a URL (the requests, not the CPUs,
+ * are what it waits for: as many as a host may have in flight), else the
+ * CPUs; never more than the models.
+ */
+static unsigned
+session_jobs(const struct options *o, const struct run *r)
+{
+	unsigned n = o->jobs;
+	size_t i, k;
+
+	if (n == 0 && o->deep)
+		n = 1;
+	for (i = 0; n == 0 && i < r->n; i++)
+		for (k = 0; k < r->todo[i]->n; k++)
+			if (source_is_remote(r->todo[i]->path[k]))
+				n = o->max_per_host ? o->max_per_host : 8;
+	if (n == 0)
+		n = jobs_cpus();
+	return n > r->n ? (unsigned)(r->n > 0 ? r->n : 1) : n;
+}
+
+/*
+ * lint_pooled: the models on jobs worker threads, reported in order as
+ * each is done; a worker waits when jobs models are taken and not yet
+ * reported, so that at most jobs results (their headers) are held. The
+ * workers have no progress line, and --deep's threads are shared out.
+ */
+static void
+lint_pooled(struct run *r, unsigned jobs)
+{
+	struct jobs_fns fns = { job_work, job_done, r };
+	unsigned cpus = jobs_cpus();
+
+	r->lo = r->s->lo;
+	r->lo.progress = NULL;
+	if (r->lo.threads == 0)
+		r->lo.threads = cpus > jobs ? cpus / jobs : 1;
+	r->window = jobs;
+	r->slot = xcalloc(r->window, sizeof *r->slot);
+	if (jobs_run(r->n, jobs, r->window, &fns) < 0)
+		lint_serial(r);	/* no thread could start */
+	free(r->slot);
+	r->slot = NULL;
+}
+
+/*
+ * http_counts: what the remote files asked, for the report's end; and,
+ * in a run of several models where a request was retried or
+ * rate-limited, a note on stderr saying so (not with --quiet; a model
+ * that could not be read says its tries in its error).
+ */
+static void
+http_counts(struct session *s, size_t models)
+{
+	struct report_http *h = &s->report.http;
+	struct source_stats st;
+
+	source_stats(&st);
+	h->requests = st.requests;
+	h->retries = st.retries;
+	h->rate_limited = st.rate_limited;
+	h->queued = st.queued;
+	h->waited_ms = st.waited_ms;
+	if ((st.retries > 0 || st.rate_limited > 0) && models > 1 &&
+	    !s->policy.quiet)
+		fprintf(stderr, "gguflint: note: %lu requests, %lu of them "
+		    "retries; %lu answered 429 (Too Many Requests); %lu "
+		    "waited for their host, %.1f s in all\n", st.requests,
+		    st.retries, st.rate_limited, st.queued,
+		    (double)st.waited_ms / 1e3);
+}
+
 /*
  * session_lint_inputs: lint every input of o (directories expanded, the
  * shards of a split model grouped into one model) and report each file
- * with rep; then --statistics, --max-warnings and the summary. Returns the
- * exit status (0, 1 or 2), or -1 when stdout failed.
+ * with rep, in the order given, with --jobs workers; then --statistics,
+ * --max-warnings and the summary. Returns the exit status (0, 1 or 2), or
+ * -1 when stdout failed.
  */
 static int
 session_lint_inputs(const struct options *o, struct session *s,
     const struct reporter *rep, struct strbuf *out)
 {
-	struct tally t;
+	struct run r = { .o = o, .s = s, .rep = rep, .out = out };
 	struct model_list ml;
-	struct lint_model m;
 	struct gl_error err;
-	int status = 0, rc;
-	size_t i, k;
+	unsigned jobs;
+	size_t i;
 
-	if (session_models(o, &ml, &err) < 0) {
+	if (session_models(o, s, &ml, &r, &err) < 0) {
 		session_fail(&err);
 		return 2;
 	}
-	memset(&t, 0, sizeof t);
-	t.count = xcalloc(s->cat.n + 1, sizeof *t.count);
+	r.t.count = xcalloc(s->cat.n + 1, sizeof *r.t.count);
+	r.todo = xcalloc(ml.n + 1, sizeof *r.todo);
+	for (i = 0; i < ml.n; i++)
+		if (!companion_input(o, &ml, &ml.v[i]) &&
+		    models_in_shard(&ml.v[i], o->shard_i, o->shard_n))
+			r.todo[r.n++] = &ml.v[i]; /* else beside each model;
+						   * or another shard's */
+	r.t.sum.models = r.n + r.n_unread;
 	rep->begin(&s->report, out);
-	for (i = 0; i < ml.n && status >= 0; i++) {
-		if (companion_input(o, &ml, &ml.v[i]) ||
-		    !models_in_shard(&ml.v[i], o->shard_i, o->shard_n))
-			continue;	/* beside each model; another shard's */
-		t.sum.models++;
-		progress_begin(&s->progress, ml.v[i].path[0]);
-		rc = lint_input(&ml.v[i], &s->lo, &m, &err);
-		progress_end(&s->progress);
-		if (rc < 0) {
-			session_fail(&err);
-			status = 2;
-			t.sum.unread++;
-			if (rep->error != NULL)
-				rep->error(&s->report, out, ml.v[i].path[0],
-				    err.msg, false);
-		} else {
-			for (k = 0; k < m.n; k++) {
-				if (m.res[k].rt_error != NULL) {
-					fprintf(stderr, "gguflint: %s\n",
-					    m.res[k].rt_error);
-					status = 2;
-					if (rep->error != NULL)
-						rep->error(&s->report, out,
-						    m.res[k].path,
-						    m.res[k].rt_error, true);
-				}
-				llama_note(&m.res[k]);
-				mark_baselined(s, &m.res[k]);
-				rep->file(&s->report, out, &m.res[k]);
-			}
-			tally_model(s, &m, &t);
-		}
-		lint_model_free(&m);
-		if (session_write_out(out) < 0)
-			status = -1;
-	}
+	report_unlisted(&r);
+	jobs = session_jobs(o, &r);
+	if (jobs <= 1)
+		lint_serial(&r);
+	else
+		lint_pooled(&r, jobs);
+	free(r.todo);
 	models_free(&ml);
-	if (status >= 0 && s->have_bl && !s->record)
-		t.sum.gone = s->report.baseline_gone = baseline_gone(&s->bl);
-	if (status >= 0 && s->record && save_baseline(o, s, &t) < 0)
-		status = 2;
-	if (status >= 0) {
-		s->report.exit_code = exit_code(o, s, &t, status);
+	if (r.status >= 0 && s->have_bl && !s->record)
+		r.t.sum.gone = s->report.baseline_gone = baseline_gone(&s->bl);
+	if (r.status >= 0 && s->record && save_baseline(o, s, &r.t) < 0)
+		r.status = 2;
+	if (r.status >= 0) {
+		s->report.exit_code = exit_code(o, s, &r.t, r.status);
+		http_counts(s, r.n);
 		rep->end(&s->report, out);
-		if (finish_run(o, s, &t, out) < 0)
-			status = -1;
+		if (finish_run(o, s, &r.t, out) < 0)
+			r.status = -1;
 	}
-	free(t.count);
-	return status != 0 ? status : t.failed ? 1 : 0;
+	free(r.t.count);
+	return r.status != 0 ? r.status : r.t.failed ? 1 : 0;
 }
 
 /* Whether a reporter implements what a mode needs. */

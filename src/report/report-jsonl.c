@@ -9,7 +9,9 @@
  *   {"type": "error", "path": ..., "message": ..., "read": false}
  *   {"type": "summary", "gguflint": {"version", "commit"}, "files": N,
  *    "unread": N, "errors": N, "warnings": N, "infos": N,
- *    "baselined": N, "exit_code": N}   (and "baseline_gone" with one)
+ *    "baselined": N, "exit_code": N}   (and "baseline_gone" with one;
+ *    "http": {"requests", "retries", "rate_limited", "queued",
+ *    "waited_s"} when a remote file was read)
  */
 #include "config.h"
 
@@ -99,5 +101,13 @@ report_jsonl_end(struct report_ctx *ctx, struct strbuf *out)
 	if (ctx->opts.baseline)
 		strbuf_addf(out, ", \"baseline_gone\": %zu",
 		    ctx->baseline_gone);
+	if (ctx->http.requests > 0)
+		strbuf_addf(out,
+		    ", \"http\": {\"requests\": %lu, "
+		    "\"retries\": %lu, \"rate_limited\": %lu, \"queued\": "
+		    "%lu, \"waited_s\": %.3f}",
+		    ctx->http.requests, ctx->http.retries,
+		    ctx->http.rate_limited, ctx->http.queued,
+		    (double)ctx->http.waited_ms / 1e3);
 	strbuf_addf(out, ", \"exit_code\": %d}\n", ctx->exit_code);
 }

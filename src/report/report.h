@@ -81,6 +81,12 @@ struct report_ctx {
 	size_t n_items;
 	/* jsonl's counts for its summary line (enum jsonl_count). */
 	size_t jsonl[JSONL_N];
+	/* What the remote files asked, set by the caller before end (jsonl's
+	 * "http"; all 0: no remote file, no member). */
+	struct report_http {
+		unsigned long requests, retries, rate_limited, queued;
+		unsigned long waited_ms;
+	} http;
 };
 
 /*

@@ -166,7 +166,7 @@ rt_child_start(struct rt_child *ch, const struct rt_job *tmpl, size_t first,
 int
 rt_child_line(struct rt_child *ch, char **line, int timeout_ms)
 {
-	static char got[sizeof((struct rt_child *)0)->buf];
+	static _Thread_local char got[sizeof((struct rt_child *)0)->buf];
 	char *nl;
 
 	for (;;) {

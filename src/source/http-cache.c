@@ -101,6 +101,7 @@ http_cache_drop(const struct source_http *h)
 void
 http_cache_store(struct source_http *h)
 {
+	static _Atomic unsigned serial; /* one a write: threads share a pid */
 	const struct source *s = h->s;
 	char *path, *tmp;
 	FILE *fp;
@@ -110,7 +111,7 @@ http_cache_store(struct source_http *h)
 	    s->head_len > HTTP_CACHE_MAX || s->head_len <= h->stored_len ||
 	    (path = cache_file(h->url, true)) == NULL)
 		return;
-	tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
+	tmp = xasprintf("%s.tmp-%ld-%u", path, (long)getpid(), serial++);
 	if ((fp = fopen(tmp, "wb")) != NULL) {
 		ok = fprintf(fp, HTTP_CACHE_MAGIC "\n%s\n%s\n%" PRIu64 " %"
 		    PRIu64 "\n", h->url, h->etag, s->size, s->head_len) > 0 &&

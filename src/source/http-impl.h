@@ -32,6 +32,8 @@
 #define STREAM_WINDOW (256 << 10)	/* its receive buffer */
 #define ETAG_MAX 256
 #define LOCATION_MAX 8192
+#define HTTP_HOST_KEY 300		/* an origin's key (the gate's) */
+#define HTTP_PER_HOST 8			/* requests in flight to a host */
 
 /* What the headers of one response said. */
 struct response {
@@ -43,6 +45,8 @@ struct response {
 	uint64_t total;
 	char etag[ETAG_MAX];		/* "" when none */
 	char *location;			/* owned, or NULL */
+	char *next;			/* Link's rel="next" URL (owned),
+					 * or NULL */
 	double retry_after;		/* seconds, or < 0: none */
 };
 
@@ -82,6 +86,9 @@ struct source_http {
 	char cached_etag[ETAG_MAX];
 	uint64_t stored_len;		/* what the cache holds of it */
 	char errbuf[CURL_ERROR_SIZE];
+	unsigned max_per_host;		/* o's; 0: HTTP_PER_HOST */
+	bool gated;			/* a request of gate is in flight */
+	char gate[HTTP_HOST_KEY];	/* its host's key */
 };
 
 /*
@@ -174,5 +181,20 @@ int http_make_auth(struct source_http *h, const struct source_opts *o,
 void http_cache_load(struct source_http *h);
 void http_cache_drop(const struct source_http *h);
 void http_cache_store(struct source_http *h);
+
+/*
+ * The gate (http-gate.c), shared by every remote file of the process.
+ * http_gate_enter: wait until h->where's host has fewer than
+ * h->max_per_host requests in flight and no 429's wait is pending, then
+ * count h's as one; -1 when h->deadline passes first. http_gate_leave:
+ * h's request is over (nothing when it is not counted). http_gate_pause:
+ * no request to h->where's host for seconds (a 429's Retry-After).
+ * http_gate_retried: count a retry. http_gate_stats: the counts so far.
+ */
+int http_gate_enter(struct source_http *h);
+void http_gate_leave(struct source_http *h);
+void http_gate_pause(const struct source_http *h, double seconds);
+void http_gate_retried(void);
+void http_gate_stats(struct source_stats *st);
 
 #endif

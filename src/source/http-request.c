@@ -187,9 +187,29 @@ is_redirect(long status)
 }
 
 /*
+ * A 429: every request to its host waits out its Retry-After (heeded up
+ * to HTTP_RETRY_AFTER_MAX seconds), else the backoff of try tries; false
+ * when the deadline would pass first.
+ */
+static bool
+rate_limited(struct source_http *h, unsigned tries)
+{
+	double s = h->rsp.retry_after >= 0 ? (h->rsp.retry_after <
+	    HTTP_RETRY_AFTER_MAX ? h->rsp.retry_after :
+	    HTTP_RETRY_AFTER_MAX) : (double)(HTTP_BACKOFF_MS << (tries - 1)) /
+	    1e3;
+
+	if (now_ms() + s * 1e3 >= h->deadline)
+		return false;
+	http_gate_pause(h, s);
+	return true;
+}
+
+/*
  * Ask for [off, end) of the file, following redirects and retrying, until
  * an answer's headers are in: a 2xx, 304 or 416 (the transfer may go
- * on: http_pump() it), else an error. Returns 0, or -1 with err.
+ * on: http_pump() it), else an error. Each request waits its turn at the
+ * gate of its host (http-gate.c). Returns 0, or -1 with err.
  */
 int
 http_request(struct source_http *h, uint64_t off, uint64_t end, bool cond,
@@ -200,6 +220,10 @@ http_request(struct source_http *h, uint64_t off, uint64_t end, bool cond,
 	CURLcode rc;
 
 	for (;;) {
+		if (http_gate_enter(h) < 0)
+			return gl_error_setk(err, GL_ERR_IO, "%stimed out "
+			    "waiting for a request to %s (--max-per-host, a "
+			    "429's Retry-After)", h->shown, h->where);
 		if (http_start(h, off, end, cond) < 0 || http_pump(h, 0) < 0)
 			return gl_error_setk(err, GL_ERR_IO, "%scannot make "
 			    "a request (libcurl)", h->shown);
@@ -220,12 +244,13 @@ http_request(struct source_http *h, uint64_t off, uint64_t end, bool cond,
 			continue;
 		}
 		if (retryable(st, rc) && tries < HTTP_TRIES &&
-		    back_off(h, tries))
+		    (st == 429 ? rate_limited(h, tries) : back_off(h, tries))) {
+			http_gate_retried();
 			continue;
+		}
 		return http_fail(h, st, rc, tries, err);
 	}
 }
-
 
 /*
  * The Authorization header line of o's token, for a URL at the Hub's

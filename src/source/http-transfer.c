@@ -95,6 +95,27 @@ read_retry_after(const char *v)
 	return t > time(NULL) ? difftime(t, time(NULL)) : 0;
 }
 
+/* Link: "<URL>; rel=\"next\", <URL>; rel=\"prev\"": the next page's
+ * URL (pagination, as the Hub's API gives it), if any. */
+static void
+read_link(struct response *r, const char *v)
+{
+	const char *lt, *gt, *end;
+
+	while ((lt = strchr(v, '<')) != NULL &&
+	    (gt = strchr(lt, '>')) != NULL) {
+		end = gt + strcspn(gt, ",");
+		if (strstr(gt, "rel=\"next\"") != NULL &&
+		    strstr(gt, "rel=\"next\"") < end) {
+			free(r->next);
+			r->next = xasprintf("%.*s", (int)(gt - lt - 1),
+			    lt + 1);
+			return;
+		}
+		v = *end != '\0' ? end + 1 : end;
+	}
+}
+
 static size_t
 header_cb(char *p, size_t size, size_t n, void *arg)
 {
@@ -106,6 +127,7 @@ header_cb(char *p, size_t size, size_t n, void *arg)
 
 	if (len >= 5 && strncmp(p, "HTTP/", 5) == 0) {
 		free(r->location);
+		free(r->next);
 		memset(r, 0, sizeof *r);
 		r->retry_after = -1;
 		/* the line is not NUL-terminated: a copy of its start is */
@@ -124,6 +146,8 @@ header_cb(char *p, size_t size, size_t n, void *arg)
 	} else if (header_value(p, len, "Location", v, sizeof v)) {
 		free(r->location);
 		r->location = xstrdup(v);
+	} else if (header_value(p, len, "Link", v, sizeof v)) {
+		read_link(r, v);
 	}
 	return len;
 }
@@ -188,6 +212,7 @@ http_stop(struct source_http *h)
 		http_cu.easy_cleanup(h->easy);
 		h->easy = NULL;
 	}
+	http_gate_leave(h);
 	http_cu.slist_free_all(h->hdrs);
 	h->hdrs = NULL;
 }
@@ -234,6 +259,7 @@ http_start(struct source_http *h, uint64_t off, uint64_t end, bool cond)
 	CURL *e;
 
 	free(h->rsp.location);
+	free(h->rsp.next);
 	memset(&h->rsp, 0, sizeof h->rsp);
 	h->rsp.retry_after = -1;
 	h->off = off;

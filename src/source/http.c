@@ -77,6 +77,24 @@ http_cleanup(void)
 {
 }
 
+void
+http_stats(struct source_stats *st)
+{
+	(void)st;
+}
+
+int
+http_get(const char *url, const struct source_opts *o, uint64_t max,
+    char **body, size_t *len, char **next, struct gl_error *err)
+{
+	struct source s;
+
+	(void)max;
+	*body = *next = NULL;
+	*len = 0;
+	return http_open(&s, url, url, o, err);
+}
+
 #else
 
 /* libcurl's functions, bound by http_load (http-impl.h). */
@@ -188,6 +206,12 @@ http_cleanup(void)
 		http_cu.global_cleanup();
 	http_inited = false;
 	pthread_mutex_unlock(&http_lock);
+}
+
+void
+http_stats(struct source_stats *st)
+{
+	http_gate_stats(st);
 }
 
 /* ---- the window --------------------------------------------------------- */
@@ -325,6 +349,12 @@ http_head(struct source *s, uint64_t want, struct gl_error *err)
 			http_stop(h);	/* it ended early: ask again */
 		}
 	}
+	if (h->easy != NULL && (h->finished || h->off + h->body >= h->end ||
+	    s->head_len >= s->size))
+		http_stop(h);	/* all it was asked for, or all there is:
+				 * its host's turn is another's (the shards
+				 * of a split model are all opened before
+				 * any is parsed: http-gate.c) */
 	return 0;
 }
 
@@ -348,6 +378,7 @@ http_close(struct source *s)
 		return;
 	http_settle(s);
 	free(h->rsp.location);
+	free(h->rsp.next);
 	if (h->multi != NULL)
 		http_cu.multi_cleanup(h->multi);
 	free(h->cached);
@@ -358,6 +389,46 @@ http_close(struct source *s)
 	free(h);
 	s->http = NULL;
 }
+/* The body of a GET (source-impl.h): read as a remote file's window is,
+ * by one request (a range the server may ignore), never cached. */
+int
+http_get(const char *url, const struct source_opts *o, uint64_t max,
+    char **body, size_t *len, char **next, struct gl_error *err)
+{
+	static const struct source_opts none;
+	struct source_opts oo = o != NULL ? *o : none;
+	struct source s;
+	int rc;
+
+	*body = *next = NULL;
+	*len = 0;
+	memset(&s, 0, sizeof s);
+	s.fd = -1;
+	oo.no_cache = true;
+	if (http_open(&s, url, url, &oo, err) < 0)
+		return -1;
+	rc = http_head(&s, max, err);
+	if (rc < 0 && s.http->ignored)
+		rc = gl_error_setk(err, GL_ERR_LIMIT, "%s: an answer of over "
+		    "%llu bytes", url, (unsigned long long)max);
+	else if (rc == 0 && s.size > max)
+		rc = gl_error_setk(err, GL_ERR_LIMIT, "%s: an answer of %llu "
+		    "bytes, over %llu", url, (unsigned long long)s.size,
+		    (unsigned long long)max);
+	if (rc == 0) {
+		*len = (size_t)s.head_len;
+		*body = xmalloc(*len + 1);
+		memcpy(*body, s.head, *len);
+		(*body)[*len] = '\0';
+		*next = s.http->rsp.next;
+		s.http->rsp.next = NULL;
+	}
+	s.http->etag[0] = '\0';	/* not cached */
+	http_close(&s);
+	free(s.head);
+	return rc;
+}
+
 int
 http_open(struct source *s, const char *name, const char *url,
     const struct source_opts *o, struct gl_error *err)
@@ -385,6 +456,7 @@ http_open(struct source *s, const char *name, const char *url,
 	    HTTP_CONNECT_S) * 1e3);
 	h->total_s = o->timeout > 0 ? o->timeout : HTTP_TOTAL_S;
 	h->no_cache = o->no_cache;
+	h->max_per_host = o->max_per_host;
 	if (o->cacert != NULL && *o->cacert != '\0') {
 		h->cacert = o->cacert;
 		h->cacert_from = o->cacert_from != NULL ? o->cacert_from :

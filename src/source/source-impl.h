@@ -42,4 +42,18 @@ void http_close(struct source *s);
 /* http_cleanup: source_cleanup's part: libcurl's global state freed. */
 void http_cleanup(void);
 
+/*
+ * http_get: the body of url, at most max bytes (a listing of the Hub's
+ * API, not a model: never cached), into *body (owned, NUL-terminated;
+ * *len bytes before the NUL) and its Link header's rel="next" URL into
+ * *next (owned, or NULL). Errors as a remote file's first read (HTTP
+ * statuses, the token's refusal), or GL_ERR_LIMIT for a body over max.
+ * Returns 0, or -1 with err.
+ */
+int http_get(const char *url, const struct source_opts *o, uint64_t max,
+    char **body, size_t *len, char **next, struct gl_error *err);
+
+/* http_stats: source_stats's counts (nothing without libcurl). */
+void http_stats(struct source_stats *st);
+
 #endif

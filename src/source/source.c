@@ -439,6 +439,13 @@ source_cleanup(void)
 }
 
 void
+source_stats(struct source_stats *st)
+{
+	memset(st, 0, sizeof *st);
+	http_stats(st);
+}
+
+void
 source_test_stop(const char *point)
 {
 	const char *want = getenv("GGUFLINT_TEST_STOP");

@@ -54,6 +54,21 @@ struct source_opts {
 	const char *cacert_from;	/* what named it, for messages:
 					 * "--cacert", "CURL_CA_BUNDLE",
 					 * "FILE:LINE:COL: cacert" */
+	unsigned max_per_host;		/* requests in flight to one host,
+					 * over every remote file read at
+					 * once; 0: 8 */
+};
+
+/* What the remote files read so far asked (source_stats). */
+struct source_stats {
+	unsigned long requests;		/* requests made */
+	unsigned long retries;		/* of them, retries (429, 5xx, a
+					 * dropped connection) */
+	unsigned long rate_limited;	/* 429 answers, whose Retry-After
+					 * every request to the host waited */
+	unsigned long queued;		/* requests that waited for their
+					 * host (--max-per-host, a 429) */
+	unsigned long waited_ms;	/* how long they waited, in all */
 };
 
 struct source {
@@ -193,6 +208,10 @@ void source_close(struct source *s);
  * next remote file sets it up again. Call it when no source is open.
  */
 void source_cleanup(void);
+
+/* source_stats: what the remote files read so far by the process (every
+ * thread's) asked; zeros when none was read. */
+void source_stats(struct source_stats *st);
 
 /*
  * source_test_stop: a hook for the tests: when $GGUFLINT_TEST_STOP names

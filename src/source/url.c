@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -202,4 +203,99 @@ url_same_origin(const char *a, const char *b)
 	    strncasecmp(x.scheme, y.scheme, x.nscheme) == 0 &&
 	    x.nhost == y.nhost && strncasecmp(x.host, y.host, x.nhost) == 0 &&
 	    x.port == y.port;
+}
+
+bool
+url_origin_key(const char *url, char *buf, size_t size)
+{
+	struct origin o;
+	size_t i, n;
+
+	if (!read_origin(url, &o)) {
+		snprintf(buf, size, "?");
+		return false;
+	}
+	snprintf(buf, size, "%.*s://%.*s:%ld", (int)o.nscheme, o.scheme,
+	    (int)o.nhost, o.host, o.port);
+	for (i = 0, n = strlen(buf); i < n; i++)
+		if (buf[i] >= 'A' && buf[i] <= 'Z')
+			buf[i] = (char)(buf[i] - 'A' + 'a');
+	return true;
+}
+
+/* Whether the n bytes at p are a name of the Hub: letters, digits, '-',
+ * '_' and '.', not "." or "..", at most max - 1 of them. */
+static bool
+hub_name(const char *p, size_t n, size_t max)
+{
+	size_t i;
+
+	if (n == 0 || n >= max || (n <= 2 && strncmp(p, "..", n) == 0))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((p[i] >= 'a' && p[i] <= 'z') ||
+		    (p[i] >= 'A' && p[i] <= 'Z') ||
+		    (p[i] >= '0' && p[i] <= '9') || p[i] == '-' ||
+		    p[i] == '_' || p[i] == '.'))
+			return false;
+	return true;
+}
+
+bool
+url_hf_repo(const char *path, struct url_repo *r)
+{
+	const char *p, *org, *repo, *at;
+	size_t n, norg, nrepo, nrev = 0;
+
+	if ((n = scheme_is(path, "hf")) == 0 || has_bad_byte(path))
+		return false;
+	p = path + n;
+	r->kind = "models";
+	if (strncmp(p, "datasets/", 9) == 0 || strncmp(p, "spaces/", 7) == 0) {
+		r->kind = p[0] == 'd' ? "datasets" : "spaces";
+		p += strlen(r->kind) + 1;
+	}
+	norg = segment(&p, &org);
+	nrepo = segment(&p, &repo);
+	if (*p != '\0' || strpbrk(repo, "?#") != NULL)
+		return false;	/* a file, or a query */
+	if (nrepo > 0 && repo[nrepo - 1] == '/')
+		nrepo--;
+	if ((at = memchr(repo, '@', nrepo)) != NULL) {
+		nrev = (size_t)(repo + nrepo - at - 1);
+		if (nrev == 0 || nrev >= sizeof r->rev)
+			return false;
+		memcpy(r->rev, at + 1, nrev);
+		nrepo = (size_t)(at - repo);
+	}
+	r->rev[nrev] = '\0';
+	if (!hub_name(org, norg, sizeof r->org) ||
+	    !hub_name(repo, nrepo, sizeof r->repo))
+		return false;
+	memcpy(r->org, org, norg);
+	r->org[norg] = '\0';
+	memcpy(r->repo, repo, nrepo);
+	r->repo[nrepo] = '\0';
+	return true;
+}
+
+char *
+url_hf_tree(const struct url_repo *r, const char *endpoint,
+    struct gl_error *err)
+{
+	size_t nep;
+
+	if (endpoint == NULL || *endpoint == '\0')
+		endpoint = URL_HF_ENDPOINT;
+	nep = strlen(endpoint);
+	while (nep > 0 && endpoint[nep - 1] == '/')
+		nep--;
+	if (has_bad_byte(endpoint) || (scheme_is(endpoint, "http") == 0 &&
+	    scheme_is(endpoint, "https") == 0))
+		return gl_error_setk(err, GL_ERR_USAGE, "HF_ENDPOINT: "
+		    "expected an http:// or https:// address, not '%s'",
+		    endpoint), NULL;
+	return xasprintf("%.*s/api/%s/%s/%s/tree/%s?recursive=true",
+	    (int)nep, endpoint, r->kind, r->org, r->repo,
+	    r->rev[0] != '\0' ? r->rev : "main");
 }

@@ -50,4 +50,37 @@ char *url_resolve(const char *path, const char *endpoint, struct gl_error *err);
  */
 bool url_same_origin(const char *a, const char *b);
 
+/*
+ * url_origin_key: the origin of the absolute URL url (scheme, host and
+ * port, the host in lower case: "http://127.0.0.1:8080") into buf (size
+ * bytes, truncated); false (buf "?") when url cannot be read.
+ */
+bool url_origin_key(const char *url, char *buf, size_t size);
+
+/* A repository of the Hub, as hf://[datasets/|spaces/]ORG/REPO[@REV]
+ * names it without a file (url_hf_repo). */
+struct url_repo {
+	const char *kind; /* "models", "datasets", "spaces" */
+	char org[128], repo[128];
+	char rev[256]; /* "" when not given */
+};
+
+/*
+ * url_hf_repo: whether path is hf://[datasets/|spaces/]ORG/REPO[@REV]
+ * with no file (a trailing slash allowed), and then its parts in r. ORG
+ * and REPO are letters, digits, '-', '_' and '.'; REV any printable
+ * bytes but '/', '?' and '#' (a branch's name with a slash is given as
+ * %2F).
+ */
+bool url_hf_repo(const char *path, struct url_repo *r);
+
+/*
+ * url_hf_tree: the URL of the Hub's listing of every file of r at its
+ * revision (main when not given): ENDPOINT/api/KIND/ORG/REPO/tree/REV
+ * ?recursive=true, ENDPOINT as url_resolve takes it. Returns a string
+ * the caller frees, or NULL with err (GL_ERR_USAGE) for a bad endpoint.
+ */
+char *url_hf_tree(const struct url_repo *r, const char *endpoint,
+    struct gl_error *err);
+
 #endif
