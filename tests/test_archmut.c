@@ -259,7 +259,7 @@ Test(archmut, every_architecture_loads_and_its_mutants_are_judged_alike,
 	char *prog = llama_load_bin(), *lines;
 	struct am_run run;
 	size_t wrong = 0, refused = 0, judged = 0;
-	size_t step = test_valgrind_step(14);
+	size_t step = test_valgrind_step(28);
 
 	if (prog == NULL || llama_base_lib() == NULL)
 		cr_skip_test("tests/llama-load or llama.cpp's libraries are "

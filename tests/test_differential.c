@@ -507,7 +507,7 @@ Test(differential, llama_refuses_implies_error, .timeout = 600)
 	lines = loader_verdicts(prog, sd.paths, sd.n);
 	/* under memcheck, every fourth file (the corpus runs of make
 	 * check-valgrind see them all) */
-	step = test_valgrind_step(4);
+	step = test_valgrind_step(8);
 	for (i = 0; i < sd.n; i += step) {
 		const char *reason, *codes;
 		struct test_run r;

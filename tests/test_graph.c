@@ -186,7 +186,7 @@ check_row(const char *model, const char *profile, const struct row *r)
  * test runs in a process of its own, so the sample moves on from one
  * architecture's rows to the next's), and each architecture's first row,
  * so that none goes unplanned (PARTS below). make check plans them all. */
-#define VALGRIND_STEP 72
+#define VALGRIND_STEP 144
 #define ASAN_STEP 8
 static unsigned rows_seen;
 
