@@ -1,8 +1,9 @@
 /*
- * session-impl.h - what session.c shares with session-list.c, which holds
- * the commands that list what gguflint knows instead of linting
- * (--list-profiles, --list-kernels, --list-devices, --list-archs), and
- * with session-dump.c (--dump): the session itself and its output.
+ * session-impl.h - what session.c shares with session-run.c (the lint
+ * run), session-list.c, which holds the commands that list what gguflint
+ * knows instead of linting (--list-profiles, --list-kernels,
+ * --list-devices, --list-archs), and session-dump.c (--dump): the
+ * session itself and its output.
  * Private to cli/.
  */
 #ifndef GGUFLINT_SESSION_IMPL_H
@@ -63,6 +64,17 @@ int session_fail(const struct gl_error *err);
 /* session_runtime_dir: the runtime folder: --runtime, else
  * GGUFLINT_RUNTIME, else NULL. */
 const char *session_runtime_dir(const struct options *o);
+
+/*
+ * session_lint_inputs: lint every input of o (directories expanded, the
+ * shards of a split model grouped into one model, an hf:// repository's
+ * files listed) and report each model with rep, in the order given, with
+ * --jobs workers (session-run.c); then --statistics, --max-warnings and
+ * the summary. Returns the exit status (0, 1 or 2), or -1 when stdout
+ * failed.
+ */
+int session_lint_inputs(const struct options *o, struct session *s,
+    const struct reporter *rep, struct strbuf *out);
 
 /*
  * session_list: o's --list-profiles, --list-kernels (with --write-kernels),
