@@ -1194,3 +1194,96 @@ Test(oracle, suggested_ncmoe_is_llama_cpps, .timeout = 300, .fini = oracle_fini)
 	    c.cpu_moe + 1, at, below, gib);
 	measured_ncmoe(e, argv, c.cpu_moe + 1);
 }
+
+/*
+ * P013 (issue 41): a layer's KV cache is one tensor on the device, and
+ * llama.cpp v0.5.0 aborts making the context when the device cannot take
+ * it: a Llama-3.2-1B shape (K and V 1 KiB a cell) on llvmpipe (128 MiB)
+ * holds 131072 cells and aborts at 131328, at two sequences too, and not
+ * with a q8_0 cache or the layers on the host. gguflint, with llvmpipe's
+ * limit from the profile, says P013 exactly where llama.cpp aborts.
+ */
+struct cache_case {
+	unsigned ctx, np;
+	const char *ct;
+	int ngl;
+	bool aborts;
+};
+
+static void
+cache_case_run(struct oenv *e, const struct cache_case *k, const char *profile)
+{
+	struct ocase c = { "llama-1b-tied", "vulkan", "haswell", k->ctx, "on",
+		k->ct, k->ct, k->np, k->ngl, "q8_0", 0, 0 };
+	char model[PATH_MAX + 64], ctx[16], np[16], ngl[16], *why = NULL;
+	const char *argv[] = { "--format", "json", "-p", profile, "-c", ctx,
+		"-np", np, "-ngl", ngl, "-ctk", k->ct, "-ctv", k->ct, "-fa",
+		"on", "--no-mmap", model, NULL };
+	struct jsonnode *ll;
+	struct test_run r;
+
+	setenv("GGML_VK_VISIBLE_DEVICES", "0", 1);
+	if (k->aborts) {
+		char dir[PATH_MAX + 16], cpu[32], cx[32], n[32], g[32];
+		const char *cargv[] = { e->client,
+			oenv_model(e, &c, model, sizeof model), dir, cpu, cx, n,
+			g, "fa=on", NULL };
+		int status;
+		char *out;
+
+		snprintf(dir, sizeof dir, "dir=%s/vulkan", e->llama);
+		snprintf(cpu, sizeof cpu, "cpu=%s", ocase_variant(&c));
+		snprintf(cx, sizeof cx, "ctx=%u", k->ctx);
+		snprintf(n, sizeof n, "np=%u", k->np);
+		snprintf(g, sizeof g, "ngl=%d", k->ngl);
+		out = loader_run(cargv, ORACLE_TIMEOUT, &status);
+		cr_expect(status > 1,
+		    "%s: llama.cpp's client exited %d, not "
+		    "an abort: %s",
+		    ocase_name(&c), status, out);
+		free(out);
+	} else {
+		ll = run_llama(e, &c, &why);
+		cr_expect(ll != NULL, "%s: llama.cpp refused: %s",
+		    ocase_name(&c), why);
+		jsontree_free(ll);
+		free(why);
+	}
+	oenv_model(e, &c, model, sizeof model);
+	snprintf(ctx, sizeof ctx, "%u", k->ctx);
+	snprintf(np, sizeof np, "%u", k->np);
+	snprintf(ngl, sizeof ngl, "%d", k->ngl);
+	test_run_bin(&r, argv, NULL, 0);
+	cr_expect_eq(strstr(r.out, "\"P013\"") != NULL, k->aborts,
+	    "%s: llama.cpp %s, gguflint %s P013 (exit %d): %s", ocase_name(&c),
+	    k->aborts ? "aborts" : "makes the context",
+	    k->aborts ? "does not say" : "says", r.status, r.err);
+	test_run_free(&r);
+}
+
+Test(oracle, cache_beyond_the_device_limit_is_p013, .timeout = 300,
+    .fini = oracle_fini)
+{
+	static const struct cache_case cases[] = {
+		{ 131072, 1, "f16", 99, false },
+		{ 131328, 1, "f16", 99, true },
+		{ 140000, 2, "f16", 99, true },
+		{ 131328, 1, "f16", 8, true },
+		{ 131328, 1, "q8_0", 99, false },
+		{ 131328, 1, "f16", 0, false },
+	};
+	struct oenv *e = &g_oenv;
+	char *text, path[PATH_MAX + 32];
+	size_t i, step = test_valgrind_step(3);
+	FILE *f;
+
+	oenv_need(e, "vulkan");
+	snprintf(path, sizeof path, "%s/llvmpipe.yaml", e->models);
+	text = test_llama_profile("llvmpipe", "llvmpipe's limits", "vulkan",
+	    "[avx2, f16c, fma]");
+	f = fopen(path, "w");
+	cr_assert(f != NULL && fputs(text, f) >= 0 && fclose(f) == 0);
+	free(text);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i += step)
+		cache_case_run(e, &cases[i], path);
+}

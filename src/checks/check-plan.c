@@ -167,6 +167,38 @@ check_fit(const struct check_ctx *c, struct diag_list *dl)
 	strbuf_free(&sb);
 }
 
+/*
+ * P013: a layer's K or V cache on the GPU is one tensor larger than the
+ * largest the device takes (its max_alloc, stated or probed). The fix
+ * names the longest context whose cache fits: the tensor grows with the
+ * cells, rounded to llama.cpp's 256.
+ */
+static void
+check_cache_tensor(const struct check_ctx *c, struct diag_list *dl)
+{
+	const struct plan *pl = c->plan;
+	uint64_t cells = pl->ctx_seq * pl->n_stream, per, fit;
+	char a[32], b[32];
+
+	if (pl->runtime != RUNTIME_LLAMA_CPP || pl->n_dev < 2 ||
+	    pl->max_tensor == 0 || pl->cache_tensor <= pl->max_tensor ||
+	    cells == 0)
+		return;
+	per = pl->cache_tensor / cells;
+	fit = per > 0 ? pl->max_tensor / per / 256 * 256 : 0;
+	diag_fix(diag_note(diag_add(dl, "P013", 0, SUBJECT_NONE, NULL, 0,
+	    "cache_%s_l%" PRIu32 " is %s (%" PRIu64 " bytes), beyond %s's "
+	    "largest tensor (%s, %" PRIu64 ")", pl->cache_tensor_v ? "v" :
+	    "k", pl->cache_tensor_layer, format_size(pl->cache_tensor, a,
+	    sizeof a), pl->cache_tensor, pl->dev[1].name,
+	    format_size(pl->max_tensor, b, sizeof b), pl->max_tensor),
+	    "llama.cpp aborts "
+	    "making the context: the cache's buffer is on a device that "
+	    "cannot use a tensor that large"), "a context of at most %"
+	    PRIu64 " (-c %" PRIu64 "), a q8_0 cache (-ctk q8_0 -ctv q8_0), "
+	    "or the layers on the host (-ngl)", fit, fit);
+}
+
 void
 check_plan(const struct check_ctx *c, struct diag_list *dl)
 {
@@ -179,7 +211,9 @@ check_plan(const struct check_ctx *c, struct diag_list *dl)
 		return;
 	}
 	check_incomplete(c, dl);
-	if (!check_cache_settings(c, dl))
+	if (!check_cache_settings(c, dl)) {
+		check_cache_tensor(c, dl);
 		check_measured(c, dl);
+	}
 	check_fit(c, dl);
 }

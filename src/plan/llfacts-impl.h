@@ -93,6 +93,11 @@ uint64_t plan_kv_width(const struct model_geom *g);
 /* One layer's cache in every stream: its cells of K and V rows. */
 uint64_t plan_layer_kv(const struct model_geom *g, const struct plan *pl,
     uint32_t il);
+/* The larger of one layer's two cache tensors, K and V in every stream
+ * (llama.cpp allocates each whole); *is_v when it is V. 0 for a layer
+ * without a KV cache, and for DSV4's caches. */
+uint64_t plan_layer_cache_tensor(const struct model_geom *g,
+    const struct plan *pl, uint32_t il, bool *is_v);
 /* The masks of one ubatch of ub tokens: f16 with flash attention, else
  * f32. The Hadamard rotations of a quantized cache (rot_bytes: none for
  * a memory without a KV cache). */

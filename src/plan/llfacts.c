@@ -437,6 +437,24 @@ plan_kv_width(const struct model_geom *g)
 
 /* One layer's cache in every stream: its cells of K and V rows. */
 uint64_t
+plan_layer_cache_tensor(const struct model_geom *g, const struct plan *pl,
+    uint32_t il, bool *is_v)
+{
+	bool swa = g->swa && g->is_swa[il];
+	uint64_t hk = swa && g->head_k_swa ? g->head_k_swa : g->head_k;
+	uint64_t hv = swa && g->head_v_swa ? g->head_v_swa : g->head_v;
+	uint64_t cells = smul(swa ? pl->swa_cells : pl->ctx_seq,
+	    pl->n_stream);
+	uint64_t k = smul(kv_row_bytes(pl->kv_k, smul(hk, g->n_head_kv[il])),
+	    cells);
+	uint64_t v = smul(kv_row_bytes(pl->kv_v, smul(hv, g->n_head_kv[il])),
+	    cells);
+
+	*is_v = v > k;
+	return g->dsv4 ? 0 : v > k ? v : k;
+}
+
+uint64_t
 plan_layer_kv(const struct model_geom *g, const struct plan *pl, uint32_t il)
 {
 	bool swa = g->swa && g->is_swa[il];

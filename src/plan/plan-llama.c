@@ -478,6 +478,33 @@ device_kv(const struct model_geom *g, const struct plan *pl, uint64_t dl,
 	return sum == all ? on : trunk ? all / trunk * dl : 0;
 }
 
+/*
+ * The largest cache tensor of the layers on the device (the last dl): a
+ * layer's K or V is one tensor over every stream, and llama.cpp aborts
+ * making the context when the device cannot hold it (P013).
+ */
+static void
+device_cache_tensor(const struct model_geom *g, struct plan *pl,
+    uint64_t dl)
+{
+	uint32_t il;
+	bool v;
+
+	pl->cache_tensor = 0;
+	for (il = 0; il < g->n_layer; il++) {
+		uint64_t n;
+
+		if ((uint64_t)il + dl < g->n_layer)
+			continue;
+		n = plan_layer_cache_tensor(g, pl, il, &v);
+		if (n > pl->cache_tensor) {
+			pl->cache_tensor = n;
+			pl->cache_tensor_layer = il;
+			pl->cache_tensor_v = v;
+		}
+	}
+}
+
 /* The KV cache (or recurrent state) in every stream, split by device. */
 static void
 plan_llama_kv(const struct planner *pn, struct plan *pl)
@@ -506,6 +533,7 @@ plan_llama_kv(const struct planner *pn, struct plan *pl)
 
 		pl->dev[1].kv_bytes = dl == g->n_layer ? all : on;
 		pl->dev[0].kv_bytes = all - pl->dev[1].kv_bytes;
+		device_cache_tensor(g, pl, dl);
 	} else {
 		pl->dev[0].kv_bytes = sadd(pl->kv_bytes, pl->state_bytes);
 	}

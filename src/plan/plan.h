@@ -160,6 +160,11 @@ struct plan {
 	size_t tensors_unsized;		/* tensors whose size is unknown */
 	uint64_t k_bytes, v_bytes, kv_bytes;
 	uint64_t state_bytes;		/* recurrent state */
+	uint64_t cache_tensor;		/* the largest cache tensor on the GPU
+					 * (a layer's K or V, every stream),
+					 * 0: none */
+	uint32_t cache_tensor_layer;	/* its layer */
+	bool cache_tensor_v;		/* it is V */
 	enum kv_type kv_alt;		/* the other type shown beside KV */
 	uint64_t kv_alt_bytes;
 	uint64_t forward;
