@@ -2422,6 +2422,39 @@ static const char *const cogvlm_tensors[] = { "G token_embd.weight 16 16",
 	"L blk.%u.vis_up.weight 16 32", "L blk.%u.vis_down.weight 32 16",
 	NULL };
 
+/* step35: block 1 windowed, experts beside a shared expert, Q's and
+ * K's norms and a gate a head, block 2 an MTP layer. */
+static const char *const step35_keys[] = {
+	BASE_KEYS(16, 3), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 4",
+	"a32 ARCH.attention.sliding_window_pattern 0,1,0",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_feed_forward_length 8",
+	"u32 ARCH.nextn_predict_layers 1", "str tokenizer.ggml.model gpt2",
+	NULL
+};
+static const char *const step35_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.attn_gate.weight 16 2", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L blk.%u.ffn_up_exps.weight 16 8 4",
+	"L blk.%u.ffn_down_exps.weight 8 16 4",
+	"L blk.%u.ffn_gate_shexp.weight 16 8",
+	"L blk.%u.ffn_up_shexp.weight 16 8",
+	"L blk.%u.ffn_down_shexp.weight 8 16",
+	"L2-2 blk.%u.nextn.eh_proj.weight 32 16",
+	"L2-2 blk.%u.nextn.enorm.weight 16",
+	"L2-2 blk.%u.nextn.hnorm.weight 16", NULL
+};
+
 static const struct {
 	struct arch_model m;
 	const char *widen;
@@ -2686,6 +2719,8 @@ static const struct {
 	  "blk.%u.ffn_sub_norm.weight" },
 	{ { "plamo2", 2, plamo2_keys, plamo2_tensors },
 	  "blk.%u.post_attention_norm" },
+	{ { "step35", 3, step35_keys, step35_tensors },
+	  "blk.%u.attn_output.weight" },
 };
 
 #endif

@@ -846,6 +846,23 @@ static const struct og_spec og_specs[] = {
 				  "a:adapters.token_ids_activate=500,501 "
 				  "a:adapters.token_ids_substitute=1,2",
 	    "" },
+	/* windows as the per-layer array marks them (more KV heads in
+	 * them), Q's and K's norms, a gate a head, experts with their
+	 * routing bias and a shared expert, an MTP layer (skipped) */
+	{ "step35",
+	    OG_ATTN_L(5) OG_RMS "u:attention.sliding_window=128 "
+				"a:attention.sliding_window_pattern="
+				"0,1,1,1,0 "
+				"a:attention.head_count_kv=2,4,4,4,2 "
+				"u:nextn_predict_layers=1 "
+				"u:expert_count=8 u:expert_used_count=2 "
+				"u:expert_feed_forward_length=256 "
+				"u:expert_shared_feed_forward_length=256",
+	    "attn_q_norm.weight attn_k_norm.weight attn_gate.weight "
+	    "ffn_gate_inp.weight ffn_gate_exps.weight ffn_up_exps.weight "
+	    "ffn_down_exps.weight exp_probs_b.bias ffn_gate_shexp.weight "
+	    "ffn_up_shexp.weight ffn_down_shexp.weight nextn.eh_proj.weight "
+	    "nextn.enorm.weight nextn.hnorm.weight" },
 };
 
 /*

@@ -390,6 +390,11 @@ enum arch_quirk {
 				    * cache, one head of K and V (placed
 				    * as an MTP layer, offloaded first)
 				    * (graniteswitch) */
+	ARCH_MTP_TRUNK_SKIP = 131072, /* of an MTP layer llama.cpp skips
+				    * only what it requires: the attention's
+				    * norm, Q, K, V and output, the FFN's
+				    * norm, nextn.eh_proj, enorm and hnorm;
+				    * the optional rest is loaded (step35) */
 };
 
 /*

@@ -1017,6 +1017,16 @@ static const struct arch_info arch_table[] = {
 	    .quirks = ARCH_ROUTER_KV,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 1154, .worst_vulkan = 3689 } },
+	/* mimo2's windows by the required per-layer array, per-layer head
+	 * counts, half the rotary width in full layers, Q's and K's norms
+	 * and a gate a head where present, experts beside a shared expert:
+	 * not built */
+	{ .name = "step35",
+	    .kind = ARCH_KIND_SWA,
+	    .mapped = true,
+	    .quirks = ARCH_SWA_LAYERS | ARCH_MTP_TRUNK_SKIP,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1289, .worst_vulkan = 739 } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

@@ -250,16 +250,46 @@ mtp_layer(const struct model_geom *g, int64_t il)
 	    il >= (int64_t)(g->n_layer - g->n_layer_nextn);
 }
 
+/* Whether name (of n bytes) ends with sfx. */
+static bool
+ends_with(const char *name, size_t n, const char *sfx)
+{
+	size_t k = strlen(sfx);
+
+	return n > k && memcmp(name + n - k, sfx, k) == 0;
+}
+
+/* Of an MTP layer under ARCH_MTP_TRUNK_SKIP, the tensors llama.cpp
+ * creates with the layer's skip flag: the ones it requires. */
+static bool
+mtp_required(const struct gguf_tensor *t)
+{
+	static const char *const sfx[] = { ".attn_norm.weight",
+	    ".attn_q.weight", ".attn_k.weight", ".attn_v.weight",
+	    ".attn_qkv.weight", ".attn_q.bias", ".attn_k.bias", ".attn_v.bias",
+	    ".attn_qkv.bias", ".attn_output.weight", ".ffn_norm.weight",
+	    ".nextn.eh_proj.weight", ".nextn.enorm.weight",
+	    ".nextn.hnorm.weight" };
+	size_t i;
+
+	for (i = 0; i < sizeof sfx / sizeof sfx[0]; i++)
+		if (ends_with(t->name.p, t->name.n, sfx[i]))
+			return true;
+	return false;
+}
+
 /* An MTP layer's tensor llama.cpp loads all the same: its exp_probs_b,
- * under ARCH_MTP_PROBS_B. */
+ * under ARCH_MTP_PROBS_B; all but the required ones under
+ * ARCH_MTP_TRUNK_SKIP. */
 static bool
 mtp_loaded(const struct model_geom *g, const struct gguf_tensor *t)
 {
-	static const char sfx[] = ".exp_probs_b.bias";
-	size_t n = sizeof sfx - 1;
+	uint32_t q = arch_row(g)->quirks;
 
-	return (arch_row(g)->quirks & ARCH_MTP_PROBS_B) && t->name.n > n &&
-	    memcmp(t->name.p + t->name.n - n, sfx, n) == 0;
+	if (q & ARCH_MTP_TRUNK_SKIP)
+		return !mtp_required(t);
+	return (q & ARCH_MTP_PROBS_B) &&
+	    ends_with(t->name.p, t->name.n, ".exp_probs_b.bias");
 }
 
 /*
