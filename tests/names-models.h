@@ -2455,6 +2455,35 @@ static const char *const step35_tensors[] = {
 	"L2-2 blk.%u.nextn.hnorm.weight 16", NULL
 };
 
+/* laguna: block 0 dense and full, block 1 windowed with experts and
+ * a shared expert; Q's and K's norms, a gate a head. */
+static const char *const laguna_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 4",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const laguna_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_q_norm.weight 8",
+	"L blk.%u.attn_k_norm.weight 8", "L blk.%u.attn_gate.weight 16 2",
+	"L blk.%u.ffn_norm.weight 16", "L0-0 blk.%u.ffn_gate.weight 16 32",
+	"L0-0 blk.%u.ffn_up.weight 16 32", "L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-1 blk.%u.exp_probs_b.bias 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
 static const struct {
 	struct arch_model m;
 	const char *widen;
@@ -2721,6 +2750,8 @@ static const struct {
 	  "blk.%u.post_attention_norm" },
 	{ { "step35", 3, step35_keys, step35_tensors },
 	  "blk.%u.attn_output.weight" },
+	{ { "laguna", 2, laguna_keys, laguna_tensors },
+	  "blk.%u.attn_gate.weight" },
 };
 
 #endif

@@ -863,6 +863,17 @@ static const struct og_spec og_specs[] = {
 	    "ffn_down_exps.weight exp_probs_b.bias ffn_gate_shexp.weight "
 	    "ffn_up_shexp.weight ffn_down_shexp.weight nextn.eh_proj.weight "
 	    "nextn.enorm.weight nextn.hnorm.weight" },
+	/* windows of 256 in blocks 1 to 3 (the first of four full), a
+	 * gate a head (its width, which the loader takes from the file,
+	 * as the key attn_gate_width the map reads and llama.cpp does
+	 * not), a dense block, then experts and a shared expert */
+	{ "laguna",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.sliding_window=256 "
+				  "u:leading_dense_block_count=1 "
+				  "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:attn_gate_width=8",
+	    "" },
 };
 
 /*

@@ -103,7 +103,8 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"dream", "llada", "llada-moe", "rnd1", "qwen2vl", "paddleocr",
 		"hunyuan_vl", "chameleon", "cogvlm", "jamba", "deci", "chatglm",
 		"grok", "jais", "jais2", "openelm", "plamo", "plamo3", "bitnet",
-		"plamo2", "step35", NULL
+		"plamo2", "step35", "laguna",
+		NULL
 	};
 	const char *const *a;
 	struct names_db db;

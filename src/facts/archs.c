@@ -1027,6 +1027,17 @@ static const struct arch_info arch_table[] = {
 	    .quirks = ARCH_SWA_LAYERS | ARCH_MTP_TRUNK_SKIP,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 1289, .worst_vulkan = 739 } },
+	/* windows in three layers of four (the first full) where
+	 * attention.sliding_window is set, Q's and K's norms, a gate on the
+	 * attention's output, a dense block, then experts with their
+	 * routing bias beside a shared expert: not built */
+	{ .name = "laguna",
+	    .kind = ARCH_KIND_SWA,
+	    .swa_pattern = 4,
+	    .mapped = true,
+	    .quirks = ARCH_SWA_DENSE_FIRST,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1580, .worst_vulkan = 1409 } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
