@@ -2484,6 +2484,22 @@ static const char *const laguna_tensors[] = {
 	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
 };
 
+/* nanbeige: llama's, its two blocks run twice. */
+static const char *const nanbeige_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.num_loops 2", "str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const nanbeige_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL
+};
+
 static const struct {
 	struct arch_model m;
 	const char *widen;
@@ -2752,6 +2768,8 @@ static const struct {
 	  "blk.%u.attn_output.weight" },
 	{ { "laguna", 2, laguna_keys, laguna_tensors },
 	  "blk.%u.attn_gate.weight" },
+	{ { "nanbeige", 2, nanbeige_keys, nanbeige_tensors },
+	  "blk.%u.ffn_up.weight" },
 };
 
 #endif

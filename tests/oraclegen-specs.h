@@ -874,6 +874,12 @@ static const struct og_spec og_specs[] = {
 				  "u:expert_feed_forward_length=256 "
 				  "u:attn_gate_width=8",
 	    "" },
+	/* llama's two blocks run twice: four layers, four caches */
+	{ "nanbeige",
+	    "u:context_length=8192 u:embedding_length=512 u:block_count=2 "
+	    "u:feed_forward_length=1536 u:attention.head_count=8 " OG_KV2 OG_RMS
+	    "u:num_loops=2",
+	    "" },
 };
 
 /*

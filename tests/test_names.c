@@ -41,7 +41,7 @@ static void set_drop_output(struct tiny *t) { t->drop = "output.weight"; }
 static void set_bad_k(struct tiny *t) { t->bad_shape = "blk.0.attn_k.weight"; }
 static void set_extra_block(struct tiny *t) { t->extra_block = true; }
 static void set_no_ff_key(struct tiny *t) { t->no_ff_key = true; }
-static void set_arch_unmapped(struct tiny *t) { t->arch = "nanbeige"; }
+static void set_arch_unmapped(struct tiny *t) { t->arch = "qwen4exp"; }
 static void set_adapter(struct tiny *t) { t->general_type = "adapter"; }
 static void set_type_model(struct tiny *t) { t->general_type = "model"; }
 
@@ -104,7 +104,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"hunyuan_vl", "chameleon", "cogvlm", "jamba", "deci", "chatglm",
 		"grok", "jais", "jais2", "openelm", "plamo", "plamo3", "bitnet",
 		"plamo2", "step35", "laguna",
-		NULL
+		"nanbeige", NULL
 	};
 	const char *const *a;
 	struct names_db db;

@@ -1221,6 +1221,42 @@ Test(plan, file_block_count_512_is_accepted, .init = plan_no_datadir)
 	ggufw_model_free(&m);
 }
 
+/* nanbeige's num_loops (ARCH_LOOPS): each pass's layers are layers of
+ * their own, caches and all; no pass, or past 512 layers, llama.cpp
+ * aborts (M004). */
+static void
+loops_case(struct test_lint *t, struct ggufw_model *m, struct profile *p,
+    uint32_t loops)
+{
+	ggufw_model_init(m, false, 32);
+	add_attn_keys(m, "nanbeige", 4, 512, 8, 4096, 32);
+	ggufw_model_kv_u32(m, "nanbeige.num_loops", loops);
+	add_small_tensor(m);
+	lint_model(t, m, big_profile(p, true), NULL);
+}
+
+Test(plan, file_num_loops_are_layers, .init = plan_no_datadir)
+{
+	static const uint32_t loops[] = { 1, 3, 128, 0, 129 };
+	struct ggufw_model m;
+	struct test_lint t;
+	struct profile p;
+	size_t i;
+
+	for (i = 0; i < sizeof loops / sizeof loops[0]; i++) {
+		bool bad = loops[i] == 0 || loops[i] > 128;
+
+		loops_case(&t, &m, &p, loops[i]);
+		cr_expect_eq(test_count(&t, "M004"), bad ? 1 : 0,
+		    "num_loops %u: %s", loops[i], test_codes(&t));
+		cr_expect_eq(t.res.geom->n_layer, bad ? 4 : 4 * loops[i],
+		    "num_loops %u", loops[i]);
+		cr_expect_eq(arch_blocks(t.res.geom), 4);
+		test_lint_free(&t);
+		ggufw_model_free(&m);
+	}
+}
+
 Test(plan, file_unknown_architecture_P005, .init = plan_no_datadir)
 {
 	struct ggufw_model m;

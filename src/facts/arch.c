@@ -719,6 +719,40 @@ add_router(struct model_geom *g)
 	g->router_kv = true;
 }
 
+/*
+ * nanbeige's loops: llama.cpp runs the blocks num_loops times over, each
+ * pass's layers layers of their own (a cache each, counted by -ngl), the
+ * per-layer keys and the weights the block's. No pass, or more than 512
+ * layers in all, and it aborts.
+ */
+static void
+add_loops(struct rd *r)
+{
+	struct model_geom *g = r->g;
+	const struct gguf_kv *kv = arch_kv(r, "num_loops");
+	uint32_t loops = 1, n = g->n_layer, il;
+
+	if (!geom_u32(r, "num_loops", &loops) || loops == 1 || n == 0)
+		return;
+	if (loops == 0 || (uint64_t)n * loops > ARCH_MAX_LAYERS) {
+		diag_add(r->dl, "M004", kv->offset, SUBJECT_KEY, kv->key.p,
+		    kv->key.n, "num_loops is %" PRIu32 " (%" PRIu64
+		    " layers of block_count %" PRIu32 "); llama.cpp aborts "
+		    "unless it is at least 1 and the layers at most %d",
+		    loops, (uint64_t)n * loops, n, ARCH_MAX_LAYERS);
+		return;
+	}
+	for (il = n; il < n * loops; il++) {
+		g->n_head[il] = g->n_head[il % n];
+		g->n_head_kv[il] = g->n_head_kv[il % n];
+		g->n_ff[il] = g->n_ff[il % n];
+		g->is_swa[il] = g->is_swa[il % n];
+		g->is_recr[il] = g->is_recr[il % n];
+	}
+	g->n_layer = n * loops;
+	g->n_loops = loops;
+}
+
 void
 arch_read(const struct gguf_file *f, struct model_geom *g,
     struct diag_list *dl)
@@ -792,10 +826,13 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 		mark_recurrent(&r);
 	if (arch_row(g)->quirks & ARCH_ROUTER_KV)
 		add_router(g);
+	if (arch_row(g)->quirks & ARCH_LOOPS)
+		add_loops(&r);
 }
 
 uint32_t
 arch_blocks(const struct model_geom *g)
 {
-	return g->n_layer - (g->router_kv ? 1 : 0);
+	return (g->n_layer - (g->router_kv ? 1 : 0)) /
+	    (g->n_loops > 1 ? g->n_loops : 1);
 }

@@ -395,6 +395,10 @@ enum arch_quirk {
 				    * norm, Q, K, V and output, the FFN's
 				    * norm, nextn.eh_proj, enorm and hnorm;
 				    * the optional rest is loaded (step35) */
+	ARCH_LOOPS = 262144,	   /* the blocks run num_loops times over,
+				    * each pass a layer of its own (its
+				    * cache, its place in -ngl) sharing the
+				    * block's weights (nanbeige) */
 };
 
 /*

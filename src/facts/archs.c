@@ -1038,6 +1038,14 @@ static const struct arch_info arch_table[] = {
 	    .quirks = ARCH_SWA_DENSE_FIRST,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 1580, .worst_vulkan = 1409 } },
+	/* llama's layers, the blocks run num_loops times over (the final
+	 * norm between passes), each pass's layers with a cache of their
+	 * own: not built */
+	{ .name = "nanbeige",
+	    .mapped = true,
+	    .quirks = ARCH_LOOPS,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1077, .worst_vulkan = 682 } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
