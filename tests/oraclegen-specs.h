@@ -880,6 +880,31 @@ static const struct og_spec og_specs[] = {
 	    "u:feed_forward_length=1536 u:attention.head_count=8 " OG_KV2 OG_RMS
 	    "u:num_loops=2",
 	    "" },
+	/* deepseek2's MLA with sinks and a gate, the indexer in blocks 0
+	 * and 2 (1 and 3 share its choice), hyper-connections of 4, a
+	 * dense block, then experts and a shared expert */
+	{ "hy_v4",
+	    OG_ATTN OG_RMS "u:attention.head_count_kv=1 "
+			   "u:leading_dense_block_count=1 "
+			   "u:expert_feed_forward_length=256 "
+			   "u:expert_shared_count=1 u:expert_count=8 "
+			   "u:expert_used_count=2 f:expert_weights_scale=1 "
+			   "u:expert_gating_func=2 "
+			   "u:attention.q_lora_rank=192 "
+			   "u:attention.kv_lora_rank=128 "
+			   "u:attention.key_length=160 "
+			   "u:attention.value_length=128 "
+			   "u:attention.key_length_mla=96 "
+			   "u:attention.value_length_mla=64 "
+			   "u:rope.dimension_count=32 "
+			   "u:attention.indexer.head_count=4 "
+			   "u:attention.indexer.key_length=64 "
+			   "u:attention.indexer.top_k=256 "
+			   "a:attention.indexer.types=1,0,1,0 "
+			   "u:hyper_connection.count=4 "
+			   "f:hyper_connection.epsilon=1e-6 "
+			   "f:hyper_connection.magnitude=1",
+	    "exp_probs_b.bias" },
 };
 
 /*

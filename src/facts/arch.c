@@ -418,7 +418,7 @@ read_mla(struct rd *r)
  * (the first two, then every fourth from the third).
  */
 static void
-dsa_types(struct rd *r, uint32_t main)
+dsa_types(struct rd *r, uint32_t main, bool glm)
 {
 	struct model_geom *g = r->g;
 	const struct gguf_kv *kv = arch_kv(r, "attention.indexer.types");
@@ -426,8 +426,8 @@ dsa_types(struct rd *r, uint32_t main)
 	uint32_t il, x;
 
 	for (il = 0; il < main; il++)
-		g->indexer[il] = g->n_ctx_train < 1048576 || il < 2 ||
-		    (il - 2) % 4 == 0;
+		g->indexer[il] = glm && (g->n_ctx_train < 1048576 || il < 2 ||
+		    (il - 2) % 4 == 0);
 	if (kv != NULL && kv->type != GGUF_ARRAY && scalar_u32(r, kv, &x))
 		for (il = 0; il < main; il++)
 			g->indexer[il] = x != 0;
@@ -458,6 +458,24 @@ read_msa(struct rd *r, uint32_t main)
 		g->indexer[il] = true;
 }
 
+/* hy_v4's first layer without an indexer (by attention.indexer.types,
+ * or by its absence): llama.cpp refuses the file, a later layer
+ * sharing the choice of an earlier indexer. */
+static void
+first_indexer(struct rd *r)
+{
+	const struct gguf_kv *kv = arch_kv(r, "attention.indexer.types");
+
+	if (kv == NULL)
+		kv = arch_kv(r, "attention.indexer.top_k");
+	if (kv == NULL)
+		return;
+	diag_add(r->dl, "M004", kv->offset, SUBJECT_KEY, kv->key.p,
+	    kv->key.n, "attention.indexer.types gives the first layer no "
+	    "indexer: llama.cpp refuses %s's, whose layers without one "
+	    "share an earlier one's choice", r->g->arch);
+}
+
 /* DSA (ARCH_DSA): the indexer's key cache, in which trunk layers. */
 static void
 read_dsa(struct rd *r)
@@ -472,12 +490,17 @@ read_dsa(struct rd *r)
 	}
 	if (!(q & ARCH_DSA))
 		return;
+	if ((q & ARCH_DSA_TOPK) &&
+	    (!geom_u32(r, "attention.indexer.top_k", &il) || il == 0))
+		return;		/* hy_v4 without an indexer */
 	if (!geom_u32(r, "attention.indexer.key_length", &g->indexer_k))
 		missing(g, "%s.attention.indexer.key_length", g->arch);
 	for (il = 0; il < main; il++)
 		g->indexer[il] = true;
-	if (q & ARCH_DSA_TYPES)
-		dsa_types(r, main);
+	if (q & (ARCH_DSA_TYPES | ARCH_DSA_TOPK))
+		dsa_types(r, main, !(q & ARCH_DSA_TOPK));
+	if ((q & ARCH_DSA_TOPK) && main > 0 && !g->indexer[0])
+		first_indexer(r);
 }
 
 /* Whether f has a tensor of that name. */

@@ -399,6 +399,12 @@ enum arch_quirk {
 				    * each pass a layer of its own (its
 				    * cache, its place in -ngl) sharing the
 				    * block's weights (nanbeige) */
+	ARCH_DSA_TOPK = 524288,	   /* ARCH_DSA only where
+				    * attention.indexer.top_k is set and not
+				    * 0, in the layers
+				    * attention.indexer.types marks (by
+				    * default none; llama.cpp refuses a
+				    * first layer without) (hy_v4) */
 };
 
 /*

@@ -1046,6 +1046,16 @@ static const struct arch_info arch_table[] = {
 	    .quirks = ARCH_LOOPS,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 1077, .worst_vulkan = 682 } },
+	/* deepseek2's MLA with sinks and a gate, DSA's indexer where
+	 * attention.indexer.top_k is set (in the layers indexer.types
+	 * marks), hyper-connections, a dense block, then experts and
+	 * shared experts: not built */
+	{ .name = "hy_v4",
+	    .kind = ARCH_KIND_MLA,
+	    .mapped = true,
+	    .quirks = ARCH_DSA | ARCH_DSA_TOPK,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 313, .worst_vulkan = 3346 } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

@@ -392,6 +392,21 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 	pl->repack_bytes = pl->dev[0].repack_bytes;
 }
 
+/* An MLA layer's cache in every stream: its K rows (no V), and DSA's
+ * indexer keys where it has an indexer (MSA's V head beside them). */
+static uint64_t
+mla_layer_kv(const struct model_geom *g, const struct plan *pl, uint32_t il)
+{
+	uint64_t row = kv_row_bytes(pl->kv_k, smul(g->head_k,
+	    g->n_head_kv[il]));
+
+	if (g->indexer[il])
+		row = sadd(row, kv_row_bytes(pl->kv_k, g->indexer_k));
+	if (g->indexer[il] && g->indexer_v)
+		row = sadd(row, kv_row_bytes(pl->kv_v, g->head_v));
+	return smul(smul(row, pl->ctx_seq), pl->n_stream);
+}
+
 /*
  * The device's share of the cache, all bytes in total, with the last dl
  * layers offloaded: layer by layer (a sliding-window layer keeps fewer
@@ -421,9 +436,9 @@ device_kv(const struct model_geom *g, const struct plan *pl, uint64_t dl,
 	if (g->dsv4)	/* every layer keeps a cache */
 		trunk = g->n_layer;
 	for (il = 0; (g->memory == ARCH_MEM_KV || hybrid) &&
-	    (!g->mla || g->dsv4) && il < trunk && il < ARCH_MAX_LAYERS;
-	    il++) {
-		uint64_t n = plan_layer_kv(g, pl, il);
+	    il < trunk && il < ARCH_MAX_LAYERS; il++) {
+		uint64_t n = g->mla && !g->dsv4 ? mla_layer_kv(g, pl, il) :
+		    plan_layer_kv(g, pl, il);
 
 		if (hybrid && g->is_recr[il])	/* falcon-h1: both */
 			n = sadd(rec, g->recr_kv ? n : 0);
