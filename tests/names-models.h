@@ -2552,6 +2552,26 @@ static const char *const hy_v4_tensors[] = {
 	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
 };
 
+/* jina-bert-v2: bert's without positions, a plain GELU FFN. */
+static const char *const jina_bert_v2_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 2",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"u32 tokenizer.ggml.token_type_count 2",
+	"str tokenizer.ggml.model bert", NULL
+};
+static const char *const jina_bert_v2_tensors[] = {
+	"G token_embd.weight 16 16", "G token_types.weight 16 2",
+	"G token_embd_norm.weight 16", "G token_embd_norm.bias 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 16",
+	"L blk.%u.attn_v.weight 16 16", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_output.bias 16", "L blk.%u.attn_output_norm.weight 16",
+	"L blk.%u.attn_output_norm.bias 16", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.ffn_down.bias 16",
+	"L blk.%u.layer_output_norm.weight 16",
+	"L blk.%u.layer_output_norm.bias 16", NULL
+};
+
 static const struct {
 	struct arch_model m;
 	const char *widen;
@@ -2824,6 +2844,8 @@ static const struct {
 	  "blk.%u.ffn_up.weight" },
 	{ { "hy_v4", 2, hy_v4_keys, hy_v4_tensors },
 	  "blk.%u.hc_ffn_fn.weight" },
+	{ { "jina-bert-v2", 2, jina_bert_v2_keys, jina_bert_v2_tensors },
+	  "blk.%u.ffn_down.bias" },
 };
 
 #endif

@@ -905,6 +905,16 @@ static const struct og_spec og_specs[] = {
 			   "f:hyper_connection.epsilon=1e-6 "
 			   "f:hyper_connection.magnitude=1",
 	    "exp_probs_b.bias" },
+	/* bert's encoder with ALiBi, no positions, a plain GELU FFN (its
+	 * up n_ff wide, as the key ffn_up_factor the map reads and
+	 * llama.cpp does not says) */
+	{ "jina-bert-v2",
+	    "u:context_length=512 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=1536 u:attention.head_count=8 "
+	    "u:attention.head_count_kv=8 b:attention.causal=0 " OG_LN
+	    "u:pooling_type=1 u:tokenizer.ggml.token_type_count=2 "
+	    "u:ffn_up_factor=1",
+	    "attn_q.bias attn_k.bias attn_v.bias ffn_up.bias" },
 };
 
 /*

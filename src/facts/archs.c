@@ -358,7 +358,20 @@ static const struct arch_info arch_table[] = {
 		.block = GB_ENCODER },
 	    .split = SPLIT(1, SPLIT_HOST_ADDS, SPLIT_FULL_GRAPH),
 	    .fit = { .cpu = true } },
-	{ .name = "jina-bert-v2", .kind = ARCH_KIND_ENCODER },
+	/* bert's graph with ALiBi, no learned positions (a GEGLU, an up
+	 * twice n_ff wide or a gate, not placed) */
+	{ .name = "jina-bert-v2",
+	    .kind = ARCH_KIND_ENCODER,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.norm = GB_LAYER,
+		.ffn = GB_GELU,
+		.norms = GB_NORM_POST,
+		.pos = GB_ALIBI,
+		.block = GB_ENCODER },
+	    .split = SPLIT(1, SPLIT_HOST_ADDS, SPLIT_FULL_GRAPH),
+	    .fit = { .cpu = true } },
 	/* bert's graph with nomic-bert's rotary positions, no learned ones */
 	{ .name = "jina-bert-v3",
 	    .kind = ARCH_KIND_ENCODER,
