@@ -2572,6 +2572,17 @@ static const char *const jina_bert_v2_tensors[] = {
 	"L blk.%u.layer_output_norm.bias 16", NULL
 };
 
+/* qwen3tts: qwen3vl's, its output the codec's 3072 tokens. */
+static const char *const qwen3tts_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 3072", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 32", "L blk.%u.attn_k.weight 16 16",
+	"L blk.%u.attn_v.weight 16 16", "L blk.%u.attn_q_norm.weight 16",
+	"L blk.%u.attn_k_norm.weight 16", "L blk.%u.attn_output.weight 32 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate.weight 16 32",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16", NULL
+};
+
 static const struct {
 	struct arch_model m;
 	const char *widen;
@@ -2846,6 +2857,8 @@ static const struct {
 	  "blk.%u.hc_ffn_fn.weight" },
 	{ { "jina-bert-v2", 2, jina_bert_v2_keys, jina_bert_v2_tensors },
 	  "blk.%u.ffn_down.bias" },
+	{ { "qwen3tts", 2, qwen3vl_keys, qwen3tts_tensors },
+	  "blk.%u.attn_q_norm.weight" },
 };
 
 #endif

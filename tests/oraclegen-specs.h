@@ -9,7 +9,8 @@
 
 /*
  * One geometry: metadata as "T:key=value" words (T: u uint32, f float32,
- * b bool, s string, a array of uint32 "1,2,3"; a key without a dot-free
+ * b bool, s string, a array of uint32 "1,2,3"; "v:vocab=N" the
+ * vocabulary's size, 512 by default; a key without a dot-free
  * prefix of general., tokenizer. or xielu. (apertus's, unprefixed in
  * llama.cpp) is ARCH.key), and the optional tensors
  * (ids of the map, "attn_q.bias") to write as well.
@@ -915,6 +916,14 @@ static const struct og_spec og_specs[] = {
 	    "u:pooling_type=1 u:tokenizer.ggml.token_type_count=2 "
 	    "u:ffn_up_factor=1",
 	    "attn_q.bias attn_k.bias attn_v.bias ffn_up.bias" },
+	/* qwen3vl's, the output 3072 wide (the graph aborts on a
+	 * vocabulary of fewer tokens: 4096) */
+	{ "qwen3tts",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=128 "
+				  "u:attention.value_length=128 "
+				  "a:rope.dimension_sections=24,20,20,0 "
+				  "v:vocab=4096",
+	    "output.weight" },
 };
 
 /*

@@ -23,6 +23,7 @@
 #include "oraclegen-specs.h"
 
 #define OG_N_VOCAB 512
+#define OG_MAX_VOCAB 65536
 
 const char *
 oraclegen_arch(size_t i)
@@ -69,6 +70,8 @@ og_kvs(struct ggufw_model *m, const struct og_spec *s)
 		char *eq = strchr(w, '=');
 		if (eq == NULL || w[1] != ':')
 			abort(); /* a bad spec is a bug in this file */
+		if (w[0] == 'v')
+			continue; /* the vocabulary's size: og_n_vocab */
 		*eq = '\0';
 		og_key(key, sizeof key, s->arch, w + 2);
 		if (w[0] == 'u')
@@ -85,17 +88,31 @@ og_kvs(struct ggufw_model *m, const struct og_spec *s)
 	}
 }
 
-/* og_vocab: a SentencePiece ("llama") vocabulary of OG_N_VOCAB tokens:
- * <unk> <s> </s>, the 256 byte tokens, then plain pieces. */
-static void
-og_vocab(struct ggufw_model *m)
+/* og_n_vocab: the spec's vocabulary size ("v:vocab=N", for a graph
+ * that needs more tokens), else OG_N_VOCAB. */
+static size_t
+og_n_vocab(const struct og_spec *s)
 {
-	static char names[OG_N_VOCAB][16];
-	const char *toks[OG_N_VOCAB];
-	float scores[OG_N_VOCAB];
-	int32_t types[OG_N_VOCAB];
+	const char *p = strstr(s->kv, "v:vocab=");
+	unsigned long n;
 
-	for (int i = 0; i < OG_N_VOCAB; i++) {
+	if (p == NULL || (p != s->kv && p[-1] != ' '))
+		return OG_N_VOCAB;
+	n = strtoul(p + 8, NULL, 10);
+	return n >= 259 && n <= OG_MAX_VOCAB ? (size_t)n : OG_N_VOCAB;
+}
+
+/* og_vocab: a SentencePiece ("llama") vocabulary of n tokens: <unk> <s>
+ * </s>, the 256 byte tokens, then plain pieces. */
+static void
+og_vocab(struct ggufw_model *m, size_t n)
+{
+	static char names[OG_MAX_VOCAB][16];
+	static const char *toks[OG_MAX_VOCAB];
+	static float scores[OG_MAX_VOCAB];
+	static int32_t types[OG_MAX_VOCAB];
+
+	for (int i = 0; i < (int)n; i++) {
 		if (i < 3)
 			snprintf(names[i], sizeof names[i], "%s",
 			    i == 0     ? "<unk>" :
@@ -110,10 +127,9 @@ og_vocab(struct ggufw_model *m)
 		types[i] = i == 0 ? 2 : i < 3 ? 3 : i < 259 ? 6 : 1;
 	}
 	ggufw_model_kv_str(m, "tokenizer.ggml.model", "llama");
-	ggufw_model_kv_arr_str(m, "tokenizer.ggml.tokens", toks, OG_N_VOCAB);
-	ggufw_model_kv_arr_f32(m, "tokenizer.ggml.scores", scores, OG_N_VOCAB);
-	ggufw_model_kv_arr_i32(m, "tokenizer.ggml.token_type", types,
-	    OG_N_VOCAB);
+	ggufw_model_kv_arr_str(m, "tokenizer.ggml.tokens", toks, n);
+	ggufw_model_kv_arr_f32(m, "tokenizer.ggml.scores", scores, n);
+	ggufw_model_kv_arr_i32(m, "tokenizer.ggml.token_type", types, n);
 	ggufw_model_kv_u32(m, "tokenizer.ggml.bos_token_id", 1);
 	ggufw_model_kv_u32(m, "tokenizer.ggml.eos_token_id", 2);
 }
@@ -379,7 +395,7 @@ og_build(struct ggufw_model *m, const struct og_spec *s, struct og_out *o)
 	env.file = &f;
 	env.geom = g;
 	env.layer = -1;
-	env.n_vocab = OG_N_VOCAB;
+	env.n_vocab = (int64_t)og_n_vocab(s);
 	rc = og_tensors(m, map, s, &env, o);
 	free(g);
 	diag_list_free(&dl);
@@ -401,7 +417,7 @@ og_write(const struct og_spec *s, const char *path, struct og_out *o)
 	ggufw_model_kv_str(&m, "general.name", "oracle test model");
 	ggufw_model_kv_u32(&m, "general.quantization_version", 2);
 	og_kvs(&m, s);
-	og_vocab(&m);
+	og_vocab(&m, og_n_vocab(s));
 	rc = og_build(&m, s, o);
 	if (rc == 0 && path != NULL &&
 	    ggufw_model_finish_sparse(&m, path) != 0) {

@@ -1069,6 +1069,13 @@ static const struct arch_info arch_table[] = {
 	    .quirks = ARCH_DSA | ARCH_DSA_TOPK,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 313, .worst_vulkan = 3346 } },
+	/* qwen3vl's loader and graph, its output 3072 wide (the codec's
+	 * tokens), the logits padded to the vocabulary's width with -inf
+	 * (a repeat and a concat qwen3vl's graph here lacks): not built */
+	{ .name = "qwen3tts",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 688, .worst_vulkan = 511 } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
