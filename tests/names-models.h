@@ -2583,6 +2583,23 @@ static const char *const qwen3tts_tensors[] = {
 	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16", NULL
 };
 
+/* pockettts: LayerNorms with biases, a GELU FFN, no output. */
+static const char *const pockettts_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const pockettts_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output_norm.bias 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_norm.bias 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_norm.bias 16", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL
+};
+
 static const struct {
 	struct arch_model m;
 	const char *widen;
@@ -2859,6 +2876,8 @@ static const struct {
 	  "blk.%u.ffn_down.bias" },
 	{ { "qwen3tts", 2, qwen3vl_keys, qwen3tts_tensors },
 	  "blk.%u.attn_q_norm.weight" },
+	{ { "pockettts", 2, pockettts_keys, pockettts_tensors },
+	  "blk.%u.attn_q.weight" },
 };
 
 #endif

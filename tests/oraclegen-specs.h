@@ -924,6 +924,8 @@ static const struct og_spec og_specs[] = {
 				  "a:rope.dimension_sections=24,20,20,0 "
 				  "v:vocab=4096",
 	    "output.weight" },
+	/* LayerNorms with biases, a GELU FFN, no output matrix */
+	{ "pockettts", OG_ATTN OG_KV2 OG_LN, "" },
 };
 
 /*

@@ -1076,6 +1076,12 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 688, .worst_vulkan = 511 } },
+	/* llama's layers with LayerNorms (biases), a GELU FFN without a
+	 * gate, the output token_embd's copy */
+	{ .name = "pockettts",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true, .norm = GB_LAYER, .ffn = GB_GELU } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
