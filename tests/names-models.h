@@ -2600,6 +2600,52 @@ static const char *const pockettts_tensors[] = {
 	"L blk.%u.ffn_down.weight 32 16", NULL
 };
 
+/* bailingmoe3: block 0 KDA (full-rank gates) and dense, block 1 MLA
+ * with a gate a head and experts; the output tied. */
+static const char *const bailingmoe3_keys[] = {
+	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2",
+	"a32 ARCH.attention.head_count_kv 0,1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.key_length 6", "u32 ARCH.attention.value_length 4",
+	"u32 ARCH.attention.key_length_mla 6",
+	"u32 ARCH.attention.value_length_mla 4",
+	"u32 ARCH.attention.kv_lora_rank 4", "u32 ARCH.rope.dimension_count 2",
+	"u32 ARCH.ssm.conv_kernel 4", "u32 ARCH.kda.head_dim 4",
+	"f32 ARCH.kda.gate_lower_bound -5",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "u32 ARCH.expert_gating_func 2",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const bailingmoe3_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"L blk.%u.attn_norm.weight 8", "L blk.%u.ffn_norm.weight 8",
+	"L0-0 blk.%u.ssm_conv1d_q.weight 4 1 8",
+	"L0-0 blk.%u.ssm_conv1d_k.weight 4 1 8",
+	"L0-0 blk.%u.ssm_conv1d_v.weight 4 1 8",
+	"L0-0 blk.%u.attn_q.weight 8 8", "L0-0 blk.%u.attn_k.weight 8 8",
+	"L0-0 blk.%u.attn_v.weight 8 8", "L0-0 blk.%u.ssm_f_a.weight 8 8",
+	"L0-0 blk.%u.ssm_beta.weight 8 2", "L0-0 blk.%u.ssm_a 1 2",
+	"L0-0 blk.%u.ssm_dt.bias 8", "L0-0 blk.%u.ssm_g_a.weight 8 8",
+	"L0-0 blk.%u.ssm_norm.weight 4", "L blk.%u.attn_output.weight 8 8",
+	"L1-1 blk.%u.attn_q.weight 8 12",
+	"L1-1 blk.%u.attn_kv_a_norm.weight 4",
+	"L1-1 blk.%u.attn_kv_a_mqa.weight 8 6",
+	"L1-1 blk.%u.attn_k_b.weight 4 4 2",
+	"L1-1 blk.%u.attn_v_b.weight 4 4 2", "L1-1 blk.%u.attn_gate.weight 8 2",
+	"L0-0 blk.%u.ffn_gate.weight 8 32", "L0-0 blk.%u.ffn_up.weight 8 32",
+	"L0-0 blk.%u.ffn_down.weight 32 8",
+	"L1-1 blk.%u.ffn_gate_inp.weight 8 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 8 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 8 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 8 4",
+	"L1-1 blk.%u.exp_probs_b.bias 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 8 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 8 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 8", NULL
+};
+
 static const struct {
 	struct arch_model m;
 	const char *widen;
@@ -2878,6 +2924,8 @@ static const struct {
 	  "blk.%u.attn_q_norm.weight" },
 	{ { "pockettts", 2, pockettts_keys, pockettts_tensors },
 	  "blk.%u.attn_q.weight" },
+	{ { "bailingmoe3", 2, bailingmoe3_keys, bailingmoe3_tensors },
+	  "blk.%u.ssm_g_a.weight" },
 };
 
 #endif

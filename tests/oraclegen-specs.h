@@ -926,6 +926,9 @@ static const struct og_spec og_specs[] = {
 	    "output.weight" },
 	/* LayerNorms with biases, a GELU FFN, no output matrix */
 	{ "pockettts", OG_ATTN OG_KV2 OG_LN, "" },
+	/* kimi-linear's KDA, MLA, KDA, MLA, its gate lower bound, the output
+	 * tied */
+	{ "bailingmoe3", OG_KIMI "f:kda.gate_lower_bound=-5", "" },
 };
 
 /*

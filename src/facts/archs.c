@@ -1082,6 +1082,16 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .graph = { .built = true, .norm = GB_LAYER, .ffn = GB_GELU } },
+	/* kimi-linear's hybrid (KDA where a layer has 0 KV heads, MLA
+	 * elsewhere), full-rank KDA gates, a gate a head on the MLA
+	 * layers' output, experts with their routing bias beside a shared
+	 * expert: not built */
+	{ .name = "bailingmoe3",
+	    .kind = ARCH_KIND_HYBRID_KDA,
+	    .mapped = true,
+	    .quirks = ARCH_SSM_A_MUL,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 974, .worst_vulkan = 6805 } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
