@@ -2646,6 +2646,23 @@ static const char *const bailingmoe3_tensors[] = {
 	"L1-1 blk.%u.ffn_down_shexp.weight 8 8", NULL
 };
 
+/* hrm_text: stacks of one layer (blocks 0 and 1) run 1 x (1 + 1)
+ * times: two layers, the weights of both blocks. */
+static const char *const hrm_text_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.hrm.layers_per_stack 1", "u32 ARCH.hrm.h_cycles 1",
+	"u32 ARCH.hrm.l_cycles 1", "str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const hrm_text_tensors[] = {
+	"G token_embd.weight 16 16", "G hrm.z_l_init 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_gate.weight 16 16",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_gate.weight 16 32",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16", NULL
+};
+
 static const struct {
 	struct arch_model m;
 	const char *widen;
@@ -2926,6 +2943,8 @@ static const struct {
 	  "blk.%u.attn_q.weight" },
 	{ { "bailingmoe3", 2, bailingmoe3_keys, bailingmoe3_tensors },
 	  "blk.%u.ssm_g_a.weight" },
+	{ { "hrm_text", 2, hrm_text_keys, hrm_text_tensors },
+	  "blk.%u.attn_gate.weight" },
 };
 
 #endif

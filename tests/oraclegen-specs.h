@@ -929,6 +929,12 @@ static const struct og_spec og_specs[] = {
 	/* kimi-linear's KDA, MLA, KDA, MLA, its gate lower bound, the output
 	 * tied */
 	{ "bailingmoe3", OG_KIMI "f:kda.gate_lower_bound=-5", "" },
+	/* stacks of one layer, blocks 0 (low) and 1 (high), run
+	 * 2 x (1 + 1) times: four layers, four caches */
+	{ "hrm_text",
+	    OG_ATTN OG_KV2 OG_RMS "u:hrm.layers_per_stack=1 "
+				  "u:hrm.h_cycles=2 u:hrm.l_cycles=1",
+	    "" },
 };
 
 /*

@@ -776,6 +776,34 @@ add_loops(struct rd *r)
 	g->n_loops = loops;
 }
 
+/*
+ * hrm_text's passes: llama.cpp asserts that the trunk's layers are every
+ * pass's, hrm.layers_per_stack x h_cycles x (l_cycles + 1), each of
+ * them at least 1 (M004 where the keys are there and they are not).
+ */
+static void
+check_hrm(struct rd *r)
+{
+	const struct model_geom *g = r->g;
+	const struct gguf_kv *kv = arch_kv(r, "block_count");
+	uint32_t lps, h, l;
+	uint64_t n;
+
+	if (kv == NULL || !geom_u32(r, "hrm.layers_per_stack", &lps) ||
+	    !geom_u32(r, "hrm.h_cycles", &h) ||
+	    !geom_u32(r, "hrm.l_cycles", &l))
+		return;
+	n = (uint64_t)lps * h * ((uint64_t)l + 1);
+	if (lps > 0 && h > 0 && l > 0 && n == g->n_layer - g->n_layer_nextn)
+		return;
+	diag_add(r->dl, "M004", kv->offset, SUBJECT_KEY, kv->key.p,
+	    kv->key.n, "block_count is %" PRIu32 " (less %" PRIu32 " MTP "
+	    "layers), but hrm.layers_per_stack x h_cycles x (l_cycles + 1) "
+	    "is %" PRIu64 " (%" PRIu32 ", %" PRIu32 ", %" PRIu32 "): "
+	    "llama.cpp aborts unless they are equal and each at least 1",
+	    g->n_layer, g->n_layer_nextn, n, lps, h, l);
+}
+
 void
 arch_read(const struct gguf_file *f, struct model_geom *g,
     struct diag_list *dl)
@@ -851,6 +879,8 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 		add_router(g);
 	if (arch_row(g)->quirks & ARCH_LOOPS)
 		add_loops(&r);
+	if (arch_row(g)->quirks & ARCH_HRM)
+		check_hrm(&r);
 }
 
 uint32_t

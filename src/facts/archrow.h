@@ -405,6 +405,10 @@ enum arch_quirk {
 				    * attention.indexer.types marks (by
 				    * default none; llama.cpp refuses a
 				    * first layer without) (hy_v4) */
+	ARCH_HRM = 1048576,	   /* block_count must be
+				    * hrm.layers_per_stack x h_cycles x
+				    * (l_cycles + 1), each at least 1, or
+				    * llama.cpp aborts (hrm_text) */
 };
 
 /*

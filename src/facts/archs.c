@@ -1092,6 +1092,15 @@ static const struct arch_info arch_table[] = {
 	    .quirks = ARCH_SSM_A_MUL,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 974, .worst_vulkan = 6805 } },
+	/* two stacks of layers run in cycles, each pass's layers with a
+	 * cache of their own (block_count counts them, the weights are
+	 * the two stacks'), parameterless norms, a gated attention: not
+	 * built */
+	{ .name = "hrm_text",
+	    .mapped = true,
+	    .quirks = ARCH_HRM,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 936, .worst_vulkan = 659 } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
