@@ -2422,6 +2422,247 @@ static const char *const cogvlm_tensors[] = { "G token_embd.weight 16 16",
 	"L blk.%u.vis_up.weight 16 32", "L blk.%u.vis_down.weight 32 16",
 	NULL };
 
+/* step35: block 1 windowed, experts beside a shared expert, Q's and
+ * K's norms and a gate a head, block 2 an MTP layer. */
+static const char *const step35_keys[] = {
+	BASE_KEYS(16, 3), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 4",
+	"a32 ARCH.attention.sliding_window_pattern 0,1,0",
+	"u32 ARCH.expert_count 4", "u32 ARCH.expert_used_count 2",
+	"u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_feed_forward_length 8",
+	"u32 ARCH.nextn_predict_layers 1", "str tokenizer.ggml.model gpt2",
+	NULL
+};
+static const char *const step35_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q_norm.weight 8", "L blk.%u.attn_k_norm.weight 8",
+	"L blk.%u.attn_gate.weight 16 2", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate_inp.weight 16 4",
+	"L blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L blk.%u.ffn_up_exps.weight 16 8 4",
+	"L blk.%u.ffn_down_exps.weight 8 16 4",
+	"L blk.%u.ffn_gate_shexp.weight 16 8",
+	"L blk.%u.ffn_up_shexp.weight 16 8",
+	"L blk.%u.ffn_down_shexp.weight 8 16",
+	"L2-2 blk.%u.nextn.eh_proj.weight 32 16",
+	"L2-2 blk.%u.nextn.enorm.weight 16",
+	"L2-2 blk.%u.nextn.hnorm.weight 16", NULL
+};
+
+/* laguna: block 0 dense and full, block 1 windowed with experts and
+ * a shared expert; Q's and K's norms, a gate a head. */
+static const char *const laguna_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.sliding_window 4",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const laguna_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.attn_q_norm.weight 8",
+	"L blk.%u.attn_k_norm.weight 8", "L blk.%u.attn_gate.weight 16 2",
+	"L blk.%u.ffn_norm.weight 16", "L0-0 blk.%u.ffn_gate.weight 16 32",
+	"L0-0 blk.%u.ffn_up.weight 16 32", "L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-1 blk.%u.exp_probs_b.bias 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
+/* nanbeige: llama's, its two blocks run twice. */
+static const char *const nanbeige_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.num_loops 2", "str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const nanbeige_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_gate.weight 16 32", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL
+};
+
+/* hy_v4: MLA with sinks and a gate, the indexer in block 0 alone,
+ * hyper-connections of 2, block 0 dense, block 1 experts. */
+static const char *const hy_v4_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.q_lora_rank 8", "u32 ARCH.attention.kv_lora_rank 8",
+	"u32 ARCH.attention.key_length 12", "u32 ARCH.attention.value_length 8",
+	"u32 ARCH.attention.key_length_mla 12",
+	"u32 ARCH.attention.value_length_mla 8",
+	"u32 ARCH.rope.dimension_count 4",
+	"u32 ARCH.attention.indexer.head_count 2",
+	"u32 ARCH.attention.indexer.key_length 8",
+	"u32 ARCH.attention.indexer.top_k 4",
+	"a32 ARCH.attention.indexer.types 1,0",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "u32 ARCH.expert_gating_func 2",
+	"u32 ARCH.hyper_connection.count 2",
+	"f32 ARCH.hyper_connection.epsilon 1e-6",
+	"f32 ARCH.hyper_connection.magnitude 1",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const hy_v4_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 16", "G output_hc_fn.weight 32 2",
+	"G output_hc_base.weight 2", "G output_hc_scale.weight 1",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_sinks.weight 2",
+	"L blk.%u.attn_q_a.weight 16 8", "L blk.%u.attn_q_a_norm.weight 8",
+	"L blk.%u.attn_q_b.weight 8 24", "L blk.%u.attn_kv_a_mqa.weight 16 12",
+	"L blk.%u.attn_kv_a_norm.weight 8", "L blk.%u.attn_k_b.weight 8 8 2",
+	"L blk.%u.attn_v_b.weight 8 8 2", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_gate.weight 16 16",
+	"L0-0 blk.%u.indexer.attn_q_b.weight 8 16",
+	"L0-0 blk.%u.indexer.attn_k.weight 16 8",
+	"L0-0 blk.%u.indexer.k_norm.weight 8",
+	"L0-0 blk.%u.indexer.k_norm.bias 8",
+	"L0-0 blk.%u.indexer.proj.weight 16 2",
+	"L blk.%u.hc_attn_fn.weight 32 4", "L blk.%u.hc_attn_base.weight 4",
+	"L blk.%u.hc_attn_scale.weight 2", "L blk.%u.hc_ffn_fn.weight 32 4",
+	"L blk.%u.hc_ffn_base.weight 4", "L blk.%u.hc_ffn_scale.weight 2",
+	"L blk.%u.ffn_norm.weight 16", "L0-0 blk.%u.ffn_gate.weight 16 32",
+	"L0-0 blk.%u.ffn_up.weight 16 32", "L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
+/* jina-bert-v2: bert's without positions, a plain GELU FFN. */
+static const char *const jina_bert_v2_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 2",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"u32 tokenizer.ggml.token_type_count 2",
+	"str tokenizer.ggml.model bert", NULL
+};
+static const char *const jina_bert_v2_tensors[] = {
+	"G token_embd.weight 16 16", "G token_types.weight 16 2",
+	"G token_embd_norm.weight 16", "G token_embd_norm.bias 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 16",
+	"L blk.%u.attn_v.weight 16 16", "L blk.%u.attn_output.weight 16 16",
+	"L blk.%u.attn_output.bias 16", "L blk.%u.attn_output_norm.weight 16",
+	"L blk.%u.attn_output_norm.bias 16", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", "L blk.%u.ffn_down.bias 16",
+	"L blk.%u.layer_output_norm.weight 16",
+	"L blk.%u.layer_output_norm.bias 16", NULL
+};
+
+/* qwen3tts: qwen3vl's, its output the codec's 3072 tokens. */
+static const char *const qwen3tts_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output.weight 16 3072", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_q.weight 16 32", "L blk.%u.attn_k.weight 16 16",
+	"L blk.%u.attn_v.weight 16 16", "L blk.%u.attn_q_norm.weight 16",
+	"L blk.%u.attn_k_norm.weight 16", "L blk.%u.attn_output.weight 32 16",
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate.weight 16 32",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16", NULL
+};
+
+/* pockettts: LayerNorms with biases, a GELU FFN, no output. */
+static const char *const pockettts_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-5",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const pockettts_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"G output_norm.bias 16", "L blk.%u.attn_norm.weight 16",
+	"L blk.%u.attn_norm.bias 16", "L blk.%u.attn_q.weight 16 16",
+	"L blk.%u.attn_k.weight 16 8", "L blk.%u.attn_v.weight 16 8",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_norm.weight 16",
+	"L blk.%u.ffn_norm.bias 16", "L blk.%u.ffn_up.weight 16 32",
+	"L blk.%u.ffn_down.weight 32 16", NULL
+};
+
+/* bailingmoe3: block 0 KDA (full-rank gates) and dense, block 1 MLA
+ * with a gate a head and experts; the output tied. */
+static const char *const bailingmoe3_keys[] = {
+	BASE_KEYS(8, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2",
+	"a32 ARCH.attention.head_count_kv 0,1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.key_length 6", "u32 ARCH.attention.value_length 4",
+	"u32 ARCH.attention.key_length_mla 6",
+	"u32 ARCH.attention.value_length_mla 4",
+	"u32 ARCH.attention.kv_lora_rank 4", "u32 ARCH.rope.dimension_count 2",
+	"u32 ARCH.ssm.conv_kernel 4", "u32 ARCH.kda.head_dim 4",
+	"f32 ARCH.kda.gate_lower_bound -5",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "u32 ARCH.expert_gating_func 2",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const bailingmoe3_tensors[] = {
+	"G token_embd.weight 8 16", "G output_norm.weight 8",
+	"L blk.%u.attn_norm.weight 8", "L blk.%u.ffn_norm.weight 8",
+	"L0-0 blk.%u.ssm_conv1d_q.weight 4 1 8",
+	"L0-0 blk.%u.ssm_conv1d_k.weight 4 1 8",
+	"L0-0 blk.%u.ssm_conv1d_v.weight 4 1 8",
+	"L0-0 blk.%u.attn_q.weight 8 8", "L0-0 blk.%u.attn_k.weight 8 8",
+	"L0-0 blk.%u.attn_v.weight 8 8", "L0-0 blk.%u.ssm_f_a.weight 8 8",
+	"L0-0 blk.%u.ssm_beta.weight 8 2", "L0-0 blk.%u.ssm_a 1 2",
+	"L0-0 blk.%u.ssm_dt.bias 8", "L0-0 blk.%u.ssm_g_a.weight 8 8",
+	"L0-0 blk.%u.ssm_norm.weight 4", "L blk.%u.attn_output.weight 8 8",
+	"L1-1 blk.%u.attn_q.weight 8 12",
+	"L1-1 blk.%u.attn_kv_a_norm.weight 4",
+	"L1-1 blk.%u.attn_kv_a_mqa.weight 8 6",
+	"L1-1 blk.%u.attn_k_b.weight 4 4 2",
+	"L1-1 blk.%u.attn_v_b.weight 4 4 2", "L1-1 blk.%u.attn_gate.weight 8 2",
+	"L0-0 blk.%u.ffn_gate.weight 8 32", "L0-0 blk.%u.ffn_up.weight 8 32",
+	"L0-0 blk.%u.ffn_down.weight 32 8",
+	"L1-1 blk.%u.ffn_gate_inp.weight 8 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 8 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 8 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 8 4",
+	"L1-1 blk.%u.exp_probs_b.bias 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 8 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 8 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 8", NULL
+};
+
+/* hrm_text: stacks of one layer (blocks 0 and 1) run 1 x (1 + 1)
+ * times: two layers, the weights of both blocks. */
+static const char *const hrm_text_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.hrm.layers_per_stack 1", "u32 ARCH.hrm.h_cycles 1",
+	"u32 ARCH.hrm.l_cycles 1", "str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const hrm_text_tensors[] = {
+	"G token_embd.weight 16 16", "G hrm.z_l_init 16",
+	"L blk.%u.attn_q.weight 16 16", "L blk.%u.attn_k.weight 16 8",
+	"L blk.%u.attn_v.weight 16 8", "L blk.%u.attn_gate.weight 16 16",
+	"L blk.%u.attn_output.weight 16 16", "L blk.%u.ffn_gate.weight 16 32",
+	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16", NULL
+};
+
 static const struct {
 	struct arch_model m;
 	const char *widen;
@@ -2686,6 +2927,24 @@ static const struct {
 	  "blk.%u.ffn_sub_norm.weight" },
 	{ { "plamo2", 2, plamo2_keys, plamo2_tensors },
 	  "blk.%u.post_attention_norm" },
+	{ { "step35", 3, step35_keys, step35_tensors },
+	  "blk.%u.attn_output.weight" },
+	{ { "laguna", 2, laguna_keys, laguna_tensors },
+	  "blk.%u.attn_gate.weight" },
+	{ { "nanbeige", 2, nanbeige_keys, nanbeige_tensors },
+	  "blk.%u.ffn_up.weight" },
+	{ { "hy_v4", 2, hy_v4_keys, hy_v4_tensors },
+	  "blk.%u.hc_ffn_fn.weight" },
+	{ { "jina-bert-v2", 2, jina_bert_v2_keys, jina_bert_v2_tensors },
+	  "blk.%u.ffn_down.bias" },
+	{ { "qwen3tts", 2, qwen3vl_keys, qwen3tts_tensors },
+	  "blk.%u.attn_q_norm.weight" },
+	{ { "pockettts", 2, pockettts_keys, pockettts_tensors },
+	  "blk.%u.attn_q.weight" },
+	{ { "bailingmoe3", 2, bailingmoe3_keys, bailingmoe3_tensors },
+	  "blk.%u.ssm_g_a.weight" },
+	{ { "hrm_text", 2, hrm_text_keys, hrm_text_tensors },
+	  "blk.%u.attn_gate.weight" },
 };
 
 #endif

@@ -9,7 +9,8 @@
 
 /*
  * One geometry: metadata as "T:key=value" words (T: u uint32, f float32,
- * b bool, s string, a array of uint32 "1,2,3"; a key without a dot-free
+ * b bool, s string, a array of uint32 "1,2,3"; "v:vocab=N" the
+ * vocabulary's size, 512 by default; a key without a dot-free
  * prefix of general., tokenizer. or xielu. (apertus's, unprefixed in
  * llama.cpp) is ARCH.key), and the optional tensors
  * (ids of the map, "attn_q.bias") to write as well.
@@ -845,6 +846,94 @@ static const struct og_spec og_specs[] = {
 				  "u:adapters.count=2 u:adapters.lora_rank=16 "
 				  "a:adapters.token_ids_activate=500,501 "
 				  "a:adapters.token_ids_substitute=1,2",
+	    "" },
+	/* windows as the per-layer array marks them (more KV heads in
+	 * them), Q's and K's norms, a gate a head, experts with their
+	 * routing bias and a shared expert, an MTP layer (skipped) */
+	{ "step35",
+	    OG_ATTN_L(5) OG_RMS "u:attention.sliding_window=128 "
+				"a:attention.sliding_window_pattern="
+				"0,1,1,1,0 "
+				"a:attention.head_count_kv=2,4,4,4,2 "
+				"u:nextn_predict_layers=1 "
+				"u:expert_count=8 u:expert_used_count=2 "
+				"u:expert_feed_forward_length=256 "
+				"u:expert_shared_feed_forward_length=256",
+	    "attn_q_norm.weight attn_k_norm.weight attn_gate.weight "
+	    "ffn_gate_inp.weight ffn_gate_exps.weight ffn_up_exps.weight "
+	    "ffn_down_exps.weight exp_probs_b.bias ffn_gate_shexp.weight "
+	    "ffn_up_shexp.weight ffn_down_shexp.weight nextn.eh_proj.weight "
+	    "nextn.enorm.weight nextn.hnorm.weight" },
+	/* windows of 256 in blocks 1 to 3 (the first of four full), a
+	 * gate a head (its width, which the loader takes from the file,
+	 * as the key attn_gate_width the map reads and llama.cpp does
+	 * not), a dense block, then experts and a shared expert */
+	{ "laguna",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.sliding_window=256 "
+				  "u:leading_dense_block_count=1 "
+				  "u:expert_count=8 u:expert_used_count=2 "
+				  "u:expert_feed_forward_length=256 "
+				  "u:attn_gate_width=8",
+	    "" },
+	/* llama's two blocks run twice: four layers, four caches */
+	{ "nanbeige",
+	    "u:context_length=8192 u:embedding_length=512 u:block_count=2 "
+	    "u:feed_forward_length=1536 u:attention.head_count=8 " OG_KV2 OG_RMS
+	    "u:num_loops=2",
+	    "" },
+	/* deepseek2's MLA with sinks and a gate, the indexer in blocks 0
+	 * and 2 (1 and 3 share its choice), hyper-connections of 4, a
+	 * dense block, then experts and a shared expert */
+	{ "hy_v4",
+	    OG_ATTN OG_RMS "u:attention.head_count_kv=1 "
+			   "u:leading_dense_block_count=1 "
+			   "u:expert_feed_forward_length=256 "
+			   "u:expert_shared_count=1 u:expert_count=8 "
+			   "u:expert_used_count=2 f:expert_weights_scale=1 "
+			   "u:expert_gating_func=2 "
+			   "u:attention.q_lora_rank=192 "
+			   "u:attention.kv_lora_rank=128 "
+			   "u:attention.key_length=160 "
+			   "u:attention.value_length=128 "
+			   "u:attention.key_length_mla=96 "
+			   "u:attention.value_length_mla=64 "
+			   "u:rope.dimension_count=32 "
+			   "u:attention.indexer.head_count=4 "
+			   "u:attention.indexer.key_length=64 "
+			   "u:attention.indexer.top_k=256 "
+			   "a:attention.indexer.types=1,0,1,0 "
+			   "u:hyper_connection.count=4 "
+			   "f:hyper_connection.epsilon=1e-6 "
+			   "f:hyper_connection.magnitude=1",
+	    "exp_probs_b.bias" },
+	/* bert's encoder with ALiBi, no positions, a plain GELU FFN (its
+	 * up n_ff wide, as the key ffn_up_factor the map reads and
+	 * llama.cpp does not says) */
+	{ "jina-bert-v2",
+	    "u:context_length=512 u:embedding_length=512 u:block_count=4 "
+	    "u:feed_forward_length=1536 u:attention.head_count=8 "
+	    "u:attention.head_count_kv=8 b:attention.causal=0 " OG_LN
+	    "u:pooling_type=1 u:tokenizer.ggml.token_type_count=2 "
+	    "u:ffn_up_factor=1",
+	    "attn_q.bias attn_k.bias attn_v.bias ffn_up.bias" },
+	/* qwen3vl's, the output 3072 wide (the graph aborts on a
+	 * vocabulary of fewer tokens: 4096) */
+	{ "qwen3tts",
+	    OG_ATTN OG_KV2 OG_RMS "u:attention.key_length=128 "
+				  "u:attention.value_length=128 "
+				  "a:rope.dimension_sections=24,20,20,0 "
+				  "v:vocab=4096",
+	    "output.weight" },
+	/* LayerNorms with biases, a GELU FFN, no output matrix */
+	{ "pockettts", OG_ATTN OG_KV2 OG_LN, "" },
+	/* kimi-linear's KDA, MLA, KDA, MLA, its gate lower bound, the output
+	 * tied */
+	{ "bailingmoe3", OG_KIMI "f:kda.gate_lower_bound=-5", "" },
+	/* stacks of one layer, blocks 0 (low) and 1 (high), run
+	 * 2 x (1 + 1) times: four layers, four caches */
+	{ "hrm_text",
+	    OG_ATTN OG_KV2 OG_RMS "u:hrm.layers_per_stack=1 "
+				  "u:hrm.h_cycles=2 u:hrm.l_cycles=1",
 	    "" },
 };
 

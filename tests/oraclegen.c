@@ -24,6 +24,7 @@
 #include "oraclegen-specs.h"
 
 #define OG_N_VOCAB 512
+#define OG_MAX_VOCAB 65536
 
 const char *
 oraclegen_arch(size_t i)
@@ -70,6 +71,8 @@ og_kvs(struct ggufw_model *m, const struct og_spec *s)
 		char *eq = strchr(w, '=');
 		if (eq == NULL || w[1] != ':')
 			abort(); /* a bad spec is a bug in this file */
+		if (w[0] == 'v')
+			continue; /* the vocabulary's size: og_n_vocab */
 		*eq = '\0';
 		og_key(key, sizeof key, s->arch, w + 2);
 		if (w[0] == 'u')
@@ -86,15 +89,21 @@ og_kvs(struct ggufw_model *m, const struct og_spec *s)
 	}
 }
 
-/* The vocabulary's size of geometry s: a tied shape's own, else
- * OG_N_VOCAB. */
+/* The vocabulary's size of geometry s: a tied shape's own, the spec's
+ * ("v:vocab=N", for a graph that needs more tokens), else OG_N_VOCAB. */
 static int
 og_n_vocab(const struct og_spec *s)
 {
+	const char *p = strstr(s->kv, "v:vocab=");
+	unsigned long n;
+
 	for (size_t i = 0; i < sizeof og_tied / sizeof og_tied[0]; i++)
 		if (s == &og_tied[i])
 			return og_tied_vocab[i];
-	return OG_N_VOCAB;
+	if (p == NULL || (p != s->kv && p[-1] != ' '))
+		return OG_N_VOCAB;
+	n = strtoul(p + 8, NULL, 10);
+	return n >= 259 && n <= OG_MAX_VOCAB ? (int)n : OG_N_VOCAB;
 }
 
 /* og_vocab: a SentencePiece ("llama") vocabulary of n tokens: <unk> <s>

@@ -1221,6 +1221,92 @@ Test(plan, file_block_count_512_is_accepted, .init = plan_no_datadir)
 	ggufw_model_free(&m);
 }
 
+/* nanbeige's num_loops (ARCH_LOOPS): each pass's layers are layers of
+ * their own, caches and all; no pass, or past 512 layers, llama.cpp
+ * aborts (M004). */
+static void
+loops_case(struct test_lint *t, struct ggufw_model *m, struct profile *p,
+    uint32_t loops)
+{
+	ggufw_model_init(m, false, 32);
+	add_attn_keys(m, "nanbeige", 4, 512, 8, 4096, 32);
+	ggufw_model_kv_u32(m, "nanbeige.num_loops", loops);
+	add_small_tensor(m);
+	lint_model(t, m, big_profile(p, true), NULL);
+}
+
+Test(plan, file_num_loops_are_layers, .init = plan_no_datadir)
+{
+	static const uint32_t loops[] = { 1, 3, 128, 0, 129 };
+	struct ggufw_model m;
+	struct test_lint t;
+	struct profile p;
+	size_t i;
+
+	for (i = 0; i < sizeof loops / sizeof loops[0]; i++) {
+		bool bad = loops[i] == 0 || loops[i] > 128;
+
+		loops_case(&t, &m, &p, loops[i]);
+		cr_expect_eq(test_count(&t, "M004"), bad ? 1 : 0,
+		    "num_loops %u: %s", loops[i], test_codes(&t));
+		cr_expect_eq(t.res.geom->n_layer, bad ? 4 : 4 * loops[i],
+		    "num_loops %u", loops[i]);
+		cr_expect_eq(arch_blocks(t.res.geom), 4);
+		test_lint_free(&t);
+		ggufw_model_free(&m);
+	}
+}
+
+/* hy_v4's indexer (ARCH_DSA_TOPK): only with attention.indexer.top_k,
+ * in the layers indexer.types marks, the first one at least (else M004,
+ * as llama.cpp refuses it). */
+static void
+hy_v4_case(struct test_lint *t, struct ggufw_model *m, struct profile *p,
+    uint32_t top_k, const uint32_t types[4])
+{
+	ggufw_model_init(m, false, 32);
+	add_attn_keys(m, "hy_v4", 4, 512, 8, 4096, 32);
+	ggufw_model_kv_u32(m, "hy_v4.attention.head_count_kv", 1);
+	ggufw_model_kv_u32(m, "hy_v4.attention.kv_lora_rank", 128);
+	ggufw_model_kv_u32(m, "hy_v4.attention.key_length", 160);
+	ggufw_model_kv_u32(m, "hy_v4.attention.value_length", 128);
+	ggufw_model_kv_u32(m, "hy_v4.attention.key_length_mla", 96);
+	ggufw_model_kv_u32(m, "hy_v4.attention.value_length_mla", 64);
+	ggufw_model_kv_u32(m, "hy_v4.rope.dimension_count", 32);
+	ggufw_model_kv_u32(m, "hy_v4.attention.indexer.key_length", 64);
+	ggufw_model_kv_u32(m, "hy_v4.attention.indexer.top_k", top_k);
+	ggufw_model_kv_arr_u32(m, "hy_v4.attention.indexer.types", types, 4);
+	add_small_tensor(m);
+	lint_model(t, m, big_profile(p, true), NULL);
+}
+
+Test(plan, file_hy_v4_indexer_layers, .init = plan_no_datadir)
+{
+	static const uint32_t good[4] = { 1, 0, 1, 0 };
+	static const uint32_t bad[4] = { 0, 1, 1, 1 };
+	struct ggufw_model m;
+	struct test_lint t;
+	struct profile p;
+
+	hy_v4_case(&t, &m, &p, 256, good);
+	cr_expect_eq(test_count(&t, "M004"), 0, "%s", test_codes(&t));
+	cr_expect(t.res.geom->mla && t.res.geom->indexer_k == 64);
+	cr_expect(t.res.geom->indexer[0] && !t.res.geom->indexer[1] &&
+	    t.res.geom->indexer[2] && !t.res.geom->indexer[3]);
+	test_lint_free(&t);
+	ggufw_model_free(&m);
+	hy_v4_case(&t, &m, &p, 0, good); /* no indexer, no cache of it */
+	cr_expect_eq(test_count(&t, "M004"), 0, "%s", test_codes(&t));
+	cr_expect(t.res.geom->indexer_k == 0 && !t.res.geom->indexer[0]);
+	test_lint_free(&t);
+	ggufw_model_free(&m);
+	hy_v4_case(&t, &m, &p, 256, bad);
+	cr_expect_eq(test_count(&t, "M004"), 1, "%s", test_codes(&t));
+	cr_expect(strstr(diag_msg(&t, "M004"), "first layer") != NULL);
+	test_lint_free(&t);
+	ggufw_model_free(&m);
+}
+
 Test(plan, file_unknown_architecture_P005, .init = plan_no_datadir)
 {
 	struct ggufw_model m;

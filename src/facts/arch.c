@@ -418,7 +418,7 @@ read_mla(struct rd *r)
  * (the first two, then every fourth from the third).
  */
 static void
-dsa_types(struct rd *r, uint32_t main)
+dsa_types(struct rd *r, uint32_t main, bool glm)
 {
 	struct model_geom *g = r->g;
 	const struct gguf_kv *kv = arch_kv(r, "attention.indexer.types");
@@ -426,8 +426,8 @@ dsa_types(struct rd *r, uint32_t main)
 	uint32_t il, x;
 
 	for (il = 0; il < main; il++)
-		g->indexer[il] = g->n_ctx_train < 1048576 || il < 2 ||
-		    (il - 2) % 4 == 0;
+		g->indexer[il] = glm && (g->n_ctx_train < 1048576 || il < 2 ||
+		    (il - 2) % 4 == 0);
 	if (kv != NULL && kv->type != GGUF_ARRAY && scalar_u32(r, kv, &x))
 		for (il = 0; il < main; il++)
 			g->indexer[il] = x != 0;
@@ -458,6 +458,24 @@ read_msa(struct rd *r, uint32_t main)
 		g->indexer[il] = true;
 }
 
+/* hy_v4's first layer without an indexer (by attention.indexer.types,
+ * or by its absence): llama.cpp refuses the file, a later layer
+ * sharing the choice of an earlier indexer. */
+static void
+first_indexer(struct rd *r)
+{
+	const struct gguf_kv *kv = arch_kv(r, "attention.indexer.types");
+
+	if (kv == NULL)
+		kv = arch_kv(r, "attention.indexer.top_k");
+	if (kv == NULL)
+		return;
+	diag_add(r->dl, "M004", kv->offset, SUBJECT_KEY, kv->key.p,
+	    kv->key.n, "attention.indexer.types gives the first layer no "
+	    "indexer: llama.cpp refuses %s's, whose layers without one "
+	    "share an earlier one's choice", r->g->arch);
+}
+
 /* DSA (ARCH_DSA): the indexer's key cache, in which trunk layers. */
 static void
 read_dsa(struct rd *r)
@@ -472,12 +490,17 @@ read_dsa(struct rd *r)
 	}
 	if (!(q & ARCH_DSA))
 		return;
+	if ((q & ARCH_DSA_TOPK) &&
+	    (!geom_u32(r, "attention.indexer.top_k", &il) || il == 0))
+		return;		/* hy_v4 without an indexer */
 	if (!geom_u32(r, "attention.indexer.key_length", &g->indexer_k))
 		missing(g, "%s.attention.indexer.key_length", g->arch);
 	for (il = 0; il < main; il++)
 		g->indexer[il] = true;
-	if (q & ARCH_DSA_TYPES)
-		dsa_types(r, main);
+	if (q & (ARCH_DSA_TYPES | ARCH_DSA_TOPK))
+		dsa_types(r, main, !(q & ARCH_DSA_TOPK));
+	if ((q & ARCH_DSA_TOPK) && main > 0 && !g->indexer[0])
+		first_indexer(r);
 }
 
 /* Whether f has a tensor of that name. */
@@ -719,6 +742,68 @@ add_router(struct model_geom *g)
 	g->router_kv = true;
 }
 
+/*
+ * nanbeige's loops: llama.cpp runs the blocks num_loops times over, each
+ * pass's layers layers of their own (a cache each, counted by -ngl), the
+ * per-layer keys and the weights the block's. No pass, or more than 512
+ * layers in all, and it aborts.
+ */
+static void
+add_loops(struct rd *r)
+{
+	struct model_geom *g = r->g;
+	const struct gguf_kv *kv = arch_kv(r, "num_loops");
+	uint32_t loops = 1, n = g->n_layer, il;
+
+	if (!geom_u32(r, "num_loops", &loops) || loops == 1 || n == 0)
+		return;
+	if (loops == 0 || (uint64_t)n * loops > ARCH_MAX_LAYERS) {
+		diag_add(r->dl, "M004", kv->offset, SUBJECT_KEY, kv->key.p,
+		    kv->key.n, "num_loops is %" PRIu32 " (%" PRIu64
+		    " layers of block_count %" PRIu32 "); llama.cpp aborts "
+		    "unless it is at least 1 and the layers at most %d",
+		    loops, (uint64_t)n * loops, n, ARCH_MAX_LAYERS);
+		return;
+	}
+	for (il = n; il < n * loops; il++) {
+		g->n_head[il] = g->n_head[il % n];
+		g->n_head_kv[il] = g->n_head_kv[il % n];
+		g->n_ff[il] = g->n_ff[il % n];
+		g->is_swa[il] = g->is_swa[il % n];
+		g->is_recr[il] = g->is_recr[il % n];
+	}
+	g->n_layer = n * loops;
+	g->n_loops = loops;
+}
+
+/*
+ * hrm_text's passes: llama.cpp asserts that the trunk's layers are every
+ * pass's, hrm.layers_per_stack x h_cycles x (l_cycles + 1), each of
+ * them at least 1 (M004 where the keys are there and they are not).
+ */
+static void
+check_hrm(struct rd *r)
+{
+	const struct model_geom *g = r->g;
+	const struct gguf_kv *kv = arch_kv(r, "block_count");
+	uint32_t lps, h, l;
+	uint64_t n;
+
+	if (kv == NULL || !geom_u32(r, "hrm.layers_per_stack", &lps) ||
+	    !geom_u32(r, "hrm.h_cycles", &h) ||
+	    !geom_u32(r, "hrm.l_cycles", &l))
+		return;
+	n = (uint64_t)lps * h * ((uint64_t)l + 1);
+	if (lps > 0 && h > 0 && l > 0 && n == g->n_layer - g->n_layer_nextn)
+		return;
+	diag_add(r->dl, "M004", kv->offset, SUBJECT_KEY, kv->key.p,
+	    kv->key.n, "block_count is %" PRIu32 " (less %" PRIu32 " MTP "
+	    "layers), but hrm.layers_per_stack x h_cycles x (l_cycles + 1) "
+	    "is %" PRIu64 " (%" PRIu32 ", %" PRIu32 ", %" PRIu32 "): "
+	    "llama.cpp aborts unless they are equal and each at least 1",
+	    g->n_layer, g->n_layer_nextn, n, lps, h, l);
+}
+
 void
 arch_read(const struct gguf_file *f, struct model_geom *g,
     struct diag_list *dl)
@@ -792,10 +877,15 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 		mark_recurrent(&r);
 	if (arch_row(g)->quirks & ARCH_ROUTER_KV)
 		add_router(g);
+	if (arch_row(g)->quirks & ARCH_LOOPS)
+		add_loops(&r);
+	if (arch_row(g)->quirks & ARCH_HRM)
+		check_hrm(&r);
 }
 
 uint32_t
 arch_blocks(const struct model_geom *g)
 {
-	return g->n_layer - (g->router_kv ? 1 : 0);
+	return (g->n_layer - (g->router_kv ? 1 : 0)) /
+	    (g->n_loops > 1 ? g->n_loops : 1);
 }

@@ -103,6 +103,9 @@ struct model_geom {
 					 * is the router's, past
 					 * block_count (n_layer counts it,
 					 * n_layer_nextn is 1) */
+	uint32_t n_loops;		/* ARCH_LOOPS: the blocks' passes
+					 * (n_layer counts each pass's
+					 * layers); 0 or 1: one */
 	uint32_t compress[ARCH_MAX_LAYERS]; /* 0, 4 (CSA, with the
 					 * indexer's keys) or 128 (HCA) */
 	/* recurrent state (mamba; the recurrent layers of a hybrid) */
@@ -134,7 +137,7 @@ void arch_read(const struct gguf_file *f, struct model_geom *g,
     struct diag_list *dl);
 
 /* arch_blocks: the blocks of the file, block_count: g's layers less the
- * one a router adds (ARCH_ROUTER_KV). */
+ * one a router adds (ARCH_ROUTER_KV), of one pass (ARCH_LOOPS). */
 uint32_t arch_blocks(const struct model_geom *g);
 
 #endif

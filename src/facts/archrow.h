@@ -390,6 +390,25 @@ enum arch_quirk {
 				    * cache, one head of K and V (placed
 				    * as an MTP layer, offloaded first)
 				    * (graniteswitch) */
+	ARCH_MTP_TRUNK_SKIP = 131072, /* of an MTP layer llama.cpp skips
+				    * only what it requires: the attention's
+				    * norm, Q, K, V and output, the FFN's
+				    * norm, nextn.eh_proj, enorm and hnorm;
+				    * the optional rest is loaded (step35) */
+	ARCH_LOOPS = 262144,	   /* the blocks run num_loops times over,
+				    * each pass a layer of its own (its
+				    * cache, its place in -ngl) sharing the
+				    * block's weights (nanbeige) */
+	ARCH_DSA_TOPK = 524288,	   /* ARCH_DSA only where
+				    * attention.indexer.top_k is set and not
+				    * 0, in the layers
+				    * attention.indexer.types marks (by
+				    * default none; llama.cpp refuses a
+				    * first layer without) (hy_v4) */
+	ARCH_HRM = 1048576,	   /* block_count must be
+				    * hrm.layers_per_stack x h_cycles x
+				    * (l_cycles + 1), each at least 1, or
+				    * llama.cpp aborts (hrm_text) */
 };
 
 /*

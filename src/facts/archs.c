@@ -358,7 +358,20 @@ static const struct arch_info arch_table[] = {
 		.block = GB_ENCODER },
 	    .split = SPLIT(1, SPLIT_HOST_ADDS, SPLIT_FULL_GRAPH),
 	    .fit = { .cpu = true } },
-	{ .name = "jina-bert-v2", .kind = ARCH_KIND_ENCODER },
+	/* bert's graph with ALiBi, no learned positions (a GEGLU, an up
+	 * twice n_ff wide or a gate, not placed) */
+	{ .name = "jina-bert-v2",
+	    .kind = ARCH_KIND_ENCODER,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true,
+		.norm = GB_LAYER,
+		.ffn = GB_GELU,
+		.norms = GB_NORM_POST,
+		.pos = GB_ALIBI,
+		.block = GB_ENCODER },
+	    .split = SPLIT(1, SPLIT_HOST_ADDS, SPLIT_FULL_GRAPH),
+	    .fit = { .cpu = true } },
 	/* bert's graph with nomic-bert's rotary positions, no learned ones */
 	{ .name = "jina-bert-v3",
 	    .kind = ARCH_KIND_ENCODER,
@@ -1017,6 +1030,77 @@ static const struct arch_info arch_table[] = {
 	    .quirks = ARCH_ROUTER_KV,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 1154, .worst_vulkan = 3689 } },
+	/* mimo2's windows by the required per-layer array, per-layer head
+	 * counts, half the rotary width in full layers, Q's and K's norms
+	 * and a gate a head where present, experts beside a shared expert:
+	 * not built */
+	{ .name = "step35",
+	    .kind = ARCH_KIND_SWA,
+	    .mapped = true,
+	    .quirks = ARCH_SWA_LAYERS | ARCH_MTP_TRUNK_SKIP,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1289, .worst_vulkan = 739 } },
+	/* windows in three layers of four (the first full) where
+	 * attention.sliding_window is set, Q's and K's norms, a gate on the
+	 * attention's output, a dense block, then experts with their
+	 * routing bias beside a shared expert: not built */
+	{ .name = "laguna",
+	    .kind = ARCH_KIND_SWA,
+	    .swa_pattern = 4,
+	    .mapped = true,
+	    .quirks = ARCH_SWA_DENSE_FIRST,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1580, .worst_vulkan = 1409 } },
+	/* llama's layers, the blocks run num_loops times over (the final
+	 * norm between passes), each pass's layers with a cache of their
+	 * own: not built */
+	{ .name = "nanbeige",
+	    .mapped = true,
+	    .quirks = ARCH_LOOPS,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1077, .worst_vulkan = 682 } },
+	/* deepseek2's MLA with sinks and a gate, DSA's indexer where
+	 * attention.indexer.top_k is set (in the layers indexer.types
+	 * marks), hyper-connections, a dense block, then experts and
+	 * shared experts: not built */
+	{ .name = "hy_v4",
+	    .kind = ARCH_KIND_MLA,
+	    .mapped = true,
+	    .quirks = ARCH_DSA | ARCH_DSA_TOPK,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 313, .worst_vulkan = 3346 } },
+	/* qwen3vl's loader and graph, its output 3072 wide (the codec's
+	 * tokens), the logits padded to the vocabulary's width with -inf
+	 * (a repeat and a concat qwen3vl's graph here lacks): not built */
+	{ .name = "qwen3tts",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 688, .worst_vulkan = 511 } },
+	/* llama's layers with LayerNorms (biases), a GELU FFN without a
+	 * gate, the output token_embd's copy */
+	{ .name = "pockettts",
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .graph = { .built = true, .norm = GB_LAYER, .ffn = GB_GELU } },
+	/* kimi-linear's hybrid (KDA where a layer has 0 KV heads, MLA
+	 * elsewhere), full-rank KDA gates, a gate a head on the MLA
+	 * layers' output, experts with their routing bias beside a shared
+	 * expert: not built */
+	{ .name = "bailingmoe3",
+	    .kind = ARCH_KIND_HYBRID_KDA,
+	    .mapped = true,
+	    .quirks = ARCH_SSM_A_MUL,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 974, .worst_vulkan = 6805 } },
+	/* two stacks of layers run in cycles, each pass's layers with a
+	 * cache of their own (block_count counts them, the weights are
+	 * the two stacks'), parameterless norms, a gated attention: not
+	 * built */
+	{ .name = "hrm_text",
+	    .mapped = true,
+	    .quirks = ARCH_HRM,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 936, .worst_vulkan = 659 } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

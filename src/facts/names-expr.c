@@ -37,13 +37,14 @@ enum nx_builtin {
 	NB_N_EMBD = 0, NB_N_LAYER, NB_N_VOCAB, NB_N_CTX_TRAIN, NB_N_HEAD,
 	NB_N_HEAD_KV, NB_N_FF, NB_HEAD_K, NB_HEAD_V, NB_N_ROT, NB_N_EXPERT,
 	NB_N_EXPERT_USED, NB_LAYER, NB_RECURRENT, NB_SWA, NB_COMPRESS,
-	NB_N_MTP
+	NB_N_MTP, NB_INDEXER
 };
 
 static const char *const nx_builtins[] = {
 	"n_embd", "n_layer", "n_vocab", "n_ctx_train", "n_head", "n_head_kv",
 	"n_ff", "head_k", "head_v", "n_rot", "n_expert", "n_expert_used",
-	"layer", "recurrent", "swa", "compress_ratio", "n_mtp", NULL
+	"layer", "recurrent", "swa", "compress_ratio", "n_mtp", "indexer",
+	NULL
 };
 
 /* ---- parsing ----------------------------------------------------------- */
@@ -443,6 +444,10 @@ nx_builtin(const struct names_env *env, int b)
 		    g->dsv4 && env->layer >= 0 &&
 		    env->layer < ARCH_MAX_LAYERS ? g->compress[env->layer] :
 		    0);
+	case NB_INDEXER:	/* DSA: a layer with an indexer, 1, else 0 */
+		return nx_opt(env->layer >= 0 && env->layer < g->n_layer,
+		    env->layer >= 0 && env->layer < ARCH_MAX_LAYERS &&
+		    g->indexer_k > 0 && g->indexer[env->layer]);
 	case NB_RECURRENT:	/* a hybrid's recurrent layer: 1, else 0 */
 	case NB_SWA:		/* a sliding-window layer: 1, else 0 */
 		return nx_opt(env->layer >= 0 && env->layer < g->n_layer,

@@ -280,6 +280,11 @@ gb_ffn(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 		return gb_moe(b, s, w, il, cur);
 	}
 	if (w->a->ffn == GB_GELU) {
+		/* an up holding a gate beside it (jina-bert-v2's GEGLU)
+		 * is not this graph */
+		if (gb_has(w, il, "ffn_up.weight") &&
+		    gb_dim(w, il, "ffn_up.weight", 1) != s->ff)
+			w->missing = true;
 		u = gb_linear(b, s, w, il, "ffn_up", cur, s->ff);
 		u = gb_op(b, SC_UNARY, F32(s->ff, s->t), L32(s->ff, s->t),
 		    GA_INPLACE, s->t, u, GA_NONE);

@@ -311,16 +311,46 @@ mtp_layer(const struct model_geom *g, int64_t il)
 	    il >= (int64_t)(g->n_layer - g->n_layer_nextn);
 }
 
+/* Whether name (of n bytes) ends with sfx. */
+static bool
+ends_with(const char *name, size_t n, const char *sfx)
+{
+	size_t k = strlen(sfx);
+
+	return n > k && memcmp(name + n - k, sfx, k) == 0;
+}
+
+/* Of an MTP layer under ARCH_MTP_TRUNK_SKIP, the tensors llama.cpp
+ * creates with the layer's skip flag: the ones it requires. */
+static bool
+mtp_required(const struct gguf_tensor *t)
+{
+	static const char *const sfx[] = { ".attn_norm.weight",
+	    ".attn_q.weight", ".attn_k.weight", ".attn_v.weight",
+	    ".attn_qkv.weight", ".attn_q.bias", ".attn_k.bias", ".attn_v.bias",
+	    ".attn_qkv.bias", ".attn_output.weight", ".ffn_norm.weight",
+	    ".nextn.eh_proj.weight", ".nextn.enorm.weight",
+	    ".nextn.hnorm.weight" };
+	size_t i;
+
+	for (i = 0; i < sizeof sfx / sizeof sfx[0]; i++)
+		if (ends_with(t->name.p, t->name.n, sfx[i]))
+			return true;
+	return false;
+}
+
 /* An MTP layer's tensor llama.cpp loads all the same: its exp_probs_b,
- * under ARCH_MTP_PROBS_B. */
+ * under ARCH_MTP_PROBS_B; all but the required ones under
+ * ARCH_MTP_TRUNK_SKIP. */
 static bool
 mtp_loaded(const struct model_geom *g, const struct gguf_tensor *t)
 {
-	static const char sfx[] = ".exp_probs_b.bias";
-	size_t n = sizeof sfx - 1;
+	uint32_t q = arch_row(g)->quirks;
 
-	return (arch_row(g)->quirks & ARCH_MTP_PROBS_B) && t->name.n > n &&
-	    memcmp(t->name.p + t->name.n - n, sfx, n) == 0;
+	if (q & ARCH_MTP_TRUNK_SKIP)
+		return !mtp_required(t);
+	return (q & ARCH_MTP_PROBS_B) &&
+	    ends_with(t->name.p, t->name.n, ".exp_probs_b.bias");
 }
 
 /*
@@ -428,6 +458,21 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 	pl->repack_bytes = pl->dev[0].repack_bytes;
 }
 
+/* An MLA layer's cache in every stream: its K rows (no V), and DSA's
+ * indexer keys where it has an indexer (MSA's V head beside them). */
+static uint64_t
+mla_layer_kv(const struct model_geom *g, const struct plan *pl, uint32_t il)
+{
+	uint64_t row = kv_row_bytes(pl->kv_k, smul(g->head_k,
+	    g->n_head_kv[il]));
+
+	if (g->indexer[il])
+		row = sadd(row, kv_row_bytes(pl->kv_k, g->indexer_k));
+	if (g->indexer[il] && g->indexer_v)
+		row = sadd(row, kv_row_bytes(pl->kv_v, g->head_v));
+	return smul(smul(row, pl->ctx_seq), pl->n_stream);
+}
+
 /*
  * The device's share of the cache, all bytes in total, with the last dl
  * layers offloaded: layer by layer (a sliding-window layer keeps fewer
@@ -457,9 +502,9 @@ device_kv(const struct model_geom *g, const struct plan *pl, uint64_t dl,
 	if (g->dsv4)	/* every layer keeps a cache */
 		trunk = g->n_layer;
 	for (il = 0; (g->memory == ARCH_MEM_KV || hybrid) &&
-	    (!g->mla || g->dsv4) && il < trunk && il < ARCH_MAX_LAYERS;
-	    il++) {
-		uint64_t n = plan_layer_kv(g, pl, il);
+	    il < trunk && il < ARCH_MAX_LAYERS; il++) {
+		uint64_t n = g->mla && !g->dsv4 ? mla_layer_kv(g, pl, il) :
+		    plan_layer_kv(g, pl, il);
 
 		if (hybrid && g->is_recr[il])	/* falcon-h1: both */
 			n = sadd(rec, g->recr_kv ? n : 0);
