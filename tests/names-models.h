@@ -2663,6 +2663,66 @@ static const char *const hrm_text_tensors[] = {
 	"L blk.%u.ffn_up.weight 16 32", "L blk.%u.ffn_down.weight 32 16", NULL
 };
 
+/* dots3note: MLA, block 1 windowed with its own rank and widths, the
+ * indexer in block 0, block 0 dense, block 1 experts. */
+static const char *const dots3note_keys[] = {
+	BASE_KEYS(16, 2), "u32 ARCH.feed_forward_length 32",
+	"u32 ARCH.attention.head_count 2", "u32 ARCH.attention.head_count_kv 1",
+	"f32 ARCH.attention.layer_norm_rms_epsilon 1e-5",
+	"u32 ARCH.attention.q_lora_rank 8", "u32 ARCH.attention.kv_lora_rank 8",
+	"u32 ARCH.attention.key_length 12", "u32 ARCH.attention.value_length 8",
+	"u32 ARCH.attention.key_length_mla 12",
+	"u32 ARCH.attention.value_length_mla 8",
+	"u32 ARCH.attention.kv_lora_rank_swa 4",
+	"u32 ARCH.attention.key_length_swa 8",
+	"u32 ARCH.attention.key_length_mla_swa 8",
+	"u32 ARCH.attention.value_length_mla_swa 4",
+	"u32 ARCH.rope.dimension_count 4",
+	"u32 ARCH.attention.sliding_window 4",
+	"a32 ARCH.attention.sliding_window_pattern 0,1",
+	"f32 ARCH.rope.freq_base_swa 10000",
+	"u32 ARCH.attention.indexer.head_count 2",
+	"u32 ARCH.attention.indexer.key_length 8",
+	"u32 ARCH.attention.indexer.top_k 4",
+	"a32 ARCH.attention.indexer.types 1,0",
+	"u32 ARCH.leading_dense_block_count 1", "u32 ARCH.expert_count 4",
+	"u32 ARCH.expert_used_count 2", "u32 ARCH.expert_feed_forward_length 8",
+	"u32 ARCH.expert_shared_count 1", "u32 ARCH.expert_gating_func 2",
+	"str tokenizer.ggml.model gpt2", NULL
+};
+static const char *const dots3note_tensors[] = {
+	"G token_embd.weight 16 16", "G output_norm.weight 16",
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_q_a.weight 16 8",
+	"L blk.%u.attn_q_a_norm.weight 8", "L blk.%u.attn_k_norm.weight 4",
+	"L0-0 blk.%u.attn_q_b.weight 8 24", "L1-1 blk.%u.attn_q_b.weight 8 16",
+	"L0-0 blk.%u.attn_kv_a_mqa.weight 16 12",
+	"L1-1 blk.%u.attn_kv_a_mqa.weight 16 8",
+	"L0-0 blk.%u.attn_kv_a_norm.weight 8",
+	"L1-1 blk.%u.attn_kv_a_norm.weight 4",
+	"L0-0 blk.%u.attn_k_b.weight 8 8 2",
+	"L1-1 blk.%u.attn_k_b.weight 4 4 2",
+	"L0-0 blk.%u.attn_v_b.weight 8 8 2",
+	"L1-1 blk.%u.attn_v_b.weight 4 4 2",
+	"L0-0 blk.%u.attn_output.weight 16 16",
+	"L1-1 blk.%u.attn_output.weight 8 16", "L blk.%u.attn_gate.weight 16 2",
+	"L blk.%u.ffn_norm.weight 16",
+	"L0-0 blk.%u.indexer.attn_q_b.weight 8 16",
+	"L0-0 blk.%u.indexer.attn_k.weight 16 8",
+	"L0-0 blk.%u.indexer.k_norm.weight 8",
+	"L0-0 blk.%u.indexer.k_norm.bias 8",
+	"L0-0 blk.%u.indexer.proj.weight 16 2",
+	"L0-0 blk.%u.ffn_gate.weight 16 32", "L0-0 blk.%u.ffn_up.weight 16 32",
+	"L0-0 blk.%u.ffn_down.weight 32 16",
+	"L1-1 blk.%u.ffn_gate_inp.weight 16 4",
+	"L1-1 blk.%u.exp_probs_b.bias 4",
+	"L1-1 blk.%u.ffn_gate_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_up_exps.weight 16 8 4",
+	"L1-1 blk.%u.ffn_down_exps.weight 8 16 4",
+	"L1-1 blk.%u.ffn_gate_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_up_shexp.weight 16 8",
+	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
+};
+
 static const struct {
 	struct arch_model m;
 	const char *widen;
@@ -2944,6 +3004,8 @@ static const struct {
 	{ { "bailingmoe3", 2, bailingmoe3_keys, bailingmoe3_tensors },
 	  "blk.%u.ssm_g_a.weight" },
 	{ { "hrm_text", 2, hrm_text_keys, hrm_text_tensors },
+	  "blk.%u.attn_gate.weight" },
+	{ { "dots3note", 2, dots3note_keys, dots3note_tensors },
 	  "blk.%u.attn_gate.weight" },
 };
 

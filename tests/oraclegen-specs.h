@@ -935,6 +935,34 @@ static const struct og_spec og_specs[] = {
 	    OG_ATTN OG_KV2 OG_RMS "u:hrm.layers_per_stack=1 "
 				  "u:hrm.h_cycles=2 u:hrm.l_cycles=1",
 	    "" },
+	/* MLA, windows of 128 in blocks 1 to 3 with their own rank and
+	 * widths, the indexer in block 0, a dense block, then experts */
+	{ "dots3note",
+	    OG_ATTN OG_RMS "u:attention.head_count_kv=1 "
+			   "u:leading_dense_block_count=1 "
+			   "u:expert_feed_forward_length=256 "
+			   "u:expert_shared_count=1 u:expert_count=8 "
+			   "u:expert_used_count=2 u:expert_gating_func=2 "
+			   "u:attention.q_lora_rank=192 "
+			   "u:attention.kv_lora_rank=128 "
+			   "u:attention.key_length=160 "
+			   "u:attention.value_length=128 "
+			   "u:attention.key_length_mla=96 "
+			   "u:attention.value_length_mla=64 "
+			   "u:attention.kv_lora_rank_swa=64 "
+			   "u:attention.key_length_swa=96 "
+			   "u:attention.value_length_swa=64 "
+			   "u:attention.key_length_mla_swa=96 "
+			   "u:attention.value_length_mla_swa=64 "
+			   "u:rope.dimension_count=32 "
+			   "u:attention.sliding_window=128 "
+			   "a:attention.sliding_window_pattern=0,1,1,1 "
+			   "f:rope.freq_base_swa=10000 "
+			   "u:attention.indexer.head_count=4 "
+			   "u:attention.indexer.key_length=64 "
+			   "u:attention.indexer.top_k=256 "
+			   "a:attention.indexer.types=1,0,0,0",
+	    "" },
 };
 
 /*

@@ -105,7 +105,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"grok", "jais", "jais2", "openelm", "plamo", "plamo3", "bitnet",
 		"plamo2", "step35", "laguna",
 		"nanbeige", "hy_v4", "jina-bert-v2", "qwen3tts",
-		"pockettts", "bailingmoe3", "hrm_text", NULL
+		"pockettts", "bailingmoe3", "hrm_text", "dots3note", NULL
 	};
 	const char *const *a;
 	struct names_db db;

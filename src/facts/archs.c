@@ -1101,6 +1101,16 @@ static const struct arch_info arch_table[] = {
 	    .quirks = ARCH_HRM,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 936, .worst_vulkan = 659 } },
+	/* MLA in every layer, the sliding-window layers with their own
+	 * ranks and widths in a window's cells (key_length_swa), DSA's
+	 * indexer keys where indexer.types marks a layer, a gate a head,
+	 * experts and shared experts: not built */
+	{ .name = "dots3note",
+	    .kind = ARCH_KIND_MLA,
+	    .mapped = true,
+	    .quirks = ARCH_DSA | ARCH_DSA_TYPES | ARCH_SWA_LAYERS,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 329, .worst_vulkan = 360 } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

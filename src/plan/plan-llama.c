@@ -458,19 +458,22 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 	pl->repack_bytes = pl->dev[0].repack_bytes;
 }
 
-/* An MLA layer's cache in every stream: its K rows (no V), and DSA's
- * indexer keys where it has an indexer (MSA's V head beside them). */
+/* An MLA layer's cache in every stream: its K rows (no V; a window's
+ * cells and K width in a sliding-window layer), and DSA's indexer keys
+ * where it has an indexer (MSA's V head beside them). */
 static uint64_t
 mla_layer_kv(const struct model_geom *g, const struct plan *pl, uint32_t il)
 {
-	uint64_t row = kv_row_bytes(pl->kv_k, smul(g->head_k,
-	    g->n_head_kv[il]));
+	bool swa = g->swa && g->is_swa[il];
+	uint64_t row = kv_row_bytes(pl->kv_k, smul(swa ? g->head_k_swa :
+	    g->head_k, g->n_head_kv[il]));
 
 	if (g->indexer[il])
 		row = sadd(row, kv_row_bytes(pl->kv_k, g->indexer_k));
 	if (g->indexer[il] && g->indexer_v)
 		row = sadd(row, kv_row_bytes(pl->kv_v, g->head_v));
-	return smul(smul(row, pl->ctx_seq), pl->n_stream);
+	return smul(smul(row, swa ? pl->swa_cells : pl->ctx_seq),
+	    pl->n_stream);
 }
 
 /*
