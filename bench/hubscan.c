@@ -304,6 +304,7 @@ main(int argc, char **argv)
 		fputs("usage: hubscan GGUFLINT DIR PEER.mjs\n", stderr);
 		return 2;
 	}
+	setvbuf(stdout, NULL, _IOLBF, 0); /* each run as it ends */
 	hb.bin = argv[1];
 	hb.peer_script = argv[3];
 	hb.peer_dir = pd != NULL && *pd != '\0' ? pd :
