@@ -248,6 +248,9 @@ hub_run(struct hub *hb, int peer, const struct hub_list *l, unsigned jobs,
 	}
 	r->honoured = json_num(line, "rate_limited");
 	r->retries = json_num(line, "retries");
+	r->waited_s = strstr(line, "\"waited_s\": ") != NULL ?
+	    atof(strstr(line, "\"waited_s\": ") + 12) :
+	    0;
 	r->ok = (unsigned)json_num(line, "files");
 	r->failed = (unsigned)json_num(line, "unread");
 	return r->rc >= 0 && r->rc <= 1 ? 0 : -1;

@@ -25,6 +25,7 @@ struct hub_result {
 	unsigned requests, served_429, redirects; /* the server's */
 	uint64_t bytes;
 	unsigned long honoured, retries; /* gguflint's summary */
+	double waited_s;		 /* its "waited_s" (the 429s' holds) */
 	unsigned ok, failed;		 /* files linted and unread (the
 					 * peer: URLs read and failed) */
 	char note[512];			 /* the peer's line */
