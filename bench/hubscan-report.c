@@ -55,9 +55,9 @@ hub_print_run(const char *who, const struct hub_result *r)
 	    per_model(r->requests, r), per_model((double)r->bytes, r) / 1e6,
 	    extra / 1024, r->rss / 1024, r->rc);
 	if (who[0] == 'g')
-		printf(
-		    "%26s429s served %u, honoured %lu (workers waited %.1f s in all), "
-		    "retries %lu; 302s %u; files linted %u, unread %u\n",
+		printf("%26s429s served %u, honoured %lu (workers waited "
+		       "%.1f s in all), retries %lu; 302s %u; files linted %u, "
+		       "unread %u\n",
 		    "", r->served_429, r->honoured, r->waited_s, r->retries,
 		    r->redirects, r->ok, r->failed);
 	else
