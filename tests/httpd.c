@@ -404,6 +404,15 @@ send_body(struct conn *c, const struct httpd_file *f, uint64_t a, uint64_t b,
 	}
 }
 
+/* Whether s ends with suffix (NULL: any s does). */
+static bool
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = suffix != NULL ? strlen(suffix) : 0;
+
+	return k <= n && (k == 0 || strcmp(s + n - k, suffix) == 0);
+}
+
 /* The file at path: the one whose query is query's when there is one
  * (pages of one path), else the first at path; NULL: none. */
 static const struct httpd_file *
@@ -414,7 +423,8 @@ find_file_q(const struct httpd *h, const char *path, const char *query)
 
 	for (i = 0; i < HTTPD_FILES && h->files[i].name != NULL; i++)
 		if (path[0] == '/' && (h->files[i].prefix ? strncmp(path + 1,
-		    h->files[i].name, strlen(h->files[i].name)) == 0 :
+		    h->files[i].name, strlen(h->files[i].name)) == 0 &&
+		    ends_with(path, h->files[i].suffix) :
 		    strcmp(path + 1, h->files[i].name) == 0)) {
 			if (query != NULL && h->files[i].query != NULL &&
 			    strcmp(h->files[i].query, query) == 0)
@@ -570,6 +580,41 @@ fail_due(struct httpd *h, struct httpd_stats *st)
 	return due;
 }
 
+/* Whether this request is fail_every's n-th (counted over all the
+ * threads). */
+static bool
+every_due(const struct httpd *h, struct httpd_stats *st)
+{
+	static unsigned seen;
+	bool due;
+
+	if (h->fail_every == 0)
+		return false;
+	pthread_mutex_lock(&httpd_mu);
+	due = ++seen % h->fail_every == 0;
+	pthread_mutex_unlock(&httpd_mu);
+	if (due)
+		st->failed++;
+	return due;
+}
+
+/* Answer redirect_prefix's 302 when r's path is under it. */
+static bool
+redirected(struct conn *c, const struct httpd *h, const struct req *r,
+    struct httpd_stats *st)
+{
+	size_t n = h->redirect_prefix != NULL ? strlen(h->redirect_prefix) : 0;
+	char extra[600];
+
+	if (n == 0 || strncmp(r->path + 1, h->redirect_prefix, n) != 0)
+		return false;
+	snprintf(extra, sizeof extra, "Location: /%.500s\r\n",
+	    r->path + 1 + n);
+	send_head(c, 302, extra, 0);
+	st->redirects++;
+	return true;
+}
+
 static void
 serve(struct conn *c, struct httpd *h, int ctl, struct httpd_stats *st)
 {
@@ -603,6 +648,12 @@ serve(struct conn *c, struct httpd *h, int ctl, struct httpd_stats *st)
 		httpd_busy--;
 		pthread_mutex_unlock(&httpd_mu);
 	}
+	if (every_due(h, st)) {
+		send_status(c, h, h->status);
+		return;
+	}
+	if (redirected(c, h, &r, st))
+		return;
 	switch (h->mode) {
 	case HTTPD_REDIRECT:
 		if (find_file(h, r.path) != NULL) {
@@ -665,6 +716,7 @@ stats_add(struct httpd_stats *a, const struct httpd_stats *b)
 	a->bytes += b->bytes;
 	a->queries += b->queries;
 	a->failed += b->failed;
+	a->redirects += b->redirects;
 	a->early += b->early;
 	if (b->auth_value[0] != '\0')
 		memcpy(a->auth_value, b->auth_value, sizeof a->auth_value);

@@ -36,6 +36,9 @@ struct httpd_file {
 	unsigned delay_ms;		/* before each answer of it */
 	bool prefix;			/* name is a prefix: it is served
 					 * at every path that starts so */
+	const char *suffix;		/* with prefix: the path must also
+					 * end so (a shard's "-00002-of-
+					 * 00003.gguf"), or NULL: any */
 };
 
 enum httpd_mode {
@@ -61,6 +64,10 @@ struct httpd {
 					 * (the file changed), or NULL */
 	int status;			/* HTTPD_STATUS's, and fail_first's */
 	unsigned fail_first;		/* the first n answers: status */
+	unsigned fail_every;		/* every n-th request read (after
+					 * delay_ms): status, or 0: none */
+	const char *redirect_prefix;	/* a path "/" + it + rest: 302 to
+					 * "/" + rest, or NULL: none */
 	const char *retry_after;	/* sent with status, or NULL */
 	char location[256];		/* HTTPD_REDIRECT: a URL prefix or a
 					 * path ("" + path: relative) */
@@ -102,7 +109,9 @@ struct httpd_stats {
 					 * once: read, and their answer
 					 * not begun (counted over the
 					 * delay_ms of the server) */
-	unsigned failed;		/* fail_first's answers sent */
+	unsigned failed;		/* fail_first's and fail_every's
+					 * answers sent */
+	unsigned redirects;		/* redirect_prefix's 302s */
 	unsigned early;			/* requests read while the last
 					 * fail_first answer's Retry-After
 					 * (whole seconds) ran, 150 ms of
