@@ -7,6 +7,9 @@
  */
 #include "config.h"
 
+#ifdef HAVE_MALLOC_H
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -450,6 +453,14 @@ lint_pooled(struct run *r, unsigned jobs)
 
 	r->lo = r->s->lo;
 	r->lo.progress = NULL;
+#ifdef M_MMAP_THRESHOLD
+	/* Each worker's header window (megabytes) is mapped and unmapped
+	 * whole: glibc's threshold, raised by the first free of one, would
+	 * put the next ones in per-thread arenas that keep what they free
+	 * (the peak RSS of 64 sparse 8B headers at --jobs 32: 415 MB, 357
+	 * with the threshold fixed). */
+	(void)mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
 	if (r->lo.threads == 0)
 		r->lo.threads = cpus > jobs ? cpus / jobs : 1;
 	r->window = jobs;
