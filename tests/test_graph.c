@@ -187,7 +187,7 @@ check_row(const char *model, const char *profile, const struct row *r)
  * architecture's rows to the next's), and each architecture's first row,
  * so that none goes unplanned (PARTS below). make check plans them all. */
 #define VALGRIND_STEP 144
-#define ASAN_STEP 16
+#define ASAN_STEP 8
 static unsigned rows_seen;
 
 /* Every row of table for arch, weights wtype and backend, at least want

@@ -634,10 +634,10 @@ run_cases(const struct ocase *cs, size_t n, bool today)
 	size_t ran = 0, step;
 
 	/* Under make check-valgrind every fortieth case, in the sanitizer
-	 * build every tenth: gguflint's plan code under memcheck or ASan, not
+	 * build every fifth: gguflint's plan code under memcheck or ASan, not
 	 * llama.cpp again (make check holds every case against it, and
 	 * test_graph plans each architecture's first row under both). */
-	step = test_sample_step(40, 10);
+	step = test_sample_step(40, 5);
 	oenv_need(e, cs[0].backend);
 	for (size_t i = 0; i < n; i += step) {
 		struct jsonnode *ll, *root;
