@@ -146,28 +146,13 @@ static char cache_home[64];
 static void
 remote_setup(void)
 {
-	unsetenv("http_proxy");
-	unsetenv("https_proxy");
-	unsetenv("HTTP_PROXY");
-	unsetenv("HTTPS_PROXY");
-	unsetenv("ALL_PROXY");
-	unsetenv("all_proxy");
-	unsetenv("HF_TOKEN");
-	unsetenv("HF_ENDPOINT");
-	unsetenv("CURL_CA_BUNDLE");
-	unsetenv("SSL_CERT_FILE");
-	snprintf(cache_home, sizeof cache_home, "/tmp/gguflint-remote-XXXXXX");
-	cr_assert(mkdtemp(cache_home) != NULL);
-	setenv("XDG_CACHE_HOME", cache_home, 1);
+	test_remote_env(cache_home, sizeof cache_home, "remote");
 }
 
 static void
 remote_teardown(void)
 {
-	char *cmd = xasprintf("rm -rf '%s'", cache_home);
-
-	cr_expect(system(cmd) == 0);
-	free(cmd);
+	test_remote_env_done(cache_home);
 }
 
 /* A gguflint built without libcurl refuses every URL: the suite is off,

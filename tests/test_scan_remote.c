@@ -46,24 +46,13 @@ static char cache_home[64];
 static void
 setup(void)
 {
-	static const char *const vars[] = { "http_proxy", "https_proxy",
-		"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy",
-		"HF_TOKEN", "HF_ENDPOINT", "CURL_CA_BUNDLE", "SSL_CERT_FILE" };
-
-	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
-		unsetenv(vars[i]);
-	snprintf(cache_home, sizeof cache_home, "/tmp/gguflint-scan-XXXXXX");
-	cr_assert(mkdtemp(cache_home) != NULL);
-	setenv("XDG_CACHE_HOME", cache_home, 1);
+	test_remote_env(cache_home, sizeof cache_home, "scan");
 }
 
 static void
 teardown(void)
 {
-	char *cmd = xasprintf("rm -rf '%s'", cache_home);
-
-	cr_expect(system(cmd) == 0);
-	free(cmd);
+	test_remote_env_done(cache_home);
 }
 
 #ifdef HAVE_LIBCURL

@@ -387,3 +387,26 @@ test_have_asan(void)
 		return 1;
 	return built_with_asan();
 }
+
+void
+test_remote_env(char *dir, size_t n, const char *tag)
+{
+	static const char *const vars[] = { "http_proxy", "https_proxy",
+		"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy",
+		"HF_TOKEN", "HF_ENDPOINT", "CURL_CA_BUNDLE", "SSL_CERT_FILE" };
+
+	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+		unsetenv(vars[i]);
+	snprintf(dir, n, "/tmp/gguflint-%s-XXXXXX", tag);
+	cr_assert(mkdtemp(dir) != NULL);
+	setenv("XDG_CACHE_HOME", dir, 1);
+}
+
+void
+test_remote_env_done(const char *dir)
+{
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+
+	cr_expect(system(cmd) == 0);
+	free(cmd);
+}

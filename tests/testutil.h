@@ -70,6 +70,15 @@ void test_tree_files_free(char **paths, size_t n);
  * host_max_alloc 1 GiB), cpu_features features (a YAML list), 64 GiB of
  * memory, f16 cache, ubatch 512, FA on. The caller frees it.
  */
+/*
+ * test_remote_env: the environment of a remote test: no proxy (loopback
+ * only), no token or endpoint, no CA override, and a cache folder of its
+ * own (none cached yet), made from /tmp/gguflint-TAG-XXXXXX into dir (n
+ * bytes) and set as XDG_CACHE_HOME. test_remote_env_done removes it.
+ */
+void test_remote_env(char *dir, size_t n, const char *tag);
+void test_remote_env_done(const char *dir);
+
 char *test_llama_profile(const char *name, const char *description,
     const char *backend, const char *features);
 
