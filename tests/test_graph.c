@@ -866,3 +866,72 @@ Test(graph, plan_without_limits_says_so, .timeout = 60)
 	free(profile);
 	free(tmp);
 }
+
+/* The compute basis of model (oraclegen's arch, q8_0) on profile, and
+ * --plan's text in *text (the caller frees it). */
+static char *
+basis_on(const char *arch, const char *profile, char **text)
+{
+	char *model = test_tmpfile("", 0), *basis;
+	char why[256], *err = NULL;
+	const char *argv[] = { "--no-config", "--format", "json", "--plan",
+		"-p", profile, model, NULL };
+	const char *targv[] = { "--no-config", "--plan", "-p", profile, model,
+		NULL };
+	struct test_run run;
+	struct jsonnode *root;
+
+	cr_assert(oraclegen_write(arch, "q8_0", model, why, sizeof why) == 0,
+	    "oraclegen: %s", why);
+	test_run_bin(&run, argv, NULL, 0);
+	root = jsontree_parse(run.out, run.out_len, &err);
+	cr_assert(root != NULL, "gguflint's JSON: %s", err);
+	basis = xstrdup(jsontree_str(
+	    jsontree_pointer(root, "/files/0/plan/compute_basis")));
+	jsontree_free(root);
+	test_run_free(&run);
+	test_run_bin(&run, targv, NULL, 0);
+	*text = xstrdup(run.out);
+	test_run_free(&run);
+	unlink(model);
+	free(model);
+	return basis;
+}
+
+/*
+ * Beside CUDA (gpu_8gb) a dense model's graph is placed by ggml-cuda's
+ * rules read in the source, and the plan says they are not measured; a
+ * mixture of experts is fitted, as ggml-cuda's fusions keep a router's
+ * inputs alive (not reproduced), though Vulkan places it.
+ */
+Test(graph, cuda_places_dense_and_fits_moe, .timeout = 60)
+{
+	static const char yaml[] = "name: vk\ndescription: a Vulkan GPU\n"
+				   "runtime: llama.cpp\nbackend: vulkan\n"
+				   "memory: 64 GiB\ndevice_memory: 8 GiB\n"
+				   "reserve: 1 GiB\nweights: mapped\n"
+				   "max_alloc: none\nhost_max_alloc: none\n";
+	char *tmp = test_tmpfile(yaml, sizeof yaml - 1);
+	char *vk = xasprintf("%s.yaml", tmp), *text, *b;
+
+	cr_assert(rename(tmp, vk) == 0);
+	b = basis_on("llama", "gpu_8gb", &text);
+	cr_expect_str_eq(b, "placed_from_source");
+	cr_expect(strstr(text,
+		      "ggml-cuda's rules as read in llama.cpp "
+		      "v0.5.0's source: not measured") != NULL,
+	    "%s", text);
+	free(b);
+	free(text);
+	b = basis_on("qwen3moe", "gpu_8gb", &text);
+	cr_expect_str_eq(b, "fitted");
+	free(b);
+	free(text);
+	b = basis_on("qwen3moe", vk, &text);
+	cr_expect_str_eq(b, "placed");
+	free(b);
+	free(text);
+	unlink(vk);
+	free(vk);
+	free(tmp);
+}

@@ -1037,8 +1037,13 @@ gpu_plan(const char *path, const char *dir, struct test_run *r)
  * memory; where it does not claim Q4_0, the offloaded Q4_0 matrices and
  * the output (3 x 2304) go to CPU_REPACK (gpu_8gb's CPU has AVX2). The
  * plan says so (JSON "fallback", a table line); without a runtime nothing
- * moves and there is no "fallback" member.
+ * moves and there is no "fallback" member. On gpu_8gb's CUDA device a
+ * matrix takes ggml-cuda's alloc size: its rows of 256 padded by one
+ * half row of 512 (Q8_0 +272, Q4_0 +144 bytes), aligned to 128 (CUDA_Q8
+ * and CUDA_Q4 below).
  */
+#define CUDA_Q8 4736
+#define CUDA_Q4 2560
 Test(runtime, fallback_bytes_stay_on_the_host)
 {
 	char *path = layered_model(), *noq8 = fake_dir("noq8");
@@ -1050,7 +1055,8 @@ Test(runtime, fallback_bytes_stay_on_the_host)
 
 	private_cache();
 	root = gpu_plan(path, NULL, &r);
-	cr_expect_eq(plan_int(root, "devices/1/model_bytes"), 15616);
+	cr_expect_eq(plan_int(root, "devices/1/model_bytes"),
+	    2 * CUDA_Q8 + 3 * CUDA_Q4);
 	cr_expect_eq(plan_int(root, "devices/0/model_bytes"), 2304);
 	cr_expect(jsontree_pointer(root, "/files/0/plan/fallback") == NULL);
 	jsontree_free(root);
@@ -1061,14 +1067,14 @@ Test(runtime, fallback_bytes_stay_on_the_host)
 	cr_expect_str_eq(jsontree_str(jsontree_pointer(root,
 			     "/files/0/plan/fallback/device")),
 	    "Fake0");
-	cr_expect_eq(plan_int(root, "devices/1/model_bytes"), 15616 - 8704);
+	cr_expect_eq(plan_int(root, "devices/1/model_bytes"), 3 * CUDA_Q4);
 	cr_expect_eq(plan_int(root, "devices/0/model_bytes"), 2304 + 8704);
 	cr_expect_eq(plan_int(root, "devices/0/repack_bytes"), 0);
 	jsontree_free(root);
 	test_run_free(&r);
 	root = gpu_plan(path, noq4, &r);
 	cr_expect_eq(plan_int(root, "fallback/tensors"), 3, "%s", r.out);
-	cr_expect_eq(plan_int(root, "devices/1/model_bytes"), 8704);
+	cr_expect_eq(plan_int(root, "devices/1/model_bytes"), 2 * CUDA_Q8);
 	cr_expect_eq(plan_int(root, "devices/0/repack_bytes"), 6912);
 	cr_expect_eq(plan_int(root, "repacked_tensors"), 3);
 	jsontree_free(root);
@@ -1090,7 +1096,8 @@ Test(runtime, fallback_bytes_stay_on_the_host)
  * asks for the output's product over 512 tokens, 4096 rows of f32 each
  * (8 MiB): the output (4096 x 256 Q4_0, 589824 bytes) goes to CPU_REPACK
  * (gpu_8gb's CPU has AVX2), the layers' matrices (2 x 2304 + 2 x 4352
- * bytes, 512 KiB tests) stay on the device.
+ * bytes, 512 KiB tests, each padded as CUDA's above) stay on the
+ * device.
  */
 Test(runtime, a_weight_beyond_the_device_limit_stays_on_the_host)
 {
@@ -1107,7 +1114,8 @@ Test(runtime, a_weight_beyond_the_device_limit_stays_on_the_host)
 	cr_expect_eq(plan_int(root, "fallback/oversize_tensors"), 1);
 	cr_expect_eq(plan_int(root, "fallback/max_tensor_bytes"), 5000000);
 	cr_expect_eq(plan_int(root, "fallback/bytes"), 589824);
-	cr_expect_eq(plan_int(root, "devices/1/model_bytes"), 13312);
+	cr_expect_eq(plan_int(root, "devices/1/model_bytes"),
+	    2 * CUDA_Q4 + 2 * CUDA_Q8);
 	cr_expect_eq(plan_int(root, "devices/0/repack_bytes"), 589824);
 	cr_expect_eq(count_code(&r, "K006", &msg), 1, "%s", r.out);
 	cr_expect(strstr(msg, "output.weight the largest") != NULL, "%s", msg);

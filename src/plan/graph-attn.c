@@ -180,8 +180,12 @@ gb_attend(struct sc_graph *b, const struct shape *s, struct inputs *in,
 		kv = gb_add(b, SC_FLASH_ATTN, F32(s->q, s->t),
 		    lay(4, s->hd, nh, s->ts, s->s, 0), 0, q, k, v);
 		if (kv != GA_NONE) {
+			struct gb_fa fa = { s->hd, s->hd, nh, s->kv / s->hd,
+				cells, s->alibi, false };
+
 			b->t[kv].src[3] = mask;
 			b->t[kv].src[4] = at->sinks;
+			gb_cuda_fa(b, s, kv, &fa);
 		}
 		return gb_view(b, SC_RESHAPE, kv, F32(s->q, s->t));
 	}
@@ -487,8 +491,16 @@ gb_enc_attend(struct sc_graph *b, const struct shape *s, struct inputs *in,
 		mask = gb_in_mask(b, s, in, at->c);
 		kv = gb_add(b, SC_FLASH_ATTN, F32(s->q, t),
 		    lay(4, s->hd, nh, t, 1, 0), 0, q, k, v);
-		if (kv != GA_NONE)
+		if (kv != GA_NONE) {
+			/* K and V are f16 copies, never padded */
+			struct gb_fa fa = { s->hd, s->hd, nh, nkv, t, s->alibi,
+				false };
+			struct shape f16 = *s;
+
+			f16.kt = f16.vt = KV_F16;
 			b->t[kv].src[3] = mask;
+			gb_cuda_fa(b, &f16, kv, &fa);
+		}
 		return gb_view(b, SC_RESHAPE, kv, F32(s->q, t));
 	}
 	v = gb_view(b, SC_PERMUTE, at->vc, kb);

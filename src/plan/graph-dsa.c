@@ -78,8 +78,7 @@ dsa_top(struct sc_graph *b, const struct shape *s, struct weights *w,
 	if (li != GA_NONE) {
 		b->t[li].src[2] = x;
 		b->t[li].src[3] = m;
-		/* ggml-vulkan's indexer takes heads of 128 alone */
-		b->t[li].host_only = !d->vk;
+		b->t[li].host_only = !d->dev; /* gb_shape's dsa_of */
 	}
 	x = gb_op(b, SC_TOP_K, smul(smul(4, d->top), t),
 	    lay(4, d->top, s->ts, 1, s->s, 0), 0, t, li, GA_NONE);

@@ -123,12 +123,8 @@ beta(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 	    lay(4, 1, m->nh, m->tok, m->ns, 0), GA_INPLACE, t, x, GA_NONE);
 }
 
-/* The delta net (GATED_DELTA_NET: its output, then the new states) of
- * the convolution's output c, the normed input n and the states' rows
- * st; the device does not run it at head widths other than 16, 32, 64
- * and 128. */
 /* graph-impl.h: the GATED_DELTA_NET op of n floats (its output, then
- * the new states) over src; the device does not run it at head widths
+ * the new states) over src; Vulkan does not run it at head widths
  * other than 16, 32, 64 and 128. */
 int32_t
 gb_delta_net_op(struct sc_graph *b, const struct gb_ssm *m, uint64_t n,
@@ -142,11 +138,15 @@ gb_delta_net_op(struct sc_graph *b, const struct gb_ssm *m, uint64_t n,
 		return i;
 	for (k = 2; k < 6; k++)
 		b->t[i].src[k] = src[k];
-	b->t[i].host_only = m->hd != 16 && m->hd != 32 && m->hd != 64 &&
-	    m->hd != 128;
+	/* ggml-vulkan's heads are 16, 32, 64 or 128 wide; ggml-cuda's any */
+	b->t[i].host_only = m->gpu == SC_GPU_VULKAN && m->hd != 16 &&
+	    m->hd != 32 && m->hd != 64 && m->hd != 128;
 	return i;
 }
 
+/* The delta net (GATED_DELTA_NET: its output, then the new states) of
+ * the convolution's output c, the normed input n and the states' rows
+ * st. */
 static int32_t
 delta_net(struct sc_graph *b, const struct shape *s, struct weights *w,
     int64_t il, const int32_t cns[3])
@@ -186,7 +186,7 @@ gdn_begin(struct sc_graph *b, const struct shape *s, struct weights *w,
 	x = gb_view(b, SC_RESHAPE, x, gb_bytes(b, x));
 	x = gb_conv_input(b, m, &mb, x);
 	cns[2] = gb_rs_read(b, s, w, in, il, m->sw, &sc);
-	x = gb_op(b, SC_SSM_CONV, r.bytes, r.layout, 0, t, x,
+	x = gb_ssm_conv(b, m, r, m->xw, x,
 	    gb_weight(b, w, il, "ssm_conv1d.weight"));
 	cns[0] = gb_op(b, SC_UNARY, r.bytes, r.layout, GA_INPLACE, t, x,
 	    GA_NONE);

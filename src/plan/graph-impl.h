@@ -50,6 +50,7 @@ struct gb_ssm {
 	uint64_t ns, tok, cells;
 	bool v2;
 	bool shortconv; /* lfm2's: a gated convolution, no scan */
+	int8_t gpu;	/* the plan's GPU (gb_gpu), -1: the CPU alone */
 };
 
 /* deepseek2's MLA (absorbed): the compressed KV's width, RoPE's, the
@@ -63,10 +64,10 @@ struct gb_mla {
 /* DSA's lightning indexer (ARCH_DSA): its heads, their width (the
  * indexer's one cached key too), the keys it keeps a token (of the
  * cells: ggml_top_k's k), the Hadamard rotation's width (the head's) and
- * whether ggml-vulkan runs the indexer (a head of 128). hd 0: no DSA. */
+ * whether the GPU runs the indexer. hd 0: no DSA. */
 struct gb_dsa {
 	uint64_t nh, hd, top, nrot;
-	bool vk;
+	bool dev;
 };
 
 /* The heads of the sliding-window layers where their width is not the
@@ -78,6 +79,9 @@ struct gb_heads {
 
 struct shape {
 	uint64_t e, q, kv, hd, ff, t, ts, s;
+	int8_t gpu;	/* the plan's GPU (gb_gpu), -1: the CPU alone */
+	uint8_t kt, vt; /* the caches' types (enum kv_type) */
+	bool alibi;	/* ALiBi's bias in the soft max (GB_ALIBI) */
 	struct gb_heads swa;
 	/* the widest layer's V rows: a transposed V cache's rows (no
 	 * flash attention), V padded to them */
@@ -165,6 +169,24 @@ struct rows {
 /* graph.c: the graph of g's architecture (its row's), or NULL when not
  * built. */
 const struct arch_graph *gb_arch_of(const struct model_geom *g);
+
+/* A flash-attention node as ggml-cuda's kernel choice sees it: K's and
+ * V's head widths, Q's heads and K's, K's cells (its ne[1]), whether the
+ * soft max has ALiBi's bias and whether V is a view of K's rows. */
+struct gb_fa {
+	uint64_t hk, hv, nh, nkv, cells;
+	bool alibi, v_is_k;
+};
+
+/* graph-cuda.c: on a CUDA plan, flash-attention node i marked
+ * host_only where ggml-cuda has no kernel for it, else given its pad
+ * (the f16 copies of K and V its kernel takes). */
+void gb_cuda_fa(struct sc_graph *b, const struct shape *s, int32_t i,
+    const struct gb_fa *fa);
+
+/* graph-shape.c: gb_gpu: the plan's GPU (enum sc_gpu), -1 with the CPU
+ * alone or a GPU whose rules are not known (Metal, ...). */
+int gb_gpu(const struct plan *pl);
 
 /* graph-shape.c: gb_known: whether the graph is llama.cpp's for pn and
  * pl (as far as the header tells: build() checks the tensors); gb_shape:
@@ -350,6 +372,10 @@ int32_t gb_gdn_layers(struct sc_graph *b, const struct shape *s,
 /* graph-gdn.c: the GATED_DELTA_NET op of n floats over src (q, k, v,
  * gate, beta, states), on the host where the device does not run it;
  * Gated DeltaNet's and Kimi delta attention's. */
+/* gb_ssm_conv: the SSM_CONV of x by the weight wt over ch channels
+ * (rows r), on the host where the GPU does not run it. */
+int32_t gb_ssm_conv(struct sc_graph *b, const struct gb_ssm *m, struct rows r,
+    uint64_t ch, int32_t x, int32_t wt);
 int32_t gb_delta_net_op(struct sc_graph *b, const struct gb_ssm *m, uint64_t n,
     const int32_t src[6]);
 

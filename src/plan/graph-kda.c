@@ -90,7 +90,7 @@ conv_out(struct sc_graph *b, const struct shape *s, struct weights *w,
 
 	c = gb_weight(b, w, il, conv[k]);
 	c = gb_view(b, SC_RESHAPE, c, gb_bytes(b, c));
-	x = gb_op(b, SC_SSM_CONV, r.bytes, r.layout, 0, t, cx, c);
+	x = gb_ssm_conv(b, m, r, m->di, cx, c);
 	x = gb_view(b, SC_RESHAPE, x, r.bytes);
 	x = gb_op(b, SC_UNARY, r.bytes, L32(m->di, t), GA_INPLACE, t, x,
 	    GA_NONE);

@@ -123,8 +123,13 @@ mla_attend(struct sc_graph *b, const struct shape *s, struct inputs *in,
 		mask = mla_mask(b, s, in, w, il, at);
 		x = gb_add(b, SC_FLASH_ATTN, smul(F32(m->kvl, nh), s->t),
 		    lay(4, fa[0], fa[1], fa[2], fa[3], 0), 0, q, k, v);
-		if (x != GA_NONE)
+		if (x != GA_NONE) {
+			struct gb_fa cf = { s->hd, m->kvl, nh, 1, cells,
+				s->alibi, true };
+
 			b->t[x].src[3] = mask;
+			gb_cuda_fa(b, s, x, &cf);
+		}
 		x = gb_view(b, SC_PERMUTE, x, gb_bytes(b, x));
 	} else {
 		k = gb_view(b, SC_VIEW, at->kc, kb);
@@ -145,7 +150,7 @@ mla_attend(struct sc_graph *b, const struct shape *s, struct inputs *in,
 	    gb_weight(b, w, il, "attn_v_b.weight"), x);
 	/* ggml-vulkan runs no product whose operands differ in ne[3]: with
 	 * several streams attn_v_b's (one) against the streams' */
-	if (x != GA_NONE && s->s > 1)
+	if (x != GA_NONE && s->s > 1 && s->gpu == SC_GPU_VULKAN)
 		b->t[x].host_only = true;
 	x = gb_view(b, SC_PERMUTE, x, gb_bytes(b, x));
 	if (!s->fa) /* made contiguous as the heads' rows */

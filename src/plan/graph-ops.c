@@ -292,6 +292,8 @@ gb_tensor(struct sc_graph *b, struct weights *w, int64_t il, const char *name,
 	    !(copy ? plan_tied_oversize(w->pl, t) :
 		     plan_falls_back(w->pn, w->pl, i));
 	leaf = gb_leaf(b, dev ? SC_WEIGHT_DEV : SC_WEIGHT_HOST, bytes);
+	if (leaf != GA_NONE) /* its copy's in a CUDA compute buffer */
+		b->t[leaf].pad = plan_cuda_row_pad(t);
 	if (!copy && leaf != GA_NONE)
 		w->leaf[i] = leaf + 1;
 	return leaf;
@@ -381,4 +383,17 @@ gb_softcap(struct sc_graph *b, int32_t x, uint64_t t)
 		x = gb_op(b, ops[i], b->t[x].bytes, b->t[x].layout, GA_INPLACE,
 		    t, x, GA_NONE);
 	return x;
+}
+
+/* graph-impl.h. ggml-cuda runs an SSM_CONV over a multiple of 128
+ * channels alone; ggml-vulkan any. */
+int32_t
+gb_ssm_conv(struct sc_graph *b, const struct gb_ssm *m, struct rows r,
+    uint64_t ch, int32_t x, int32_t wt)
+{
+	int32_t c = gb_op(b, SC_SSM_CONV, r.bytes, r.layout, 0, r.n, x, wt);
+
+	if (c != GA_NONE)
+		b->t[c].host_only = m->gpu == SC_GPU_CUDA && ch % 128 != 0;
+	return c;
 }

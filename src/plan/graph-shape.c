@@ -13,11 +13,16 @@
 #include "plan/graph-impl.h"
 #include "plan/llfacts-impl.h"
 
-/* Whether a Vulkan device is the plan's GPU. */
-static bool
-on_vulkan(const struct plan *pl)
+int
+gb_gpu(const struct plan *pl)
 {
-	return pl->n_dev == 2 && strncmp(pl->dev[1].name, "Vulkan", 6) == 0;
+	if (pl->n_dev != 2)
+		return -1;
+	if (strncmp(pl->dev[1].name, "Vulkan", 6) == 0)
+		return SC_GPU_VULKAN;
+	if (strncmp(pl->dev[1].name, "CUDA", 4) == 0)
+		return SC_GPU_CUDA;
+	return -1;
 }
 
 /* The cache types built: f16, and q8_0 with its rotations (the types
@@ -172,7 +177,7 @@ gb_known(const struct planner *pn, const struct plan *pl)
 	uint32_t il;
 
 	if (a == NULL || graph_changed(pn) ||
-	    (pl->n_dev != 1 && !on_vulkan(pl)) || g->n_layer == 0 ||
+	    (pl->n_dev != 1 && gb_gpu(pl) < 0) || g->n_layer == 0 ||
 	    g->n_layer > ARCH_MAX_LAYERS || pl->n_fallback > pl->n_oversize ||
 	    pl->n_cpu_moe_tensors > 0)
 		return false;
@@ -391,8 +396,10 @@ dsa_of(const struct planner *pn, const struct plan *pl, struct shape *s)
 	while (d->hd != 0 && d->hd % (n * 2) == 0 && n < 1 << 24)
 		n *= 2;
 	d->nrot = n;
-	/* ggml-vulkan's lightning indexer: heads of 128 alone */
-	d->vk = d->hd == 128;
+	/* the GPU's lightning indexer: heads of 128 alone on Vulkan, and
+	 * 32 or 64 of them on CUDA */
+	d->dev = d->hd == 128 &&
+	    (s->gpu != SC_GPU_CUDA || d->nh == 32 || d->nh == 64);
 	if (d->top > cells)
 		d->top = cells;
 	s->cache[GB_LID].cells = cells;
@@ -512,6 +519,38 @@ gb_at_layer(const struct shape *s, const struct model_geom *g, int64_t il,
 	return tmp;
 }
 
+/* Each cache's K and V bytes of a layer, from its cells. */
+static void
+cache_bytes(const struct plan *pl, struct shape *s)
+{
+	uint64_t cells, kv;
+	int c;
+
+	for (c = 0; c < GB_N_CACHES; c++) {
+		cells = s->cache[c].cells;
+		kv = c == GB_SWA && s->swa.hd ? s->swa.kv : s->kv;
+		s->cache[c].k_bytes =
+		    smul(smul(kv_row_bytes(pl->kv_k, kv), cells), s->s);
+		kv = s->fa ? kv : s->kv_max;
+		s->cache[c].v_bytes =
+		    smul(smul(kv_row_bytes(pl->kv_v, kv), cells), s->s);
+	}
+}
+
+/* s cleared, then what the backends' kernels choose by: the GPU, the
+ * caches' types, ALiBi, the positions a token. */
+static void
+shape_backend(const struct plan *pl, const struct arch_graph *a,
+    struct shape *s)
+{
+	memset(s, 0, sizeof *s);
+	s->gpu = (int8_t)gb_gpu(pl);
+	s->alibi = a->pos == GB_ALIBI;
+	s->kt = (uint8_t)pl->kv_k;
+	s->vt = (uint8_t)pl->kv_v;
+	s->n_pos = a->extra & GB_MROPE ? 4 : 1;
+}
+
 bool
 gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
     struct shape *s)
@@ -519,11 +558,8 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	const struct model_geom *g = pn->g;
 	const struct arch_graph *a = gb_arch_of(g);
 	uint8_t block = a->block;
-	uint64_t cells, kv;
-	int c;
 
-	memset(s, 0, sizeof *s);
-	s->n_pos = a->extra & GB_MROPE ? 4 : 1;
+	shape_backend(pl, a, s);
 	if (block == GB_RECURRENT || block == GB_HYBRID || block == GB_GDN ||
 	    block == GB_PAR_SSM || block == GB_KDA) {
 		if (g->n_embd == 0 ||
@@ -532,6 +568,7 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 		    (block == GB_GDN &&
 			(s->ssm.hd != s->ssm.ds || s->ssm.nh % s->ssm.ng)))
 			return false;
+		s->ssm.gpu = s->gpu;
 		ub = smul(s->ssm.tok, s->ssm.ns);
 		s->e = g->n_embd;
 		s->t = s->ts = ub;
@@ -558,7 +595,9 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	s->ff = ffn_width(g);
 	if (a->extra & GB_FF_HALF)
 		s->ff /= 2;
-	if (!experts_of(pn, s))
+	/* ggml-cuda's graph_optimize keeps a MoE router's and its
+	 * weighted sum's inputs alive for its fusions: not reproduced */
+	if (!experts_of(pn, s) || (s->gpu == SC_GPU_CUDA && s->n_exp > 0))
 		return false;
 	s->t = ub;
 	s->s = pl->n_stream;
@@ -570,15 +609,7 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	s->cache[GB_BASE].cells = pl->ctx_seq;
 	s->cache[GB_SWA].cells = g->swa ? pl->swa_cells : 0;
 	s->cache[GB_LID].cells = 0; /* dsa_of's */
-	for (c = 0; c < GB_N_CACHES; c++) {
-		cells = s->cache[c].cells;
-		kv = c == GB_SWA && s->swa.hd ? s->swa.kv : s->kv;
-		s->cache[c].k_bytes =
-		    smul(smul(kv_row_bytes(pl->kv_k, kv), cells), s->s);
-		kv = s->fa ? kv : s->kv_max;
-		s->cache[c].v_bytes =
-		    smul(smul(kv_row_bytes(pl->kv_v, kv), cells), s->s);
-	}
+	cache_bytes(pl, s);
 	if ((g->mla && !mla_of(pn, s)) || !dsa_of(pn, pl, s))
 		return false;
 	if (g->mla) /* V: a narrower view of K's rows */

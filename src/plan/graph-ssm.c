@@ -152,7 +152,7 @@ conv(struct sc_graph *b, const struct gb_ssm *m, struct weights *w, int64_t il,
 		t };
 	int32_t c;
 
-	c = gb_op(b, SC_SSM_CONV, r.bytes, r.layout, 0, t, cx,
+	c = gb_ssm_conv(b, m, r, m->xw, cx,
 	    gb_weight(b, w, il, "ssm_conv1d.weight"));
 	c = gb_bias(b, w, il, "ssm_conv1d", c, r);
 	return gb_op(b, SC_UNARY, r.bytes, r.layout, GA_INPLACE, t, c, GA_NONE);
@@ -300,7 +300,7 @@ shortconv_tail(struct sc_graph *b, const struct shape *s, struct weights *w,
 	int32_t c, y;
 
 	c = gb_view(b, SC_VIEW, mb->proj, gb_span(s->e, t, m->din));
-	y = gb_op(b, SC_SSM_CONV, F32(s->e, t), l, 0, t, mb->cx,
+	y = gb_ssm_conv(b, m, (struct rows){ F32(s->e, t), l, t }, s->e, mb->cx,
 	    gb_weight(b, w, il, "shortconv.conv.weight"));
 	y = gb_op(b, SC_MUL, F32(s->e, t), l, GA_INPLACE, t, c, y);
 	y = gb_op(b, SC_MUL_MAT, F32(s->e, t), l, 0, m->tok,

@@ -633,6 +633,23 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 	    w->n_seen == w->f->tensors_n;
 }
 
+/*
+ * The compute buffers' types. Beside Vulkan the host's is Vulkan_Host
+ * (its block the suballocation's); beside CUDA it is CUDA_Host (the
+ * CPU's alignment, no limit); on the CPU alone the CPU's, no limit.
+ */
+static void
+bufts(const struct plan *pl, int gpu, struct sc_buft *dev, struct sc_buft *host)
+{
+	dev->align = gpu == SC_GPU_CUDA ? PLAN_CUDA_ALIGN : PLAN_VULKAN_ALIGN;
+	dev->max_size = pl->dev_block;
+	dev->gpu = gpu == SC_GPU_CUDA ? SC_GPU_CUDA : SC_GPU_VULKAN;
+	host->align = gpu == SC_GPU_VULKAN ? PLAN_VULKAN_HOST_ALIGN :
+					     PLAN_TENSOR_ALIGN;
+	host->max_size = gpu >= 0 ? pl->host_block : 0;
+	host->gpu = 0;
+}
+
 bool
 plan_graph_compute(const struct planner *pn, const struct plan *pl, uint64_t ub,
     uint64_t *host, uint64_t *dev)
@@ -643,14 +660,11 @@ plan_graph_compute(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	struct sc_graph b = { NULL, 0, 0, false };
 	bool gpu = pl->n_dev == 2, ok, indexed;
 	uint64_t dl;
-	/* the host's buffer type beside Vulkan is Vulkan_Host (its block
-	 * the suballocation's); on the CPU alone the CPU's, no limit */
-	struct sc_buft dbt = { PLAN_VULKAN_ALIGN, pl->dev_block };
-	struct sc_buft hbt = { gpu ? PLAN_VULKAN_HOST_ALIGN : PLAN_TENSOR_ALIGN,
-		gpu ? pl->host_block : 0 };
+	struct sc_buft dbt, hbt;
 
 	if (pn->f == NULL || !gb_known(pn, pl) || !gb_shape(pn, pl, ub, &s))
 		return false;
+	bufts(pl, s.gpu, &dbt, &hbt);
 	dl = gpu ? plan_device_layers(g, pl->ngl) : 0;
 	memset(&w, 0, sizeof w);
 	w.pn = pn;

@@ -19,11 +19,15 @@
  * buffer type's (Vulkan_Host: minMemoryMapAlignment, which Vulkan makes
  * at least 64), both as llvmpipe reports them (base/replica.h's device;
  * measured: glm4moe's and gpt-oss's host layers, every Vulkan row of the
- * oracle's table). Another device may report others.
+ * oracle's table). Another device may report others. A CUDA buffer's
+ * alignment is 128 (ggml-cuda's get_alignment, v0.5.0); its host buffer
+ * type (CUDA_Host, pinned) takes the CPU's.
  */
 #define PLAN_TENSOR_ALIGN 32
 #define PLAN_VULKAN_ALIGN 16
 #define PLAN_VULKAN_HOST_ALIGN 64
+#define PLAN_CUDA_ALIGN 128
+#define PLAN_CUDA_ROW_PADDING 512 /* MATRIX_ROW_PADDING */
 
 static inline uint64_t
 plan_umin(uint64_t a, uint64_t b)
@@ -76,6 +80,9 @@ uint64_t plan_experts_used(const struct model_geom *g,
 bool plan_backend_is(const struct planner *pn, const char *backend);
 /* Whether tensor t stays in the host's CPU buffer whatever -ngl. */
 bool plan_host_only(const struct planner *pn, const struct gguf_tensor *t);
+/* What a CUDA buffer adds to tensor t past its bytes (a quantized
+ * tensor's last row padded). */
+uint64_t plan_cuda_row_pad(const struct gguf_tensor *t);
 /* plan_rope_layer: the first full-attention layer from layer from, or
  * -1 (an ARCH_ROPE_FULL architecture's rope_freqs). */
 int64_t plan_rope_layer(const struct model_geom *g, uint32_t from);

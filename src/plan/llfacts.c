@@ -320,20 +320,47 @@ plan_name_ends(const struct gguf_tensor *t, const char *suffix)
  * 16 wide; otherwise ssm_a goes to the CPU (measured: mamba's, and with
  * d_state 64 mamba2's and granitehybrid's, in the CPU buffer at -ngl 99).
  * A Gated DeltaNet's ssm_a is only multiplied (ARCH_SSM_A_MUL): on the
- * device (measured: qwen35's).
+ * device (measured: qwen35's). ggml-cuda (v0.5.0, read in its source,
+ * not measured) runs Mamba-2's form as Vulkan does, and Mamba's (ssm_a
+ * [d_state, d_inner]) with a d_state of 16, d_inner a multiple of 128
+ * and one group.
  */
 bool
 plan_host_only(const struct planner *pn, const struct gguf_tensor *t)
 {
 	const struct model_geom *g = pn->g;
 	uint64_t heads = t->ne[1] > 0 ? (uint64_t)t->ne[1] : 0;
+	bool cuda = plan_backend_is(pn, "cuda");
 
-	if (!plan_backend_is(pn, "vulkan") || !plan_name_ends(t, ".ssm_a") ||
+	if ((!cuda && !plan_backend_is(pn, "vulkan")) ||
+	    !plan_name_ends(t, ".ssm_a") ||
 	    (arch_row(g)->quirks & ARCH_SSM_A_MUL))
 		return false;
+	if (cuda && t->ne[0] != 1)
+		return t->ne[0] != 16 || heads == 0 || heads % 128 != 0 ||
+		    g->ssm_n_group > 1;
 	return t->ne[0] != 1 || (g->ssm_d_state != 128 &&
 	    g->ssm_d_state != 256) || heads == 0 ||
 	    (g->ssm_d_inner / heads) % 16 != 0;
+}
+
+/*
+ * What a CUDA buffer adds to tensor t past its bytes (ggml-cuda's
+ * get_alloc_size, v0.5.0): a quantized tensor whose rows are not a
+ * multiple of 512 elements (MATRIX_ROW_PADDING) wide gets the rest of
+ * one such row, so that its kernels may read past the last row.
+ */
+uint64_t
+plan_cuda_row_pad(const struct gguf_tensor *t)
+{
+	const struct ggml_type_info *ti = ggml_type_get(t->type);
+	uint64_t ne0 = t->n_dims > 0 && t->ne[0] > 0 ? (uint64_t)t->ne[0] : 0;
+	uint64_t rest;
+
+	if (ti == NULL || ti->blck <= 1 || ne0 % PLAN_CUDA_ROW_PADDING == 0)
+		return 0;
+	rest = PLAN_CUDA_ROW_PADDING - ne0 % PLAN_CUDA_ROW_PADDING;
+	return rest / ti->blck * ti->size;
 }
 
 /* ---- KV, compute, output ------------------------------------------------ */

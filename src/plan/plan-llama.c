@@ -108,13 +108,25 @@ host_align(const struct planner *pn, const struct plan *pl)
 /*
  * The alignment of a tensor in the device's buffer: Vulkan's storage
  * buffer offset alignment (measured: qwen35's 16-byte ssm_a and ssm_dt
- * on the device), else the CPU's.
+ * on the device), CUDA's 128 (read in ggml-cuda), else the CPU's.
  */
 static uint64_t
 device_align(const struct planner *pn)
 {
+	if (plan_backend_is(pn, "cuda"))
+		return PLAN_CUDA_ALIGN;
 	return plan_backend_is(pn, "vulkan") ? PLAN_VULKAN_ALIGN :
 	    PLAN_TENSOR_ALIGN;
+}
+
+/* Tensor t's bytes in the device's buffer: its alloc size (a CUDA
+ * buffer pads a quantized tensor's last row), aligned. */
+static uint64_t
+device_bytes(const struct planner *pn, const struct gguf_tensor *t)
+{
+	uint64_t pad = plan_backend_is(pn, "cuda") ? plan_cuda_row_pad(t) : 0;
+
+	return plan_pad(sadd(t->nbytes, pad), device_align(pn));
 }
 
 /* Whether a device of the profile runs tensor i (its table feeds it). */
@@ -187,7 +199,7 @@ tied_output(const struct planner *pn, struct plan *pl)
 	}
 	if (tied && !plan_tied_oversize(pl, emb)) {
 		pl->dev[1].model_bytes = sadd(pl->dev[1].model_bytes,
-		    plan_pad(emb->nbytes, device_align(pn)));
+		    device_bytes(pn, emb));
 	} else if ((pl->n_dev == 1 || tied) && emb->ne[2] == 1 &&
 	    emb->ne[3] == 1 && emb->ne[1] >= 2 &&
 	    plan_repacks(emb->type, emb->ne[1], pn->p->cpu_features)) {
@@ -379,7 +391,7 @@ rope_copy(const struct planner *pn, struct plan *pl, int64_t gpu_start)
 		    il + 1 < (int64_t)g->n_layer ? il + 1 : -1;
 	if (il >= 0)
 		pl->dev[1].model_bytes = sadd(pl->dev[1].model_bytes,
-		    plan_pad(t->nbytes, device_align(pn)));
+		    device_bytes(pn, t));
 }
 
 void
@@ -428,7 +440,7 @@ plan_llama_weights(const struct planner *pn, struct plan *pl)
 		if (on_dev && !fb) {
 			d = &pl->dev[1];
 			d->model_bytes = sadd(d->model_bytes,
-			    plan_pad(t->nbytes, device_align(pn)));
+			    device_bytes(pn, t));
 		} else if ((pl->n_dev == 1 || fb) &&
 		    plan_tensor_repacked(t, pn->p->cpu_features)) {
 			/* beside a GPU backend the host layers sit in its
@@ -526,6 +538,83 @@ device_kv(const struct model_geom *g, const struct plan *pl, uint64_t dl,
 	return sum == all ? on : trunk ? all / trunk * dl : 0;
 }
 
+/* What a CUDA buffer adds to a cache tensor of type t, ne0 wide and
+ * bytes long: a quantized one's last row padded, then 128's alignment. */
+static uint64_t
+cuda_cache_pad(enum kv_type t, uint64_t ne0, uint64_t bytes)
+{
+	uint64_t rest = ne0 % PLAN_CUDA_ROW_PADDING, n = bytes;
+
+	if (kv_type_info(t)->quantized && rest != 0)
+		n = sadd(n, kv_row_bytes(t, PLAN_CUDA_ROW_PADDING - rest));
+	return plan_pad(n, PLAN_CUDA_ALIGN) - bytes;
+}
+
+/* What ggml-cuda adds to layer il's K and V tensors (each a tensor of
+ * its own, every stream's cells). */
+static uint64_t
+cuda_layer_kv_pad(const struct model_geom *g, const struct plan *pl,
+    uint32_t il)
+{
+	bool swa = g->swa && g->is_swa[il];
+	uint64_t hk = swa && g->head_k_swa ? g->head_k_swa : g->head_k;
+	uint64_t hv = swa && g->head_v_swa ? g->head_v_swa : g->head_v;
+	uint64_t cells = smul(swa ? pl->swa_cells : pl->ctx_seq,
+	    pl->n_stream);
+	uint64_t kw = smul(hk, g->n_head_kv[il]);
+	uint64_t vw = smul(hv, g->n_head_kv[il]);
+
+	if (kw == 0 || (g->n_layer_kv > 0 && il >= g->n_layer_kv))
+		return 0;
+	return sadd(cuda_cache_pad(pl->kv_k, kw,
+			smul(kv_row_bytes(pl->kv_k, kw), cells)),
+	    cuda_cache_pad(pl->kv_v, vw,
+		smul(kv_row_bytes(pl->kv_v, vw), cells)));
+}
+
+/* What ggml-cuda adds to a recurrent layer's two f32 state tensors (r
+ * and s, every sequence's): their alignment. */
+static uint64_t
+cuda_state_pad(const struct model_geom *g, const struct plan *pl)
+{
+	uint64_t r, s;
+
+	if (!plan_state_rs(g, &r, &s))
+		return 0;
+	r = smul(smul(4, r), pl->n_seq);
+	s = smul(smul(4, s), pl->n_seq);
+	return sadd(cuda_cache_pad(KV_F32, 0, r), cuda_cache_pad(KV_F32, 0, s));
+}
+
+/*
+ * What ggml-cuda adds to the caches of the layers on the device (the
+ * last dl), read in its source: a recurrent layer's state, a layer's K
+ * and V. Not MLA's or DSV4's tensors, nor a router's (not reproduced).
+ */
+static uint64_t
+cuda_kv_pads(const struct model_geom *g, const struct plan *pl, uint64_t dl)
+{
+	bool recurrent = g->memory == ARCH_MEM_RECURRENT;
+	uint64_t sum = 0;
+	uint32_t il;
+
+	for (il = 0; !g->mla && !g->dsv4 && il < g->n_layer &&
+	    il < ARCH_MAX_LAYERS; il++) {
+		bool recr = recurrent ||
+		    (g->memory == ARCH_MEM_HYBRID && g->is_recr[il]);
+
+		/* the MTP layers at the end keep no cache */
+		if ((uint64_t)il + dl < g->n_layer ||
+		    il >= g->n_layer - g->n_layer_nextn)
+			continue;
+		if (recr)
+			sum = sadd(sum, cuda_state_pad(g, pl));
+		if (!recr || g->recr_kv)
+			sum = sadd(sum, cuda_layer_kv_pad(g, pl, il));
+	}
+	return sum;
+}
+
 /*
  * The largest cache tensor of the layers on the device (the last dl): a
  * layer's K or V is one tensor over every stream, and llama.cpp aborts
@@ -581,6 +670,9 @@ plan_llama_kv(const struct planner *pn, struct plan *pl)
 
 		pl->dev[1].kv_bytes = dl == g->n_layer ? all : on;
 		pl->dev[0].kv_bytes = all - pl->dev[1].kv_bytes;
+		if (plan_backend_is(pn, "cuda"))
+			pl->dev[1].kv_bytes = sadd(pl->dev[1].kv_bytes,
+			    cuda_kv_pads(g, pl, dl));
 		device_cache_tensor(g, pl, dl);
 	} else {
 		pl->dev[0].kv_bytes = sadd(pl->kv_bytes, pl->state_bytes);
@@ -693,6 +785,8 @@ plan_llama_buffers(const struct planner *pn, struct plan *pl)
 
 	pl->compute_placed = g->plannable &&
 	    plan_graph_compute(pn, pl, ub, &host, &dev);
+	pl->compute_unmeasured = pl->compute_placed && pl->n_dev > 1 &&
+	    plan_backend_is(pn, "cuda");
 	pl->compute_estimated = false;
 	pl->compute_why = NULL;
 	pl->compute_worst = 0;

@@ -166,25 +166,44 @@ plan_kv_split_bytes(const struct model_geom *g, enum kv_type kt,
 }
 
 /*
- * KDA's state per layer (kimi-linear): the convolutions of Q, K and V,
- * 3 (d_conv - 1) x d (d_conv 4 when unset), and d x head_dim, where d is
- * n_head x head_dim.
+ * One recurrent layer's state for one sequence, in floats: r, the
+ * convolution's history, and s, the scan's state (llama.cpp's n_embd_r
+ * and n_embd_s). Mamba: (d_conv - 1) x (d_inner + 2 n_group d_state) and
+ * d_state x d_inner; lfm2: (l_cache - 1) x n_embd; RWKV: token_shift_count
+ * x n_embd and n_embd x wkv.head_size; KDA (kimi-linear): the convolutions
+ * of Q, K and V, 3 (d_conv - 1) x d (d_conv 4 when unset), and d x
+ * head_dim, d being n_head x head_dim; linear attention: a square a head,
+ * no convolution. False (both 0) when g has no recurrent state.
  */
-static uint64_t
-plan_kda_state(const struct model_geom *g)
+bool
+plan_state_rs(const struct model_geom *g, uint64_t *r, uint64_t *s)
 {
 	uint64_t d = smul(g->n_head[0], g->kda_head_dim);
-	uint64_t conv = g->ssm_d_conv > 0 ? g->ssm_d_conv - 1 : 3;
 
-	return sadd(smul(smul(3, conv), d), smul(d, g->kda_head_dim));
+	*r = *s = 0;
+	if (g->wkv_head_size > 0) {
+		*r = smul(g->token_shift_count, g->n_embd);
+		*s = smul(g->n_embd, g->wkv_head_size);
+	} else if (g->shortconv_l_cache > 0) {
+		*r = smul(g->shortconv_l_cache - 1, g->n_embd);
+		*s = smul(g->ssm_d_state, g->ssm_d_inner);
+	} else if (g->kda_head_dim > 0) {
+		*r = smul(smul(3, g->ssm_d_conv > 0 ? g->ssm_d_conv - 1 : 3),
+		    d);
+		*s = smul(d, g->kda_head_dim);
+	} else if (g->la_head_dim > 0) {
+		*s = smul(smul(g->la_head_dim, g->la_head_dim), g->n_head[0]);
+	} else if (g->ssm_d_conv > 0) {
+		*r = smul(g->ssm_d_conv - 1, sadd(g->ssm_d_inner,
+		    smul(smul(2, g->ssm_n_group), g->ssm_d_state)));
+		*s = smul(g->ssm_d_state, g->ssm_d_inner);
+	} else {
+		return false;
+	}
+	return true;
 }
 
-/*
- * Per recurrent layer: F32 [n_embd_r + n_embd_s] for one sequence. r is
- * the convolution's history: (d_conv - 1) x (d_inner + 2 n_group d_state)
- * for mamba, (l_cache - 1) x n_embd for lfm2, token_shift_count x n_embd
- * for RWKV; s is d_state x d_inner (RWKV: n_embd x wkv.head_size).
- */
+/* Per recurrent layer: F32 [n_embd_r + n_embd_s] for one sequence. */
 uint64_t
 plan_state_bytes(const struct model_geom *g)
 {
@@ -200,22 +219,8 @@ plan_state_bytes(const struct model_geom *g)
 	else if (g->memory == ARCH_MEM_HYBRID)
 		for (il = 0; il < g->n_layer; il++)
 			n += g->is_recr[il];
-	if (g->wkv_head_size > 0) /* RWKV: token shifts, wkv state */
-		return smul(smul(4, sadd(smul(g->token_shift_count, g->n_embd),
-		    smul(g->n_embd, g->wkv_head_size))), n);
-	if (g->shortconv_l_cache > 0)
-		r = smul(g->shortconv_l_cache - 1, g->n_embd);
-	else if (g->kda_head_dim > 0)
-		return smul(smul(4, plan_kda_state(g)), n);
-	else if (g->la_head_dim > 0)	/* no convolution: a square a head */
-		return smul(smul(4, smul(smul(g->la_head_dim, g->la_head_dim),
-		    g->n_head[0])), n);
-	else if (g->ssm_d_conv > 0)
-		r = smul(g->ssm_d_conv - 1, sadd(g->ssm_d_inner,
-		    smul(smul(2, g->ssm_n_group), g->ssm_d_state)));
-	else
+	if (!plan_state_rs(g, &r, &s))
 		return 0;
-	s = smul(g->ssm_d_state, g->ssm_d_inner);
 	return smul(smul(4, sadd(r, s)), n);
 }
 
@@ -386,10 +391,11 @@ add_note(struct plan *pl, char *text)
 }
 
 /*
- * What a plan beside a GPU assumed: a backend measured nowhere but on
- * Vulkan (CUDA, Metal, ...) takes Vulkan's rules, and a device whose
- * own footprint (device_overhead) the profile does not state has only
- * device_reserve's margin for it.
+ * What a plan beside a GPU assumed: CUDA takes ggml-cuda's rules as read
+ * in llama.cpp's source, not measured; another backend measured nowhere
+ * (Metal, ...) Vulkan's rules; and a device whose own footprint
+ * (device_overhead) the profile does not state has only device_reserve's
+ * margin for it.
  */
 static void
 gpu_notes(const struct planner *pn, struct plan *pl)
@@ -398,7 +404,16 @@ gpu_notes(const struct planner *pn, struct plan *pl)
 
 	if (pl->n_dev < 2)
 		return;
-	if (strcmp(b, "vulkan") != 0)
+	if (strcmp(b, "cuda") == 0 && pl->compute_placed)
+		add_note(pl, xasprintf("%s is planned by ggml-cuda's rules as "
+		    "read in llama.cpp v0.5.0's source: not measured on a GPU",
+		    pl->dev[1].name));
+	else if (strcmp(b, "cuda") == 0)
+		add_note(pl, xasprintf("%s's buffers follow ggml-cuda's rules "
+		    "as read in llama.cpp v0.5.0's source, its compute the "
+		    "law fitted on Vulkan: not measured on a GPU",
+		    pl->dev[1].name));
+	else if (strcmp(b, "vulkan") != 0)
 		add_note(pl, xasprintf("%s is planned by the rules measured on "
 		    "Vulkan: llama.cpp's %s backend is not measured",
 		    pl->dev[1].name, b));

@@ -233,6 +233,9 @@ struct plan {
 	bool compute_placed;		/* compute_bytes are llama.cpp's graph
 					 * placed as ggml-alloc places it
 					 * (plan/graph.c), not the model's */
+	bool compute_unmeasured;	/* placed by a backend's rules read in
+					 * its source alone (CUDA), not held
+					 * to a measurement */
 	bool compute_measured;		/* compute_bytes are llama.cpp's own
 					 * (--measure), not the model's */
 	char measured_by[48];		/* then by whom, "llama.cpp 0.5.0" */
@@ -387,6 +390,9 @@ uint64_t plan_kv_bytes(const struct model_geom *g, enum kv_type kv,
 uint64_t plan_swa_cells(const struct model_geom *g, uint64_t ctx,
     uint64_t ubatch);
 uint64_t plan_state_bytes(const struct model_geom *g);
+/* plan_state_rs: a recurrent layer's state for one sequence, in floats:
+ * its convolution's history r and its scan's state s (false: none). */
+bool plan_state_rs(const struct model_geom *g, uint64_t *r, uint64_t *s);
 /*
  * DSV4 (g->dsv4): layer il's K rows of type kt, one stream, its window
  * cache at swa_cells and its compressed ones at cells (a stream's

@@ -14,8 +14,9 @@
  *     a source in a buffer the split's backend cannot read is copied into
  *     its compute buffer, once for the graph, at the start of the split
  *     that first reads it, the source kept alive until then.
- * The GPU's splits are then reordered (vkorder.c) and the whole graph,
- * each split's copies first, is placed by ggml-alloc's rules.
+ * On Vulkan the GPU's splits are then reordered (vkorder.c); ggml-cuda
+ * keeps the order. The whole graph, each split's copies first, is
+ * placed by ggml-alloc's rules, a CUDA buffer's tensors with their pad.
  */
 #include "config.h"
 
@@ -35,6 +36,7 @@ struct sc_split {
 struct sc_run {
 	struct sc_graph *g;
 	bool gpu;
+	bool pads; /* the device's buffers add each tensor's pad (CUDA) */
 	uint64_t max_tensor; /* the GPU's largest tensor, or 0: no limit */
 	int32_t *order;	     /* the graph's nodes (not its leaves) */
 	size_t n_order;
@@ -292,6 +294,8 @@ copy_in(struct sc_run *r, struct sc_split *sp, int32_t s, int b)
 		return true;
 	memset(&c, 0, sizeof c);
 	c.bytes = r->g->t[s].bytes;
+	/* a weight's padded rows travel with it; a node's pad is its op's */
+	c.pad = r->g->t[s].op == SC_NONE ? r->g->t[s].pad : 0;
 	c.layout = r->g->t[s].layout;
 	c.view_src = GA_NONE;
 	for (k = 0; k < GA_MAX_SRC; k++)
@@ -374,11 +378,13 @@ split(struct sc_run *r)
 	return true;
 }
 
-/* The ga node of tensor t (into ga, its index in map). */
+/* The ga node of tensor t (into ga, its index in map): its size the
+ * buffer type's alloc size. */
 static bool
-ga_add(struct ga_graph *ga, int32_t *map, const struct sc_graph *g, int32_t t,
+ga_add(struct ga_graph *ga, int32_t *map, const struct sc_run *r, int32_t t,
     uint8_t extra)
 {
+	const struct sc_graph *g = r->g;
 	const struct sc_tensor *s = &g->t[t];
 	struct ga_node *n = &ga->nodes[ga->n];
 	int k;
@@ -398,6 +404,10 @@ ga_add(struct ga_graph *ga, int32_t *map, const struct sc_graph *g, int32_t t,
 			return false;
 	} else {
 		n->bytes = s->bytes;
+		if (n->buffer == 0 && r->pads)
+			n->bytes = s->pad > UINT64_MAX - s->bytes ?
+			    UINT64_MAX :
+			    s->bytes + s->pad;
 		n->layout = s->layout;
 	}
 	map[t] = (int32_t)ga->n++;
@@ -453,7 +463,7 @@ ga_add_node(const struct sc_run *r, struct ga_graph *ga, int32_t *map,
 {
 	size_t i;
 
-	if (!ga_add(ga, map, r->g, t, 0))
+	if (!ga_add(ga, map, r, t, 0))
 		return false;
 	for (i = 0; i < r->deps.n; i++)
 		if (r->deps.deps[i].until == t)
@@ -489,14 +499,14 @@ to_ga(const struct sc_run *r, struct ga_graph *ga, int32_t *map,
 	for (i = 0; i < g->n; i++)
 		if (g->t[i].op == SC_NONE &&
 		    ((g->t[i].flags & GA_INPUT) || compute_leaf(r, i)) &&
-		    !ga_add(ga, map, g, (int32_t)i, GA_INPUT))
+		    !ga_add(ga, map, r, (int32_t)i, GA_INPUT))
 			return false;
 	for (i = 0; i < r->n_sp; i++) {
 		const struct sc_split *sp = &r->sp[i];
 
 		for (j = sp->in0; j < sp->in0 + sp->n_in; j++) {
 			ga_dep(ga, r->inputs[j], dep_of);
-			if (!ga_add(ga, map, g, r->copy[r->inputs[j]], 0))
+			if (!ga_add(ga, map, r, r->copy[r->inputs[j]], 0))
 				return false;
 		}
 		for (j = sp->start; j < sp->end; j++)
@@ -579,9 +589,11 @@ sc_place(struct sc_graph *g, bool gpu, uint64_t max_tensor,
 	memset(&ga, 0, sizeof ga);
 	memset(&r, 0, sizeof r);
 	ok = !g->full && run_init(&r, g, gpu, max_tensor);
+	r.pads = gpu && dev->gpu == SC_GPU_CUDA;
 	if (ok) {
 		assign(&r);
-		ok = split(&r) && (!gpu || reorder_gpu(&r));
+		ok = split(&r) &&
+		    (!gpu || dev->gpu != SC_GPU_VULKAN || reorder_gpu(&r));
 	}
 	/* every tensor a node at most, and a dependency per input and per
 	 * kept tensor */

@@ -88,6 +88,10 @@ struct sc_tensor {
 	uint8_t home;		 /* enum sc_home (leaves) */
 	int8_t backend;		 /* out: enum sc_backend, or -1 */
 	bool host_only;		 /* the GPU does not run this node */
+	uint64_t pad;		 /* what a CUDA buffer adds past bytes
+				  * (its get_alloc_size): a quantized
+				  * tensor's last row padded, flash
+				  * attention's f16 copies of K and V */
 };
 
 /* A graph: its tensors in the order ggml's graph holds its nodes (leaves
@@ -100,9 +104,16 @@ struct sc_graph {
 
 /* A compute buffer's type: its alignment and its largest buffer
  * (ggml_backend_buft_get_max_size; 0: none), beyond which ggml-alloc
- * places it in chunks. */
+ * places it in chunks; for the device's, which backend it is (what its
+ * graph_optimize does, whether its alloc size adds a tensor's pad). */
+enum sc_gpu {
+	SC_GPU_VULKAN, /* reorders its splits (vkorder.c) */
+	SC_GPU_CUDA,   /* keeps the order; pads tensors */
+};
+
 struct sc_buft {
 	uint64_t align, max_size;
+	uint8_t gpu; /* enum sc_gpu (the device's buffer type) */
 };
 
 /*

@@ -109,8 +109,9 @@ report_text_archs(struct report_ctx *ctx, struct strbuf *out,
 			strbuf_addf(out, "not measured alone: %s, %s\n",
 			    e[i].name, e[i].row->unmeasured);
 	strbuf_adds(out,
-	    "not measured on CUDA or Metal: a plan beside "
-	    "either follows the rules measured on Vulkan\n");
+	    "not measured on CUDA or Metal: CUDA follows ggml-cuda's rules "
+	    "read in the source (placed_from_source), Metal the rules "
+	    "measured on Vulkan\n");
 }
 
 /* ", \"compute_worst_ratio\": {cpu, vulkan}" (each null when not

@@ -192,6 +192,9 @@ compute_note(char *f, size_t n, const struct plan *pl,
 		snprintf(f, n, "measured by %s%s (the model: %s)",
 		    pl->measured_by, pl->measured_cached ? ", cached" : "",
 		    format_size(v->compute_modeled, m, sizeof m));
+	else if (pl->compute_placed && pl->compute_unmeasured)
+		snprintf(f, n, "llama.cpp's graph, placed by the rules read in "
+		    "its source, not measured");
 	else if (pl->compute_placed && !pl->limits_known)
 		snprintf(f, n, "llama.cpp's graph, placed assuming no device "
 		    "limit");
@@ -216,6 +219,8 @@ compute_basis(const struct plan *pl)
 {
 	if (pl->compute_measured)
 		return "measured";
+	if (pl->compute_placed && pl->compute_unmeasured)
+		return "placed_from_source";
 	if (pl->compute_placed)
 		return pl->limits_known ? "placed" : "placed_no_limits";
 	return pl->compute_estimated ? "estimated" : "fitted";
