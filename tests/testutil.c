@@ -319,6 +319,9 @@ test_llama_profile(const char *name, const char *description,
 	    /* llvmpipe's, the tables' device: its storage-buffer range
 	     * and ggml-vulkan's suballocation block */
 	    "max_alloc: 128 MiB\nhost_max_alloc: 1 GiB\n" :
+	    /* ggml-cuda's buffers have no largest size */
+	    strcmp(backend, "cuda") == 0 ? "device_memory: 8 GiB\n"
+	    "max_alloc: none\nhost_max_alloc: none\n" :
 	    strcmp(backend, "cpu") != 0 ? "device_memory: 8 GiB\n" : "");
 }
 
