@@ -184,3 +184,124 @@ Test(cuda, the_compute_buffer_counts_the_pads)
 	cr_expect_eq(dev[0], 131072 + 2560 + 32768 + 32768 + (1 << 20),
 	    "cuda %llu", (unsigned long long)dev[0]);
 }
+
+/* A router of n experts choosing k for t tokens, normalized, then the
+ * experts' weighted sum, as graph-ffn.c builds them; *gate: the gate's
+ * index, *last: the sum's last ADD, *after: the node after the router,
+ * *experts, *wt: the sum's inputs. */
+static struct sc_graph
+moe_graph(uint64_t n, uint64_t k, uint64_t t, int32_t *gate, int32_t *after,
+    int32_t *experts, int32_t *wt, int32_t *last)
+{
+	struct sc_graph b = graph(64);
+	int32_t x, p, probs, r, top, w, sum, e, m, first;
+	uint64_t i;
+
+	x = gb_input(&b, 4 * 64 * t, 1, 0);
+	p = gb_op(&b, SC_MUL_MAT, 4 * n * t, 2, 0, t,
+	    gb_leaf(&b, SC_WEIGHT_DEV, 4 * 64 * n), x);
+	*gate = probs = gb_op(&b, SC_SOFT_MAX, 4 * n * t, 2, GA_INPLACE, t, p,
+	    GA_NONE);
+	r = gb_view(&b, SC_RESHAPE, probs, 4 * n * t);
+	top = gb_op(&b, SC_ARGSORT, 4 * n * t, 3, 0, t, probs, GA_NONE);
+	top = gb_view(&b, SC_VIEW, top, 4 * k * t);
+	w = gb_op(&b, SC_GET_ROWS, 4 * k * t, 4, 0, t, r, top);
+	w = gb_view(&b, SC_RESHAPE, w, 4 * k * t);
+	sum = gb_op(&b, SC_SUM_ROWS, 4 * t, 5, 0, t, w, GA_NONE);
+	sum = gb_op(&b, SC_CLAMP, 4 * t, 5, GA_INPLACE, t, sum, GA_NONE);
+	w = gb_op(&b, SC_DIV, 4 * k * t, 4, GA_INPLACE, t, w, sum);
+	*wt = w = gb_view(&b, SC_RESHAPE, w, 4 * k * t);
+	*after = e = gb_add(&b, SC_MUL_MAT_ID, 4 * 64 * k * t, 6, 0,
+	    gb_leaf(&b, SC_WEIGHT_DEV, 4 * 64 * 64 * n), x, top);
+	b.t[e].batch = (int64_t)t;
+	*experts = e;
+	m = gb_op(&b, SC_MUL, 4 * 64 * k * t, 6, GA_INPLACE, t, e, w);
+	first = gb_view(&b, SC_VIEW, m, 4 * 64 * t);
+	for (i = 1; i < k; i++)
+		gb_view(&b, SC_VIEW, m, 4 * 64 * t);
+	x = first;
+	for (i = 1; i < k; i++)
+		x = gb_op(&b, SC_ADD, 4 * 64 * t, 7, GA_INPLACE, t, x,
+		    first + (int32_t)i);
+	*last = x;
+	b.t[x].flags |= GA_OUTPUT;
+	return b;
+}
+
+/* Whether deps keeps keep until until. */
+static bool
+has_dep(const struct sc_deps *d, int32_t keep, int32_t until)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->deps[i].keep == keep && d->deps[i].until == until)
+			return true;
+	return false;
+}
+
+/* ggml-cuda's graph_optimize on the nodes of b (in order), as sched.c
+ * calls it on a split: the dependencies it asks for. */
+static struct sc_deps
+cuda_deps_of(struct sc_graph *b)
+{
+	struct sc_deps d = { calloc(b->cap, sizeof(struct sc_dep)), 0, b->cap };
+	int32_t *order = calloc(b->n, sizeof *order);
+	int32_t *uses = calloc(b->n, sizeof *uses);
+	size_t i, n = 0;
+	int k;
+
+	cr_assert(d.deps != NULL && order != NULL && uses != NULL);
+	for (i = 0; i < b->n; i++) {
+		if (b->t[i].op == SC_NONE)
+			continue;
+		order[n++] = (int32_t)i;
+		for (k = 0; k < GA_MAX_SRC; k++)
+			if (b->t[i].src[k] != GA_NONE)
+				uses[b->t[i].src[k]]++;
+	}
+	cr_assert(sc_cuda_deps(b, uses, order, n, &d));
+	free(order);
+	free(uses);
+	return d;
+}
+
+/* 128 experts choosing 8: the router's nodes and sources are kept until
+ * the node after it (the experts' product), and the experts and their
+ * weights until the sum's last ADD. */
+Test(cuda, moe_fusions_keep_their_inputs)
+{
+	int32_t gate, after, experts, wt, last;
+	struct sc_graph b = moe_graph(128, 8, 512, &gate, &after, &experts, &wt,
+	    &last);
+	struct sc_deps d = cuda_deps_of(&b);
+
+	cr_expect(has_dep(&d, gate, after));
+	cr_expect(has_dep(&d, b.t[gate].src[0], after)); /* the logits */
+	cr_expect(has_dep(&d, wt, after));
+	cr_expect(has_dep(&d, experts, last));
+	cr_expect(has_dep(&d, wt, last));
+	free(d.deps);
+	free(b.t);
+}
+
+/* No fusion: 96 experts (no router kernel for them) and 16 chosen (the
+ * weighted sum takes 15 at most). */
+Test(cuda, moe_fusions_outside_their_kernels_keep_nothing)
+{
+	int32_t gate, after, experts, wt, last;
+	struct sc_graph b = moe_graph(96, 8, 512, &gate, &after, &experts, &wt,
+	    &last);
+	struct sc_deps d = cuda_deps_of(&b);
+
+	cr_expect(!has_dep(&d, gate, after));
+	cr_expect(has_dep(&d, experts, last));
+	free(d.deps);
+	free(b.t);
+	b = moe_graph(128, 16, 512, &gate, &after, &experts, &wt, &last);
+	d = cuda_deps_of(&b);
+	cr_expect(has_dep(&d, gate, after));
+	cr_expect(!has_dep(&d, experts, last));
+	free(d.deps);
+	free(b.t);
+}

@@ -595,9 +595,7 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	s->ff = ffn_width(g);
 	if (a->extra & GB_FF_HALF)
 		s->ff /= 2;
-	/* ggml-cuda's graph_optimize keeps a MoE router's and its
-	 * weighted sum's inputs alive for its fusions: not reproduced */
-	if (!experts_of(pn, s) || (s->gpu == SC_GPU_CUDA && s->n_exp > 0))
+	if (!experts_of(pn, s))
 		return false;
 	s->t = ub;
 	s->s = pl->n_stream;

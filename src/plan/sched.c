@@ -15,8 +15,9 @@
  *     its compute buffer, once for the graph, at the start of the split
  *     that first reads it, the source kept alive until then.
  * On Vulkan the GPU's splits are then reordered (vkorder.c); ggml-cuda
- * keeps the order. The whole graph, each split's copies first, is
- * placed by ggml-alloc's rules, a CUDA buffer's tensors with their pad.
+ * keeps the order and the inputs of its MoE fusions alive (cudaopt.c).
+ * The whole graph, each split's copies first, is placed by ggml-alloc's
+ * rules, a CUDA buffer's tensors with their pad.
  */
 #include "config.h"
 
@@ -563,16 +564,24 @@ run_init(struct sc_run *r, struct sc_graph *g, bool gpu, uint64_t max_tensor)
 	return true;
 }
 
+/* The GPU backend's graph_optimize of each of its splits: Vulkan's
+ * reordering, or CUDA's dependencies. */
 static bool
-reorder_gpu(struct sc_run *r)
+optimize_gpu(struct sc_run *r, uint8_t gpu)
 {
 	size_t i;
 
-	for (i = 0; i < r->n_sp; i++)
-		if (r->sp[i].backend == SC_DEV &&
-		    !sc_vk_reorder(r->g, r->uses, r->order + r->sp[i].start,
-			r->sp[i].end - r->sp[i].start, &r->deps))
+	for (i = 0; i < r->n_sp; i++) {
+		int32_t *o = r->order + r->sp[i].start;
+		size_t n = r->sp[i].end - r->sp[i].start;
+
+		if (r->sp[i].backend != SC_DEV)
+			continue;
+		if (gpu == SC_GPU_CUDA ?
+			!sc_cuda_deps(r->g, r->uses, o, n, &r->deps) :
+			!sc_vk_reorder(r->g, r->uses, o, n, &r->deps))
 			return false;
+	}
 	return true;
 }
 
@@ -592,8 +601,7 @@ sc_place(struct sc_graph *g, bool gpu, uint64_t max_tensor,
 	r.pads = gpu && dev->gpu == SC_GPU_CUDA;
 	if (ok) {
 		assign(&r);
-		ok = split(&r) &&
-		    (!gpu || dev->gpu != SC_GPU_VULKAN || reorder_gpu(&r));
+		ok = split(&r) && (!gpu || optimize_gpu(&r, dev->gpu));
 	}
 	/* every tensor a node at most, and a dependency per input and per
 	 * kept tensor */

@@ -150,4 +150,10 @@ struct sc_deps {
 bool sc_vk_reorder(const struct sc_graph *g, const int32_t *uses,
     int32_t *order, size_t n, struct sc_deps *deps);
 
+/* sc_cuda_deps: ggml-cuda's graph_optimize of the nodes order[0..n) of g
+ * (cudaopt.c): the order kept, the dependencies its MoE fusions keep
+ * added to deps; false when they do not fit. */
+bool sc_cuda_deps(const struct sc_graph *g, const int32_t *uses,
+    const int32_t *order, size_t n, struct sc_deps *deps);
+
 #endif
