@@ -860,7 +860,7 @@ static const struct plan_layer {
 	const char *files; /* space-separated patterns */
 	const char *may;
 } plan_layers[] = {
-	{ "replica", "galloc sched vkorder", "" },
+	{ "replica", "galloc sched vkorder cudaopt", "" },
 	{ "data", "plan resolve", "" },
 	{ "planner", "plan-impl.h", "data" },
 	{ "llfacts", "llfacts", "planner" },
