@@ -491,6 +491,10 @@ plan_layer_kv(const struct model_geom *g, const struct plan *pl, uint32_t il)
 	uint64_t row = sadd(kv_row_bytes(pl->kv_k, smul(hk, g->n_head_kv[il])),
 	    kv_row_bytes(pl->kv_v, smul(hv, g->n_head_kv[il])));
 
+	if (g->indexer[il])	/* the indexer's keys (QSA, MSA) */
+		row = sadd(row, kv_row_bytes(pl->kv_k, g->indexer_k));
+	if (g->indexer[il] && g->indexer_v)	/* MSA's V head */
+		row = sadd(row, kv_row_bytes(pl->kv_v, g->head_v));
 	if (g->dsv4)	/* its K rows, its compressors' state */
 		return sadd(smul(plan_dsv4_layer_kv(g, pl->kv_k, pl->ctx_seq,
 		    pl->swa_cells, il), pl->n_stream),
