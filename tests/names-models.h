@@ -2723,6 +2723,37 @@ static const char *const dots3note_tensors[] = {
 	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
 };
 
+/* qwen4exp: block 0 Gated DeltaNet, block 1 attention with its
+ * indexer; hyper-connections of 2 streams in place of the norms;
+ * qwen3next's experts. */
+static const char *const qwen4exp_keys[] = {
+	QWEN3NEXT_KEYS, "a32 ARCH.rope.dimension_sections 1,1,0,0",
+	"u32 ARCH.hyper_connection.count 2",
+	"u32 ARCH.hyper_connection.low_rank 4",
+	"u32 ARCH.attention.indexer.head_count 2",
+	"u32 ARCH.attention.indexer.key_length 4",
+	"u32 ARCH.attention.indexer.top_k 4", NULL
+};
+#define QWEN4EXP_HC(w) \
+	w "norm.weight 8 2", w "down.weight 16 4", w "up.weight 4 16"
+static const char *const qwen4exp_tensors[] = {
+	"G token_embd.weight 8 16", QWEN4EXP_HC("G output_hc_"),
+	QWEN4EXP_HC("L blk.%u.hc_attn_"), "L blk.%u.hc_attn_inject.weight 16 2",
+	QWEN4EXP_HC("L blk.%u.hc_ffn_"), "L blk.%u.hc_ffn_inject.weight 16 2",
+	"L1-1 blk.%u.attn_q.weight 8 16", "L1-1 blk.%u.attn_k.weight 8 4",
+	"L1-1 blk.%u.attn_v.weight 8 4", "L1-1 blk.%u.attn_output.weight 8 8",
+	"L1-1 blk.%u.attn_q_norm.weight 4", "L1-1 blk.%u.attn_k_norm.weight 4",
+	"L1-1 blk.%u.indexer.q_proj.weight 8 8",
+	"L1-1 blk.%u.indexer.k_proj.weight 8 4",
+	"L1-1 blk.%u.indexer.q_norm.weight 4",
+	"L1-1 blk.%u.indexer.k_norm.weight 4",
+	"L0-0 blk.%u.attn_qkv.weight 8 16", "L0-0 blk.%u.attn_gate.weight 8 8",
+	"L0-0 blk.%u.ssm_conv1d.weight 4 16", "L0-0 blk.%u.ssm_dt.bias 2",
+	"L0-0 blk.%u.ssm_a 2", "L0-0 blk.%u.ssm_beta.weight 8 2",
+	"L0-0 blk.%u.ssm_alpha.weight 8 2", "L0-0 blk.%u.ssm_norm.weight 4",
+	"L0-0 blk.%u.ssm_out.weight 8 8", QWEN3NEXT_FFN, NULL
+};
+
 static const struct {
 	struct arch_model m;
 	const char *widen;
@@ -3007,6 +3038,8 @@ static const struct {
 	  "blk.%u.attn_gate.weight" },
 	{ { "dots3note", 2, dots3note_keys, dots3note_tensors },
 	  "blk.%u.attn_gate.weight" },
+	{ { "qwen4exp", 2, qwen4exp_keys, qwen4exp_tensors },
+	  "blk.%u.hc_ffn_inject.weight" },
 };
 
 #endif

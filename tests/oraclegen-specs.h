@@ -963,6 +963,20 @@ static const struct og_spec og_specs[] = {
 			   "u:attention.indexer.top_k=256 "
 			   "a:attention.indexer.types=1,0,0,0",
 	    "" },
+	/* GDN, attention with its indexer, GDN, attention; four streams
+	 * of hyper-connections; experts and a shared expert */
+	{ "qwen4exp",
+	    OG_GDN_L(4) "a:rope.dimension_sections=11,11,10,0 "
+			"u:full_attention_interval=2 u:expert_count=8 "
+			"u:expert_used_count=2 "
+			"u:expert_feed_forward_length=256 "
+			"u:expert_shared_feed_forward_length=512 "
+			"u:hyper_connection.count=4 "
+			"u:hyper_connection.low_rank=64 "
+			"u:attention.indexer.head_count=4 "
+			"u:attention.indexer.key_length=128 "
+			"u:attention.indexer.top_k=64",
+	    "output.weight" },
 };
 
 /*
