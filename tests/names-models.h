@@ -2754,6 +2754,49 @@ static const char *const qwen4exp_tensors[] = {
 	"L0-0 blk.%u.ssm_out.weight 8 8", QWEN3NEXT_FFN, NULL
 };
 
+/* wavtokenizer-dec: the six PosNet blocks (features and PosNet of
+ * 8), one ConvNeXt block, an output of 10. */
+static const char *const wavtokenizer_dec_keys[] = {
+	BASE_KEYS(10, 6), "u32 ARCH.features_length 8",
+	"u32 ARCH.feed_forward_length 16",
+	"u32 ARCH.posnet.embedding_length 8", "u32 ARCH.posnet.block_count 6",
+	"u32 ARCH.convnext.embedding_length 8",
+	"u32 ARCH.convnext.block_count 1",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-6",
+	"f32 ARCH.attention.group_norm_epsilon 1e-6",
+	"u32 ARCH.attention.group_norm_groups 4",
+	"str tokenizer.ggml.model none", NULL
+};
+static const char *const wavtokenizer_dec_tensors[] = {
+	"G token_embd.weight 8 16", "G conv1d.weight 7 8 8",
+	"G conv1d.bias 1 8", "G token_embd_norm.weight 8",
+	"G token_embd_norm.bias 8",
+	"L0-1 posnet.%u.norm1.weight 1 8", "L0-1 posnet.%u.norm1.bias 1 8",
+	"L0-1 posnet.%u.conv1.weight 3 8 8", "L0-1 posnet.%u.conv1.bias 1 8",
+	"L0-1 posnet.%u.norm2.weight 1 8", "L0-1 posnet.%u.norm2.bias 1 8",
+	"L0-1 posnet.%u.conv2.weight 3 8 8", "L0-1 posnet.%u.conv2.bias 1 8",
+	"L3-4 posnet.%u.norm1.weight 1 8", "L3-4 posnet.%u.norm1.bias 1 8",
+	"L3-4 posnet.%u.conv1.weight 3 8 8", "L3-4 posnet.%u.conv1.bias 1 8",
+	"L3-4 posnet.%u.norm2.weight 1 8", "L3-4 posnet.%u.norm2.bias 1 8",
+	"L3-4 posnet.%u.conv2.weight 3 8 8", "L3-4 posnet.%u.conv2.bias 1 8",
+	"L2-2 posnet.%u.attn_q.weight 1 8 8", "L2-2 posnet.%u.attn_q.bias 1 8",
+	"L2-2 posnet.%u.attn_k.weight 1 8 8", "L2-2 posnet.%u.attn_k.bias 1 8",
+	"L2-2 posnet.%u.attn_v.weight 1 8 8", "L2-2 posnet.%u.attn_v.bias 1 8",
+	"L2-2 posnet.%u.attn_output.weight 1 8 8",
+	"L2-2 posnet.%u.attn_output.bias 1 8",
+	"L2-2 posnet.%u.attn_norm.weight 1 8",
+	"L2-2 posnet.%u.attn_norm.bias 1 8",
+	"L5-5 posnet.%u.attn_norm.weight 1 8",
+	"L5-5 posnet.%u.attn_norm.bias 1 8",
+	"L0-0 convnext.%u.dw.weight 7 1 8", "L0-0 convnext.%u.dw.bias 1 8",
+	"L0-0 convnext.%u.norm.weight 8", "L0-0 convnext.%u.norm.bias 8",
+	"L0-0 convnext.%u.pw1.weight 8 16", "L0-0 convnext.%u.pw1.bias 16",
+	"L0-0 convnext.%u.pw2.weight 16 8", "L0-0 convnext.%u.pw2.bias 8",
+	"L0-0 convnext.%u.gamma.weight 8", "G output_norm.weight 8",
+	"G output_norm.bias 8", "G output.weight 8 10", "G output.bias 10",
+	NULL
+};
+
 static const struct {
 	struct arch_model m;
 	const char *widen;
@@ -3040,6 +3083,9 @@ static const struct {
 	  "blk.%u.attn_gate.weight" },
 	{ { "qwen4exp", 2, qwen4exp_keys, qwen4exp_tensors },
 	  "blk.%u.hc_ffn_inject.weight" },
+	{ { "wavtokenizer-dec", 6, wavtokenizer_dec_keys,
+	    wavtokenizer_dec_tensors },
+	  "posnet.%u.attn_q.weight" },
 };
 
 #endif

@@ -977,6 +977,18 @@ static const struct og_spec og_specs[] = {
 			"u:attention.indexer.key_length=128 "
 			"u:attention.indexer.top_k=64",
 	    "output.weight" },
+	/* WavTokenizer's decoder: the six PosNet blocks, four ConvNeXt
+	 * blocks of 768, features of 512, an output of 1282 */
+	{ "wavtokenizer-dec",
+	    "u:context_length=8192 u:embedding_length=1282 "
+	    "u:block_count=6 u:features_length=512 "
+	    "u:feed_forward_length=2304 u:posnet.embedding_length=768 "
+	    "u:posnet.block_count=6 u:convnext.embedding_length=768 "
+	    "u:convnext.block_count=4 " OG_LN
+	    "f:attention.group_norm_epsilon=1e-6 "
+	    "u:attention.group_norm_groups=32 b:attention.causal=0 "
+	    "v:vocab=4096",
+	    "" },
 };
 
 /*

@@ -108,7 +108,7 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"plamo2", "step35", "laguna",
 		"nanbeige", "hy_v4", "jina-bert-v2", "qwen3tts",
 		"pockettts", "bailingmoe3", "hrm_text", "dots3note",
-		"qwen4exp", NULL
+		"qwen4exp", "wavtokenizer-dec", NULL
 	};
 	const char *const *a;
 	struct names_db db;

@@ -1122,6 +1122,13 @@ static const struct arch_info arch_table[] = {
 	    .quirks = ARCH_SSM_A_MUL | ARCH_QSA,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 393, .worst_vulkan = 6991 } },
+	/* WavTokenizer's decoder: a convolution, a PosNet, ConvNeXt
+	 * blocks and a head, no cache: not built */
+	{ .name = "wavtokenizer-dec",
+	    .kind = ARCH_KIND_ENCODER,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1815, .worst_vulkan = 3004 } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])
