@@ -1302,40 +1302,47 @@ static const char *const deepseek4_keys[] = {
 	"u32 ARCH.nextn_predict_layers 1", "str tokenizer.ggml.model gpt2",
 	NULL
 };
-static const char *const deepseek4_tensors[] = {
-	"G token_embd.weight 16 16", "G output_norm.weight 16",
-	"G output.weight 16 16", "G output_hc_fn.weight 32 2",
-	"G output_hc_base.weight 2", "G output_hc_scale.weight 1",
-	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_sinks.weight 2",
-	"L blk.%u.attn_q_a.weight 16 8", "L blk.%u.attn_q_a_norm.weight 8",
-	"L blk.%u.attn_q_b.weight 8 16", "L blk.%u.attn_kv.weight 16 8",
-	"L blk.%u.attn_kv_a_norm.weight 8", "L blk.%u.attn_output_a.weight 8 8",
-	"L blk.%u.attn_output_b.weight 8 16", "L blk.%u.hc_attn_fn.weight 32 8",
-	"L blk.%u.hc_attn_base.weight 8", "L blk.%u.hc_attn_scale.weight 3",
-	"L blk.%u.hc_ffn_fn.weight 32 8", "L blk.%u.hc_ffn_base.weight 8",
-	"L blk.%u.hc_ffn_scale.weight 3",
-	"L1-1 blk.%u.attn_compressor_kv.weight 16 16",
-	"L1-1 blk.%u.attn_compressor_gate.weight 16 16",
-	"L1-1 blk.%u.attn_compressor_ape.weight 16 4",
-	"L1-2 blk.%u.attn_compressor_norm.weight 8",
-	"L1-1 blk.%u.indexer.proj.weight 16 2",
-	"L1-1 blk.%u.indexer.attn_q_b.weight 8 8",
-	"L1-1 blk.%u.indexer_compressor_kv.weight 16 8",
-	"L1-1 blk.%u.indexer_compressor_gate.weight 16 8",
-	"L1-1 blk.%u.indexer_compressor_ape.weight 8 4",
-	"L1-1 blk.%u.indexer_compressor_norm.weight 4",
-	"L2-2 blk.%u.attn_compressor_kv.weight 16 8",
-	"L2-2 blk.%u.attn_compressor_gate.weight 16 8",
-	"L2-2 blk.%u.attn_compressor_ape.weight 8 128",
-	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate_inp.weight 16 4",
-	"L0-0 blk.%u.ffn_gate_tid2eid.weight 2 16",
-	"L1-2 blk.%u.exp_probs_b.bias 4",
-	"L blk.%u.ffn_gate_exps.weight 16 8 4",
-	"L blk.%u.ffn_up_exps.weight 16 8 4",
-	"L blk.%u.ffn_down_exps.weight 8 16 4",
-	"L blk.%u.ffn_gate_shexp.weight 16 8",
-	"L blk.%u.ffn_up_shexp.weight 16 8",
-	"L blk.%u.ffn_down_shexp.weight 8 16", NULL
+#define DEEPSEEK4_TENSORS \
+	"G token_embd.weight 16 16", "G output_norm.weight 16", \
+	"G output.weight 16 16", "G output_hc_fn.weight 32 2", \
+	"G output_hc_base.weight 2", "G output_hc_scale.weight 1", \
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_sinks.weight 2", \
+	"L blk.%u.attn_q_a.weight 16 8", "L blk.%u.attn_q_a_norm.weight 8", \
+	"L blk.%u.attn_q_b.weight 8 16", "L blk.%u.attn_kv.weight 16 8", \
+	"L blk.%u.attn_kv_a_norm.weight 8", \
+	"L blk.%u.attn_output_a.weight 8 8", \
+	"L blk.%u.attn_output_b.weight 8 16", \
+	"L blk.%u.hc_attn_fn.weight 32 8", \
+	"L blk.%u.hc_attn_base.weight 8", "L blk.%u.hc_attn_scale.weight 3", \
+	"L blk.%u.hc_ffn_fn.weight 32 8", "L blk.%u.hc_ffn_base.weight 8", \
+	"L blk.%u.hc_ffn_scale.weight 3", \
+	"L1-1 blk.%u.attn_compressor_kv.weight 16 16", \
+	"L1-1 blk.%u.attn_compressor_gate.weight 16 16", \
+	"L1-1 blk.%u.attn_compressor_ape.weight 16 4", \
+	"L1-2 blk.%u.attn_compressor_norm.weight 8", \
+	"L1-1 blk.%u.indexer.proj.weight 16 2", \
+	"L1-1 blk.%u.indexer.attn_q_b.weight 8 8", \
+	"L1-1 blk.%u.indexer_compressor_kv.weight 16 8", \
+	"L1-1 blk.%u.indexer_compressor_gate.weight 16 8", \
+	"L1-1 blk.%u.indexer_compressor_ape.weight 8 4", \
+	"L1-1 blk.%u.indexer_compressor_norm.weight 4", \
+	"L2-2 blk.%u.attn_compressor_kv.weight 16 8", \
+	"L2-2 blk.%u.attn_compressor_gate.weight 16 8", \
+	"L2-2 blk.%u.attn_compressor_ape.weight 8 128", \
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate_inp.weight 16 4", \
+	"L0-0 blk.%u.ffn_gate_tid2eid.weight 2 16", \
+	"L1-2 blk.%u.exp_probs_b.bias 4", \
+	"L blk.%u.ffn_gate_exps.weight 16 8 4", \
+	"L blk.%u.ffn_up_exps.weight 16 8 4", \
+	"L blk.%u.ffn_down_exps.weight 8 16 4", \
+	"L blk.%u.ffn_gate_shexp.weight 16 8", \
+	"L blk.%u.ffn_up_shexp.weight 16 8", \
+	"L blk.%u.ffn_down_shexp.weight 8 16"
+static const char *const deepseek4_tensors[] = { DEEPSEEK4_TENSORS, NULL };
+/* the same with an MTP tensor of the last block, which llama.cpp
+ * loads as a trunk block without its eh_proj: it refuses the file */
+static const char *const deepseek4_stray_nextn_tensors[] = {
+	DEEPSEEK4_TENSORS, "L2-2 blk.%u.nextn.enorm.weight 16", NULL
 };
 
 /* graniteswitch: granite's keys, 2 adapters of rank 4 (3 LoRA slots a

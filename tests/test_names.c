@@ -784,6 +784,24 @@ Test(names, every_mapped_architecture_round_trips)
 		check_arch(&round_trips[i].m, round_trips[i].widen);
 }
 
+/* deepseek4's MTP block without its nextn.eh_proj is a trunk block to
+ * llama.cpp, which creates no nextn tensor there and refuses a file
+ * with one ("wrong number of tensors"): N003. */
+Test(names, stray_mtp_tensor_is_refused)
+{
+	const struct arch_model a = { "deepseek4", 3, deepseek4_keys,
+	    deepseek4_stray_nextn_tensors };
+	struct strbuf sb = STRBUF_INIT;
+	struct test_lint t;
+
+	build_arch(&a, NULL, &sb);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_expect(test_count(&t, "N003") == 1 && count_family(&t, 'N') == 1,
+	    "%s", test_codes(&t));
+	test_lint_free(&t);
+	strbuf_free(&sb);
+}
+
 /* A key of type any (qwen2vl's rope.dimension_sections, a scalar or an
  * array to llama.cpp): M001 where it is missing, nothing where it is an
  * array (the round trip above). */
