@@ -1302,40 +1302,47 @@ static const char *const deepseek4_keys[] = {
 	"u32 ARCH.nextn_predict_layers 1", "str tokenizer.ggml.model gpt2",
 	NULL
 };
-static const char *const deepseek4_tensors[] = {
-	"G token_embd.weight 16 16", "G output_norm.weight 16",
-	"G output.weight 16 16", "G output_hc_fn.weight 32 2",
-	"G output_hc_base.weight 2", "G output_hc_scale.weight 1",
-	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_sinks.weight 2",
-	"L blk.%u.attn_q_a.weight 16 8", "L blk.%u.attn_q_a_norm.weight 8",
-	"L blk.%u.attn_q_b.weight 8 16", "L blk.%u.attn_kv.weight 16 8",
-	"L blk.%u.attn_kv_a_norm.weight 8", "L blk.%u.attn_output_a.weight 8 8",
-	"L blk.%u.attn_output_b.weight 8 16", "L blk.%u.hc_attn_fn.weight 32 8",
-	"L blk.%u.hc_attn_base.weight 8", "L blk.%u.hc_attn_scale.weight 3",
-	"L blk.%u.hc_ffn_fn.weight 32 8", "L blk.%u.hc_ffn_base.weight 8",
-	"L blk.%u.hc_ffn_scale.weight 3",
-	"L1-1 blk.%u.attn_compressor_kv.weight 16 16",
-	"L1-1 blk.%u.attn_compressor_gate.weight 16 16",
-	"L1-1 blk.%u.attn_compressor_ape.weight 16 4",
-	"L1-2 blk.%u.attn_compressor_norm.weight 8",
-	"L1-1 blk.%u.indexer.proj.weight 16 2",
-	"L1-1 blk.%u.indexer.attn_q_b.weight 8 8",
-	"L1-1 blk.%u.indexer_compressor_kv.weight 16 8",
-	"L1-1 blk.%u.indexer_compressor_gate.weight 16 8",
-	"L1-1 blk.%u.indexer_compressor_ape.weight 8 4",
-	"L1-1 blk.%u.indexer_compressor_norm.weight 4",
-	"L2-2 blk.%u.attn_compressor_kv.weight 16 8",
-	"L2-2 blk.%u.attn_compressor_gate.weight 16 8",
-	"L2-2 blk.%u.attn_compressor_ape.weight 8 128",
-	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate_inp.weight 16 4",
-	"L0-0 blk.%u.ffn_gate_tid2eid.weight 2 16",
-	"L1-2 blk.%u.exp_probs_b.bias 4",
-	"L blk.%u.ffn_gate_exps.weight 16 8 4",
-	"L blk.%u.ffn_up_exps.weight 16 8 4",
-	"L blk.%u.ffn_down_exps.weight 8 16 4",
-	"L blk.%u.ffn_gate_shexp.weight 16 8",
-	"L blk.%u.ffn_up_shexp.weight 16 8",
-	"L blk.%u.ffn_down_shexp.weight 8 16", NULL
+#define DEEPSEEK4_TENSORS \
+	"G token_embd.weight 16 16", "G output_norm.weight 16", \
+	"G output.weight 16 16", "G output_hc_fn.weight 32 2", \
+	"G output_hc_base.weight 2", "G output_hc_scale.weight 1", \
+	"L blk.%u.attn_norm.weight 16", "L blk.%u.attn_sinks.weight 2", \
+	"L blk.%u.attn_q_a.weight 16 8", "L blk.%u.attn_q_a_norm.weight 8", \
+	"L blk.%u.attn_q_b.weight 8 16", "L blk.%u.attn_kv.weight 16 8", \
+	"L blk.%u.attn_kv_a_norm.weight 8", \
+	"L blk.%u.attn_output_a.weight 8 8", \
+	"L blk.%u.attn_output_b.weight 8 16", \
+	"L blk.%u.hc_attn_fn.weight 32 8", \
+	"L blk.%u.hc_attn_base.weight 8", "L blk.%u.hc_attn_scale.weight 3", \
+	"L blk.%u.hc_ffn_fn.weight 32 8", "L blk.%u.hc_ffn_base.weight 8", \
+	"L blk.%u.hc_ffn_scale.weight 3", \
+	"L1-1 blk.%u.attn_compressor_kv.weight 16 16", \
+	"L1-1 blk.%u.attn_compressor_gate.weight 16 16", \
+	"L1-1 blk.%u.attn_compressor_ape.weight 16 4", \
+	"L1-2 blk.%u.attn_compressor_norm.weight 8", \
+	"L1-1 blk.%u.indexer.proj.weight 16 2", \
+	"L1-1 blk.%u.indexer.attn_q_b.weight 8 8", \
+	"L1-1 blk.%u.indexer_compressor_kv.weight 16 8", \
+	"L1-1 blk.%u.indexer_compressor_gate.weight 16 8", \
+	"L1-1 blk.%u.indexer_compressor_ape.weight 8 4", \
+	"L1-1 blk.%u.indexer_compressor_norm.weight 4", \
+	"L2-2 blk.%u.attn_compressor_kv.weight 16 8", \
+	"L2-2 blk.%u.attn_compressor_gate.weight 16 8", \
+	"L2-2 blk.%u.attn_compressor_ape.weight 8 128", \
+	"L blk.%u.ffn_norm.weight 16", "L blk.%u.ffn_gate_inp.weight 16 4", \
+	"L0-0 blk.%u.ffn_gate_tid2eid.weight 2 16", \
+	"L1-2 blk.%u.exp_probs_b.bias 4", \
+	"L blk.%u.ffn_gate_exps.weight 16 8 4", \
+	"L blk.%u.ffn_up_exps.weight 16 8 4", \
+	"L blk.%u.ffn_down_exps.weight 8 16 4", \
+	"L blk.%u.ffn_gate_shexp.weight 16 8", \
+	"L blk.%u.ffn_up_shexp.weight 16 8", \
+	"L blk.%u.ffn_down_shexp.weight 8 16"
+static const char *const deepseek4_tensors[] = { DEEPSEEK4_TENSORS, NULL };
+/* the same with an MTP tensor of the last block, which llama.cpp
+ * loads as a trunk block without its eh_proj: it refuses the file */
+static const char *const deepseek4_stray_nextn_tensors[] = {
+	DEEPSEEK4_TENSORS, "L2-2 blk.%u.nextn.enorm.weight 16", NULL
 };
 
 /* graniteswitch: granite's keys, 2 adapters of rank 4 (3 LoRA slots a
@@ -2723,6 +2730,80 @@ static const char *const dots3note_tensors[] = {
 	"L1-1 blk.%u.ffn_down_shexp.weight 8 16", NULL
 };
 
+/* qwen4exp: block 0 Gated DeltaNet, block 1 attention with its
+ * indexer; hyper-connections of 2 streams in place of the norms;
+ * qwen3next's experts. */
+static const char *const qwen4exp_keys[] = {
+	QWEN3NEXT_KEYS, "a32 ARCH.rope.dimension_sections 1,1,0,0",
+	"u32 ARCH.hyper_connection.count 2",
+	"u32 ARCH.hyper_connection.low_rank 4",
+	"u32 ARCH.attention.indexer.head_count 2",
+	"u32 ARCH.attention.indexer.key_length 4",
+	"u32 ARCH.attention.indexer.top_k 4", NULL
+};
+#define QWEN4EXP_HC(w) \
+	w "norm.weight 8 2", w "down.weight 16 4", w "up.weight 4 16"
+static const char *const qwen4exp_tensors[] = {
+	"G token_embd.weight 8 16", QWEN4EXP_HC("G output_hc_"),
+	QWEN4EXP_HC("L blk.%u.hc_attn_"), "L blk.%u.hc_attn_inject.weight 16 2",
+	QWEN4EXP_HC("L blk.%u.hc_ffn_"), "L blk.%u.hc_ffn_inject.weight 16 2",
+	"L1-1 blk.%u.attn_q.weight 8 16", "L1-1 blk.%u.attn_k.weight 8 4",
+	"L1-1 blk.%u.attn_v.weight 8 4", "L1-1 blk.%u.attn_output.weight 8 8",
+	"L1-1 blk.%u.attn_q_norm.weight 4", "L1-1 blk.%u.attn_k_norm.weight 4",
+	"L1-1 blk.%u.indexer.q_proj.weight 8 8",
+	"L1-1 blk.%u.indexer.k_proj.weight 8 4",
+	"L1-1 blk.%u.indexer.q_norm.weight 4",
+	"L1-1 blk.%u.indexer.k_norm.weight 4",
+	"L0-0 blk.%u.attn_qkv.weight 8 16", "L0-0 blk.%u.attn_gate.weight 8 8",
+	"L0-0 blk.%u.ssm_conv1d.weight 4 16", "L0-0 blk.%u.ssm_dt.bias 2",
+	"L0-0 blk.%u.ssm_a 2", "L0-0 blk.%u.ssm_beta.weight 8 2",
+	"L0-0 blk.%u.ssm_alpha.weight 8 2", "L0-0 blk.%u.ssm_norm.weight 4",
+	"L0-0 blk.%u.ssm_out.weight 8 8", QWEN3NEXT_FFN, NULL
+};
+
+/* wavtokenizer-dec: the six PosNet blocks (features and PosNet of
+ * 8), one ConvNeXt block, an output of 10. */
+static const char *const wavtokenizer_dec_keys[] = {
+	BASE_KEYS(10, 6), "u32 ARCH.features_length 8",
+	"u32 ARCH.feed_forward_length 16",
+	"u32 ARCH.posnet.embedding_length 8", "u32 ARCH.posnet.block_count 6",
+	"u32 ARCH.convnext.embedding_length 8",
+	"u32 ARCH.convnext.block_count 1",
+	"f32 ARCH.attention.layer_norm_epsilon 1e-6",
+	"f32 ARCH.attention.group_norm_epsilon 1e-6",
+	"u32 ARCH.attention.group_norm_groups 4",
+	"str tokenizer.ggml.model none", NULL
+};
+static const char *const wavtokenizer_dec_tensors[] = {
+	"G token_embd.weight 8 16", "G conv1d.weight 7 8 8",
+	"G conv1d.bias 1 8", "G token_embd_norm.weight 8",
+	"G token_embd_norm.bias 8",
+	"L0-1 posnet.%u.norm1.weight 1 8", "L0-1 posnet.%u.norm1.bias 1 8",
+	"L0-1 posnet.%u.conv1.weight 3 8 8", "L0-1 posnet.%u.conv1.bias 1 8",
+	"L0-1 posnet.%u.norm2.weight 1 8", "L0-1 posnet.%u.norm2.bias 1 8",
+	"L0-1 posnet.%u.conv2.weight 3 8 8", "L0-1 posnet.%u.conv2.bias 1 8",
+	"L3-4 posnet.%u.norm1.weight 1 8", "L3-4 posnet.%u.norm1.bias 1 8",
+	"L3-4 posnet.%u.conv1.weight 3 8 8", "L3-4 posnet.%u.conv1.bias 1 8",
+	"L3-4 posnet.%u.norm2.weight 1 8", "L3-4 posnet.%u.norm2.bias 1 8",
+	"L3-4 posnet.%u.conv2.weight 3 8 8", "L3-4 posnet.%u.conv2.bias 1 8",
+	"L2-2 posnet.%u.attn_q.weight 1 8 8", "L2-2 posnet.%u.attn_q.bias 1 8",
+	"L2-2 posnet.%u.attn_k.weight 1 8 8", "L2-2 posnet.%u.attn_k.bias 1 8",
+	"L2-2 posnet.%u.attn_v.weight 1 8 8", "L2-2 posnet.%u.attn_v.bias 1 8",
+	"L2-2 posnet.%u.attn_output.weight 1 8 8",
+	"L2-2 posnet.%u.attn_output.bias 1 8",
+	"L2-2 posnet.%u.attn_norm.weight 1 8",
+	"L2-2 posnet.%u.attn_norm.bias 1 8",
+	"L5-5 posnet.%u.attn_norm.weight 1 8",
+	"L5-5 posnet.%u.attn_norm.bias 1 8",
+	"L0-0 convnext.%u.dw.weight 7 1 8", "L0-0 convnext.%u.dw.bias 1 8",
+	"L0-0 convnext.%u.norm.weight 8", "L0-0 convnext.%u.norm.bias 8",
+	"L0-0 convnext.%u.pw1.weight 8 16", "L0-0 convnext.%u.pw1.bias 16",
+	"L0-0 convnext.%u.pw2.weight 16 8", "L0-0 convnext.%u.pw2.bias 8",
+	"L0-0 convnext.%u.gamma.weight 8", "G output_norm.weight 8",
+	"G output_norm.bias 8", "G output.weight 8 10", "G output.bias 10",
+	NULL
+};
+
 static const struct {
 	struct arch_model m;
 	const char *widen;
@@ -3007,6 +3088,11 @@ static const struct {
 	  "blk.%u.attn_gate.weight" },
 	{ { "dots3note", 2, dots3note_keys, dots3note_tensors },
 	  "blk.%u.attn_gate.weight" },
+	{ { "qwen4exp", 2, qwen4exp_keys, qwen4exp_tensors },
+	  "blk.%u.hc_ffn_inject.weight" },
+	{ { "wavtokenizer-dec", 6, wavtokenizer_dec_keys,
+	    wavtokenizer_dec_tensors },
+	  "posnet.%u.attn_q.weight" },
 };
 
 #endif

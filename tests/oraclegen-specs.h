@@ -963,6 +963,32 @@ static const struct og_spec og_specs[] = {
 			   "u:attention.indexer.top_k=256 "
 			   "a:attention.indexer.types=1,0,0,0",
 	    "" },
+	/* GDN, attention with its indexer, GDN, attention; four streams
+	 * of hyper-connections; experts and a shared expert */
+	{ "qwen4exp",
+	    OG_GDN_L(4) "a:rope.dimension_sections=11,11,10,0 "
+			"u:full_attention_interval=2 u:expert_count=8 "
+			"u:expert_used_count=2 "
+			"u:expert_feed_forward_length=256 "
+			"u:expert_shared_feed_forward_length=512 "
+			"u:hyper_connection.count=4 "
+			"u:hyper_connection.low_rank=64 "
+			"u:attention.indexer.head_count=4 "
+			"u:attention.indexer.key_length=128 "
+			"u:attention.indexer.top_k=64",
+	    "output.weight" },
+	/* WavTokenizer's decoder: the six PosNet blocks, four ConvNeXt
+	 * blocks of 768, features of 512, an output of 1282 */
+	{ "wavtokenizer-dec",
+	    "u:context_length=8192 u:embedding_length=1282 "
+	    "u:block_count=6 u:features_length=512 "
+	    "u:feed_forward_length=2304 u:posnet.embedding_length=768 "
+	    "u:posnet.block_count=6 u:convnext.embedding_length=768 "
+	    "u:convnext.block_count=4 " OG_LN
+	    "f:attention.group_norm_epsilon=1e-6 "
+	    "u:attention.group_norm_groups=32 b:attention.causal=0 "
+	    "v:vocab=4096",
+	    "" },
 };
 
 /*

@@ -160,8 +160,8 @@ Test(archs, list_says_what_the_rows_say)
 	expect_entry(root, "qwen35", true, "exact", "placed", 2);
 	expect_entry(root, "kimi-linear", true, "exact", "placed", 2);
 	expect_entry(root, "kimi-k3", true, "exact", "estimated", 2);
-	expect_entry(root, "wavtokenizer-dec", false, "assumed", "estimated",
-	    0);
+	expect_entry(root, "wavtokenizer-dec", true, "exact", "estimated", 2);
+	expect_entry(root, "qwen4exp", true, "exact", "estimated", 2);
 	expect_entry(root, "llama-embed", true, "assumed", "estimated", 0);
 	cr_expect_str_eq(jsontree_str(jsontree_get(llama, "first_build")),
 	    "b1041");

@@ -462,11 +462,6 @@ Test(differential, ggml_refuses_implies_f_error, .timeout = 600)
 static const struct {
 	const char *file, *why;
 } known_gaps[] = {
-	/* N005's golden case is the tiny llama under the name of an
-	 * architecture gguflint has no name map for, qwen4exp (every one
-	 * of llama's layout has a map now): llama.cpp misses its keys,
-	 * which gguflint cannot know without the map, as N005 says */
-	{ "N005-no-map.gguf", "an architecture without a name map" },
 	{ NULL, NULL }, /* the last entry */
 };
 

@@ -41,7 +41,9 @@ static void set_drop_output(struct tiny *t) { t->drop = "output.weight"; }
 static void set_bad_k(struct tiny *t) { t->bad_shape = "blk.0.attn_k.weight"; }
 static void set_extra_block(struct tiny *t) { t->extra_block = true; }
 static void set_no_ff_key(struct tiny *t) { t->no_ff_key = true; }
-static void set_arch_unmapped(struct tiny *t) { t->arch = "qwen4exp"; }
+/* No architecture llama.cpp v0.5.0 loads is without a map: an unknown
+ * one (M019 too) */
+static void set_arch_unmapped(struct tiny *t) { t->arch = "unknown-arch"; }
 static void set_adapter(struct tiny *t) { t->general_type = "adapter"; }
 static void set_type_model(struct tiny *t) { t->general_type = "model"; }
 
@@ -105,7 +107,8 @@ Test(names, builtin_maps_load_and_cover_the_issue_list)
 		"grok", "jais", "jais2", "openelm", "plamo", "plamo3", "bitnet",
 		"plamo2", "step35", "laguna",
 		"nanbeige", "hy_v4", "jina-bert-v2", "qwen3tts",
-		"pockettts", "bailingmoe3", "hrm_text", "dots3note", NULL
+		"pockettts", "bailingmoe3", "hrm_text", "dots3note",
+		"qwen4exp", "wavtokenizer-dec", NULL
 	};
 	const char *const *a;
 	struct names_db db;
@@ -779,6 +782,24 @@ Test(names, every_mapped_architecture_round_trips)
 
 	for (i = 0; i < sizeof round_trips / sizeof round_trips[0]; i++)
 		check_arch(&round_trips[i].m, round_trips[i].widen);
+}
+
+/* deepseek4's MTP block without its nextn.eh_proj is a trunk block to
+ * llama.cpp, which creates no nextn tensor there and refuses a file
+ * with one ("wrong number of tensors"): N003. */
+Test(names, stray_mtp_tensor_is_refused)
+{
+	const struct arch_model a = { "deepseek4", 3, deepseek4_keys,
+	    deepseek4_stray_nextn_tensors };
+	struct strbuf sb = STRBUF_INIT;
+	struct test_lint t;
+
+	build_arch(&a, NULL, &sb);
+	test_lint_bytes(&t, sb.buf, sb.len);
+	cr_expect(test_count(&t, "N003") == 1 && count_family(&t, 'N') == 1,
+	    "%s", test_codes(&t));
+	test_lint_free(&t);
+	strbuf_free(&sb);
 }
 
 /* A key of type any (qwen2vl's rope.dimension_sections, a scalar or an

@@ -620,7 +620,7 @@ read_ssm(struct rd *r)
  * widths are read.
  */
 static void
-mark_recurrent(struct rd *r)
+mark_layers(struct rd *r)
 {
 	struct model_geom *g = r->g;
 	uint32_t il, main = g->n_layer - g->n_layer_nextn, every = 4;
@@ -650,6 +650,37 @@ mark_recurrent(struct rd *r)
 		else
 			g->is_recr[il] = how == RECR_EVERY || kv0;
 	}
+}
+
+/*
+ * QSA (ARCH_QSA): the indexer's keys, one head of
+ * attention.indexer.key_length (llama.cpp requires it, not 0), cached
+ * in each of a hybrid's attention layers, as its K is.
+ */
+static void
+read_qsa(struct rd *r)
+{
+	struct model_geom *g = r->g;
+	uint32_t il, main = g->n_layer - g->n_layer_nextn;
+
+	if (!geom_u32(r, "attention.indexer.key_length", &g->indexer_k) ||
+	    g->indexer_k == 0) {
+		missing(g, "%s.attention.indexer.key_length", g->arch);
+		g->indexer_k = 0;
+		return;
+	}
+	for (il = 0; il < main && il < ARCH_MAX_LAYERS; il++)
+		g->indexer[il] = !g->is_recr[il];
+}
+
+/* A hybrid's recurrent layers (mark_layers), then what depends on
+ * them. */
+static void
+mark_recurrent(struct rd *r)
+{
+	mark_layers(r);
+	if (arch_row(r->g)->quirks & ARCH_QSA)
+		read_qsa(r);
 }
 
 /* KDA (kimi-linear): the head width of its delta attention. */

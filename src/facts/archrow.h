@@ -409,6 +409,10 @@ enum arch_quirk {
 				    * hrm.layers_per_stack x h_cycles x
 				    * (l_cycles + 1), each at least 1, or
 				    * llama.cpp aborts (hrm_text) */
+	ARCH_QSA = 2097152,	   /* a hybrid's attention layers cache
+				    * their indexer's keys too, one head of
+				    * attention.indexer.key_length, no V
+				    * (qwen4exp) */
 };
 
 /*

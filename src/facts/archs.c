@@ -1111,6 +1111,24 @@ static const struct arch_info arch_table[] = {
 	    .quirks = ARCH_DSA | ARCH_DSA_TYPES | ARCH_SWA_LAYERS,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 329, .worst_vulkan = 360 } },
+	/* qwen35's hybrid of Gated DeltaNet and gated attention, the
+	 * attention layers' indexer keys cached beside K and V (QSA),
+	 * hyper-connections in place of the norms, experts and a shared
+	 * expert in every block: not built */
+	{ .name = "qwen4exp",
+	    .kind = ARCH_KIND_HYBRID_SSM,
+	    .recr = RECR_INTERVAL,
+	    .mapped = true,
+	    .quirks = ARCH_SSM_A_MUL | ARCH_QSA,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 393, .worst_vulkan = 6991 } },
+	/* WavTokenizer's decoder: a convolution, a PosNet, ConvNeXt
+	 * blocks and a head, no cache: not built */
+	{ .name = "wavtokenizer-dec",
+	    .kind = ARCH_KIND_ENCODER,
+	    .mapped = true,
+	    .measured_on = BOTH,
+	    .fit = { .worst_cpu = 1815, .worst_vulkan = 3004 } },
 };
 
 #define ARCH_N (sizeof arch_table / sizeof arch_table[0])

@@ -97,7 +97,8 @@ uint64_t plan_device_layers(const struct model_geom *g, int64_t ngl);
  * n_head. The widest KV width of any layer. */
 uint64_t plan_head_width(const struct model_geom *g, bool v);
 uint64_t plan_kv_width(const struct model_geom *g);
-/* One layer's cache in every stream: its cells of K and V rows. */
+/* One layer's cache in every stream: its cells of K and V rows (and
+ * of its indexer's, where it has one). */
 uint64_t plan_layer_kv(const struct model_geom *g, const struct plan *pl,
     uint32_t il);
 /* The larger of one layer's two cache tensors, K and V in every stream

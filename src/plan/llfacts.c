@@ -258,6 +258,31 @@ plan_rope_layer(const struct model_geom *g, uint32_t from)
 	return -1;
 }
 
+/* WavTokenizer's blocks (POS_NET_*, CONVNEXT_*: repeating-layer
+ * tensors): posnet.N and convnext.N are layer N, conv1d layer 0; -1
+ * for any other name. */
+static int64_t
+stack_layer(const struct gguf_tensor *t)
+{
+	static const char *const stacks[] = { "posnet.", "convnext." };
+	const char *s = t->name.p;
+	size_t i, k, len = t->name.n, n;
+	int64_t il = 0;
+
+	if (len > 7 && memcmp(s, "conv1d.", 7) == 0)
+		return 0;
+	for (k = 0; k < sizeof stacks / sizeof stacks[0]; k++) {
+		n = strlen(stacks[k]);
+		if (len <= n || memcmp(s, stacks[k], n) != 0)
+			continue;
+		for (i = n; i < len && s[i] >= '0' && s[i] <= '9' &&
+		    il < 1 << 20; i++)
+			il = il * 10 + (s[i] - '0');
+		return i > n && i < len && s[i] == '.' ? il : -1;
+	}
+	return -1;
+}
+
 /*
  * The layer whose device holds tensor t: plan_tensor_layer's, but for the
  * token_embd_norm tensors (llama.cpp's tensor table: TOKEN_EMBD_NORM is
@@ -268,7 +293,8 @@ plan_rope_layer(const struct model_geom *g, uint32_t from)
  * repeating-layer tensors too) with layer 0, its AltUp projections
  * (ALTUP_PROJ, ALTUP_UNEMBD_PROJ: output-layer tensors) with the output
  * layer, and so DSV4's hyper-connections' head (HC_HEAD_*: output_hc_*)
- * (measured: exact on Vulkan at -ngl 99, 2 and 0).
+ * (measured: exact on Vulkan at -ngl 99, 2 and 0); and
+ * WavTokenizer's blocks with their layers (stack_layer).
  */
 int64_t
 plan_weight_layer(const struct planner *pn, const struct gguf_tensor *t)
@@ -298,6 +324,8 @@ plan_weight_layer(const struct planner *pn, const struct gguf_tensor *t)
 		    n) == 0)
 			return outside[i].output ? pn->g->n_layer : 0;
 	}
+	if (stack_layer(t) >= 0)
+		return stack_layer(t);
 	return plan_tensor_layer(t, pn->g->n_layer);
 }
 
@@ -323,7 +351,9 @@ plan_name_ends(const struct gguf_tensor *t, const char *suffix)
  * device (measured: qwen35's). ggml-cuda (v0.5.0, read in its source,
  * not measured) runs Mamba-2's form as Vulkan does, and Mamba's (ssm_a
  * [d_state, d_inner]) with a d_state of 16, d_inner a multiple of 128
- * and one group.
+ * and one group. On Vulkan, WavTokenizer's PosNet attention weights
+ * ([1, n, n] each) stay in the CPU buffer too (measured at -ngl 99, 2
+ * and 0).
  */
 bool
 plan_host_only(const struct planner *pn, const struct gguf_tensor *t)
@@ -332,6 +362,10 @@ plan_host_only(const struct planner *pn, const struct gguf_tensor *t)
 	uint64_t heads = t->ne[1] > 0 ? (uint64_t)t->ne[1] : 0;
 	bool cuda = plan_backend_is(pn, "cuda");
 
+	if (plan_backend_is(pn, "vulkan") && t->name.n > 7 &&
+	    memcmp(t->name.p, "posnet.", 7) == 0 && t->n_dims == 3 &&
+	    t->ne[0] == 1)
+		return true;
 	if ((!cuda && !plan_backend_is(pn, "vulkan")) ||
 	    !plan_name_ends(t, ".ssm_a") ||
 	    (arch_row(g)->quirks & ARCH_SSM_A_MUL))
@@ -491,6 +525,10 @@ plan_layer_kv(const struct model_geom *g, const struct plan *pl, uint32_t il)
 	uint64_t row = sadd(kv_row_bytes(pl->kv_k, smul(hk, g->n_head_kv[il])),
 	    kv_row_bytes(pl->kv_v, smul(hv, g->n_head_kv[il])));
 
+	if (g->indexer[il])	/* the indexer's keys (QSA, MSA) */
+		row = sadd(row, kv_row_bytes(pl->kv_k, g->indexer_k));
+	if (g->indexer[il] && g->indexer_v)	/* MSA's V head */
+		row = sadd(row, kv_row_bytes(pl->kv_v, g->head_v));
 	if (g->dsv4)	/* its K rows, its compressors' state */
 		return sadd(smul(plan_dsv4_layer_kv(g, pl->kv_k, pl->ctx_seq,
 		    pl->swa_cells, il), pl->n_stream),
