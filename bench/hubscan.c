@@ -11,8 +11,9 @@
  * peer.mjs under node, the package in $BENCH_PEER_DIR), reads the same
  * list in the same run. --jobs 1 runs on the first BENCH_MODELS_J1 models
  * (100) to keep the run short. Printed: models a second, requests and
- * bytes a model (counted by the server, per run), the 429s, peak RSS; and
- * the issue's goals, PASS or FAIL beside the figures. Nothing asserted.
+ * bytes a model (counted by the server, per run), the 429s, peak RSS
+ * (the linter's own: run_to spawns it from a fresh image); and the
+ * issue's goals, PASS or FAIL beside the figures. Nothing asserted.
  *
  *	hubscan GGUFLINT DIR PEER.mjs
  *
@@ -159,10 +160,20 @@ hub_unlink(struct hub_list *l)
 	free((char *)l->path);
 }
 
-/* Run argv, its standard output into the file out, its standard error
- * dropped: its exit status (-1: not run), its peak RSS in KiB in *rss. */
+/* This program, for run_to's spawner (argv[0] as run). */
+static const char *hub_self;
+
+/*
+ * The spawner (hubscan --spawn OUT ARGV...): argv run, its standard
+ * output into OUT, its standard error dropped, its peak RSS in KiB
+ * written to fd 3; its exit status (125: killed, 127: not run). It is a
+ * fresh image, so the child it forks is small: a child forked from the
+ * bench itself would count the bench's pages (the served headers, about
+ * 50 MiB) in its peak RSS, as Linux keeps the high-water mark of the image
+ * an exec replaces.
+ */
 static int
-run_to(char *const *argv, const char *out, long *rss)
+spawner(char *out, char **argv)
 {
 	struct rusage ru;
 	pid_t pid;
@@ -173,12 +184,48 @@ run_to(char *const *argv, const char *out, long *rss)
 		null = open("/dev/null", O_WRONLY);
 		dup2(fd, 1);
 		dup2(null, 2);
+		close(3);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
-	if (pid < 0 || wait4(pid, &st, 0, &ru) != pid || !WIFEXITED(st))
+	if (pid < 0 || wait4(pid, &st, 0, &ru) != pid)
+		return 127;
+	dprintf(3, "%ld\n", ru.ru_maxrss);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 125;
+}
+
+/* Run argv through the spawner, its standard output into the file out,
+ * its standard error dropped: its exit status (-1: not run), its peak
+ * RSS in KiB in *rss. */
+static int
+run_to(char *const *argv, const char *out, long *rss)
+{
+	char *sp[16] = { (char *)hub_self, "--spawn", (char *)out };
+	char buf[64] = "";
+	size_t k;
+	ssize_t got;
+	pid_t pid;
+	int st, p[2];
+
+	for (k = 0; argv[k] != NULL && k + 4 < 16; k++)
+		sp[k + 3] = argv[k];
+	if (pipe(p) < 0)
 		return -1;
-	*rss = ru.ru_maxrss;
+	/* the lint holds neither end: the spawner's fd 3 is a copy */
+	(void)fcntl(p[0], F_SETFD, FD_CLOEXEC);
+	(void)fcntl(p[1], F_SETFD, FD_CLOEXEC);
+	if ((pid = fork()) == 0) {
+		dup2(p[1], 3);
+		execv(hub_self, sp);
+		_exit(127);
+	}
+	close(p[1]);
+	got = pid < 0 ? -1 : read(p[0], buf, sizeof buf - 1);
+	close(p[0]);
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+	    got <= 0 || WEXITSTATUS(st) >= 125)
+		return -1;
+	*rss = atol(buf);
 	return WEXITSTATUS(st);
 }
 
@@ -303,11 +350,15 @@ main(int argc, char **argv)
 	const char *pd = getenv("BENCH_PEER_DIR");
 	int rc = 1, fd;
 
+	if (argc > 3 && strcmp(argv[1], "--spawn") == 0)
+		return spawner(argv[2], argv + 3);
 	if (argc != 4) {
 		fputs("usage: hubscan GGUFLINT DIR PEER.mjs\n", stderr);
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0); /* each run as it ends */
+	hub_self = access("/proc/self/exe", X_OK) == 0 ? "/proc/self/exe" :
+							 argv[0];
 	hb.bin = argv[1];
 	hb.peer_script = argv[3];
 	hb.peer_dir = pd != NULL && *pd != '\0' ? pd :
