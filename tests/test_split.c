@@ -637,6 +637,41 @@ Test(split, joined_with_cat)
 	fixture_free(&fx);
 }
 
+/*
+ * A later shard whose data ends past its header's window, with bytes
+ * after it: F047's look for a joined file reads the window only (it read
+ * past it, and crashed, when the bytes were there).
+ */
+Test(split, bytes_past_data_beyond_the_window)
+{
+	struct ggufw_model whole;
+	struct split_case c;
+	struct fixture fx;
+	struct stat st;
+	struct tiny t;
+	char *path;
+
+	fixture_init(&fx);
+	tiny_init(&t);
+	t.n_layer = 8;
+	t.n_embd = 512;
+	t.n_ff = 1536;
+	t.n_vocab = 32000;
+	t.n_scores = t.n_types = 32000;
+	tiny_model(&t, &whole);
+	case_init(&c, 3);
+	c.sparse = true;
+	write_split(&whole, fx.prefix, &c);
+	ggufw_model_free(&whole);
+	path = shard_path(fx.prefix, 1, 3);
+	cr_assert(stat(path, &st) == 0 && st.st_size > (8 << 20));
+	cr_assert(truncate(path, st.st_size + 64) == 0);
+	free(path);
+	lint_shard(&fx, 1, 3);
+	cr_expect_eq(count(&fx, -1, "F047"), 0, "%s", codes(&fx));
+	fixture_free(&fx);
+}
+
 /* A file holding every tensor while its split keys say shard 1 of 3. */
 Test(split, whole_file_with_split_keys)
 {

@@ -89,7 +89,7 @@ check_joined(const struct gguf_file *f, const struct split_keys *k,
 	if (u64_pad_overflow(end, f->alignment ? f->alignment : 1, &at[1]))
 		at[1] = end;
 	for (i = 0; i < 2; i++) {
-		if (at[i] > f->size || f->size - at[i] < 4 ||
+		if (at[i] > f->avail || f->avail - at[i] < 4 ||
 		    memcmp(f->map + at[i], "GGUF", 4) != 0)
 			continue;
 		diag_note(diag_add(dl, "F047", at[i], SUBJECT_NONE, NULL, 0,
