@@ -27,7 +27,10 @@
 #include "ggufw.h"
 #include "golden.h"
 #include "httpd.h"
+#include "findings/catalog.h"
+#include "findings/diag.h"
 #include "kernels/ggml-types.h"
+#include "reader/gguf.h"
 #include "source/url.h"
 #include "testutil.h"
 
@@ -307,6 +310,58 @@ Test(remote, small_file_one_request)
 	test_run_free(&r);
 	free(u);
 	strbuf_free(&out);
+}
+
+/* A small header before 64 MiB of data: the first request takes 1 MiB,
+ * and the parsed window keeps the header only (source_fit). */
+Test(remote, window_cut_to_a_small_header)
+{
+	static const int64_t ne[2] = { 4096, 4096 };
+	struct ggufw_model m;
+	struct httpd h;
+	struct httpd_stats st;
+	struct gguf_file f;
+	struct gl_error err;
+	struct catalog cat;
+	struct diag_list dl;
+	uint64_t header;
+	char *u;
+
+	cr_assert(catalog_load_builtin(&cat, &err) == 0, "%s", err.msg);
+	diag_list_init(&dl, &cat);
+	ggufw_model_init(&m, false, 32);
+	ggufw_model_kv_str(&m, "general.architecture", "llama");
+	ggufw_model_tensor(&m, "token_embd.weight", 2, ne, GGUFW_GGML_F32, 1,
+	    4);
+	header = ggufw_model_header_size(&m);
+	memset(&h, 0, sizeof h);
+	h.files[0].name = "m.gguf";
+	h.files[0].size = header + (64u << 20);
+	{
+		struct strbuf out = STRBUF_INIT;
+
+		ggufw_model_finish(&m, &out, GGUFW_DATA_NONE);
+		h.files[0].len = header;	/* zeros after it */
+		h.files[0].data = strbuf_detach(&out);
+	}
+	start(&h);
+	u = url(&h, "m.gguf");
+	cr_assert(gguf_open_src(&f, u, 0, &(struct source_opts){
+	    .no_cache = true }, &err) == 0, "%s", err.msg);
+	gguf_parse(&f, &dl);
+	cr_assert(httpd_stop(&h, &st) == 0);
+	cr_assert(f.header_complete && f.tensors_n == 1);
+	cr_expect_eq(f.data_offset, header);
+	cr_expect_eq(f.avail, header, "%llu bytes kept of a %llu-byte header",
+	    (unsigned long long)f.avail, (unsigned long long)header);
+	cr_expect(gguf_str_eq(f.tensors[0].name, "token_embd.weight"));
+	cr_expect_eq(st.requests, 1);
+	gguf_close(&f);
+	diag_list_free(&dl);
+	catalog_free(&cat);
+	ggufw_model_free(&m);
+	free((void *)h.files[0].data);
+	free(u);
 }
 
 /* The 8B-shaped sparse header (7 MB of a 4.9 GB file): at most two range

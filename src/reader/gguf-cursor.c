@@ -133,6 +133,29 @@ rd_grow_to(struct rd *r, uint64_t want)
 }
 
 /*
+ * The window cut to keep bytes (source_fit), the records following it.
+ * A parsed header holds its window to the end of the lint (--jobs holds
+ * as many as jobs): a remote file's first megabyte would be kept whole
+ * for a header of kilobytes (the shards of a split model after the
+ * first).
+ */
+void
+gguf_fit_window(struct gguf_file *f, uint64_t keep)
+{
+	const uint8_t *old = f->map;
+	struct rd r;
+
+	if (!source_fit(&f->src, keep))
+		return;
+	gguf_sync_window(f);
+	if (old != NULL && f->map != old) {
+		memset(&r, 0, sizeof r);
+		r.f = f;
+		rebase(&r, old);
+	}
+}
+
+/*
  * The file holds n more bytes, the window does not: a file's window, or
  * a stream's while it is measured (gguf_open), grows by them and
  * source_ahead() more (the source doubles its memory, not the bytes it

@@ -130,6 +130,10 @@ void gguf_decode_scalar(const uint8_t *p, uint32_t t, bool be,
  * changed. */
 void gguf_sync_window(struct gguf_file *f);
 
+/* gguf_fit_window: f's window cut to keep bytes (source_fit), its
+ * records moved with it when it moved. */
+void gguf_fit_window(struct gguf_file *f, uint64_t keep);
+
 /*
  * The reads at the cursor, each of which first checks the bytes that
  * remain and grows the window as they need. rd_need: true when n bytes

@@ -24,6 +24,12 @@
 /* The header window: read first, and the most padding it keeps. */
 #define HEAD_FIRST (1u << 20)
 #define PAD_KEEP (1u << 20)
+/* What a parsed window may hold past the header and keep: the reader's
+ * 64 KiB ahead, and more. Cut, a local window would leave glibc's heap
+ * for a mapping of its own at each lint of a serial run (64 local 8B
+ * lints in turn: 0.45 s of system time, 0.13 uncut); what a remote
+ * file's first request (1 MiB) took past a small header goes. */
+#define FIT_SLACK (256u << 10)
 
 static const char *const vtype_names[GGUF_VTYPE_COUNT] = {
 	"UINT8", "INT8", "UINT16", "INT16", "UINT32", "INT32", "FLOAT32",
@@ -419,6 +425,13 @@ gguf_parse(struct gguf_file *f, struct diag_list *dl)
 	parse_window(f, dl, NULL);
 	peek_tail(f);
 	source_settle(&f->src);	/* a remote file: nothing more to read */
+	/* Past the header, a window that ends before the data does holds
+	 * tensor data no check reads (the padding's stops at data_offset):
+	 * more than FIT_SLACK of it goes. One that holds the data's end
+	 * too stays (F047 looks there). */
+	if (f->header_complete && f->data_end > f->avail &&
+	    f->avail > f->data_offset + FIT_SLACK)
+		gguf_fit_window(f, f->data_offset);
 	source_test_stop("parsed");
 }
 

@@ -172,7 +172,9 @@ int gguf_open_src(struct gguf_file *f, const char *path, unsigned flags,
  * gguf_parse: parse the header, recording findings in dl; a second call
  * starts afresh (the records of the first are freed). A file's window
  * grows as the header needs (and over its padding, at most 1 MiB of it),
- * by at least 1 MiB at a time; its size at open bounds it. What it could
+ * by at least 1 MiB at a time; its size at open bounds it. Parsed, a
+ * window holding more than 256 KiB of tensor data past the header is cut
+ * to the header (one that holds the data's end stays). What it could
  * not parse is a finding (F032 where the file shrank before the header
  * was read whole); a read that fails stops it (gguf_read_error). The
  * records' strings (struct gguf_str) point into the window, memory f

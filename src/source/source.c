@@ -348,6 +348,19 @@ source_settle(struct source *s)
 }
 
 bool
+source_fit(struct source *s, uint64_t keep)
+{
+	uint8_t *p;
+
+	if (s->kind == SOURCE_MEM || keep == 0 || keep >= s->head_len ||
+	    (p = realloc(s->head, (size_t)keep)) == NULL)
+		return false;	/* a failed cut keeps the larger window */
+	s->head = p;
+	s->head_len = s->head_cap = (size_t)keep;
+	return true;
+}
+
+bool
 source_can_view(const struct source *s)
 {
 	return s->kind == SOURCE_FILE || s->kind == SOURCE_MEM;

@@ -166,6 +166,15 @@ bool source_grows(const struct source *s);
  */
 void source_settle(struct source *s);
 
+/*
+ * source_fit: the window cut to its first keep bytes (the header's end,
+ * once parsed), its memory with it: what the first read took past a
+ * small header (a remote file's first request asks 1 MiB). The window
+ * may move. A later source_head() reads again. True when it was cut;
+ * nothing for a buffer, or when keep is 0 or holds the window already.
+ */
+bool source_fit(struct source *s, uint64_t keep);
+
 /* source_can_view: whether views can be had (a file or a buffer). */
 bool source_can_view(const struct source *s);
 
