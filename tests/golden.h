@@ -106,5 +106,9 @@ void golden_run(const struct golden_case *c);
 /* golden_run_version: the same under the default profile with
  * --runtime-version version (in process: its runtime_version). */
 void golden_run_version(const struct golden_case *c, const char *version);
+/* golden_flush: under make check-valgrind, lint the cases golden_run has
+ * put by (in runs of many files, golden.c says why); a test calls it
+ * after its last case. Elsewhere each case is linted at once. */
+void golden_flush(void);
 
 #endif

@@ -253,12 +253,30 @@ am_judge(const struct am_file *f, char v, const char *reason)
 	return ok;
 }
 
+/* Whether the i-th file is judged. make check judges them all, valgrind
+ * every step-th. The sanitizer build judges every architecture's file
+ * as written, which runs the architecture's own checks on every tensor,
+ * and one mutant of each, the mutation turning from one architecture to
+ * the next, so that each of the four (the error paths they run are the
+ * same for every architecture, from its table) is judged for some 35
+ * architectures: 286 of the 715 runs, where each run's cost is mostly
+ * the sanitizer's start (make check judges every pair). */
+static bool
+am_judged(size_t i, size_t step)
+{
+	size_t arch = i / AM_KINDS, kind = i % AM_KINDS;
+
+	if (step > 1 || !test_asan_sampled())
+		return i % step == 0;
+	return kind == 0 || kind == 1 + arch % (AM_KINDS - 1);
+}
+
 Test(archmut, every_architecture_loads_and_its_mutants_are_judged_alike,
     .timeout = 900)
 {
 	char *prog = llama_load_bin(), *lines;
 	struct am_run run;
-	size_t wrong = 0, refused = 0, judged = 0;
+	size_t wrong = 0, refused = 0, judged = 0, mutants = 0;
 	size_t step = test_valgrind_step(28);
 
 	if (prog == NULL || llama_base_lib() == NULL)
@@ -268,14 +286,17 @@ Test(archmut, every_architecture_loads_and_its_mutants_are_judged_alike,
 	am_write(&run);
 	cr_log_info("the files: %s", run.dir);
 	lines = loader_verdicts(prog, run.paths, run.n);
-	for (size_t i = 0; i < run.n; i += step) {
+	for (size_t i = 0; i < run.n; i++) {
 		const char *reason = "";
 		char v = '?';
 
+		if (!am_judged(i, step))
+			continue;
 		cr_assert(verdict_of(lines, run.f[i].path, &v, &reason) != NULL,
 		    "no verdict for %s", run.f[i].path);
 		refused += v != 'A';
 		judged++;
+		mutants += run.f[i].kind >= 0;
 		cr_expect(run.f[i].kind >= 0 || v == 'A',
 		    "llama.cpp does not load the generated %s model: %c %s",
 		    run.f[i].arch, v, reason);
@@ -284,9 +305,10 @@ Test(archmut, every_architecture_loads_and_its_mutants_are_judged_alike,
 	cr_log_info("architecture mutants: %zu files (%zu judged), llama.cpp "
 		    "refused %zu, gguflint judged %zu otherwise",
 	    run.n, judged, refused, wrong);
-	cr_expect(refused * 2 > judged,
-	    "only %zu of %zu files refused: the mutations miss the loader",
-	    refused, judged);
+	/* over half the files when all are judged: 5 in 8 of the mutants */
+	cr_expect(refused * 8 > mutants * 5,
+	    "only %zu of %zu mutants refused: the mutations miss the loader",
+	    refused, mutants);
 	cr_assert(wrong == 0,
 	    "gguflint and llama.cpp disagree on %zu files "
 	    "(logged above)",

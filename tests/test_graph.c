@@ -188,58 +188,163 @@ check_row(const char *model, const char *profile, const struct row *r)
 	}
 }
 
-/* Rows seen by check_table in this test: under make check-valgrind, where
- * a plan under memcheck takes over a second, every VALGRIND_STEP-th of
- * them is planned, and in the sanitizer build every ASAN_STEP-th (each
- * test runs in a process of its own, so the sample moves on from one
- * architecture's rows to the next's), and each architecture's first row,
- * so that none goes unplanned (PARTS below). make check plans them all. */
+/* Which of a table's rows are planned. make check plans them all. Under
+ * make check-valgrind, where a plan under memcheck takes over a second,
+ * every VALGRIND_STEP-th row this test sees (each test runs in a process
+ * of its own, so the sample moves on from one architecture's rows to the
+ * next's): the sanitizer's sample has every architecture. The sanitizer
+ * build plans a cover of each architecture's rows (cover_rows): what
+ * varies from row to row is data (sizes), what the sanitizer watches is
+ * code, and a row runs the code its settings choose (flash attention,
+ * the caches' types, the sequences, the layers offloaded), so every value
+ * of every setting, for every architecture and weights type, is planned
+ * there, in some 1,700 rows of the tables' 20,000 (every 8th row was
+ * 2,600, and missed some settings of some architectures). */
 #define VALGRIND_STEP 144
 #define ASAN_STEP 8
 static unsigned rows_seen;
 
-/* Every row of table for arch, weights wtype and backend, at least want
- * of them (under a sample, those of the sample, and in the sanitizer's
- * its first when first is set: the CPU table's, where each
- * architecture's graph code runs once; the other tables run the same
- * code again, split. Valgrind's sample takes no first rows: the
- * sanitizer's has them all). */
-static void
-check_table(const char *name, const char *arch, const char *wtype,
-    const char *backend, size_t want, bool first)
+/* The settings of a row that decide which code a plan runs. */
+#define SETTINGS 7
+static const char *
+row_setting(const struct row *r, unsigned f)
 {
-	unsigned step = test_sample_step(VALGRIND_STEP, ASAN_STEP);
-	char *table = xasprintf("%s/tests/oracle/%s", test_srcdir(), name);
-	char *profile = write_profile(backend);
-	char *model = test_tmpfile("", 0);
-	char why[256], line[4096];
-	FILE *fp = fopen(table, "r");
-	size_t n_rows = 0;
-	struct row r;
+	const char *const s[SETTINGS] = { r->ctx, r->ub, r->fa, r->ctk, r->ctv,
+		r->np, r->ngl };
 
-	first = first && test_valgrind_step(2) == 1;
+	return s[f];
+}
+
+/* The values of each setting a cover holds (a table has 3 at most). */
+struct cover {
+	const char *seen[SETTINGS][8];
+	unsigned n[SETTINGS];
+};
+
+/* How many of r's settings have a value c does not hold yet; with add,
+ * c then holds them. */
+static unsigned
+cover_add(struct cover *c, const struct row *r, bool add)
+{
+	unsigned f, k, gain = 0;
+
+	for (f = 0; f < SETTINGS; f++) {
+		const char *v = row_setting(r, f);
+
+		for (k = 0; k < c->n[f] && strcmp(c->seen[f][k], v) != 0; k++)
+			;
+		if (k < c->n[f])
+			continue;
+		gain++;
+		if (add && c->n[f] < 8)
+			c->seen[f][c->n[f]++] = v;
+	}
+	return gain;
+}
+
+/* pick: a few of rows[0..n) that hold between them every value of every
+ * setting: the row that adds the most values, until none adds one (some
+ * 3 rows of an architecture's 30 to 40). */
+static void
+cover_rows(const struct row *rows, size_t n, bool *pick)
+{
+	struct cover c;
+	size_t i, best;
+	unsigned g, most;
+
+	memset(&c, 0, sizeof c);
+	for (;;) {
+		for (i = 0, most = 0, best = n; i < n; i++) {
+			g = pick[i] ? 0 : cover_add(&c, &rows[i], false);
+			if (g > most) {
+				most = g;
+				best = i;
+			}
+		}
+		if (best == n)
+			return;
+		pick[best] = true;
+		cover_add(&c, &rows[best], true);
+	}
+}
+
+/* The rows of table name for arch, weights wtype and backend (*n of
+ * them; the caller frees them). */
+static struct row *
+table_rows(const char *name, const char *arch, const char *wtype,
+    const char *backend, size_t *n)
+{
+	char *table = xasprintf("%s/tests/oracle/%s", test_srcdir(), name);
+	FILE *fp = fopen(table, "r");
+	struct row *rows = NULL, r;
+	char line[4096];
+
 	cr_assert(fp != NULL, "cannot open %s", table);
-	cr_assert(oraclegen_write(arch, wtype, model, why, sizeof why) == 0,
-	    "oraclegen: %s", why);
+	*n = 0;
 	while (fgets(line, sizeof line, fp) != NULL) {
 		if (!parse_row(line, arch, wtype, backend, &r))
 			continue;
-		/* under the sample, an architecture's first row as well */
-		if (rows_seen++ % step == 0 || (first && n_rows == 0)) {
-			check_row(model, profile, &r);
+		rows = xreallocarray(rows, *n + 1, sizeof *rows);
+		rows[(*n)++] = r;
+	}
+	fclose(fp);
+	free(table);
+	return rows;
+}
+
+/* Which of rows[0..n) this build plans (see VALGRIND_STEP above); the
+ * caller frees the flags. */
+static bool *
+sample_rows(const struct row *rows, size_t n)
+{
+	bool *pick = xcalloc(n, sizeof *pick);
+	size_t i;
+
+	if (test_valgrind_step(2) > 1)
+		for (i = 0; i < n; i++)
+			pick[i] = rows_seen++ % VALGRIND_STEP == 0;
+	else if (test_asan_sampled())
+		cover_rows(rows, n, pick);
+	else
+		for (i = 0; i < n; i++)
+			pick[i] = true;
+	return pick;
+}
+
+/* Every row of table for arch, weights wtype and backend, at least want
+ * of them (under a sample, those of the sample: at least one in the
+ * sanitizer's cover, maybe none in valgrind's). */
+static void
+check_table(const char *name, const char *arch, const char *wtype,
+    const char *backend, size_t want)
+{
+	char *profile = write_profile(backend);
+	char *model = test_tmpfile("", 0);
+	char why[256];
+	size_t i, n, n_rows = 0;
+	struct row *rows = table_rows(name, arch, wtype, backend, &n);
+	bool *pick = sample_rows(rows, n);
+
+	if (test_valgrind_step(2) > 1)
+		want = 0;
+	else if (test_asan_sampled())
+		want = 1;
+	cr_assert(oraclegen_write(arch, wtype, model, why, sizeof why) == 0,
+	    "oraclegen: %s", why);
+	for (i = 0; i < n; i++) {
+		if (pick[i]) {
+			check_row(model, profile, &rows[i]);
 			n_rows++;
 		}
 	}
-	fclose(fp);
-	cr_expect_geq(n_rows, step == 1 ? want : first,
-	    "%s: only %zu rows "
-	    "in %s",
-	    arch, n_rows, table);
+	cr_expect_geq(n_rows, want, "%s: only %zu rows in %s", arch, n_rows,
+	    name);
 	unlink(model);
 	unlink(profile);
 	free(model);
 	free(profile);
-	free(table);
+	free(pick);
+	free(rows);
 }
 
 /* The architectures whose graph is built (src/facts/archs.c's rows with
@@ -282,7 +387,7 @@ placed_cpu(unsigned part)
 
 	for (; (a = built_at(&i, part)) != NULL; i++)
 		check_table("measured-cpu.tsv", a->name, "q4_0", "cpu",
-		    CPU_ROWS_MIN, true);
+		    CPU_ROWS_MIN);
 }
 
 static void
@@ -294,11 +399,11 @@ placed_vulkan(unsigned part)
 
 	for (; (a = built_at(&i, part)) != NULL; i++)
 		check_table("measured-vulkan.tsv", a->name, "q4_0", "vulkan",
-		    VULKAN_ROWS, false);
+		    VULKAN_ROWS);
 	/* the weights' types change the copies of the host's layers */
 	for (i = 0; part == 0 && i < sizeof wtypes / sizeof wtypes[0]; i++)
 		check_table("measured-vulkan.tsv", "llama", wtypes[i], "vulkan",
-		    VULKAN_ROWS, false);
+		    VULKAN_ROWS);
 }
 
 /* Every architecture's q8_0 and f16 weights beside Vulkan but llama's
@@ -316,7 +421,7 @@ placed_other_weights(unsigned part)
 			continue;
 		for (k = 0; k < sizeof wtypes / sizeof wtypes[0]; k++)
 			check_table("measured-vulkan.tsv", a->name, wtypes[k],
-			    "vulkan", VULKAN_ROWS, false);
+			    "vulkan", VULKAN_ROWS);
 	}
 }
 
@@ -342,7 +447,7 @@ Test(graph, placed_graph_beside_cuda_is_llamas_own, .timeout = 600)
 	for (part = 0; part < PARTS; part++)
 		for (i = 0; (a = built_at(&i, part)) != NULL; i++)
 			check_table("measured-cuda.tsv", a->name, "q4_0",
-			    "cuda", 1, false);
+			    "cuda", 1);
 }
 
 /* clang-format off */
@@ -391,39 +496,38 @@ table_worst(const char *name, const char *arch, const char *backend,
     unsigned stated)
 {
 	const char *basis = arch_worst_within(stated) ? "fitted" : "estimated";
-	unsigned step = test_sample_step(VALGRIND_STEP, ASAN_STEP), w = 0;
-	char *table = xasprintf("%s/tests/oracle/%s", test_srcdir(), name);
 	char *profile = write_profile(backend);
 	char *model = test_tmpfile("", 0);
-	char why[256], line[4096];
-	FILE *fp = fopen(table, "r");
+	char why[256];
+	size_t i, n;
+	struct row *rows = table_rows(name, arch, "q4_0", backend, &n), *r;
+	bool *pick = sample_rows(rows, n);
 	struct planned p;
-	struct row r;
+	unsigned w = 0;
 
-	cr_assert(fp != NULL, "cannot open %s", table);
 	cr_assert(oraclegen_write(arch, "q4_0", model, why, sizeof why) == 0,
 	    "oraclegen: %s", why);
-	while (fgets(line, sizeof line, fp) != NULL) {
-		if (!parse_row(line, arch, "q4_0", backend, &r) ||
-		    rows_seen++ % step != 0)
+	for (i = 0; i < n; i++) {
+		if (!pick[i])
 			continue;
-		plan_row(model, profile, &r, &p);
+		r = &rows[i];
+		plan_row(model, profile, r, &p);
 		cr_expect_str_eq(p.basis, basis, "%s ctx %s -fa %s -ngl %s",
-		    arch, r.ctx, r.fa, r.ngl);
+		    arch, r->ctx, r->fa, r->ngl);
 		cr_expect_eq(p.worst, (long)stated,
 		    "%s: the plan's worst ratio %ld, its row's %u", arch,
 		    p.worst, stated);
-		w = farther(w ? w : 1000, thousandths(p.compute, r.compute));
-		if (r.dev >= 0)
-			w = farther(farther(w, thousandths(p.host, r.host)),
-			    thousandths(p.dev, r.dev));
+		w = farther(w ? w : 1000, thousandths(p.compute, r->compute));
+		if (r->dev >= 0)
+			w = farther(farther(w, thousandths(p.host, r->host)),
+			    thousandths(p.dev, r->dev));
 	}
-	fclose(fp);
 	unlink(model);
 	unlink(profile);
 	free(model);
 	free(profile);
-	free(table);
+	free(pick);
+	free(rows);
 	return w;
 }
 

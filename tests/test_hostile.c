@@ -2365,6 +2365,7 @@ Test(hostile, header_golden_cases)
 
 	for (i = 0; i < sizeof header_cases / sizeof header_cases[0]; i++)
 		golden_run(&header_cases[i]);
+	golden_flush();
 }
 
 /* Bytes after the data: F035 a warning, another format there F036 an
@@ -2379,6 +2380,7 @@ Test(hostile, what_follows_the_data)
 
 	for (i = 0; i < sizeof tail_cases / sizeof tail_cases[0]; i++)
 		golden_run(&tail_cases[i]);
+	golden_flush();
 	tiny_init(&m);
 	set_tail_text(&m);
 	tiny_build(&m, &sb);

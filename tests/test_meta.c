@@ -245,6 +245,7 @@ Test(meta, golden_cases)
 
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		golden_run(&cases[i]);
+	golden_flush();
 }
 
 static void set_arch_zwsp(struct tiny *t) { t->arch = "llama\xe2\x80\x8b"; }
@@ -284,6 +285,7 @@ Test(meta, golden_runtime_version_cases)
 
 	for (i = 0; i < sizeof vcases / sizeof vcases[0]; i++)
 		golden_run_version(&vcases[i].c, vcases[i].version);
+	golden_flush();
 }
 
 /* The clean tiny model: no finding of any M, N or S rule. */

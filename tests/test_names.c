@@ -71,6 +71,7 @@ Test(names, golden_cases)
 
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		golden_run(&cases[i]);
+	golden_flush();
 }
 
 /* ---- the built-in maps --------------------------------------------------- */

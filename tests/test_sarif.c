@@ -1142,11 +1142,31 @@ write_baseline(const char *model)
 	test_run_free(&r);
 }
 
+/* The validator on run i's log (written to log, in dir): nothing but the
+ * accepted warnings. The sanitizer build does not ask it (2 s a log, a
+ * .NET program that make check runs on the same bytes): what that build
+ * watches is gguflint's runs. */
+static void
+validate_log(const char *tool, const char *dir, const char *log,
+    const struct test_run *r, size_t i)
+{
+	char *found;
+
+	if (test_asan_sampled())
+		return;
+	write_file(log, r->out, r->out_len);
+	found = validate(tool, dir, log);
+	cr_assert_str_eq(found, accepted_warnings(),
+	    "log %zu: the validator found:\n%s\nthe log:\n%.3000s", i, found,
+	    r->out);
+	free(found);
+}
+
 Test(sarif, microsoft_validator_accepts_the_logs)
 {
 	const char *tool = multitool();
 	struct strbuf broken = STRBUF_INIT, empty = STRBUF_INIT;
-	char *dir, *ex, *dotted, *found, *log, *model, *none;
+	char *dir, *ex, *dotted, *log, *model, *none;
 	size_t i;
 
 	if (tool == NULL)
@@ -1203,12 +1223,7 @@ Test(sarif, microsoft_validator_accepts_the_logs)
 		test_run_bin(&r, args, NULL, 0);
 		cr_assert(r.status == (i == 7 ? 2 : 0) || r.status == 1,
 		    "%s", r.err);
-		write_file(log, r.out, r.out_len);
-		found = validate(tool, dir, log);
-		cr_assert_str_eq(found, accepted_warnings(),
-		    "log %zu: the validator found:\n%s\nthe log:\n%.3000s", i,
-		    found, r.out);
-		free(found);
+		validate_log(tool, dir, log, &r, i);
 		test_run_free(&r);
 	}
 	strbuf_free(&broken);

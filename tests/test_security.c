@@ -94,6 +94,7 @@ Test(security, golden_cases)
 
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		golden_run(&cases[i]);
+	golden_flush();
 }
 
 /* ---- chat templates ------------------------------------------------------ */

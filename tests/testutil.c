@@ -383,6 +383,12 @@ test_sample_step(unsigned valgrind, unsigned asan)
 }
 
 int
+test_asan_sampled(void)
+{
+	return test_sample_step(1, 2) > 1;
+}
+
+int
 test_have_asan(void)
 {
 	/* Under valgrind an address-space limit fails the same way. */

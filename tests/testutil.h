@@ -110,6 +110,11 @@ unsigned test_valgrind_step(unsigned n);
  */
 unsigned test_sample_step(unsigned valgrind, unsigned asan);
 
+/* test_asan_sampled: 1 where test_sample_step takes its asan step (the
+ * sanitizer build, without $GGUFLINT_SAMPLE_ALL), for a sample that is
+ * not every n-th case. */
+int test_asan_sampled(void);
+
 /*
  * TEST_SKIP_UNDER_VALGRIND: skip a test that runs no gguflint (it calls
  * the library in-process or a runtime in a child), under make
