@@ -406,13 +406,15 @@ static const struct arch_info arch_table[] = {
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 902, .worst_vulkan = 714 } },
 	/* diffusion LMs: layers that attend both ways, without a cache, and
-	 * the logits of every token (their graphs are not built) */
+	 * the logits of every token; the graph is a decoder's whose
+	 * attention is an encoder's, over the ubatch itself (dream qwen2's
+	 * layers; llada, rnd1 and llada-moe not built) */
 	{ .name = "dream",
 	    .kind = ARCH_KIND_ENCODER,
 	    .mapped = true,
 	    .quirks = ARCH_ENCODER_OUTPUT,
 	    .measured_on = BOTH,
-	    .fit = { .worst_cpu = 852, .worst_vulkan = 760 } },
+	    .graph = { .built = true } },
 	{ .name = "llada",
 	    .kind = ARCH_KIND_ENCODER,
 	    .mapped = true,
@@ -914,9 +916,7 @@ static const struct arch_info arch_table[] = {
 	    .swa_pattern = 4,
 	    .mapped = true,
 	    .measured_on = BOTH,
-	    .graph = { .built = true,
-		.qk_norm = GB_QK_HEAD,
-		.ffn = GB_MOE_NORM } },
+	    .fit = { .worst_cpu = 684, .worst_vulkan = 600 } },
 	/* llama's graph, the attention's output bias required */
 	{ .name = "pangu-embedded",
 	    .mapped = true,

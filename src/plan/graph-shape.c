@@ -184,8 +184,9 @@ gb_known(const struct planner *pn, const struct plan *pl)
 	/* the recurrent states are f32 whatever the cache's types */
 	if (a->block == GB_RECURRENT)
 		return g->memory == ARCH_MEM_RECURRENT;
-	/* an encoder has no cache: its types do not matter */
-	if (a->block == GB_ENCODER)
+	/* an encoder has no cache, nor has a diffusion LM (a decoder's
+	 * layers): its types do not matter */
+	if (a->block == GB_ENCODER || g->memory == ARCH_MEM_NONE)
 		return g->memory == ARCH_MEM_NONE && g->n_head[0] != 0 &&
 		    g->head_k == g->head_v && !g->swa;
 	/* MLA: deepseek2's alone, K and V of one type (llama.cpp refuses
@@ -558,6 +559,7 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	const struct model_geom *g = pn->g;
 	const struct arch_graph *a = gb_arch_of(g);
 	uint8_t block = a->block;
+	bool own = block == GB_ENCODER || g->memory == ARCH_MEM_NONE;
 
 	shape_backend(pl, a, s);
 	if (block == GB_RECURRENT || block == GB_HYBRID || block == GB_GDN ||
@@ -581,7 +583,7 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	row_switches(pn, a, s);
 	if (!key_switches(pn, a, block, s))
 		return false;
-	if (ub == 0 || (block != GB_ENCODER && ub % pl->n_stream != 0) ||
+	if (ub == 0 || (!own && ub % pl->n_stream != 0) ||
 	    (g->swa && pl->swa_cells == 0))
 		return false;
 	s->hd = plan_head_width(g, false);
@@ -615,7 +617,7 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 		    kv_row_bytes(pl->kv_k, s->mla.kvl);
 	s->krot = rotation(pl->kv_k, s->hd, true);
 	s->vrot = rotation(pl->kv_v, s->hd, false);
-	if (block == GB_ENCODER) { /* the ubatch attends to itself */
+	if (own) { /* the ubatch attends to itself */
 		s->s = 1;
 		s->ts = ub;
 		s->cache[GB_BASE].cells = ub;

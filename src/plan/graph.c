@@ -23,7 +23,9 @@
  * layers' caches, deepseek2's latent attention (graph-mla.c) with its
  * softmax-chosen experts, deepseek32's and glm-dsa's beside DSA's
  * lightning indexer (graph-dsa.c), and the encoders bert and nomic-bert (the
- * ubatch attending to itself, no cache, norms after each part), issue
+ * ubatch attending to itself, no cache, norms after each part), the
+ * diffusion LMs (dream: a decoder's layers whose
+ * attention is the encoders', over the ubatch without a cache), issue
  * 36's dense llama-likes (mistral3's attention temperature, smollm3's
  * unroped fourth layers, hunyuan-dense's Q and K norms after the RoPE,
  * granite's scaled residuals, command-r's parallel block, olmo's norms
@@ -191,8 +193,12 @@ gb_layer(struct sc_graph *b, const struct shape *s0, struct weights *w,
 		return gb_parallel_layer(b, s, w, in, il, x);
 	if (w->a->block == GB_PAR_NORM2 && s->par_res)
 		return gb_par_norm2(b, s, w, in, il, x);
-	gb_attn_begin(b, s, w, in, il,
-	    pre ? gb_norm(b, w, il, "attn_norm", x, r) : x, &at);
+	if (w->g->memory == ARCH_MEM_NONE) /* a diffusion LM's, no cache */
+		gb_enc_attn_begin(b, s, w, in, il,
+		    pre ? gb_norm(b, w, il, "attn_norm", x, r) : x, &at);
+	else
+		gb_attn_begin(b, s, w, in, il,
+		    pre ? gb_norm(b, w, il, "attn_norm", x, r) : x, &at);
 	a = gb_attn_end(b, s, w, in, il, &at);
 	/* in the last layer the rows of the outputs: the attention's (and
 	 * its norm, which ggml reaches first), then the residual's */
