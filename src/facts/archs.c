@@ -408,7 +408,8 @@ static const struct arch_info arch_table[] = {
 	/* diffusion LMs: layers that attend both ways, without a cache, and
 	 * the logits of every token; the graph is a decoder's whose
 	 * attention is an encoder's, over the ubatch itself (dream qwen2's
-	 * layers, llada llama's; rnd1 and llada-moe not built) */
+	 * layers, llada llama's, llada-moe qwen3moe's with the chosen
+	 * weights not normalized; rnd1 not built) */
 	{ .name = "dream",
 	    .kind = ARCH_KIND_ENCODER,
 	    .mapped = true,
@@ -426,7 +427,7 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .quirks = ARCH_ENCODER_OUTPUT,
 	    .measured_on = BOTH,
-	    .fit = { .worst_cpu = 1018, .worst_vulkan = 839 } },
+	    .graph = { .built = true, .qk_norm = GB_QK_HEAD, .ffn = GB_MOE } },
 	{ .name = "rnd1",
 	    .kind = ARCH_KIND_ENCODER,
 	    .mapped = true,
