@@ -257,17 +257,13 @@ read_heads(struct rd *r)
 	return g->has_n_head;
 }
 
-/* Heads and head widths of an attention model. */
-static bool
-read_attention(struct rd *r)
+/* The head widths of a model of n_head[0] heads (not 0). */
+static void
+read_widths(struct rd *r)
 {
 	struct model_geom *g = r->g;
 	uint32_t v;
 
-	if (!read_heads(r) || g->n_head[0] == 0) {
-		missing(g, "%s.attention.head_count", g->arch);
-		return false;
-	}
 	g->head_k = g->head_v = g->n_embd / g->n_head[0];
 	if (geom_u32(r, "attention.key_length", &v))
 		g->head_k = v;
@@ -279,6 +275,19 @@ read_attention(struct rd *r)
 		g->head_k_swa = v;
 	if (geom_u32(r, "attention.value_length_swa", &v))
 		g->head_v_swa = v;
+}
+
+/* Heads and head widths of an attention model. */
+static bool
+read_attention(struct rd *r)
+{
+	struct model_geom *g = r->g;
+
+	if (!read_heads(r) || g->n_head[0] == 0) {
+		missing(g, "%s.attention.head_count", g->arch);
+		return false;
+	}
+	read_widths(r);
 	return true;
 }
 
@@ -869,7 +878,9 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 	switch (kind) {
 	case ARCH_KIND_ENCODER:
 		g->memory = ARCH_MEM_NONE;
-		read_heads(&r);
+		/* a diffusion LM's heads may be wider than n_embd's share */
+		if (read_heads(&r) && g->n_head[0] != 0)
+			read_widths(&r);
 		g->plannable = true;
 		break;
 	case ARCH_KIND_MAMBA:

@@ -408,8 +408,8 @@ static const struct arch_info arch_table[] = {
 	/* diffusion LMs: layers that attend both ways, without a cache, and
 	 * the logits of every token; the graph is a decoder's whose
 	 * attention is an encoder's, over the ubatch itself (dream qwen2's
-	 * layers, llada llama's, llada-moe qwen3moe's with the chosen
-	 * weights not normalized; rnd1 not built) */
+	 * layers, llada llama's, rnd1 qwen3moe's, llada-moe the same with
+	 * the chosen weights not normalized) */
 	{ .name = "dream",
 	    .kind = ARCH_KIND_ENCODER,
 	    .mapped = true,
@@ -433,7 +433,9 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .quirks = ARCH_ENCODER_OUTPUT,
 	    .measured_on = BOTH,
-	    .fit = { .worst_cpu = 684, .worst_vulkan = 600 } },
+	    .graph = { .built = true,
+		.qk_norm = GB_QK_HEAD,
+		.ffn = GB_MOE_NORM } },
 	/* t5's encoder alone: no decoder, but llama.cpp still makes a plain
 	 * cache of every layer (its memory is not the encoders' none), which
 	 * its graph never reads */
@@ -917,7 +919,9 @@ static const struct arch_info arch_table[] = {
 	    .swa_pattern = 4,
 	    .mapped = true,
 	    .measured_on = BOTH,
-	    .fit = { .worst_cpu = 684, .worst_vulkan = 600 } },
+	    .graph = { .built = true,
+		.qk_norm = GB_QK_HEAD,
+		.ffn = GB_MOE_NORM } },
 	/* llama's graph, the attention's output bias required */
 	{ .name = "pangu-embedded",
 	    .mapped = true,

@@ -24,7 +24,7 @@
  * softmax-chosen experts, deepseek32's and glm-dsa's beside DSA's
  * lightning indexer (graph-dsa.c), and the encoders bert and nomic-bert (the
  * ubatch attending to itself, no cache, norms after each part), the
- * diffusion LMs (dream, llada, llada-moe: a decoder's layers whose
+ * diffusion LMs (dream, llada, rnd1, llada-moe: a decoder's layers whose
  * attention is the encoders', over the ubatch without a cache), issue
  * 36's dense llama-likes (mistral3's attention temperature, smollm3's
  * unroped fourth layers, hunyuan-dense's Q and K norms after the RoPE,
