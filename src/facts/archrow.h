@@ -248,6 +248,15 @@ enum gb_block {
 		       * (FFN + x) + attention; else GB_SEQ (gptneox) */
 };
 
+/* What the graph ends with. */
+enum gb_out {
+	GB_OUT_LOGITS,	 /* the logits: the output matrix (or its copy of
+			  * token_embd) times the output norm */
+	GB_OUT_NORM,	 /* the output norm alone: an encoder's
+			  * embeddings (eurobert) */
+	GB_OUT_NORM_ENC, /* the same, the norm enc.output_norm (neo-bert) */
+};
+
 /* llama.cpp's graph of the architecture, as src/plan builds it; built
  * false: not built (the plan falls back to its fitted estimate). */
 struct arch_graph {
@@ -260,6 +269,7 @@ struct arch_graph {
 	uint8_t pos;	 /* enum gb_pos */
 	uint8_t block;	 /* enum gb_block */
 	uint32_t extra;	 /* enum gb_extra, or'ed */
+	uint8_t out;	 /* enum gb_out */
 };
 
 /*

@@ -25,7 +25,9 @@
  * lightning indexer (graph-dsa.c), and the encoders bert and nomic-bert (the
  * ubatch attending to itself, no cache, norms after each part), the
  * diffusion LMs (dream, llada, rnd1, llada-moe: a decoder's layers whose
- * attention is the encoders', over the ubatch without a cache), issue
+ * attention is the encoders', over the ubatch without a cache), the
+ * encoders of a decoder's layers (eurobert's, its output norm the
+ * graph's end), issue
  * 36's dense llama-likes (mistral3's attention temperature, smollm3's
  * unroped fourth layers, hunyuan-dense's Q and K norms after the RoPE,
  * granite's scaled residuals, command-r's parallel block, olmo's norms
@@ -559,6 +561,29 @@ gb_embd_pos(struct sc_graph *b, const struct shape *s, struct weights *w,
 	return x;
 }
 
+/* The output norm of x (which the row names), kept as an output; the
+ * output rows taken before it, after it or not at all, as the row
+ * says. */
+static int32_t
+gb_out_norm(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int32_t x)
+{
+	const char *name = w->a->extra & GB_OUT_NORM_EMBD ? "token_embd_norm" :
+	    w->a->out == GB_OUT_NORM_ENC		  ? "enc.output_norm" :
+							    "output_norm";
+
+	x = gb_norm(b, w, -1, name, x, rows2(s->e, s->t));
+	if (w->a->extra & GB_ROWS_AFTER_NORM) /* the norm not kept */
+		x = gb_out_rows(b, s, in, x);
+	else if (!b->full)
+		b->t[b->n - 1].flags |= GA_OUTPUT; /* result_norm, h_nextn */
+	if (gb_rows_normed(w))			   /* the rows after the norm */
+		x = gb_out_rows(b, s, in, x);
+	if (!b->full)
+		b->t[b->n - 1].flags |= GA_OUTPUT; /* result_norm */
+	return x;
+}
+
 /* The graph; false when it is not the file's (a tensor left unread, or
  * one it needs missing). */
 static bool
@@ -616,17 +641,10 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 	skip_mtp(w);
 	if (w->a->extra & GB_ROWS_LATE)
 		x = gb_out_rows(b, s, &in, x);
-	x = gb_norm(b, w, -1,
-	    w->a->extra & GB_OUT_NORM_EMBD ? "token_embd_norm" : "output_norm",
-	    x, rows2(s->e, s->t));
-	if (w->a->extra & GB_ROWS_AFTER_NORM) /* the norm not kept */
-		x = gb_out_rows(b, s, &in, x);
-	else if (!b->full)
-		b->t[b->n - 1].flags |= GA_OUTPUT; /* result_norm, h_nextn */
-	if (gb_rows_normed(w))			   /* the rows after the norm */
-		x = gb_out_rows(b, s, &in, x);
-	if (!b->full)
-		b->t[b->n - 1].flags |= GA_OUTPUT; /* result_norm */
+	x = gb_out_norm(b, s, w, &in, x);
+	if (w->a->out != GB_OUT_LOGITS) /* an encoder's embeddings */
+		return !b->full && !w->missing && w->f != NULL &&
+		    w->n_seen == w->f->tensors_n;
 	x = gb_linear(b, s, w, -1, "output", x, pn->g->n_vocab);
 	if (w->a->scale & GB_SOFTCAP_LOGITS)
 		x = gb_softcap(b, x, s->t);
