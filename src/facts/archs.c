@@ -382,20 +382,24 @@ static const struct arch_info arch_table[] = {
 		.ffn = GB_GELU,
 		.norms = GB_NORM_POST,
 		.block = GB_ENCODER } },
-	/* encoders without a cache whose graphs are not built: neo-bert's
-	 * pre-normed layers, modern-bert's (its windows in the mask
-	 * alone), nomic-bert-moe's experts */
+	/* llama's layers over the ubatch without a cache: a fused QKV, an
+	 * up twice the FFN's width and its SwiGLU, no logits */
 	{ .name = "neo-bert",
 	    .kind = ARCH_KIND_ENCODER,
 	    .mapped = true,
 	    .measured_on = BOTH,
-	    .fit = { .worst_cpu = 852, .worst_vulkan = 810 } },
+	    .graph = { .built = true,
+		.ffn = GB_UP_GLU,
+		.out = GB_OUT_NORM_ENC } },
 	/* llama's layers over the ubatch without a cache, no logits */
 	{ .name = "eurobert",
 	    .kind = ARCH_KIND_ENCODER,
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .graph = { .built = true, .out = GB_OUT_NORM } },
+	/* encoders without a cache whose graphs are not built:
+	 * modern-bert's (its windows in the mask alone), nomic-bert-moe's
+	 * experts */
 	{ .name = "modern-bert",
 	    .kind = ARCH_KIND_ENCODER,
 	    .mapped = true,
