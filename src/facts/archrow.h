@@ -104,6 +104,10 @@ enum gb_ffn_kind {
 			   * say, and a shared expert (where the file has
 			   * one) times its own router's sigmoid; dense
 			   * where a layer has no router (qwen35moe) */
+	GB_MOE_GELU,	  /* GB_GELU, or where a layer has a router,
+			   * experts as wide as the FFN of up alone and its
+			   * GELU, chosen by a softmax's top k, their
+			   * weights not normalized (nomic-bert-moe) */
 };
 enum gb_extra {
 	GB_FFN_NORM_PA = 1,    /* the FFN's norm is post_attention_norm */

@@ -397,19 +397,24 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .graph = { .built = true, .out = GB_OUT_NORM } },
-	/* encoders without a cache whose graphs are not built:
-	 * modern-bert's (its windows in the mask alone), nomic-bert-moe's
-	 * experts */
+	/* an encoder without a cache whose graph is not built: its
+	 * windows in the mask alone */
 	{ .name = "modern-bert",
 	    .kind = ARCH_KIND_ENCODER,
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .fit = { .worst_cpu = 833, .worst_vulkan = 750 } },
+	/* nomic-bert's layers, bert's GELU FFN, and GELU experts in every
+	 * moe_every_n_layers-th */
 	{ .name = "nomic-bert-moe",
 	    .kind = ARCH_KIND_ENCODER,
 	    .mapped = true,
 	    .measured_on = BOTH,
-	    .fit = { .worst_cpu = 902, .worst_vulkan = 714 } },
+	    .graph = { .built = true,
+		.norm = GB_LAYER,
+		.ffn = GB_MOE_GELU,
+		.norms = GB_NORM_POST,
+		.block = GB_ENCODER } },
 	/* diffusion LMs: layers that attend both ways, without a cache, and
 	 * the logits of every token; the graph is a decoder's whose
 	 * attention is an encoder's, over the ubatch itself (dream qwen2's

@@ -159,7 +159,8 @@ gb_experts(struct sc_graph *b, const struct shape *s, struct weights *w,
 }
 
 /* The chosen experts' activation of x: gate's and up's products, their
- * GLU; or up's, ReLU squared (GB_EXP_RELU_SQR). */
+ * GLU; or up's, ReLU squared (GB_EXP_RELU_SQR) or its GELU
+ * (GB_MOE_GELU). */
 static int32_t
 gb_expert_act(struct sc_graph *b, const struct shape *s, struct weights *w,
     int64_t il, int32_t x, int32_t top)
@@ -172,6 +173,10 @@ gb_expert_act(struct sc_graph *b, const struct shape *s, struct weights *w,
 		u = gb_experts(b, s, w, il, "ffn_up", x, top, ff);
 		u = gb_op(b, SC_UNARY, fb, lf, GA_INPLACE, t, u, GA_NONE);
 		return gb_op(b, SC_SQR, fb, lf, GA_INPLACE, t, u, GA_NONE);
+	}
+	if (w->a->ffn == GB_MOE_GELU) {
+		u = gb_experts(b, s, w, il, "ffn_up", x, top, ff);
+		return gb_op(b, SC_UNARY, fb, lf, GA_INPLACE, t, u, GA_NONE);
 	}
 	g = gb_experts(b, s, w, il, "ffn_gate", x, top, ff);
 	u = gb_experts(b, s, w, il, "ffn_up", x, top, ff);
@@ -269,17 +274,18 @@ gb_ffn(struct sc_graph *b, const struct shape *s, struct weights *w, int64_t il,
 {
 	int32_t u;
 
-	/* llama4's, llama's and glm4moe's layers without a router are
-	 * dense */
+	/* llama4's, llama's, glm4moe's and nomic-bert-moe's layers
+	 * without a router are dense */
 	if (w->a->ffn >= GB_MOE &&
 	    ((w->a->ffn != GB_MOE_L4 && w->a->ffn != GB_MIXED &&
-		 w->a->ffn != GB_MOE_GLM && w->a->ffn != GB_MOE_SIG_SHEXP) ||
+		 w->a->ffn != GB_MOE_GLM && w->a->ffn != GB_MOE_SIG_SHEXP &&
+		 w->a->ffn != GB_MOE_GELU) ||
 		gb_has(w, il, "ffn_gate_inp.weight"))) {
 		if (s->n_exp == 0) /* a router without experts' keys */
 			w->missing = true;
 		return gb_moe(b, s, w, il, cur);
 	}
-	if (w->a->ffn == GB_GELU) {
+	if (w->a->ffn == GB_GELU || w->a->ffn == GB_MOE_GELU) {
 		/* an up holding a gate beside it (jina-bert-v2's GEGLU)
 		 * is not this graph */
 		if (gb_has(w, il, "ffn_up.weight") &&

@@ -339,13 +339,15 @@ experts_of(const struct planner *pn, struct shape *s)
 		ff <= 0 || ff > 1 << 24))
 		return false;
 	s->ff_shared = (uint64_t)ff;
-	if (kind == GB_MIXED && !arch_int(pn, "expert_count", &n))
+	if ((kind == GB_MIXED || kind == GB_MOE_GELU) &&
+	    !arch_int(pn, "expert_count", &n))
 		return true; /* no experts: dense */
 	if (!arch_int(pn, "expert_count", &n) || n <= 0 || n > 1 << 16)
 		return false;
-	/* llama's experts are the FFN's width, and olmoe's (GB_MOE) when
+	/* llama's and nomic-bert-moe's experts are the FFN's width, and
+	 * olmoe's (GB_MOE) when
 	 * no key says otherwise */
-	if (kind == GB_MIXED ||
+	if (kind == GB_MIXED || kind == GB_MOE_GELU ||
 	    (!arch_int(pn, "expert_feed_forward_length", &ff) &&
 		kind == GB_MOE))
 		ff = (int64_t)s->ff;

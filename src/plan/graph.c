@@ -22,8 +22,9 @@
  * gemma3n's AltUp layers (graph-altup.c), the last reading earlier
  * layers' caches, deepseek2's latent attention (graph-mla.c) with its
  * softmax-chosen experts, deepseek32's and glm-dsa's beside DSA's
- * lightning indexer (graph-dsa.c), and the encoders bert and nomic-bert (the
- * ubatch attending to itself, no cache, norms after each part), the
+ * lightning indexer (graph-dsa.c), and the encoders bert, nomic-bert and
+ * nomic-bert-moe (the ubatch attending to itself, no cache, norms after
+ * each part; nomic-bert-moe's GELU experts in every second layer), the
  * diffusion LMs (dream, llada, rnd1, llada-moe: a decoder's layers whose
  * attention is the encoders', over the ubatch without a cache), the
  * encoders of a decoder's layers (eurobert's and neo-bert's, the
