@@ -407,6 +407,26 @@ read_swa(struct rd *r, enum arch_kind kind)
 	g->swa = false;
 }
 
+/* The layers of an encoder (ARCH_MASK_SWA) whose masks have a window,
+ * as read_swa would mark them; g->swa stays false: no cache has one. */
+static void
+read_mask_swa(struct rd *r)
+{
+	struct model_geom *g = r->g;
+	const struct gguf_kv *pk;
+	uint32_t window = 0, pattern = swa_pattern_default(g);
+
+	pk = arch_kv(r, "attention.sliding_window_pattern");
+	if (!geom_u32(r, "attention.sliding_window", &window) || window == 0)
+		return;
+	if (pk != NULL && pk->type != GGUF_ARRAY)
+		geom_u32(r, "attention.sliding_window_pattern", &pattern);
+	set_swa_pattern(g, pattern);
+	if (pk != NULL && pk->type == GGUF_ARRAY)
+		swa_layers(r);
+	g->mask_swa = true;
+}
+
 /* MLA: the cache holds one K row of kv_lora_rank + rope width, no V. */
 static void
 read_mla(struct rd *r)
@@ -881,6 +901,8 @@ arch_read(const struct gguf_file *f, struct model_geom *g,
 		/* a diffusion LM's heads may be wider than n_embd's share */
 		if (read_heads(&r) && g->n_head[0] != 0)
 			read_widths(&r);
+		if (arch_row(g)->quirks & ARCH_MASK_SWA)
+			read_mask_swa(&r);
 		g->plannable = true;
 		break;
 	case ARCH_KIND_MAMBA:

@@ -85,6 +85,9 @@ struct model_geom {
 	bool swa;
 	uint32_t n_swa;			/* window */
 	bool is_swa[ARCH_MAX_LAYERS];
+	bool mask_swa;			/* swa false, but is_swa marks the
+					 * layers whose mask has a window (an
+					 * encoder's: no cache) */
 	uint32_t n_layer_kv;		/* layers from the first with a cache
 					 * of their own (later ones reuse
 					 * one); 0: every layer */

@@ -427,6 +427,12 @@ enum arch_quirk {
 				    * their indexer's keys too, one head of
 				    * attention.indexer.key_length, no V
 				    * (qwen4exp) */
+	ARCH_MASK_SWA = 4194304,   /* an encoder whose sliding-window layers
+				    * read a mask of their own (no cache:
+				    * the window is the mask's alone),
+				    * where attention.sliding_window is set
+				    * and not 0 (modern-bert,
+				    * gemma-embedding) */
 };
 
 /*

@@ -701,14 +701,18 @@ static const struct arch_info arch_table[] = {
 	    .unmeasured = "a DFlash draft: it reads layers of its target "
 			  "model (target_layers)" },
 	/* gemma3's layers as an encoder without a cache (a symmetric
-	 * window in its sliding-window layers, a mask each); its graph
-	 * (gemma3's norms around each part, not bert's) is not built */
+	 * window in its sliding-window layers, a mask each), the graph
+	 * ending at the output norm (the output matrix made, not read) */
 	{ .name = "gemma-embedding",
 	    .kind = ARCH_KIND_ENCODER,
 	    .mapped = true,
-	    .quirks = ARCH_ENCODER_OUTPUT,
+	    .quirks = ARCH_ENCODER_OUTPUT | ARCH_MASK_SWA,
 	    .measured_on = BOTH,
-	    .fit = { .worst_cpu = 822, .worst_vulkan = 733 } },
+	    .graph = { .built = true,
+		.qk_norm = GB_QK_HEAD,
+		.norms = GB_NORM_BOTH,
+		.scale = GB_GEMMA,
+		.out = GB_OUT_NORM } },
 	{ .name = "gemma4-assistant",
 	    .kind = ARCH_KIND_UNPLANNED,
 	    .unmeasured = "a Gemma 4 assistant (an MTP draft): it reads its "

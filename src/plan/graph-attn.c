@@ -526,7 +526,9 @@ gb_enc_attn_begin(struct sc_graph *b, const struct shape *s, struct weights *w,
 {
 	int32_t qkv;
 
-	at->c = GB_BASE;
+	/* a sliding-window layer's mask (no cache: the window is the
+	 * mask's alone) */
+	at->c = w->g->mask_swa && w->g->is_swa[il] ? GB_SWA : GB_BASE;
 	at->sinks = GA_NONE;
 	qkv = gb_tensor(b, w, il, "attn_qkv.weight", true);
 	if (qkv != GA_NONE)

@@ -622,7 +622,7 @@ gb_shape(const struct planner *pn, const struct plan *pl, uint64_t ub,
 	if (own) { /* the ubatch attends to itself */
 		s->s = 1;
 		s->ts = ub;
-		s->cache[GB_BASE].cells = ub;
+		s->cache[GB_BASE].cells = s->cache[GB_SWA].cells = ub;
 		s->krot = s->vrot = 0;
 	}
 	return true;

@@ -27,8 +27,9 @@
  * each part; nomic-bert-moe's GELU experts in every second layer), the
  * diffusion LMs (dream, llada, rnd1, llada-moe: a decoder's layers whose
  * attention is the encoders', over the ubatch without a cache), the
- * encoders of a decoder's layers (eurobert's and neo-bert's, the
- * output norm the graph's end), issue
+ * encoders of a decoder's layers (eurobert's, neo-bert's and
+ * gemma-embedding's, the output norm the graph's end; gemma-embedding's
+ * sliding-window layers each reading a mask of their own), issue
  * 36's dense llama-likes (mistral3's attention temperature, smollm3's
  * unroped fourth layers, hunyuan-dense's Q and K norms after the RoPE,
  * granite's scaled residuals, command-r's parallel block, olmo's norms
