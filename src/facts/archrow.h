@@ -181,6 +181,9 @@ enum gb_extra {
 	GB_DOWN_F32 = 536870912, /* the experts' down product at F32
 				  * precision, which ggml-vulkan does not
 				  * run: on the CPU (mistral4) */
+	GB_ATTN_NORM_OPT = 1073741824, /* the attention's norm where the
+					* file has it (modern-bert's first
+					* layer has none) */
 };
 enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */

@@ -397,13 +397,22 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .measured_on = BOTH,
 	    .graph = { .built = true, .out = GB_OUT_NORM } },
-	/* an encoder without a cache whose graph is not built: its
-	 * windows in the mask alone */
+	/* layer norms before each part, over the ubatch without a cache
+	 * (the first layer's attention without its norm where the file has
+	 * none), the embeddings normed, a fused QKV, an up twice the FFN's
+	 * width and its GLU, no logits; the first layer of every three
+	 * without a window, the others each reading a mask of their own */
 	{ .name = "modern-bert",
 	    .kind = ARCH_KIND_ENCODER,
+	    .swa_pattern = 3,
 	    .mapped = true,
+	    .quirks = ARCH_MASK_SWA | ARCH_SWA_DENSE_FIRST,
 	    .measured_on = BOTH,
-	    .fit = { .worst_cpu = 833, .worst_vulkan = 750 } },
+	    .graph = { .built = true,
+		.norm = GB_LAYER,
+		.ffn = GB_UP_GLU,
+		.extra = GB_EMBD_NORM | GB_ATTN_NORM_OPT,
+		.out = GB_OUT_NORM } },
 	/* nomic-bert's layers, bert's GELU FFN, and GELU experts in every
 	 * moe_every_n_layers-th */
 	{ .name = "nomic-bert-moe",

@@ -27,9 +27,10 @@
  * each part; nomic-bert-moe's GELU experts in every second layer), the
  * diffusion LMs (dream, llada, rnd1, llada-moe: a decoder's layers whose
  * attention is the encoders', over the ubatch without a cache), the
- * encoders of a decoder's layers (eurobert's, neo-bert's and
- * gemma-embedding's, the output norm the graph's end; gemma-embedding's
- * sliding-window layers each reading a mask of their own), issue
+ * encoders of a decoder's layers (eurobert's, neo-bert's,
+ * modern-bert's and gemma-embedding's, the output norm the graph's end;
+ * the last two's sliding-window layers each reading a mask of their
+ * own), issue
  * 36's dense llama-likes (mistral3's attention temperature, smollm3's
  * unroped fourth layers, hunyuan-dense's Q and K norms after the RoPE,
  * granite's scaled residuals, command-r's parallel block, olmo's norms
@@ -173,6 +174,15 @@ gb_out_scale(struct sc_graph *b, const struct shape *s, struct weights *w,
 	return gb_op(b, SC_MUL, r.bytes, r.layout, GA_INPLACE, s->t, x, k);
 }
 
+/* Whether layer il's attention has its norm: but where the row says
+ * it may not (GB_ATTN_NORM_OPT), always. */
+static bool
+gb_attn_normed(struct weights *w, int64_t il)
+{
+	return !(w->a->extra & GB_ATTN_NORM_OPT) ||
+	    gb_has(w, il, "attn_norm.weight");
+}
+
 static int32_t
 gb_layer(struct sc_graph *b, const struct shape *s0, struct weights *w,
     struct inputs *in, int64_t il, int32_t x)
@@ -197,12 +207,13 @@ gb_layer(struct sc_graph *b, const struct shape *s0, struct weights *w,
 		return gb_parallel_layer(b, s, w, in, il, x);
 	if (w->a->block == GB_PAR_NORM2 && s->par_res)
 		return gb_par_norm2(b, s, w, in, il, x);
-	if (w->g->memory == ARCH_MEM_NONE) /* a diffusion LM's, no cache */
-		gb_enc_attn_begin(b, s, w, in, il,
-		    pre ? gb_norm(b, w, il, "attn_norm", x, r) : x, &at);
+	a = pre && gb_attn_normed(w, il) ?
+	    gb_norm(b, w, il, "attn_norm", x, r) :
+	    x;
+	if (w->g->memory == ARCH_MEM_NONE) /* no cache (diffusion LMs) */
+		gb_enc_attn_begin(b, s, w, in, il, a, &at);
 	else
-		gb_attn_begin(b, s, w, in, il,
-		    pre ? gb_norm(b, w, il, "attn_norm", x, r) : x, &at);
+		gb_attn_begin(b, s, w, in, il, a, &at);
 	a = gb_attn_end(b, s, w, in, il, &at);
 	/* in the last layer the rows of the outputs: the attention's (and
 	 * its norm, which ggml reaches first), then the residual's */
