@@ -219,6 +219,9 @@ enum gb_pos {
 			   * position_embd (bloom, mpt) */
 	GB_ROPE_SWA_LEAD, /* roped in the sliding-window layers and the
 			   * leading_dense_block_count first (cohere2moe) */
+	GB_ROPE_SECTIONS, /* roped, with M-RoPE's four positions a token
+			   * where rope.dimension_sections' first two
+			   * sections are not 0 (hunyuan_vl) */
 };
 /* How a layer's attention, FFN and residuals meet. */
 enum gb_block {

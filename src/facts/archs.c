@@ -489,12 +489,14 @@ static const struct arch_info arch_table[] = {
 	    .measured_on = BOTH,
 	    .graph = { .built = true, .qk_norm = GB_QK_HEAD_LATE } },
 	/* hunyuan-dense with M-RoPE where rope.dimension_sections is set (its
-	 * positions four a token then): not built; a visual expert's second
-	 * weights (cogvlm) */
+	 * positions four a token then) */
 	{ .name = "hunyuan_vl",
 	    .mapped = true,
 	    .measured_on = BOTH,
-	    .fit = { .worst_cpu = 1076, .worst_vulkan = 859 } },
+	    .graph = { .built = true,
+		.qk_norm = GB_QK_HEAD_LATE,
+		.pos = GB_ROPE_SECTIONS } },
+	/* a visual expert's second weights: not built */
 	{ .name = "cogvlm",
 	    .mapped = true,
 	    .measured_on = BOTH,

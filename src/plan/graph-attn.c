@@ -280,7 +280,7 @@ roped(const struct shape *s, const struct weights *w, int64_t il)
 	if (w->a->pos == GB_ROPE_SWA_LEAD)
 		return (w->g->swa && w->g->is_swa[il]) ||
 		    (uint64_t)il < s->lead;
-	return w->a->pos == GB_ROPE;
+	return w->a->pos == GB_ROPE || w->a->pos == GB_ROPE_SECTIONS;
 }
 
 /* llama4's Q or K after the RoPE (or, not roped, Q scaled by the

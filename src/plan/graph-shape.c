@@ -443,6 +443,28 @@ rope_layers(const struct planner *pn, struct shape *s)
 							     v.v.u == 0;
 }
 
+/* Whether rope.dimension_sections' first two sections are not 0
+ * (llama.cpp's use_mrope). */
+static bool
+mrope_sections(const struct planner *pn)
+{
+	const struct gguf_kv *kv = arch_kv(pn, "rope.dimension_sections");
+	struct gguf_scalar v;
+	bool sign;
+	uint64_t i;
+
+	if (kv == NULL || kv->type != GGUF_ARRAY || kv->count < 2)
+		return false;
+	for (i = 0; i < 2; i++) {
+		if (gguf_arr_get(pn->f, kv, i, &v) != 0)
+			return false;
+		sign = v.type == GGUF_INT32 || v.type == GGUF_INT64;
+		if (sign ? v.v.i <= 0 : v.v.u == 0)
+			return false;
+	}
+	return true;
+}
+
 /* The switches of s the file's keys turn on for a; false where the
  * graph is not built for those keys. */
 static bool
@@ -462,6 +484,8 @@ key_switches(const struct planner *pn, const struct arch_graph *a,
 		s->deep = arch_u32(pn, "n_deepstack_layers");
 	if (a->pos == GB_ROPE_SWA_LEAD)
 		s->lead = arch_u32(pn, "leading_dense_block_count");
+	if (a->pos == GB_ROPE_SECTIONS && mrope_sections(pn))
+		s->n_pos = 4;
 	/* layer norms not built where the keys say RMS norms */
 	return !((a->extra & GB_LN_UNLESS_RMS) &&
 	    arch_float_set(pn, "attention.layer_norm_rms_epsilon", false));

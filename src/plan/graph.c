@@ -30,10 +30,10 @@
  * encoders of a decoder's layers (eurobert's, neo-bert's,
  * modern-bert's and gemma-embedding's, the output norm the graph's end;
  * the last two's sliding-window layers each reading a mask of their
- * own), issue
- * 36's dense llama-likes (mistral3's attention temperature, smollm3's
- * unroped fourth layers, hunyuan-dense's Q and K norms after the RoPE,
- * granite's scaled residuals, command-r's parallel block, olmo's norms
+ * own), issue 36's dense llama-likes (mistral3's attention temperature,
+ * smollm3's unroped fourth layers, hunyuan-dense's Q and K norms after
+ * the RoPE, hunyuan_vl's with M-RoPE where its sections say, granite's
+ * scaled residuals, command-r's parallel block, olmo's norms
  * without weights and clamped Q, K and V, exaone4's RoPE in its window's
  * layers), qwen35's, qwen35moe's and qwen3next's Gated DeltaNet layers
  * among attention layers with Q's gate (graph-gdn.c), nemotron_h's and
