@@ -189,6 +189,8 @@ enum gb_norms {
 	GB_NORM_PRE,  /* norms before the attention and the FFN */
 	GB_NORM_POST, /* after them, none before */
 	GB_NORM_BOTH,
+	GB_NORM_SUB,  /* before them, and before their output products:
+		       * attn_sub_norm, ffn_sub_norm (bitnet) */
 };
 enum gb_scale {
 	GB_SCALE_EMBD = 1,	/* the embeddings scaled (by sqrt(n_embd)) */

@@ -301,7 +301,7 @@ static const struct arch_info arch_table[] = {
 	    .mapped = true,
 	    .quirks = ARCH_EMBD_OUTPUT,
 	    .measured_on = BOTH,
-	    .fit = { .worst_cpu = 1077, .worst_vulkan = 889 } },
+	    .graph = { .built = true, .norms = GB_NORM_SUB } },
 	{ .name = "ernie4_5",
 	    .mapped = true,
 	    .measured_on = BOTH,

@@ -560,5 +560,7 @@ gb_attn_end(struct sc_graph *b, const struct shape *s, struct weights *w,
 		o.x = gb_op(b, SC_MUL, r.bytes, r.layout, GA_INPLACE, s->t, o.x,
 		    g);
 	}
+	if (w->a->norms == GB_NORM_SUB)
+		o.x = gb_norm(b, w, il, "attn_sub_norm", o.x, r);
 	return gb_linear(b, s, w, il, "attn_output", o.x, s->e);
 }

@@ -11,7 +11,8 @@
 #include "plan/graph-impl.h"
 
 /* Layer il's gated FFN on cur (SwiGLU, GeGLU) of ffn_gate, ffn_up and
- * ffn_down with suffix (a shared expert's "_shexp"), width ff. */
+ * ffn_down with suffix (a shared expert's "_shexp"), width ff; bitnet's
+ * normed before its down product. */
 static int32_t
 gb_gated(struct sc_graph *b, const struct shape *s, struct weights *w,
     int64_t il, int32_t cur, const char *suffix, uint64_t ff)
@@ -24,6 +25,8 @@ gb_gated(struct sc_graph *b, const struct shape *s, struct weights *w,
 	snprintf(name, sizeof name, "ffn_up%s", suffix);
 	u = gb_linear(b, s, w, il, name, cur, ff);
 	u = gb_op(b, SC_GLU, F32(ff, s->t), L32(ff, s->t), 0, s->t, g, u);
+	if (w->a->norms == GB_NORM_SUB && *suffix == '\0')
+		u = gb_norm(b, w, il, "ffn_sub_norm", u, rows2(ff, s->t));
 	snprintf(name, sizeof name, "ffn_down%s", suffix);
 	return gb_linear(b, s, w, il, name, u, s->e);
 }

@@ -32,7 +32,8 @@
  * the last two's sliding-window layers each reading a mask of their
  * own), issue 36's dense llama-likes (mistral3's attention temperature,
  * smollm3's unroped fourth layers, hunyuan-dense's Q and K norms after
- * the RoPE, hunyuan_vl's with M-RoPE where its sections say, granite's
+ * the RoPE, hunyuan_vl's with M-RoPE where its sections say, bitnet's
+ * norms before the output products and its logits of token_embd, granite's
  * scaled residuals, command-r's parallel block, olmo's norms
  * without weights and clamped Q, K and V, exaone4's RoPE in its window's
  * layers), qwen35's, qwen35moe's and qwen3next's Gated DeltaNet layers
@@ -191,7 +192,7 @@ gb_layer(struct sc_graph *b, const struct shape *s0, struct weights *w,
 	const struct shape *s = gb_at_layer(s0, w->g, il, &own);
 	struct rows r = rows2(s->e, s->t);
 	bool pre = w->a->norms != GB_NORM_POST;
-	bool post = w->a->norms != GB_NORM_PRE;
+	bool post = w->a->norms == GB_NORM_POST || w->a->norms == GB_NORM_BOTH;
 	bool last = (uint64_t)il + 1 == w->n_layer &&
 	    !(w->a->extra &
 		(GB_ROWS_LATE | GB_ROWS_AFTER_NORM | GB_ROWS_NORMED));
@@ -658,7 +659,11 @@ build(struct sc_graph *b, const struct planner *pn, const struct shape *s,
 	if (w->a->out != GB_OUT_LOGITS) /* an encoder's embeddings */
 		return !b->full && !w->missing && w->f != NULL &&
 		    w->n_seen == w->f->tensors_n;
-	x = gb_linear(b, s, w, -1, "output", x, pn->g->n_vocab);
+	/* bitnet's logits: token_embd itself, not a copy */
+	x = gb_linear(b, s, w, -1,
+	    arch_row(pn->g)->quirks & ARCH_EMBD_OUTPUT ? "token_embd" :
+							 "output",
+	    x, pn->g->n_vocab);
 	if (w->a->scale & GB_SOFTCAP_LOGITS)
 		x = gb_softcap(b, x, s->t);
 	if (s->scale_logits)
