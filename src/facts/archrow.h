@@ -258,6 +258,9 @@ enum gb_block {
 		       * attention reached first (phi2) */
 	GB_PAR_NORM2, /* where use_parallel_residual is set, a norm each:
 		       * (FFN + x) + attention; else GB_SEQ (gptneox) */
+	GB_DENSE_MOE, /* GB_SEQ with a gated FFN as wide as n_embd, and
+		       * beside it the experts of x normed (ffn_norm_exps),
+		       * added last (arctic) */
 };
 
 /* What the graph ends with. */

@@ -851,10 +851,14 @@ static const struct arch_info arch_table[] = {
 		.norm = GB_LAYER,
 		.ffn = GB_MIXED,
 		.extra = GB_CLAMP_KQV | GB_FFN_NORM_AO } },
+	/* llama's layers, a dense FFN as wide as n_embd and experts as
+	 * wide as the FFN beside it on the layer's input */
 	{ .name = "arctic",
 	    .mapped = true,
 	    .measured_on = BOTH,
-	    .fit = { .worst_cpu = 977, .worst_vulkan = 890 } },
+	    .graph = { .built = true,
+		.ffn = GB_MIXED,
+		.block = GB_DENSE_MOE } },
 	{ .name = "smallthinker",
 	    .kind = ARCH_KIND_SWA,
 	    .swa_pattern = 4,

@@ -13,7 +13,7 @@
 /* Layer il's gated FFN on cur (SwiGLU, GeGLU) of ffn_gate, ffn_up and
  * ffn_down with suffix (a shared expert's "_shexp"), width ff; bitnet's
  * normed before its down product. */
-static int32_t
+int32_t
 gb_gated(struct sc_graph *b, const struct shape *s, struct weights *w,
     int64_t il, int32_t cur, const char *suffix, uint64_t ff)
 {

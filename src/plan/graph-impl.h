@@ -242,11 +242,14 @@ int32_t gb_linear(struct sc_graph *b, const struct shape *s, struct weights *w,
 int32_t gb_softcap(struct sc_graph *b, int32_t x, uint64_t t);
 
 /* graph-ffn.c: gb_ffn: layer il's FFN on cur (dense or experts, as the
- * row's ffn says); gb_moe_sum: its experts alone (what build_moe_ffn
- * expands), their sum; gb_moe_shared: that sum x with the shared expert
- * added. */
+ * row's ffn says); gb_gated: its gated FFN ff wide (suffix: a shared
+ * expert's "_shexp", else ""); gb_moe_sum: its experts alone (what
+ * build_moe_ffn expands), their sum; gb_moe_shared: that sum x with the
+ * shared expert added. */
 int32_t gb_ffn(struct sc_graph *b, const struct shape *s, struct weights *w,
     int64_t il, int32_t cur);
+int32_t gb_gated(struct sc_graph *b, const struct shape *s, struct weights *w,
+    int64_t il, int32_t cur, const char *suffix, uint64_t ff);
 int32_t gb_moe_sum(struct sc_graph *b, const struct shape *s, struct weights *w,
     int64_t il, int32_t cur);
 int32_t gb_moe_shared(struct sc_graph *b, const struct shape *s,

@@ -33,7 +33,8 @@
  * own), issue 36's dense llama-likes (mistral3's attention temperature,
  * smollm3's unroped fourth layers, hunyuan-dense's Q and K norms after
  * the RoPE, hunyuan_vl's with M-RoPE where its sections say, bitnet's
- * norms before the output products and its logits of token_embd, granite's
+ * norms before the output products and its logits of token_embd,
+ * arctic's dense FFN beside experts on the layer's input, granite's
  * scaled residuals, command-r's parallel block, olmo's norms
  * without weights and clamped Q, K and V, exaone4's RoPE in its window's
  * layers), qwen35's, qwen35moe's and qwen3next's Gated DeltaNet layers
@@ -149,6 +150,35 @@ gb_par_norm2(struct sc_graph *b, const struct shape *s, struct weights *w,
 	return gb_add_rows(b, s, f, last ? gb_out_rows(b, s, in, a) : a);
 }
 
+/* arctic's layer: the attention on x normed; the experts of x normed
+ * again (ffn_norm_exps), which build_moe_ffn expands first; then the
+ * attention's end, x added, a dense gated FFN n_embd wide on that
+ * normed, added, and the experts' sum added last. */
+static int32_t
+gb_dense_moe(struct sc_graph *b, const struct shape *s, struct weights *w,
+    struct inputs *in, int64_t il, int32_t x)
+{
+	struct rows r = rows2(s->e, s->t);
+	bool last = (uint64_t)il + 1 == w->n_layer;
+	struct gb_attn at;
+	int32_t m, a, f;
+
+	if (s->n_exp == 0) /* no experts' keys */
+		w->missing = true;
+	gb_attn_begin(b, s, w, in, il, gb_norm(b, w, il, "attn_norm", x, r),
+	    &at);
+	if (last)
+		x = gb_out_rows(b, s, in, x);
+	m = gb_moe_sum(b, s, w, il, gb_norm(b, w, il, "ffn_norm_exps", x, r));
+	a = gb_attn_end(b, s, w, in, il, &at);
+	if (last)
+		a = gb_out_rows(b, s, in, a);
+	a = gb_add_rows(b, s, a, x);
+	f = gb_gated(b, s, w, il, gb_norm(b, w, il, "ffn_norm", a, r), "",
+	    s->e);
+	return gb_add_rows(b, s, m, gb_add_rows(b, s, f, a));
+}
+
 /* x scaled (residual_scale), where the model does. */
 static int32_t
 gb_res_scale(struct sc_graph *b, const struct shape *s, int32_t x)
@@ -208,6 +238,8 @@ gb_layer(struct sc_graph *b, const struct shape *s0, struct weights *w,
 		return gb_parallel_layer(b, s, w, in, il, x);
 	if (w->a->block == GB_PAR_NORM2 && s->par_res)
 		return gb_par_norm2(b, s, w, in, il, x);
+	if (w->a->block == GB_DENSE_MOE)
+		return gb_dense_moe(b, s, w, in, il, x);
 	a = pre && gb_attn_normed(w, il) ?
 	    gb_norm(b, w, il, "attn_norm", x, r) :
 	    x;
