@@ -444,6 +444,10 @@ enum arch_quirk {
 				    * where attention.sliding_window is set
 				    * and not 0 (modern-bert,
 				    * gemma-embedding) */
+	ARCH_NORM_BARE = 8388608,  /* the norms after the attention and the
+				    * FFN are named without .weight
+				    * (post_attention_norm, post_ffw_norm:
+				    * plamo3) */
 };
 
 /*

@@ -1037,8 +1037,12 @@ static const struct arch_info arch_table[] = {
 	    .kind = ARCH_KIND_SWA,
 	    .swa_pattern = 8,
 	    .mapped = true,
+	    .quirks = ARCH_NORM_BARE,
 	    .measured_on = BOTH,
-	    .fit = { .worst_cpu = 1163, .worst_vulkan = 1386 } },
+	    .graph = { .built = true,
+		.qk_norm = GB_QK_HEAD,
+		.ffn = GB_UP_GLU,
+		.norms = GB_NORM_BOTH } },
 	/* Mamba layers (dt, B and C normed) where a layer has 0 KV heads,
 	 * attention with a fused QKV and Q's and K's norms in the rest;
 	 * norms after the mixer and the FFN, up twice the FFN's width */

@@ -345,6 +345,9 @@ gb_norm(struct sc_graph *b, struct weights *w, int64_t il, const char *base,
 	if (w->a->extra & GB_OLMO) /* no weight, no bias */
 		return n;
 	snprintf(name, sizeof name, "%s.weight", base);
+	if ((arch_row(w->g)->quirks & ARCH_NORM_BARE) &&
+	    strncmp(base, "post_", 5) == 0)
+		snprintf(name, sizeof name, "%s", base);
 	n = gb_op(b, SC_MUL, r.bytes, r.layout, GA_INPLACE, r.n, n,
 	    gb_weight(b, w, il, name));
 	return gb_bias(b, w, il, base, n, r);

@@ -34,7 +34,8 @@
  * smollm3's unroped fourth layers, hunyuan-dense's Q and K norms after
  * the RoPE, hunyuan_vl's with M-RoPE where its sections say, bitnet's
  * norms before the output products and its logits of token_embd,
- * arctic's dense FFN beside experts on the layer's input, granite's
+ * arctic's dense FFN beside experts on the layer's input, plamo3's
+ * post-norms named without .weight, granite's
  * scaled residuals, command-r's parallel block, olmo's norms
  * without weights and clamped Q, K and V, exaone4's RoPE in its window's
  * layers), qwen35's, qwen35moe's and qwen3next's Gated DeltaNet layers
