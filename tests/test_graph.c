@@ -1058,3 +1058,31 @@ Test(graph, cuda_places_from_the_source, .timeout = 60)
 		free(text);
 	}
 }
+
+/* A diffusion LM keeps no cache: beside CUDA its device has no cache bytes
+ * either, whatever the cache types (ggml-cuda's padding of a quantized
+ * cache's rows is a cache's). */
+Test(graph, cuda_model_without_a_cache_has_none, .timeout = 60)
+{
+	char *model = test_tmpfile("", 0), why[256], *err = NULL;
+	const char *argv[] = { "--no-config", "--format", "json", "--plan",
+		"-p", "gpu_8gb", "-ctk", "q8_0", "-ctv", "q8_0", "-fa", "on",
+		model, NULL };
+	const struct jsonnode *kv;
+	struct test_run run;
+	struct jsonnode *root;
+	int64_t v = -1;
+
+	cr_assert(oraclegen_write("dream", "q8_0", model, why, sizeof why) == 0,
+	    "oraclegen: %s", why);
+	test_run_bin(&run, argv, NULL, 0);
+	root = jsontree_parse(run.out, run.out_len, &err);
+	cr_assert(root != NULL, "gguflint's JSON: %s", err);
+	kv = jsontree_pointer(root, "/files/0/plan/devices/1/kv_bytes");
+	cr_expect(jsontree_int64(kv, &v) && v == 0, "CUDA0 kv_bytes %lld",
+	    (long long)v);
+	jsontree_free(root);
+	test_run_free(&run);
+	unlink(model);
+	free(model);
+}

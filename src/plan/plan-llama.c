@@ -598,6 +598,9 @@ cuda_kv_pads(const struct model_geom *g, const struct plan *pl, uint64_t dl)
 	uint64_t sum = 0;
 	uint32_t il;
 
+	if (g->memory != ARCH_MEM_KV && g->memory != ARCH_MEM_HYBRID &&
+	    !recurrent)
+		return 0; /* no cache: an encoder's, a diffusion LM's */
 	for (il = 0; !g->mla && !g->dsv4 && il < g->n_layer &&
 	    il < ARCH_MAX_LAYERS; il++) {
 		bool recr = recurrent ||
