@@ -41,20 +41,8 @@ at(const struct cu_run *c, size_t pos)
 static void
 dep(struct cu_run *c, int32_t keep, int32_t until)
 {
-	struct sc_deps *d = c->deps;
-	size_t i;
-
-	if (keep == GA_NONE)
-		return;
-	for (i = 0; i < d->n; i++)
-		if (d->deps[i].keep == keep && d->deps[i].until == until)
-			return;
-	if (d->n >= d->cap) {
+	if (!sc_deps_add(c->deps, keep, until))
 		c->full = true;
-		return;
-	}
-	d->deps[d->n].keep = keep;
-	d->deps[d->n++].until = until;
 }
 
 /* Whether the n nodes from first are a sub-graph whose nodes but the

@@ -564,6 +564,23 @@ run_init(struct sc_run *r, struct sc_graph *g, bool gpu, uint64_t max_tensor)
 	return true;
 }
 
+bool
+sc_deps_add(struct sc_deps *d, int32_t keep, int32_t until)
+{
+	size_t i;
+
+	if (keep == GA_NONE)
+		return true;
+	for (i = 0; i < d->n; i++)
+		if (d->deps[i].keep == keep && d->deps[i].until == until)
+			return true;
+	if (d->n >= d->cap)
+		return false;
+	d->deps[d->n].keep = keep;
+	d->deps[d->n++].until = until;
+	return true;
+}
+
 /* The GPU backend's graph_optimize of each of its splits: Vulkan's
  * reordering, or CUDA's dependencies. */
 static bool

@@ -141,6 +141,10 @@ struct sc_deps {
 	size_t n, cap;
 };
 
+/* sc_deps_add: keep alive until until, once (keep GA_NONE: nothing);
+ * false when deps is full. */
+bool sc_deps_add(struct sc_deps *deps, int32_t keep, int32_t until);
+
 /* sc_vk_reorder: the Vulkan backend's reordering (ggml_vk_graph_optimize)
  * of the nodes order[0..n) of g, in place (vkorder.c); uses[t] is how
  * many sources of the graph's nodes tensor t was as built. The

@@ -164,18 +164,8 @@ emit(struct vk_run *v, size_t pos)
 static void
 add_dep(struct vk_run *v, int32_t keep, int32_t until)
 {
-	struct sc_deps *d = v->deps;
-	size_t i;
-
-	for (i = 0; i < d->n; i++)
-		if (d->deps[i].keep == keep && d->deps[i].until == until)
-			return;
-	if (d->n >= d->cap) {
+	if (!sc_deps_add(v->deps, keep, until))
 		v->full = true;
-		return;
-	}
-	d->deps[d->n].keep = keep;
-	d->deps[d->n++].until = until;
 }
 
 /* add_pattern_alloc_deps: every source from outside the pattern at first
